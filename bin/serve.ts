@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
+import { startGateway } from '../lib/local/gateway.ts';
+import { startBots } from '../lib/local/scheduler.ts';
+import { createTable } from '../lib/local/table.ts';
+import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
+
+/**
+ * `npm start`: DynamoDB Local (data under .agora/dynamodb, or in memory with AGORA_IN_MEMORY=1), the table,
+ * the dev API keys, the local gateway on 127.0.0.1:$PORT (default 6543) and the bots every BOTS_INTERVAL_MS.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const port = Number(process.env.PORT ?? 6543);
+const interval = Number(process.env.BOTS_INTERVAL_MS ?? 2000);
+const inMemory = process.env.AGORA_IN_MEMORY === '1';
+const dbPath = '.agora/dynamodb';
+if (!inMemory) mkdirSync(dbPath, { recursive: true });
+
+let dynamo;
+try {
+  dynamo = await startDynamoDbLocal(inMemory ? {} : { dbPath });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+process.env.TABLE_NAME ??= 'agora';
+await createTable(dynamo.endpoint, process.env.TABLE_NAME);
+await seedDevKeys();
+const gateway = await startGateway({ port });
+const stopBots = startBots(interval);
+
+console.log(`Agora is serving on ${gateway.url} (DynamoDB Local on ${dynamo.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`);
+console.log(`API keys (Basic user name, empty password): ${DEV_KEYS.map((k) => `${k.name} (${k.role})`).join(', ')}`);
+console.log(`Bots every ${interval} ms. Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`);
+
+const stop = async () => {
+  stopBots();
+  await gateway.close();
+  dynamo.stop();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

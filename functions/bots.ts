@@ -1,0 +1,24 @@
+/**
+ * THE bot table: data only. BotsStack makes one scheduled Lambda per entry (EventBridge Scheduler, Europe/Kyiv);
+ * `npm start` runs each on a timer; `npm run bot -- <name>` runs one once.
+ */
+export interface BotDefinition {
+  name: string;
+  /** Module under `functions/`, without extension; it exports `run(): Promise<BotReport>` and a Lambda `handler`. */
+  handler: string;
+  /** EventBridge Scheduler expression. */
+  schedule: string;
+  description: string;
+}
+
+export interface BotReport {
+  bot: string;
+  /** Due items read from the work index. */
+  due: number;
+  /** Items the bot changed. */
+  changed: number;
+  /** DynamoDB requests of the run (when counted). */
+  requests?: number;
+}
+
+export const bots: readonly BotDefinition[] = [];

@@ -1,0 +1,112 @@
+import type { Child } from '../kernel/aggregate.ts';
+import { NotFoundError } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { omit, type JsonObject } from '../kernel/objects.ts';
+import { formatKyiv, type Micros } from '../kernel/time.ts';
+import { compileCheck } from '../kernel/validation.ts';
+
+/**
+ * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as
+ * children `DOC#<id>#<version>` of the aggregate, `previousVersions`, and the display order of illustrations.
+ */
+export interface DocumentRecord extends JsonObject {
+  id: string;
+  title: string;
+  url: string;
+  format: string;
+  hash: string;
+  documentOf: string;
+  author: string;
+  datePublished: string;
+  dateModified: string;
+  documentType?: string;
+  index?: number;
+}
+
+/** Fields the server owns: a client sending them is ignored, as upstream create roles do. */
+const SERVER_FIELDS = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'];
+
+const documentProperties = {
+  title: { type: 'string', minLength: 1 },
+  title_en: { type: 'string' },
+  title_ru: { type: 'string' },
+  description: { type: 'string' },
+  description_en: { type: 'string' },
+  description_ru: { type: 'string' },
+  url: { type: 'string', format: 'uri' },
+  format: { type: 'string', pattern: '^[-\\w.+]+/[-\\w.+]+$' },
+  hash: { type: 'string', pattern: '^md5:[0-9a-f]{32}$', 'x-messages': { pattern: "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } },
+  documentType: { type: 'string', minLength: 1 },
+  index: { type: 'integer', minimum: 0 },
+  language: { type: 'string' },
+  relatedItem: { type: 'string' },
+  accessDetails: { type: 'string' },
+};
+
+const checkNew = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'url', 'format', 'hash'],
+  properties: documentProperties,
+});
+
+export const DOC_PREFIX = 'DOC#';
+const versionKey = (id: string, version: number) => `${DOC_PREFIX}${id}#${String(version).padStart(4, '0')}`;
+
+/** A new document (first version) and the child item that stores it. */
+export function newDocument(input: JsonObject, meta: { author: string; documentOf: string; now: Micros }): { document: DocumentRecord; child: Child } {
+  const body = omit(input, SERVER_FIELDS);
+  checkNew(body);
+  const at = formatKyiv(meta.now);
+  const document = { ...body, id: newId(), documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
+  return { document, child: { key: versionKey(document.id, 1), entity: 'document', data: document } };
+}
+
+/** Every stored version of every document, grouped by id, oldest version first. */
+function versions(children: Child[]): Map<string, DocumentRecord[]> {
+  const byId = new Map<string, DocumentRecord[]>();
+  for (const c of [...children].filter((c) => c.key.startsWith(DOC_PREFIX)).sort((a, b) => (a.key < b.key ? -1 : 1))) {
+    const id = c.key.split('#')[1];
+    byId.set(id, [...(byId.get(id) ?? []), c.data as DocumentRecord]);
+  }
+  return byId;
+}
+
+/** PUT: a new version with the same `id`, `datePublished` and `author`, unspecified fields carried over. */
+export function newVersion(children: Child[], id: string, input: JsonObject, now: Micros): { document: DocumentRecord; child: Child } {
+  const history = versions(children).get(id);
+  if (!history) throw new NotFoundError('document_id');
+  const previous = history[history.length - 1];
+  const body = { ...omit(previous, SERVER_FIELDS), ...omit(input, SERVER_FIELDS) };
+  checkNew(body);
+  const document = {
+    ...body,
+    id,
+    documentOf: previous.documentOf,
+    author: previous.author,
+    datePublished: previous.datePublished,
+    dateModified: formatKyiv(now),
+  } as DocumentRecord;
+  return { document, child: { key: versionKey(id, history.length + 1), entity: 'document', data: document } };
+}
+
+/**
+ * The current version of each document in upload order, with illustrations placed by ascending `index`
+ * (equal indexes keep upload order: the sort is stable).
+ */
+export function currentDocuments(children: Child[]): DocumentRecord[] {
+  const current = [...versions(children).values()].map((h) => h[h.length - 1]);
+  const uploaded = current.sort((a, b) => (a.datePublished < b.datePublished ? -1 : a.datePublished > b.datePublished ? 1 : 0));
+  const illustrations = uploaded.filter(isIllustration).sort((a, b) => (a.index ?? Infinity) - (b.index ?? Infinity));
+  let next = 0;
+  return uploaded.map((d) => (isIllustration(d) ? illustrations[next++] : d));
+}
+
+const isIllustration = (d: DocumentRecord) => d.documentType === 'illustration';
+
+/** One document with its older versions (oldest first) in `previousVersions`. */
+export function documentWithHistory(children: Child[], id: string): DocumentRecord {
+  const history = versions(children).get(id);
+  if (!history) throw new NotFoundError('document_id');
+  return { ...history[history.length - 1], previousVersions: history.slice(0, -1) };
+}

@@ -1,0 +1,79 @@
+/**
+ * The one error family. Every refusal the service makes is a DomainError; the HTTP kit turns it into
+ * `{"status":"error","errors":[{location,name,description}]}` and anything else into a logged, bare 500.
+ */
+export type ErrorLocation = 'body' | 'url' | 'header' | 'querystring';
+
+export interface ErrorEntry {
+  location: ErrorLocation;
+  name: string;
+  description: unknown;
+}
+
+export class DomainError extends Error {
+  readonly entries: ErrorEntry[];
+  constructor(
+    readonly status: number,
+    entries: ErrorEntry | ErrorEntry[],
+  ) {
+    const list = Array.isArray(entries) ? entries : [entries];
+    super(list.map((e) => `${e.name}: ${JSON.stringify(e.description)}`).join('; '));
+    this.entries = list;
+    this.name = new.target.name;
+  }
+}
+
+/** 401: no valid credential. */
+export class UnauthorizedError extends DomainError {
+  constructor(description = 'No valid credential') {
+    super(401, { location: 'header', name: 'Authorization', description });
+  }
+}
+
+/** 403: a business rule or a permission refuses the request. Default location/name as upstream `raise_operation_error`. */
+export class ForbiddenError extends DomainError {
+  constructor(description: string, name = 'data', location: ErrorLocation = 'body') {
+    super(403, { location, name, description });
+  }
+}
+
+/** 403 `url/permission` or `url/role` "Forbidden": the caller's role may not do this at all. */
+export class PermissionError extends ForbiddenError {
+  constructor(name: 'permission' | 'role' = 'permission') {
+    super('Forbidden', name, 'url');
+  }
+}
+
+/** 404: unknown path or id (`name` is the path parameter, e.g. `lot_id`). */
+export class NotFoundError extends DomainError {
+  constructor(name: string, location: ErrorLocation = 'url') {
+    super(404, { location, name, description: 'Not Found' });
+  }
+}
+
+/** 415: wrong Content-Type, or an unknown type (upstream `lotType: Not implemented`). */
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor(entry: ErrorEntry) {
+    super(415, entry);
+  }
+}
+
+/** 422: the body cannot be used; one entry per failing field, messages as lists. */
+export class UnprocessableError extends DomainError {
+  constructor(entries: ErrorEntry | ErrorEntry[]) {
+    super(422, entries);
+  }
+  static field(name: string, ...messages: string[]): UnprocessableError {
+    return new UnprocessableError({ location: 'body', name, description: messages });
+  }
+  static data(description: string): UnprocessableError {
+    return new UnprocessableError({ location: 'body', name: 'data', description });
+  }
+}
+
+/** 409: an optimistic write lost its race too many times; the client may retry. */
+export class ConflictError extends DomainError {
+  constructor(description = 'Conflict while saving; please retry') {
+    super(409, { location: 'body', name: 'data', description });
+  }
+}

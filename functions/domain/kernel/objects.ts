@@ -1,0 +1,43 @@
+/** Plain JSON object helpers shared by every registry. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: any };
+
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * PATCH semantics: objects merge key by key, arrays and scalars replace, `null` removes the field
+ * (e.g. the concierge's `relatedLot: null`).
+ */
+export function mergePatch<T extends JsonObject>(target: T, patch: JsonObject): T {
+  const out: JsonObject = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (isObject(value) && isObject(out[key])) out[key] = mergePatch(out[key], value);
+    else out[key] = value;
+  }
+  return out as T;
+}
+
+/** Keeps only the listed top-level keys: fields a role may not change are dropped silently, as upstream. */
+export function pick(source: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) if (key in source) out[key] = source[key];
+  return out;
+}
+
+export function omit(source: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = { ...source };
+  for (const key of keys) delete out[key];
+  return out;
+}
+
+/** Deep structural equality of JSON values (key order ignored): an unchanged PATCH saves nothing. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameJson(a[k], b[k]));
+  }
+  return false;
+}

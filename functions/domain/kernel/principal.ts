@@ -1,0 +1,29 @@
+import { tokenMatches } from './ids.ts';
+
+/** Roles an API key may carry (upstream auth groups: brokers, concierge, convoy, chronograph, auction, Administrator). */
+export const ROLES = ['broker', 'concierge', 'convoy', 'chronograph', 'auction', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling: the API key's name and role (or anonymous), accreditation levels, and any owner token sent. */
+export interface Principal {
+  name: string;
+  role: Role | 'anonymous';
+  /** Accreditation levels, one character each (upstream default `1234`). */
+  levels: string;
+  /** The owner token from `acc_token`, `X-Access-Token` or body `access.token`, in clear (never stored). */
+  token?: string;
+}
+
+/** An object's owner is the key that created it, and only while it holds the object's token. */
+export interface Owned {
+  owner: string;
+  tokenHash: string;
+}
+
+/** The role a principal acts in on one object: `owner` when name and token match, else its key's role. */
+export function actingRole(principal: Principal, object: Owned): Role | 'owner' | 'anonymous' {
+  if (principal.role === 'broker' && principal.name === object.owner && tokenMatches(principal.token, object.tokenHash)) {
+    return 'owner';
+  }
+  return principal.role;
+}

@@ -1,0 +1,103 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { UnprocessableError } from './errors.ts';
+import { parseInstant } from './time.ts';
+
+/**
+ * One ajv instance for every body schema of the service. Schemas are compiled once, when the module that
+ * declares them loads, never per request. Errors come back in the upstream shape: one entry per top-level
+ * field, messages as lists, nested fields as nested objects (schematics style).
+ */
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+ajv.addVocabulary(['x-messages']);
+ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseInstant(s) !== undefined });
+ajv.addFormat('date', { type: 'string', validate: (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && parseInstant(s) !== undefined });
+ajv.addFormat('email', { type: 'string', validate: (s: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(s) });
+ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
+
+function message(e: ErrorObject): string {
+  const custom = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
+  if (custom) return custom;
+  const p = e.params as Record<string, any>;
+  switch (e.keyword) {
+    case 'required':
+      return 'This field is required.';
+    case 'additionalProperties':
+      return 'Rogue field';
+    case 'enum':
+      return `Value must be one of [${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(', ')}].`;
+    case 'const':
+      return `Value must be one of ['${p.allowedValue}'].`;
+    case 'type':
+      return `Value must be of type ${p.type}.`;
+    case 'minLength':
+      return 'String value is too short.';
+    case 'maxLength':
+      return 'String value is too long.';
+    case 'minItems':
+      return `Please provide at least ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
+    case 'maxItems':
+      return `Please provide at most ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
+    case 'uniqueItems':
+      return 'Items should be unique.';
+    case 'pattern':
+      return 'String value did not match validation regex.';
+    case 'format':
+      return p.format === 'date-time' || p.format === 'date'
+        ? 'Could not parse the value. Should be ISO8601.'
+        : `Not a well-formed ${p.format}.`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `Value should be greater than or equal to ${p.limit}.`;
+    case 'maximum':
+      return `Value should be less than or equal to ${p.limit}.`;
+    default:
+      return e.message ?? 'Invalid value.';
+  }
+}
+
+/** The JSON-pointer path of an error as segments, pointing at the field itself (for `required`/rogue fields too). */
+function pathOf(e: ErrorObject): string[] {
+  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const p = e.params as Record<string, any>;
+  if (e.keyword === 'required') segments.push(p.missingProperty);
+  if (e.keyword === 'additionalProperties') segments.push(p.additionalProperty);
+  return segments;
+}
+
+/** Turns ajv errors into upstream entries: `{location:'body', name:<field>, description:[...] | {nested}}`. */
+export function toEntries(errors: ErrorObject[]): { location: 'body'; name: string; description: unknown }[] {
+  const tree: Record<string, any> = {};
+  for (const e of errors) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const path = pathOf(e);
+    if (path.length === 0) path.push('data');
+    let node: any = tree;
+    path.forEach((segment, i) => {
+      const last = i === path.length - 1;
+      const nextIsIndex = !last && /^\d+$/.test(path[i + 1]);
+      if (last) {
+        node[segment] = Array.isArray(node[segment]) ? node[segment] : [];
+        if (!node[segment].includes(message(e))) node[segment].push(message(e));
+      } else {
+        node[segment] ??= nextIsIndex ? [] : {};
+        if (Array.isArray(node[segment]) && !nextIsIndex) node[segment] = { ...node[segment] };
+        node = node[segment];
+      }
+    });
+  }
+  return Object.entries(tree).map(([name, description]) => ({
+    location: 'body',
+    name,
+    description: Array.isArray(description) ? Array.from(description, (d) => d ?? {}) : description,
+  }));
+}
+
+export type Check = (data: unknown) => void;
+
+/** Compiles a schema once and returns a check that throws a 422 in the upstream shape. */
+export function compileCheck(schema: object): Check {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (data: unknown): void => {
+    if (!validate(data)) throw new UnprocessableError(toEntries(validate.errors ?? []));
+  };
+}

@@ -1,0 +1,55 @@
+import type { FeedReader } from '../kernel/aggregate.ts';
+import { DomainError } from '../kernel/errors.ts';
+import { pick, type JsonObject } from '../kernel/objects.ts';
+import { parseInstant, sortableUtc } from '../kernel/time.ts';
+
+/**
+ * The `dateModified` feed every registry lists with (reference-behaviour §1.5): ascending by default, `descending`,
+ * `offset` = the `dateModified` of the last row seen, `limit` (default 100, at most 1000; 100 with `opt_fields`),
+ * `opt_fields`, and `mode=test` for test objects. Drafts are never in the feed (the store indexes no draft).
+ */
+export interface ListingRequest {
+  feed: string;
+  query: Record<string, string | undefined>;
+  /** Path of the listing, e.g. `/api/0.1/lots`. */
+  path: string;
+  baseUrl: string;
+}
+
+const truthy = (v: string | undefined) => !!v && v !== '0' && v.toLowerCase() !== 'false';
+
+export function listingLimit(raw: string | undefined, withFields: boolean): number {
+  const max = withFields ? 100 : 1000;
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 && n <= max ? n : 100;
+}
+
+function pageLink(req: ListingRequest, offset: string, descending: boolean) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.query)) {
+    if (v !== undefined && k !== 'offset' && k !== 'descending') params.set(k, v);
+  }
+  if (descending) params.set('descending', '1');
+  params.set('offset', offset);
+  const path = `${req.path}?${params.toString()}`;
+  return { offset, path, uri: `${req.baseUrl}${path}` };
+}
+
+export async function listFeed(reader: FeedReader, req: ListingRequest) {
+  const { query } = req;
+  const descending = truthy(query.descending);
+  const fields = (query.opt_fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const limit = listingLimit(query.limit, fields.length > 0);
+  let after: string | undefined;
+  if (query.offset) {
+    const micros = parseInstant(query.offset);
+    if (micros === undefined) throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
+    after = sortableUtc(micros);
+  }
+  const page = await reader.page({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
+  const data = page.items.map((i) => ({ ...pick(i.root, fields), id: i.id, dateModified: i.dateModified }));
+  const last = data.at(-1)?.dateModified ?? query.offset ?? '';
+  const out: JsonObject = { data, next_page: pageLink(req, last, descending) };
+  if (descending || query.offset) out.prev_page = pageLink(req, data[0]?.dateModified ?? query.offset ?? '', !descending);
+  return out;
+}

@@ -1,0 +1,122 @@
+import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/aggregate.ts';
+import { assertAccreditation } from '../kernel/accreditation.ts';
+import { ForbiddenError, PermissionError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
+import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
+import { mergePatch, omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { actingRole, type Principal } from '../kernel/principal.ts';
+import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
+import { withTestTitles } from '../kernel/test-mode.ts';
+import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
+import { currentDocuments, documentWithHistory, newDocument, newVersion, type DocumentRecord } from '../documents/documents.ts';
+import { checkLotFields, editableFields, lotStatusGraph, SERVER_FIELDS, type Lot, type LotRole } from './lot.ts';
+
+export interface LotsContext {
+  principal: Principal;
+  now: Micros;
+  lots: AggregateRepository<Lot>;
+  sequences: SequenceSource;
+}
+
+const LOT_ROLES: readonly string[] = ['owner', 'concierge', 'convoy', 'admin'];
+
+/** What GET shows: the root and the current version of each document. */
+export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot {
+  const documents = currentDocuments(a.children);
+  return documents.length ? { ...a.root, documents } : a.root;
+}
+
+/**
+ * Creates a lot in `draft`.
+ * 1. refuses bots, unaccredited brokers, another lotType (415) and a status other than draft;
+ * 2. validates the client fields (422), dropping server-owned ones;
+ * 3. numbers it `UA-LR-DGF-<Kyiv date>-<n>` and stores it with the hash of a new owner token.
+ */
+export async function createLot(ctx: LotsContext, data: JsonObject): Promise<{ lot: Lot; token: string }> {
+  if (ctx.principal.role === 'concierge' || ctx.principal.role === 'convoy') {
+    throw new ForbiddenError("Can't create lot as bot", 'accreditation');
+  }
+  if (data.lotType !== undefined && data.lotType !== 'basic') {
+    throw new UnsupportedMediaTypeError({ location: 'body', name: 'lotType', description: 'Not implemented' });
+  }
+  assertAccreditation(ctx.principal, '1', 'lot', data.mode);
+  if (data.status !== undefined && data.status !== 'draft') {
+    throw new ForbiddenError('You can create only in draft status', 'status');
+  }
+  const fields = omit(data, [...SERVER_FIELDS, 'status', 'auctions']);
+  checkLotFields(fields);
+  const day = kyivDate(ctx.now);
+  const at = formatKyiv(ctx.now);
+  const lot = withTestTitles({
+    lotType: 'basic',
+    ...fields,
+    id: newId(),
+    lotID: sequenceId('UA-LR-DGF', day, await ctx.sequences.next('lotID', day)),
+    status: 'draft',
+    owner: ctx.principal.name,
+    date: at,
+    dateModified: at,
+  } as Lot);
+  const token = newToken();
+  await ctx.lots.create({ id: lot.id, root: lot, tokenHash: sha256(token), children: [] });
+  return { lot, token };
+}
+
+function roleOn(ctx: LotsContext, a: Aggregate<Lot>): LotRole {
+  const role = actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash });
+  if (!LOT_ROLES.includes(role)) throw new PermissionError('role');
+  return role as LotRole;
+}
+
+/**
+ * PATCH of a lot by its owner (token), the concierge, the convoy or an admin.
+ * 1. the role must be allowed to edit in the current status, and the status change allowed for it;
+ * 2. fields the role may not change are dropped; the rest is merged and the whole lot re-validated;
+ * 3. an unchanged lot is not written (no new `dateModified`); a status change also moves `date`.
+ */
+export async function patchLot(ctx: LotsContext, id: string, data: JsonObject): Promise<Lot> {
+  const saved = await ctx.lots.modify(id, (current) => {
+    const lot = current.root;
+    const role = roleOn(ctx, current);
+    assertEditable(lotStatusGraph, lot.status, role, 'lot');
+    const patch = pick(data, editableFields(role, lot.status));
+    if (patch.status !== undefined) assertTransition(lotStatusGraph, lot.status, patch.status, role, 'lot');
+    const merged = mergePatch(lot, patch);
+    checkLotFields(omit(merged, [...SERVER_FIELDS, 'status']));
+    if (sameJson(merged, lot)) return undefined;
+    const at = formatKyiv(ctx.now);
+    return { root: withTestTitles({ ...merged, dateModified: at, ...(merged.status !== lot.status && { date: at }) }) };
+  });
+  return lotView(saved);
+}
+
+/** Lot documents are written by the lot's owner, and only while the lot is `pending` (upstream lots.basic). */
+function assertDocumentsWritable(ctx: LotsContext, a: Aggregate<Lot>): void {
+  if (roleOn(ctx, a) !== 'owner') throw new PermissionError('role');
+  if (a.root.status !== 'pending') {
+    throw new ForbiddenError(`Can't update document in current (${a.root.status}) lot status`);
+  }
+}
+
+export async function addLotDocument(ctx: LotsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
+  let added: DocumentRecord | undefined;
+  await ctx.lots.modify(id, (current) => {
+    assertDocumentsWritable(ctx, current);
+    const { document, child } = newDocument(data, { author: 'lot_owner', documentOf: 'lot', now: ctx.now });
+    added = document;
+    return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
+  });
+  return added!;
+}
+
+export async function replaceLotDocument(ctx: LotsContext, id: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+  let replaced: DocumentRecord | undefined;
+  await ctx.lots.modify(id, (current) => {
+    assertDocumentsWritable(ctx, current);
+    const { document, child } = newVersion(current.children, documentId, data, ctx.now);
+    replaced = document;
+    return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
+  });
+  return replaced!;
+}
+
+export { currentDocuments, documentWithHistory };

@@ -1,0 +1,110 @@
+import type { Indexing } from '../kernel/aggregate.ts';
+import { ID_PATTERN } from '../kernel/ids.ts';
+import type { JsonObject } from '../kernel/objects.ts';
+import { organizationSchema } from '../kernel/organization.ts';
+import type { StatusGraph } from '../kernel/status-graph.ts';
+import { parseInstant } from '../kernel/time.ts';
+import { compileCheck } from '../kernel/validation.ts';
+
+/** A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2). */
+export interface Lot extends JsonObject {
+  id: string;
+  lotID: string;
+  lotType: 'basic';
+  lotIdentifier: string;
+  title: string;
+  lotCustodian: JsonObject;
+  assets: string[];
+  status: LotStatus;
+  owner: string;
+  date: string;
+  dateModified: string;
+  mode?: 'test';
+  auctions?: string[];
+}
+
+export const LOT_STATUSES = [
+  'draft', 'pending', 'verification', 'active.salable', 'active.awaiting', 'active.auction', 'pending.sold', 'sold',
+  'recomposed', 'pending.dissolution', 'dissolved', 'pending.deleted', 'deleted',
+] as const;
+export type LotStatus = (typeof LOT_STATUSES)[number];
+export type LotRole = 'owner' | 'concierge' | 'convoy' | 'admin';
+
+/** Upstream STATUS_CHANGES of lots.basic, transcribed (reference-behaviour.md §2.3). */
+export const lotStatusGraph: StatusGraph<LotStatus, LotRole> = {
+  draft: { editableBy: ['owner', 'admin'], next: { pending: ['owner', 'admin'] } },
+  pending: { editableBy: ['owner', 'admin'], next: { verification: ['owner', 'admin'], 'pending.deleted': ['owner', 'admin'], 'pending.dissolution': ['owner', 'admin'] } },
+  verification: { editableBy: ['concierge', 'admin'], next: { 'active.salable': ['concierge', 'admin'], pending: ['concierge', 'admin'] } },
+  'pending.deleted': { editableBy: ['concierge', 'admin'], next: { deleted: ['concierge', 'admin'] } },
+  recomposed: { editableBy: ['concierge', 'admin'], next: { pending: ['concierge', 'admin'] } },
+  'active.salable': {
+    editableBy: ['convoy', 'admin', 'owner'],
+    next: { 'pending.dissolution': ['owner', 'admin'], recomposed: ['owner', 'admin'], 'active.awaiting': ['convoy', 'admin'], verification: ['admin'] },
+  },
+  'pending.dissolution': { editableBy: ['concierge', 'admin'], next: { dissolved: ['concierge', 'admin'], 'active.salable': ['admin'] } },
+  'active.awaiting': { editableBy: ['convoy', 'admin'], next: { 'active.auction': ['convoy', 'admin'], 'active.salable': ['convoy', 'admin'] } },
+  'active.auction': { editableBy: ['convoy', 'admin'], next: { 'active.salable': ['convoy', 'admin'], 'pending.sold': ['convoy', 'admin'] } },
+  'pending.sold': { editableBy: ['concierge', 'admin'], next: { sold: ['concierge', 'admin'] } },
+  sold: { editableBy: [], next: {} },
+  dissolved: { editableBy: [], next: {} },
+  deleted: { editableBy: [], next: {} },
+};
+
+const OWNER_CONTENT = ['lotIdentifier', 'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru', 'lotCustodian', 'assets'];
+
+/** Fields each role may PATCH, per status; everything else in the body is dropped silently (upstream roles). */
+export function editableFields(role: LotRole, status: LotStatus): readonly string[] {
+  switch (role) {
+    case 'owner':
+      return status === 'pending' ? ['status', ...OWNER_CONTENT] : ['status'];
+    case 'concierge':
+      return ['status'];
+    case 'convoy':
+      return ['status', 'auctions'];
+    case 'admin':
+      return ['status', 'mode'];
+  }
+}
+
+/** Statuses in which a bot has work on the lot (the concierge settles assets; the sparse work index lists them). */
+export const CONCIERGE_STATUSES: readonly LotStatus[] = ['verification', 'recomposed', 'pending.dissolution', 'pending.deleted', 'pending.sold'];
+
+export function lotIndexing(lot: Lot): Indexing {
+  return {
+    ...(lot.status !== 'draft' && { feed: { name: 'lots', test: lot.mode === 'test' } }),
+    ...(CONCIERGE_STATUSES.includes(lot.status) && { work: { bot: 'concierge', due: parseInstant(lot.dateModified) ?? 0 } }),
+  };
+}
+
+const lotProperties = {
+  lotIdentifier: { type: 'string', minLength: 1 },
+  title: { type: 'string', minLength: 1 },
+  title_en: { type: 'string' },
+  title_ru: { type: 'string' },
+  description: { type: 'string' },
+  description_en: { type: 'string' },
+  description_ru: { type: 'string' },
+  lotType: { enum: ['basic'] },
+  lotCustodian: organizationSchema,
+  assets: {
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    'x-messages': { uniqueItems: 'Assets should be unique' },
+    items: { type: 'string', pattern: ID_PATTERN },
+  },
+  auctions: { type: 'array', items: { type: 'string', pattern: ID_PATTERN } },
+  mode: { enum: ['test'] },
+  status: { enum: [...LOT_STATUSES] },
+};
+
+/** Client-writable fields of a lot, as one schema for create and for the result of a PATCH. */
+export const checkLotFields = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['lotIdentifier', 'title', 'lotCustodian', 'assets'],
+  properties: lotProperties,
+});
+
+/** Server-owned fields a client may send but never sets (upstream create role blacklist). */
+export const SERVER_FIELDS = ['id', 'lotID', 'owner', 'date', 'dateModified', 'documents', 'revisions', 'doc_id'];

@@ -1,0 +1,11 @@
+import { NotFoundError } from '#domain/kernel/errors.ts';
+import { lotView } from '#domain/lots/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { lotRepository } from '#store/repositories.ts';
+
+/** GET /api/0.1/lots/{lotId}: one Query for the lot and its documents. */
+export const handler = httpHandler(async (req) => {
+  const lot = await lotRepository.get(req.params.lotId);
+  if (!lot) throw new NotFoundError('lot_id');
+  return { data: lotView(lot) };
+});

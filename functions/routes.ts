@@ -1,0 +1,41 @@
+/**
+ * THE route table: data only. The CDK ApiStack makes one Lambda per entry, the local gateway serves the same
+ * entries with the same handlers, and the HTTP kit reads each route's access rule from here.
+ *
+ * `auth`: who may call. `'any'` = any valid API key (reads); a list = only keys of those roles. Owner-only
+ * operations list `broker` and the owner's token is then checked by the domain command.
+ * `table`: the grant the function gets (`ro` for reads).
+ */
+import type { Role } from './domain/kernel/principal.ts';
+
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
+  /** API Gateway path syntax (`{lotId}`); `$default` catches unknown paths. */
+  path: string;
+  /** Module under `functions/`, without extension. */
+  handler: string;
+  auth: 'any' | 'public' | readonly Role[];
+  table: 'ro' | 'rw' | 'none';
+  /** Response media type; 2.3 answers add `; charset=UTF-8`. */
+  contentType?: string;
+  /** `Location` on 201: an absolute URL (0.1, 2.3, 2.4) or a path (2.5). */
+  location?: 'url' | 'path';
+}
+
+const LOTS = '/api/0.1/lots';
+const OWNER_AND_BOTS = ['broker', 'concierge', 'convoy', 'admin'] as const;
+
+export const routes: readonly RouteDefinition[] = [
+  { method: 'GET', path: LOTS, handler: 'http/lots/list-lots', auth: 'any', table: 'ro' },
+  { method: 'POST', path: LOTS, handler: 'http/lots/post-lot', auth: ['broker', 'concierge', 'convoy'], table: 'rw' },
+  { method: 'GET', path: `${LOTS}/{lotId}`, handler: 'http/lots/get-lot', auth: 'any', table: 'ro' },
+  { method: 'PATCH', path: `${LOTS}/{lotId}`, handler: 'http/lots/patch-lot', auth: OWNER_AND_BOTS, table: 'rw' },
+  { method: 'GET', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/list-lot-documents', auth: 'any', table: 'ro' },
+  { method: 'POST', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/post-lot-document', auth: ['broker'], table: 'rw' },
+  { method: 'GET', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/get-lot-document', auth: 'any', table: 'ro' },
+  { method: 'PUT', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/put-lot-document', auth: ['broker'], table: 'rw' },
+  { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none' },
+];
+
+export const routeKey = (r: Pick<RouteDefinition, 'method' | 'path'>): string =>
+  r.path === '$default' ? '$default' : `${r.method} ${r.path}`;

@@ -1,0 +1,131 @@
+import { PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Aggregate, AggregateRepository, Change, Child, Indexing } from '#domain/kernel/aggregate.ts';
+import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
+import type { JsonObject } from '#domain/kernel/objects.ts';
+import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
+import { documentClient, tableName } from './client.ts';
+import { isConditionFailure } from './errors.ts';
+import { keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
+
+export interface AggregateKind<T> {
+  /** Partition prefix, e.g. `LOT`. */
+  kind: string;
+  entity: string;
+  /** The 404 name, e.g. `lot_id`. */
+  notFound: string;
+  indexing: (root: T) => Indexing;
+  dateModified: (root: T) => string;
+  id: (root: T) => string;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/** The root item: keys, revision, hashes, the public object, and the sparse index keys it belongs to. */
+export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'children'>): JsonObject {
+  const ix = def.indexing(a.root);
+  const id = def.id(a.root);
+  const modified = sortableUtc(parseInstant(def.dateModified(a.root)) ?? 0);
+  return {
+    ...keys.root(def.kind, id),
+    entity: def.entity,
+    schemaVersion: SCHEMA_VERSION,
+    rev: a.rev,
+    tokenHash: a.tokenHash,
+    internal: a.internal,
+    data: a.root,
+    ...(ix.feed && { GSI1PK: keys.feed(ix.feed.name, ix.feed.test), GSI1SK: `${modified}#${id}` }),
+    ...(ix.work && { GSI2PK: keys.work(ix.work.bot), GSI2SK: `${sortableUtc(ix.work.due)}#${id}` }),
+  };
+}
+
+export function childItem(kind: string, id: string, child: Child): JsonObject {
+  return { ...keys.child(kind, id, child.key), entity: child.entity, schemaVersion: SCHEMA_VERSION, data: child.data };
+}
+
+export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | undefined {
+  const root = items.find((i) => i.SK === ROOT_SK);
+  if (!root) return undefined;
+  return {
+    id,
+    root: root.data as T,
+    tokenHash: root.tokenHash,
+    rev: root.rev,
+    internal: root.internal,
+    children: items.filter((i) => i !== root).map((i) => ({ key: i.SK, entity: i.entity, data: i.data })),
+  };
+}
+
+/** The write of one change as DynamoDB inputs: a conditional Put of the root, plus children in one transaction. */
+export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Change<T>): NonNullable<TransactWriteCommandInput['TransactItems']> {
+  const TableName = tableName();
+  const root = rootItem(def, { ...current, root: change.root, internal: change.internal ?? current.internal, rev: current.rev + 1 });
+  return [
+    { Put: { TableName, Item: root, ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } } },
+    ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
+  ];
+}
+
+export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
+  const items: JsonObject[] = [];
+  let ExclusiveStartKey: JsonObject | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.aggregate(def.kind, id) },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return fromItems<T>(id, items);
+}
+
+/** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
+export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+  if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
+  else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+}
+
+/** Runs load-apply-write until the write's revision condition holds (optimistic concurrency). */
+export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      if (i + 1 >= MAX_ATTEMPTS) throw new ConflictError();
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * (i + 1)));
+    }
+  }
+}
+
+export function aggregateRepository<T>(def: AggregateKind<T>): AggregateRepository<T> {
+  return {
+    get: (id) => loadAggregate(def, id),
+
+    async create(a) {
+      const root = { ...rootItem(def, { ...a, rev: 1 }) };
+      const TableName = tableName();
+      await writeChange([
+        { Put: { TableName, Item: root, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ...a.children.map((c) => ({ Put: { TableName, Item: childItem(def.kind, a.id, c) } })),
+      ]);
+    },
+
+    modify: (id, change) =>
+      retryOnConflict(async () => {
+        const current = await loadAggregate(def, id);
+        if (!current) throw new NotFoundError(def.notFound);
+        const next = change(current);
+        if (!next) return current;
+        await writeChange(changeWrites(def, current, next));
+        const put = next.put ?? [];
+        const kept = current.children.filter((c) => !put.some((p) => p.key === c.key));
+        return { ...current, root: next.root, internal: next.internal ?? current.internal, rev: current.rev + 1, children: [...kept, ...put] };
+      }),
+  };
+}

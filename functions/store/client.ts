@@ -1,0 +1,46 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * One document client per Lambda container (module scope), pointed at DynamoDB Local when
+ * DYNAMODB_ENDPOINT is set. Every request it sends is counted in the current `countRequests` scope:
+ * the local gateway reports the count per API call (bench, tests: "a read is one DynamoDB request").
+ */
+const counter = new AsyncLocalStorage<{ count: number }>();
+
+export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
+  const scope = { count: 0 };
+  return counter.run(scope, async () => ({ result: await fn(), requests: scope.count }));
+}
+
+let client: DynamoDBDocumentClient | undefined;
+
+export function documentClient(): DynamoDBDocumentClient {
+  if (client) return client;
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const raw = new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? 'eu-central-1',
+    ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  raw.middlewareStack.add(
+    (next) => async (args) => {
+      const scope = counter.getStore();
+      if (scope) scope.count++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'agoraRequestCounter' },
+  );
+  client = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { convertEmptyValues: false, removeUndefinedValues: true },
+  });
+  return client;
+}
+
+/** Read per call, not at import: tests and `npm start` choose the table before the first request. */
+export function tableName(): string {
+  const name = process.env.TABLE_NAME;
+  if (!name) throw new Error('TABLE_NAME is not set');
+  return name;
+}

@@ -1,0 +1,21 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SequenceSource } from '#domain/kernel/aggregate.ts';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './table-design.ts';
+
+/** Per-day counters for lotID / assetID / auctionID: one atomic ADD, no read-modify-write race. */
+export const sequences: SequenceSource = {
+  async next(prefix, day) {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.sequence(prefix, day),
+        UpdateExpression: 'ADD #n :one SET entity = :entity',
+        ExpressionAttributeNames: { '#n': 'next' },
+        ExpressionAttributeValues: { ':one': 1, ':entity': 'sequence' },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.next);
+  },
+};

@@ -1,0 +1,46 @@
+/**
+ * THE table design: keys, indexes and key builders. The CDK DataStack, the test tables and `npm start` all build
+ * the table from this module, so it holds data only (no SDK imports).
+ *
+ * Item collections: an aggregate is `PK=<KIND>#<id>` with its root at `SK=#ROOT` and its children beside it
+ * (`DOC#<docId>#<version>`, `BID#<id>`, ...). Reading an aggregate is one Query on PK.
+ */
+export const TABLE_KEYS = { partitionKey: 'PK', sortKey: 'SK' } as const;
+
+export interface IndexDesign {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  purpose: string;
+}
+
+export const INDEXES: readonly IndexDesign[] = [
+  {
+    name: 'GSI1',
+    partitionKey: 'GSI1PK',
+    sortKey: 'GSI1SK',
+    purpose: 'listing feed: <feed>[#test] -> <dateModified UTC fixed width>#<id>; drafts carry no key (sparse)',
+  },
+  {
+    name: 'GSI2',
+    partitionKey: 'GSI2PK',
+    sortKey: 'GSI2SK',
+    purpose: 'bot work: WORK#<bot> -> <due UTC fixed width>#<id>; only items a bot must look at (sparse)',
+  },
+];
+
+export const ROOT_SK = '#ROOT';
+
+export const keys = {
+  root: (kind: string, id: string) => ({ PK: `${kind}#${id}`, SK: ROOT_SK }),
+  aggregate: (kind: string, id: string) => `${kind}#${id}`,
+  child: (kind: string, id: string, childKey: string) => ({ PK: `${kind}#${id}`, SK: childKey }),
+  apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: '#KEY' }),
+  sequence: (prefix: string, day: string) => ({ PK: `SEQ#${prefix}`, SK: day }),
+  organization: (scheme: string, id: string) => ({ PK: `ORG#${scheme}#${id}`, SK: '#ORG' }),
+  feed: (feed: string, test: boolean) => (test ? `${feed}#test` : feed),
+  work: (bot: string) => `WORK#${bot}`,
+};
+
+/** Every item carries these so a later migration can tell what it reads. */
+export const SCHEMA_VERSION = 1;

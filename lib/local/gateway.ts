@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bots } from '../../functions/bots.ts';
+import { routeKey, routes, type RouteDefinition } from '../../functions/routes.ts';
+
+/**
+ * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
+ * by turning the HTTP request into the same v2 event, running the same REQUEST authorizer, and invoking the
+ * route's own handler module in-process. Local-only extras (never in AWS): `POST /_local/bots/<name>` runs a bot
+ * once, `PUT /_local/clock` shifts the request clock, and each answer reports `x-agora-dynamodb-requests`.
+ */
+const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../../functions');
+const modules = new Map<string, Promise<any>>();
+const load = (module: string) => {
+  if (!modules.has(module)) modules.set(module, import(pathToFileURL(join(FUNCTIONS, `${module}.ts`)).href));
+  return modules.get(module)!;
+};
+
+interface Matcher {
+  route: RouteDefinition;
+  regex: RegExp;
+  params: string[];
+}
+
+const matchers: Matcher[] = routes
+  .filter((r) => r.path !== '$default')
+  .map((route) => {
+    const params: string[] = [];
+    const pattern = route.path.replace(/\{(\w+)\+?\}/g, (_, name) => {
+      params.push(name);
+      return '([^/]+)';
+    });
+    return { route, regex: new RegExp(`^${pattern}$`), params };
+  });
+const fallback = routes.find((r) => r.path === '$default');
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript))/i;
+
+function lambdaContext(name: string) {
+  return {
+    functionName: name,
+    awsRequestId: randomUUID(),
+    getRemainingTimeInMillis: () => 30_000,
+    callbackWaitsForEmptyEventLoop: false,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: RouteDefinition, pathParameters: Record<string, string>) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name === 'cookie' || value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  headers['x-forwarded-proto'] ??= 'http';
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const text = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '');
+  const now = Date.now();
+  const key = routeKey(route);
+  return {
+    version: '2.0',
+    routeKey: key,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: req.headers.cookie?.split(';').map((c) => c.trim()),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: { method: req.method ?? 'GET', path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey: key,
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    } as Record<string, unknown>,
+    body: body.length ? (text ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: !text && body.length > 0,
+  };
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
+  const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
+  if (bot && method === 'POST') {
+    const def = bots.find((b) => b.name === bot[1]);
+    if (!def) return send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ error: 'unknown bot' })), true;
+    const report = await (await load(def.handler)).run();
+    send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ data: report }));
+    return true;
+  }
+  if (url.pathname === '/_local/clock' && method === 'PUT') {
+    const { offsetMs } = JSON.parse(body.toString('utf8') || '{}');
+    process.env.AGORA_CLOCK_OFFSET_MS = String(Number(offsetMs) || 0);
+    send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ data: { offsetMs: Number(offsetMs) || 0 } }));
+    return true;
+  }
+  return false;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  const method = req.method ?? 'GET';
+  const body = await readBody(req);
+  if (url.pathname.startsWith('/_local/') && (await localOnly(method, url, body, res))) return;
+
+  let route = fallback!;
+  let params: Record<string, string> = {};
+  for (const m of matchers) {
+    const hit = m.regex.exec(url.pathname);
+    if (hit && (m.route.method === method || m.route.method === 'ANY')) {
+      route = m.route;
+      params = Object.fromEntries(m.params.map((p, i) => [p, decodeURIComponent(hit[i + 1])]));
+      break;
+    }
+  }
+  const event = toEvent(req, url, body, route, params);
+  const { countRequests } = await load('store/client');
+  const { result, requests } = await countRequests(async () => {
+    if (route.auth !== 'public') {
+      const authorizer = await load('auth/authorizer');
+      const decision = await authorizer.handler({ type: 'REQUEST', routeKey: event.routeKey, rawPath: event.rawPath, headers: event.headers, requestContext: event.requestContext });
+      if (!decision.isAuthorized) return { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) };
+      event.requestContext.authorizer = { lambda: decision.context };
+    }
+    const module = await load(route.handler);
+    return module.handler(event, lambdaContext(route.handler));
+  });
+  const out = typeof result === 'object' && result && 'statusCode' in result ? result : { statusCode: 200, body: JSON.stringify(result) };
+  const headers: Record<string, string> = { ...(out.headers ?? {}), 'x-agora-dynamodb-requests': String(requests) };
+  send(res, out.statusCode, headers, out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? ''));
+}
+
+export interface Gateway {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: { port?: number; host?: string } = {}): Promise<Gateway> {
+  process.env.AGORA_LOCAL = '1';
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error('local gateway:', error);
+      if (!res.headersSent) send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+export const runBot = async (name: string) => {
+  const def = bots.find((b) => b.name === name);
+  if (!def) throw new Error(`Unknown bot ${name}; known: ${bots.map((b) => b.name).join(', ') || 'none'}`);
+  return (await load(def.handler)).run();
+};

@@ -1,0 +1,22 @@
+import { bots } from '../../functions/bots.ts';
+import { runBot } from './gateway.ts';
+
+/** `npm start`'s stand-in for EventBridge Scheduler: every bot of bots.ts every `intervalMs`, never overlapping itself. */
+export function startBots(intervalMs: number, log: (line: string) => void = console.log): () => void {
+  const timers = bots.map((bot) => {
+    let running = false;
+    return setInterval(async () => {
+      if (running) return;
+      running = true;
+      try {
+        const report = await runBot(bot.name);
+        if (report.changed > 0) log(`[bot ${bot.name}] ${JSON.stringify(report)}`);
+      } catch (error) {
+        log(`[bot ${bot.name}] failed: ${(error as Error).message}`);
+      } finally {
+        running = false;
+      }
+    }, intervalMs);
+  });
+  return () => timers.forEach(clearInterval);
+}

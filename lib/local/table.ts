@@ -1,0 +1,33 @@
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { INDEXES, TABLE_KEYS } from '../../functions/store/table-design.ts';
+
+/** Creates the single table (keys and GSIs from table-design.ts) in DynamoDB Local; existing table kept. */
+export async function createTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'eu-central-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const attributes = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: INDEXES.map((i) => ({
+          IndexName: i.name,
+          KeySchema: [
+            { AttributeName: i.partitionKey, KeyType: 'HASH' },
+            { AttributeName: i.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { seedDevKeys } from '../../bin/dev-keys.ts';
+import { startGateway, type Gateway } from '../../lib/local/gateway.ts';
+import { createTable } from '../../lib/local/table.ts';
+
+/**
+ * A running service for one test file: its own table in the run's DynamoDB Local, the dev keys, and the local
+ * gateway on a free port. Tests talk to it over real HTTP only.
+ */
+export interface Service {
+  url: string;
+  /** Runs a bot once through the gateway's local-only endpoint. */
+  bot(name: string): Promise<{ bot: string; due: number; changed: number }>;
+  /** Shifts the service clock (local only) by this many milliseconds from real time. */
+  setClockOffset(ms: number): Promise<void>;
+}
+
+export function useService(): Service {
+  let gateway: Gateway;
+  const service: Service = {
+    url: '',
+    async bot(name) {
+      const res = await fetch(`${service.url}/_local/bots/${name}`, { method: 'POST' });
+      return (await res.json()).data;
+    },
+    async setClockOffset(ms) {
+      await fetch(`${service.url}/_local/clock`, { method: 'PUT', body: JSON.stringify({ offsetMs: ms }) });
+    },
+  };
+  beforeAll(async () => {
+    process.env.TABLE_NAME = `t_${randomBytes(6).toString('hex')}`;
+    await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME);
+    await seedDevKeys();
+    gateway = await startGateway();
+    service.url = gateway.url;
+  });
+  afterAll(async () => {
+    process.env.AGORA_CLOCK_OFFSET_MS = '0';
+    await gateway?.close();
+  });
+  return service;
+}
