@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateValidators, OUTPUT } from '../../../functions/domain/schemas/build-standalone.ts';
+
+describe('generated standalone validators', () => {
+  it('are up to date with the schema JSON files (else run: npx tsx functions/domain/schemas/build-standalone.ts)', () => {
+    const { js, dts } = generateValidators();
+    expect(readFileSync(OUTPUT.js, 'utf8')).toBe(js);
+    expect(readFileSync(OUTPUT.dts, 'utf8')).toBe(dts);
+  });
+
+  it('do not import ajv or anything else at run time', () => {
+    expect(readFileSync(OUTPUT.js, 'utf8')).not.toMatch(/\bimport\b|\brequire\(/);
+  });
+});
