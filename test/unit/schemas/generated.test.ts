@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateValidators, OUTPUT } from '../../../functions/domain/schemas/build-standalone.ts';
+import { generateValidators, OUTPUT } from '../../../bin/build-schema-validators.ts';
 
 describe('generated standalone validators', () => {
-  it('are up to date with the schema JSON files (else run: npx tsx functions/domain/schemas/build-standalone.ts)', () => {
+  it('are up to date with the schema JSON files (else run: npx tsx bin/build-schema-validators.ts)', () => {
     const { js, dts } = generateValidators();
     expect(readFileSync(OUTPUT.js, 'utf8')).toBe(js);
     expect(readFileSync(OUTPUT.dts, 'utf8')).toBe(dts);

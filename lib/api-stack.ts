@@ -1,0 +1,46 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { routes } from '../functions/routes.ts';
+import { AppFunction } from './app-function.ts';
+
+export interface ApiStackProps extends StackProps {
+  table: ITableV2;
+}
+
+const functionId = (handler: string) =>
+  handler.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+
+/**
+ * The HTTP API: one Lambda per entry of routes.ts, all behind one REQUEST authorizer. The authorizer identifies
+ * the caller on every request (no identity source, no cache: a missing key must reach the handler to get the
+ * service's 401 envelope; the authorizer memoizes keys in memory instead).
+ */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const authorizerFunction = new AppFunction(this, 'Authorizer', { handler: 'auth/authorizer', table: props.table, access: 'ro' });
+    const authorizer = new HttpLambdaAuthorizer('ApiKeys', authorizerFunction, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    const fallback = routes.find((r) => r.path === '$default')!;
+    const notFound = new AppFunction(this, functionId(fallback.handler), { handler: fallback.handler, table: props.table, access: 'none' });
+    this.api = new HttpApi(this, 'Api', { defaultIntegration: new HttpLambdaIntegration('NotFound', notFound) });
+    for (const route of routes.filter((r) => r.path !== '$default')) {
+      const fn = new AppFunction(this, functionId(route.handler), { handler: route.handler, table: props.table, access: route.table });
+      this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${functionId(route.handler)}Integration`, fn),
+        authorizer: route.auth === 'public' ? undefined : authorizer,
+      });
+    }
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+  }
+}

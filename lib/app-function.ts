@@ -1,0 +1,53 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../functions');
+
+export interface AppFunctionProps {
+  /** Module under `functions/`, without extension (from routes.ts / bots.ts). */
+  handler: string;
+  table: ITableV2;
+  access: 'ro' | 'rw' | 'none';
+  timeout?: Duration;
+}
+
+/**
+ * The one way this app makes a Lambda: ESM bundle by the local esbuild (SDK v3 left to the runtime), arm64,
+ * source maps, its own log group, X-Ray, and exactly the table grant its route declares.
+ */
+export class AppFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: AppFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    super(scope, id, {
+      entry: join(FUNCTIONS, `${props.handler}.ts`),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        minify: true,
+        sourceMap: true,
+        target: 'node22',
+        externalModules: ['@aws-sdk/*'],
+        mainFields: ['module', 'main'],
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    if (props.access === 'ro') props.table.grantReadData(this);
+    if (props.access === 'rw') props.table.grantReadWriteData(this);
+  }
+}

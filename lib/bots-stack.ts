@@ -1,0 +1,27 @@
+import { Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { Construct } from 'constructs';
+import { bots } from '../functions/bots.ts';
+import { AppFunction } from './app-function.ts';
+
+export interface BotsStackProps extends StackProps {
+  table: ITableV2;
+}
+
+/** One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv). */
+export class BotsStack extends Stack {
+  constructor(scope: Construct, id: string, props: BotsStackProps) {
+    super(scope, id, props);
+    for (const bot of bots) {
+      const name = bot.name.charAt(0).toUpperCase() + bot.name.slice(1);
+      const fn = new AppFunction(this, `${name}Bot`, { handler: bot.handler, table: props.table, access: 'rw', timeout: Duration.seconds(60) });
+      new Schedule(this, `${name}Schedule`, {
+        description: bot.description,
+        schedule: ScheduleExpression.expression(bot.schedule, TimeZone.EUROPE_KYIV),
+        target: new LambdaInvoke(fn, {}),
+      });
+    }
+  }
+}
