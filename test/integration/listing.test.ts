@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { client } from '../support/http.ts';
+import { createLot, lotIn, patchAs } from '../support/lots.ts';
+import { useService } from '../support/service.ts';
+
+const service = useService();
+const api = client(() => service.url);
+
+async function walk(path: string) {
+  const seen: any[] = [];
+  let next = path;
+  for (let page = 0; page < 50; page++) {
+    const res = await api.get(next);
+    expect(res.status).toBe(200);
+    expect(res.requests).toBe(1);
+    if (res.body.data.length === 0) return { seen, last: res.body };
+    seen.push(...res.body.data);
+    next = res.body.next_page.path;
+  }
+  throw new Error('listing did not end');
+}
+
+describe('listing feeds', () => {
+  it('pages through every listed lot by dateModified, one Query per page, and never lists drafts', async () => {
+    const draft = await createLot(api);
+    const listed = [];
+    for (let i = 0; i < 5; i++) listed.push(await lotIn(api, 'pending'));
+    const { seen, last } = await walk('/api/0.1/lots?limit=2');
+    expect(seen.map((r) => r.id)).toEqual(listed.map((l) => l.id));
+    expect(seen.map((r) => r.id)).not.toContain(draft.id);
+    expect(Object.keys(seen[0]).sort()).toEqual(['dateModified', 'id']);
+    expect(last.next_page.offset).toBe(seen.at(-1).dateModified);
+    expect(last.next_page.uri).toBe(`${service.url}${last.next_page.path}`);
+  });
+
+  it('moves a changed lot to the end of the feed', async () => {
+    const a = await lotIn(api, 'pending');
+    await lotIn(api, 'pending');
+    await patchAs(api, a, 'owner', { description: 'touched' });
+    const { seen } = await walk('/api/0.1/lots');
+    expect(seen.at(-1).id).toBe(a.id);
+    expect(seen.filter((r) => r.id === a.id)).toHaveLength(1);
+  });
+
+  it('lists newest first with descending=1 and gives a prev_page', async () => {
+    const res = await api.get('/api/0.1/lots?descending=1&limit=3');
+    const times = res.body.data.map((r: any) => Date.parse(r.dateModified));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+    expect(res.body.next_page.path).toContain('descending=1');
+    expect(res.body.prev_page.path).not.toContain('descending');
+  });
+
+  it('serves opt_fields and keeps id and dateModified', async () => {
+    const res = await api.get('/api/0.1/lots?opt_fields=status,lotID&limit=1');
+    expect(Object.keys(res.body.data[0]).sort()).toEqual(['dateModified', 'id', 'lotID', 'status']);
+    expect(res.body.next_page.path).toContain('opt_fields=status%2ClotID');
+  });
+
+  it('keeps test-mode lots in their own feed', async () => {
+    const test = await lotIn(api, 'pending', { mode: 'test' });
+    const real = await walk('/api/0.1/lots');
+    expect(real.seen.map((r) => r.id)).not.toContain(test.id);
+    const tests = await walk('/api/0.1/lots?mode=test');
+    expect(tests.seen.map((r) => r.id)).toEqual([test.id]);
+  });
+
+  it('answers an empty listing with an empty offset, and refuses an unreadable offset', async () => {
+    const empty = await api.get('/api/0.1/lots?mode=test&offset=2999-01-01T00:00:00%2B02:00');
+    expect(empty.body.data).toEqual([]);
+    expect(empty.body.next_page.offset).toBe('2999-01-01T00:00:00+02:00');
+    const bad = await api.get('/api/0.1/lots?offset=yesterday');
+    expect(bad.status).toBe(404);
+    expect(bad.body.errors).toEqual([{ location: 'querystring', name: 'offset', description: 'Offset expired/invalid' }]);
+  });
+
+  it('bounds limit to 1..1000 (100 with opt_fields)', async () => {
+    for (const limit of ['0', '-1', '1001', 'x']) {
+      const res = await api.get(`/api/0.1/lots?limit=${limit}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(100);
+    }
+  });
+});
