@@ -14,11 +14,12 @@ const port = Number(process.env.PORT ?? 6543);
 const interval = Number(process.env.BOTS_INTERVAL_MS ?? 2000);
 const inMemory = process.env.AGORA_IN_MEMORY === '1';
 const dbPath = '.agora/dynamodb';
-if (!inMemory) mkdirSync(dbPath, { recursive: true });
+if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
-let dynamo;
+// DYNAMODB_ENDPOINT: use a DynamoDB (Local) that is already running instead of starting one (bench, ops).
+let dynamo = process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: () => {} } : undefined;
 try {
-  dynamo = await startDynamoDbLocal(inMemory ? {} : { dbPath });
+  dynamo ??= await startDynamoDbLocal(inMemory ? {} : { dbPath });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

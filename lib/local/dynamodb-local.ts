@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -67,5 +67,19 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
       reject(new Error(`DynamoDB Local exited with ${code}:\n${output}`));
     });
   });
+  await waitForPort(port);
   return { endpoint: `http://127.0.0.1:${port}`, port, stop };
+}
+
+/** The JVM prints its banner a moment before it accepts connections. */
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`DynamoDB Local did not open port ${port}`);
 }
