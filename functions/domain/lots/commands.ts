@@ -68,23 +68,27 @@ function roleOn(ctx: LotsContext, a: Aggregate<Lot>): LotRole {
 }
 
 /**
- * PATCH of a lot by its owner (token), the concierge, the convoy or an admin.
+ * The pure decision of a lot PATCH by a role, shared by the HTTP PATCH and the bots.
  * 1. the role must be allowed to edit in the current status, and the status change allowed for it;
  * 2. fields the role may not change are dropped; the rest is merged and the whole lot re-validated;
- * 3. an unchanged lot is not written (no new `dateModified`); a status change also moves `date`.
+ * 3. an unchanged lot is not written (undefined: no new `dateModified`); a status change also moves `date`.
  */
+export function decideLotPatch(lot: Lot, role: LotRole, data: JsonObject, now: Micros): Lot | undefined {
+  assertEditable(lotStatusGraph, lot.status, role, 'lot');
+  const patch = pick(data, editableFields(role, lot.status));
+  if (patch.status !== undefined) assertTransition(lotStatusGraph, lot.status, patch.status, role, 'lot');
+  const merged = mergePatch(lot, patch);
+  checkLotFields(omit(merged, [...SERVER_FIELDS, 'status']));
+  if (sameJson(merged, lot)) return undefined;
+  const at = formatKyiv(now);
+  return withTestTitles({ ...merged, dateModified: at, ...(merged.status !== lot.status && { date: at }) });
+}
+
+/** PATCH of a lot by its owner (token), the concierge, the convoy or an admin. */
 export async function patchLot(ctx: LotsContext, id: string, data: JsonObject): Promise<Lot> {
   const saved = await ctx.lots.modify(id, (current) => {
-    const lot = current.root;
-    const role = roleOn(ctx, current);
-    assertEditable(lotStatusGraph, lot.status, role, 'lot');
-    const patch = pick(data, editableFields(role, lot.status));
-    if (patch.status !== undefined) assertTransition(lotStatusGraph, lot.status, patch.status, role, 'lot');
-    const merged = mergePatch(lot, patch);
-    checkLotFields(omit(merged, [...SERVER_FIELDS, 'status']));
-    if (sameJson(merged, lot)) return undefined;
-    const at = formatKyiv(ctx.now);
-    return { root: withTestTitles({ ...merged, dateModified: at, ...(merged.status !== lot.status && { date: at }) }) };
+    const root = decideLotPatch(current.root, roleOn(ctx, current), data, ctx.now);
+    return root && { root };
   });
   return lotView(saved);
 }
