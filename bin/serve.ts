@@ -4,6 +4,7 @@ import { startGateway } from '../lib/local/gateway.ts';
 import { startBots } from '../lib/local/scheduler.ts';
 import { createTable } from '../lib/local/table.ts';
 import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
+import { DEV_ORGANIZATIONS, seedDevOrganizations } from './dev-organizations.ts';
 
 /**
  * `npm start`: DynamoDB Local (data under .agora/dynamodb, or in memory with AGORA_IN_MEMORY=1), the table,
@@ -28,11 +29,13 @@ process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'agora';
 await createTable(dynamo.endpoint, process.env.TABLE_NAME);
 await seedDevKeys();
+await seedDevOrganizations();
 const gateway = await startGateway({ port });
 const stopBots = startBots(interval);
 
 console.log(`Agora is serving on ${gateway.url} (DynamoDB Local on ${dynamo.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`);
 console.log(`API keys (Basic user name, empty password): ${DEV_KEYS.map((k) => `${k.name} (${k.role})`).join(', ')}`);
+console.log(`Organization directory: ${DEV_ORGANIZATIONS.map((o) => `${o.identifier.scheme} ${o.identifier.id} (${o.name})`).join(', ')}`);
 console.log(`Bots every ${interval} ms. Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`);
 
 const stop = async () => {

@@ -20,10 +20,26 @@ export interface RouteDefinition {
   contentType?: string;
   /** `Location` on 201: an absolute URL (0.1, 2.3, 2.4) or a path (2.5). */
   location?: 'url' | 'path';
+  /**
+   * The resource type a route serves when one handler module serves several API paths (assets: `bounce` at 2.4,
+   * `basic` at 0.1). Handlers read it from the request; the CDK function id includes it.
+   */
+  variant?: string;
 }
 
 const LOTS = '/api/0.1/lots';
 const OWNER_AND_BOTS = ['broker', 'concierge', 'convoy', 'admin'] as const;
+const BOUNCE_ASSETS = '/api/2.4/assets';
+const BASIC_ASSETS = '/api/0.1/assets';
+const SCHEMAS = '/api/schemas';
+
+/** Listing, create, read and PATCH of the assets of one type (`variant`) at its API path. */
+const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
+  { method: 'GET', path: base, handler: 'http/assets/list-assets', auth: 'any', table: 'ro', variant },
+  { method: 'POST', path: base, handler: 'http/assets/post-asset', auth: ['broker'], table: 'rw', variant },
+  { method: 'GET', path: `${base}/{assetId}`, handler: 'http/assets/get-asset', auth: 'any', table: 'ro', variant },
+  { method: 'PATCH', path: `${base}/{assetId}`, handler: 'http/assets/patch-asset', auth: ['broker', 'concierge', 'admin'], table: 'rw', variant },
+];
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: LOTS, handler: 'http/lots/list-lots', auth: 'any', table: 'ro' },
@@ -34,6 +50,14 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/post-lot-document', auth: ['broker'], table: 'rw' },
   { method: 'GET', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/get-lot-document', auth: 'any', table: 'ro' },
   { method: 'PUT', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/put-lot-document', auth: ['broker'], table: 'rw' },
+  ...assetRoutes(BOUNCE_ASSETS, 'bounce'),
+  { method: 'PATCH', path: `${BOUNCE_ASSETS}/{assetId}/items/{itemId}`, handler: 'http/assets/patch-asset-item', auth: ['broker'], table: 'rw', variant: 'bounce' },
+  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/list-asset-documents', auth: 'any', table: 'ro', variant: 'bounce' },
+  { method: 'POST', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/post-asset-document', auth: ['broker'], table: 'rw', variant: 'bounce' },
+  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents/{documentId}`, handler: 'http/assets/get-asset-document', auth: 'any', table: 'ro', variant: 'bounce' },
+  ...assetRoutes(BASIC_ASSETS, 'basic'),
+  { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none' },
+  { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none' },
   { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none' },
 ];
 

@@ -14,6 +14,9 @@ export interface ApiStackProps extends StackProps {
 const functionId = (handler: string) =>
   handler.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
 
+/** A handler module serving several variants (asset types) is one function per variant. */
+const routeFunctionId = (route: { handler: string; variant?: string }) => functionId(route.handler) + (route.variant ? functionId(route.variant) : '');
+
 /**
  * The HTTP API: one Lambda per entry of routes.ts, all behind one REQUEST authorizer. The authorizer identifies
  * the caller on every request (no identity source, no cache: a missing key must reach the handler to get the
@@ -33,11 +36,12 @@ export class ApiStack extends Stack {
     const notFound = new AppFunction(this, functionId(fallback.handler), { handler: fallback.handler, table: props.table, access: 'none' });
     this.api = new HttpApi(this, 'Api', { defaultIntegration: new HttpLambdaIntegration('NotFound', notFound) });
     for (const route of routes.filter((r) => r.path !== '$default')) {
-      const fn = new AppFunction(this, functionId(route.handler), { handler: route.handler, table: props.table, access: route.table });
+      const id = routeFunctionId(route);
+      const fn = new AppFunction(this, id, { handler: route.handler, table: props.table, access: route.table });
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${functionId(route.handler)}Integration`, fn),
+        integration: new HttpLambdaIntegration(`${id}Integration`, fn),
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });
     }

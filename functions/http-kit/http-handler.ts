@@ -20,6 +20,8 @@ export interface HttpRequest {
   /** `https://host`: for absolute `Location` and listing `uri`s. */
   baseUrl: string;
   path: string;
+  /** The route's `variant` (the resource type it serves), when it has one. */
+  variant?: string;
 }
 
 export interface HttpResult {
@@ -135,6 +137,7 @@ export function httpHandler(handler: Handler) {
         now: requestNow(),
         baseUrl,
         path: event.rawPath,
+        variant: route?.variant,
       });
       if (result.redirect) return { statusCode: 302, headers: { location: result.redirect }, body: '' };
       const headers: Record<string, string> = {};

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { seedDevKeys } from '../../bin/dev-keys.ts';
+import { seedDevOrganizations } from '../../bin/dev-organizations.ts';
 import { startGateway, type Gateway } from '../../lib/local/gateway.ts';
 import { createTable } from '../../lib/local/table.ts';
 
@@ -32,6 +33,7 @@ export function useService(): Service {
     process.env.TABLE_NAME = `t_${randomBytes(6).toString('hex')}`;
     await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME);
     await seedDevKeys();
+    await seedDevOrganizations();
     gateway = await startGateway();
     service.url = gateway.url;
   });

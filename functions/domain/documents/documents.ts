@@ -62,6 +62,16 @@ export function newDocument(input: JsonObject, meta: { author: string; documentO
   return { document, child: { key: versionKey(document.id, 1), entity: 'document', data: document } };
 }
 
+/**
+ * A document the server adds itself (a bounce asset's `informationDetails`): a link without a file, so no client
+ * checks and no `hash` or `format`, as upstream.
+ */
+export function serverDocument(fields: JsonObject, meta: { documentOf: string; now: Micros }): { document: DocumentRecord; child: Child } {
+  const at = formatKyiv(meta.now);
+  const document = { ...fields, id: newId(), documentOf: meta.documentOf, datePublished: at, dateModified: at } as DocumentRecord;
+  return { document, child: { key: versionKey(document.id, 1), entity: 'document', data: document } };
+}
+
 /** Every stored version of every document, grouped by id, oldest version first. */
 function versions(children: Child[]): Map<string, DocumentRecord[]> {
   const byId = new Map<string, DocumentRecord[]>();

@@ -18,6 +18,16 @@ export function mergePatch<T extends JsonObject>(target: T, patch: JsonObject): 
   return out as T;
 }
 
+/** `object` with every field it lacks taken from `defaults`, recursively (what `object` has always wins). */
+export function withDefaults(object: JsonObject, defaults: JsonObject): JsonObject {
+  const out: JsonObject = { ...object };
+  for (const [key, value] of Object.entries(defaults)) {
+    if (out[key] === undefined) out[key] = value;
+    else if (isObject(out[key]) && isObject(value)) out[key] = withDefaults(out[key], value);
+  }
+  return out;
+}
+
 /** Keeps only the listed top-level keys: fields a role may not change are dropped silently, as upstream. */
 export function pick(source: JsonObject, keys: readonly string[]): JsonObject {
   const out: JsonObject = {};

@@ -1,0 +1,184 @@
+import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/aggregate.ts';
+import { assertAccreditation } from '../kernel/accreditation.ts';
+import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
+import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
+import { mergePatch, omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { completeOrganization, readDirectory, type OrganizationDirectory } from '../kernel/organization-directory.ts';
+import { actingRole, type Principal } from '../kernel/principal.ts';
+import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
+import { withTestTitles } from '../kernel/test-mode.ts';
+import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
+import { currentDocuments, newDocument, serverDocument, type DocumentRecord } from '../documents/documents.ts';
+import {
+  assetStatusGraph,
+  editableFields,
+  OWNER_EDIT_STATUSES,
+  SERVER_FIELDS,
+  type Asset,
+  type AssetRole,
+  type AssetTypeDefinition,
+} from './asset.ts';
+import { rectificationEnded } from './rules.ts';
+import { notImplemented } from './types/registry.ts';
+
+export interface AssetsContext {
+  principal: Principal;
+  now: Micros;
+  assets: AggregateRepository<Asset>;
+  sequences: SequenceSource;
+  organizations: OrganizationDirectory;
+  /** The asset type served at the request's API path (`bounce` at 2.4, `basic` at 0.1). */
+  type: AssetTypeDefinition;
+}
+
+const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
+
+/** What GET shows: the root and the current version of each document. */
+export function assetView(a: Pick<Aggregate<Asset>, 'root' | 'children'>): Asset {
+  const documents = currentDocuments(a.children);
+  return documents.length ? { ...a.root, documents } : a.root;
+}
+
+/** An asset is found only at the API path of its own type (a bounce asset is not at `/api/0.1/assets`). */
+function assertServed(type: AssetTypeDefinition, a: Aggregate<Asset> | undefined): asserts a is Aggregate<Asset> {
+  if (!a || a.root.assetType !== type.assetType) throw new NotFoundError('asset_id');
+}
+
+export async function readAsset(ctx: Pick<AssetsContext, 'assets' | 'type'>, id: string): Promise<Aggregate<Asset>> {
+  const a = await ctx.assets.get(id);
+  assertServed(ctx.type, a);
+  return a;
+}
+
+/** Completes the organizations of `fields` (only those listed in `touched`) from the directory entries read. */
+async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
+  const entries = await readDirectory(ctx.organizations, ctx.type.organizations.map((f) => data[f]));
+  return (fields: JsonObject, touched: JsonObject): JsonObject =>
+    ctx.type.organizations.reduce((out, f) => (touched[f] === undefined ? out : completeOrganization(out, f, entries)), fields);
+}
+
+/**
+ * Creates an asset of the served type in `draft`.
+ * 1. refuses another assetType (415) and a broker without the type's accreditation (403);
+ * 2. drops server-owned fields, completes organizations from the directory, validates (422);
+ * 3. numbers it `<prefix>-<Kyiv date>-<n>`, adds the type's initial documents, stores it with its token's hash.
+ */
+export async function createAsset(ctx: AssetsContext, data: JsonObject): Promise<{ asset: Asset; token: string }> {
+  const { type } = ctx;
+  if (data.assetType !== undefined && data.assetType !== type.assetType) throw notImplemented();
+  assertAccreditation(ctx.principal, type.createLevel, 'asset', data.mode);
+  const complete = await organizationsReader(ctx, data);
+  const sent = omit(data, [...SERVER_FIELDS, 'status', 'relatedLot']);
+  const fields = type.accept(complete(sent, sent));
+  const day = kyivDate(ctx.now);
+  const at = formatKyiv(ctx.now);
+  const asset = withTestTitles({
+    assetType: type.assetType,
+    ...fields,
+    id: newId(),
+    assetID: sequenceId(type.idPrefix, day, await ctx.sequences.next(type.idPrefix, day)),
+    status: 'draft',
+    owner: ctx.principal.name,
+    date: at,
+    dateModified: at,
+  } as Asset);
+  const documents = type.initialDocuments.map((seed) => serverDocument(seed, { documentOf: 'asset', now: ctx.now }));
+  const token = newToken();
+  const children = documents.map((d) => d.child);
+  await ctx.assets.create({ id: asset.id, root: asset, tokenHash: sha256(token), children });
+  return { asset: assetView({ root: asset, children }), token };
+}
+
+function roleOn(ctx: AssetsContext, a: Aggregate<Asset>): AssetRole {
+  const role = actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash });
+  if (!ASSET_ROLES.includes(role)) throw new PermissionError('role');
+  return role as AssetRole;
+}
+
+/** The owner's content edits end with the rectification period (interface.md §3.2, §8). */
+function assertOwnerMayChange(ctx: AssetsContext, asset: Asset, role: AssetRole, what: string): void {
+  if (role === 'owner' && rectificationEnded(asset, ctx.now)) {
+    throw new ForbiddenError(`You can't change ${what} after rectification period`, 'mode');
+  }
+}
+
+/**
+ * PATCH of an asset by its owner (token), the concierge or an admin.
+ * 1. the role must be allowed to edit in this status; fields it may not change are dropped; after the
+ *    rectification period the owner may only change `status` (a content change is a 403, nothing saved);
+ * 2. a status change must be in the graph for the role, and passes the type's rules for that transition
+ *    (guards such as items and decisions for bounce; effects such as the rectification period, the lot link);
+ * 3. organizations are completed from the directory, the whole asset re-validated (422);
+ * 4. an unchanged asset is not written; a status change also moves `date`.
+ */
+export async function patchAsset(ctx: AssetsContext, id: string, data: JsonObject): Promise<Asset> {
+  const { type } = ctx;
+  const complete = await organizationsReader(ctx, data);
+  const saved = await ctx.assets.modify(id, (current) => {
+    assertServed(type, current);
+    const asset = current.root;
+    const role = roleOn(ctx, current);
+    assertEditable(assetStatusGraph, asset.status, role, 'asset');
+    const patch = pick(data, editableFields(role, asset.status, type.ownerFields));
+    if (!sameJson(mergePatch(asset, omit(patch, ['status'])), asset)) assertOwnerMayChange(ctx, asset, role, 'asset');
+    if (patch.status !== undefined) assertTransition(assetStatusGraph, asset.status, patch.status, role, 'asset');
+    let merged = complete(mergePatch(asset, patch), patch) as Asset;
+    if (merged.status !== asset.status) {
+      const env = { now: ctx.now, documents: currentDocuments(current.children) };
+      for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
+    }
+    const next = { ...pick(merged, SERVER_FIELDS), ...type.accept(omit(merged, SERVER_FIELDS), asset) } as Asset;
+    if (sameJson(next, asset)) return undefined;
+    const at = formatKyiv(ctx.now);
+    return { root: withTestTitles({ ...next, dateModified: at, ...(next.status !== asset.status && { date: at }) }) };
+  });
+  return assetView(saved);
+}
+
+/**
+ * PATCH of one item (types with an items sub-resource) by the owner, in draft or pending, during rectification.
+ * The item keeps its id; the merged item is validated with its `schema_properties`. Returns the item.
+ */
+export async function patchAssetItem(ctx: AssetsContext, id: string, itemId: string, data: JsonObject): Promise<JsonObject> {
+  const items = ctx.type.items;
+  if (!items) throw new NotFoundError('item_id');
+  let result: JsonObject | undefined;
+  await ctx.assets.modify(id, (current) => {
+    assertServed(ctx.type, current);
+    const asset = current.root;
+    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+    if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+      throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
+    }
+    assertOwnerMayChange(ctx, asset, 'owner', 'items');
+    const stored: JsonObject[] = asset.items ?? [];
+    const previous = stored.find((i) => i.id === itemId);
+    if (!previous) throw new NotFoundError('item_id');
+    const item = items.accept({ ...mergePatch(previous, omit(data, ['id'])), id: itemId });
+    result = item;
+    if (sameJson(item, previous)) return undefined;
+    return { root: { ...asset, items: stored.map((i) => (i === previous ? item : i)), dateModified: formatKyiv(ctx.now) } };
+  });
+  return result!;
+}
+
+/**
+ * POST of a document by the owner while the asset is `pending`; after the rectification period only a
+ * `cancellationDetails` document (the way to delete the asset). `author`, `documentOf` and dates are the server's.
+ */
+export async function addAssetDocument(ctx: AssetsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
+  let added: DocumentRecord | undefined;
+  await ctx.assets.modify(id, (current) => {
+    assertServed(ctx.type, current);
+    const asset = current.root;
+    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+    if (asset.status !== 'pending') throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
+    const { document, child } = newDocument(data, { author: 'asset_owner', documentOf: 'asset', now: ctx.now });
+    if (rectificationEnded(asset, ctx.now) && document.documentType !== 'cancellationDetails') {
+      throw new ForbiddenError('You can add only document with cancellationDetails after rectification period', 'mode');
+    }
+    added = document;
+    return { root: { ...asset, dateModified: document.dateModified }, put: [child] };
+  });
+  return added!;
+}

@@ -1,0 +1,105 @@
+import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import type { JsonObject } from '../kernel/objects.ts';
+import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
+import { validateSchemaProperties } from '../schemas/validate-schema-properties.ts';
+import type { Asset, TransitionRule, TransitionRules } from './asset.ts';
+
+/** Building blocks the asset type definitions compose: rectification, the lot link, deletion, item rules. */
+
+const HOUR: Micros = 3_600_000_000;
+
+/** interface.md §2.4 / §8: the rectification period lasts 24 hours from the move to `pending`. */
+export const RECTIFICATION_DURATION: Micros = 24 * HOUR;
+
+/**
+ * draft → pending: the rectification period starts now. It is set once: an asset that comes back to `pending` from
+ * a lot keeps it (so its owner may no longer edit it once it ended, but may still delete it).
+ */
+export const startRectification: TransitionRule = (asset, { now }) => ({
+  ...asset,
+  rectificationPeriod: { startDate: formatKyiv(now), endDate: formatKyiv(now + RECTIFICATION_DURATION) },
+});
+
+/** True once `now` is past `rectificationPeriod.endDate` (upstream `endDate < now`). */
+export function rectificationEnded(asset: Asset, now: Micros): boolean {
+  const end = asset.rectificationPeriod?.endDate;
+  return end !== undefined && (parseInstant(end) ?? Infinity) < now;
+}
+
+/** → verification / active: the concierge names the lot the asset joins. */
+export const requireRelatedLot: TransitionRule = (asset) => {
+  if (!asset.relatedLot) throw UnprocessableError.field('relatedLot', 'This field is required.');
+  return asset;
+};
+
+/** → pending from a lot (failed verification, lot dissolved, deleted or recomposed): the asset is free again. */
+export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => asset as Asset;
+
+/** pending → deleted: only once a `cancellationDetails` document was added (reference-behaviour.md §4.3). */
+export const requireCancellationDetails: TransitionRule = (asset, { documents }) => {
+  if (!documents.some((d) => d.documentType === 'cancellationDetails')) {
+    throw new ForbiddenError(
+      "You can set deleted status only when asset have at least one document with 'cancellationDetails' documentType",
+      'mode',
+    );
+  }
+  return asset;
+};
+
+/** The lot link and rectification, common to every asset type. */
+export const COMMON_TRANSITIONS: TransitionRules = {
+  'draft->pending': [startRectification],
+  'pending->verification': [requireRelatedLot],
+  'verification->active': [requireRelatedLot],
+  'verification->pending': [detachFromLot],
+  'active->pending': [detachFromLot],
+};
+
+/** Joins rule sets: for each transition, the rules of the earlier sets run first (put guards before effects). */
+export function composeTransitions(...sets: TransitionRules[]): TransitionRules {
+  const out: Record<string, TransitionRule[]> = {};
+  for (const set of sets) {
+    for (const [key, rules] of Object.entries(set)) out[key] = [...(out[key] ?? []), ...(rules ?? [])];
+  }
+  return out as TransitionRules;
+}
+
+/** Items get server ids: an item keeps its id only when it is one of `previous` (a PATCH sending items back). */
+export function withItemIds(items: unknown, previous: readonly JsonObject[] = []): unknown {
+  if (!Array.isArray(items)) return items;
+  const known = new Set(previous.map((i) => i.id));
+  return items.map((item) => (item && typeof item === 'object' ? { ...item, id: known.has(item.id) ? item.id : newId() } : item));
+}
+
+/**
+ * `schema_properties` of one item-like object (an item, or a basic asset itself): validated against the land-parcel
+ * schemas and normalised to the matched schema's code and version. Returns the messages instead of throwing.
+ */
+export function schemaPropertiesOf(item: JsonObject): { item: JsonObject; errors: string[] } {
+  if (item.schema_properties === undefined) return { item, errors: [] };
+  const { errors, normalized } = validateSchemaProperties(item);
+  if (errors.length) return { item, errors };
+  return { item: { ...item, schema_properties: { ...item.schema_properties, ...normalized } }, errors: [] };
+}
+
+/** `schema_properties` of an object whose own field it is: a 422 on `schema_properties`. */
+export function acceptSchemaProperties(item: JsonObject): JsonObject {
+  const { item: accepted, errors } = schemaPropertiesOf(item);
+  if (errors.length) throw UnprocessableError.field('schema_properties', ...errors);
+  return accepted;
+}
+
+/** `schema_properties` of each item of `items`: a 422 on `items`, `[{}, {schema_properties: [...]}]` (failing index). */
+export function acceptItemsSchemaProperties(fields: JsonObject): JsonObject {
+  if (!Array.isArray(fields.items)) return fields;
+  const results = fields.items.map((item: JsonObject) => schemaPropertiesOf(item));
+  if (results.some((r) => r.errors.length)) {
+    throw new UnprocessableError({
+      location: 'body',
+      name: 'items',
+      description: results.map((r) => (r.errors.length ? { schema_properties: r.errors } : {})),
+    });
+  }
+  return { ...fields, items: results.map((r) => r.item) };
+}

@@ -1,0 +1,134 @@
+import { UnprocessableError } from '../../../kernel/errors.ts';
+import { ID_PATTERN } from '../../../kernel/ids.ts';
+import { organizationSchema } from '../../../kernel/organization.ts';
+import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, unitSchema } from '../../../kernel/structures.ts';
+import { compileCheck } from '../../../kernel/validation.ts';
+import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
+import {
+  acceptItemsSchemaProperties,
+  acceptSchemaProperties,
+  COMMON_TRANSITIONS,
+  composeTransitions,
+  requireCancellationDetails,
+  withItemIds,
+} from '../../rules.ts';
+
+/**
+ * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,
+ * an `informationDetails` document added at creation, items edited one by one, deletion after a cancellation document.
+ */
+
+const itemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['description', 'classification', 'address', 'unit', 'quantity', 'registrationDetails'],
+  properties: {
+    id: { type: 'string' },
+    description: { type: 'string', minLength: 1 },
+    description_en: { type: 'string' },
+    description_ru: { type: 'string' },
+    classification: itemClassificationSchema,
+    additionalClassifications: { type: 'array', items: classificationSchema },
+    address: addressSchema,
+    location: locationSchema,
+    unit: unitSchema,
+    quantity: { type: 'number', minimum: 0 },
+    registrationDetails: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status'],
+      properties: {
+        status: { enum: ['unknown', 'registering', 'complete'] },
+        registrationID: { type: 'string' },
+        registrationDate: { type: 'string', format: 'date-time' },
+      },
+    },
+    /** Land-parcel data, checked by the schemas of functions/domain/schemas after the shape. */
+    schema_properties: { type: 'object' },
+  },
+};
+
+const decisionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['decisionDate', 'decisionID'],
+  properties: {
+    decisionDate: { type: 'string', format: 'date-time' },
+    decisionID: { type: 'string', minLength: 1 },
+    title: { type: 'string' },
+    title_en: { type: 'string' },
+    title_ru: { type: 'string' },
+  },
+};
+
+const checkAsset = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'description', 'assetCustodian'],
+  properties: {
+    assetType: { enum: ['bounce'] },
+    title: { type: 'string', minLength: 1 },
+    title_en: { type: 'string' },
+    title_ru: { type: 'string' },
+    description: { type: 'string', minLength: 1 },
+    description_en: { type: 'string' },
+    description_ru: { type: 'string' },
+    assetCustodian: organizationSchema,
+    assetHolder: organizationSchema,
+    items: { type: 'array', items: itemSchema },
+    decisions: { type: 'array', items: decisionSchema },
+    mode: { enum: ['test'] },
+    status: { enum: [...ASSET_STATUSES] },
+    relatedLot: { type: 'string', pattern: ID_PATTERN },
+  },
+});
+
+const checkItem = compileCheck(itemSchema);
+
+const requireItems: TransitionRule = (asset) => {
+  if (!asset.items?.length) {
+    throw UnprocessableError.data('You cannot switch the asset status from draft to pending unless at least one item has been added.');
+  }
+  return asset;
+};
+
+const requireDecisions: TransitionRule = (asset) => {
+  if (!asset.decisions?.length) {
+    throw UnprocessableError.data('You cannot switch the asset status from draft to pending unless at least one decision has been added.');
+  }
+  return asset;
+};
+
+export const bounce: AssetTypeDefinition = {
+  assetType: 'bounce',
+  idPrefix: 'UA-AR-DGF',
+  feed: 'assets.bounce',
+  createLevel: '3',
+  ownerFields: [
+    'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru',
+    'assetCustodian', 'assetHolder', 'items', 'decisions',
+  ],
+  organizations: ['assetCustodian', 'assetHolder'],
+  accept(fields, previous) {
+    const prepared = fields.items === undefined ? fields : { ...fields, items: withItemIds(fields.items, previous?.items) };
+    checkAsset(prepared);
+    return acceptItemsSchemaProperties(prepared);
+  },
+  initialDocuments: [
+    {
+      title: 'Інформація про оприлюднення інформаційного повідомлення',
+      url: 'https://prozorro.sale/info/ssp_details',
+      documentType: 'informationDetails',
+    },
+  ],
+  transitions: composeTransitions(
+    { 'draft->pending': [requireItems, requireDecisions], 'pending->deleted': [requireCancellationDetails] },
+    COMMON_TRANSITIONS,
+  ),
+  items: {
+    accept(item) {
+      checkItem(item);
+      return acceptSchemaProperties(item);
+    },
+  },
+};

@@ -1,0 +1,16 @@
+import type { AssetsContext } from '#domain/assets/commands.ts';
+import { assetType } from '#domain/assets/types/registry.ts';
+import type { HttpRequest } from '#http-kit/http-handler.ts';
+import { assetRepository } from '#store/asset-repository.ts';
+import { organizationDirectory } from '#store/organizations.ts';
+import { sequences } from '#store/sequences.ts';
+
+/** The ports every assets command gets, bound to this request's principal, clock and the route's asset type. */
+export const assetsContext = (req: HttpRequest): AssetsContext => ({
+  principal: req.principal,
+  now: req.now,
+  assets: assetRepository,
+  sequences,
+  organizations: organizationDirectory,
+  type: assetType(req.variant),
+});
