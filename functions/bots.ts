@@ -21,4 +21,6 @@ export interface BotReport {
   requests?: number;
 }
 
-export const bots: readonly BotDefinition[] = [];
+export const bots: readonly BotDefinition[] = [
+  { name: 'chronograph', handler: 'bots/chronograph', schedule: 'rate(1 minute)', description: 'Applies due timed events of auctions: period ends and the transitions they cause.' },
+];

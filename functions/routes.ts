@@ -41,6 +41,44 @@ const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
   { method: 'PATCH', path: `${base}/{assetId}`, handler: 'http/assets/patch-asset', auth: ['broker', 'concierge', 'admin'], table: 'rw', variant },
 ];
 
+/**
+ * Every route of the auctions of one type (`variant` = procurementMethodType) at its API path; the handlers are
+ * shared by the types. `style` carries what differs between API versions (Location form, media type).
+ */
+const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinition, 'location' | 'contentType'>): RouteDefinition[] => {
+  const route = (method: RouteDefinition['method'], path: string, handler: string, auth: RouteDefinition['auth']): RouteDefinition => ({
+    method, path: `${base}${path}`, handler: `http/auctions/${handler}`, auth, table: method === 'GET' ? 'ro' : 'rw', variant, ...style,
+  });
+  return [
+    route('GET', '', 'list-auctions', 'any'),
+    route('POST', '', 'post-auction', ['broker']),
+    route('GET', '/{auctionId}', 'get-auction', 'any'),
+    route('PATCH', '/{auctionId}', 'patch-auction', ['broker']),
+    route('GET', '/{auctionId}/documents', 'list-auction-documents', 'any'),
+    route('POST', '/{auctionId}/documents', 'post-auction-document', ['broker']),
+    route('GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', 'any'),
+    route('PUT', '/{auctionId}/documents/{documentId}', 'put-auction-document', ['broker']),
+    route('GET', '/{auctionId}/questions', 'list-questions', 'any'),
+    route('POST', '/{auctionId}/questions', 'post-question', ['broker']),
+    route('GET', '/{auctionId}/questions/{questionId}', 'get-question', 'any'),
+    route('PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', ['broker']),
+    route('POST', '/{auctionId}/bids', 'post-bid', ['broker']),
+    route('GET', '/{auctionId}/bids/{bidId}', 'get-bid', 'any'),
+    route('PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', ['broker']),
+    route('DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', ['broker']),
+    route('POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', ['broker']),
+    route('GET', '/{auctionId}/auction', 'get-auction-module', ['auction']),
+    route('POST', '/{auctionId}/auction', 'post-auction-results', ['auction']),
+    route('GET', '/{auctionId}/awards', 'list-awards', 'any'),
+    route('GET', '/{auctionId}/awards/{awardId}', 'get-award', 'any'),
+    route('PATCH', '/{auctionId}/awards/{awardId}', 'patch-award', ['broker']),
+    route('POST', '/{auctionId}/awards/{awardId}/documents', 'post-award-document', ['broker']),
+    route('GET', '/{auctionId}/contracts', 'list-contracts', 'any'),
+    route('GET', '/{auctionId}/contracts/{contractId}', 'get-contract', 'any'),
+    route('PATCH', '/{auctionId}/contracts/{contractId}', 'patch-contract', ['broker']),
+  ];
+};
+
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: LOTS, handler: 'http/lots/list-lots', auth: 'any', table: 'ro' },
   { method: 'POST', path: LOTS, handler: 'http/lots/post-lot', auth: ['broker', 'concierge', 'convoy'], table: 'rw' },
@@ -58,6 +96,7 @@ export const routes: readonly RouteDefinition[] = [
   ...assetRoutes(BASIC_ASSETS, 'basic'),
   { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none' },
   { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none' },
+  ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
   { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none' },
 ];
 

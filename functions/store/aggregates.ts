@@ -39,7 +39,7 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
 }
 
 export function childItem(kind: string, id: string, child: Child): JsonObject {
-  return { ...keys.child(kind, id, child.key), entity: child.entity, schemaVersion: SCHEMA_VERSION, data: child.data };
+  return { ...keys.child(kind, id, child.key), entity: child.entity, schemaVersion: SCHEMA_VERSION, data: child.data, internal: child.internal };
 }
 
 export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | undefined {
@@ -51,17 +51,21 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     tokenHash: root.tokenHash,
     rev: root.rev,
     internal: root.internal,
-    children: items.filter((i) => i !== root).map((i) => ({ key: i.SK, entity: i.entity, data: i.data })),
+    children: items.filter((i) => i !== root).map((i) => ({ key: i.SK, entity: i.entity, data: i.data, ...(i.internal && { internal: i.internal }) })),
   };
 }
 
 /** The write of one change as DynamoDB inputs: a conditional Put of the root, plus children in one transaction. */
 export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Change<T>): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
-  const root = rootItem(def, { ...current, root: change.root, internal: change.internal ?? current.internal, rev: current.rev + 1 });
+  const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
+  const rootWrite = change.keepRevision
+    ? { ConditionCheck: { TableName, Key: keys.root(def.kind, current.id), ...condition } }
+    : { Put: { TableName, Item: rootItem(def, { ...current, root: change.root, internal: change.internal ?? current.internal, rev: current.rev + 1 }), ...condition } };
   return [
-    { Put: { TableName, Item: root, ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } } },
+    rootWrite,
     ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
+    ...(change.remove ?? []).map((key) => ({ Delete: { TableName, Key: keys.child(def.kind, current.id, key) } })),
   ];
 }
 
@@ -124,7 +128,9 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         if (!next) return current;
         await writeChange(changeWrites(def, current, next));
         const put = next.put ?? [];
-        const kept = current.children.filter((c) => !put.some((p) => p.key === c.key));
+        const gone = new Set([...put.map((p) => p.key), ...(next.remove ?? [])]);
+        const kept = current.children.filter((c) => !gone.has(c.key));
+        if (next.keepRevision) return { ...current, children: [...kept, ...put] };
         return { ...current, root: next.root, internal: next.internal ?? current.internal, rev: current.rev + 1, children: [...kept, ...put] };
       }),
   };

@@ -29,3 +29,62 @@ export const aDocument = (overrides: Record<string, unknown> = {}) => ({
   documentType: 'technicalSpecifications',
   ...overrides,
 });
+
+/** A landlease item: a CAV-PS land plot with the kvtspz and cadastralNumber classifications. */
+export const aLandItem = (overrides: Record<string, unknown> = {}) => ({
+  description: 'Земельна ділянка для сільськогосподарського виробництва',
+  classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Землі для ведення сільського господарства' },
+  additionalClassifications: [
+    { scheme: 'kvtspz', id: '01.01', description: 'Для ведення товарного сільськогосподарського виробництва' },
+    { scheme: 'cadastralNumber', id: '1234567890:12:123:1234', description: 'Кадастровий номер' },
+  ],
+  address: { countryName: 'Україна', postalCode: '79000', region: 'Львівська область', locality: 'м. Львів', streetAddress: 'вул. Зелена, 1' },
+  unit: { code: 'HAR', name: 'гектар' },
+  quantity: 12.5,
+  ...overrides,
+});
+
+const uah = (amount: number) => ({ amount, currency: 'UAH' });
+
+/** A landlease auction (API 2.5) as a broker sends it; `auctionDay` is `YYYY-MM-DD`. */
+export const aLandleaseAuction = (auctionDay: string, overrides: Record<string, unknown> = {}) => ({
+  title: 'Оренда земельної ділянки',
+  description: 'Право оренди земельної ділянки',
+  procurementMethodType: 'landlease',
+  status: 'draft',
+  tenderAttempts: 1,
+  lotIdentifier: 'LL-0001',
+  value: { ...uah(100000), valueAddedTaxIncluded: true },
+  minimalStep: { ...uah(1000), valueAddedTaxIncluded: true },
+  guarantee: uah(10000),
+  registrationFee: uah(500),
+  budgetSpent: uah(2000),
+  items: [aLandItem()],
+  procuringEntity: anOrganization(),
+  lotHolder: anOrganization({ name: 'Власник лоту' }),
+  bankAccount: {
+    description: 'Рахунок для гарантійних внесків',
+    bankName: 'АТ КБ ПриватБанк',
+    accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description: 'IBAN' }],
+  },
+  contractTerms: { type: 'lease', leaseTerms: { leaseDuration: 'P5Y' } },
+  auctionPeriod: { startDate: auctionDay },
+  ...overrides,
+});
+
+/** A bid as a bidder registers it. */
+export const aBid = (overrides: Record<string, unknown> = {}) => ({
+  status: 'draft',
+  qualified: true,
+  value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true },
+  tenderers: [anOrganization({ name: 'ТОВ Учасник', identifier: { scheme: 'UA-EDR', id: hex32().slice(0, 8) } })],
+  ...overrides,
+});
+
+/** A question as a bidder asks it. */
+export const aQuestion = (overrides: Record<string, unknown> = {}) => ({
+  title: 'Уточнення щодо ділянки',
+  description: 'Чи є на ділянці обтяження?',
+  author: anOrganization({ name: 'ТОВ Питання' }),
+  ...overrides,
+});

@@ -51,15 +51,24 @@ const checkNew = compileCheck({
 });
 
 export const DOC_PREFIX = 'DOC#';
-const versionKey = (id: string, version: number) => `${DOC_PREFIX}${id}#${String(version).padStart(4, '0')}`;
+
+/**
+ * Documents belong to the aggregate itself (scope `''`) or to one of its children, e.g. a bid: scope `BID#<id>#`
+ * keys them `BID#<id>#DOC#<docId>#<version>`, so each owner's documents are read and versioned apart.
+ */
+const versionKey = (scope: string, id: string, version: number) => `${scope}${DOC_PREFIX}${id}#${String(version).padStart(4, '0')}`;
 
 /** A new document (first version) and the child item that stores it. */
-export function newDocument(input: JsonObject, meta: { author: string; documentOf: string; now: Micros }): { document: DocumentRecord; child: Child } {
+export function newDocument(
+  input: JsonObject,
+  meta: { author: string; documentOf: string; now: Micros },
+  scope = '',
+): { document: DocumentRecord; child: Child } {
   const body = omit(input, SERVER_FIELDS);
   checkNew(body);
   const at = formatKyiv(meta.now);
   const document = { ...body, id: newId(), documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
-  return { document, child: { key: versionKey(document.id, 1), entity: 'document', data: document } };
+  return { document, child: { key: versionKey(scope, document.id, 1), entity: 'document', data: document } };
 }
 
 /**
@@ -69,22 +78,23 @@ export function newDocument(input: JsonObject, meta: { author: string; documentO
 export function serverDocument(fields: JsonObject, meta: { documentOf: string; now: Micros }): { document: DocumentRecord; child: Child } {
   const at = formatKyiv(meta.now);
   const document = { ...fields, id: newId(), documentOf: meta.documentOf, datePublished: at, dateModified: at } as DocumentRecord;
-  return { document, child: { key: versionKey(document.id, 1), entity: 'document', data: document } };
+  return { document, child: { key: versionKey('', document.id, 1), entity: 'document', data: document } };
 }
 
-/** Every stored version of every document, grouped by id, oldest version first. */
-function versions(children: Child[]): Map<string, DocumentRecord[]> {
+/** Every stored version of every document of a scope, grouped by id, oldest version first. */
+function versions(children: Child[], scope = ''): Map<string, DocumentRecord[]> {
+  const prefix = scope + DOC_PREFIX;
   const byId = new Map<string, DocumentRecord[]>();
-  for (const c of [...children].filter((c) => c.key.startsWith(DOC_PREFIX)).sort((a, b) => (a.key < b.key ? -1 : 1))) {
-    const id = c.key.split('#')[1];
+  for (const c of [...children].filter((c) => c.key.startsWith(prefix)).sort((a, b) => (a.key < b.key ? -1 : 1))) {
+    const id = c.key.slice(prefix.length).split('#')[0];
     byId.set(id, [...(byId.get(id) ?? []), c.data as DocumentRecord]);
   }
   return byId;
 }
 
 /** PUT: a new version with the same `id`, `datePublished` and `author`, unspecified fields carried over. */
-export function newVersion(children: Child[], id: string, input: JsonObject, now: Micros): { document: DocumentRecord; child: Child } {
-  const history = versions(children).get(id);
+export function newVersion(children: Child[], id: string, input: JsonObject, now: Micros, scope = ''): { document: DocumentRecord; child: Child } {
+  const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
   const body = { ...omit(previous, SERVER_FIELDS), ...omit(input, SERVER_FIELDS) };
@@ -97,15 +107,15 @@ export function newVersion(children: Child[], id: string, input: JsonObject, now
     datePublished: previous.datePublished,
     dateModified: formatKyiv(now),
   } as DocumentRecord;
-  return { document, child: { key: versionKey(id, history.length + 1), entity: 'document', data: document } };
+  return { document, child: { key: versionKey(scope, id, history.length + 1), entity: 'document', data: document } };
 }
 
 /**
  * The current version of each document in upload order, with illustrations placed by ascending `index`
  * (equal indexes keep upload order: the sort is stable).
  */
-export function currentDocuments(children: Child[]): DocumentRecord[] {
-  const current = [...versions(children).values()].map((h) => h[h.length - 1]);
+export function currentDocuments(children: Child[], scope = ''): DocumentRecord[] {
+  const current = [...versions(children, scope).values()].map((h) => h[h.length - 1]);
   const uploaded = current.sort((a, b) => (a.datePublished < b.datePublished ? -1 : a.datePublished > b.datePublished ? 1 : 0));
   const illustrations = uploaded.filter(isIllustration).sort((a, b) => (a.index ?? Infinity) - (b.index ?? Infinity));
   let next = 0;
@@ -115,8 +125,8 @@ export function currentDocuments(children: Child[]): DocumentRecord[] {
 const isIllustration = (d: DocumentRecord) => d.documentType === 'illustration';
 
 /** One document with its older versions (oldest first) in `previousVersions`. */
-export function documentWithHistory(children: Child[], id: string): DocumentRecord {
-  const history = versions(children).get(id);
+export function documentWithHistory(children: Child[], id: string, scope = ''): DocumentRecord {
+  const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   return { ...history[history.length - 1], previousVersions: history.slice(0, -1) };
 }

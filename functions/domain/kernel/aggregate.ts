@@ -10,6 +10,8 @@ export interface Child {
   key: string;
   entity: string;
   data: JsonObject;
+  /** Server-only state of the child that views never show (e.g. a bid token's hash). */
+  internal?: JsonObject;
 }
 
 export interface Aggregate<T> {
@@ -28,11 +30,18 @@ export interface Indexing {
   work?: { bot: string; due: Micros };
 }
 
-/** What one command writes: the new root (always, to move `rev`) and any children to put. */
+/** What one command writes: the new root (always, to move `rev`) and any children to put or remove. */
 export interface Change<T> {
   root: T;
   internal?: JsonObject;
   put?: Child[];
+  /** Keys of children to delete. */
+  remove?: string[];
+  /**
+   * The root is unchanged and the revision stays: the write only checks that `rev` did not move, so writers of
+   * independent children (two bidders registering) never conflict with each other, yet lose to a root change.
+   */
+  keepRevision?: boolean;
 }
 
 /** The port a registry's commands use; `functions/store` implements it over DynamoDB. */

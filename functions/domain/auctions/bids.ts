@@ -1,0 +1,85 @@
+import type { Child } from '../kernel/aggregate.ts';
+import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
+import { tokenMatches } from '../kernel/ids.ts';
+import type { JsonObject } from '../kernel/objects.ts';
+import type { Principal } from '../kernel/principal.ts';
+import type { Micros } from '../kernel/time.ts';
+import { currentDocuments } from '../documents/documents.ts';
+import { childKey, childrenOf, documentScope, type Auction, type AuctionParts } from './auction.ts';
+
+/** A bid (interface.md §2.6). Its owner token's hash is kept beside it (`Child.internal`), never in the bid. */
+export interface Bid extends JsonObject {
+  id: string;
+  status: string;
+  owner: string;
+  date: string;
+  tenderers: JsonObject[];
+  value?: JsonObject;
+  qualified?: boolean;
+  bidNumber?: number;
+  participationUrl?: string;
+}
+
+/** The per-type bid rules; storage, tokens, visibility and documents are the kernel's. */
+export interface BidPolicy {
+  /** Auction statuses in which a bid may be added. */
+  addStatuses: readonly string[];
+  /** Auction statuses in which a bid may be changed or deleted, or get documents. */
+  changeStatuses: readonly string[];
+  /** Validates a new bid's fields (422/403) and returns them as stored (status, value, ...). */
+  create(data: JsonObject, auction: Auction, now: Micros): JsonObject;
+  /** The owner's PATCH of a bid: the bid as it becomes, or a refusal. */
+  patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid;
+}
+
+export const BID = 'BID';
+
+export function bidRecords(children: Child[]): { bid: Bid; child: Child }[] {
+  return childrenOf(children, BID).map((child) => ({ bid: child.data as Bid, child }));
+}
+
+export const bidsOf = (children: Child[]): Bid[] => bidRecords(children).map((r) => r.bid);
+
+export function findBid(children: Child[], id: string): { bid: Bid; child: Child } {
+  const found = bidRecords(children).find((r) => r.bid.id === id);
+  if (!found) throw new NotFoundError('bid_id');
+  return found;
+}
+
+export const bidChild = (bid: Bid, tokenHash: string): Child => ({ key: childKey(BID, bid.id), entity: 'bid', data: bid, internal: { tokenHash } });
+
+/** A bid's owner is the broker key that made it, holding the bid's own token. */
+export function isBidOwner(principal: Principal, bid: Bid, child: Child): boolean {
+  return principal.role === 'broker' && principal.name === bid.owner && tokenMatches(principal.token, child.internal?.tokenHash);
+}
+
+export function assertBidOwner(principal: Principal, bid: Bid, child: Child): void {
+  if (!isBidOwner(principal, bid, child)) throw new PermissionError();
+}
+
+/** A bid as shown: with its documents; `participationUrl` only to its owner. */
+export function bidView(a: AuctionParts, bid: Bid, toOwner: boolean): Bid {
+  const { participationUrl, ...rest } = bid;
+  const documents = currentDocuments(a.children, documentScope(BID, bid.id));
+  return { ...rest, ...(documents.length && { documents }), ...(toOwner && participationUrl && { participationUrl }) } as Bid;
+}
+
+/** The bids GET shows inside the auction: none while they are hidden, otherwise all but drafts. */
+export function visibleBids(a: AuctionParts, hiddenIn: readonly string[]): Bid[] | undefined {
+  if (hiddenIn.includes(a.root.status)) return undefined;
+  const bids = bidsOf(a.children).filter((b) => b.status !== 'draft');
+  return bids.length ? bids.map((b) => bidView(a, b, false)) : undefined;
+}
+
+/** One bid by id: its owner always sees it; others only once bids are no longer hidden. */
+export function readBid(a: AuctionParts, id: string, principal: Principal, hiddenIn: readonly string[]): Bid {
+  const { bid, child } = findBid(a.children, id);
+  const owner = isBidOwner(principal, bid, child);
+  if (!owner && hiddenIn.includes(a.root.status)) {
+    throw new ForbiddenError(`Can't view bid in current (${a.root.status}) auction status`);
+  }
+  return bidView(a, bid, owner);
+}
+
+/** The link a bidder follows into the auction: the auction URL keyed by the bid id. */
+export const participationUrl = (auctionUrl: string, bidId: string) => `${auctionUrl}?key=${bidId}`;

@@ -1,0 +1,362 @@
+import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/aggregate.ts';
+import { assertAccreditation } from '../kernel/accreditation.ts';
+import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
+import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
+import { omit, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { actingRole, type Principal } from '../kernel/principal.ts';
+import { withTestTitles } from '../kernel/test-mode.ts';
+import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
+import { compileCheck } from '../kernel/validation.ts';
+import { currentDocuments, newDocument, newVersion, type DocumentRecord } from '../documents/documents.ts';
+import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
+import { assertAwardDocumentsWritable, AWARD, awardView, contractView, patchAward, patchContract, recordResults } from './awarding.ts';
+import { assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, readBid, type Bid } from './bids.ts';
+import type { AuctionDefinition } from './definition.ts';
+import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
+import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts';
+import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
+import { auctionModuleView, auctionView } from './view.ts';
+
+/** The ports and facts every auction command gets, bound to one request (or one chronograph run). */
+export interface AuctionsContext {
+  principal: Principal;
+  now: Micros;
+  auctions: AggregateRepository<Auction>;
+  sequences: SequenceSource;
+  /** The auction type the route serves (its `variant`, e.g. `landlease`): other types are not found there. */
+  type: string;
+  /** Base URL of the auction system, for `auctionUrl`. */
+  auctionSite: string;
+}
+
+/** The server fields every type shares; a client sending them is ignored. */
+const KERNEL_SERVER_FIELDS = ['id', 'auctionID', 'owner', 'date', 'dateModified', 'next_check', 'documents', 'questions', 'bids', 'awards', 'contracts'];
+
+export async function loadAuction(ctx: Pick<AuctionsContext, 'auctions' | 'type'>, id: string): Promise<Aggregate<Auction>> {
+  const found = await ctx.auctions.get(id);
+  assertServedBy(ctx.type, found?.root);
+  return found!;
+}
+
+/**
+ * Applies one command to the auction with optimistic retry; `next_check` follows every root change. When only
+ * children change, the write merely checks the revision, so independent children (two bidders registering) never
+ * conflict; `serialize` moves the revision anyway, so that racing writers of related children (two bids claiming
+ * one `bidNumber`) are ordered.
+ */
+async function change<R>(
+  ctx: AuctionsContext,
+  id: string,
+  apply: (w: Working, def: AuctionDefinition) => R,
+  options: { serialize?: boolean } = {},
+): Promise<{ result: R; saved: Aggregate<Auction> }> {
+  let result!: R;
+  const saved = await ctx.auctions.modify(id, (current) => {
+    assertServedBy(ctx.type, current.root);
+    const def = definitionOf(current.root);
+    const w = working(current);
+    result = apply(w, def);
+    const rootChanged = !sameJson(w.root, current.root);
+    if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
+    return {
+      root: rootChanged ? withNextCheck(def.events, w.root) : current.root,
+      put: w.put,
+      remove: w.remove,
+      keepRevision: !rootChanged && !options.serialize,
+    };
+  });
+  return { result, saved };
+}
+
+/** The auction's owner: the broker key that created it, holding its token. */
+function assertOwner(ctx: AuctionsContext, a: AuctionParts): void {
+  if (actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash ?? '' }) !== 'owner') throw new PermissionError();
+}
+
+const touch = (w: Working, now: Micros) => {
+  w.root = { ...w.root, dateModified: formatKyiv(now) };
+};
+
+function assertStatus(auction: Auction, allowed: readonly string[], message: string): void {
+  if (!allowed.includes(auction.status)) throw new ForbiddenError(message);
+}
+
+// ---------------------------------------------------------------------------------------------------- the auction
+
+/**
+ * Creates an auction of the type the route's API version serves, in the status its definition starts with.
+ * 1. type (415), accreditation, `status` and the client's fields (422) by the definition;
+ * 2. numbers it `UA-EA-<Kyiv date>-<n>`; stores the owner and transfer tokens as hashes only.
+ */
+export async function createAuction(ctx: AuctionsContext, data: JsonObject): Promise<{ auction: Auction; token: string; transfer?: string }> {
+  const def = definitionForCreate(ctx.type, data.procurementMethodType);
+  assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
+  if (data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
+  const fields = def.initialize(omit(data, [...KERNEL_SERVER_FIELDS, 'status']), ctx.now);
+  const day = kyivDate(ctx.now);
+  const at = formatKyiv(ctx.now);
+  const auction = withNextCheck(
+    def.events,
+    withTestTitles({
+      ...fields,
+      id: newId(),
+      auctionID: sequenceId('UA-EA', day, await ctx.sequences.next('auctionID', day)),
+      owner: ctx.principal.name,
+      date: at,
+      dateModified: at,
+    } as Auction),
+  );
+  const token = newToken();
+  const transfer = def.transferToken ? newToken() : undefined;
+  await ctx.auctions.create({
+    id: auction.id,
+    root: auction,
+    tokenHash: sha256(token),
+    ...(transfer && { internal: { transferTokenHash: sha256(transfer) } }),
+    children: [],
+  });
+  return { auction, token, transfer };
+}
+
+export async function getAuction(ctx: AuctionsContext, id: string): Promise<Auction> {
+  return auctionView(await loadAuction(ctx, id));
+}
+
+/** The owner's PATCH, by the type's rules; an unchanged auction is not written; a status change moves `date`. */
+export async function patchAuction(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Auction> {
+  const { saved } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    const next = withTestTitles(def.ownerPatch(w.root, data, ctx.now));
+    if (sameJson(next, w.root)) return;
+    const at = formatKyiv(ctx.now);
+    w.root = { ...next, dateModified: at, ...(next.status !== w.root.status && { date: at }) };
+  });
+  return auctionView(saved);
+}
+
+// ---------------------------------------------------------------------------------------------------- documents
+
+function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionDefinition): void {
+  assertOwner(ctx, w);
+  assertStatus(w.root, def.statuses.documents, `Can't add document in current (${w.root.status}) auction status`);
+}
+
+export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertDocumentsWritable(ctx, w, def);
+    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'auction', now: ctx.now });
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+export async function replaceAuctionDocument(ctx: AuctionsContext, id: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertDocumentsWritable(ctx, w, def);
+    const { document, child } = newVersion(w.children, documentId, data, ctx.now);
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------- questions
+
+/** Any broker may ask while the type's statuses and question period allow. */
+export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonObject): Promise<JsonObject> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add');
+    const child = newQuestion(data, ctx.now);
+    putChild(w, child);
+    touch(w, ctx.now);
+    return child.data;
+  });
+  return result;
+}
+
+/** The organizer answers, under the same conditions as asking. */
+export async function answerQuestion(ctx: AuctionsContext, id: string, questionId: string, data: JsonObject): Promise<JsonObject> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    const question = findQuestion(w, questionId);
+    assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'update');
+    const child = answered(question, data, ctx.now);
+    putChild(w, child);
+    touch(w, ctx.now);
+    return child.data;
+  });
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------- bids
+
+/** A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). */
+/** One bid: its owner (bid token) always sees it, with `participationUrl`; others once bids are not hidden. */
+export async function getBid(ctx: AuctionsContext, id: string, bidId: string): Promise<Bid> {
+  const a = await loadAuction(ctx, id);
+  return readBid(a, bidId, ctx.principal, definitionOf(a.root).statuses.bidsHidden);
+}
+
+export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject): Promise<{ bid: Bid; token: string }> {
+  const token = newToken();
+  const { result } = await change(ctx, id, (w, def) => {
+    assertStatus(w.root, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
+    const fields = def.bids.create(data, w.root, ctx.now);
+    const bid = { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) } as Bid;
+    putChild(w, bidChild(bid, sha256(token)));
+    return bidView(w, bid, true);
+  });
+  return { bid: result, token };
+}
+
+/** Bid operations need the bid's own token and an auction status that admits bid changes. */
+function ownBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId: string, refusal: string) {
+  const record = findBid(w.children, bidId);
+  assertBidOwner(ctx.principal, record.bid, record.child);
+  assertStatus(w.root, def.bids.changeStatuses, refusal);
+  return record;
+}
+
+const listed = (statuses: readonly string[]) => `[${statuses.map((s) => `'${s}'`).join(', ')}]`;
+
+export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<Bid> {
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      const refusal = `Can't change bid, it can be done only in ${listed(def.bids.changeStatuses)} auction statuses`;
+      const { bid, child } = ownBid(ctx, w, def, bidId, refusal);
+      const others = bidRecords(w.children).map((r) => r.bid).filter((b) => b.id !== bid.id);
+      const documents = currentDocuments(w.children, documentScope(BID, bid.id));
+      const next = def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now });
+      if (!sameJson(next, bid)) putChild(w, bidChild(next, child.internal?.tokenHash));
+      return bidView(w, next, true);
+    },
+    { serialize: true },
+  );
+  return result;
+}
+
+/** The owner withdraws a bid: it and its documents are removed; the answer shows it as it was. */
+export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string): Promise<Bid> {
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      const { bid } = ownBid(ctx, w, def, bidId, `Can't delete bid in current (${w.root.status}) auction status`);
+      const shown = bidView(w, bid, true);
+      for (const c of w.children.filter((c) => c.key === `${BID}#${bid.id}` || c.key.startsWith(documentScope(BID, bid.id)))) removeChild(w, c.key);
+      return shown;
+    },
+    { serialize: true },
+  );
+  return result;
+}
+
+export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    const { bid } = ownBid(ctx, w, def, bidId, `Can't document in current (${w.root.status}) auction status`);
+    if (bid.status !== 'draft' && bid.status !== 'pending') throw new ForbiddenError(`Can't add document in current (${bid.status}) bid status`);
+    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: 'bid', now: ctx.now }, documentScope(BID, bid.id));
+    putChild(w, child);
+    return document;
+  });
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------- the auction system
+
+export async function getAuctionForModule(ctx: AuctionsContext, id: string): Promise<Auction> {
+  if (ctx.principal.role !== 'auction') throw new PermissionError();
+  return auctionModuleView(await loadAuction(ctx, id));
+}
+
+const checkResults = compileCheck({
+  type: 'object',
+  required: ['bids'],
+  properties: {
+    bids: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'value'],
+        properties: { id: { type: 'string' }, value: { type: 'object', required: ['amount'], properties: { amount: { type: 'number', minimum: 0 } } } },
+      },
+    },
+  },
+});
+
+/**
+ * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).
+ * Upstream texts for a mismatching report.
+ */
+export async function postAuctionResults(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Auction> {
+  if (ctx.principal.role !== 'auction') throw new PermissionError();
+  checkResults(data);
+  const { saved } = await change(ctx, id, (w, def) => {
+    assertStatus(w.root, [def.statuses.auction], `Can't report auction results in current (${w.root.status}) auction status`);
+    const active = bidRecords(w.children).filter((r) => r.bid.status === 'active').map((r) => r.bid.id);
+    const reported: string[] = data.bids.map((b: JsonObject) => b.id);
+    if (reported.length !== active.length) throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
+    if (!active.every((bidId) => reported.includes(bidId))) throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
+    recordResults(w, data.bids, ctx.now);
+    def.onResults(w, ctx.now);
+  });
+  return auctionModuleView(saved);
+}
+
+// ---------------------------------------------------------------------------------------------------- awards, contracts
+
+export async function updateAward(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<JsonObject> {
+  const { saved } = await change(ctx, id, (w) => {
+    assertOwner(ctx, w);
+    patchAward(w, awardId, data, ctx.now);
+  });
+  return awardView(saved, awardId);
+}
+
+/** The auction owner loads the auction protocol (and other award documents) during qualification. */
+export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w) => {
+    assertOwner(ctx, w);
+    assertAwardDocumentsWritable(w, awardId);
+    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'award', now: ctx.now }, documentScope(AWARD, awardId));
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+export async function updateContract(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<JsonObject> {
+  const { saved } = await change(ctx, id, (w) => {
+    assertOwner(ctx, w);
+    patchContract(w, contractId, data, ctx.now);
+  });
+  return contractView(saved, contractId);
+}
+
+// ---------------------------------------------------------------------------------------------------- chronograph
+
+/**
+ * Applies the auction's due timed events (any type, any API version) and re-arms `next_check`.
+ * Idempotent: run twice, the second run finds nothing due. Returns the names of the events applied.
+ */
+export async function runTimedEvents(
+  ctx: Pick<AuctionsContext, 'auctions'> & EventContext,
+  id: string,
+): Promise<string[]> {
+  let applied: string[] = [];
+  await ctx.auctions.modify(id, (current) => {
+    const def = definitionOf(current.root);
+    const w = working(current);
+    applied = applyDueEvents(def.events, w, ctx);
+    const root = withNextCheck(def.events, w.root);
+    if (sameJson(root, current.root) && !w.put.length && !w.remove.length) return undefined;
+    return { root, put: w.put, remove: w.remove };
+  });
+  return applied;
+}

@@ -1,0 +1,39 @@
+import type { JsonObject } from '../kernel/objects.ts';
+import type { Micros } from '../kernel/time.ts';
+import type { Auction, Working } from './auction.ts';
+import type { BidPolicy } from './bids.ts';
+import type { TimedEvent } from './timed-events.ts';
+
+/**
+ * One auction type (landlease, dgfInsider, ...) as data and small functions; the kernel commands do the rest
+ * (storage, tokens, documents, questions, bids, auction results, awards, contracts, the chronograph).
+ */
+export interface AuctionDefinition {
+  procurementMethodType: string;
+  /** Listing feed name (drafts are never listed). */
+  feed: string;
+  /** Accreditation level needed to create. */
+  accreditation: string;
+  /** The creation answer also carries `access.transfer`. */
+  transferToken: boolean;
+  /** Validates the client's fields (422) and returns the type's part of a new auction: status, defaults, periods. */
+  initialize(fields: JsonObject, now: Micros): JsonObject;
+  /** The owner's PATCH: the auction as it becomes (the kernel stamps `dateModified`/`date`), or a refusal. */
+  ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction;
+  /** Time-driven changes, applied by the chronograph. */
+  events: readonly TimedEvent[];
+  /** Which auction statuses admit each operation. */
+  statuses: {
+    documents: readonly string[];
+    questions: readonly string[];
+    /** Bids are hidden from everyone but their owner while the auction is in these statuses. */
+    bidsHidden: readonly string[];
+    /** The status in which the auction system reads the procedure and reports results. */
+    auction: string;
+  };
+  /** The period within which questions may be asked. */
+  questionPeriod: string;
+  bids: BidPolicy;
+  /** Turns reported results into the next step (usually awarding); ranked bids first. */
+  onResults(w: Working, now: Micros): void;
+}

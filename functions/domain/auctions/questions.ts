@@ -1,0 +1,62 @@
+import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { omit, pick, type JsonObject } from '../kernel/objects.ts';
+import { organizationSchema } from '../kernel/organization.ts';
+import { formatKyiv, type Micros } from '../kernel/time.ts';
+import { compileCheck } from '../kernel/validation.ts';
+import { childKey, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
+import type { Child } from '../kernel/aggregate.ts';
+
+/** Questions to the organizer (interface.md §2.6) and their answers. */
+export const QUESTION = 'QUESTION';
+
+const checkQuestion = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'author'],
+  properties: {
+    title: { type: 'string', minLength: 1 },
+    description: { type: 'string' },
+    author: { ...organizationSchema, required: ['name', 'identifier', 'address', 'contactPoint'] },
+    questionOf: { enum: ['tender'] },
+  },
+});
+
+const checkAnswer = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['answer'],
+  properties: { answer: { type: 'string', minLength: 1 } },
+});
+
+/** Python list repr of statuses, as upstream messages print them. */
+const listed = (statuses: readonly string[]) => `[${statuses.map((s) => `'${s}'`).join(', ')}]`;
+
+export function assertQuestionsOpen(auction: Auction, statuses: readonly string[], period: string, now: Micros, verb: 'add' | 'update'): void {
+  if (!statuses.includes(auction.status)) {
+    throw new ForbiddenError(`Can ${verb} question only in ${listed(statuses)}`);
+  }
+  if (!within(auction, period, now)) throw new ForbiddenError(`Can ${verb} question only in ${period}`);
+}
+
+export function newQuestion(data: JsonObject, now: Micros): Child {
+  const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);
+  checkQuestion(fields);
+  const question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) };
+  return { key: childKey(QUESTION, question.id), entity: 'question', data: question };
+}
+
+export const questionsOf = (a: AuctionParts): JsonObject[] => childrenOf(a.children, QUESTION).map((c) => c.data);
+
+export function findQuestion(a: AuctionParts, id: string): Child {
+  const found = childrenOf(a.children, QUESTION).find((c) => c.data.id === id);
+  if (!found) throw new NotFoundError('question_id');
+  return found;
+}
+
+/** The organizer's answer: only `answer` is taken, the rest of the body is dropped. */
+export function answered(question: Child, data: JsonObject, now: Micros): Child {
+  const patch = pick(data, ['answer']);
+  checkAnswer(patch);
+  return { ...question, data: { ...question.data, ...patch, dateAnswered: formatKyiv(now) } };
+}

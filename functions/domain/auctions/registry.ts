@@ -1,0 +1,31 @@
+import { NotFoundError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
+import type { Auction } from './auction.ts';
+import type { AuctionDefinition } from './definition.ts';
+import { landlease } from './types/landlease/definition.ts';
+
+/** The auction types the service knows; a new type is one more definition here (e.g. `types/dgf-insider`). */
+const definitions: readonly AuctionDefinition[] = [landlease];
+
+/** The type a POST to a route serving `type` creates; another `procurementMethodType` in the body is refused. */
+export function definitionForCreate(type: string, procurementMethodType: unknown): AuctionDefinition {
+  const found = definitions.find((d) => d.procurementMethodType === type);
+  if (!found || (procurementMethodType !== undefined && procurementMethodType !== type)) {
+    throw new UnsupportedMediaTypeError({ location: 'body', name: 'procurementMethodType', description: 'Not implemented' });
+  }
+  return found;
+}
+
+/** The definition of a type the service serves. */
+export function definitionFor(type: string): AuctionDefinition {
+  const found = definitions.find((d) => d.procurementMethodType === type);
+  if (!found) throw new Error(`no auction definition for ${type}`);
+  return found;
+}
+
+/** The definition of a stored auction. */
+export const definitionOf = (auction: Auction): AuctionDefinition => definitionFor(auction.procurementMethodType);
+
+/** An auction is reachable only through the routes that serve its type (2.5 landlease, 2.3 dgfInsider). */
+export function assertServedBy(type: string, auction: Auction | undefined): asserts auction is Auction {
+  if (!auction || auction.procurementMethodType !== type) throw new NotFoundError('auction_id');
+}

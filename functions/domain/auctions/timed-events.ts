@@ -1,0 +1,54 @@
+import type { Micros } from '../kernel/time.ts';
+import { formatKyiv } from '../kernel/time.ts';
+import type { Auction, Working } from './auction.ts';
+
+/** What a timed event may use besides the auction: the time it runs at and where auctions are held. */
+export interface EventContext {
+  now: Micros;
+  /** Base URL of the auction system: `auctionUrl` is built from it. */
+  auctionSite: string;
+}
+
+/**
+ * Time-driven behaviour as data: a definition lists its events; each says when it is due for an auction
+ * (undefined: not applicable in its current state) and what it does then.
+ */
+export interface TimedEvent {
+  name: string;
+  at(auction: Auction): Micros | undefined;
+  apply(w: Working, ctx: EventContext): void;
+}
+
+/** The earliest due time among the events, or undefined when none applies: stored as `next_check`. */
+export function nextCheck(events: readonly TimedEvent[], auction: Auction): Micros | undefined {
+  const times = events.map((e) => e.at(auction)).filter((t): t is Micros => t !== undefined);
+  return times.length ? Math.min(...times) : undefined;
+}
+
+/** `next_check` kept in step with the auction's state: set to the next due time, removed when nothing is due. */
+export function withNextCheck(events: readonly TimedEvent[], auction: Auction): Auction {
+  const { next_check: _, ...rest } = auction;
+  const due = nextCheck(events, rest as Auction);
+  return (due === undefined ? rest : { ...rest, next_check: formatKyiv(due) }) as Auction;
+}
+
+/** A chronograph walking far behind never loops forever: each event moves the status, so a few steps suffice. */
+const MAX_STEPS = 16;
+
+/**
+ * Applies every event due at `now`, earliest first, until none is due (one run can cross several periods, e.g.
+ * after downtime or in an accelerated sandbox). Returns the names applied, in order.
+ */
+export function applyDueEvents(events: readonly TimedEvent[], w: Working, ctx: EventContext): string[] {
+  const applied: string[] = [];
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const due = events
+      .map((event) => ({ event, at: event.at(w.root) }))
+      .filter((d): d is { event: TimedEvent; at: Micros } => d.at !== undefined && d.at <= ctx.now)
+      .sort((a, b) => a.at - b.at)[0];
+    if (!due) break;
+    due.event.apply(w, ctx);
+    applied.push(due.event.name);
+  }
+  return applied;
+}

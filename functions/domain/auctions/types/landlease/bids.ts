@@ -1,0 +1,99 @@
+import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
+import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { organizationSchema } from '../../../kernel/organization.ts';
+import { formatKyiv, type Micros } from '../../../kernel/time.ts';
+import { compileCheck } from '../../../kernel/validation.ts';
+import { instantOf, within, type Auction } from '../../auction.ts';
+import type { Bid, BidPolicy } from '../../bids.ts';
+
+/**
+ * Landlease bids (reference-behaviour.md §8, upstream GEB texts): created `draft`; `pending` only while tendering
+ * (`qualified` reads false); `active` within the enquiry period with an `eligibilityDocuments` document,
+ * `qualified: true` and a unique `bidNumber`, sent in one PATCH or several. The value is the auction's (texas).
+ */
+const checkNewBid = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['tenderers'],
+  properties: {
+    tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema },
+    value: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['amount'],
+      properties: { amount: { type: 'number' }, currency: { type: 'string' }, valueAddedTaxIncluded: { type: 'boolean' } },
+    },
+    eligible: { type: 'boolean' },
+  },
+});
+
+const checkBidPatch = compileCheck({
+  type: 'object',
+  properties: {
+    status: { enum: ['draft', 'pending', 'active'] },
+    qualified: { type: 'boolean' },
+    bidNumber: { type: 'integer', minimum: 1 },
+  },
+});
+
+const span = (auction: Auction, period: string) =>
+  `from (${formatKyiv(instantOf(auction, period, 'startDate') ?? 0)}) to (${formatKyiv(instantOf(auction, period, 'endDate') ?? 0)})`;
+
+function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
+  if (!within(auction, 'tenderPeriod', now)) {
+    throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
+  }
+  if (data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
+  // `qualified` sent on create is dropped (upstream): it is set at activation.
+  const fields = omit(data, ['id', 'status', 'qualified', 'bidNumber', 'owner', 'date', 'participationUrl', 'documents']);
+  checkNewBid(fields);
+  const value = auction.value;
+  if (fields.value && (fields.value.amount !== value.amount || (fields.value.currency ?? value.currency) !== value.currency)) {
+    throw UnprocessableError.field('value', 'value of bid should be equal to value of auction');
+  }
+  return { ...fields, value: { ...value }, status: 'draft' };
+}
+
+function activate(next: Bid, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid {
+  if (!within(ctx.auction, 'enquiryPeriod', ctx.now)) throw new ForbiddenError('Can`t activate bid, can only in enquiry Period Auction status');
+  if (!ctx.documents.some((d) => d.documentType === 'eligibilityDocuments')) {
+    throw new ForbiddenError('Can`t activate bid, need document of documentType: eligibilityDocuments');
+  }
+  if (next.qualified !== true) throw new ForbiddenError('Can`t activate bid, qualified must be True');
+  if (next.bidNumber === undefined) throw new ForbiddenError('Can`t activate bid, you must add the bidNumber');
+  return { ...next, status: 'active' };
+}
+
+function patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid {
+  const change = pick(data, ['status', 'qualified', 'bidNumber']);
+  checkBidPatch(change);
+  switch (bid.status) {
+    case 'draft':
+      if (change.status === undefined || change.status === 'draft') return bid;
+      if (change.status !== 'pending') throw new ForbiddenError("Can't update bid, in draft status are only valid change status to pending");
+      if (ctx.auction.status !== 'active.tendering') throw new ForbiddenError('Can`t activate bid, can only in active.tendering Auction status');
+      return { ...bid, status: 'pending', qualified: false };
+    case 'pending': {
+      if (change.status !== undefined && change.status !== 'pending' && change.status !== 'active') {
+        throw new ForbiddenError('Can`t update bid status. You can only switch from pending to active.');
+      }
+      const next = { ...bid, ...omit(change, ['status']) } as Bid;
+      if (next.bidNumber !== undefined && ctx.others.some((o) => o.bidNumber === next.bidNumber)) {
+        throw UnprocessableError.field('bidNumber', 'bidNumber must be unique');
+      }
+      return change.status === 'active' ? activate(next, ctx) : next;
+    }
+    case 'active':
+      if (change.status !== undefined && change.status !== 'active') throw new ForbiddenError("Can't update bid status, in bid active status");
+      return bid;
+    default:
+      throw new ForbiddenError(`Can't update bid in current (${bid.status}) status`);
+  }
+}
+
+export const landleaseBids: BidPolicy = {
+  addStatuses: ['active.tendering'],
+  changeStatuses: ['active.tendering', 'active.enquiry'],
+  create,
+  patch,
+};

@@ -1,0 +1,145 @@
+import { accelerator, kyivMidnight, landleasePeriods } from '../../../calendar/periods.ts';
+import { CalendarCoverageError } from '../../../calendar/working-days.ts';
+import { ForbiddenError } from '../../../kernel/errors.ts';
+import { newId } from '../../../kernel/ids.ts';
+import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
+import { compileCheck } from '../../../kernel/validation.ts';
+import { instantOf, within, type Auction } from '../../auction.ts';
+import type { AuctionDefinition } from '../../definition.ts';
+import { startAwarding } from '../../awarding.ts';
+import { landleaseBids } from './bids.ts';
+import { landleaseEvents } from './events.ts';
+import { checkNewAuction, checkStoredAuction } from './schema.ts';
+
+/** `landlease` auctions, served at /api/2.5 (interface.md §2.5, §3.4; reference-behaviour.md §8). */
+
+/** Fields the owner may change during rectification (interface.md §3.4); anything else is dropped silently. */
+export const RECTIFICATION_FIELDS = [
+  'title', 'description', 'tenderAttempts', 'lotIdentifier', 'value', 'minimalStep', 'guarantee', 'items', 'budgetSpent',
+  'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms',
+];
+
+/** In draft the owner may also move the auction day and commit the draft. */
+const DRAFT_FIELDS = [...RECTIFICATION_FIELDS, 'title_en', 'title_ru', 'description_en', 'description_ru', 'auctionPeriod', 'status'];
+
+/** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
+export const SERVER_FIELDS = [
+  'id', 'auctionID', 'owner', 'date', 'dateModified', 'status', 'next_check', 'procurementMethod', 'submissionMethod', 'awardCriteria',
+  'minNumberOfQualifiedBids', 'auctionParameters', 'rectificationPeriod', 'tenderPeriod', 'enquiryPeriod', 'awardPeriod', 'auctionUrl',
+  'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'revisions', 'doc_id',
+];
+
+const PATCHABLE_STATUSES = ['draft', 'active.rectification'];
+
+const checkAuctionPeriod = compileCheck({
+  type: 'object',
+  properties: {
+    auctionPeriod: {
+      type: 'object',
+      required: ['startDate'],
+      properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
+    },
+  },
+});
+
+/** `auctionPeriod.startDate` sent as a date (or date-time): the auction should start after Kyiv midnight of that day. */
+const auctionPeriodFrom = (startDate: string) => ({ shouldStartAfter: formatKyiv(kyivMidnight(kyivDate(parseInstant(startDate)!))) });
+
+/** The VAT flags the server sets on output (interface.md §2.5). */
+function withVat(fields: JsonObject): JsonObject {
+  const out = { ...fields };
+  for (const key of ['value', 'minimalStep', 'budgetSpent']) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
+  return out;
+}
+
+/** Items get server ids; a client's id is kept only when it names an item the auction already has. */
+const withItemIds = (items: JsonObject[], known: JsonObject[] = []) =>
+  items.map((i) => ({ ...i, id: known.some((k) => k.id === i.id) ? i.id : newId() }));
+
+function initialize(sent: JsonObject, _now: Micros): JsonObject {
+  const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
+  checkNewAuction(fields);
+  return withVat({
+    ...fields,
+    ...(fields.items && { items: withItemIds(fields.items) }),
+    procurementMethodType: 'landlease',
+    procurementMethod: 'open',
+    submissionMethod: 'electronicAuction',
+    awardCriteria: 'highestCost',
+    minNumberOfQualifiedBids: 2,
+    auctionParameters: { type: 'texas' },
+    auctionPeriod: auctionPeriodFrom(fields.auctionPeriod.startDate),
+    status: 'draft',
+  });
+}
+
+/**
+ * The phase commit draft → active.rectification: periods from now and the auction day (calendar/periods.ts),
+ * accelerated in the sandbox; a day too close (or past the calendar's coverage) is refused with 403.
+ */
+function phaseCommit(auction: Auction, now: Micros): Auction {
+  if (!auction.items?.length) throw new ForbiddenError("Can't switch to (active.rectification) without items");
+  const day = kyivDate(parseInstant(auction.auctionPeriod.shouldStartAfter)!);
+  let periods;
+  try {
+    periods = landleasePeriods({ now, auctionStartDay: day, accelerator: accelerator(auction.procurementMethodDetails, auction.mode) });
+  } catch (error) {
+    if (error instanceof CalendarCoverageError) throw new ForbiddenError(`auctionPeriod.startDate is incorrect: ${error.message}`);
+    throw error;
+  }
+  const period = (p: { startDate: Micros; endDate: Micros }) => ({ startDate: formatKyiv(p.startDate), endDate: formatKyiv(p.endDate) });
+  return {
+    ...auction,
+    status: 'active.rectification',
+    rectificationPeriod: period(periods.rectificationPeriod),
+    tenderPeriod: period(periods.tenderPeriod),
+    enquiryPeriod: period(periods.enquiryPeriod),
+    auctionPeriod: { shouldStartAfter: formatKyiv(periods.auctionShouldStartAfter) },
+  };
+}
+
+function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
+  if (!PATCHABLE_STATUSES.includes(auction.status)) throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
+  let patch: JsonObject;
+  if (auction.status === 'draft') {
+    patch = pick(data, DRAFT_FIELDS);
+    if (patch.status !== undefined && patch.status !== 'draft' && patch.status !== 'active.rectification') {
+      throw new ForbiddenError(`Can't switch to (${patch.status}) only to status 'active.rectification'`);
+    }
+    checkAuctionPeriod(pick(patch, ['auctionPeriod']));
+  } else {
+    if (!within(auction, 'rectificationPeriod', now)) {
+      const [start, end] = (['startDate', 'endDate'] as const).map((e) => formatKyiv(instantOf(auction, 'rectificationPeriod', e) ?? 0));
+      throw new ForbiddenError(`Auction can be edited only during the rectification period: from (${start}) to (${end}).`);
+    }
+    patch = pick(data, RECTIFICATION_FIELDS);
+    if ('items' in patch && !(Array.isArray(patch.items) && patch.items.length)) throw new ForbiddenError('Can`t change items, at least there should be one');
+  }
+  const merged = mergePatch(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
+  // A malformed `items` is kept as sent so the schema check below answers 422.
+  if (patch.items !== undefined) merged.items = Array.isArray(patch.items) ? withItemIds(patch.items, auction.items) : patch.items;
+  if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
+  checkStoredAuction(omit(merged, SERVER_FIELDS));
+  const next = withVat(merged) as Auction;
+  return patch.status === 'active.rectification' ? phaseCommit(next, now) : next;
+}
+
+export const landlease: AuctionDefinition = {
+  procurementMethodType: 'landlease',
+  feed: 'auctions-landlease',
+  accreditation: '1',
+  transferToken: true,
+  initialize,
+  ownerPatch,
+  events: landleaseEvents,
+  statuses: {
+    documents: ['draft', 'active.rectification', 'active.tendering', 'active.enquiry'],
+    questions: ['active.rectification', 'active.tendering', 'active.enquiry'],
+    bidsHidden: ['active.tendering', 'active.enquiry', 'active.auction'],
+    auction: 'active.auction',
+  },
+  questionPeriod: 'enquiryPeriod',
+  bids: landleaseBids,
+  onResults: startAwarding,
+};

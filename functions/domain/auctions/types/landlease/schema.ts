@@ -1,0 +1,170 @@
+import { UnprocessableError } from '../../../kernel/errors.ts';
+import { ID_PATTERN } from '../../../kernel/ids.ts';
+import type { JsonObject } from '../../../kernel/objects.ts';
+import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
+import { compileCheck } from '../../../kernel/validation.ts';
+import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
+
+/** The client-writable fields of a landlease auction (interface.md §2.5, reference-behaviour.md §8). */
+
+const money = (vat: boolean) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount'],
+  properties: {
+    amount: { type: 'number', minimum: 0 },
+    currency: { enum: ['UAH'], 'x-messages': { enum: 'currency should be only UAH' } },
+    ...(vat && { valueAddedTaxIncluded: { type: 'boolean' } }),
+  },
+});
+
+const classification = (scheme: object) => ({
+  type: 'object',
+  required: ['scheme', 'id', 'description'],
+  properties: { scheme, id: { type: 'string', minLength: 1 }, description: { type: 'string', minLength: 1 }, description_en: { type: 'string' }, description_ru: { type: 'string' } },
+});
+
+const item = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['description', 'classification', 'additionalClassifications', 'address', 'unit', 'quantity'],
+  properties: {
+    id: { type: 'string' },
+    description: { type: 'string', minLength: 1 },
+    description_en: { type: 'string' },
+    description_ru: { type: 'string' },
+    classification: {
+      ...classification({ enum: ['CAV-PS'] }),
+      properties: {
+        ...classification({}).properties,
+        scheme: { enum: ['CAV-PS'] },
+        // Land plots only: CAV-PS 06110000-6 … 06129000-2 (upstream CAV_PS_CODES).
+        id: { type: 'string', pattern: '^061[12]\\d{4}-\\d$', 'x-messages': { pattern: 'Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x).' } },
+      },
+    },
+    additionalClassifications: {
+      type: 'array',
+      items: classification({ type: 'string', minLength: 1 }),
+      allOf: ['kvtspz', 'cadastralNumber'].map((scheme) => ({
+        type: 'array',
+        contains: { type: 'object', properties: { scheme: { const: scheme } } },
+        'x-messages': { contains: 'At least must be two additional classifications (kvtspz, cadastralNumber)' },
+      })),
+    },
+    address: addressSchema,
+    unit: { type: 'object', required: ['code'], properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } } },
+    quantity: { type: 'number', minimum: 0 },
+    schema_properties: { type: 'object' },
+    location: { type: 'object' },
+  },
+};
+
+const properties = {
+  title: { type: 'string', minLength: 1 },
+  title_en: { type: 'string' },
+  title_ru: { type: 'string' },
+  description: { type: 'string' },
+  description_en: { type: 'string' },
+  description_ru: { type: 'string' },
+  procurementMethodType: { enum: ['landlease'] },
+  procurementMethodDetails: { type: 'string' },
+  mode: { enum: ['test'] },
+  status: { type: 'string' },
+  tenderAttempts: { type: 'integer', minimum: 1 },
+  lotIdentifier: { type: 'string', minLength: 1 },
+  value: money(true),
+  minimalStep: money(true),
+  guarantee: money(false),
+  registrationFee: money(false),
+  budgetSpent: money(true),
+  items: { type: 'array', minItems: 1, items: item },
+  procuringEntity: organizationSchema,
+  lotHolder: organizationSchema,
+  bankAccount: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['bankName', 'accountIdentification'],
+    properties: {
+      description: { type: 'string' },
+      bankName: { type: 'string', minLength: 1 },
+      accountIdentification: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['scheme', 'id'],
+          properties: { scheme: { type: 'string', minLength: 1 }, id: { type: 'string', minLength: 1 }, description: { type: 'string' } },
+        },
+      },
+    },
+  },
+  contractTerms: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'leaseTerms'],
+    properties: {
+      type: { enum: ['lease'] },
+      leaseTerms: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['leaseDuration'],
+        properties: {
+          leaseDuration: {
+            type: 'string',
+            // ISO 8601 duration with at least one component: P5Y, P1Y6M, P2Y3M10DT12H ...
+            pattern: '^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$',
+            'x-messages': { pattern: 'Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M.' },
+          },
+        },
+      },
+    },
+  },
+  auctionPeriod: {
+    type: 'object',
+    required: ['startDate'],
+    properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
+  },
+  merchandisingObject: { type: 'string', pattern: ID_PATTERN },
+};
+
+/** Fields of a new auction; `auctionPeriod` is the start date as sent (upstream: required on POST). */
+const checkNew = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms', 'auctionPeriod'],
+  properties,
+});
+
+/** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), for re-checking after a PATCH. */
+const checkStored = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms'],
+  properties: { ...properties, auctionPeriod: { type: 'object' } },
+});
+
+/** Rules across fields, with upstream texts (sic: "miniamalStep"). */
+function checkRules(fields: JsonObject): void {
+  const { value, minimalStep } = fields;
+  if (value && minimalStep && minimalStep.amount >= value.amount) {
+    throw UnprocessableError.field('minimalStep', 'miniamalStep.amount should be less than value.amount');
+  }
+  if (fields.procurementMethodDetails !== undefined && fields.mode !== 'test') {
+    throw UnprocessableError.field('procurementMethodDetails', 'procurementMethodDetails should be used with mode test');
+  }
+  const errors = (fields.items ?? []).map((i: JsonObject) => validateSchemaProperties(i).errors);
+  if (errors.some((e: string[]) => e.length)) {
+    throw new UnprocessableError({ location: 'body', name: 'items', description: errors.map((e: string[]) => (e.length ? { schema_properties: e } : {})) });
+  }
+}
+
+export function checkNewAuction(fields: JsonObject): void {
+  checkNew(fields);
+  checkRules(fields);
+}
+
+export function checkStoredAuction(fields: JsonObject): void {
+  checkStored(fields);
+  checkRules(fields);
+}

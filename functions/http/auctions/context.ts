@@ -1,0 +1,17 @@
+import type { AuctionsContext } from '#domain/auctions/commands.ts';
+import type { HttpRequest } from '#http-kit/http-handler.ts';
+import { auctionRepository } from '#store/repositories.ts';
+import { sequences } from '#store/sequences.ts';
+
+/** Where the auction system holds auctions; `auctionUrl` is built from it. */
+export const auctionSite = (): string => process.env.AGORA_AUCTION_SITE ?? 'https://auction.agora.example';
+
+/** The ports every auction command gets, bound to this request; the route's `variant` is the auction type. */
+export const auctionsContext = (req: HttpRequest): AuctionsContext => ({
+  principal: req.principal,
+  now: req.now,
+  auctions: auctionRepository,
+  sequences,
+  type: req.variant ?? '',
+  auctionSite: auctionSite(),
+});

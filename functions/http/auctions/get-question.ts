@@ -1,0 +1,9 @@
+import { loadAuction } from '#domain/auctions/commands.ts';
+import { findQuestion } from '#domain/auctions/questions.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.5/auctions/{auctionId}/questions/{questionId}. */
+export const handler = httpHandler(async (req) => ({
+  data: findQuestion(await loadAuction(auctionsContext(req), req.params.auctionId), req.params.questionId).data,
+}));

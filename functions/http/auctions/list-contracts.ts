@@ -1,0 +1,7 @@
+import { contractsOf } from '#domain/auctions/awarding.ts';
+import { loadAuction } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.5/auctions/{auctionId}/contracts. */
+export const handler = httpHandler(async (req) => ({ data: contractsOf(await loadAuction(auctionsContext(req), req.params.auctionId)) }));

@@ -1,0 +1,8 @@
+import { updateContract } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PATCH /api/2.5/auctions/{auctionId}/contracts/{contractId}: `dateSigned`, then `status: active` completes. */
+export const handler = httpHandler(async (req) => ({
+  data: await updateContract(auctionsContext(req), req.params.auctionId, req.params.contractId, req.data),
+}));
