@@ -22,5 +22,6 @@ export interface BotReport {
 }
 
 export const bots: readonly BotDefinition[] = [
+  { name: 'concierge', handler: 'bots/concierge', schedule: 'rate(1 minute)', description: 'Settles lots and their assets: verification, recomposition, dissolution, deletion, sale.' },
   { name: 'chronograph', handler: 'bots/chronograph', schedule: 'rate(1 minute)', description: 'Applies due timed events of auctions: period ends and the transitions they cause.' },
 ];

@@ -1,6 +1,6 @@
 import { runTimedEvents } from '#domain/auctions/commands.ts';
 import { countRequests } from '#store/client.ts';
-import { auctionRepository, AUCTION_KIND } from '#store/repositories.ts';
+import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
 import { dueWork } from '#store/work.ts';
 import { requestNow } from '#http-kit/clock.ts';
 import type { BotReport } from '../bots.ts';

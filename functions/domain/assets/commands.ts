@@ -96,8 +96,8 @@ function roleOn(ctx: AssetsContext, a: Aggregate<Asset>): AssetRole {
 }
 
 /** The owner's content edits end with the rectification period (interface.md §3.2, §8). */
-function assertOwnerMayChange(ctx: AssetsContext, asset: Asset, role: AssetRole, what: string): void {
-  if (role === 'owner' && rectificationEnded(asset, ctx.now)) {
+function assertOwnerMayChange(now: Micros, asset: Asset, role: AssetRole, what: string): void {
+  if (role === 'owner' && rectificationEnded(asset, now)) {
     throw new ForbiddenError(`You can't change ${what} after rectification period`, 'mode');
   }
 }
@@ -116,23 +116,38 @@ export async function patchAsset(ctx: AssetsContext, id: string, data: JsonObjec
   const complete = await organizationsReader(ctx, data);
   const saved = await ctx.assets.modify(id, (current) => {
     assertServed(type, current);
-    const asset = current.root;
-    const role = roleOn(ctx, current);
-    assertEditable(assetStatusGraph, asset.status, role, 'asset');
-    const patch = pick(data, editableFields(role, asset.status, type.ownerFields));
-    if (!sameJson(mergePatch(asset, omit(patch, ['status'])), asset)) assertOwnerMayChange(ctx, asset, role, 'asset');
-    if (patch.status !== undefined) assertTransition(assetStatusGraph, asset.status, patch.status, role, 'asset');
-    let merged = complete(mergePatch(asset, patch), patch) as Asset;
-    if (merged.status !== asset.status) {
-      const env = { now: ctx.now, documents: currentDocuments(current.children) };
-      for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
-    }
-    const next = { ...pick(merged, SERVER_FIELDS), ...type.accept(omit(merged, SERVER_FIELDS), asset) } as Asset;
-    if (sameJson(next, asset)) return undefined;
-    const at = formatKyiv(ctx.now);
-    return { root: withTestTitles({ ...next, dateModified: at, ...(next.status !== asset.status && { date: at }) }) };
+    const root = decideAssetPatch(current, roleOn(ctx, current), data, type, ctx.now, complete);
+    return root && { root };
   });
   return assetView(saved);
+}
+
+/**
+ * The pure decision of an asset PATCH by a role, shared by the HTTP PATCH and the concierge bot; undefined when
+ * nothing changes. `complete` fills organizations from the directory (the bot changes none).
+ */
+export function decideAssetPatch(
+  current: Pick<Aggregate<Asset>, 'root' | 'children'>,
+  role: AssetRole,
+  data: JsonObject,
+  type: AssetTypeDefinition,
+  now: Micros,
+  complete: (fields: JsonObject, touched: JsonObject) => JsonObject = (fields) => fields,
+): Asset | undefined {
+  const asset = current.root;
+  assertEditable(assetStatusGraph, asset.status, role, 'asset');
+  const patch = pick(data, editableFields(role, asset.status, type.ownerFields));
+  if (!sameJson(mergePatch(asset, omit(patch, ['status'])), asset)) assertOwnerMayChange(now, asset, role, 'asset');
+  if (patch.status !== undefined) assertTransition(assetStatusGraph, asset.status, patch.status, role, 'asset');
+  let merged = complete(mergePatch(asset, patch), patch) as Asset;
+  if (merged.status !== asset.status) {
+    const env = { now, documents: currentDocuments(current.children) };
+    for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
+  }
+  const next = { ...pick(merged, SERVER_FIELDS), ...type.accept(omit(merged, SERVER_FIELDS), asset) } as Asset;
+  if (sameJson(next, asset)) return undefined;
+  const at = formatKyiv(now);
+  return withTestTitles({ ...next, dateModified: at, ...(next.status !== asset.status && { date: at }) });
 }
 
 /**
@@ -150,7 +165,7 @@ export async function patchAssetItem(ctx: AssetsContext, id: string, itemId: str
     if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
       throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
     }
-    assertOwnerMayChange(ctx, asset, 'owner', 'items');
+    assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
     const stored: JsonObject[] = asset.items ?? [];
     const previous = stored.find((i) => i.id === itemId);
     if (!previous) throw new NotFoundError('item_id');

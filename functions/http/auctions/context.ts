@@ -1,6 +1,6 @@
 import type { AuctionsContext } from '#domain/auctions/commands.ts';
 import type { HttpRequest } from '#http-kit/http-handler.ts';
-import { auctionRepository } from '#store/repositories.ts';
+import { auctionRepository } from '#store/auction-repository.ts';
 import { sequences } from '#store/sequences.ts';
 
 /** Where the auction system holds auctions; `auctionUrl` is built from it. */

@@ -1,7 +1,7 @@
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { lotView } from '#domain/lots/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { lotRepository } from '#store/repositories.ts';
+import { lotRepository } from '#store/lot-repository.ts';
 
 /** GET /api/0.1/lots/{lotId}: one Query for the lot and its documents. */
 export const handler = httpHandler(async (req) => {

@@ -1,7 +1,7 @@
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { currentDocuments } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { lotRepository } from '#store/repositories.ts';
+import { lotRepository } from '#store/lot-repository.ts';
 
 /** GET /api/0.1/lots/{lotId}/documents: the current version of each document. */
 export const handler = httpHandler(async (req) => {

@@ -1,0 +1,46 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Aggregate, Change } from '#domain/kernel/aggregate.ts';
+import { changeWrites, type AggregateKind } from './aggregates.ts';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './table-design.ts';
+
+/** DynamoDB's limit on the items of one TransactWriteItems. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+export interface AggregateWrite {
+  def: AggregateKind<any>;
+  current: Aggregate<any>;
+  change: Change<any>;
+}
+
+/** An aggregate the transaction must find unchanged (same `rev`) without writing it. */
+export interface AggregateCheck {
+  def: AggregateKind<any>;
+  current: Aggregate<any>;
+}
+
+/**
+ * Changes of several aggregates as one all-or-nothing transaction, each conditioned on the revision read:
+ * a concurrent writer or a second bot run makes the whole transaction fail and nothing is written.
+ */
+export function transactionItems(writes: AggregateWrite[], checks: AggregateCheck[] = []): NonNullable<TransactWriteCommandInput['TransactItems']> {
+  const TableName = tableName();
+  return [
+    ...writes.flatMap((w) => changeWrites(w.def, w.current, w.change)),
+    ...checks.map((c) => ({
+      ConditionCheck: {
+        TableName,
+        Key: keys.root(c.def.kind, c.current.id),
+        ConditionExpression: 'rev = :rev',
+        ExpressionAttributeValues: { ':rev': c.current.rev },
+      },
+    })),
+  ];
+}
+
+export async function transact(writes: AggregateWrite[], checks: AggregateCheck[] = []): Promise<void> {
+  const items = transactionItems(writes, checks);
+  if (items.length === 0) return;
+  if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`A transaction takes at most ${MAX_TRANSACTION_ITEMS} items, got ${items.length}`);
+  await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+}
