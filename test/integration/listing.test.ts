@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { client } from '../support/http.ts';
+import { walkFeed } from '../support/listing.ts';
 import { createLot, lotIn, patchAs } from '../support/lots.ts';
 import { useService } from '../support/service.ts';
 
 const service = useService();
 const api = client(() => service.url);
 
-async function walk(path: string) {
-  const seen: any[] = [];
-  let next = path;
-  for (let page = 0; page < 50; page++) {
-    const res = await api.get(next);
-    expect(res.status).toBe(200);
-    expect(res.requests).toBe(1);
-    if (res.body.data.length === 0) return { seen, last: res.body };
-    seen.push(...res.body.data);
-    next = res.body.next_page.path;
-  }
-  throw new Error('listing did not end');
-}
+const walk = (path: string) => walkFeed(api, path);
 
 describe('listing feeds', () => {
   it('pages through every listed lot by dateModified, one Query per page, and never lists drafts', async () => {

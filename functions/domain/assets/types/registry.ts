@@ -16,5 +16,3 @@ export function assetType(name: unknown): AssetTypeDefinition {
   if (!definition) throw notImplemented();
   return definition;
 }
-
-export const assetTypes = (): AssetTypeDefinition[] => [...TYPES.values()];
