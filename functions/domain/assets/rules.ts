@@ -2,10 +2,9 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import { validateSchemaProperties } from '../schemas/validate-schema-properties.ts';
 import type { Asset, TransitionRule, TransitionRules } from './asset.ts';
 
-/** Building blocks the asset type definitions compose: rectification, the lot link, deletion, item rules. */
+/** Building blocks the asset type definitions compose: rectification, the lot link, deletion, item ids. */
 
 const HOUR: Micros = 3_600_000_000;
 
@@ -70,36 +69,4 @@ export function withItemIds(items: unknown, previous: readonly JsonObject[] = []
   if (!Array.isArray(items)) return items;
   const known = new Set(previous.map((i) => i.id));
   return items.map((item) => (item && typeof item === 'object' ? { ...item, id: known.has(item.id) ? item.id : newId() } : item));
-}
-
-/**
- * `schema_properties` of one item-like object (an item, or a basic asset itself): validated against the land-parcel
- * schemas and normalised to the matched schema's code and version. Returns the messages instead of throwing.
- */
-export function schemaPropertiesOf(item: JsonObject): { item: JsonObject; errors: string[] } {
-  if (item.schema_properties === undefined) return { item, errors: [] };
-  const { errors, normalized } = validateSchemaProperties(item);
-  if (errors.length) return { item, errors };
-  return { item: { ...item, schema_properties: { ...item.schema_properties, ...normalized } }, errors: [] };
-}
-
-/** `schema_properties` of an object whose own field it is: a 422 on `schema_properties`. */
-export function acceptSchemaProperties(item: JsonObject): JsonObject {
-  const { item: accepted, errors } = schemaPropertiesOf(item);
-  if (errors.length) throw UnprocessableError.field('schema_properties', ...errors);
-  return accepted;
-}
-
-/** `schema_properties` of each item of `items`: a 422 on `items`, `[{}, {schema_properties: [...]}]` (failing index). */
-export function acceptItemsSchemaProperties(fields: JsonObject): JsonObject {
-  if (!Array.isArray(fields.items)) return fields;
-  const results = fields.items.map((item: JsonObject) => schemaPropertiesOf(item));
-  if (results.some((r) => r.errors.length)) {
-    throw new UnprocessableError({
-      location: 'body',
-      name: 'items',
-      description: results.map((r) => (r.errors.length ? { schema_properties: r.errors } : {})),
-    });
-  }
-  return { ...fields, items: results.map((r) => r.item) };
 }

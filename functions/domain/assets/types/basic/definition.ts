@@ -4,7 +4,8 @@ import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, unitSchema, valueSchema } from '../../../kernel/structures.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
-import { acceptSchemaProperties, COMMON_TRANSITIONS } from '../../rules.ts';
+import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
+import { COMMON_TRANSITIONS } from '../../rules.ts';
 
 /**
  * assetType `basic` (`/api/0.1/assets`; interface.md §2.4 last paragraph, reference-behaviour.md §4.2): one

@@ -4,14 +4,8 @@ import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, unitSchema } from '../../../kernel/structures.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
-import {
-  acceptItemsSchemaProperties,
-  acceptSchemaProperties,
-  COMMON_TRANSITIONS,
-  composeTransitions,
-  requireCancellationDetails,
-  withItemIds,
-} from '../../rules.ts';
+import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
+import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails, withItemIds } from '../../rules.ts';
 
 /**
  * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,
