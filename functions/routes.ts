@@ -97,6 +97,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none' },
   { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none' },
   ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
+  ...auctionRoutes('/api/2.3/auctions', 'dgfInsider', { contentType: 'application/json; charset=UTF-8' }),
   { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none' },
 ];
 

@@ -3,6 +3,7 @@ import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
@@ -35,9 +36,22 @@ export class ApiStack extends Stack {
     const fallback = routes.find((r) => r.path === '$default')!;
     const notFound = new AppFunction(this, functionId(fallback.handler), { handler: fallback.handler, table: props.table, access: 'none' });
     this.api = new HttpApi(this, 'Api', { defaultIntegration: new HttpLambdaIntegration('NotFound', notFound) });
+    // One execution role per table-access level, shared by the route functions: a role and a policy per function
+    // would take the stack past CloudFormation's 500 resources. Each function still gets exactly its level's grant.
+    const roles = new Map<string, Role>();
+    const roleFor = (access: string) => {
+      if (!roles.has(access)) {
+        const prefix = access.charAt(0).toUpperCase() + access.slice(1);
+        roles.set(access, new Role(this, `${prefix}RouteRole`, {
+          assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+          managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+        }));
+      }
+      return roles.get(access)!;
+    };
     for (const route of routes.filter((r) => r.path !== '$default')) {
       const id = routeFunctionId(route);
-      const fn = new AppFunction(this, id, { handler: route.handler, table: props.table, access: route.table });
+      const fn = new AppFunction(this, id, { handler: route.handler, table: props.table, access: route.table, role: roleFor(route.table) });
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

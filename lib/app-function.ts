@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -15,6 +16,8 @@ export interface AppFunctionProps {
   table: ITableV2;
   access: 'ro' | 'rw' | 'none';
   timeout?: Duration;
+  /** A role shared by the functions of one access level (keeps big stacks under CloudFormation's 500 resources). */
+  role?: IRole;
 }
 
 /**
@@ -33,6 +36,7 @@ export class AppFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup,
+      role: props.role,
       environment: {
         TABLE_NAME: props.table.tableName,
         NODE_OPTIONS: '--enable-source-maps',

@@ -88,3 +88,36 @@ export const aQuestion = (overrides: Record<string, unknown> = {}) => ({
   author: anOrganization({ name: 'ТОВ Питання' }),
   ...overrides,
 });
+
+/** A dgfInsider auction (API 2.3) as a broker sends it; `auctionDay` is `YYYY-MM-DD`. */
+export const anInsiderAuction = (auctionDay: string, overrides: Record<string, unknown> = {}) => ({
+  title: 'Права вимоги за кредитними договорами',
+  description: 'Лот банку, що ліквідується',
+  procurementMethodType: 'dgfInsider',
+  tenderAttempts: 1,
+  dgfID: 'N-0000000000',
+  dgfDecisionID: '0101/17',
+  dgfDecisionDate: '2017-01-01',
+  value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true },
+  guarantee: { amount: 700, currency: 'UAH' },
+  items: [
+    {
+      description: 'Права вимоги за кредитним договором',
+      classification: { scheme: 'CAV', id: '07000000-9', description: 'Права вимоги' },
+      unit: { code: '44617100-9', name: 'item' },
+      quantity: 1,
+      address: { countryName: 'Україна', postalCode: '79000', region: 'Львівська область', locality: 'м. Львів', streetAddress: 'вул. Зелена, 1' },
+    },
+  ],
+  procuringEntity: anOrganization({ kind: 'general' }),
+  auctionPeriod: { startDate: auctionDay },
+  ...overrides,
+});
+
+/** A dgfInsider bid: `qualified` and `eligible` are required and true; no value (Dutch auction). */
+export const anInsiderBid = (overrides: Record<string, unknown> = {}) => ({
+  qualified: true,
+  eligible: true,
+  tenderers: [anOrganization({ name: 'ТОВ Інсайдер', identifier: { scheme: 'UA-EDR', id: hex32().slice(0, 8) } })],
+  ...overrides,
+});

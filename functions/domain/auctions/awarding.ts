@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, UnprocessableError } from '../kernel/errors.ts';
+import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { pick, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
@@ -15,6 +15,35 @@ import { bidChild, bidRecords, type Bid } from './bids.ts';
  */
 export const AWARD = 'AWARD';
 export const CONTRACT = 'CONTRACT';
+
+/**
+ * What differs between the types' awarding, as data (upstream awarding v3 is the richest; landlease uses a subset):
+ * the award status graph, whether every ranked bid gets an award (`pending.waiting` behind the first), the auction
+ * status while an award is active, and the statuses in which awards and contracts may change.
+ */
+export interface AwardingRules {
+  /** Award status → the statuses the auction owner (or, for `byBidder`, the bid's owner) may move it to. */
+  transitions: Readonly<Record<string, readonly string[]>>;
+  /** Moves only the bid's owner may make (from → to), e.g. cancelling a `pending.waiting` award. */
+  byBidder?: Readonly<Record<string, string>>;
+  /** Every ranked bid gets an award: the first `pending`, the rest `pending.waiting`. */
+  chain: boolean;
+  /** Auction statuses in which awards (and their documents) may change. */
+  awardStatuses: readonly string[];
+  /** The auction status once an award is active (and a contract pending). */
+  awardedStatus: string;
+  /** Auction statuses in which contracts may change. */
+  contractStatuses: readonly string[];
+}
+
+/** Landlease: one award for the best bid; pending → active; the auction stays in qualification until complete. */
+export const SINGLE_AWARD: AwardingRules = {
+  transitions: { pending: ['active'] },
+  chain: false,
+  awardStatuses: ['active.qualification'],
+  awardedStatus: 'active.qualification',
+  contractStatuses: ['active.qualification'],
+};
 
 /** Upstream: the organizer has 4 days to load the protocol; shown as the award's verification period. */
 const VERIFICATION_DAYS = 4;
@@ -33,24 +62,34 @@ export function rankBids(bids: Bid[]): Bid[] {
     .sort((a, b) => (b.value?.amount ?? 0) - (a.value?.amount ?? 0) || (parseInstant(a.date) ?? 0) - (parseInstant(b.date) ?? 0));
 }
 
-/** Starts qualification: the best active bid gets a `pending` award. */
-export function startAwarding(w: Working, now: Micros): void {
+/** The periods a `pending` award gets when its turn comes. */
+const pendingPeriods = (at: string, now: Micros) => ({
+  verificationPeriod: { startDate: at, endDate: formatKyiv(now + VERIFICATION_DAYS * DAY) },
+  signingPeriod: { startDate: at },
+  complaintPeriod: { startDate: at },
+});
+
+/**
+ * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
+ * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order.
+ */
+export function startAwarding(w: Working, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {
   const at = stamp(w, now);
-  const [best] = rankBids(bidRecords(w.children).map((r) => r.bid));
+  const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
   w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: at } };
-  if (!best) return;
-  const award = {
-    id: newId(),
-    bid_id: best.id,
-    status: 'pending',
-    suppliers: best.tenderers,
-    value: best.value,
-    date: at,
-    verificationPeriod: { startDate: at, endDate: formatKyiv(now + VERIFICATION_DAYS * DAY) },
-    signingPeriod: { startDate: at },
-    complaintPeriod: { startDate: at },
-  };
-  putChild(w, { key: childKey(AWARD, award.id), entity: 'award', data: award });
+  (rules.chain ? ranked : ranked.slice(0, 1)).forEach((bid, rank) => {
+    const award = {
+      id: newId(),
+      bid_id: bid.id,
+      status: rank === 0 ? 'pending' : 'pending.waiting',
+      suppliers: bid.tenderers,
+      value: bid.value,
+      date: at,
+      ...(rank === 0 && pendingPeriods(at, now)),
+    };
+    // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
+    putChild(w, { key: childKey(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
+  });
 }
 
 function view(a: AuctionParts, kind: string, child: Child): JsonObject {
@@ -58,7 +97,10 @@ function view(a: AuctionParts, kind: string, child: Child): JsonObject {
   return documents.length ? { ...child.data, documents } : child.data;
 }
 
-export const awardsOf = (a: AuctionParts) => childrenOf(a.children, AWARD).map((c) => view(a, AWARD, c));
+const rankOf = (c: Child): number => c.internal?.rank ?? 0;
+const rankedAwards = (a: AuctionParts): Child[] => [...childrenOf(a.children, AWARD)].sort((x, y) => rankOf(x) - rankOf(y));
+
+export const awardsOf = (a: AuctionParts) => rankedAwards(a).map((c) => view(a, AWARD, c));
 export const contractsOf = (a: AuctionParts) => childrenOf(a.children, CONTRACT).map((c) => view(a, CONTRACT, c));
 
 function find(a: AuctionParts, kind: string, id: string, notFound: string): Child {
@@ -72,35 +114,62 @@ export const findContract = (a: AuctionParts, id: string) => find(a, CONTRACT, i
 export const awardView = (a: AuctionParts, id: string) => view(a, AWARD, findAward(a, id));
 export const contractView = (a: AuctionParts, id: string) => view(a, CONTRACT, findContract(a, id));
 
-function assertQualification(w: Working, what: string): void {
-  if (w.root.status !== 'active.qualification') {
+function assertAuctionStatus(w: Working, allowed: readonly string[], what: string): void {
+  if (!allowed.includes(w.root.status)) {
     throw new ForbiddenError(`Can't ${what} in current (${w.root.status}) auction status`);
   }
 }
 
-/** Award documents (the auction protocol) are the auction owner's, during qualification. */
-export function assertAwardDocumentsWritable(w: Working, awardId: string): void {
-  assertQualification(w, 'add document');
+/** Award documents (the auction protocol) are the auction owner's, while awards may change. */
+export function assertAwardDocumentsWritable(w: Working, awardId: string, rules: AwardingRules = SINGLE_AWARD): void {
+  assertAuctionStatus(w, rules.awardStatuses, 'add document');
   const award = findAward(w, awardId);
   if (!['pending', 'active'].includes(award.data.status)) {
     throw new ForbiddenError(`Can't update award in current (${award.data.status}) status`);
   }
 }
 
-/** The owner's PATCH of an award: only `pending` → `active`, after the auction protocol; creates the contract. */
-export function patchAward(w: Working, awardId: string, data: JsonObject, now: Micros): void {
-  assertQualification(w, 'update award');
+/** Who is changing an award: the auction owner, the owner of the awarded bid, both or neither. */
+export interface AwardActor {
+  auctionOwner: boolean;
+  bidOwner(bidId: string): boolean;
+}
+
+/**
+ * A PATCH of an award's `status`, by the type's award graph (upstream v3 `change_award` texts):
+ * - pending → active: after the owner's `auctionProtocol`; creates the contract; the auction becomes awarded;
+ * - pending/active → unsuccessful: refused once the contract is signed; the contract is cancelled and the next
+ *   waiting award becomes pending, or, with none left, the auction is unsuccessful;
+ * - pending.waiting → cancelled: only by the bid's owner.
+ */
+export function patchAward(w: Working, awardId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD, actor?: AwardActor): void {
   const child = findAward(w, awardId);
   const award = child.data;
+  const byBidder = rules.byBidder?.[award.status];
+  const bidOwner = actor?.bidOwner(award.bid_id) ?? false;
+  if (actor && !actor.auctionOwner && !(byBidder && bidOwner)) throw new PermissionError();
+  assertAuctionStatus(w, rules.awardStatuses, 'update award');
   const target = data.status;
   if (target === undefined || target === award.status) return;
-  if (award.status !== 'pending') throw new ForbiddenError(`Can't update award in current (${award.status}) status`);
-  if (target !== 'active') throw new ForbiddenError(`Can't switch award (${award.status}) status to (${target}) status`);
-  const protocol = currentDocuments(w.children, documentScope(AWARD, awardId)).some(
+  const allowed = rules.transitions[award.status];
+  if (!allowed) throw new ForbiddenError(`Can't update award in current (${award.status}) status`);
+  if (!allowed.includes(target)) throw new ForbiddenError(`Can't switch award (${award.status}) status to (${target}) status`);
+  if (byBidder === target && actor && !bidOwner) {
+    throw new ForbiddenError(`Only bid owner may cancel award in current (${award.status}) status`);
+  }
+  if (actor && !actor.auctionOwner && byBidder !== target) throw new PermissionError();
+  const at = stamp(w, now);
+  if (target === 'active') return activateAward(w, child, at, rules);
+  if (target === 'unsuccessful') return disqualify(w, child, at, now);
+  putChild(w, { ...child, data: { ...award, status: target, date: at } });
+}
+
+function activateAward(w: Working, child: Child, at: string, rules: AwardingRules): void {
+  const award = child.data;
+  const protocol = currentDocuments(w.children, documentScope(AWARD, award.id)).some(
     (d) => d.documentType === 'auctionProtocol' && d.author === 'auction_owner',
   );
   if (!protocol) throw new ForbiddenError("Can't switch award status to (active) before auction owner load auction protocol");
-  const at = stamp(w, now);
   putChild(w, { ...child, data: { ...award, status: 'active', date: at, verificationPeriod: { ...award.verificationPeriod, endDate: at } } });
   const n = childrenOf(w.children, CONTRACT).length + 1;
   const contract = {
@@ -115,7 +184,29 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
     signingPeriod: { startDate: at },
   };
   putChild(w, { key: childKey(CONTRACT, contract.id), entity: 'contract', data: contract });
-  w.root = { ...w.root, awardPeriod: { ...w.root.awardPeriod, endDate: at } };
+  w.root = {
+    ...w.root,
+    awardPeriod: { ...w.root.awardPeriod, endDate: at },
+    ...(w.root.status !== rules.awardedStatus && { status: rules.awardedStatus, date: at }),
+  };
+}
+
+/** The award fails: its contract (if any) is cancelled and the next waiting award takes its turn. */
+function disqualify(w: Working, child: Child, at: string, now: Micros): void {
+  const award = child.data;
+  const contracts = childrenOf(w.children, CONTRACT).filter((c) => c.data.awardID === award.id && c.data.status !== 'cancelled');
+  if (contracts.some((c) => c.data.dateSigned)) {
+    throw new ForbiddenError('You cannot disqualify the bidder the contract for whom has already been downloaded.');
+  }
+  for (const c of contracts) putChild(w, { ...c, data: { ...c.data, status: 'cancelled' } });
+  putChild(w, { ...child, data: { ...award, status: 'unsuccessful', date: at } });
+  const next = rankedAwards(w).find((c) => c.data.status === 'pending.waiting');
+  if (next) {
+    putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(at, now) } });
+    w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at } };
+  } else {
+    w.root = { ...w.root, status: 'unsuccessful', date: at, awardPeriod: { ...w.root.awardPeriod, endDate: at } };
+  }
 }
 
 const checkContractPatch = compileCheck({
@@ -125,8 +216,8 @@ const checkContractPatch = compileCheck({
 });
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
-export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros): void {
-  assertQualification(w, 'update contract');
+export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {
+  assertAuctionStatus(w, rules.contractStatuses, 'update contract');
   const child = findContract(w, contractId);
   const contract = child.data;
   if (contract.status !== 'pending') throw new ForbiddenError(`Can't update contract in current (${contract.status}) status`);

@@ -7,10 +7,10 @@ import { actingRole, type Principal } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
-import { currentDocuments, newDocument, newVersion, type DocumentRecord } from '../documents/documents.ts';
+import { currentDocuments, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
 import { assertAwardDocumentsWritable, AWARD, awardView, contractView, patchAward, patchContract, recordResults } from './awarding.ts';
-import { assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, readBid, type Bid } from './bids.ts';
+import { assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, readBid, type Bid } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
 import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts';
@@ -69,8 +69,11 @@ async function change<R>(
 }
 
 /** The auction's owner: the broker key that created it, holding its token. */
+const isOwner = (ctx: AuctionsContext, a: AuctionParts): boolean =>
+  actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash ?? '' }) === 'owner';
+
 function assertOwner(ctx: AuctionsContext, a: AuctionParts): void {
-  if (actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash ?? '' }) !== 'owner') throw new PermissionError();
+  if (!isOwner(ctx, a)) throw new PermissionError();
 }
 
 const touch = (w: Working, now: Micros) => {
@@ -91,8 +94,9 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
 export async function createAuction(ctx: AuctionsContext, data: JsonObject): Promise<{ auction: Auction; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
   assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
-  if (data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
-  const fields = def.initialize(omit(data, [...KERNEL_SERVER_FIELDS, 'status']), ctx.now);
+  if (!def.createStatus && data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
+  const status = def.createStatus?.(data.status);
+  const fields = { ...def.initialize(omit(data, [...KERNEL_SERVER_FIELDS, 'status']), ctx.now), ...(status && { status }) };
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
   const auction = withNextCheck(
@@ -108,14 +112,15 @@ export async function createAuction(ctx: AuctionsContext, data: JsonObject): Pro
   );
   const token = newToken();
   const transfer = def.transferToken ? newToken() : undefined;
+  const documents = (def.serverDocuments?.() ?? []).map((d) => serverDocument(d, { documentOf: def.documentOf ?? 'auction', now: ctx.now }));
   await ctx.auctions.create({
     id: auction.id,
     root: auction,
     tokenHash: sha256(token),
     ...(transfer && { internal: { transferTokenHash: sha256(transfer) } }),
-    children: [],
+    children: documents.map((d) => d.child),
   });
-  return { auction, token, transfer };
+  return { auction: documents.length ? { ...auction, documents: documents.map((d) => d.document) } : auction, token, transfer };
 }
 
 export async function getAuction(ctx: AuctionsContext, id: string): Promise<Auction> {
@@ -144,7 +149,7 @@ function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionD
 export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'auction', now: ctx.now });
+    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: def.documentOf ?? 'auction', now: ctx.now });
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -168,7 +173,7 @@ export async function replaceAuctionDocument(ctx: AuctionsContext, id: string, d
 /** Any broker may ask while the type's statuses and question period allow. */
 export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonObject): Promise<JsonObject> {
   const { result } = await change(ctx, id, (w, def) => {
-    assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add');
+    assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
     const child = newQuestion(data, ctx.now);
     putChild(w, child);
     touch(w, ctx.now);
@@ -182,7 +187,8 @@ export async function answerQuestion(ctx: AuctionsContext, id: string, questionI
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
-    assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'update');
+    const period = def.answerWithinQuestionPeriod === false ? undefined : def.questionPeriod;
+    assertQuestionsOpen(w.root, def.statuses.questions, period, ctx.now, 'update', def.questionRefusal);
     const child = answered(question, data, ctx.now);
     putChild(w, child);
     touch(w, ctx.now);
@@ -311,18 +317,21 @@ export async function postAuctionResults(ctx: AuctionsContext, id: string, data:
 // ---------------------------------------------------------------------------------------------------- awards, contracts
 
 export async function updateAward(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<JsonObject> {
-  const { saved } = await change(ctx, id, (w) => {
-    assertOwner(ctx, w);
-    patchAward(w, awardId, data, ctx.now);
+  const { saved } = await change(ctx, id, (w, def) => {
+    const actor = {
+      auctionOwner: isOwner(ctx, w),
+      bidOwner: (bidId: string) => bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
+    };
+    patchAward(w, awardId, data, ctx.now, def.awarding, actor);
   });
   return awardView(saved, awardId);
 }
 
 /** The auction owner loads the auction protocol (and other award documents) during qualification. */
 export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w) => {
+  const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
-    assertAwardDocumentsWritable(w, awardId);
+    assertAwardDocumentsWritable(w, awardId, def.awarding);
     const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'award', now: ctx.now }, documentScope(AWARD, awardId));
     putChild(w, child);
     touch(w, ctx.now);
@@ -332,9 +341,9 @@ export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId
 }
 
 export async function updateContract(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<JsonObject> {
-  const { saved } = await change(ctx, id, (w) => {
+  const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
-    patchContract(w, contractId, data, ctx.now);
+    patchContract(w, contractId, data, ctx.now, def.awarding);
   });
   return contractView(saved, contractId);
 }

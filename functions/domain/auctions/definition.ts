@@ -1,6 +1,7 @@
 import type { JsonObject } from '../kernel/objects.ts';
 import type { Micros } from '../kernel/time.ts';
 import type { Auction, Working } from './auction.ts';
+import type { AwardingRules } from './awarding.ts';
 import type { BidPolicy } from './bids.ts';
 import type { TimedEvent } from './timed-events.ts';
 
@@ -36,4 +37,22 @@ export interface AuctionDefinition {
   bids: BidPolicy;
   /** Turns reported results into the next step (usually awarding); ranked bids first. */
   onResults(w: Working, now: Micros): void;
+
+  // Optional extension points; each defaults to the landlease behaviour.
+
+  /**
+   * The status a new auction takes from the body's `status` (may refuse). Default: only `draft` may be sent, and
+   * the status is the one `initialize` returns.
+   */
+  createStatus?(sent: unknown): string;
+  /** Documents the server adds at creation (dgfInsider: `x_dgfPlatformLegalDetails`), without client checks. */
+  serverDocuments?(): JsonObject[];
+  /** `documentOf` of the auction's own documents (default `auction`; 2.3 says `tender`). */
+  documentOf?: string;
+  /** The refusal when questions are asked or answered in a status that does not admit them (default: the list). */
+  questionRefusal?(auction: Auction, verb: 'add' | 'update'): string;
+  /** Whether answering checks the question period too, not only the status (default true). */
+  answerWithinQuestionPeriod?: boolean;
+  /** Awarding and contract rules (default: one award, landlease). */
+  awarding?: AwardingRules;
 }

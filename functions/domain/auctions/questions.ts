@@ -32,11 +32,18 @@ const checkAnswer = compileCheck({
 /** Python list repr of statuses, as upstream messages print them. */
 const listed = (statuses: readonly string[]) => `[${statuses.map((s) => `'${s}'`).join(', ')}]`;
 
-export function assertQuestionsOpen(auction: Auction, statuses: readonly string[], period: string, now: Micros, verb: 'add' | 'update'): void {
+export function assertQuestionsOpen(
+  auction: Auction,
+  statuses: readonly string[],
+  period: string | undefined,
+  now: Micros,
+  verb: 'add' | 'update',
+  refusal?: (auction: Auction, verb: 'add' | 'update') => string,
+): void {
   if (!statuses.includes(auction.status)) {
-    throw new ForbiddenError(`Can ${verb} question only in ${listed(statuses)}`);
+    throw new ForbiddenError(refusal ? refusal(auction, verb) : `Can ${verb} question only in ${listed(statuses)}`);
   }
-  if (!within(auction, period, now)) throw new ForbiddenError(`Can ${verb} question only in ${period}`);
+  if (period !== undefined && !within(auction, period, now)) throw new ForbiddenError(`Can ${verb} question only in ${period}`);
 }
 
 export function newQuestion(data: JsonObject, now: Micros): Child {

@@ -1,10 +1,11 @@
 import { NotFoundError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import type { Auction } from './auction.ts';
 import type { AuctionDefinition } from './definition.ts';
+import { dgfInsider } from './types/dgf-insider/definition.ts';
 import { landlease } from './types/landlease/definition.ts';
 
 /** The auction types the service knows; a new type is one more definition here (e.g. `types/dgf-insider`). */
-const definitions: readonly AuctionDefinition[] = [landlease];
+const definitions: readonly AuctionDefinition[] = [landlease, dgfInsider];
 
 /** The type a POST to a route serving `type` creates; another `procurementMethodType` in the body is refused. */
 export function definitionForCreate(type: string, procurementMethodType: unknown): AuctionDefinition {

@@ -1,18 +1,13 @@
-import { formatKyiv } from '../../../kernel/time.ts';
-import { instantOf, putChild, removeChild, type Auction, type Working } from '../../auction.ts';
+import { instantOf, putChild, type Auction, type Working } from '../../auction.ts';
 import { startAwarding } from '../../awarding.ts';
-import { BID, bidChild, bidRecords, participationUrl } from '../../bids.ts';
+import { bidChild, bidRecords } from '../../bids.ts';
+import { dropDraftBids, moveTo, scheduleAuction } from '../../scheduling.ts';
 import type { EventContext, TimedEvent } from '../../timed-events.ts';
 
 /** The chronograph's landlease transitions (reference-behaviour.md §8), each due at the end of a period. */
 
 const dueIn = (status: string, period: string) => (auction: Auction) =>
   auction.status === status ? instantOf(auction, period, 'endDate') : undefined;
-
-function moveTo(w: Working, status: string, ctx: EventContext, extra: Partial<Auction> = {}): void {
-  const at = formatKyiv(ctx.now);
-  w.root = { ...w.root, ...extra, status, date: at, dateModified: at };
-}
 
 const minBids = (auction: Auction): number => auction.minNumberOfQualifiedBids ?? 2;
 
@@ -21,9 +16,7 @@ function endTendering(w: Working, ctx: EventContext): void {
   const records = bidRecords(w.children);
   const registered = records.filter((r) => r.bid.status === 'pending' || r.bid.status === 'active');
   if (registered.length < minBids(w.root)) return moveTo(w, 'unsuccessful', ctx);
-  for (const { bid } of records.filter((r) => r.bid.status === 'draft')) {
-    for (const c of w.children.filter((c) => c.key === `${BID}#${bid.id}` || c.key.startsWith(`${BID}#${bid.id}#`))) removeChild(w, c.key);
-  }
+  dropDraftBids(w);
   moveTo(w, 'active.enquiry', ctx);
 }
 
@@ -40,14 +33,7 @@ function endEnquiry(w: Working, ctx: EventContext): void {
   w.root = { ...w.root, numberOfBids: active.length };
   if (active.length < minBids(w.root)) return moveTo(w, 'unsuccessful', ctx);
   if (active.length === 1) return startAwarding(w, ctx.now);
-  const auctionUrl = `${ctx.auctionSite}/auctions/${w.root.id}`;
-  for (const { bid, child } of active) {
-    putChild(w, bidChild({ ...bid, participationUrl: participationUrl(auctionUrl, bid.id) }, child.internal?.tokenHash));
-  }
-  moveTo(w, 'active.auction', ctx, {
-    auctionUrl,
-    auctionPeriod: { ...w.root.auctionPeriod, startDate: w.root.auctionPeriod?.shouldStartAfter },
-  });
+  scheduleAuction(w, ctx);
 }
 
 export const landleaseEvents: readonly TimedEvent[] = [

@@ -1,0 +1,34 @@
+import { formatKyiv } from '../kernel/time.ts';
+import { putChild, removeChild, type Auction, type Working } from './auction.ts';
+import { BID, bidChild, bidRecords, participationUrl } from './bids.ts';
+import type { EventContext } from './timed-events.ts';
+
+/** Steps the types' timed events share: status moves, dropping draft bids, scheduling the auction. */
+
+/** A time-driven status change: `date` and `dateModified` move with it. */
+export function moveTo(w: Working, status: string, ctx: EventContext, extra: Partial<Auction> = {}): void {
+  const at = formatKyiv(ctx.now);
+  w.root = { ...w.root, ...extra, status, date: at, dateModified: at };
+}
+
+/** Draft bids never registered are removed with their documents. */
+export function dropDraftBids(w: Working): void {
+  for (const { bid } of bidRecords(w.children).filter((r) => r.bid.status === 'draft')) {
+    for (const c of w.children.filter((c) => c.key === `${BID}#${bid.id}` || c.key.startsWith(`${BID}#${bid.id}#`))) removeChild(w, c.key);
+  }
+}
+
+/**
+ * The auction is scheduled: `active.auction` with its `auctionUrl` (from the auction site), the auction start at
+ * `shouldStartAfter`, and each active bid's participation link.
+ */
+export function scheduleAuction(w: Working, ctx: EventContext): void {
+  const auctionUrl = `${ctx.auctionSite}/auctions/${w.root.id}`;
+  for (const { bid, child } of bidRecords(w.children).filter((r) => r.bid.status === 'active')) {
+    putChild(w, bidChild({ ...bid, participationUrl: participationUrl(auctionUrl, bid.id) }, child.internal?.tokenHash));
+  }
+  moveTo(w, 'active.auction', ctx, {
+    auctionUrl,
+    auctionPeriod: { ...w.root.auctionPeriod, startDate: w.root.auctionPeriod?.shouldStartAfter },
+  });
+}

@@ -1,0 +1,70 @@
+import { ForbiddenError } from '../../../kernel/errors.ts';
+import { pick, type JsonObject } from '../../../kernel/objects.ts';
+import { organizationSchema } from '../../../kernel/organization.ts';
+import { formatKyiv, type Micros } from '../../../kernel/time.ts';
+import { compileCheck } from '../../../kernel/validation.ts';
+import { instantOf, within, type Auction } from '../../auction.ts';
+import type { Bid, BidPolicy } from '../../bids.ts';
+
+/**
+ * dgfInsider bids (reference-behaviour.md §7.3, upstream INS `views/bid.py`): the create whitelist is `tenderers`,
+ * `status`, `qualified`, `eligible` (plus an optional `value`; the Dutch auction needs none); `qualified` and
+ * `eligible` are required and must be true; created `active` unless sent as `draft` (or `invalid`); added only in
+ * `active.tendering` within the tender period; a bid may only move to `active`.
+ */
+const mustBeTrue = { type: 'boolean', enum: [true] };
+
+const value = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount'],
+  properties: { amount: { type: 'number', minimum: 0 }, currency: { enum: ['UAH'] }, valueAddedTaxIncluded: { type: 'boolean' } },
+};
+
+const checkNewBid = compileCheck({
+  type: 'object',
+  required: ['tenderers', 'qualified', 'eligible'],
+  properties: {
+    tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema },
+    status: { enum: ['active', 'draft', 'invalid'] },
+    qualified: mustBeTrue,
+    eligible: mustBeTrue,
+    value,
+  },
+});
+
+const checkBidPatch = compileCheck({
+  type: 'object',
+  properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
+});
+
+const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
+
+const span = (auction: Auction, period: string) =>
+  `from (${formatKyiv(instantOf(auction, period, 'startDate') ?? 0)}) to (${formatKyiv(instantOf(auction, period, 'endDate') ?? 0)})`;
+
+function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
+  if (!within(auction, 'tenderPeriod', now)) {
+    throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
+  }
+  const fields = pick(data, CREATE_FIELDS); // anything else is dropped silently, as the upstream create role does
+  checkNewBid(fields);
+  return { ...fields, status: fields.status ?? 'active' };
+}
+
+/** The owner's PATCH: `tenderers`/`value` may change; the status only to `active` (upstream 403 body/bid). */
+function patch(bid: Bid, data: JsonObject): Bid {
+  if (data.status !== undefined && data.status !== bid.status && data.status !== 'active') {
+    throw new ForbiddenError(`Can't update bid to (${data.status}) status`, 'bid');
+  }
+  const change = pick(data, ['tenderers', 'value']);
+  checkBidPatch(change);
+  return { ...bid, ...change, ...(data.status === 'active' && { status: 'active' }) };
+}
+
+export const insiderBids: BidPolicy = {
+  addStatuses: ['active.tendering'],
+  changeStatuses: ['active.tendering'],
+  create,
+  patch,
+};

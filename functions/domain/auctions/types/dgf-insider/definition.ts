@@ -1,0 +1,186 @@
+import { accelerator, insiderPeriods, PERIODS_INCORRECT } from '../../../calendar/periods.ts';
+import { CalendarCoverageError } from '../../../calendar/working-days.ts';
+import { ForbiddenError } from '../../../kernel/errors.ts';
+import { newId } from '../../../kernel/ids.ts';
+import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
+import { instantOf, within, type Auction } from '../../auction.ts';
+import { startAwarding, type AwardingRules } from '../../awarding.ts';
+import type { AuctionDefinition } from '../../definition.ts';
+import { insiderBids } from './bids.ts';
+import { insiderEvents } from './events.ts';
+import { checkNewAuction, checkStoredAuction } from './schema.ts';
+
+/** `dgfInsider` auctions, served at /api/2.3 (interface.md §2.5, §3.3, §4.3; reference-behaviour.md §7). */
+
+/** Fields the owner may change during rectification (upstream `dgf_auction_roles`); dropped silently after it. */
+export const RECTIFICATION_FIELDS = [
+  'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru', 'dgfDecisionDate', 'dgfDecisionID', 'dgfID',
+  'guarantee', 'items', 'tenderAttempts',
+];
+
+/** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
+export const SERVER_FIELDS = [
+  'id', 'auctionID', 'owner', 'date', 'dateModified', 'status', 'next_check', 'procurementMethod', 'submissionMethod', 'awardCriteria',
+  'minimalStep', 'eligibilityCriteria', 'eligibilityCriteria_en', 'eligibilityCriteria_ru', 'rectificationPeriod', 'tenderPeriod',
+  'enquiryPeriod', 'awardPeriod', 'auctionUrl', 'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'revisions',
+  'doc_id', 'complaints', 'cancellations', 'lots',
+];
+
+/** Upstream DGF_ELIGIBILITY_CRITERIA. */
+const ELIGIBILITY_CRITERIA = {
+  eligibilityCriteria:
+    'Учасником електронного аукціону, предметом продажу на якому є права вимоги за кредитними договорами та договорами забезпечення, не може бути позичальник (боржник відповідно до договорів забезпечення виконання зобов’язань) та/або поручитель (майновий поручитель) за такими кредитними договорами та/або договорами забезпечення.',
+  eligibilityCriteria_en:
+    'The borrower (the debtor under the security agreements) and/or guarantor (property guarantor) under such credit agreements and/or security agreements may not be a participant in the electronic auction where the rights of claim under credit agreements and security agreements are sold.',
+  eligibilityCriteria_ru:
+    'Участником электронного аукциона, предметом продажи на котором являются права требования по кредитным договорам и договорам обеспечения, не может быть заемщик (должник в соответствии с договорами обеспечения выполнения обязательств) и/или поручитель (имущественный поручитель) по таким кредитным договорам и/или договорам обеспечения.',
+};
+
+/** Upstream DGF_PLATFORM_LEGAL_DETAILS: the first document of every auction, a link without a file. */
+const LEGAL_DETAILS = {
+  title: 'Перелік та реквізити авторизованих електронних майданчиків',
+  title_en: 'Platform Legal Details',
+  title_ru: 'Перечень и реквизиты авторизованных электронных площадок',
+  documentType: 'x_dgfPlatformLegalDetails',
+  url: 'http://torgi.fg.gov.ua/prozorrosale',
+};
+
+/** Awarding v3: a chain of awards, the auction `active.awarded` once one is active. */
+export const AWARDING_V3: AwardingRules = {
+  transitions: { pending: ['active', 'unsuccessful'], active: ['unsuccessful'], 'pending.waiting': ['cancelled'] },
+  byBidder: { 'pending.waiting': 'cancelled' },
+  chain: true,
+  awardStatuses: ['active.qualification', 'active.awarded'],
+  awardedStatus: 'active.awarded',
+  contractStatuses: ['active.awarded'],
+};
+
+const TENDERING = 'active.tendering';
+
+const period = (p: { startDate: Micros; endDate: Micros }) => ({ startDate: formatKyiv(p.startDate), endDate: formatKyiv(p.endDate) });
+
+/**
+ * The periods from `now` and the auction day (calendar/periods.ts `insiderPeriods`): enquiry until 20:00 Kyiv the
+ * day before, tender until 16:15 on the day, rectification 2 working days, the auction after Kyiv midnight of the
+ * day; accelerated in the sandbox. An auction day whose enquiry period would already be over is refused.
+ */
+function withPeriods(auction: JsonObject, startDate: string, now: Micros): JsonObject {
+  let periods;
+  try {
+    periods = insiderPeriods({
+      now,
+      auctionStartDay: kyivDate(parseInstant(startDate)!),
+      accelerator: accelerator(auction.procurementMethodDetails, auction.mode),
+      quick: /quick/.test(auction.submissionMethodDetails ?? ''),
+    });
+  } catch (error) {
+    if (error instanceof CalendarCoverageError) throw new ForbiddenError(`auctionPeriod.startDate is incorrect: ${error.message}`);
+    throw error;
+  }
+  if (periods.enquiryPeriod.endDate <= now) throw new ForbiddenError(PERIODS_INCORRECT);
+  return {
+    ...auction,
+    enquiryPeriod: period(periods.enquiryPeriod),
+    tenderPeriod: period(periods.tenderPeriod),
+    rectificationPeriod: period(periods.rectificationPeriod),
+    auctionPeriod: { shouldStartAfter: formatKyiv(periods.auctionShouldStartAfter) },
+  };
+}
+
+/** The VAT flag the server sets on output (interface.md §2.2). */
+function withVat(fields: JsonObject): JsonObject {
+  const out = { ...fields };
+  for (const key of ['value', 'minimalStep']) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
+  return out;
+}
+
+const withItemIds = (items: JsonObject[], known: JsonObject[] = []) =>
+  items.map((i) => ({ ...i, id: known.some((k) => k.id === i.id) ? i.id : newId() }));
+
+function initialize(sent: JsonObject, now: Micros): JsonObject {
+  const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
+  checkNewAuction(fields);
+  const { startDate } = fields.auctionPeriod;
+  return withVat(
+    withPeriods(
+      {
+        ...fields,
+        items: withItemIds(fields.items),
+        procurementMethodType: 'dgfInsider',
+        procurementMethod: 'open',
+        submissionMethod: 'electronicAuction',
+        awardCriteria: 'highestCost',
+        minimalStep: { amount: 0, currency: fields.value.currency ?? 'UAH' },
+        auctionParameters: { type: 'insider', dutchSteps: 80, ...fields.auctionParameters },
+        ...ELIGIBILITY_CRITERIA,
+        status: TENDERING,
+      },
+      startDate,
+      now,
+    ),
+  );
+}
+
+/** Upstream: a body `status` is honoured only as `draft` (two-phase commit); any other is ignored. */
+const createStatus = (sent: unknown): string => (sent === 'draft' ? 'draft' : TENDERING);
+
+const rectificationSpan = (auction: Auction) =>
+  (['startDate', 'endDate'] as const).map((e) => formatKyiv(instantOf(auction, 'rectificationPeriod', e) ?? 0));
+
+/**
+ * The owner's PATCH (upstream `validate_patch_auction_data`, `dgf_auction_roles`):
+ * - draft: only `{status: "active.tendering"}` (the two-phase commit; periods as set at creation), else 403;
+ * - active.tendering: during rectification the rectification fields, the rest dropped; after it everything is
+ *   dropped silently (items: 403);
+ * - any later status: 403.
+ */
+function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
+  if (auction.status === 'draft') {
+    // Upstream computes the periods at creation (`initialize`) and the commit only moves the status.
+    if (data.status === TENDERING) return { ...auction, status: TENDERING };
+    if (data.status === 'draft' && Object.keys(data).length === 1) return auction;
+    throw new ForbiddenError("Can't update auction in current (draft) status");
+  }
+  if (auction.status !== TENDERING) {
+    throw new ForbiddenError(`Can't update auction in current (${auction.status}) status`);
+  }
+  if (!within(auction, 'rectificationPeriod', now)) {
+    if ('items' in data) {
+      const [start, end] = rectificationSpan(auction);
+      throw new ForbiddenError(`Item can be edited only during the rectification period of the auction: from (${start}) to (${end}).`);
+    }
+    return auction; // edits after rectification are ignored, as upstream
+  }
+  const patch = pick(data, RECTIFICATION_FIELDS);
+  const merged = mergePatch(auction, omit(patch, ['items']));
+  if (patch.items !== undefined) merged.items = Array.isArray(patch.items) ? withItemIds(patch.items, auction.items) : patch.items;
+  checkStoredAuction(omit(merged, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
+  return withVat(merged) as Auction;
+}
+
+export const dgfInsider: AuctionDefinition = {
+  procurementMethodType: 'dgfInsider',
+  feed: 'auctions-dgfInsider',
+  accreditation: '1',
+  transferToken: false,
+  initialize,
+  ownerPatch,
+  events: insiderEvents,
+  statuses: {
+    documents: ['draft', TENDERING],
+    questions: [TENDERING],
+    bidsHidden: [TENDERING],
+    auction: 'active.auction',
+  },
+  questionPeriod: 'enquiryPeriod',
+  bids: insiderBids,
+  onResults: (w, now) => startAwarding(w, now, AWARDING_V3),
+  createStatus,
+  serverDocuments: () => [LEGAL_DETAILS],
+  documentOf: 'tender',
+  questionRefusal: (auction, verb) =>
+    verb === 'add' ? 'Can add question only in enquiryPeriod' : `Can't update question in current (${auction.status}) auction status`,
+  answerWithinQuestionPeriod: false,
+  awarding: AWARDING_V3,
+};

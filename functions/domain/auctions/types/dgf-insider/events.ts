@@ -1,0 +1,25 @@
+import { instantOf, type Auction, type Working } from '../../auction.ts';
+import { bidRecords } from '../../bids.ts';
+import { dropDraftBids, moveTo, scheduleAuction } from '../../scheduling.ts';
+import type { EventContext, TimedEvent } from '../../timed-events.ts';
+
+/**
+ * The chronograph's dgfInsider transition (reference-behaviour.md §9, upstream INS `check_status`): when the enquiry
+ * period of a tendering auction ends, draft bids are dropped; with no active bid the auction is unsuccessful,
+ * otherwise it is scheduled (`active.auction`, `auctionUrl`, participation links).
+ */
+function endEnquiry(w: Working, ctx: EventContext): void {
+  dropDraftBids(w);
+  const active = bidRecords(w.children).filter((r) => r.bid.status === 'active');
+  w.root = { ...w.root, numberOfBids: active.length };
+  if (!active.length) return moveTo(w, 'unsuccessful', ctx);
+  scheduleAuction(w, ctx);
+}
+
+export const insiderEvents: readonly TimedEvent[] = [
+  {
+    name: 'enquiry ends',
+    at: (auction: Auction) => (auction.status === 'active.tendering' ? instantOf(auction, 'enquiryPeriod', 'endDate') : undefined),
+    apply: endEnquiry,
+  },
+];

@@ -1,0 +1,112 @@
+import { UnprocessableError } from '../../../kernel/errors.ts';
+import type { JsonObject } from '../../../kernel/objects.ts';
+import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
+import { compileCheck } from '../../../kernel/validation.ts';
+
+/** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
+
+const money = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount'],
+  properties: {
+    amount: { type: 'number', minimum: 0 },
+    currency: { enum: ['UAH'], 'x-messages': { enum: 'currency should be only UAH' } },
+    valueAddedTaxIncluded: { type: 'boolean' },
+  },
+};
+
+const classification = {
+  type: 'object',
+  required: ['scheme', 'id', 'description'],
+  properties: {
+    scheme: { type: 'string', minLength: 1 },
+    id: { type: 'string', minLength: 1 },
+    description: { type: 'string', minLength: 1 },
+    description_en: { type: 'string' },
+    description_ru: { type: 'string' },
+    uri: { type: 'string' },
+  },
+};
+
+const item = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['description', 'classification'],
+  properties: {
+    id: { type: 'string' },
+    description: { type: 'string', minLength: 1 },
+    description_en: { type: 'string' },
+    description_ru: { type: 'string' },
+    classification,
+    additionalClassifications: { type: 'array', items: classification },
+    address: addressSchema,
+    unit: { type: 'object', required: ['code'], properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } } },
+    quantity: { type: 'number', minimum: 0 },
+    deliveryDate: { type: 'object' },
+    deliveryLocation: { type: 'object' },
+    location: { type: 'object' },
+  },
+};
+
+const dateOnly = { type: 'string', format: 'date' };
+
+const properties = {
+  title: { type: 'string', minLength: 1 },
+  title_en: { type: 'string' },
+  title_ru: { type: 'string' },
+  description: { type: 'string' },
+  description_en: { type: 'string' },
+  description_ru: { type: 'string' },
+  procurementMethodType: { enum: ['dgfInsider'] },
+  procurementMethodDetails: { type: 'string' },
+  submissionMethodDetails: { type: 'string' },
+  mode: { enum: ['test'] },
+  tenderAttempts: { type: 'integer', minimum: 1, maximum: 10 },
+  dgfID: { type: 'string', minLength: 1 },
+  dgfDecisionID: { type: 'string', minLength: 1 },
+  dgfDecisionDate: dateOnly,
+  value: money,
+  guarantee: money,
+  items: { type: 'array', minItems: 1, items: item },
+  procuringEntity: organizationSchema,
+  auctionParameters: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      type: { enum: ['insider'] },
+      // Upstream DUTCH_STEPS choices: 10…90, 99, 100.
+      dutchSteps: { type: 'integer', anyOf: [{ minimum: 10, maximum: 90 }, { enum: [99, 100] }] },
+    },
+  },
+  auctionPeriod: {
+    type: 'object',
+    required: ['startDate'],
+    properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
+  },
+  merchandisingObject: { type: 'string' },
+};
+
+const REQUIRED = ['title', 'value', 'items', 'procuringEntity', 'dgfID', 'dgfDecisionID', 'dgfDecisionDate'];
+
+/** A new auction's fields; `auctionPeriod.startDate` is required on create (upstream). */
+const checkNew = compileCheck({ type: 'object', additionalProperties: false, required: [...REQUIRED, 'auctionPeriod'], properties });
+
+/** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), re-checked after an owner's PATCH. */
+const checkStored = compileCheck({ type: 'object', additionalProperties: false, required: REQUIRED, properties: { ...properties, auctionPeriod: { type: 'object' } } });
+
+function checkRules(fields: JsonObject): void {
+  if (fields.procurementMethodDetails !== undefined && fields.mode !== 'test') {
+    throw UnprocessableError.field('procurementMethodDetails', 'procurementMethodDetails should be used with mode test');
+  }
+}
+
+export function checkNewAuction(fields: JsonObject): void {
+  checkNew(fields);
+  checkRules(fields);
+}
+
+export function checkStoredAuction(fields: JsonObject): void {
+  checkStored(fields);
+  checkRules(fields);
+}
