@@ -2,6 +2,13 @@ import { addressSchema } from './organization.ts';
 
 /** JSON Schemas of the shared structures of interface.md §2.2 other than Organization (see organization.ts). */
 
+/** A text field and its `_en` / `_ru` translations, as upstream's multilingual fields. */
+export const multilingual = (name: string, schema: object = { type: 'string' }) => ({
+  [name]: schema,
+  [`${name}_en`]: { type: 'string' },
+  [`${name}_ru`]: { type: 'string' },
+});
+
 /** `classification` of an item: `id` shaped `<8 digits>-<check digit>` (the digit is not recomputed: the CAV list has errata). */
 export const itemClassificationSchema = {
   type: 'object',

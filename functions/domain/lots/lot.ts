@@ -5,6 +5,7 @@ import { organizationSchema } from '../kernel/organization.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
+import { multilingual } from '../kernel/structures.ts';
 
 /** A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2). */
 export interface Lot extends JsonObject {
@@ -78,12 +79,8 @@ export function lotIndexing(lot: Lot): Indexing {
 
 const lotProperties = {
   lotIdentifier: { type: 'string', minLength: 1 },
-  title: { type: 'string', minLength: 1 },
-  title_en: { type: 'string' },
-  title_ru: { type: 'string' },
-  description: { type: 'string' },
-  description_en: { type: 'string' },
-  description_ru: { type: 'string' },
+  ...multilingual('title', { type: 'string', minLength: 1 }),
+  ...multilingual('description'),
   lotType: { enum: ['basic'] },
   lotCustodian: organizationSchema,
   assets: {

@@ -1,7 +1,7 @@
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { isObject, withDefaults } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
-import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, unitSchema, valueSchema } from '../../../kernel/structures.ts';
+import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema, valueSchema } from '../../../kernel/structures.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
 import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
@@ -19,12 +19,8 @@ const checkAsset = compileCheck({
   required: ['title', 'classification', 'assetCustodian'],
   properties: {
     assetType: { enum: ['basic'] },
-    title: { type: 'string', minLength: 1 },
-    title_en: { type: 'string' },
-    title_ru: { type: 'string' },
-    description: { type: 'string' },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
+    ...multilingual('title', { type: 'string', minLength: 1 }),
+    ...multilingual('description'),
     classification: itemClassificationSchema,
     additionalClassifications: { type: 'array', items: classificationSchema },
     value: valueSchema,

@@ -1,7 +1,7 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
-import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, unitSchema } from '../../../kernel/structures.ts';
+import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
@@ -49,9 +49,7 @@ const decisionSchema = {
   properties: {
     decisionDate: { type: 'string', format: 'date-time' },
     decisionID: { type: 'string', minLength: 1 },
-    title: { type: 'string' },
-    title_en: { type: 'string' },
-    title_ru: { type: 'string' },
+    ...multilingual('title'),
   },
 };
 
@@ -61,12 +59,8 @@ const checkAsset = compileCheck({
   required: ['title', 'description', 'assetCustodian'],
   properties: {
     assetType: { enum: ['bounce'] },
-    title: { type: 'string', minLength: 1 },
-    title_en: { type: 'string' },
-    title_ru: { type: 'string' },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
+    ...multilingual('title', { type: 'string', minLength: 1 }),
+    ...multilingual('description', { type: 'string', minLength: 1 }),
     assetCustodian: organizationSchema,
     assetHolder: organizationSchema,
     items: { type: 'array', items: itemSchema },
