@@ -13,7 +13,8 @@ export interface AggregateKind<T> {
   entity: string;
   /** The 404 name, e.g. `lot_id`. */
   notFound: string;
-  indexing: (root: T) => Indexing;
+  /** Sees the server-only state too (e.g. whether a bot already reported an outcome). */
+  indexing: (root: T, internal?: JsonObject) => Indexing;
   dateModified: (root: T) => string;
   id: (root: T) => string;
 }
@@ -22,7 +23,7 @@ const MAX_ATTEMPTS = 8;
 
 /** The root item: keys, revision, hashes, the public object, and the sparse index keys it belongs to. */
 export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'children'>): JsonObject {
-  const ix = def.indexing(a.root);
+  const ix = def.indexing(a.root, a.internal);
   const id = def.id(a.root);
   const modified = sortableUtc(parseInstant(def.dateModified(a.root)) ?? 0);
   return {

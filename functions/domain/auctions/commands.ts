@@ -16,6 +16,7 @@ import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './ques
 import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts';
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
 import { auctionModuleView, auctionView } from './view.ts';
+import { fromLotOnCreate } from './from-lot.ts';
 
 /** The ports and facts every auction command gets, bound to one request (or one chronograph run). */
 export interface AuctionsContext {
@@ -95,8 +96,11 @@ export async function createAuction(ctx: AuctionsContext, data: JsonObject): Pro
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
   assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
   if (!def.createStatus && data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
-  const status = def.createStatus?.(data.status);
-  const fields = { ...def.initialize(omit(data, [...KERNEL_SERVER_FIELDS, 'status']), ctx.now), ...(status && { status }) };
+  const fromLot = fromLotOnCreate(data);
+  const status = fromLot?.status ?? def.createStatus?.(data.status);
+  // An auction from a lot gets its items from the lot's assets (convoy), never from the client.
+  const sent = omit(data, [...KERNEL_SERVER_FIELDS, 'status', ...(fromLot ? ['items'] : [])]);
+  const fields = { ...def.initialize(sent, ctx.now), ...(status && { status }) };
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
   const auction = withNextCheck(

@@ -55,4 +55,11 @@ export interface AuctionDefinition {
   answerWithinQuestionPeriod?: boolean;
   /** Awarding and contract rules (default: one award, landlease). */
   awarding?: AwardingRules;
+
+  /**
+   * An auction created from a lot (`merchandisingObject`) waits in `pending.verification` until the convoy has
+   * checked the lot; then it gets the items made from the lot's assets and is released into its first active
+   * status, with its periods counted from now (or refused, by a thrown DomainError).
+   */
+  releaseFromLot(auction: Auction, items: JsonObject[], now: Micros): Auction;
 }

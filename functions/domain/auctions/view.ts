@@ -1,9 +1,11 @@
 import type { Indexing } from '../kernel/aggregate.ts';
+import type { JsonObject } from '../kernel/objects.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { currentDocuments } from '../documents/documents.ts';
 import type { Auction, AuctionParts } from './auction.ts';
 import { awardsOf, contractsOf } from './awarding.ts';
 import { bidsOf, bidView, visibleBids } from './bids.ts';
+import { convoyDue } from './from-lot.ts';
 import { questionsOf } from './questions.ts';
 import { definitionOf } from './registry.ts';
 
@@ -30,11 +32,16 @@ export function auctionModuleView(a: AuctionParts): Auction {
   return { ...a.root, bids };
 }
 
-/** The listing feed (never drafts) and, while a timed event is pending, the chronograph's work index. */
-export function auctionIndexing(auction: Auction): Indexing {
+/**
+ * The listing feed (never drafts) and the work index: the convoy's while the auction waits for its lot's check or
+ * must report its outcome to the lot, else the chronograph's while a timed event is pending.
+ */
+export function auctionIndexing(auction: Auction, internal?: JsonObject): Indexing {
+  const convoy = convoyDue(auction, internal);
   const due = auction.next_check ? parseInstant(auction.next_check) : undefined;
+  const work = convoy !== undefined ? { bot: 'convoy', due: convoy } : due !== undefined ? { bot: 'chronograph', due } : undefined;
   return {
     ...(auction.status !== 'draft' && { feed: { name: definitionOf(auction).feed, test: auction.mode === 'test' } }),
-    ...(due !== undefined && { work: { bot: 'chronograph', due } }),
+    ...(work && { work }),
   };
 }

@@ -106,7 +106,7 @@ function initialize(sent: JsonObject, now: Micros): JsonObject {
     withPeriods(
       {
         ...fields,
-        items: withItemIds(fields.items),
+        ...(fields.items && { items: withItemIds(fields.items) }),
         procurementMethodType: 'dgfInsider',
         procurementMethod: 'open',
         submissionMethod: 'electronicAuction',
@@ -159,6 +159,16 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   return withVat(merged) as Auction;
 }
 
+/**
+ * From a lot: the items made from its assets, and tendering. As upstream, the periods stay those computed at
+ * creation (the convoy acts within minutes of it); the release only moves the status.
+ */
+function releaseFromLot(auction: Auction, items: JsonObject[]): Auction {
+  const next = { ...auction, items: withItemIds(items), status: TENDERING };
+  checkStoredAuction(omit(next, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
+  return next;
+}
+
 export const dgfInsider: AuctionDefinition = {
   procurementMethodType: 'dgfInsider',
   feed: 'auctions-dgfInsider',
@@ -183,4 +193,5 @@ export const dgfInsider: AuctionDefinition = {
     verb === 'add' ? 'Can add question only in enquiryPeriod' : `Can't update question in current (${auction.status}) auction status`,
   answerWithinQuestionPeriod: false,
   awarding: AWARDING_V3,
+  releaseFromLot,
 };

@@ -90,7 +90,15 @@ const properties = {
 const REQUIRED = ['title', 'value', 'items', 'procuringEntity', 'dgfID', 'dgfDecisionID', 'dgfDecisionDate'];
 
 /** A new auction's fields; `auctionPeriod.startDate` is required on create (upstream). */
-const checkNew = compileCheck({ type: 'object', additionalProperties: false, required: [...REQUIRED, 'auctionPeriod'], properties });
+const checkNew = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: [...REQUIRED.filter((f) => f !== 'items'), 'auctionPeriod'],
+  properties,
+  // An auction from a lot gets its items from the lot's assets.
+  if: { properties: { merchandisingObject: { type: 'string' } }, required: ['merchandisingObject'] },
+  else: { properties: { items: { type: 'array' } }, required: ['items'] },
+});
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), re-checked after an owner's PATCH. */
 const checkStored = compileCheck({ type: 'object', additionalProperties: false, required: REQUIRED, properties: { ...properties, auctionPeriod: { type: 'object' } } });

@@ -125,6 +125,13 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   return patch.status === 'active.rectification' ? phaseCommit(next, now) : next;
 }
 
+/** From a lot: the items made from its assets, then the phase commit, its periods counted from now. */
+function releaseFromLot(auction: Auction, items: JsonObject[], now: Micros): Auction {
+  const next = { ...auction, items: withItemIds(items) };
+  checkStoredAuction(omit(next, SERVER_FIELDS));
+  return phaseCommit(next, now);
+}
+
 export const landlease: AuctionDefinition = {
   procurementMethodType: 'landlease',
   feed: 'auctions-landlease',
@@ -142,4 +149,5 @@ export const landlease: AuctionDefinition = {
   questionPeriod: 'enquiryPeriod',
   bids: landleaseBids,
   onResults: startAwarding,
+  releaseFromLot,
 };
