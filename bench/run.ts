@@ -66,6 +66,37 @@ perCall['GET /api/0.1/lots/{id}'] = (await call('GET', `/api/0.1/lots/${sample.i
 perCall['GET /api/0.1/lots?limit=100'] = (await call('GET', '/api/0.1/lots?limit=100')).requests;
 perCall['PATCH /api/0.1/lots/{id} (unchanged)'] = (await call('PATCH', `/api/0.1/lots/${sample.id}`, { status: 'pending' }, sample.token)).requests;
 
+// Bot runs: DynamoDB requests of one concierge run with N lots due (each lot over 2 assets, under verification).
+const basicAsset = () => ({
+  assetType: 'basic',
+  title: 'Bench asset',
+  classification: { scheme: 'CAV', id: '04000000-8', description: 'Нерухоме майно' },
+  value: { amount: 100, currency: 'UAH' },
+  unit: { code: 'H87' },
+  quantity: 1,
+  address: { countryName: 'Україна' },
+  assetCustodian: lotBody().lotCustodian,
+});
+async function pendingAsset(): Promise<string> {
+  const created = await call('POST', '/api/0.1/assets', basicAsset());
+  await call('PATCH', `/api/0.1/assets/${created.body.data.id}`, { status: 'pending' }, created.body.access.token);
+  return created.body.data.id;
+}
+const botRuns: Record<string, { due: number; changed: number; requests: number; ms: number }> = {};
+for (const n of [0, 1, 10, 50]) {
+  for (let i = 0; i < n; i++) {
+    const lot = await call('POST', '/api/0.1/lots', { ...lotBody(), assets: [await pendingAsset(), await pendingAsset()] });
+    for (const status of ['pending', 'verification']) await call('PATCH', `/api/0.1/lots/${lot.body.data.id}`, { status }, lot.body.access.token);
+  }
+  const t = performance.now();
+  const report = (await (await fetch(`${base}/_local/bots/concierge`, { method: 'POST' })).json()).data;
+  botRuns[`concierge, ${n} lots due`] = { due: report.due, changed: report.changed, requests: report.requests, ms: Math.round(performance.now() - t) };
+}
+for (const bot of ['convoy', 'chronograph']) {
+  const report = (await (await fetch(`${base}/_local/bots/${bot}`, { method: 'POST' })).json()).data;
+  botRuns[`${bot}, nothing due`] = { due: report.due, changed: report.changed, requests: report.requests, ms: 0 };
+}
+
 async function load(title: string, path: string) {
   const result = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: AUTH } });
   return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
@@ -118,6 +149,8 @@ console.log(`\nAgora bench: ${CONNECTIONS} connections, ${SECONDS} s per run, 30
 console.table(rows.map((r) => ({ run: r.title, 'req/s': Math.round(r.rps), 'p50 ms': +r.p50.toFixed(1), 'p99 ms': +r.p99.toFixed(1), errors: r.errors })));
 console.log('\nDynamoDB requests per API call (authorizer warm):');
 console.table(perCall);
+console.log('\nBot runs (DynamoDB requests per run; a verification takes two steps of lot Query + asset BatchGet + transaction):');
+console.table(botRuns);
 console.log('\nBundle size per Lambda (KB, minified ESM, SDK external):');
 console.table(Object.fromEntries(sizes.map((s) => [s.handler, s.kb])));
 stopAll();
