@@ -7,7 +7,7 @@ import { DataStack } from '../lib/data-stack.ts';
 export function buildApp(app = new App()) {
   const stage = app.node.tryGetContext('stage') ?? 'dev';
   const data = new DataStack(app, `Agora-${stage}-Data`);
-  const api = new ApiStack(app, `Agora-${stage}-Api`, { table: data.table });
+  const api = new ApiStack(app, `Agora-${stage}-Api`, { table: data.table, files: data.files, docserviceKey: data.docserviceKey });
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, { table: data.table });
   return { app, data, api, bots: botsStack };
 }

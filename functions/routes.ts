@@ -25,6 +25,8 @@ export interface RouteDefinition {
    * `basic` at 0.1). Handlers read it from the request; the CDK function id includes it.
    */
   variant?: string;
+  /** `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON. */
+  body?: 'binary';
 }
 
 const LOTS = '/api/0.1/lots';
@@ -32,6 +34,7 @@ const OWNER_AND_BOTS = ['broker', 'concierge', 'convoy', 'admin'] as const;
 const BOUNCE_ASSETS = '/api/2.4/assets';
 const BASIC_ASSETS = '/api/0.1/assets';
 const SCHEMAS = '/api/schemas';
+const DOCSERVICE = '/api/docservice';
 
 /** Listing, create, read and PATCH of the assets of one type (`variant`) at its API path. */
 const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
@@ -67,6 +70,7 @@ const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinitio
     route('PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', ['broker']),
     route('DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', ['broker']),
     route('POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', ['broker']),
+    route('GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', 'any'),
     route('GET', '/{auctionId}/auction', 'get-auction-module', ['auction']),
     route('POST', '/{auctionId}/auction', 'post-auction-results', ['auction']),
     route('GET', '/{auctionId}/awards', 'list-awards', 'any'),
@@ -96,6 +100,11 @@ export const routes: readonly RouteDefinition[] = [
   ...assetRoutes(BASIC_ASSETS, 'basic'),
   { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none' },
   { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none' },
+  { method: 'POST', path: `${DOCSERVICE}/register`, handler: 'http/docservice/register', auth: ['broker'], table: 'none' },
+  { method: 'POST', path: `${DOCSERVICE}/upload`, handler: 'http/docservice/upload', auth: ['broker'], table: 'none', body: 'binary' },
+  { method: 'PUT', path: `${DOCSERVICE}/upload/{key}`, handler: 'http/docservice/upload-registered', auth: ['broker'], table: 'none', body: 'binary' },
+  // Public: the signature is the credential (a browser follows the 302 of `?download=` without API keys).
+  { method: 'GET', path: `${DOCSERVICE}/get/{key}`, handler: 'http/docservice/get-file', auth: 'public', table: 'none' },
   ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
   ...auctionRoutes('/api/2.3/auctions', 'dgfInsider', { contentType: 'application/json; charset=UTF-8' }),
   { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none' },
@@ -103,3 +112,10 @@ export const routes: readonly RouteDefinition[] = [
 
 export const routeKey = (r: Pick<RouteDefinition, 'method' | 'path'>): string =>
   r.path === '$default' ? '$default' : `${r.method} ${r.path}`;
+
+/**
+ * What a route needs of the document service: `files` (the docservice routes: signing key and the file store),
+ * `keys` (routes on documents: the signing key to check URLs and sign download links, and marking files attached).
+ */
+export const docserviceAccess = (r: Pick<RouteDefinition, 'path'>): 'files' | 'keys' | undefined =>
+  r.path.startsWith(`${DOCSERVICE}/`) ? 'files' : /\/documents(\/|$)/.test(r.path) ? 'keys' : undefined;

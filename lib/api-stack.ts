@@ -3,13 +3,18 @@ import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { routes } from '../functions/routes.ts';
+import { docserviceAccess, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
 
 export interface ApiStackProps extends StackProps {
   table: ITableV2;
+  /** The document service's bucket and signing key (DataStack). */
+  files: IBucket;
+  docserviceKey: ISecret;
 }
 
 const functionId = (handler: string) =>
@@ -49,9 +54,28 @@ export class ApiStack extends Stack {
       }
       return roles.get(access)!;
     };
+    // Routes on documents read the signing key and tag files attached; the docservice routes also read and write files.
+    const docserviceRoles = new Set<Role>();
+    const docserviceRole = (route: (typeof routes)[number]) => {
+      const access = docserviceAccess(route);
+      if (!access) return roleFor(route.table);
+      const role = roleFor(`${route.table}${access.charAt(0).toUpperCase()}${access.slice(1)}`);
+      if (!docserviceRoles.has(role)) {
+        docserviceRoles.add(role);
+        props.docserviceKey.grantRead(role);
+        if (access === 'files') props.files.grantReadWrite(role, 'files/*');
+        else role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:PutObjectTagging'], resources: [props.files.arnForObjects('files/*')] }));
+      }
+      return role;
+    };
+    const docserviceEnvironment = { DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn, FILES_BUCKET: props.files.bucketName };
     for (const route of routes.filter((r) => r.path !== '$default')) {
       const id = routeFunctionId(route);
-      const fn = new AppFunction(this, id, { handler: route.handler, table: props.table, access: route.table, role: roleFor(route.table) });
+      const documents = docserviceAccess(route) !== undefined;
+      const fn = new AppFunction(this, id, {
+        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route),
+        ...(documents && { environment: docserviceEnvironment, secretsExtension: true }),
+      });
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

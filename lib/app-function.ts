@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -18,6 +18,10 @@ export interface AppFunctionProps {
   timeout?: Duration;
   /** A role shared by the functions of one access level (keeps big stacks under CloudFormation's 500 resources). */
   role?: IRole;
+  /** Extra environment (e.g. the docservice secret and bucket names). */
+  environment?: Record<string, string>;
+  /** Reads secrets through the AWS Parameters and Secrets extension (localhost, cached; no SDK client). */
+  secretsExtension?: boolean;
 }
 
 /**
@@ -40,7 +44,9 @@ export class AppFunction extends NodejsFunction {
       environment: {
         TABLE_NAME: props.table.tableName,
         NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
       },
+      paramsAndSecrets: props.secretsExtension ? ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103) : undefined,
       bundling: {
         format: OutputFormat.ESM,
         minify: true,

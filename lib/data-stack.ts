@@ -1,11 +1,22 @@
-import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../functions/store/table-design.ts';
 
-/** The single table, built from table-design.ts: on demand, point-in-time recovery, deletion protection, retained. */
+/** Days an uploaded file nobody attached to a document is kept (tag `agora-attached=no`, see functions/store/files-s3.ts). */
+export const UNATTACHED_FILE_DAYS = 7;
+
+/**
+ * The single table, built from table-design.ts: on demand, point-in-time recovery, deletion protection, retained.
+ * The document service's files: a private, S3-encrypted bucket (public access blocked, TLS only, retained) whose
+ * lifecycle expires uploads nobody attached; and its signing key, a generated Secrets Manager secret.
+ */
 export class DataStack extends Stack {
   readonly table: TableV2;
+  readonly files: Bucket;
+  readonly docserviceKey: Secret;
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     const key = (name: string) => ({ name, type: AttributeType.STRING });
@@ -17,6 +28,22 @@ export class DataStack extends Stack {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       globalSecondaryIndexes: INDEXES.map((i) => ({ indexName: i.name, partitionKey: key(i.partitionKey), sortKey: key(i.sortKey) })),
+    });
+    this.files = new Bucket(this, 'Files', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        { id: 'expire-unattached-uploads', tagFilters: { 'agora-attached': 'no' }, expiration: Duration.days(UNATTACHED_FILE_DAYS) },
+        { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+    this.docserviceKey = new Secret(this, 'DocserviceKey', {
+      description: 'Agora document service signing key material (the Ed25519 seed is its SHA-256)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
     });
   }
 }

@@ -1,10 +1,11 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { withDocumentContext, type DocumentContext } from '#domain/documents/docservice.ts';
 import { DomainError, PermissionError, UnauthorizedError, UnprocessableError, UnsupportedMediaTypeError } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
-import { routeKey, routes, type RouteDefinition } from '../routes.ts';
+import { docserviceAccess, routeKey, routes, type RouteDefinition } from '../routes.ts';
 import { requestNow } from './clock.ts';
 
 /** What a handler sees: the request already checked, parsed and attributed to a principal. */
@@ -22,6 +23,8 @@ export interface HttpRequest {
   path: string;
   /** The route's `variant` (the resource type it serves), when it has one. */
   variant?: string;
+  /** The raw request body, for routes that take bytes (`body: 'binary'`). */
+  bytes: Buffer;
 }
 
 export interface HttpResult {
@@ -34,6 +37,8 @@ export interface HttpResult {
   extra?: JsonObject;
   /** 302 target, for document downloads. */
   redirect?: string;
+  /** A file answered as bytes (the local document service). */
+  file?: { bytes: Uint8Array; contentType: string };
 }
 
 type Event = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: Record<string, string> } } };
@@ -56,8 +61,10 @@ function respond(route: RouteDefinition | undefined, event: Event, status: numbe
   } satisfies APIGatewayProxyStructuredResultV2;
 }
 
-function parseBody(event: Event): JsonObject | undefined {
-  if (!BODY_METHODS.has(event.requestContext.http.method)) return undefined;
+const rawBytes = (event: Event): Buffer => Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+
+function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject | undefined {
+  if (!BODY_METHODS.has(event.requestContext.http.method) || route?.body === 'binary') return undefined;
   const contentType = (event.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json') {
     throw new UnsupportedMediaTypeError({
@@ -66,7 +73,7 @@ function parseBody(event: Event): JsonObject | undefined {
       description: "Content-Type header should be one of ['application/json']",
     });
   }
-  const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+  const raw = rawBytes(event).toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -122,12 +129,12 @@ export function httpHandler(handler: Handler) {
     .use(envelope)
     .handler(async (event) => {
       const route = byKey.get(event.routeKey);
-      const body = parseBody(event);
+      const body = parseBody(event, route);
       const principal = principalOf(event, body);
       admit(route, principal);
       const proto = event.headers['x-forwarded-proto'] ?? 'https';
       const baseUrl = `${proto}://${event.headers.host ?? event.requestContext.domainName}`;
-      const result = await handler({
+      const request: HttpRequest = {
         method: event.requestContext.http.method,
         params: (event.pathParameters ?? {}) as Record<string, string>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
@@ -138,11 +145,41 @@ export function httpHandler(handler: Handler) {
         baseUrl,
         path: event.rawPath,
         variant: route?.variant,
-      });
+        bytes: route?.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
+      };
+      const result = route && docserviceAccess(route) ? await withDocuments(request, () => handler(request)) : await handler(request);
+      if (result.file) {
+        const headers = { 'content-type': result.file.contentType, 'x-content-type-options': 'nosniff' };
+        return { statusCode: 200, headers, body: Buffer.from(result.file.bytes).toString('base64'), isBase64Encoded: true };
+      }
       if (result.redirect) return { statusCode: 302, headers: { location: result.redirect }, body: '' };
       const headers: Record<string, string> = {};
       if (result.location) headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
       const payload = { ...(result.data !== undefined && { data: result.data }), ...result.extra, ...(result.access && { access: result.access }) };
       return respond(route, event, result.status ?? 200, payload, headers);
     });
+}
+
+/**
+ * Runs a handler of a route that touches documents inside its document context (keyring, docservice URL, the
+ * documents collection the path addresses); once it succeeded, the files its documents took are kept by the store.
+ */
+async function withDocuments(req: HttpRequest, run: () => Promise<HttpResult>): Promise<HttpResult> {
+  const [{ loadKeyring }, { fileStore }] = await Promise.all([import('#store/docservice-keys.ts'), import('#store/files.ts')]);
+  const at = req.path.lastIndexOf('/documents');
+  const context: DocumentContext = {
+    keyring: await loadKeyring(),
+    docservice: process.env.AGORA_DOCSERVICE_URL ?? `${req.baseUrl}/api/docservice`,
+    collection: at >= 0 ? req.baseUrl + req.path.slice(0, at + '/documents'.length) : undefined,
+    nowSeconds: Math.floor(req.now / 1_000_000),
+    attached: [],
+  };
+  const result = await withDocumentContext(context, run);
+  // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
+  if (context.attached.length) {
+    await fileStore().markAttached(context.attached).catch((error) =>
+      console.error(JSON.stringify({ level: 'error', message: 'markAttached failed', keys: context.attached, error: String(error) })),
+    );
+  }
+  return result;
 }

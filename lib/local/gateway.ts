@@ -9,7 +9,9 @@ import { routeKey, routes, type RouteDefinition } from '../../functions/routes.t
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
  * by turning the HTTP request into the same v2 event, running the same REQUEST authorizer, and invoking the
  * route's own handler module in-process. Local-only extras (never in AWS): `POST /_local/bots/<name>` runs a bot
- * once, `PUT /_local/clock` shifts the request clock, and each answer reports `x-agora-dynamodb-requests`.
+ * once, `PUT /_local/clock` shifts the request clock, and each answer reports `x-agora-dynamodb-requests`. The document
+ * service's files live in a folder (AGORA_FILES_DIR, default `.agora/files`) and its `/api/docservice/get` route answers
+ * their bytes itself where AWS redirects to S3.
  */
 const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../../functions');
 const modules = new Map<string, Promise<any>>();
@@ -166,6 +168,8 @@ export async function startGateway(options: { port?: number; host?: string } = {
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as { port: number };
+  // The document service of this gateway: the base its signed file URLs carry and the APIs accept.
+  process.env.AGORA_DOCSERVICE_URL = `http://${host}:${port}/api/docservice`;
   return {
     url: `http://${host}:${port}`,
     port,

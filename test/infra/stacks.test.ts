@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../bin/agora.ts';
 import { bots } from '../../functions/bots.ts';
-import { routes } from '../../functions/routes.ts';
+import { docserviceAccess, routes } from '../../functions/routes.ts';
 import { INDEXES, TABLE_KEYS } from '../../functions/store/table-design.ts';
 
 let api: Template;
@@ -44,11 +44,12 @@ describe('ApiStack', () => {
     api.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
   });
 
-  it('serves every route of the route table, each behind the authorizer', () => {
+  it('serves every route of the route table, each behind the authorizer unless public', () => {
     const apiRoutes = routes.filter((r) => r.path !== '$default');
     api.resourceCountIs('AWS::ApiGatewayV2::Route', apiRoutes.length + 1);
     for (const r of apiRoutes) {
-      api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}`, AuthorizationType: 'CUSTOM' });
+      const authorization = r.auth === 'public' ? 'NONE' : 'CUSTOM';
+      api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}`, AuthorizationType: authorization });
     }
     api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
   });
@@ -82,6 +83,51 @@ describe('ApiStack', () => {
   });
 });
 
+describe('ApiStack document service', () => {
+  const resources = () => api.toJSON().Resources as Record<string, Resource>;
+  /** The function behind a route key, and every IAM statement of its role. */
+  function functionOf(routeKey: string) {
+    const all = resources();
+    const route = Object.values(all).find((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === routeKey)!;
+    const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+    const fn = all[all[integrationId].Properties.IntegrationUri['Fn::GetAtt'][0] as string];
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+    const statements = Object.values(all)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]);
+    return { fn, actions: statements.flatMap((s) => [s.Action].flat()) };
+  }
+
+  it('gives the docservice routes the signing secret (through the secrets extension) and the bucket', () => {
+    for (const r of routes.filter((r) => docserviceAccess(r) === 'files')) {
+      const { fn, actions } = functionOf(`${r.method} ${r.path}`);
+      expect(Object.keys(fn.Properties.Environment.Variables), r.handler).toEqual(expect.arrayContaining(['DOCSERVICE_SECRET_ARN', 'FILES_BUCKET']));
+      expect(fn.Properties.Layers, r.handler).toHaveLength(1);
+      expect(actions, r.handler).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObject', 's3:GetObject*']));
+    }
+  });
+
+  it('lets document routes read the secret and tag files attached, but neither read nor write file bytes', () => {
+    const documentRoutes = routes.filter((r) => docserviceAccess(r) === 'keys');
+    expect(documentRoutes.length).toBeGreaterThan(10);
+    for (const r of documentRoutes) {
+      const { actions } = functionOf(`${r.method} ${r.path}`);
+      expect(actions, r.handler).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObjectTagging']));
+      expect(actions.filter((a) => a === 's3:PutObject' || a.startsWith('s3:GetObject')), r.handler).toEqual([]);
+    }
+  });
+
+  it('keeps every other route away from the secret and the bucket', () => {
+    const { fn, actions } = functionOf('GET /api/0.1/lots');
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('DOCSERVICE_SECRET_ARN');
+    expect(actions.filter((a) => /^(s3|secretsmanager):/.test(a))).toEqual([]);
+  });
+
+  it('stays under CloudFormation\'s 500 resources', () => {
+    expect(Object.keys(resources()).length).toBeLessThan(500);
+  });
+});
+
 describe('DataStack', () => {
   it('builds the single table from table-design.ts', () => {
     data.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
@@ -108,6 +154,43 @@ describe('DataStack', () => {
       Properties: Match.objectLike({
         Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
       }),
+    });
+  });
+});
+
+describe('DataStack files', () => {
+  it('keeps the document files in a private, encrypted, retained bucket that refuses plain HTTP', () => {
+    data.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      }),
+    });
+    data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('expires uploads nobody attached, and abandoned multipart uploads', () => {
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ Status: 'Enabled', ExpirationInDays: 7, TagFilters: [{ Key: 'agora-attached', Value: 'no' }] }),
+          Match.objectLike({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+        ]),
+      },
+    });
+  });
+
+  it('generates the docservice signing secret, never written in the template', () => {
+    data.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ GenerateSecretString: Match.objectLike({ PasswordLength: 64 }), SecretString: Match.absent() }),
     });
   });
 });

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { fileUrl, newFileKey } from '../../functions/domain/documents/docservice.ts';
+import { devKeyring } from '../../functions/store/docservice-keys.ts';
 
 /** Request bodies as a client sends them; override what a test is about. */
 export const hex32 = () => randomBytes(16).toString('hex');
@@ -21,14 +23,24 @@ export const aLot = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-export const aDocument = (overrides: Record<string, unknown> = {}) => ({
-  title: 'Notice.pdf',
-  url: 'http://docs.example.com/get/0123456789abcdef0123456789abcdef?KeyID=52462340&Signature=abc',
-  hash: `md5:${randomBytes(16).toString('hex')}`,
-  format: 'application/pdf',
-  documentType: 'technicalSpecifications',
-  ...overrides,
-});
+/**
+ * A signed file URL of the running service's document service (signed with the dev key, as `npm start` does) for a
+ * file never uploaded: what a client gets from `POST /api/docservice/register`.
+ */
+export const aFileUrl = (hash: string) =>
+  fileUrl(devKeyring(), process.env.AGORA_DOCSERVICE_URL ?? 'http://127.0.0.1/api/docservice', newFileKey(), hash);
+
+export const aDocument = (overrides: Record<string, unknown> = {}) => {
+  const hash = typeof overrides.hash === 'string' ? overrides.hash : `md5:${randomBytes(16).toString('hex')}`;
+  return {
+    title: 'Notice.pdf',
+    url: aFileUrl(hash),
+    hash,
+    format: 'application/pdf',
+    documentType: 'technicalSpecifications',
+    ...overrides,
+  };
+};
 
 /** A landlease item: a CAV-PS land plot with the kvtspz and cadastralNumber classifications. */
 export const aLandItem = (overrides: Record<string, unknown> = {}) => ({

@@ -4,6 +4,7 @@ import { newId } from '../kernel/ids.ts';
 import { omit, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
+import { checkDocumentUrl, documentContext, temporaryUrl } from './docservice.ts';
 
 /**
  * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as
@@ -52,6 +53,30 @@ const checkNew = compileCheck({
 
 export const DOC_PREFIX = 'DOC#';
 
+/** Types whose `url` is a plain link or that have no file at all: no document service checks (upstream constants). */
+const WITHOUT_FILE = new Set(['virtualDataRoom', 'x_dgfPublicAssetCertificate', 'x_dgfPlatformLegalDetails', 'x_dgfAssetFamiliarization']);
+
+/**
+ * A document's file: its `url` must come from the document service, signed for its `hash`; it is stored as the API's
+ * own link `<collection>/<id>?download=<key>`. A version that resends its previous `url` and `hash` keeps the file.
+ */
+function withFile(body: JsonObject, id: string, previous?: DocumentRecord): JsonObject {
+  if (WITHOUT_FILE.has(body.documentType as string)) return body;
+  if (previous && body.url === previous.url && body.hash === previous.hash) return body;
+  const ctx = documentContext();
+  const key = checkDocumentUrl(ctx.keyring, ctx.docservice, body.url as string, body.hash as string | undefined);
+  ctx.attached.push(key);
+  return { ...body, url: `${ctx.collection}/${id}?download=${key}` };
+}
+
+const downloadKey = (d: DocumentRecord): string | undefined => {
+  try {
+    return new URL(d.url).searchParams.get('download') ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Documents belong to the aggregate itself (scope `''`) or to one of its children, e.g. a bid: scope `BID#<id>#`
  * keys them `BID#<id>#DOC#<docId>#<version>`, so each owner's documents are read and versioned apart.
@@ -67,7 +92,8 @@ export function newDocument(
   const body = omit(input, SERVER_FIELDS);
   checkNew(body);
   const at = formatKyiv(meta.now);
-  const document = { ...body, id: newId(), documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
+  const id = newId();
+  const document = { ...withFile(body, id), id, documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
   return { document, child: { key: versionKey(scope, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -100,7 +126,7 @@ export function newVersion(children: Child[], id: string, input: JsonObject, now
   const body = { ...omit(previous, SERVER_FIELDS), ...omit(input, SERVER_FIELDS) };
   checkNew(body);
   const document = {
-    ...body,
+    ...withFile(body, id, previous),
     id,
     documentOf: previous.documentOf,
     author: previous.author,
@@ -129,4 +155,17 @@ export function documentWithHistory(children: Child[], id: string, scope = ''): 
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   return { ...history[history.length - 1], previousVersions: history.slice(0, -1) };
+}
+
+/**
+ * GET of one document: `?download=<key>` answers a redirect to a short-lived link of the document service for a
+ * file of one of its versions (unknown key: 404 `download`), anything else the document with its history.
+ */
+export function documentRead(children: Child[], id: string, query: Record<string, string>, scope = ''): { data: DocumentRecord } | { redirect: string } {
+  const document = documentWithHistory(children, id, scope);
+  if (query.download === undefined) return { data: document };
+  const versions = [document, ...(document.previousVersions as DocumentRecord[])];
+  if (!versions.some((v) => downloadKey(v) === query.download)) throw new NotFoundError('download');
+  const ctx = documentContext();
+  return { redirect: temporaryUrl(ctx.keyring, ctx.docservice, query.download, ctx.nowSeconds) };
 }

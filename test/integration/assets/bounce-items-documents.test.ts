@@ -146,7 +146,7 @@ describe('bounce asset documents', () => {
     expect(document).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{32}$/),
       title: sent.title,
-      url: sent.url,
+      url: `${service.url}${asset.url}/documents/${document.id}?download=${new URL(sent.url).pathname.split('/').pop()}`,
       hash: sent.hash,
       format: sent.format,
       documentType: 'technicalSpecifications',
