@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { withDocumentContext, type DocumentContext } from '#domain/documents/docservice.ts';
+import type { DocumentContext } from '#domain/documents/docservice.ts';
 import { DomainError, PermissionError, UnauthorizedError, UnprocessableError, UnsupportedMediaTypeError } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
@@ -25,6 +25,8 @@ export interface HttpRequest {
   variant?: string;
   /** The raw request body, for routes that take bytes (`body: 'binary'`). */
   bytes: Buffer;
+  /** The document service context (keyring, links), on routes that touch documents (`docserviceAccess`). */
+  files?: DocumentContext;
 }
 
 export interface HttpResult {
@@ -147,7 +149,7 @@ export function httpHandler(handler: Handler) {
         variant: route?.variant,
         bytes: route?.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
       };
-      const result = route && docserviceAccess(route) ? await withDocuments(request, () => handler(request)) : await handler(request);
+      const result = route && docserviceAccess(route) ? await withDocuments(request, handler) : await handler(request);
       if (result.file) {
         const headers = { 'content-type': result.file.contentType, 'x-content-type-options': 'nosniff' };
         return { statusCode: 200, headers, body: Buffer.from(result.file.bytes).toString('base64'), isBase64Encoded: true };
@@ -164,7 +166,7 @@ export function httpHandler(handler: Handler) {
  * Runs a handler of a route that touches documents inside its document context (keyring, docservice URL, the
  * documents collection the path addresses); once it succeeded, the files its documents took are kept by the store.
  */
-async function withDocuments(req: HttpRequest, run: () => Promise<HttpResult>): Promise<HttpResult> {
+async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult> {
   const [{ loadKeyring }, { fileStore }] = await Promise.all([import('#store/docservice-keys.ts'), import('#store/files.ts')]);
   const at = req.path.lastIndexOf('/documents');
   const context: DocumentContext = {
@@ -174,7 +176,7 @@ async function withDocuments(req: HttpRequest, run: () => Promise<HttpResult>): 
     nowSeconds: Math.floor(req.now / 1_000_000),
     attached: [],
   };
-  const result = await withDocumentContext(context, run);
+  const result = await run({ ...req, files: context });
   // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
   if (context.attached.length) {
     await fileStore().markAttached(context.attached).catch((error) =>

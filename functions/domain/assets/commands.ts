@@ -8,6 +8,7 @@ import { actingRole, type Principal } from '../kernel/principal.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
+import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, newDocument, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import {
   assetStatusGraph,
@@ -29,6 +30,8 @@ export interface AssetsContext {
   organizations: OrganizationDirectory;
   /** The asset type served at the request's API path (`bounce` at 2.4, `basic` at 0.1). */
   type: AssetTypeDefinition;
+  /** The document service context, on routes that write documents. */
+  files?: DocumentContext;
 }
 
 const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
@@ -188,7 +191,7 @@ export async function addAssetDocument(ctx: AssetsContext, id: string, data: Jso
     const asset = current.root;
     if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
     if (asset.status !== 'pending') throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
-    const { document, child } = newDocument(data, { author: 'asset_owner', documentOf: 'asset', now: ctx.now });
+    const { document, child } = newDocument(data, { author: 'asset_owner', documentOf: 'asset', now: ctx.now, files: ctx.files });
     if (rectificationEnded(asset, ctx.now) && document.documentType !== 'cancellationDetails') {
       throw new ForbiddenError('You can add only document with cancellationDetails after rectification period', 'mode');
     }

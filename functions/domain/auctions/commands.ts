@@ -7,6 +7,7 @@ import { actingRole, type Principal } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
+import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
 import { assertAwardDocumentsWritable, AWARD, awardView, contractView, patchAward, patchContract, recordResults } from './awarding.ts';
@@ -28,6 +29,8 @@ export interface AuctionsContext {
   type: string;
   /** Base URL of the auction system, for `auctionUrl`. */
   auctionSite: string;
+  /** The document service context, on routes that write documents. */
+  files?: DocumentContext;
 }
 
 /** The server fields every type shares; a client sending them is ignored. */
@@ -153,7 +156,7 @@ function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionD
 export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: def.documentOf ?? 'auction', now: ctx.now });
+    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: def.documentOf ?? 'auction', now: ctx.now, files: ctx.files });
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -164,7 +167,7 @@ export async function addAuctionDocument(ctx: AuctionsContext, id: string, data:
 export async function replaceAuctionDocument(ctx: AuctionsContext, id: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newVersion(w.children, documentId, data, ctx.now);
+    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files });
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -270,7 +273,7 @@ export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: st
   const { result } = await change(ctx, id, (w, def) => {
     const { bid } = ownBid(ctx, w, def, bidId, `Can't document in current (${w.root.status}) auction status`);
     if (bid.status !== 'draft' && bid.status !== 'pending') throw new ForbiddenError(`Can't add document in current (${bid.status}) bid status`);
-    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: 'bid', now: ctx.now }, documentScope(BID, bid.id));
+    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: 'bid', now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
     return document;
   });
@@ -336,7 +339,7 @@ export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     assertAwardDocumentsWritable(w, awardId, def.awarding);
-    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'award', now: ctx.now }, documentScope(AWARD, awardId));
+    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'award', now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
     putChild(w, child);
     touch(w, ctx.now);
     return document;

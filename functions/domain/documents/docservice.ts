@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../kernel/errors.ts';
 
@@ -151,7 +150,7 @@ export function checkDocumentUrl(keyring: Keyring, docservice: string, url: stri
 }
 
 /**
- * The request's document context, set by the HTTP kit around a handler whose route touches documents: the keyring,
+ * The request's document context, given by the HTTP kit to a handler whose route touches documents: the keyring,
  * the docservice base URL, and the absolute URL of the documents collection the request addresses (the API's own
  * form of a document link is `<collection>/<id>?download=<key>`). `attached` collects the keys documents took,
  * so the file store can keep them (the bucket expires files nobody attached).
@@ -164,12 +163,8 @@ export interface DocumentContext {
   attached: string[];
 }
 
-const scope = new AsyncLocalStorage<DocumentContext>();
-
-export const withDocumentContext = <T>(context: DocumentContext, fn: () => T): T => scope.run(context, fn);
-
-export function documentContext(): DocumentContext {
-  const context = scope.getStore();
-  if (!context) throw new Error('No document context: routes.ts must give this route docservice access');
-  return context;
+/** The context a document write or download needs; refuses plainly when a route was not given it. */
+export function requireFiles(files: DocumentContext | undefined): DocumentContext {
+  if (!files) throw new Error('No document context: routes.ts must give this route docservice access');
+  return files;
 }

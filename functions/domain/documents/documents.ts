@@ -4,7 +4,7 @@ import { newId } from '../kernel/ids.ts';
 import { omit, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
-import { checkDocumentUrl, documentContext, temporaryUrl } from './docservice.ts';
+import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
 
 /**
  * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as
@@ -60,10 +60,10 @@ const WITHOUT_FILE = new Set(['virtualDataRoom', 'x_dgfPublicAssetCertificate', 
  * A document's file: its `url` must come from the document service, signed for its `hash`; it is stored as the API's
  * own link `<collection>/<id>?download=<key>`. A version that resends its previous `url` and `hash` keeps the file.
  */
-function withFile(body: JsonObject, id: string, previous?: DocumentRecord): JsonObject {
+function withFile(body: JsonObject, id: string, files: DocumentContext | undefined, previous?: DocumentRecord): JsonObject {
   if (WITHOUT_FILE.has(body.documentType as string)) return body;
   if (previous && body.url === previous.url && body.hash === previous.hash) return body;
-  const ctx = documentContext();
+  const ctx = requireFiles(files);
   const key = checkDocumentUrl(ctx.keyring, ctx.docservice, body.url as string, body.hash as string | undefined);
   ctx.attached.push(key);
   return { ...body, url: `${ctx.collection}/${id}?download=${key}` };
@@ -86,14 +86,14 @@ const versionKey = (scope: string, id: string, version: number) => `${scope}${DO
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
   input: JsonObject,
-  meta: { author: string; documentOf: string; now: Micros },
+  meta: { author: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
   scope = '',
 ): { document: DocumentRecord; child: Child } {
   const body = omit(input, SERVER_FIELDS);
   checkNew(body);
   const at = formatKyiv(meta.now);
   const id = newId();
-  const document = { ...withFile(body, id), id, documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
+  const document = { ...withFile(body, id, meta.files), id, documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
   return { document, child: { key: versionKey(scope, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -119,14 +119,21 @@ function versions(children: Child[], scope = ''): Map<string, DocumentRecord[]> 
 }
 
 /** PUT: a new version with the same `id`, `datePublished` and `author`, unspecified fields carried over. */
-export function newVersion(children: Child[], id: string, input: JsonObject, now: Micros, scope = ''): { document: DocumentRecord; child: Child } {
+export function newVersion(
+  children: Child[],
+  id: string,
+  input: JsonObject,
+  meta: { now: Micros; files: DocumentContext | undefined },
+  scope = '',
+): { document: DocumentRecord; child: Child } {
+  const { now } = meta;
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
   const body = { ...omit(previous, SERVER_FIELDS), ...omit(input, SERVER_FIELDS) };
   checkNew(body);
   const document = {
-    ...withFile(body, id, previous),
+    ...withFile(body, id, meta.files, previous),
     id,
     documentOf: previous.documentOf,
     author: previous.author,
@@ -161,11 +168,17 @@ export function documentWithHistory(children: Child[], id: string, scope = ''): 
  * GET of one document: `?download=<key>` answers a redirect to a short-lived link of the document service for a
  * file of one of its versions (unknown key: 404 `download`), anything else the document with its history.
  */
-export function documentRead(children: Child[], id: string, query: Record<string, string>, scope = ''): { data: DocumentRecord } | { redirect: string } {
+export function documentRead(
+  children: Child[],
+  id: string,
+  query: Record<string, string>,
+  files: DocumentContext | undefined,
+  scope = '',
+): { data: DocumentRecord } | { redirect: string } {
   const document = documentWithHistory(children, id, scope);
   if (query.download === undefined) return { data: document };
   const versions = [document, ...(document.previousVersions as DocumentRecord[])];
   if (!versions.some((v) => downloadKey(v) === query.download)) throw new NotFoundError('download');
-  const ctx = documentContext();
+  const ctx = requireFiles(files);
   return { redirect: temporaryUrl(ctx.keyring, ctx.docservice, query.download, ctx.nowSeconds) };
 }

@@ -7,6 +7,7 @@ import { actingRole, type Principal } from '../kernel/principal.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
+import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, documentWithHistory, newDocument, newVersion, type DocumentRecord } from '../documents/documents.ts';
 import { checkLotFields, editableFields, lotStatusGraph, SERVER_FIELDS, type Lot, type LotRole } from './lot.ts';
 
@@ -15,6 +16,8 @@ export interface LotsContext {
   now: Micros;
   lots: AggregateRepository<Lot>;
   sequences: SequenceSource;
+  /** The document service context, on routes that write documents. */
+  files?: DocumentContext;
 }
 
 const LOT_ROLES: readonly string[] = ['owner', 'concierge', 'convoy', 'admin'];
@@ -105,7 +108,7 @@ export async function addLotDocument(ctx: LotsContext, id: string, data: JsonObj
   let added: DocumentRecord | undefined;
   await ctx.lots.modify(id, (current) => {
     assertDocumentsWritable(ctx, current);
-    const { document, child } = newDocument(data, { author: 'lot_owner', documentOf: 'lot', now: ctx.now });
+    const { document, child } = newDocument(data, { author: 'lot_owner', documentOf: 'lot', now: ctx.now, files: ctx.files });
     added = document;
     return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
   });
@@ -116,7 +119,7 @@ export async function replaceLotDocument(ctx: LotsContext, id: string, documentI
   let replaced: DocumentRecord | undefined;
   await ctx.lots.modify(id, (current) => {
     assertDocumentsWritable(ctx, current);
-    const { document, child } = newVersion(current.children, documentId, data, ctx.now);
+    const { document, child } = newVersion(current.children, documentId, data, { now: ctx.now, files: ctx.files });
     replaced = document;
     return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
   });

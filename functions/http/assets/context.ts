@@ -9,6 +9,7 @@ import { sequences } from '#store/sequences.ts';
 export const assetsContext = (req: HttpRequest): AssetsContext => ({
   principal: req.principal,
   now: req.now,
+  files: req.files,
   assets: assetRepository,
   sequences,
   organizations: organizationDirectory,

@@ -6,5 +6,5 @@ import { assetsContext } from './context.ts';
 /** GET /api/2.4/assets/{assetId}/documents/{documentId}: the current version with `previousVersions`; `?download=` redirects. */
 export const handler = httpHandler(async (req) => {
   const asset = await readAsset(assetsContext(req), req.params.assetId);
-  return documentRead(asset.children, req.params.documentId, req.query);
+  return documentRead(asset.children, req.params.documentId, req.query, req.files);
 });

@@ -10,6 +10,7 @@ export const auctionSite = (): string => process.env.AGORA_AUCTION_SITE ?? 'http
 export const auctionsContext = (req: HttpRequest): AuctionsContext => ({
   principal: req.principal,
   now: req.now,
+  files: req.files,
   auctions: auctionRepository,
   sequences,
   type: req.variant ?? '',

@@ -13,5 +13,5 @@ import { auctionsContext } from './context.ts';
 export const handler = httpHandler(async (req) => {
   const auction = await loadAuction(auctionsContext(req), req.params.auctionId);
   readBid(auction, req.params.bidId, req.principal, definitionOf(auction.root).statuses.bidsHidden);
-  return documentRead(auction.children, req.params.documentId, req.query, documentScope(BID, req.params.bidId));
+  return documentRead(auction.children, req.params.documentId, req.query, req.files, documentScope(BID, req.params.bidId));
 });

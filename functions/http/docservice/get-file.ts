@@ -1,4 +1,4 @@
-import { checkDownload, documentContext, TEMPORARY_LINK_SECONDS } from '#domain/documents/docservice.ts';
+import { checkDownload, requireFiles, TEMPORARY_LINK_SECONDS } from '#domain/documents/docservice.ts';
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { fileStore } from '#store/files.ts';
@@ -8,7 +8,7 @@ import { fileStore } from '#store/files.ts';
  * short-lived presigned S3 GET in AWS; the bytes themselves locally.
  */
 export const handler = httpHandler(async (req) => {
-  const { keyring, nowSeconds } = documentContext();
+  const { keyring, nowSeconds } = requireFiles(req.files);
   const key = req.params.key;
   checkDownload(keyring, key, req.query, nowSeconds);
   const files = fileStore();

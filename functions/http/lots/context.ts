@@ -7,6 +7,7 @@ import { sequences } from '#store/sequences.ts';
 export const lotsContext = (req: HttpRequest): LotsContext => ({
   principal: req.principal,
   now: req.now,
+  files: req.files,
   lots: lotRepository,
   sequences,
 });

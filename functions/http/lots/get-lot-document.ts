@@ -7,5 +7,5 @@ import { lotRepository } from '#store/lot-repository.ts';
 export const handler = httpHandler(async (req) => {
   const lot = await lotRepository.get(req.params.lotId);
   if (!lot) throw new NotFoundError('lot_id');
-  return documentRead(lot.children, req.params.documentId, req.query);
+  return documentRead(lot.children, req.params.documentId, req.query, req.files);
 });
