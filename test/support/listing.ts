@@ -2,16 +2,16 @@ import { expect } from 'vitest';
 import type { client } from './http.ts';
 
 /**
- * Follows a listing feed's `next_page.path` until an empty page, checking that each page is one DynamoDB Query.
- * Returns every row seen and the last (empty) answer.
+ * Follows a listing feed's `next_page.path` until an empty page, checking that each page is one DynamoDB Query
+ * (two when a page must be completed past a tie of equal dateModified). Returns every row seen and the last answer.
  */
-export async function walkFeed(api: ReturnType<typeof client>, path: string) {
+export async function walkFeed(api: ReturnType<typeof client>, path: string, queriesPerPage = 1) {
   const seen: any[] = [];
   let next = path;
   for (let page = 0; page < 50; page++) {
     const res = await api.get(next);
     expect(res.status).toBe(200);
-    expect(res.requests).toBe(1);
+    expect(res.requests).toBeLessThanOrEqual(queriesPerPage);
     if (res.body.data.length === 0) return { seen, last: res.body };
     seen.push(...res.body.data);
     next = res.body.next_page.path;
