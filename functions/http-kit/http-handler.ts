@@ -78,12 +78,30 @@ function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject
   const raw = rawBytes(event).toString('utf8');
   let body: unknown;
   try {
-    body = JSON.parse(raw);
+    // `__proto__` would become a prototype, not a field, when merged into an object: it is never a field here.
+    body = JSON.parse(raw, (key, value) => (key === '__proto__' ? undefined : value));
   } catch (error) {
     throw UnprocessableError.data((error as Error).message);
   }
   if (!isObject(body) || !isObject(body.data)) throw UnprocessableError.data('Data not available');
+  assertStorableNumbers(body.data);
   return body;
+}
+
+/**
+ * Numbers must survive storage exactly: integers within ±2^53 (what JavaScript and the SDK keep exact) and no
+ * magnitude DynamoDB cannot hold (below 1e-130 or above 1e125). Anything else is a 422 on its top-level field.
+ */
+function assertStorableNumbers(data: JsonObject): void {
+  const storable = (n: number) => {
+    const size = Math.abs(n);
+    return size === 0 || (size >= 1e-130 && size <= Number.MAX_SAFE_INTEGER);
+  };
+  const bad = (value: unknown): boolean =>
+    typeof value === 'number' ? !storable(value) : Array.isArray(value) ? value.some(bad) : isObject(value) && Object.values(value).some(bad);
+  for (const [field, value] of Object.entries(data)) {
+    if (bad(value)) throw UnprocessableError.field(field, 'Number is out of range.');
+  }
 }
 
 function principalOf(event: Event, body: JsonObject | undefined): Principal {

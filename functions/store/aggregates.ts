@@ -70,7 +70,10 @@ export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, ch
   ];
 }
 
+const ID = /^[0-9a-f]{32}$/;
+
 export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
+  if (!ID.test(id)) return undefined; // not an id the service ever gives: unknown, without asking DynamoDB
   const items: JsonObject[] = [];
   let ExclusiveStartKey: JsonObject | undefined;
   do {

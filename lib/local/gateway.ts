@@ -38,6 +38,15 @@ const matchers: Matcher[] = routes
   });
 const fallback = routes.find((r) => r.path === '$default');
 
+/** API Gateway answers a malformed escape as an unknown path; keep the raw text so the handler finds nothing. */
+const safeDecode = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript))/i;
 
 function lambdaContext(name: string) {
@@ -128,7 +137,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     const hit = m.regex.exec(url.pathname);
     if (hit && (m.route.method === method || m.route.method === 'ANY')) {
       route = m.route;
-      params = Object.fromEntries(m.params.map((p, i) => [p, decodeURIComponent(hit[i + 1])]));
+      params = Object.fromEntries(m.params.map((p, i) => [p, safeDecode(hit[i + 1])]));
       break;
     }
   }

@@ -51,6 +51,30 @@ describe('the HTTP envelope', () => {
     expect(method.status).toBe(404);
   });
 
+  it('answers 422 for numbers DynamoDB cannot store exactly, instead of failing to write them', async () => {
+    for (const raw of ['9007199254740993', '1e-200', '1e308', '-1e200']) {
+      const res = await api.call('POST', '/api/0.1/lots', undefined, { as: 'broker', raw: `{"data": {"lotIdentifier": ${raw}}}` });
+      expect(res.status, raw).toBe(422);
+      expect(res.body.errors).toEqual([{ location: 'body', name: 'lotIdentifier', description: ['Number is out of range.'] }]);
+    }
+  });
+
+  it('answers 404 without asking DynamoDB for an id the service never gives, and for a malformed escape', async () => {
+    const res = await api.get('/api/0.1/lots/not-an-id');
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0]).toEqual({ location: 'url', name: 'lot_id', description: 'Not Found' });
+    expect(res.requests).toBe(0);
+    const escape = await api.get('/api/0.1/lots/%E0%A4%A');
+    expect(escape.status).toBe(404);
+    expect(escape.body.status).toBe('error');
+  });
+
+  it('refuses an offset that is not a real instant', async () => {
+    for (const offset of ['2020-02-31T00:00:00Z', '2020-01-01T24:30:00Z']) {
+      expect((await api.get(`/api/0.1/lots?offset=${encodeURIComponent(offset)}`)).status, offset).toBe(404);
+    }
+  });
+
   it('writes nothing when a request is refused', async () => {
     const before = await api.get('/api/0.1/lots?mode=test');
     await api.post('/api/0.1/lots', aLot({ mode: 'test', assets: [] }));

@@ -31,6 +31,7 @@ export function needsDirectory(org: unknown): boolean {
 /** Directory entries already read for one command, keyed `<scheme>#<id>` (undefined: looked up, not found). */
 export type DirectoryEntries = Map<string, JsonObject | undefined>;
 const entryKey = (scheme: string, id: string) => `${scheme}#${id}`;
+const MAX_IDENTIFIER = 256;
 
 /** Reads, once each, the entries the given organizations need. Called before a command's synchronous part. */
 export async function readDirectory(directory: OrganizationDirectory, organizations: unknown[]): Promise<DirectoryEntries> {
@@ -39,7 +40,9 @@ export async function readDirectory(directory: OrganizationDirectory, organizati
     const identifier = identifierOf(org);
     if (!identifier || !needsDirectory(org)) continue;
     const key = entryKey(identifier.scheme, identifier.id);
-    if (!entries.has(key)) entries.set(key, await directory.find(identifier.scheme, identifier.id));
+    // No directory holds an identifier this long (and it would not fit a DynamoDB key): unknown.
+    const plausible = identifier.scheme.length <= MAX_IDENTIFIER && identifier.id.length <= MAX_IDENTIFIER;
+    if (!entries.has(key)) entries.set(key, plausible ? await directory.find(identifier.scheme, identifier.id) : undefined);
   }
   return entries;
 }

@@ -1,4 +1,4 @@
-import { ForbiddenError } from './errors.ts';
+import { ForbiddenError, UnprocessableError } from './errors.ts';
 
 /**
  * A status machine as data, transcribed from upstream STATUS_CHANGES: for each status, who may PATCH the object
@@ -25,10 +25,11 @@ export function assertEditable<S extends string, R extends string>(
 export function assertTransition<S extends string, R extends string>(
   graph: StatusGraph<S, R>,
   from: S,
-  to: string,
+  to: unknown,
   role: string,
   noun: string,
 ): void {
+  if (typeof to !== 'string') throw UnprocessableError.field('status', `Value must be one of [${Object.keys(graph).map((s) => `'${s}'`).join(', ')}].`);
   if (to === from) return;
   if (to === 'draft') throw new ForbiddenError(`Can't switch ${noun} to draft status`);
   const allowed = graph[from]?.next[to as S];

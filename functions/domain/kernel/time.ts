@@ -43,6 +43,7 @@ export function parseInstant(text: string): Micros | undefined {
   if (!m) return undefined;
   const [, day, time = '00:00:00', fraction = '', zone] = m;
   const hms = time.length === 5 ? `${time}:00` : time;
+  if (!realDay(day) || !realTime(hms)) return undefined;
   let ms: number;
   if (zone) {
     ms = Date.parse(`${day}T${hms}${zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`);
@@ -54,6 +55,18 @@ export function parseInstant(text: string): Micros | undefined {
   if (Number.isNaN(ms)) return undefined;
   return ms * 1000 + Number(fraction.padEnd(6, '0'));
 }
+
+/** `2026-02-30` is not a day (Date would roll it over to March). */
+function realDay(day: string): boolean {
+  const [y, m, d] = day.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const realTime = (hms: string): boolean => {
+  const [h, m, s] = hms.split(':').map(Number);
+  return h < 24 && m < 60 && s < 60;
+};
 
 /** Fixed-width UTC text that sorts as time does (Kyiv-offset strings do not, across a DST change). */
 export function sortableUtc(micros: Micros): string {

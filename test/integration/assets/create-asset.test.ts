@@ -231,6 +231,12 @@ describe('organization directory fill-in', () => {
     ]);
   });
 
+  it('refuses an absurdly long identifier as unknown (422), without a lookup DynamoDB would reject', async () => {
+    const res = await api.post('/api/2.4/assets', ASSET_TYPES.bounce.build({ assetCustodian: minimal('9'.repeat(2100)) }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].name).toBe('assetCustodian');
+  });
+
   it.each(TYPE_NAMES)('accepts an unknown custodian sent in full (%s)', async (type) => {
     const custodian = anOrganization({ identifier: { scheme: 'UA-EDR', id: '99999999' } });
     const { asset } = await createAsset(api, type, { assetCustodian: custodian });

@@ -62,6 +62,26 @@ describe('PATCH /api/0.1/lots/{id}', () => {
     expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data).toEqual(lot.lot);
   });
 
+  it('refuses a status that is not a string (422), changing nothing', async () => {
+    const lot = await createLot(api);
+    for (const status of [['pending'], { pending: true }, 7, null]) {
+      const res = await patchAs(api, lot, 'owner', { status });
+      expect(res.status, JSON.stringify(status)).toBe(422);
+      expect(res.body.errors[0].name).toBe('status');
+    }
+    expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data).toEqual(lot.lot);
+  });
+
+  it('treats __proto__ in a body as nothing, not as a prototype that would satisfy validation', async () => {
+    const lot = await lotIn(api, 'pending');
+    const res = await api.call('PATCH', `/api/0.1/lots/${lot.id}?acc_token=${lot.token}`, undefined, {
+      as: 'broker',
+      raw: '{"data": {"lotCustodian": {"__proto__": {"name": "zzz"}, "name": null}}}',
+    });
+    expect(res.status).toBe(422);
+    expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data).toEqual(lot.lot);
+  });
+
   it('merges nested objects and replaces lists', async () => {
     const lot = await lotIn(api, 'pending');
     const asset = hex32();
