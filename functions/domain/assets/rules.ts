@@ -1,10 +1,8 @@
 import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
-import { newId } from '../kernel/ids.ts';
-import type { JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import type { Asset, TransitionRule, TransitionRules } from './asset.ts';
 
-/** Building blocks the asset type definitions compose: rectification, the lot link, deletion, item ids. */
+/** Building blocks the asset type definitions compose: rectification, the lot link, deletion (item ids: kernel/items.ts). */
 
 const HOUR: Micros = 3_600_000_000;
 
@@ -62,11 +60,4 @@ export function composeTransitions(...sets: TransitionRules[]): TransitionRules 
     for (const [key, rules] of Object.entries(set)) out[key] = [...(out[key] ?? []), ...(rules ?? [])];
   }
   return out as TransitionRules;
-}
-
-/** Items get server ids: an item keeps its id only when it is one of `previous` (a PATCH sending items back). */
-export function withItemIds(items: unknown, previous: readonly JsonObject[] = []): unknown {
-  if (!Array.isArray(items)) return items;
-  const known = new Set(previous.map((i) => i.id));
-  return items.map((item) => (item && typeof item === 'object' ? { ...item, id: known.has(item.id) ? item.id : newId() } : item));
 }

@@ -18,6 +18,7 @@ import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
 import { auctionModuleView, auctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
+import { listed } from './texts.ts';
 
 /** The ports and facts every auction command gets, bound to one request (or one chronograph run). */
 export interface AuctionsContext {
@@ -232,8 +233,6 @@ function ownBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId:
   assertStatus(w.root, def.bids.changeStatuses, refusal);
   return record;
 }
-
-const listed = (statuses: readonly string[]) => `[${statuses.map((s) => `'${s}'`).join(', ')}]`;
 
 export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<Bid> {
   const { result } = await change(

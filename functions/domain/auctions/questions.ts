@@ -6,6 +6,7 @@ import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
 import { childKey, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
 import type { Child } from '../kernel/aggregate.ts';
+import { listed } from './texts.ts';
 
 /** Questions to the organizer (interface.md §2.6) and their answers. */
 export const QUESTION = 'QUESTION';
@@ -28,9 +29,6 @@ const checkAnswer = compileCheck({
   required: ['answer'],
   properties: { answer: { type: 'string', minLength: 1 } },
 });
-
-/** Python list repr of statuses, as upstream messages print them. */
-const listed = (statuses: readonly string[]) => `[${statuses.map((s) => `'${s}'`).join(', ')}]`;
 
 export function assertQuestionsOpen(
   auction: Auction,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Asset, TransitionRule } from '../../../functions/domain/assets/asset.ts';
-import { composeTransitions, rectificationEnded, startRectification, withItemIds } from '../../../functions/domain/assets/rules.ts';
+import { composeTransitions, rectificationEnded, startRectification } from '../../../functions/domain/assets/rules.ts';
+import { withItemIds } from '../../../functions/domain/kernel/items.ts';
 import { parseInstant } from '../../../functions/domain/kernel/time.ts';
 
 const NOW = parseInstant('2026-03-28T10:00:00.123456+02:00')!; // the day before the spring DST change in Kyiv

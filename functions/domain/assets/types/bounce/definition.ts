@@ -5,7 +5,8 @@ import { addressSchema, classificationSchema, itemClassificationSchema, location
 import { compileCheck } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
-import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails, withItemIds } from '../../rules.ts';
+import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
+import { withItemIds } from '../../../kernel/items.ts';
 
 /**
  * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,

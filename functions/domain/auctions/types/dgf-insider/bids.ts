@@ -1,10 +1,11 @@
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { pick, type JsonObject } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
-import { formatKyiv, type Micros } from '../../../kernel/time.ts';
+import type { Micros } from '../../../kernel/time.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
-import { instantOf, within, type Auction } from '../../auction.ts';
+import { within, type Auction } from '../../auction.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
+import { span } from '../../texts.ts';
 
 /**
  * dgfInsider bids (reference-behaviour.md §7.3, upstream INS `views/bid.py`): the create whitelist is `tenderers`,
@@ -39,9 +40,6 @@ const checkBidPatch = compileCheck({
 });
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
-
-const span = (auction: Auction, period: string) =>
-  `from (${formatKyiv(instantOf(auction, period, 'startDate') ?? 0)}) to (${formatKyiv(instantOf(auction, period, 'endDate') ?? 0)})`;
 
 function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   if (!within(auction, 'tenderPeriod', now)) {

@@ -1,12 +1,14 @@
 import { accelerator, insiderPeriods, PERIODS_INCORRECT } from '../../../calendar/periods.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
-import { newId } from '../../../kernel/ids.ts';
+import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
-import { instantOf, within, type Auction } from '../../auction.ts';
+import { within, type Auction } from '../../auction.ts';
 import { startAwarding, type AwardingRules } from '../../awarding.ts';
 import type { AuctionDefinition } from '../../definition.ts';
+import { withVat as vatOn } from '../../fields.ts';
+import { span } from '../../texts.ts';
 import { insiderBids } from './bids.ts';
 import { insiderEvents } from './events.ts';
 import { checkNewAuction, checkStoredAuction } from './schema.ts';
@@ -89,14 +91,7 @@ function withPeriods(auction: JsonObject, startDate: string, now: Micros): JsonO
 }
 
 /** The VAT flag the server sets on output (interface.md §2.2). */
-function withVat(fields: JsonObject): JsonObject {
-  const out = { ...fields };
-  for (const key of ['value', 'minimalStep']) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
-  return out;
-}
-
-const withItemIds = (items: JsonObject[], known: JsonObject[] = []) =>
-  items.map((i) => ({ ...i, id: known.some((k) => k.id === i.id) ? i.id : newId() }));
+const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep']);
 
 function initialize(sent: JsonObject, now: Micros): JsonObject {
   const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
@@ -125,9 +120,6 @@ function initialize(sent: JsonObject, now: Micros): JsonObject {
 /** Upstream: a body `status` is honoured only as `draft` (two-phase commit); any other is ignored. */
 const createStatus = (sent: unknown): string => (sent === 'draft' ? 'draft' : TENDERING);
 
-const rectificationSpan = (auction: Auction) =>
-  (['startDate', 'endDate'] as const).map((e) => formatKyiv(instantOf(auction, 'rectificationPeriod', e) ?? 0));
-
 /**
  * The owner's PATCH (upstream `validate_patch_auction_data`, `dgf_auction_roles`):
  * - draft: only `{status: "active.tendering"}` (the two-phase commit; periods as set at creation), else 403;
@@ -147,14 +139,14 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   }
   if (!within(auction, 'rectificationPeriod', now)) {
     if ('items' in data) {
-      const [start, end] = rectificationSpan(auction);
-      throw new ForbiddenError(`Item can be edited only during the rectification period of the auction: from (${start}) to (${end}).`);
+      throw new ForbiddenError(`Item can be edited only during the rectification period of the auction: ${span(auction, 'rectificationPeriod')}.`);
     }
     return auction; // edits after rectification are ignored, as upstream
   }
   const patch = pick(data, RECTIFICATION_FIELDS);
   const merged = mergePatch(auction, omit(patch, ['items']));
-  if (patch.items !== undefined) merged.items = Array.isArray(patch.items) ? withItemIds(patch.items, auction.items) : patch.items;
+  // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
+  if (patch.items !== undefined) merged.items = withItemIds(patch.items, auction.items);
   checkStoredAuction(omit(merged, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
   return withVat(merged) as Auction;
 }

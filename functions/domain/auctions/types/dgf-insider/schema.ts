@@ -1,20 +1,13 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
+import { multilingual } from '../../../kernel/structures.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
+import { uahMoneySchema } from '../../fields.ts';
 
 /** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
 
-const money = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['amount'],
-  properties: {
-    amount: { type: 'number', minimum: 0 },
-    currency: { enum: ['UAH'], 'x-messages': { enum: 'currency should be only UAH' } },
-    valueAddedTaxIncluded: { type: 'boolean' },
-  },
-};
+const money = uahMoneySchema(true);
 
 const classification = {
   type: 'object',
@@ -35,9 +28,7 @@ const item = {
   required: ['description', 'classification'],
   properties: {
     id: { type: 'string' },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
+    ...multilingual('description', { type: 'string', minLength: 1 }),
     classification,
     additionalClassifications: { type: 'array', items: classification },
     address: addressSchema,
@@ -52,12 +43,8 @@ const item = {
 const dateOnly = { type: 'string', format: 'date' };
 
 const properties = {
-  title: { type: 'string', minLength: 1 },
-  title_en: { type: 'string' },
-  title_ru: { type: 'string' },
-  description: { type: 'string' },
-  description_en: { type: 'string' },
-  description_ru: { type: 'string' },
+  ...multilingual('title', { type: 'string', minLength: 1 }),
+  ...multilingual('description'),
   procurementMethodType: { enum: ['dgfInsider'] },
   procurementMethodDetails: { type: 'string' },
   submissionMethodDetails: { type: 'string' },

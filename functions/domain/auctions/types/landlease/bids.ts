@@ -1,10 +1,11 @@
 import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
 import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
-import { formatKyiv, type Micros } from '../../../kernel/time.ts';
+import type { Micros } from '../../../kernel/time.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
-import { instantOf, within, type Auction } from '../../auction.ts';
+import { within, type Auction } from '../../auction.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
+import { span } from '../../texts.ts';
 
 /**
  * Landlease bids (reference-behaviour.md §8, upstream GEB texts): created `draft`; `pending` only while tendering
@@ -35,9 +36,6 @@ const checkBidPatch = compileCheck({
     bidNumber: { type: 'integer', minimum: 1 },
   },
 });
-
-const span = (auction: Auction, period: string) =>
-  `from (${formatKyiv(instantOf(auction, period, 'startDate') ?? 0)}) to (${formatKyiv(instantOf(auction, period, 'endDate') ?? 0)})`;
 
 function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   if (!within(auction, 'tenderPeriod', now)) {

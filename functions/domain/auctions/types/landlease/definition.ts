@@ -1,13 +1,15 @@
 import { accelerator, kyivMidnight, landleasePeriods } from '../../../calendar/periods.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
-import { newId } from '../../../kernel/ids.ts';
+import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
-import { instantOf, within, type Auction } from '../../auction.ts';
+import { within, type Auction } from '../../auction.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { startAwarding } from '../../awarding.ts';
+import { withVat as vatOn } from '../../fields.ts';
+import { span } from '../../texts.ts';
 import { landleaseBids } from './bids.ts';
 import { landleaseEvents } from './events.ts';
 import { checkNewAuction, checkStoredAuction } from './schema.ts';
@@ -47,15 +49,7 @@ const checkAuctionPeriod = compileCheck({
 const auctionPeriodFrom = (startDate: string) => ({ shouldStartAfter: formatKyiv(kyivMidnight(kyivDate(parseInstant(startDate)!))) });
 
 /** The VAT flags the server sets on output (interface.md §2.5). */
-function withVat(fields: JsonObject): JsonObject {
-  const out = { ...fields };
-  for (const key of ['value', 'minimalStep', 'budgetSpent']) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
-  return out;
-}
-
-/** Items get server ids; a client's id is kept only when it names an item the auction already has. */
-const withItemIds = (items: JsonObject[], known: JsonObject[] = []) =>
-  items.map((i) => ({ ...i, id: known.some((k) => k.id === i.id) ? i.id : newId() }));
+const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep', 'budgetSpent']);
 
 function initialize(sent: JsonObject, _now: Micros): JsonObject {
   const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
@@ -110,15 +104,14 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
     checkAuctionPeriod(pick(patch, ['auctionPeriod']));
   } else {
     if (!within(auction, 'rectificationPeriod', now)) {
-      const [start, end] = (['startDate', 'endDate'] as const).map((e) => formatKyiv(instantOf(auction, 'rectificationPeriod', e) ?? 0));
-      throw new ForbiddenError(`Auction can be edited only during the rectification period: from (${start}) to (${end}).`);
+      throw new ForbiddenError(`Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`);
     }
     patch = pick(data, RECTIFICATION_FIELDS);
     if ('items' in patch && !(Array.isArray(patch.items) && patch.items.length)) throw new ForbiddenError('Can`t change items, at least there should be one');
   }
   const merged = mergePatch(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
-  // A malformed `items` is kept as sent so the schema check below answers 422.
-  if (patch.items !== undefined) merged.items = Array.isArray(patch.items) ? withItemIds(patch.items, auction.items) : patch.items;
+  // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
+  if (patch.items !== undefined) merged.items = withItemIds(patch.items, auction.items);
   if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
   checkStoredAuction(omit(merged, SERVER_FIELDS));
   const next = withVat(merged) as Auction;

@@ -2,21 +2,14 @@ import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
+import { multilingual } from '../../../kernel/structures.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
+import { uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
 /** The client-writable fields of a landlease auction (interface.md §2.5, reference-behaviour.md §8). */
 
-const money = (vat: boolean) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['amount'],
-  properties: {
-    amount: { type: 'number', minimum: 0 },
-    currency: { enum: ['UAH'], 'x-messages': { enum: 'currency should be only UAH' } },
-    ...(vat && { valueAddedTaxIncluded: { type: 'boolean' } }),
-  },
-});
+const money = uahMoneySchema;
 
 const classification = (scheme: object) => ({
   type: 'object',
@@ -30,9 +23,7 @@ const item = {
   required: ['description', 'classification', 'additionalClassifications', 'address', 'unit', 'quantity'],
   properties: {
     id: { type: 'string' },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
+    ...multilingual('description', { type: 'string', minLength: 1 }),
     classification: {
       ...classification({ enum: ['CAV-PS'] }),
       properties: {
@@ -60,12 +51,8 @@ const item = {
 };
 
 const properties = {
-  title: { type: 'string', minLength: 1 },
-  title_en: { type: 'string' },
-  title_ru: { type: 'string' },
-  description: { type: 'string' },
-  description_en: { type: 'string' },
-  description_ru: { type: 'string' },
+  ...multilingual('title', { type: 'string', minLength: 1 }),
+  ...multilingual('description'),
   procurementMethodType: { enum: ['landlease'] },
   procurementMethodDetails: { type: 'string' },
   mode: { enum: ['test'] },

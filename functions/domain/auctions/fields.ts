@@ -1,0 +1,22 @@
+import type { JsonObject } from '../kernel/objects.ts';
+
+/** Field blocks the auction types share: money as they accept it, and the VAT flag the server sets on output. */
+
+/** Money of an auction or bid: amounts in UAH only (upstream text); `valueAddedTaxIncluded` accepted when `vat`. */
+export const uahMoneySchema = (vat = true) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount'],
+  properties: {
+    amount: { type: 'number', minimum: 0 },
+    currency: { enum: ['UAH'], 'x-messages': { enum: 'currency should be only UAH' } },
+    ...(vat && { valueAddedTaxIncluded: { type: 'boolean' } }),
+  },
+});
+
+/** The VAT flag the server sets on output (interface.md §2.2, §2.5): `valueAddedTaxIncluded: true` on each money field present. */
+export function withVat(fields: JsonObject, moneyFields: readonly string[]): JsonObject {
+  const out = { ...fields };
+  for (const key of moneyFields) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
+  return out;
+}
