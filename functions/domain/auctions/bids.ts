@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { tokenMatches } from '../kernel/ids.ts';
@@ -81,5 +82,12 @@ export function readBid(a: AuctionParts, id: string, principal: Principal, hidde
   return bidView(a, bid, owner);
 }
 
-/** The link a bidder follows into the auction: the auction URL keyed by the bid id. */
-export const participationUrl = (auctionUrl: string, bidId: string) => `${auctionUrl}?key=${bidId}`;
+/**
+ * The key of a bidder's link into the auction: HMAC-SHA256 of the auction and bid ids under a server secret, so that
+ * knowing a bid id (dgfInsider shows them once bids are public) does not let anyone forge another bidder's link.
+ */
+export const participationKey = (secret: string, auctionId: string, bidId: string): string =>
+  createHmac('sha256', secret).update(`${auctionId}:${bidId}`).digest('hex');
+
+/** The link a bidder follows into the auction: the auction URL with the bid's participation key. */
+export const participationUrl = (auctionUrl: string, key: string): string => `${auctionUrl}?key=${key}`;

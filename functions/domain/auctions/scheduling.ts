@@ -1,6 +1,6 @@
 import { formatKyiv } from '../kernel/time.ts';
 import { putChild, removeChild, type Auction, type Working } from './auction.ts';
-import { BID, bidChild, bidRecords, participationUrl } from './bids.ts';
+import { BID, bidChild, bidRecords, participationKey, participationUrl } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
 /** Steps the types' timed events share: status moves, dropping draft bids, scheduling the auction. */
@@ -20,12 +20,13 @@ export function dropDraftBids(w: Working): void {
 
 /**
  * The auction is scheduled: `active.auction` with its `auctionUrl` (from the auction site), the auction start at
- * `shouldStartAfter`, and each active bid's participation link.
+ * `shouldStartAfter`, and each active bid's participation link (keyed under `ctx.participationSecret`).
  */
 export function scheduleAuction(w: Working, ctx: EventContext): void {
   const auctionUrl = `${ctx.auctionSite}/auctions/${w.root.id}`;
   for (const { bid, child } of bidRecords(w.children).filter((r) => r.bid.status === 'active')) {
-    putChild(w, bidChild({ ...bid, participationUrl: participationUrl(auctionUrl, bid.id) }, child.internal?.tokenHash));
+    const key = participationKey(ctx.participationSecret, w.root.id, bid.id);
+    putChild(w, bidChild({ ...bid, participationUrl: participationUrl(auctionUrl, key) }, child.internal?.tokenHash));
   }
   moveTo(w, 'active.auction', ctx, {
     auctionUrl,

@@ -7,6 +7,8 @@ export interface EventContext {
   now: Micros;
   /** Base URL of the auction system: `auctionUrl` is built from it. */
   auctionSite: string;
+  /** The server secret participation links are keyed with (an argument: the domain reads no environment). */
+  participationSecret: string;
 }
 
 /**

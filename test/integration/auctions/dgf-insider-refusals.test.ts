@@ -139,6 +139,22 @@ describe('dgfInsider questions and bids refusals', () => {
     expect((await api.post(`${a.url}/bids`, anInsiderBid())).body).toEqual(forbidden("Can't add bid in current (active.auction) auction status"));
   });
 
+  it('hides the bids from others while the auction runs, and gives each bidder an unguessable link', async () => {
+    const a = await runningAuction(['broker2', 'broker']);
+    const running = (await api.get(a.url)).body.data;
+    expect(running.status).toBe('active.auction');
+    expect(running).not.toHaveProperty('bids');
+    const [first, second] = a.bids;
+    expect((await api.get(`${a.url}/bids/${first.id}`, { as: 'broker' })).body).toEqual(forbidden("Can't view bid in current (active.auction) auction status"));
+    const links = await Promise.all(a.bids.map(async (b) => (await api.get(`${a.url}/bids/${b.id}`, { as: b.as, token: b.token })).body.data.participationUrl));
+    for (const [i, link] of links.entries()) {
+      expect(link).toMatch(/\?key=[0-9a-f]{64}$/);
+      expect(link).not.toContain(a.bids[i].id);
+    }
+    expect(links[0]).not.toBe(links[1]);
+    expect(links[0]).not.toBe(`${running.auctionUrl}?key=${second.id}`);
+  });
+
   it('makes an auction without active bids unsuccessful when the enquiry period ends', async () => {
     const a = await tenderingInsider(api);
     await insiderBid(api, a.id, 'broker2', { status: 'draft' });

@@ -93,7 +93,8 @@ describe('dgfInsider auction', () => {
     expect(running).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: expect.stringContaining(id) });
     expect(running).not.toHaveProperty('next_check');
     const mine = (await api.get(`${url}/bids/${first.id}`, { as: 'broker2', token: first.token })).body.data;
-    expect(mine.participationUrl).toBe(`${running.auctionUrl}?key=${first.id}`);
+    expect(mine.participationUrl).toMatch(new RegExp(`^${running.auctionUrl}\\?key=[0-9a-f]{64}$`));
+    expect(mine.participationUrl).not.toContain(first.id);
 
     // The auction system reports results: a chain of awards, the best pending, the other waiting.
     const results = await api.post(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { working, type Auction } from '../../../functions/domain/auctions/auction.ts';
-import { bidChild, bidsOf, type Bid } from '../../../functions/domain/auctions/bids.ts';
+import { bidChild, bidsOf, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
 import { applyDueEvents, nextCheck, withNextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { landleaseBids } from '../../../functions/domain/auctions/types/landlease/bids.ts';
 import { landlease } from '../../../functions/domain/auctions/types/landlease/definition.ts';
@@ -63,7 +63,7 @@ describe('landlease timed events', () => {
   const committed = withNextCheck(landlease.events, commit(draft('2026-03-30'), now));
   const bid = (id: string, status: string, extra: Partial<Bid> = {}): Bid =>
     ({ id: id.repeat(32), status, owner: 'broker', date: formatKyiv(now), tenderers: [], ...extra }) as Bid;
-  const ctx = (text: string) => ({ now: at(text), auctionSite: 'https://auction.test' });
+  const ctx = (text: string) => ({ now: at(text), auctionSite: 'https://auction.test', participationSecret: 'unit-test-secret' });
 
   it('arms next_check at the end of the current period', () => {
     expect(committed.next_check).toBe(committed.rectificationPeriod.endDate);
@@ -79,7 +79,11 @@ describe('landlease timed events', () => {
     expect(applied).toEqual(['rectification ends', 'tendering ends', 'enquiry ends']);
     expect(w.root).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: `https://auction.test/auctions/${committed.id}` });
     expect(w.remove).toEqual([`BID#${'3'.repeat(32)}`]);
-    expect(bidsOf(w.children).every((b) => b.participationUrl?.includes(b.id))).toBe(true);
+    const auctionUrl = `https://auction.test/auctions/${committed.id}`;
+    for (const b of bidsOf(w.children)) {
+      expect(b.participationUrl).toBe(`${auctionUrl}?key=${participationKey('unit-test-secret', committed.id, b.id)}`);
+      expect(b.participationUrl).not.toContain(b.id);
+    }
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);
   });
 

@@ -172,7 +172,7 @@ export const dgfInsider: AuctionDefinition = {
   statuses: {
     documents: ['draft', TENDERING],
     questions: [TENDERING],
-    bidsHidden: [TENDERING],
+    bidsHidden: [TENDERING, 'active.auction'],
     auction: 'active.auction',
   },
   questionPeriod: 'enquiryPeriod',

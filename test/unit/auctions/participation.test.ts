@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { participationKey, participationUrl } from '../../../functions/domain/auctions/bids.ts';
+import { DEV_PARTICIPATION_SECRET, participationSecret } from '../../../functions/http/auctions/context.ts';
+
+describe('participation links', () => {
+  const A = 'a'.repeat(32);
+  const B = 'b'.repeat(32);
+
+  it('keys a link with an HMAC of the auction and bid ids under the secret', () => {
+    const key = participationKey('s3cret', A, B);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).toBe(participationKey('s3cret', A, B));
+    expect(key).not.toBe(participationKey('other', A, B));
+    expect(key).not.toBe(participationKey('s3cret', B, A));
+    expect(participationUrl('https://auction.test/auctions/x', key)).toBe(`https://auction.test/auctions/x?key=${key}`);
+  });
+});
+
+describe('participation secret', () => {
+  const saved = { secret: process.env.AGORA_PARTICIPATION_SECRET, local: process.env.AGORA_LOCAL };
+  const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  afterEach(() => {
+    restore('AGORA_PARTICIPATION_SECRET', saved.secret);
+    restore('AGORA_LOCAL', saved.local);
+  });
+
+  it('takes AGORA_PARTICIPATION_SECRET when it is set', () => {
+    process.env.AGORA_PARTICIPATION_SECRET = 'from-env';
+    expect(participationSecret()).toBe('from-env');
+  });
+
+  it('falls back to the documented dev secret only in the local runtime', () => {
+    delete process.env.AGORA_PARTICIPATION_SECRET;
+    process.env.AGORA_LOCAL = '1';
+    expect(participationSecret()).toBe(DEV_PARTICIPATION_SECRET);
+    delete process.env.AGORA_LOCAL;
+    expect(() => participationSecret()).toThrow(/AGORA_PARTICIPATION_SECRET is not set/);
+  });
+});
