@@ -19,7 +19,14 @@ export interface AggregateKind<T> {
   id: (root: T) => string;
 }
 
-const MAX_ATTEMPTS = 8;
+/**
+ * Attempts of one optimistic load-apply-write. Serialized child writes (bids, bid documents) move the revision, so a
+ * burst of them on one auction contends: each round one wins, so the attempts cover a burst of about this many.
+ */
+const MAX_ATTEMPTS = 12;
+
+/** Full-jitter exponential backoff before retry `i` (0-based): a random wait up to 5 ms · 2^i, at most 200 ms. */
+const backoff = (i: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** i)));
 
 /** The root item: keys, revision, hashes, the public object, and the sparse index keys it belongs to. */
 export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'children'>): JsonObject {
@@ -106,7 +113,7 @@ export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> 
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       if (i + 1 >= MAX_ATTEMPTS) throw new ConflictError();
-      await new Promise((r) => setTimeout(r, Math.random() * 10 * (i + 1)));
+      await backoff(i);
     }
   }
 }

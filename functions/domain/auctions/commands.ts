@@ -207,13 +207,17 @@ export async function answerQuestion(ctx: AuctionsContext, id: string, questionI
 
 // ---------------------------------------------------------------------------------------------------- bids
 
-/** A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). */
 /** One bid: its owner (bid token) always sees it, with `participationUrl`; others once bids are not hidden. */
 export async function getBid(ctx: AuctionsContext, id: string, bidId: string): Promise<Bid> {
   const a = await loadAuction(ctx, id);
   return readBid(a, bidId, ctx.principal, definitionOf(a.root).statuses.bidsHidden);
 }
 
+/**
+ * A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). The write
+ * moves the revision (`serialize`): a root writer that read the children before this bid (the chronograph ending
+ * the enquiry) then fails its condition and reads again, so it never misses a bid created `active`.
+ */
 export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject): Promise<{ bid: Bid; token: string }> {
   const token = newToken();
   const { result } = await change(ctx, id, (w, def) => {
@@ -222,7 +226,7 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject)
     const bid = { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) } as Bid;
     putChild(w, bidChild(bid, sha256(token)));
     return bidView(w, bid, true);
-  });
+  }, { serialize: true });
   return { bid: result, token };
 }
 
@@ -275,7 +279,7 @@ export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: st
     const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: 'bid', now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
     return document;
-  });
+  }, { serialize: true });
   return result;
 }
 
