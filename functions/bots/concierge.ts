@@ -6,15 +6,13 @@ import type { Aggregate } from '#domain/kernel/aggregate.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
 import type { Micros } from '#domain/kernel/time.ts';
-import { requestNow } from '#http-kit/clock.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { loadRoots } from '#store/batch.ts';
-import { countRequests } from '#store/client.ts';
 import { isConditionFailure } from '#store/errors.ts';
 import { LOT_KIND, lotRepository } from '#store/lot-repository.ts';
 import { MAX_TRANSACTION_ITEMS, transact, type AggregateWrite } from '#store/transactions.ts';
-import { dueWork } from '#store/work.ts';
 import type { BotReport } from '../bots.ts';
+import { sweep } from './sweep.ts';
 
 /**
  * The concierge: settles lots and their assets (verification, recomposed, pending.dissolution, pending.deleted,
@@ -71,22 +69,6 @@ async function settle(id: string, now: Micros): Promise<boolean> {
   return changed;
 }
 
-export async function run(): Promise<BotReport> {
-  const { result, requests } = await countRequests(async () => {
-    const now = requestNow();
-    const due = (await dueWork('concierge', now)).filter((w) => w.kind === LOT_KIND.kind);
-    let changed = 0;
-    for (const { id } of due) {
-      try {
-        if (await settle(id, now)) changed++;
-      } catch (error) {
-        // One broken lot must not stop the others; it stays due and is retried on the next run.
-        console.error(JSON.stringify({ level: 'error', bot: 'concierge', lot: id, error: String(error) }));
-      }
-    }
-    return { due: due.length, changed };
-  });
-  return { bot: 'concierge', ...result, requests };
-}
+export const run = (): Promise<BotReport> => sweep('concierge', LOT_KIND, settle);
 
 export const handler = async (): Promise<BotReport> => run();

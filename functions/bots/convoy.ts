@@ -6,16 +6,14 @@ import { DomainError } from '#domain/kernel/errors.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
-import { requestNow } from '#http-kit/clock.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { AUCTION_KIND, auctionRepository } from '#store/auction-repository.ts';
 import { loadRoots } from '#store/batch.ts';
-import { countRequests } from '#store/client.ts';
 import { isConditionFailure } from '#store/errors.ts';
 import { LOT_KIND, lotRepository } from '#store/lot-repository.ts';
 import { transact, type AggregateWrite } from '#store/transactions.ts';
-import { dueWork } from '#store/work.ts';
 import type { BotReport } from '../bots.ts';
+import { sweep } from './sweep.ts';
 
 /**
  * The convoy: joins auctions created from a lot (`merchandisingObject`) with their lot. It Queries the bot-work
@@ -92,22 +90,6 @@ async function convey(id: string, now: Micros): Promise<boolean> {
   return changed;
 }
 
-export async function run(): Promise<BotReport> {
-  const { result, requests } = await countRequests(async () => {
-    const now = requestNow();
-    const due = (await dueWork('convoy', now)).filter((w) => w.kind === AUCTION_KIND.kind);
-    let changed = 0;
-    for (const { id } of due) {
-      try {
-        if (await convey(id, now)) changed++;
-      } catch (error) {
-        // One broken auction must not stop the others; it stays due and is retried on the next run.
-        console.error(JSON.stringify({ level: 'error', bot: 'convoy', auction: id, error: String(error) }));
-      }
-    }
-    return { due: due.length, changed };
-  });
-  return { bot: 'convoy', ...result, requests };
-}
+export const run = (): Promise<BotReport> => sweep('convoy', AUCTION_KIND, convey);
 
 export const handler = async (): Promise<BotReport> => run();

@@ -1,0 +1,32 @@
+import type { Micros } from '#domain/kernel/time.ts';
+import { requestNow } from '#http-kit/clock.ts';
+import { countRequests } from '#store/client.ts';
+import { dueWork } from '#store/work.ts';
+import type { BotReport } from '../bots.ts';
+
+/**
+ * The run every bot shares: Query the bot's due work (`WORK#<bot>`, due <= now; never a Scan), keep the items of
+ * one aggregate kind, hand each to `handleOne` (true when it changed something), and report the due and changed
+ * counts with the DynamoDB requests of the run. One broken item must not stop the others: its error is logged and
+ * it stays due, so the next run retries it.
+ */
+export async function sweep(
+  bot: string,
+  kind: { kind: string; entity: string },
+  handleOne: (id: string, now: Micros) => Promise<boolean>,
+): Promise<BotReport> {
+  const { result, requests } = await countRequests(async () => {
+    const now = requestNow();
+    const due = (await dueWork(bot, now)).filter((w) => w.kind === kind.kind);
+    let changed = 0;
+    for (const { id } of due) {
+      try {
+        if (await handleOne(id, now)) changed++;
+      } catch (error) {
+        console.error(JSON.stringify({ level: 'error', bot, [kind.entity]: id, error: String(error) }));
+      }
+    }
+    return { due: due.length, changed };
+  });
+  return { bot, ...result, requests };
+}
