@@ -8,7 +8,7 @@ export function buildApp(app = new App()) {
   const stage = app.node.tryGetContext('stage') ?? 'dev';
   const data = new DataStack(app, `Agora-${stage}-Data`);
   const api = new ApiStack(app, `Agora-${stage}-Api`, { table: data.table, files: data.files, docserviceKey: data.docserviceKey });
-  const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, { table: data.table });
+  const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, { table: data.table, participationKey: data.participationKey });
   return { app, data, api, bots: botsStack };
 }
 

@@ -2,12 +2,14 @@ import { Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { bots } from '../functions/bots.ts';
 import { AppFunction } from './app-function.ts';
 
 export interface BotsStackProps extends StackProps {
   table: ITableV2;
+  participationKey: ISecret;
 }
 
 /** One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv). */
@@ -16,7 +18,15 @@ export class BotsStack extends Stack {
     super(scope, id, props);
     for (const bot of bots) {
       const name = bot.name.charAt(0).toUpperCase() + bot.name.slice(1);
-      const fn = new AppFunction(this, `${name}Bot`, { handler: bot.handler, table: props.table, access: 'rw', timeout: Duration.seconds(60) });
+      const participation = bot.secrets?.includes('participation');
+      const fn = new AppFunction(this, `${name}Bot`, {
+        handler: bot.handler,
+        table: props.table,
+        access: 'rw',
+        timeout: Duration.seconds(60),
+        ...(participation && { environment: { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }, secretsExtension: true }),
+      });
+      if (participation) props.participationKey.grantRead(fn);
       new Schedule(this, `${name}Schedule`, {
         description: bot.description,
         schedule: ScheduleExpression.expression(bot.schedule, TimeZone.EUROPE_KYIV),

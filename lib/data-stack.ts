@@ -17,6 +17,8 @@ export class DataStack extends Stack {
   readonly table: TableV2;
   readonly files: Bucket;
   readonly docserviceKey: Secret;
+  /** Keys bidders' participation links (HMAC), so nobody can forge one from a bid id. */
+  readonly participationKey: Secret;
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     const key = (name: string) => ({ name, type: AttributeType.STRING });
@@ -42,6 +44,11 @@ export class DataStack extends Stack {
     });
     this.docserviceKey = new Secret(this, 'DocserviceKey', {
       description: 'Agora document service signing key material (the Ed25519 seed is its SHA-256)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.participationKey = new Secret(this, 'ParticipationKey', {
+      description: 'Agora participation links key (HMAC-SHA256 of auction and bid ids)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -1,7 +1,8 @@
 import { runTimedEvents } from '#domain/auctions/commands.ts';
 import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
 import type { BotReport } from '../bots.ts';
-import { auctionSite, participationSecret } from '../http/auctions/context.ts';
+import { participationSecret } from '#store/participation-secret.ts';
+import { auctionSite } from '../http/auctions/context.ts';
 import { sweep } from './sweep.ts';
 
 /**
@@ -10,7 +11,7 @@ import { sweep } from './sweep.ts';
  * Idempotent: an auction already moved on has nothing due and is left alone.
  */
 export async function run(): Promise<BotReport> {
-  const secret = participationSecret(); // refused before any work when it is missing
+  const secret = await participationSecret(); // refused before any work when it is missing
   const site = auctionSite();
   return sweep('chronograph', AUCTION_KIND, async (id, now) => {
     const applied = await runTimedEvents({ auctions: auctionRepository, now, auctionSite: site, participationSecret: secret }, id);

@@ -1,4 +1,5 @@
 import { keyringFromSeeds, seedFromSecret, type Keyring } from '#domain/documents/docservice.ts';
+import { readSecretString } from './secrets.ts';
 
 /**
  * The document service's signing key, loaded once per container.
@@ -17,14 +18,7 @@ export const devKeyring = (): Keyring => keyringFromSeeds(Buffer.from(process.en
 let loading: Promise<Keyring> | undefined;
 
 async function fromSecretsExtension(secretId: string): Promise<Keyring> {
-  const port = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773';
-  const res = await fetch(`http://localhost:${port}/secretsmanager/get?secretId=${encodeURIComponent(secretId)}`, {
-    headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
-  });
-  if (!res.ok) throw new Error(`docservice key: the secrets extension answered ${res.status}`);
-  const { SecretString } = (await res.json()) as { SecretString?: string };
-  if (!SecretString) throw new Error('docservice key: the secret has no string value');
-  return keyringFromSeeds(seedFromSecret(SecretString));
+  return keyringFromSeeds(seedFromSecret(await readSecretString(secretId)));
 }
 
 export function loadKeyring(): Promise<Keyring> {

@@ -205,4 +205,14 @@ describe('BotsStack', () => {
       });
     }
   });
+
+  it('gives the bots that key participation links the generated secret, and only them', () => {
+    const functions = Object.values(botsTemplate.findResources('AWS::Lambda::Function')) as any[];
+    const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.PARTICIPATION_SECRET_ARN);
+    expect(withSecret).toHaveLength(bots.filter((b) => b.secrets?.includes('participation')).length);
+    botsTemplate.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]) },
+    });
+    data.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('participation') });
+  });
 });

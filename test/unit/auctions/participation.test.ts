@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { participationKey, participationUrl } from '../../../functions/domain/auctions/bids.ts';
-import { DEV_PARTICIPATION_SECRET, participationSecret } from '../../../functions/http/auctions/context.ts';
+import { DEV_PARTICIPATION_SECRET, participationSecret } from '../../../functions/store/participation-secret.ts';
 
 describe('participation links', () => {
   const A = 'a'.repeat(32);
@@ -24,16 +24,16 @@ describe('participation secret', () => {
     restore('AGORA_LOCAL', saved.local);
   });
 
-  it('takes AGORA_PARTICIPATION_SECRET when it is set', () => {
+  it('takes AGORA_PARTICIPATION_SECRET when it is set', async () => {
     process.env.AGORA_PARTICIPATION_SECRET = 'from-env';
-    expect(participationSecret()).toBe('from-env');
+    expect(await participationSecret()).toBe('from-env');
   });
 
-  it('falls back to the documented dev secret only in the local runtime', () => {
+  it('falls back to the documented dev secret only in the local runtime', async () => {
     delete process.env.AGORA_PARTICIPATION_SECRET;
     process.env.AGORA_LOCAL = '1';
-    expect(participationSecret()).toBe(DEV_PARTICIPATION_SECRET);
+    expect(await participationSecret()).toBe(DEV_PARTICIPATION_SECRET);
     delete process.env.AGORA_LOCAL;
-    expect(() => participationSecret()).toThrow(/AGORA_PARTICIPATION_SECRET is not set/);
+    await expect(participationSecret()).rejects.toThrow(/AGORA_PARTICIPATION_SECRET is not set/);
   });
 });
