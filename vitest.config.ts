@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
       {
         test: {
           name: 'integration',
