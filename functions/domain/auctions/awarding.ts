@@ -4,9 +4,11 @@ import { pick, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
 import { currentDocuments } from '../documents/documents.ts';
+import { accelerator, awardPeriods } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { childKey, childrenOf, documentScope, putChild, type AuctionParts, type Working } from './auction.ts';
 import { bidChild, bidRecords, type Bid } from './bids.ts';
+import type { EventContext, TimedEvent } from './timed-events.ts';
 
 /**
  * Awarding and contracting shared by the auction types (upstream awarding v3, reduced to the states the contract
@@ -45,9 +47,6 @@ export const SINGLE_AWARD: AwardingRules = {
   contractStatuses: ['active.qualification'],
 };
 
-/** Upstream: the organizer has 4 days to load the protocol; shown as the award's verification period. */
-const VERIFICATION_DAYS = 4;
-const DAY: Micros = 86_400_000_000;
 
 const stamp = (w: Working, now: Micros) => {
   const at = formatKyiv(now);
@@ -62,12 +61,19 @@ export function rankBids(bids: Bid[]): Bid[] {
     .sort((a, b) => (b.value?.amount ?? 0) - (a.value?.amount ?? 0) || (parseInstant(a.date) ?? 0) - (parseInstant(b.date) ?? 0));
 }
 
-/** The periods a `pending` award gets when its turn comes. */
-const pendingPeriods = (at: string, now: Micros) => ({
-  verificationPeriod: { startDate: at, endDate: formatKyiv(now + VERIFICATION_DAYS * DAY) },
-  signingPeriod: { startDate: at },
-  complaintPeriod: { startDate: at },
-});
+/**
+ * The periods a `pending` award gets when its turn comes (calendar/periods.ts `awardPeriods`, accelerated in the
+ * sandbox): the protocol must be loaded and the award activated by the end of `verificationPeriod`, the contract
+ * signed by the end of `signingPeriod`; both count from now, as upstream v3.
+ */
+function pendingPeriods(w: Working, at: string, now: Micros) {
+  const { verificationEnd, signingEnd } = awardPeriods({ now, accelerator: accelerator(w.root.procurementMethodDetails, w.root.mode) });
+  return {
+    verificationPeriod: { startDate: at, endDate: formatKyiv(verificationEnd) },
+    signingPeriod: { startDate: at, endDate: formatKyiv(signingEnd) },
+    complaintPeriod: { startDate: at },
+  };
+}
 
 /**
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
@@ -85,7 +91,7 @@ export function startAwarding(w: Working, now: Micros, rules: AwardingRules = SI
       suppliers: bid.tenderers,
       value: bid.value,
       date: at,
-      ...(rank === 0 && pendingPeriods(at, now)),
+      ...(rank === 0 && pendingPeriods(w, at, now)),
     };
     // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
     putChild(w, { key: childKey(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
@@ -181,7 +187,8 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
     items: w.root.items ?? [],
     value: award.value,
     date: at,
-    signingPeriod: { startDate: at },
+    // The contract is signed within the award's signing period (upstream v3 copies it onto the contract).
+    signingPeriod: award.signingPeriod ?? { startDate: at },
   };
   putChild(w, { key: childKey(CONTRACT, contract.id), entity: 'contract', data: contract });
   w.root = {
@@ -202,7 +209,7 @@ function disqualify(w: Working, child: Child, at: string, now: Micros): void {
   putChild(w, { ...child, data: { ...award, status: 'unsuccessful', date: at } });
   const next = rankedAwards(w).find((c) => c.data.status === 'pending.waiting');
   if (next) {
-    putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(at, now) } });
+    putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(w, at, now) } });
     w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at } };
   } else {
     w.root = { ...w.root, status: 'unsuccessful', date: at, awardPeriod: { ...w.root.awardPeriod, endDate: at } };
@@ -246,3 +253,41 @@ export function recordResults(w: Working, results: JsonObject[], now: Micros): v
   w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: at } };
 }
 
+
+// ---------------------------------------------------------------------------------------------------- deadlines
+
+/**
+ * The award an overdue deadline concerns, and when (upstream v3 `check_award_status`, reference-behaviour.md §7.4):
+ * - a `pending` award whose `verificationPeriod` ends before the protocol is loaded and the award activated;
+ * - an `active` award whose contract is not signed (no `dateSigned`) by the end of its `signingPeriod`.
+ * A signed contract has no deadline left: only its activation remains, which no clock forces.
+ */
+function awardDeadlines(a: AuctionParts): { child: Child; at: Micros }[] {
+  const contracts = childrenOf(a.children, CONTRACT).map((c) => c.data);
+  const deadline = (child: Child): Micros | undefined => {
+    const award = child.data;
+    if (award.status === 'pending') return parseInstant(award.verificationPeriod?.endDate ?? '');
+    if (award.status !== 'active') return undefined;
+    const open = contracts.filter((c) => c.awardID === award.id && c.status === 'pending');
+    return open.length && !open.some((c) => c.dateSigned) ? parseInstant(award.signingPeriod?.endDate ?? '') : undefined;
+  };
+  return childrenOf(a.children, AWARD)
+    .map((child) => ({ child, at: deadline(child) }))
+    .filter((d): d is { child: Child; at: Micros } => d.at !== undefined)
+    .sort((x, y) => x.at - y.at);
+}
+
+/**
+ * The chronograph's awarding event, shared by the types: while awards may change, the earliest overdue award
+ * becomes `unsuccessful` as if the owner had disqualified it (its contract cancelled; the next waiting award
+ * becomes pending with its own periods, or, with none left, the auction is unsuccessful).
+ */
+export const awardingDeadlines = (rules: AwardingRules = SINGLE_AWARD): TimedEvent => ({
+  name: 'award deadline passes',
+  at: (auction, children) => (rules.awardStatuses.includes(auction.status) ? awardDeadlines({ root: auction, children: [...children] })[0]?.at : undefined),
+  apply(w: Working, ctx: EventContext) {
+    const due = awardDeadlines(w)[0];
+    if (!due || due.at > ctx.now) return;
+    disqualify(w, due.child, stamp(w, ctx.now), ctx.now);
+  },
+});

@@ -61,10 +61,12 @@ async function change<R>(
     const def = definitionOf(current.root);
     const w = working(current);
     result = apply(w, def);
-    const rootChanged = !sameJson(w.root, current.root);
+    // `next_check` follows the root and the children (awarding deadlines live on the awards).
+    const root = withNextCheck(def.events, w.root, w.children);
+    const rootChanged = !sameJson(root, current.root);
     if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
     return {
-      root: rootChanged ? withNextCheck(def.events, w.root) : current.root,
+      root: rootChanged ? root : current.root,
       put: w.put,
       remove: w.remove,
       keepRevision: !rootChanged && !options.serialize,
@@ -373,7 +375,7 @@ export async function runTimedEvents(
     const def = definitionOf(current.root);
     const w = working(current);
     applied = applyDueEvents(def.events, w, ctx);
-    const root = withNextCheck(def.events, w.root);
+    const root = withNextCheck(def.events, w.root, w.children);
     if (sameJson(root, current.root) && !w.put.length && !w.remove.length) return undefined;
     return { root, put: w.put, remove: w.remove };
   });

@@ -1,3 +1,4 @@
+import type { Child } from '../kernel/aggregate.ts';
 import type { Micros } from '../kernel/time.ts';
 import { formatKyiv } from '../kernel/time.ts';
 import type { Auction, Working } from './auction.ts';
@@ -13,24 +14,26 @@ export interface EventContext {
 
 /**
  * Time-driven behaviour as data: a definition lists its events; each says when it is due for an auction
- * (undefined: not applicable in its current state) and what it does then.
+ * (undefined: not applicable in its current state) and what it does then. Most events read the root's periods;
+ * awarding deadlines read the awards (children): either way the due time is folded into the root's `next_check`,
+ * which the chronograph's work index follows.
  */
 export interface TimedEvent {
   name: string;
-  at(auction: Auction): Micros | undefined;
+  at(auction: Auction, children: readonly Child[]): Micros | undefined;
   apply(w: Working, ctx: EventContext): void;
 }
 
 /** The earliest due time among the events, or undefined when none applies: stored as `next_check`. */
-export function nextCheck(events: readonly TimedEvent[], auction: Auction): Micros | undefined {
-  const times = events.map((e) => e.at(auction)).filter((t): t is Micros => t !== undefined);
+export function nextCheck(events: readonly TimedEvent[], auction: Auction, children: readonly Child[] = []): Micros | undefined {
+  const times = events.map((e) => e.at(auction, children)).filter((t): t is Micros => t !== undefined);
   return times.length ? Math.min(...times) : undefined;
 }
 
 /** `next_check` kept in step with the auction's state: set to the next due time, removed when nothing is due. */
-export function withNextCheck(events: readonly TimedEvent[], auction: Auction): Auction {
+export function withNextCheck(events: readonly TimedEvent[], auction: Auction, children: readonly Child[] = []): Auction {
   const { next_check: _, ...rest } = auction;
-  const due = nextCheck(events, rest as Auction);
+  const due = nextCheck(events, rest as Auction, children);
   return (due === undefined ? rest : { ...rest, next_check: formatKyiv(due) }) as Auction;
 }
 
@@ -45,7 +48,7 @@ export function applyDueEvents(events: readonly TimedEvent[], w: Working, ctx: E
   const applied: string[] = [];
   for (let step = 0; step < MAX_STEPS; step++) {
     const due = events
-      .map((event) => ({ event, at: event.at(w.root) }))
+      .map((event) => ({ event, at: event.at(w.root, w.children) }))
       .filter((d): d is { event: TimedEvent; at: Micros } => d.at !== undefined && d.at <= ctx.now)
       .sort((a, b) => a.at - b.at)[0];
     if (!due) break;

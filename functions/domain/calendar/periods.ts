@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { ForbiddenError } from '../kernel/errors.ts';
 import { KYIV, kyivDate, type Micros } from '../kernel/time.ts';
-import { addCalendarDays, type Calendar, defaultCalendar } from './working-days.ts';
+import { addCalendarDays, type Calendar, CalendarCoverageError, defaultCalendar } from './working-days.ts';
 
 /** Auction periods: pure functions of `now`, the auction day and the calendar. */
 
@@ -129,4 +129,39 @@ export function workingDaysLater(now: Micros, n: number, calendar: Calendar = de
   const local = new TZDate(Math.floor(now / 1000), KYIV);
   const ms = new TZDate(y, m - 1, d, local.getHours(), local.getMinutes(), local.getSeconds(), local.getMilliseconds(), KYIV).getTime();
   return ms * 1000 + (now % 1000); // keep the microseconds
+}
+
+export interface AwardPeriods {
+  verificationEnd: Micros;
+  signingEnd: Micros;
+}
+
+/** Upstream awarding v3: 4 working days to load the protocol (VERIFY_AUCTION_PROTOCOL_TIME), 20 to sign (CONTRACT_SIGNING_TIME). */
+export const AWARD_VERIFICATION_DAYS = 4;
+export const AWARD_SIGNING_DAYS = 20;
+/** Upstream rounds both award deadlines to 18:00 Kyiv of the day reached (`round_to_18_hour_delta`, CONTRACT_SIGNING_PERIOD_END_DATE_HOUR). */
+const AWARD_END_HOUR = 18;
+
+/**
+ * The deadlines of an award that becomes `pending` at `now` (upstream awarding v3 `award_verificationPeriod` /
+ * `award_signingPeriod`, both counted from the moment the award becomes pending):
+ * - verification: 18:00 Kyiv on the day 4 working days later;
+ * - signing: 18:00 Kyiv on the day 20 working days later.
+ * Past the working-day calendar's coverage, calendar days are counted instead (never a refusal: awarding is
+ * started by the auction system or the chronograph, not by a client). Accelerated in the sandbox like every period.
+ */
+export function awardPeriods({ now, accelerator: n = 1, calendar = defaultCalendar }: Omit<PeriodsInput, 'auctionStartDay'>): AwardPeriods {
+  const dayAfter = (days: number): string => {
+    try {
+      return kyivDate(workingDaysLater(now, days, calendar));
+    } catch (error) {
+      if (error instanceof CalendarCoverageError) return addCalendarDays(kyivDate(now), days);
+      throw error;
+    }
+  };
+  const at = accelerate(now, n);
+  return {
+    verificationEnd: at(atKyivTime(dayAfter(AWARD_VERIFICATION_DAYS), AWARD_END_HOUR)),
+    signingEnd: at(atKyivTime(dayAfter(AWARD_SIGNING_DAYS), AWARD_END_HOUR)),
+  };
 }

@@ -5,7 +5,7 @@ import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { within, type Auction } from '../../auction.ts';
-import { startAwarding, type AwardingRules } from '../../awarding.ts';
+import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
@@ -168,7 +168,7 @@ export const dgfInsider: AuctionDefinition = {
   transferToken: false,
   initialize,
   ownerPatch,
-  events: insiderEvents,
+  events: [...insiderEvents, awardingDeadlines(AWARDING_V3)],
   statuses: {
     documents: ['draft', TENDERING],
     questions: [TENDERING],

@@ -7,7 +7,7 @@ import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel
 import { compileCheck } from '../../../kernel/validation.ts';
 import { within, type Auction } from '../../auction.ts';
 import type { AuctionDefinition } from '../../definition.ts';
-import { startAwarding } from '../../awarding.ts';
+import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
 import { landleaseBids } from './bids.ts';
@@ -132,7 +132,7 @@ export const landlease: AuctionDefinition = {
   transferToken: true,
   initialize,
   ownerPatch,
-  events: landleaseEvents,
+  events: [...landleaseEvents, awardingDeadlines(SINGLE_AWARD)],
   statuses: {
     documents: ['draft', 'active.rectification', 'active.tendering', 'active.enquiry'],
     questions: ['active.rectification', 'active.tendering', 'active.enquiry'],
