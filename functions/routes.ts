@@ -80,6 +80,10 @@ const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinitio
     route('GET', '/{auctionId}/contracts', 'list-contracts', 'any'),
     route('GET', '/{auctionId}/contracts/{contractId}', 'get-contract', 'any'),
     route('PATCH', '/{auctionId}/contracts/{contractId}', 'patch-contract', ['broker']),
+    route('GET', '/{auctionId}/cancellations', 'list-cancellations', 'any'),
+    route('POST', '/{auctionId}/cancellations', 'post-cancellation', ['broker']),
+    route('GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', 'any'),
+    route('PATCH', '/{auctionId}/cancellations/{cancellationId}', 'patch-cancellation', ['broker']),
   ];
 };
 

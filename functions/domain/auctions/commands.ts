@@ -19,6 +19,7 @@ import { applyDueEvents, withNextCheck, type EventContext } from './timed-events
 import { auctionModuleView, auctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
+import { addCancellation as newCancellation, patchCancellation } from './cancellations.ts';
 
 /** The ports and facts every auction command gets, bound to one request (or one chronograph run). */
 export interface AuctionsContext {
@@ -35,7 +36,7 @@ export interface AuctionsContext {
 }
 
 /** The server fields every type shares; a client sending them is ignored. */
-const KERNEL_SERVER_FIELDS = ['id', 'auctionID', 'owner', 'date', 'dateModified', 'next_check', 'documents', 'questions', 'bids', 'awards', 'contracts'];
+const KERNEL_SERVER_FIELDS = ['id', 'auctionID', 'owner', 'date', 'dateModified', 'next_check', 'documents', 'questions', 'bids', 'awards', 'contracts', 'cancellations'];
 
 export async function loadAuction(ctx: Pick<AuctionsContext, 'auctions' | 'type'>, id: string): Promise<Aggregate<Auction>> {
   const found = await ctx.auctions.get(id);
@@ -358,6 +359,26 @@ export async function updateContract(ctx: AuctionsContext, id: string, contractI
     patchContract(w, contractId, data, ctx.now, def.awarding);
   });
   return contractView(saved, contractId);
+}
+
+// ---------------------------------------------------------------------------------------------------- cancellations
+
+/** The auction owner adds a cancellation (`pending`; `active` cancels at once). */
+export async function addCancellation(ctx: AuctionsContext, id: string, data: JsonObject): Promise<JsonObject> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    return newCancellation(w, data, ctx.now, def.cancellation);
+  }, { serialize: true });
+  return result;
+}
+
+/** The auction owner edits or activates a pending cancellation; activation cancels the auction. */
+export async function updateCancellation(ctx: AuctionsContext, id: string, cancellationId: string, data: JsonObject): Promise<JsonObject> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    return patchCancellation(w, cancellationId, data, ctx.now, def.cancellation);
+  });
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------------- chronograph

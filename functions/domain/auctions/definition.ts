@@ -3,6 +3,7 @@ import type { Micros } from '../kernel/time.ts';
 import type { Auction, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
 import type { BidPolicy } from './bids.ts';
+import type { CancellationRules } from './cancellations.ts';
 import type { TimedEvent } from './timed-events.ts';
 
 /**
@@ -55,6 +56,8 @@ export interface AuctionDefinition {
   answerWithinQuestionPeriod?: boolean;
   /** Awarding and contract rules (default: one award, landlease). */
   awarding?: AwardingRules;
+  /** What cancelling does besides the status (default: nothing; landlease removes the bids in some statuses). */
+  cancellation?: CancellationRules;
 
   /**
    * An auction created from a lot (`merchandisingObject`) waits in `pending.verification` until the convoy has

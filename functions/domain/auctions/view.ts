@@ -5,6 +5,7 @@ import { currentDocuments } from '../documents/documents.ts';
 import type { Auction, AuctionParts } from './auction.ts';
 import { awardsOf, contractsOf } from './awarding.ts';
 import { bidsOf, bidView, visibleBids } from './bids.ts';
+import { cancellationsOf } from './cancellations.ts';
 import { convoyDue } from './from-lot.ts';
 import { questionsOf } from './questions.ts';
 import { definitionOf } from './registry.ts';
@@ -20,6 +21,7 @@ export function auctionView(a: AuctionParts): Auction {
     bids: visibleBids(a, def.statuses.bidsHidden),
     awards: nonEmpty(awardsOf(a)),
     contracts: nonEmpty(contractsOf(a)),
+    cancellations: nonEmpty(cancellationsOf(a)),
   };
   const out: Auction = { ...a.root };
   for (const [key, value] of Object.entries(parts)) if (value) out[key] = value;

@@ -29,7 +29,7 @@ const DRAFT_FIELDS = [...RECTIFICATION_FIELDS, 'title_en', 'title_ru', 'descript
 export const SERVER_FIELDS = [
   'id', 'auctionID', 'owner', 'date', 'dateModified', 'status', 'next_check', 'procurementMethod', 'submissionMethod', 'awardCriteria',
   'minNumberOfQualifiedBids', 'auctionParameters', 'rectificationPeriod', 'tenderPeriod', 'enquiryPeriod', 'awardPeriod', 'auctionUrl',
-  'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'revisions', 'doc_id',
+  'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'cancellations', 'revisions', 'doc_id',
 ];
 
 const PATCHABLE_STATUSES = ['draft', 'active.rectification'];
@@ -142,5 +142,7 @@ export const landlease: AuctionDefinition = {
   questionPeriod: 'enquiryPeriod',
   bids: landleaseBids,
   onResults: startAwarding,
+  // Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION.
+  cancellation: { clearBidsIn: ['active.tendering', 'active.enquiry', 'active.auction'] },
   releaseFromLot,
 };

@@ -1,0 +1,94 @@
+import type { Child } from '../kernel/aggregate.ts';
+import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { formatKyiv, type Micros } from '../kernel/time.ts';
+import { compileCheck } from '../kernel/validation.ts';
+import { childKey, childrenOf, putChild, removeChild, type AuctionParts, type Working } from './auction.ts';
+import { BID } from './bids.ts';
+
+/**
+ * Cancellations (reference-behaviour.md §7.4 last row, §8 "Cancellation"): the auction owner adds a `pending`
+ * cancellation with a `reason`, then activates it; the auction becomes `cancelled`. Shared by the types; what
+ * differs (bids removed in some statuses) is the definition's `cancellation` data.
+ */
+export const CANCELLATION = 'CANCELLATION';
+
+/** What a type says about cancelling: the auction statuses in which cancelling removes every bid (landlease). */
+export interface CancellationRules {
+  clearBidsIn: readonly string[];
+}
+
+export const NO_BID_CLEARING: CancellationRules = { clearBidsIn: [] };
+
+/**
+ * Auction statuses in which nothing can be cancelled: the final ones (upstream "Can't add cancellation in current
+ * (<status>) auction status"), a draft (nothing published yet) and an auction still waiting for the convoy.
+ */
+export const NOT_CANCELLABLE: readonly string[] = ['draft', 'pending.verification', 'complete', 'cancelled', 'unsuccessful', 'invalid'];
+
+/** Fields the owner sends; anything else (id, date, documents, ...) is the server's and dropped. */
+const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'];
+
+const text = { type: 'string', minLength: 1 };
+
+const checkNew = compileCheck({
+  type: 'object',
+  required: ['reason'],
+  properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] }, cancellationOf: { enum: ['tender'] } },
+});
+
+const checkPatch = compileCheck({
+  type: 'object',
+  properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
+});
+
+function assertCancellable(w: Working, verb: 'add' | 'update'): void {
+  if (NOT_CANCELLABLE.includes(w.root.status)) {
+    throw new ForbiddenError(`Can't ${verb} cancellation in current (${w.root.status}) auction status`);
+  }
+}
+
+export const cancellationsOf = (a: AuctionParts): JsonObject[] => childrenOf(a.children, CANCELLATION).map((c) => c.data);
+
+export function findCancellation(a: AuctionParts, id: string): Child {
+  const found = childrenOf(a.children, CANCELLATION).find((c) => c.data.id === id);
+  if (!found) throw new NotFoundError('cancellation_id');
+  return found;
+}
+
+/** The auction is cancelled: in the type's listed statuses every bid (with its documents) is removed first. */
+function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void {
+  if (rules.clearBidsIn.includes(w.root.status)) {
+    for (const c of w.children.filter((c) => c.key.startsWith(`${BID}#`))) removeChild(w, c.key);
+  }
+  const at = formatKyiv(now);
+  w.root = { ...w.root, status: 'cancelled', date: at, dateModified: at };
+}
+
+/** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
+export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules = NO_BID_CLEARING): JsonObject {
+  assertCancellable(w, 'add');
+  const fields = pick(data, FIELDS);
+  checkNew(fields);
+  const cancellation = { cancellationOf: 'tender', status: 'pending', ...fields, id: newId(), date: formatKyiv(now) };
+  putChild(w, { key: childKey(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
+  if (cancellation.status === 'active') cancelAuction(w, rules, now);
+  else w.root = { ...w.root, dateModified: formatKyiv(now) };
+  return cancellation;
+}
+
+/** The owner edits a pending cancellation; `status: active` cancels the auction. */
+export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros, rules: CancellationRules = NO_BID_CLEARING): JsonObject {
+  assertCancellable(w, 'update');
+  const child = findCancellation(w, id);
+  if (child.data.status !== 'pending') throw new ForbiddenError(`Can't update cancellation in current (${child.data.status}) status`);
+  const patch = pick(data, FIELDS.filter((f) => f !== 'cancellationOf'));
+  checkPatch(patch);
+  const next = { ...child.data, ...patch };
+  if (sameJson(next, child.data)) return child.data;
+  putChild(w, { ...child, data: next });
+  if (next.status === 'active') cancelAuction(w, rules, now);
+  else w.root = { ...w.root, dateModified: formatKyiv(now) };
+  return next;
+}

@@ -1,0 +1,9 @@
+import { findCancellation } from '#domain/auctions/cancellations.ts';
+import { loadAuction } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}. */
+export const handler = httpHandler(async (req) => ({
+  data: findCancellation(await loadAuction(auctionsContext(req), req.params.auctionId), req.params.cancellationId).data,
+}));

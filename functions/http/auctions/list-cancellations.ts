@@ -1,0 +1,7 @@
+import { cancellationsOf } from '#domain/auctions/cancellations.ts';
+import { loadAuction } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.x/auctions/{auctionId}/cancellations. */
+export const handler = httpHandler(async (req) => ({ data: cancellationsOf(await loadAuction(auctionsContext(req), req.params.auctionId)) }));
