@@ -73,7 +73,7 @@ export class ApiStack extends Stack {
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const fn = new AppFunction(this, id, {
-        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route), files: route.files,
+        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route),
         ...(documents && { environment: docserviceEnvironment, secretsExtension: true }),
       });
       this.api.addRoutes({

@@ -78,8 +78,9 @@ function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject
   const raw = rawBytes(event).toString('utf8');
   let body: unknown;
   try {
-    // `__proto__` would become a prototype, not a field, when merged into an object: it is never a field here.
-    body = JSON.parse(raw, (key, value) => (key === '__proto__' ? undefined : value));
+    // `__proto__` would become a prototype, not a field, when merged into an object; an own `constructor` makes the
+    // DynamoDB marshaller take the object for a class instance (a 500). Neither is ever a field here.
+    body = JSON.parse(raw, (key, value) => (key === '__proto__' || key === 'constructor' ? undefined : value));
   } catch (error) {
     throw UnprocessableError.data((error as Error).message);
   }

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { isConditionFailure, storageLimitError } from './errors.ts';
 import { keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
@@ -101,8 +101,12 @@ export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promi
 
 /** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
 export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
-  if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
-  else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+  try {
+    if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
+    else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+  } catch (error) {
+    throw storageLimitError(error) ?? error;
+  }
 }
 
 /** Runs load-apply-write until the write's revision condition holds (optimistic concurrency). */

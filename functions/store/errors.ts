@@ -1,6 +1,21 @@
+import { UnprocessableError } from '#domain/kernel/errors.ts';
+
 /** True when DynamoDB refused a write because a condition failed (single write or inside a transaction). */
 export function isConditionFailure(error: unknown): boolean {
   const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
   if (e?.name === 'ConditionalCheckFailedException') return true;
   return e?.name === 'TransactionCanceledException' && !!e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed');
+}
+
+/**
+ * The limits of a DynamoDB item (400 KB, 32 levels of nesting, no empty map keys) that a client's content can exceed:
+ * DynamoDB refuses the write (nothing is stored), and the client gets a 422 instead of a 500.
+ */
+export function storageLimitError(error: unknown): UnprocessableError | undefined {
+  const e = error as { name?: string; message?: string };
+  if (e?.name !== 'ValidationException') return undefined;
+  if (/item size .*exceeded/i.test(e.message ?? '')) return UnprocessableError.data('The object is too large to be stored');
+  if (/nesting levels .*exceeded/i.test(e.message ?? '')) return UnprocessableError.data('The object is nested too deeply to be stored');
+  if (/empty attribute name/i.test(e.message ?? '')) return UnprocessableError.data('An empty string cannot be a field name');
+  return undefined;
 }

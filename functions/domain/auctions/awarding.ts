@@ -216,12 +216,11 @@ function disqualify(w: Working, child: Child, at: string, now: Micros): void {
   }
 }
 
-export const contractPatchSchema = {
+const checkContractPatch = compileCheck({
   type: 'object',
   additionalProperties: false,
   properties: { dateSigned: { type: 'string', format: 'date-time' }, status: { enum: ['pending', 'active'] } },
-};
-const checkContractPatch = compileCheck(contractPatchSchema);
+});
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
 export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {

@@ -293,7 +293,7 @@ export async function getAuctionForModule(ctx: AuctionsContext, id: string): Pro
   return auctionModuleView(await loadAuction(ctx, id));
 }
 
-export const auctionResultsSchema = {
+const checkResults = compileCheck({
   type: 'object',
   required: ['bids'],
   properties: {
@@ -306,8 +306,7 @@ export const auctionResultsSchema = {
       },
     },
   },
-};
-const checkResults = compileCheck(auctionResultsSchema);
+});
 
 /**
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).

@@ -44,13 +44,12 @@ const documentProperties = {
   accessDetails: { type: 'string' },
 };
 
-export const documentSchema = {
+const checkNew = compileCheck({
   type: 'object',
   additionalProperties: false,
   required: ['title', 'url', 'format', 'hash'],
   properties: documentProperties,
-};
-const checkNew = compileCheck(documentSchema);
+});
 
 export const DOC_PREFIX = 'DOC#';
 

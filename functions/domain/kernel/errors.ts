@@ -71,9 +71,15 @@ export class UnprocessableError extends DomainError {
   }
 }
 
-/** 409: an optimistic write lost its race too many times; the client may retry. */
+/**
+ * 412 Precondition Failed (interface.md §7, a write conflict): an optimistic write lost its race to concurrent
+ * writers of the same object on every attempt the store made; nothing of this request was saved and the client may
+ * retry it.
+ */
 export class ConflictError extends DomainError {
-  constructor(description = 'Conflict while saving; please retry') {
-    super(409, { location: 'body', name: 'data', description });
+  constructor(
+    description = 'Precondition Failed: the object was changed by concurrent requests while saving this one; nothing was saved, retry the request',
+  ) {
+    super(412, { location: 'body', name: 'data', description });
   }
 }

@@ -13,7 +13,7 @@ import { withItemIds } from '../../../kernel/items.ts';
  * an `informationDetails` document added at creation, items edited one by one, deletion after a cancellation document.
  */
 
-export const itemSchema = {
+const itemSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['description', 'classification', 'address', 'unit', 'quantity', 'registrationDetails'],
@@ -54,7 +54,7 @@ const decisionSchema = {
   },
 };
 
-export const assetSchema = {
+const checkAsset = compileCheck({
   type: 'object',
   additionalProperties: false,
   required: ['title', 'description', 'assetCustodian'],
@@ -70,8 +70,7 @@ export const assetSchema = {
     status: { enum: [...ASSET_STATUSES] },
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
-};
-const checkAsset = compileCheck(assetSchema);
+});
 
 const checkItem = compileCheck(itemSchema);
 

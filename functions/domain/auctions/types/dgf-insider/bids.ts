@@ -22,7 +22,7 @@ const value = {
   properties: { amount: { type: 'number', minimum: 0 }, currency: { enum: ['UAH'] }, valueAddedTaxIncluded: { type: 'boolean' } },
 };
 
-export const newBidSchema = {
+const checkNewBid = compileCheck({
   type: 'object',
   required: ['tenderers', 'qualified', 'eligible'],
   properties: {
@@ -32,14 +32,12 @@ export const newBidSchema = {
     eligible: mustBeTrue,
     value,
   },
-};
-const checkNewBid = compileCheck(newBidSchema);
+});
 
-export const bidPatchSchema = {
+const checkBidPatch = compileCheck({
   type: 'object',
   properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
-};
-const checkBidPatch = compileCheck(bidPatchSchema);
+});
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
 

@@ -116,22 +116,20 @@ const properties = {
 };
 
 /** Fields of a new auction; `auctionPeriod` is the start date as sent (upstream: required on POST). */
-export const newAuctionSchema = {
+const checkNew = compileCheck({
   type: 'object',
   additionalProperties: false,
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms', 'auctionPeriod'],
   properties,
-};
-const checkNew = compileCheck(newAuctionSchema);
+});
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), for re-checking after a PATCH. */
-export const storedAuctionSchema = {
+const checkStored = compileCheck({
   type: 'object',
   additionalProperties: false,
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms'],
   properties: { ...properties, auctionPeriod: { type: 'object' } },
-};
-const checkStored = compileCheck(storedAuctionSchema);
+});
 
 /** Rules across fields, with upstream texts (sic: "miniamalStep"). */
 function checkRules(fields: JsonObject): void {
