@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
 import { startGateway } from '../lib/local/gateway.ts';
 import { startBots } from '../lib/local/scheduler.ts';
@@ -15,6 +15,7 @@ const port = Number(process.env.PORT ?? 6543);
 const interval = Number(process.env.BOTS_INTERVAL_MS ?? 2000);
 const inMemory = process.env.AGORA_IN_MEMORY === '1';
 const dbPath = '.agora/dynamodb';
+const LOCAL_FILE = '.agora/local.json';
 if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
 // DYNAMODB_ENDPOINT: use a DynamoDB (Local) that is already running instead of starting one (bench, ops).
@@ -28,6 +29,9 @@ try {
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'agora';
 await createTable(dynamo.endpoint, process.env.TABLE_NAME);
+// Where this DynamoDB Local listens, for the operator CLIs (`npm run keys`) run beside it.
+mkdirSync('.agora', { recursive: true });
+writeFileSync(LOCAL_FILE, JSON.stringify({ endpoint: dynamo.endpoint, table: process.env.TABLE_NAME }));
 await seedDevKeys();
 await seedDevOrganizations();
 const gateway = await startGateway({ port });
@@ -40,6 +44,7 @@ console.log(`Bots every ${interval} ms. Try:\n  curl -u broker: ${gateway.url}/a
 
 const stop = async () => {
   stopBots();
+  rmSync(LOCAL_FILE, { force: true });
   await gateway.close();
   dynamo.stop();
   process.exit(0);

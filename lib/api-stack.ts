@@ -6,15 +6,21 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { docserviceAccess, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
+import { ApiOperations } from './operations.ts';
 
 export interface ApiStackProps extends StackProps {
   table: ITableV2;
   /** The document service's bucket and signing key (DataStack). */
   files: IBucket;
   docserviceKey: ISecret;
+  /** Stage throttling and the 5xx alarm (lib/parameters.ts). */
+  throttle: { rateLimit: number; burstLimit: number };
+  api5xxThreshold: number;
+  alarmTopic: ITopic;
 }
 
 const functionId = (handler: string) =>
@@ -83,6 +89,7 @@ export class ApiStack extends Stack {
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });
     }
+    new ApiOperations(this, 'Operations', { api: this.api, throttle: props.throttle, alarmTopic: props.alarmTopic, serverErrorThreshold: props.api5xxThreshold });
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
   }
 }

@@ -3,16 +3,21 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { bots } from '../functions/bots.ts';
 import { AppFunction } from './app-function.ts';
+import { botAlarms } from './operations.ts';
 
 export interface BotsStackProps extends StackProps {
   table: ITableV2;
   participationKey: ISecret;
+  /** Schedule expressions replacing bots.ts' (context `botSchedules`). */
+  schedules?: Record<string, string>;
+  alarmTopic: ITopic;
 }
 
-/** One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv). */
+/** One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv), with its failure alarms. */
 export class BotsStack extends Stack {
   constructor(scope: Construct, id: string, props: BotsStackProps) {
     super(scope, id, props);
@@ -29,9 +34,10 @@ export class BotsStack extends Stack {
       if (participation) props.participationKey.grantRead(fn);
       new Schedule(this, `${name}Schedule`, {
         description: bot.description,
-        schedule: ScheduleExpression.expression(bot.schedule, TimeZone.EUROPE_KYIV),
+        schedule: ScheduleExpression.expression(props.schedules?.[bot.name] ?? bot.schedule, TimeZone.EUROPE_KYIV),
         target: new LambdaInvoke(fn, {}),
       });
+      botAlarms(this, bot.name, fn, props.alarmTopic);
     }
   }
 }

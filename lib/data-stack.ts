@@ -1,12 +1,19 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../functions/store/table-design.ts';
 
 /** Days an uploaded file nobody attached to a document is kept (tag `agora-attached=no`, see functions/store/files-s3.ts). */
 export const UNATTACHED_FILE_DAYS = 7;
+
+export interface DataStackProps extends StackProps {
+  /** Subscribed to the alarm topic (context `alarmEmail`). */
+  alarmEmail?: string;
+}
 
 /**
  * The single table, built from table-design.ts: on demand, point-in-time recovery, deletion protection, retained.
@@ -19,8 +26,12 @@ export class DataStack extends Stack {
   readonly docserviceKey: Secret;
   /** Keys bidders' participation links (HMAC), so nobody can forge one from a bid id. */
   readonly participationKey: Secret;
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  /** Where every alarm of the app goes (API 5xx, bot failures); subscribe to it (`alarmEmail`, or any SNS target). */
+  readonly alarmTopic: Topic;
+  constructor(scope: Construct, id: string, props?: DataStackProps) {
     super(scope, id, props);
+    this.alarmTopic = new Topic(this, 'Alarms', { displayName: 'Agora alarms', enforceSSL: true });
+    if (props?.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
     const key = (name: string) => ({ name, type: AttributeType.STRING });
     this.table = new TableV2(this, 'Table', {
       partitionKey: key(TABLE_KEYS.partitionKey),
@@ -52,5 +63,8 @@ export class DataStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    // For the operator CLIs (`TABLE_NAME=... npm run keys`) and whoever subscribes to the alarms.
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });
   }
 }

@@ -1,4 +1,5 @@
 import { runTimedEvents } from '#domain/auctions/commands.ts';
+import { recordTransition } from '#http-kit/observability.ts';
 import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
 import type { BotReport } from '../bots.ts';
 import { participationSecret } from '#store/participation-secret.ts';
@@ -15,6 +16,7 @@ export async function run(): Promise<BotReport> {
   const site = auctionSite();
   return sweep('chronograph', AUCTION_KIND, async (id, now) => {
     const applied = await runTimedEvents({ auctions: auctionRepository, now, auctionSite: site, participationSecret: secret }, id);
+    for (const event of applied) recordTransition(event);
     return applied.length > 0;
   });
 }

@@ -6,6 +6,7 @@ import type { Aggregate } from '#domain/kernel/aggregate.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
 import type { Micros } from '#domain/kernel/time.ts';
+import { recordTransition } from '#http-kit/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { loadRoots } from '#store/batch.ts';
 import { isConditionFailure } from '#store/errors.ts';
@@ -48,6 +49,8 @@ async function step(id: string, now: Micros): Promise<Step> {
   }
   const last = assetWrites.slice(Math.max(0, assetWrites.length - chunk));
   await transact([...last, ...lotWrite], lotWrite.length ? [] : [{ def: LOT_KIND, current: lot }]);
+  for (const move of plan.assets) recordTransition(`asset ${assets.get(move.id)?.root.status}->${move.status}`);
+  if (lotRoot) recordTransition(`lot ${lot.root.status}->${lotRoot.status}`);
   return lotWrite.length ? 'settled' : 'moved';
 }
 

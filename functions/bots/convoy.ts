@@ -6,6 +6,7 @@ import { DomainError } from '#domain/kernel/errors.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
+import { recordTransition } from '#http-kit/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { AUCTION_KIND, auctionRepository } from '#store/auction-repository.ts';
 import { loadRoots } from '#store/batch.ts';
@@ -47,6 +48,7 @@ async function step(id: string, now: Micros): Promise<boolean> {
   switch (plan.step) {
     case 'claim':
       await transact(lotWrite(plan.lotPatch), [{ def: AUCTION_KIND, current: auction }]);
+      recordTransition('claim');
       return true;
     case 'release': {
       const assets = await loadRoots(ASSET_KIND, lot!.root.assets);
@@ -58,19 +60,23 @@ async function step(id: string, now: Micros): Promise<boolean> {
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         await refuse(`The lot's assets do not make a valid auction: ${reasonOf(error)}`);
+        recordTransition('refuse');
         return true;
       }
       await transact([auctionWrite(released), ...lotWrite({ status: 'active.auction' })]);
+      recordTransition('release');
       return true;
     }
     case 'refuse':
       await refuse(plan.reason);
+      recordTransition('refuse');
       return true;
     case 'report':
       await transact(
         [auctionWrite(auction.root, { ...auction.internal, lotReported: true }), ...(plan.lotPatch ? lotWrite(plan.lotPatch) : [])],
         plan.lotPatch ? [] : lotCheck,
       );
+      recordTransition('report');
       return true;
   }
 }

@@ -1,5 +1,6 @@
 import type { Micros } from '#domain/kernel/time.ts';
 import { requestNow } from '#http-kit/clock.ts';
+import { log, observeBotRun } from '#http-kit/observability.ts';
 import { countRequests } from '#store/client.ts';
 import { dueWork } from '#store/work.ts';
 import type { BotReport } from '../bots.ts';
@@ -8,25 +9,30 @@ import type { BotReport } from '../bots.ts';
  * The run every bot shares: Query the bot's due work (`WORK#<bot>`, due <= now; never a Scan), keep the items of
  * one aggregate kind, hand each to `handleOne` (true when it changed something), and report the due and changed
  * counts with the DynamoDB requests of the run. One broken item must not stop the others: its error is logged and
- * it stays due, so the next run retries it.
+ * it stays due, so the next run retries it. Each run has its own correlation id, log line and metrics (observeBotRun).
  */
 export async function sweep(
   bot: string,
   kind: { kind: string; entity: string },
   handleOne: (id: string, now: Micros) => Promise<boolean>,
 ): Promise<BotReport> {
-  const { result, requests } = await countRequests(async () => {
-    const now = requestNow();
-    const due = (await dueWork(bot, now)).filter((w) => w.kind === kind.kind);
-    let changed = 0;
-    for (const { id } of due) {
-      try {
-        if (await handleOne(id, now)) changed++;
-      } catch (error) {
-        console.error(JSON.stringify({ level: 'error', bot, [kind.entity]: id, error: String(error) }));
+  return observeBotRun(bot, async () => {
+    const { result, requests } = await countRequests(async () => {
+      const now = requestNow();
+      const due = (await dueWork(bot, now)).filter((w) => w.kind === kind.kind);
+      let changed = 0;
+      let failed = 0;
+      for (const { id } of due) {
+        try {
+          if (await handleOne(id, now)) changed++;
+        } catch (error) {
+          failed++;
+          log().error('bot item failed', { [kind.entity]: id, error: error as Error });
+        }
       }
-    }
-    return { due: due.length, changed };
+      return { due: due.length, changed, failed };
+    });
+    const { failed, ...counts } = result;
+    return { bot, ...counts, requests, ...(failed > 0 && { failed }) };
   });
-  return { bot, ...result, requests };
 }

@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
 import { DomainError, PermissionError, UnauthorizedError, UnprocessableError, UnsupportedMediaTypeError } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
@@ -7,6 +8,7 @@ import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { docserviceAccess, routeKey, routes, type RouteDefinition } from '../routes.ts';
 import { requestNow } from './clock.ts';
+import { log, requestCorrelationId, requestMetrics, tracer, withCorrelation } from './observability.ts';
 
 /** What a handler sees: the request already checked, parsed and attributed to a principal. */
 export interface HttpRequest {
@@ -133,7 +135,7 @@ const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
       request.response = respond(route, request.event, error.status, { status: 'error', errors: error.entries });
       return;
     }
-    console.error(JSON.stringify({ level: 'error', message: 'unhandled', error: String(error), stack: (error as Error)?.stack }));
+    log().error('unhandled', { error: error as Error });
     request.response = respond(route, request.event, 500, {
       status: 'error',
       errors: [{ location: 'body', name: 'data', description: 'Internal server error' }],
@@ -146,7 +148,8 @@ const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
  * route admission (401/403), then the handler; its result becomes the `{data}` body with the service's headers.
  */
 export function httpHandler(handler: Handler) {
-  return middy<Event, APIGatewayProxyStructuredResultV2>()
+  return observed(middy<Event, APIGatewayProxyStructuredResultV2>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(envelope)
     .handler(async (event) => {
       const route = byKey.get(event.routeKey);
@@ -178,8 +181,30 @@ export function httpHandler(handler: Handler) {
       if (result.location) headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
       const payload = { ...(result.data !== undefined && { data: result.data }), ...result.extra, ...(result.access && { access: result.access }) };
       return respond(route, event, result.status ?? 200, payload, headers);
-    });
+    }));
 }
+
+/**
+ * Each invocation runs under its correlation id (the client's `x-correlation-id` when it is a plain token, else API
+ * Gateway's request id): every log line of the request carries it, the answer returns it in `x-correlation-id`, and
+ * one `request` line (route key, status, latency, caller name and role; never headers, query or body) and the
+ * route's metrics close it.
+ */
+const observed =
+  (run: (event: Event, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) => (event: Event, context: Context) => {
+    const started = performance.now();
+    const id = requestCorrelationId(event.headers?.['x-correlation-id'], event.requestContext?.requestId);
+    const route = event.routeKey ?? '$default';
+    return withCorrelation(id, { route }, async () => {
+      const response = await run(event, context);
+      const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      const status = response.statusCode ?? 200;
+      const caller = event.requestContext?.authorizer?.lambda;
+      log()[status >= 500 ? 'error' : 'info']('request', { status, latencyMs, caller: caller?.name ?? 'anonymous', role: caller?.role ?? 'anonymous' });
+      requestMetrics(route, status, latencyMs);
+      return { ...response, headers: { ...response.headers, 'x-correlation-id': id } };
+    });
+  };
 
 /**
  * Runs a handler of a route that touches documents inside its document context (keyring, docservice URL, the
@@ -199,7 +224,7 @@ async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult
   // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
   if (context.attached.length) {
     await fileStore().markAttached(context.attached).catch((error) =>
-      console.error(JSON.stringify({ level: 'error', message: 'markAttached failed', keys: context.attached, error: String(error) })),
+      log().error('markAttached failed', { files: context.attached, error: error as Error }),
     );
   }
   return result;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { tracer } from '#http-kit/observability.ts';
 
 /**
  * One document client per Lambda container (module scope), pointed at DynamoDB Local when
@@ -19,11 +20,12 @@ let client: DynamoDBDocumentClient | undefined;
 export function documentClient(): DynamoDBDocumentClient {
   if (client) return client;
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  const raw = new DynamoDBClient({
+  // Traced in Lambda (an X-Ray subsegment per DynamoDB call); the tracer leaves the client as it is elsewhere.
+  const raw = tracer.captureAWSv3Client(new DynamoDBClient({
     endpoint,
     region: process.env.AWS_REGION ?? 'eu-central-1',
     ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  }));
   raw.middlewareStack.add(
     (next) => async (args) => {
       const scope = counter.getStore();

@@ -216,3 +216,62 @@ describe('BotsStack', () => {
     data.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('participation') });
   });
 });
+
+describe('Operations (throttling, alarms, parameters)', () => {
+  const build = (context: Record<string, unknown>) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+
+  it('throttles the API stage with the default rate and burst, and logs its access in JSON', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+  });
+
+  it('takes stage name, throttling and bot schedules from context', () => {
+    const built = build({ stage: 'prod', throttleRate: '20', throttleBurst: 40, botSchedules: '{"concierge":"rate(5 minutes)"}' });
+    expect(built.api.stackName).toBe('Agora-prod-Api');
+    Template.fromStack(built.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
+    const schedules = Template.fromStack(built.bots);
+    schedules.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)' });
+    schedules.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: bots.find((b) => b.name === 'convoy')!.schedule });
+  });
+
+  it('refuses wrong parameters with a message naming them', () => {
+    expect(() => build({ throttleRate: 'fast' })).toThrow(/throttleRate/);
+    expect(() => build({ botSchedules: '{"nobody":"rate(1 minute)"}' })).toThrow(/unknown bot nobody/);
+    expect(() => build({ botSchedules: '{"convoy":"every minute"}' })).toThrow(/botSchedules.convoy/);
+    expect(() => build({ stage: 'no spaces' })).toThrow(/stage/);
+  });
+
+  it('alarms on API 5xx into the alarm topic', () => {
+    api.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Threshold: 5,
+      AlarmActions: [Match.anyValue()],
+    });
+  });
+
+  it('alarms on each bot\'s failed runs and failed items', () => {
+    for (const bot of bots) {
+      botsTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'Agora',
+        MetricName: 'BotItemFailures',
+        Dimensions: Match.arrayWith([{ Name: 'bot', Value: bot.name }, { Name: 'service', Value: 'agora' }]),
+      });
+    }
+    const runAlarms = Object.values(botsTemplate.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors', Namespace: 'AWS/Lambda' } }));
+    expect(runAlarms).toHaveLength(bots.length);
+  });
+
+  it('sends alarms to an SNS topic that refuses plain HTTP, with an e-mail subscription when asked', () => {
+    data.resourceCountIs('AWS::SNS::Topic', 1);
+    data.resourceCountIs('AWS::SNS::Subscription', 0);
+    const withMail = Template.fromStack(build({ alarmEmail: 'ops@example.org' }).data);
+    withMail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.org' });
+  });
+});
+

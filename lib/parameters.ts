@@ -1,0 +1,64 @@
+import type { Node } from 'constructs';
+
+/**
+ * The deployment's parameters, read from CDK context (`cdk deploy -c key=value`, or `context` in cdk.json), each with
+ * a default that deploys as is. See README "Deploying".
+ *
+ * | context          | default                   | meaning                                                              |
+ * |------------------|---------------------------|----------------------------------------------------------------------|
+ * | `stage`          | `dev`                     | stack names `Agora-<stage>-Data|Api|Bots`; several stages per account |
+ * | `throttleRate`   | `100`                     | API steady-state requests per second (the stage's default route)     |
+ * | `throttleBurst`  | `200`                     | API burst (token bucket size)                                        |
+ * | `botSchedules`   | bots.ts (`rate(1 minute)`)| per-bot EventBridge Scheduler expression, JSON: `{"convoy":"rate(5 minutes)"}` |
+ * | `alarmEmail`     | none                      | an address subscribed to the alarm topic (confirm the mail AWS sends) |
+ * | `api5xxThreshold`| `5`                       | API 5xx answers in 5 minutes that raise the 5xx alarm                |
+ */
+export interface Parameters {
+  stage: string;
+  throttle: { rateLimit: number; burstLimit: number };
+  botSchedules: Record<string, string>;
+  alarmEmail?: string;
+  api5xxThreshold: number;
+}
+
+export const DEFAULTS = { stage: 'dev', throttleRate: 100, throttleBurst: 200, api5xxThreshold: 5 } as const;
+
+const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\)|at\(.+\))$/;
+
+/** Reads and checks the context; a wrong value stops the synth with a message naming the parameter. */
+export function parameters(node: Node, botNames: readonly string[]): Parameters {
+  const raw = (key: string) => node.tryGetContext(key) as unknown;
+  const number = (key: string, fallback: number, min: number) => {
+    const value = raw(key);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) throw new Error(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
+    return n;
+  };
+  const stage = String(raw('stage') ?? DEFAULTS.stage);
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,30}$/.test(stage)) throw new Error(`context stage: letters, digits and dashes, starting with a letter; got ${JSON.stringify(stage)}`);
+  let schedules = raw('botSchedules') ?? {};
+  if (typeof schedules === 'string') {
+    try {
+      schedules = JSON.parse(schedules);
+    } catch {
+      throw new Error(`context botSchedules: expected JSON like {"convoy":"rate(5 minutes)"}, got ${schedules}`);
+    }
+  }
+  if (typeof schedules !== 'object' || schedules === null || Array.isArray(schedules)) throw new Error('context botSchedules: expected an object of bot name to schedule expression');
+  for (const [bot, expression] of Object.entries(schedules)) {
+    if (!botNames.includes(bot)) throw new Error(`context botSchedules: unknown bot ${bot}; known: ${botNames.join(', ')}`);
+    if (typeof expression !== 'string' || !SCHEDULE.test(expression)) throw new Error(`context botSchedules.${bot}: not a schedule expression (rate(...), cron(...)): ${JSON.stringify(expression)}`);
+  }
+  const rateLimit = number('throttleRate', DEFAULTS.throttleRate, 1);
+  const burstLimit = number('throttleBurst', DEFAULTS.throttleBurst, 1);
+  const alarmEmail = raw('alarmEmail');
+  if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail))) throw new Error(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
+  return {
+    stage,
+    throttle: { rateLimit, burstLimit: Math.round(burstLimit) },
+    botSchedules: schedules as Record<string, string>,
+    alarmEmail: alarmEmail as string | undefined,
+    api5xxThreshold: number('api5xxThreshold', DEFAULTS.api5xxThreshold, 1),
+  };
+}
