@@ -27,6 +27,31 @@ export interface RouteDefinition {
   variant?: string;
   /** `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON. */
   body?: 'binary';
+  /** Files of npm packages the handler reads at run time (`swagger-ui-dist/swagger-ui.css`): shipped next to its bundle. */
+  files?: readonly string[];
+  /** What the OpenAPI document says of the route (functions/openapi/): every route has one, a test checks it. */
+  doc?: RouteDoc;
+}
+
+/**
+ * A route's description for the OpenAPI document. Schemas are named, not imported, so this table stays data and
+ * every Lambda's bundle small: functions/openapi/schemas.ts maps each name to the schema object the domain validates
+ * with (the same object, one source of truth).
+ */
+export interface RouteDoc {
+  summary: string;
+  /** The schema of the body's `data`; a PATCH body takes any part of it. */
+  request?: string;
+  /**
+   * What answers: `resource` (200 `{data}`), `created` (201 `{data, access?}` and Location), `listing` (the dateModified
+   * feed: `{data:[{id, dateModified}], next_page, prev_page}`), `collection` (`{data:[...]}`), `download` (302 to the
+   * file, or its bytes), `schema` (a JSON Schema as is), `openapi`, `html`, `asset` (a static file).
+   */
+  response: 'resource' | 'created' | 'listing' | 'collection' | 'download' | 'schema' | 'openapi' | 'html' | 'asset';
+  /** The schema of the answered object (or of each element); defaults to `request`. */
+  resource?: string;
+  /** The owner's token is sent too (`acc_token` or `X-Access-Token`). */
+  token?: true;
 }
 
 const LOTS = '/api/0.1/lots';
@@ -35,13 +60,16 @@ const BOUNCE_ASSETS = '/api/2.4/assets';
 const BASIC_ASSETS = '/api/0.1/assets';
 const SCHEMAS = '/api/schemas';
 const DOCSERVICE = '/api/docservice';
+const DOCS = '/api/docs';
+/** The files of swagger-ui-dist the docs page loads (`GET /api/docs/{file}`), shipped with that route's function. */
+export const SWAGGER_UI_FILES = ['swagger-ui-dist/swagger-ui.css', 'swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui-standalone-preset.js'] as const;
 
 /** Listing, create, read and PATCH of the assets of one type (`variant`) at its API path. */
 const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
-  { method: 'GET', path: base, handler: 'http/assets/list-assets', auth: 'any', table: 'ro', variant },
-  { method: 'POST', path: base, handler: 'http/assets/post-asset', auth: ['broker'], table: 'rw', variant },
-  { method: 'GET', path: `${base}/{assetId}`, handler: 'http/assets/get-asset', auth: 'any', table: 'ro', variant },
-  { method: 'PATCH', path: `${base}/{assetId}`, handler: 'http/assets/patch-asset', auth: ['broker', 'concierge', 'admin'], table: 'rw', variant },
+  { method: 'GET', path: base, handler: 'http/assets/list-assets', auth: 'any', table: 'ro', variant, doc: { summary: `List ${variant} assets`, response: 'listing' } },
+  { method: 'POST', path: base, handler: 'http/assets/post-asset', auth: ['broker'], table: 'rw', variant, doc: { summary: `Create a ${variant} asset`, request: `asset.${variant}`, response: 'created' } },
+  { method: 'GET', path: `${base}/{assetId}`, handler: 'http/assets/get-asset', auth: 'any', table: 'ro', variant, doc: { summary: `Read a ${variant} asset`, response: 'resource', resource: `asset.${variant}` } },
+  { method: 'PATCH', path: `${base}/{assetId}`, handler: 'http/assets/patch-asset', auth: ['broker', 'concierge', 'admin'], table: 'rw', variant, doc: { summary: `Change a ${variant} asset (owner, concierge)`, request: `asset.${variant}`, response: 'resource', token: true } },
 ];
 
 /**
@@ -49,69 +77,74 @@ const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
  * shared by the types. `style` carries what differs between API versions (Location form, media type).
  */
 const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinition, 'location' | 'contentType'>): RouteDefinition[] => {
-  const route = (method: RouteDefinition['method'], path: string, handler: string, auth: RouteDefinition['auth']): RouteDefinition => ({
-    method, path: `${base}${path}`, handler: `http/auctions/${handler}`, auth, table: method === 'GET' ? 'ro' : 'rw', variant, ...style,
+  const route = (method: RouteDefinition['method'], path: string, handler: string, auth: RouteDefinition['auth'], doc?: RouteDoc): RouteDefinition => ({
+    method, path: `${base}${path}`, handler: `http/auctions/${handler}`, auth, table: method === 'GET' ? 'ro' : 'rw', variant, ...style, doc,
   });
+  const auction = `auction.${variant}`;
+  const bid = `bid.${variant}`;
   return [
-    route('GET', '', 'list-auctions', 'any'),
-    route('POST', '', 'post-auction', ['broker']),
-    route('GET', '/{auctionId}', 'get-auction', 'any'),
-    route('PATCH', '/{auctionId}', 'patch-auction', ['broker']),
-    route('GET', '/{auctionId}/documents', 'list-auction-documents', 'any'),
-    route('POST', '/{auctionId}/documents', 'post-auction-document', ['broker']),
-    route('GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', 'any'),
-    route('PUT', '/{auctionId}/documents/{documentId}', 'put-auction-document', ['broker']),
-    route('GET', '/{auctionId}/questions', 'list-questions', 'any'),
-    route('POST', '/{auctionId}/questions', 'post-question', ['broker']),
-    route('GET', '/{auctionId}/questions/{questionId}', 'get-question', 'any'),
-    route('PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', ['broker']),
-    route('POST', '/{auctionId}/bids', 'post-bid', ['broker']),
-    route('GET', '/{auctionId}/bids/{bidId}', 'get-bid', 'any'),
-    route('PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', ['broker']),
-    route('DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', ['broker']),
-    route('POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', ['broker']),
-    route('GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', 'any'),
-    route('GET', '/{auctionId}/auction', 'get-auction-module', ['auction']),
-    route('POST', '/{auctionId}/auction', 'post-auction-results', ['auction']),
-    route('GET', '/{auctionId}/awards', 'list-awards', 'any'),
-    route('GET', '/{auctionId}/awards/{awardId}', 'get-award', 'any'),
-    route('PATCH', '/{auctionId}/awards/{awardId}', 'patch-award', ['broker']),
-    route('POST', '/{auctionId}/awards/{awardId}/documents', 'post-award-document', ['broker']),
-    route('GET', '/{auctionId}/contracts', 'list-contracts', 'any'),
-    route('GET', '/{auctionId}/contracts/{contractId}', 'get-contract', 'any'),
-    route('PATCH', '/{auctionId}/contracts/{contractId}', 'patch-contract', ['broker']),
-    route('GET', '/{auctionId}/cancellations', 'list-cancellations', 'any'),
-    route('POST', '/{auctionId}/cancellations', 'post-cancellation', ['broker']),
-    route('GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', 'any'),
-    route('PATCH', '/{auctionId}/cancellations/{cancellationId}', 'patch-cancellation', ['broker']),
+    route('GET', '', 'list-auctions', 'any', { summary: `List ${variant} auctions`, response: 'listing' }),
+    route('POST', '', 'post-auction', ['broker'], { summary: `Create a ${variant} auction`, request: auction, response: 'created' }),
+    route('GET', '/{auctionId}', 'get-auction', 'any', { summary: 'Read an auction', response: 'resource', resource: auction }),
+    route('PATCH', '/{auctionId}', 'patch-auction', ['broker'], { summary: 'Change an auction (owner)', request: `${auction}.stored`, response: 'resource', token: true }),
+    route('GET', '/{auctionId}/documents', 'list-auction-documents', 'any', { summary: 'List the documents of an auction', response: 'collection', resource: 'document' }),
+    route('POST', '/{auctionId}/documents', 'post-auction-document', ['broker'], { summary: 'Add a document to an auction (owner)', request: 'document', response: 'created', token: true }),
+    route('GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', 'any', { summary: 'Read a document of an auction', response: 'resource', resource: 'document' }),
+    route('PUT', '/{auctionId}/documents/{documentId}', 'put-auction-document', ['broker'], { summary: 'Upload a new version of an auction document (owner)', request: 'document', response: 'resource', token: true }),
+    route('GET', '/{auctionId}/questions', 'list-questions', 'any', { summary: 'List the questions of an auction', response: 'collection', resource: 'question' }),
+    route('POST', '/{auctionId}/questions', 'post-question', ['broker'], { summary: 'Ask the organizer a question', request: 'question', response: 'created' }),
+    route('GET', '/{auctionId}/questions/{questionId}', 'get-question', 'any', { summary: 'Read a question', response: 'resource', resource: 'question' }),
+    route('PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', ['broker'], { summary: 'Answer a question (auction owner)', request: 'answer', response: 'resource', resource: 'question', token: true }),
+    route('POST', '/{auctionId}/bids', 'post-bid', ['broker'], { summary: 'Place a bid', request: bid, response: 'created' }),
+    route('GET', '/{auctionId}/bids/{bidId}', 'get-bid', 'any', { summary: 'Read a bid (its owner, or anyone once bids are disclosed)', response: 'resource', resource: bid, token: true }),
+    route('PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', ['broker'], { summary: 'Change a bid (bid owner)', request: `${bid}.patch`, response: 'resource', resource: bid, token: true }),
+    route('DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', ['broker'], { summary: 'Withdraw a bid (bid owner)', response: 'resource', resource: bid, token: true }),
+    route('POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', ['broker'], { summary: 'Add a document to a bid (bid owner)', request: 'document', response: 'created', token: true }),
+    route('GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', 'any', { summary: 'Read a document of a bid', response: 'resource', resource: 'document', token: true }),
+    route('GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], { summary: 'The procedure as the auction system reads it', response: 'resource', resource: auction }),
+    route('POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], { summary: 'Report the auction results (auction system)', request: 'auction.results', response: 'resource', resource: auction }),
+    route('GET', '/{auctionId}/awards', 'list-awards', 'any', { summary: 'List the awards of an auction', response: 'collection', resource: 'award' }),
+    route('GET', '/{auctionId}/awards/{awardId}', 'get-award', 'any', { summary: 'Read an award', response: 'resource', resource: 'award' }),
+    route('PATCH', '/{auctionId}/awards/{awardId}', 'patch-award', ['broker'], { summary: 'Decide on an award (auction owner; the winning bidder may decline)', request: 'award.patch', response: 'resource', resource: 'award', token: true }),
+    route('POST', '/{auctionId}/awards/{awardId}/documents', 'post-award-document', ['broker'], { summary: 'Add a document to an award (auction owner)', request: 'document', response: 'created', token: true }),
+    route('GET', '/{auctionId}/contracts', 'list-contracts', 'any', { summary: 'List the contracts of an auction', response: 'collection', resource: 'contract' }),
+    route('GET', '/{auctionId}/contracts/{contractId}', 'get-contract', 'any', { summary: 'Read a contract', response: 'resource', resource: 'contract' }),
+    route('PATCH', '/{auctionId}/contracts/{contractId}', 'patch-contract', ['broker'], { summary: 'Sign and activate a contract (auction owner)', request: 'contract.patch', response: 'resource', resource: 'contract', token: true }),
+    route('GET', '/{auctionId}/cancellations', 'list-cancellations', 'any', { summary: 'List the cancellations of an auction', response: 'collection', resource: 'cancellation' }),
+    route('POST', '/{auctionId}/cancellations', 'post-cancellation', ['broker'], { summary: 'Ask to cancel an auction (owner)', request: 'cancellation', response: 'created', token: true }),
+    route('GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', 'any', { summary: 'Read a cancellation', response: 'resource', resource: 'cancellation' }),
+    route('PATCH', '/{auctionId}/cancellations/{cancellationId}', 'patch-cancellation', ['broker'], { summary: 'Change or activate a cancellation: active cancels the auction (owner)', request: 'cancellation.patch', response: 'resource', resource: 'cancellation', token: true }),
   ];
 };
 
 export const routes: readonly RouteDefinition[] = [
-  { method: 'GET', path: LOTS, handler: 'http/lots/list-lots', auth: 'any', table: 'ro' },
-  { method: 'POST', path: LOTS, handler: 'http/lots/post-lot', auth: ['broker', 'concierge', 'convoy'], table: 'rw' },
-  { method: 'GET', path: `${LOTS}/{lotId}`, handler: 'http/lots/get-lot', auth: 'any', table: 'ro' },
-  { method: 'PATCH', path: `${LOTS}/{lotId}`, handler: 'http/lots/patch-lot', auth: OWNER_AND_BOTS, table: 'rw' },
-  { method: 'GET', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/list-lot-documents', auth: 'any', table: 'ro' },
-  { method: 'POST', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/post-lot-document', auth: ['broker'], table: 'rw' },
-  { method: 'GET', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/get-lot-document', auth: 'any', table: 'ro' },
-  { method: 'PUT', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/put-lot-document', auth: ['broker'], table: 'rw' },
+  { method: 'GET', path: LOTS, handler: 'http/lots/list-lots', auth: 'any', table: 'ro', doc: { summary: 'List lots', response: 'listing' } },
+  { method: 'POST', path: LOTS, handler: 'http/lots/post-lot', auth: ['broker', 'concierge', 'convoy'], table: 'rw', doc: { summary: 'Create a lot', request: 'lot', response: 'created' } },
+  { method: 'GET', path: `${LOTS}/{lotId}`, handler: 'http/lots/get-lot', auth: 'any', table: 'ro', doc: { summary: 'Read a lot', response: 'resource', resource: 'lot' } },
+  { method: 'PATCH', path: `${LOTS}/{lotId}`, handler: 'http/lots/patch-lot', auth: OWNER_AND_BOTS, table: 'rw', doc: { summary: 'Change a lot (owner, concierge, convoy)', request: 'lot', response: 'resource', token: true } },
+  { method: 'GET', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/list-lot-documents', auth: 'any', table: 'ro', doc: { summary: 'List the documents of a lot', response: 'collection', resource: 'document' } },
+  { method: 'POST', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/post-lot-document', auth: ['broker'], table: 'rw', doc: { summary: 'Add a document to a lot (owner)', request: 'document', response: 'created', token: true } },
+  { method: 'GET', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/get-lot-document', auth: 'any', table: 'ro', doc: { summary: 'Read a document of a lot', response: 'resource', resource: 'document' } },
+  { method: 'PUT', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/put-lot-document', auth: ['broker'], table: 'rw', doc: { summary: 'Upload a new version of a lot document (owner)', request: 'document', response: 'resource', token: true } },
   ...assetRoutes(BOUNCE_ASSETS, 'bounce'),
-  { method: 'PATCH', path: `${BOUNCE_ASSETS}/{assetId}/items/{itemId}`, handler: 'http/assets/patch-asset-item', auth: ['broker'], table: 'rw', variant: 'bounce' },
-  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/list-asset-documents', auth: 'any', table: 'ro', variant: 'bounce' },
-  { method: 'POST', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/post-asset-document', auth: ['broker'], table: 'rw', variant: 'bounce' },
-  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents/{documentId}`, handler: 'http/assets/get-asset-document', auth: 'any', table: 'ro', variant: 'bounce' },
+  { method: 'PATCH', path: `${BOUNCE_ASSETS}/{assetId}/items/{itemId}`, handler: 'http/assets/patch-asset-item', auth: ['broker'], table: 'rw', variant: 'bounce', doc: { summary: 'Change an item of a bounce asset (owner)', request: 'item.bounce', response: 'resource', token: true } },
+  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/list-asset-documents', auth: 'any', table: 'ro', variant: 'bounce', doc: { summary: 'List the documents of an asset', response: 'collection', resource: 'document' } },
+  { method: 'POST', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/post-asset-document', auth: ['broker'], table: 'rw', variant: 'bounce', doc: { summary: 'Add a document to an asset (owner)', request: 'document', response: 'created', token: true } },
+  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents/{documentId}`, handler: 'http/assets/get-asset-document', auth: 'any', table: 'ro', variant: 'bounce', doc: { summary: 'Read a document of an asset', response: 'resource', resource: 'document' } },
   ...assetRoutes(BASIC_ASSETS, 'basic'),
-  { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none' },
-  { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none' },
-  { method: 'POST', path: `${DOCSERVICE}/register`, handler: 'http/docservice/register', auth: ['broker'], table: 'none' },
-  { method: 'POST', path: `${DOCSERVICE}/upload`, handler: 'http/docservice/upload', auth: ['broker'], table: 'none', body: 'binary' },
-  { method: 'PUT', path: `${DOCSERVICE}/upload/{key}`, handler: 'http/docservice/upload-registered', auth: ['broker'], table: 'none', body: 'binary' },
+  { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none', doc: { summary: 'List the item schemas (family code, version)', response: 'collection', resource: 'schema.entry' } },
+  { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none', doc: { summary: 'The JSON Schema of an item family (`?version=001|latest`)', response: 'schema' } },
+  { method: 'POST', path: `${DOCSERVICE}/register`, handler: 'http/docservice/register', auth: ['broker'], table: 'none', doc: { summary: 'Register a file by its md5: a signed url and an upload url', request: 'docservice.register', response: 'created', resource: 'docservice.file' } },
+  { method: 'POST', path: `${DOCSERVICE}/upload`, handler: 'http/docservice/upload', auth: ['broker'], table: 'none', body: 'binary', doc: { summary: 'Upload a file (raw bytes)', response: 'resource', resource: 'docservice.file' } },
+  { method: 'PUT', path: `${DOCSERVICE}/upload/{key}`, handler: 'http/docservice/upload-registered', auth: ['broker'], table: 'none', body: 'binary', doc: { summary: 'Upload the bytes of a registered file (its signed upload url)', response: 'resource', resource: 'docservice.file' } },
   // Public: the signature is the credential (a browser follows the 302 of `?download=` without API keys).
-  { method: 'GET', path: `${DOCSERVICE}/get/{key}`, handler: 'http/docservice/get-file', auth: 'public', table: 'none' },
+  { method: 'GET', path: `${DOCSERVICE}/get/{key}`, handler: 'http/docservice/get-file', auth: 'public', table: 'none', doc: { summary: 'Download a file by its signed link', response: 'download' } },
   ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
   ...auctionRoutes('/api/2.3/auctions', 'dgfInsider', { contentType: 'application/json; charset=UTF-8' }),
-  { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none' },
+  { method: 'GET', path: '/api/openapi.json', handler: 'http/docs/openapi-json', auth: 'public', table: 'none', doc: { summary: 'This OpenAPI 3.1 document', response: 'openapi' } },
+  { method: 'GET', path: DOCS, handler: 'http/docs/docs-page', auth: 'public', table: 'none', doc: { summary: 'The API reference page (Swagger UI)', response: 'html' } },
+  { method: 'GET', path: `${DOCS}/{file}`, handler: 'http/docs/docs-asset', auth: 'public', table: 'none', files: SWAGGER_UI_FILES, doc: { summary: 'A static file of the reference page', response: 'asset' } },
+  { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none', doc: { summary: 'Any other method and path: 404', response: 'resource' } },
 ];
 
 export const routeKey = (r: Pick<RouteDefinition, 'method' | 'path'>): string =>

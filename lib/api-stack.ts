@@ -79,7 +79,7 @@ export class ApiStack extends Stack {
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const fn = new AppFunction(this, id, {
-        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route),
+        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route), files: route.files,
         ...(documents && { environment: docserviceEnvironment, secretsExtension: true }),
       });
       this.api.addRoutes({

@@ -22,7 +22,21 @@ export interface AppFunctionProps {
   environment?: Record<string, string>;
   /** Reads secrets through the AWS Parameters and Secrets extension (localhost, cached; no SDK client). */
   secretsExtension?: boolean;
+  /**
+   * Files of npm packages the handler reads at run time (routes.ts `files`, e.g. `swagger-ui-dist/swagger-ui.css`).
+   * esbuild bundles code, not data files: after bundling each is copied to `node_modules/<package>/<file>` next to
+   * the bundle, where the handler's `createRequire(import.meta.url).resolve(file)` finds it exactly as it does in the
+   * project's node_modules locally. Copied, not installed (`nodeModules` would run npm at synth time).
+   */
+  files?: readonly string[];
 }
+
+/** `cp` commands (local or Docker bundling alike: both give input and output directories) for package files. */
+const copyPackageFiles = (files: readonly string[], inputDir: string, outputDir: string): string[] =>
+  files.flatMap((file) => {
+    const to = join(outputDir, 'node_modules', file);
+    return [`mkdir -p "${dirname(to)}"`, `cp "${join(inputDir, 'node_modules', file)}" "${to}"`];
+  });
 
 /**
  * The one way this app makes a Lambda: ESM bundle by the local esbuild (SDK v3 left to the runtime), arm64,
@@ -55,6 +69,13 @@ export class AppFunction extends NodejsFunction {
         externalModules: ['@aws-sdk/*'],
         mainFields: ['module', 'main'],
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ...(props.files?.length && {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir: string, outputDir: string) => copyPackageFiles(props.files!, inputDir, outputDir),
+          },
+        }),
       },
     });
     if (props.access === 'ro') props.table.grantReadData(this);

@@ -216,11 +216,12 @@ function disqualify(w: Working, child: Child, at: string, now: Micros): void {
   }
 }
 
-const checkContractPatch = compileCheck({
+export const contractPatchSchema = {
   type: 'object',
   additionalProperties: false,
   properties: { dateSigned: { type: 'string', format: 'date-time' }, status: { enum: ['pending', 'active'] } },
-});
+};
+const checkContractPatch = compileCheck(contractPatchSchema);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
 export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {

@@ -32,16 +32,18 @@ const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'];
 
 const text = { type: 'string', minLength: 1 };
 
-const checkNew = compileCheck({
+export const cancellationSchema = {
   type: 'object',
   required: ['reason'],
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] }, cancellationOf: { enum: ['tender'] } },
-});
+};
+const checkNew = compileCheck(cancellationSchema);
 
-const checkPatch = compileCheck({
+export const cancellationPatchSchema = {
   type: 'object',
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
-});
+};
+const checkPatch = compileCheck(cancellationPatchSchema);
 
 function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   if (NOT_CANCELLABLE.includes(w.root.status)) {

@@ -293,7 +293,7 @@ export async function getAuctionForModule(ctx: AuctionsContext, id: string): Pro
   return auctionModuleView(await loadAuction(ctx, id));
 }
 
-const checkResults = compileCheck({
+export const auctionResultsSchema = {
   type: 'object',
   required: ['bids'],
   properties: {
@@ -306,7 +306,8 @@ const checkResults = compileCheck({
       },
     },
   },
-});
+};
+const checkResults = compileCheck(auctionResultsSchema);
 
 /**
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).

@@ -11,7 +11,7 @@ import { listed } from './texts.ts';
 /** Questions to the organizer (interface.md §2.6) and their answers. */
 export const QUESTION = 'QUESTION';
 
-const checkQuestion = compileCheck({
+export const questionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'author'],
@@ -21,14 +21,16 @@ const checkQuestion = compileCheck({
     author: { ...organizationSchema, required: ['name', 'identifier', 'address', 'contactPoint'] },
     questionOf: { enum: ['tender'] },
   },
-});
+};
+const checkQuestion = compileCheck(questionSchema);
 
-const checkAnswer = compileCheck({
+export const answerSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['answer'],
   properties: { answer: { type: 'string', minLength: 1 } },
-});
+};
+const checkAnswer = compileCheck(answerSchema);
 
 export function assertQuestionsOpen(
   auction: Auction,

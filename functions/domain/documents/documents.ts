@@ -44,12 +44,13 @@ const documentProperties = {
   accessDetails: { type: 'string' },
 };
 
-const checkNew = compileCheck({
+export const documentSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'url', 'format', 'hash'],
   properties: documentProperties,
-});
+};
+const checkNew = compileCheck(documentSchema);
 
 export const DOC_PREFIX = 'DOC#';
 

@@ -96,12 +96,13 @@ const lotProperties = {
 };
 
 /** Client-writable fields of a lot, as one schema for create and for the result of a PATCH. */
-export const checkLotFields = compileCheck({
+export const lotSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['lotIdentifier', 'title', 'lotCustodian', 'assets'],
   properties: lotProperties,
-});
+};
+export const checkLotFields = compileCheck(lotSchema);
 
 /** Server-owned fields a client may send but never sets (upstream create role blacklist). */
 export const SERVER_FIELDS = ['id', 'lotID', 'owner', 'date', 'dateModified', 'documents', 'revisions', 'doc_id'];

@@ -13,7 +13,7 @@ import { COMMON_TRANSITIONS } from '../../rules.ts';
  * them on the asset) are checked like an item's.
  */
 
-const checkAsset = compileCheck({
+export const assetSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'classification', 'assetCustodian'],
@@ -34,7 +34,8 @@ const checkAsset = compileCheck({
     status: { enum: [...ASSET_STATUSES] },
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
-});
+};
+const checkAsset = compileCheck(assetSchema);
 
 /** interface.md §2.2: the server fills `currency` and sets `valueAddedTaxIncluded` when they are not sent. */
 const VALUE_DEFAULTS = { currency: 'UAH', valueAddedTaxIncluded: true };

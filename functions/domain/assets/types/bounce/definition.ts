@@ -13,7 +13,7 @@ import { withItemIds } from '../../../kernel/items.ts';
  * an `informationDetails` document added at creation, items edited one by one, deletion after a cancellation document.
  */
 
-const itemSchema = {
+export const itemSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['description', 'classification', 'address', 'unit', 'quantity', 'registrationDetails'],
@@ -54,7 +54,7 @@ const decisionSchema = {
   },
 };
 
-const checkAsset = compileCheck({
+export const assetSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'description', 'assetCustodian'],
@@ -70,7 +70,8 @@ const checkAsset = compileCheck({
     status: { enum: [...ASSET_STATUSES] },
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
-});
+};
+const checkAsset = compileCheck(assetSchema);
 
 const checkItem = compileCheck(itemSchema);
 

@@ -22,7 +22,7 @@ const value = {
   properties: { amount: { type: 'number', minimum: 0 }, currency: { enum: ['UAH'] }, valueAddedTaxIncluded: { type: 'boolean' } },
 };
 
-const checkNewBid = compileCheck({
+export const newBidSchema = {
   type: 'object',
   required: ['tenderers', 'qualified', 'eligible'],
   properties: {
@@ -32,12 +32,14 @@ const checkNewBid = compileCheck({
     eligible: mustBeTrue,
     value,
   },
-});
+};
+const checkNewBid = compileCheck(newBidSchema);
 
-const checkBidPatch = compileCheck({
+export const bidPatchSchema = {
   type: 'object',
   properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
-});
+};
+const checkBidPatch = compileCheck(bidPatchSchema);
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
 

@@ -77,7 +77,7 @@ const properties = {
 const REQUIRED = ['title', 'value', 'items', 'procuringEntity', 'dgfID', 'dgfDecisionID', 'dgfDecisionDate'];
 
 /** A new auction's fields; `auctionPeriod.startDate` is required on create (upstream). */
-const checkNew = compileCheck({
+export const newAuctionSchema = {
   type: 'object',
   additionalProperties: false,
   required: [...REQUIRED.filter((f) => f !== 'items'), 'auctionPeriod'],
@@ -85,10 +85,12 @@ const checkNew = compileCheck({
   // An auction from a lot gets its items from the lot's assets.
   if: { properties: { merchandisingObject: { type: 'string' } }, required: ['merchandisingObject'] },
   else: { properties: { items: { type: 'array' } }, required: ['items'] },
-});
+};
+const checkNew = compileCheck(newAuctionSchema);
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), re-checked after an owner's PATCH. */
-const checkStored = compileCheck({ type: 'object', additionalProperties: false, required: REQUIRED, properties: { ...properties, auctionPeriod: { type: 'object' } } });
+export const storedAuctionSchema = { type: 'object', additionalProperties: false, required: REQUIRED, properties: { ...properties, auctionPeriod: { type: 'object' } } };
+const checkStored = compileCheck(storedAuctionSchema);
 
 function checkRules(fields: JsonObject): void {
   if (fields.procurementMethodDetails !== undefined && fields.mode !== 'test') {

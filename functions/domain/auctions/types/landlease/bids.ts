@@ -12,7 +12,7 @@ import { span } from '../../texts.ts';
  * (`qualified` reads false); `active` within the enquiry period with an `eligibilityDocuments` document,
  * `qualified: true` and a unique `bidNumber`, sent in one PATCH or several. The value is the auction's (texas).
  */
-const checkNewBid = compileCheck({
+export const newBidSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['tenderers'],
@@ -26,16 +26,18 @@ const checkNewBid = compileCheck({
     },
     eligible: { type: 'boolean' },
   },
-});
+};
+const checkNewBid = compileCheck(newBidSchema);
 
-const checkBidPatch = compileCheck({
+export const bidPatchSchema = {
   type: 'object',
   properties: {
     status: { enum: ['draft', 'pending', 'active'] },
     qualified: { type: 'boolean' },
     bidNumber: { type: 'integer', minimum: 1 },
   },
-});
+};
+const checkBidPatch = compileCheck(bidPatchSchema);
 
 function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   if (!within(auction, 'tenderPeriod', now)) {

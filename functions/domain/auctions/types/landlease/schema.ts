@@ -116,20 +116,22 @@ const properties = {
 };
 
 /** Fields of a new auction; `auctionPeriod` is the start date as sent (upstream: required on POST). */
-const checkNew = compileCheck({
+export const newAuctionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms', 'auctionPeriod'],
   properties,
-});
+};
+const checkNew = compileCheck(newAuctionSchema);
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), for re-checking after a PATCH. */
-const checkStored = compileCheck({
+export const storedAuctionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms'],
   properties: { ...properties, auctionPeriod: { type: 'object' } },
-});
+};
+const checkStored = compileCheck(storedAuctionSchema);
 
 /** Rules across fields, with upstream texts (sic: "miniamalStep"). */
 function checkRules(fields: JsonObject): void {

@@ -1,0 +1,34 @@
+import { httpHandler } from '#http-kit/http-handler.ts';
+
+/**
+ * The reference page: Swagger UI from swagger-ui-dist, its files served by this API (`/api/docs/{file}`), no CDN and
+ * no call out (`validatorUrl: null`: the badge would ask validator.swagger.io).
+ */
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Agora API reference</title>
+  <link rel="stylesheet" href="/api/docs/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/api/docs/swagger-ui-bundle.js"></script>
+  <script src="/api/docs/swagger-ui-standalone-preset.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: '/api/openapi.json',
+      dom_id: '#swagger-ui',
+      deepLinking: true,
+      validatorUrl: null,
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+      layout: 'StandaloneLayout',
+    });
+  </script>
+</body>
+</html>
+`;
+
+/** GET /api/docs (public): the API reference page. */
+export const handler = httpHandler(async () => ({ file: { bytes: Buffer.from(PAGE), contentType: 'text/html; charset=utf-8' } }));

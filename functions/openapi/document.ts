@@ -1,0 +1,252 @@
+import { routes, type RouteDefinition, type RouteDoc } from '../routes.ts';
+import { namedSchemas } from './schemas.ts';
+
+/**
+ * The OpenAPI 3.1 document of the service, generated from the route table (paths, methods, who may call, media
+ * types) and the JSON Schemas the handlers validate with (functions/openapi/schemas.ts): nothing is written twice.
+ * Pure and cheap (no AWS, no I/O): built once per container, at the first request that needs it.
+ */
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+/** Component names may only hold `[A-Za-z0-9._-]`: schema names already do. */
+const componentOf = (name: string) => name;
+const partialOf = (name: string) => `${name}.partial`;
+
+/** Every field optional, as a PATCH takes them: the schema less its top-level `required` and conditional parts. */
+function partial(schema: object): object {
+  const { required: _required, if: _if, then: _then, else: _else, ...rest } = schema as Json;
+  return { ...rest, description: 'Any part of the fields; the result is checked as a whole.' };
+}
+
+/** The schema of an answered object: the fields as sent plus those the server sets (id, dates, status, owner ...). */
+function answered(schema: object): object {
+  const { required: _required, additionalProperties: _additional, if: _if, then: _then, else: _else, ...rest } = schema as Json;
+  return { ...rest, description: 'The fields as sent, and those the server sets (id, date, dateModified, status ...).' };
+}
+const answeredOf = (name: string) => `${name}.answer`;
+
+const ERROR = {
+  type: 'object',
+  description: 'The error envelope of every refusal (401, 403, 404, 405, 409, 412, 415, 422, 500).',
+  required: ['status', 'errors'],
+  properties: {
+    status: { const: 'error' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['location', 'name', 'description'],
+        properties: {
+          location: { enum: ['body', 'url', 'querystring', 'header'] },
+          name: { type: 'string', description: 'The field (or parameter) at fault.' },
+          description: { description: 'A text, a list of texts, or per nested field (validation errors).' },
+        },
+      },
+    },
+  },
+};
+
+const PAGE_LINK = {
+  type: 'object',
+  required: ['offset', 'path', 'uri'],
+  properties: { offset: { type: 'string' }, path: { type: 'string' }, uri: { type: 'string', format: 'uri' } },
+};
+
+const LISTING = {
+  type: 'object',
+  description: 'One page of the dateModified feed: follow `next_page` until a page comes back empty.',
+  required: ['data', 'next_page'],
+  properties: {
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'dateModified'],
+        properties: { id: { type: 'string' }, dateModified: { type: 'string', format: 'date-time' } },
+        description: 'Also the fields asked for with `opt_fields`.',
+      },
+    },
+    next_page: ref('PageLink'),
+    prev_page: ref('PageLink'),
+  },
+};
+
+const ACCESS = {
+  type: 'object',
+  description: 'The owner token, answered once at creation: send it as `acc_token` or `X-Access-Token` to act as the owner.',
+  properties: { token: { type: 'string' }, transfer: { type: 'string' } },
+};
+
+const LISTING_PARAMETERS = [
+  { name: 'offset', in: 'query', description: 'The `dateModified` of the last row seen (from `next_page`).', schema: { type: 'string' } },
+  { name: 'descending', in: 'query', description: 'Newest first.', schema: { type: 'string', enum: ['1'] } },
+  { name: 'limit', in: 'query', description: 'Rows per page: default 100, at most 1000 (100 with `opt_fields`).', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+  { name: 'opt_fields', in: 'query', description: 'Comma-separated fields to add to each row.', schema: { type: 'string' } },
+  { name: 'mode', in: 'query', description: '`test`: the feed of test objects.', schema: { type: 'string', enum: ['test'] } },
+];
+
+const PRETTY = { name: 'opt_pretty', in: 'query', description: 'Indented JSON.', schema: { type: 'string', enum: ['1'] } };
+
+/** `GET /api/0.1/lots` → tag `lots 0.1`; `/api/2.5/auctions` (landlease) → `auctions 2.5 (landlease)`; else its first segment. */
+function tagOf(route: RouteDefinition): string {
+  const [, , first, second] = route.path.split('/');
+  if (/^\d+\.\d+$/.test(first)) return `${second} ${first}${route.variant ? ` (${route.variant})` : ''}`;
+  return first === 'openapi.json' ? 'docs' : first;
+}
+
+export const operationId = (route: Pick<RouteDefinition, 'method' | 'path'>): string =>
+  `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, '');
+
+function security(route: RouteDefinition, doc: RouteDoc): Json[] {
+  if (route.auth === 'public') return [];
+  if (doc.token) return [{ apiKey: [], accessToken: [] }, { apiKey: [], accessTokenHeader: [] }];
+  return [{ apiKey: [] }];
+}
+
+function json(route: RouteDefinition, schema: object) {
+  return { content: { [route.contentType ?? 'application/json']: { schema } } };
+}
+
+function responses(route: RouteDefinition, doc: RouteDoc): Json {
+  const of = doc.resource ?? doc.request;
+  const item = of ? ref(answeredOf(of)) : { type: 'object' };
+  const errors = {
+    ...(route.auth !== 'public' && { 401: response('Unauthorized'), 403: response('Forbidden') }),
+    404: response('NotFound'),
+    ...(doc.request !== undefined && { 422: response('Unprocessable') }),
+  };
+  switch (doc.response) {
+    case 'resource':
+      return { 200: { description: 'The object.', ...json(route, { type: 'object', required: ['data'], properties: { data: item } }) }, ...errors };
+    case 'created':
+      return {
+        201: {
+          description: 'Created.',
+          headers: { Location: { description: 'Where the new object is read.', schema: { type: 'string' } } },
+          ...json(route, { type: 'object', required: ['data'], properties: { data: item, access: ref('Access') } }),
+        },
+        ...errors,
+      };
+    case 'listing':
+      return { 200: { description: 'A page of the feed.', ...json(route, ref('Listing')) }, ...errors };
+    case 'collection':
+      return { 200: { description: 'Every element.', ...json(route, { type: 'object', required: ['data'], properties: { data: { type: 'array', items: item } } }) }, ...errors };
+    case 'download':
+      return {
+        200: { description: 'The bytes (local service).', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+        302: { description: 'In AWS: a short-lived presigned link to the file.', headers: { Location: { schema: { type: 'string' } } } },
+        ...errors,
+      };
+    case 'schema':
+      return { 200: { description: 'A JSON Schema (draft-04).', ...json(route, { type: 'object', properties: { data: { type: 'object' } } }) }, ...errors };
+    case 'openapi':
+      return { 200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } };
+    case 'html':
+      return { 200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } } };
+    case 'asset':
+      return { 200: { description: 'The file (CSS or JavaScript).', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } } } }, 404: response('NotFound') };
+  }
+}
+
+function operation(route: RouteDefinition, doc: RouteDoc): Json {
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const query = doc.response === 'listing' ? LISTING_PARAMETERS : doc.response === 'resource' || doc.response === 'created' || doc.response === 'collection' ? [PRETTY] : [];
+  const auth = route.auth === 'public' ? 'Public.' : route.auth === 'any' ? 'Any API key.' : `API keys of role ${route.auth.join(', ')}.`;
+  const body =
+    route.body === 'binary'
+      ? { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+      : doc.request !== undefined
+        ? {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['data'],
+                  properties: { data: ref(route.method === 'PATCH' ? partialOf(doc.request) : componentOf(doc.request)) },
+                },
+              },
+            },
+          }
+        : undefined;
+  return {
+    operationId: operationId(route),
+    summary: doc.summary,
+    description: `${auth}${doc.token ? ' The owner token is sent too (`acc_token` or `X-Access-Token`).' : ''}`,
+    tags: [tagOf(route)],
+    ...(pathParameters.length + query.length > 0 && { parameters: [...pathParameters, ...query] }),
+    ...(body && { requestBody: body }),
+    responses: responses(route, doc),
+    security: security(route, doc),
+  };
+}
+
+/** Routes with no description or naming a schema that does not exist: what the test reports. */
+export function undocumented(): string[] {
+  return routes
+    .filter((r) => r.path !== '$default')
+    .flatMap((r) => {
+      const key = `${r.method} ${r.path}`;
+      if (!r.doc) return [`${key}: no doc`];
+      return [r.doc.request, r.doc.resource].filter((n) => n !== undefined && !(n in namedSchemas)).map((n) => `${key}: no schema named ${n}`);
+    });
+}
+
+let built: Json | undefined;
+
+/**
+ * The document (built once). A route without a description (a test fails on it) still appears, bare, so the page
+ * never hides an operation; a schema name nobody declared is left out of its operation the same way.
+ */
+export function openApiDocument(): Json {
+  if (built) return built;
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    if (route.path === '$default' || route.method === 'ANY') continue;
+    paths[route.path] ??= {};
+    const doc = route.doc ?? { summary: `${route.handler} (not described yet)`, response: 'resource' };
+    const known = (name: string | undefined) => (name !== undefined && name in namedSchemas ? name : undefined);
+    paths[route.path][route.method.toLowerCase()] = operation(route, { ...doc, request: known(doc.request), resource: known(doc.resource) });
+  }
+  const schemas: Json = { Error: ERROR, PageLink: PAGE_LINK, Listing: LISTING, Access: ACCESS };
+  for (const [name, schema] of Object.entries(namedSchemas)) {
+    schemas[componentOf(name)] = schema;
+    schemas[partialOf(name)] = partial(schema);
+    schemas[answeredOf(name)] = answered(schema);
+  }
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+  built = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agora API',
+      version: '0.1.0',
+      description:
+        'Public registry and auctions: lots (0.1), assets (2.4 bounce, 0.1 basic), auctions (2.5 landlease, 2.3 dgfInsider), ' +
+        'item schemas and the document service. Bodies are `{"data": {...}}`; answers are `{"data": ...}` or the error envelope. ' +
+        'Authenticate with HTTP Basic: the API key as user name, an empty password. Creating an object answers its owner ' +
+        'token once (`access.token`): send it as `acc_token` (query) or `X-Access-Token` (header) to change the object.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      responses: {
+        Unauthorized: error('No valid API key.'),
+        Forbidden: error('Not allowed to this key (role, owner token, status or period).'),
+        NotFound: error('No such object (or path).'),
+        Unprocessable: error('The body is not valid: one entry per field at fault.'),
+      },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'basic', description: 'The API key as the user name, an empty password.' },
+        accessToken: { type: 'apiKey', in: 'query', name: 'acc_token', description: 'The owner token of the object.' },
+        accessTokenHeader: { type: 'apiKey', in: 'header', name: 'X-Access-Token', description: 'The owner token of the object.' },
+      },
+    },
+  };
+  return built;
+}

@@ -1,0 +1,89 @@
+import { assetSchema as basicAsset } from '#domain/assets/types/basic/definition.ts';
+import { assetSchema as bounceAsset, itemSchema as bounceItem } from '#domain/assets/types/bounce/definition.ts';
+import { contractPatchSchema } from '#domain/auctions/awarding.ts';
+import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/cancellations.ts';
+import { auctionResultsSchema } from '#domain/auctions/commands.ts';
+import { answerSchema, questionSchema } from '#domain/auctions/questions.ts';
+import { bidPatchSchema as dgfInsiderBidPatch, newBidSchema as dgfInsiderBid } from '#domain/auctions/types/dgf-insider/bids.ts';
+import { newAuctionSchema as dgfInsiderNew, storedAuctionSchema as dgfInsiderStored } from '#domain/auctions/types/dgf-insider/schema.ts';
+import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } from '#domain/auctions/types/landlease/bids.ts';
+import { newAuctionSchema as landleaseNew, storedAuctionSchema as landleaseStored } from '#domain/auctions/types/landlease/schema.ts';
+import { documentSchema } from '#domain/documents/documents.ts';
+import { lotSchema } from '#domain/lots/lot.ts';
+
+/**
+ * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the very objects the
+ * domain validates with (`compileCheck(schema)`), imported, never copied. The few entries below the line have no
+ * JSON Schema in the domain (the answer of a command, or a body checked by rules rather than a schema): they describe
+ * the shape here, and say so.
+ */
+export const namedSchemas: Readonly<Record<string, object>> = {
+  lot: lotSchema,
+  document: documentSchema,
+  'asset.bounce': bounceAsset,
+  'item.bounce': bounceItem,
+  'asset.basic': basicAsset,
+  'auction.landlease': landleaseNew,
+  'auction.landlease.stored': landleaseStored,
+  'auction.dgfInsider': dgfInsiderNew,
+  'auction.dgfInsider.stored': dgfInsiderStored,
+  'bid.landlease': landleaseBid,
+  'bid.landlease.patch': landleaseBidPatch,
+  'bid.dgfInsider': dgfInsiderBid,
+  'bid.dgfInsider.patch': dgfInsiderBidPatch,
+  question: questionSchema,
+  answer: answerSchema,
+  'contract.patch': contractPatchSchema,
+  'auction.results': auctionResultsSchema,
+  cancellation: cancellationSchema,
+  'cancellation.patch': cancellationPatchSchema,
+  // ---- shapes without a domain JSON Schema
+  'award.patch': {
+    type: 'object',
+    description: 'Checked by the awarding rules of the auction type (allowed transitions), not by a JSON Schema.',
+    properties: { status: { enum: ['active', 'unsuccessful', 'cancelled'] } },
+  },
+  award: {
+    type: 'object',
+    description: 'Created by the service when results are reported; its status follows the awarding rules.',
+    properties: {
+      id: { type: 'string' },
+      bid_id: { type: 'string' },
+      status: { type: 'string' },
+      date: { type: 'string', format: 'date-time' },
+      value: { type: 'object' },
+      suppliers: { type: 'array', items: { type: 'object' } },
+    },
+  },
+  contract: {
+    type: 'object',
+    description: 'Created by the service when an award becomes active.',
+    properties: {
+      id: { type: 'string' },
+      awardID: { type: 'string' },
+      status: { type: 'string' },
+      dateSigned: { type: 'string', format: 'date-time' },
+      value: { type: 'object' },
+    },
+  },
+  'docservice.register': {
+    type: 'object',
+    description: 'Checked by the document service (md5 only).',
+    required: ['hash'],
+    properties: { hash: documentSchema.properties.hash },
+  },
+  'docservice.file': {
+    type: 'object',
+    properties: {
+      key: { type: 'string' },
+      hash: documentSchema.properties.hash,
+      url: { type: 'string', format: 'uri', description: 'The signed link the APIs accept as a document `url`.' },
+      upload_url: { type: 'string', format: 'uri', description: 'Where to PUT the bytes (register only).' },
+      direct_upload: { type: 'object', description: 'In AWS: a presigned S3 PUT for files past the API body limit (register only).' },
+    },
+  },
+  'schema.entry': {
+    type: 'object',
+    properties: { code: { type: 'string' }, version: { type: 'string' }, id: { type: 'string' }, title: { type: 'string' } },
+  },
+};

@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { assetSchema as bounceAsset } from '../../../functions/domain/assets/types/bounce/definition.ts';
+import { newAuctionSchema } from '../../../functions/domain/auctions/types/landlease/schema.ts';
+import { lotSchema } from '../../../functions/domain/lots/lot.ts';
+import { openApiDocument, operationId, undocumented } from '../../../functions/openapi/document.ts';
+import { namedSchemas } from '../../../functions/openapi/schemas.ts';
+import { routes } from '../../../functions/routes.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const apiRoutes = routes.filter((r) => r.path !== '$default');
+const doc = openApiDocument() as any;
+
+/** Every `$ref` in a JSON value. */
+const refsOf = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.flatMap(refsOf)
+    : value && typeof value === 'object'
+      ? Object.entries(value).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' ? [v] : refsOf(v)))
+      : [];
+
+describe('the OpenAPI document', () => {
+  it('describes every route: a summary, its answer, and schemas that exist (add `doc` to the route in routes.ts)', () => {
+    expect(undocumented()).toEqual([]);
+  });
+
+  it('has one operation per (method, path) of routes.ts, with unique operation ids', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(apiRoutes.map((r) => `${r.method} ${r.path}`).sort());
+    const ids = apiRoutes.map(operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('is OpenAPI 3.1 with the key (Basic) and the owner token (acc_token, X-Access-Token) as security schemes', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes).toMatchObject({
+      apiKey: { type: 'http', scheme: 'basic' },
+      accessToken: { type: 'apiKey', in: 'query', name: 'acc_token' },
+      accessTokenHeader: { type: 'apiKey', in: 'header', name: 'X-Access-Token' },
+    });
+    for (const r of apiRoutes) {
+      const op = doc.paths[r.path][r.method.toLowerCase()];
+      if (r.auth === 'public') expect(op.security, r.path).toEqual([]);
+      else expect(op.security.every((s: object) => 'apiKey' in s), `${r.method} ${r.path}`).toBe(true);
+      if (r.doc?.token) expect(op.security.map((s: object) => Object.keys(s).sort())).toContainEqual(['accessToken', 'apiKey']);
+    }
+  });
+
+  it('takes the request schemas the handlers validate with, the very objects', () => {
+    expect(namedSchemas.lot).toBe(lotSchema);
+    expect(namedSchemas['asset.bounce']).toBe(bounceAsset);
+    expect(namedSchemas['auction.landlease']).toBe(newAuctionSchema);
+    expect(doc.components.schemas.lot).toBe(lotSchema);
+    const post = doc.paths['/api/0.1/lots'].post;
+    expect(post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/lot' });
+    // A PATCH takes any part of the fields.
+    const patch = doc.paths['/api/0.1/lots/{lotId}'].patch;
+    expect(patch.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/lot.partial' });
+    expect(doc.components.schemas['lot.partial'].required).toBeUndefined();
+  });
+
+  it('gives every JSON body route a request body, every listing the feed shape, every refusal the error envelope', () => {
+    for (const r of apiRoutes.filter((r) => r.doc?.request)) {
+      expect(doc.paths[r.path][r.method.toLowerCase()].requestBody, `${r.method} ${r.path}`).toBeDefined();
+    }
+    for (const r of apiRoutes.filter((r) => r.doc?.response === 'listing')) {
+      const content = doc.paths[r.path].get.responses[200].content;
+      expect(Object.values(content)[0]).toEqual({ schema: { $ref: '#/components/schemas/Listing' } });
+    }
+    expect(doc.components.schemas.Error.properties.status).toEqual({ const: 'error' });
+    expect(doc.components.responses.Unprocessable.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+
+  it('resolves every $ref', () => {
+    for (const ref of new Set(refsOf(doc))) {
+      const [, kind, name] = /^#\/components\/(\w+)\/(.+)$/.exec(ref) ?? [];
+      expect(doc.components[kind]?.[name], ref).toBeDefined();
+    }
+  });
+
+  it('is generated from pure modules: the domain, the route table and node built-ins', () => {
+    const dir = join(ROOT, 'functions/openapi');
+    const imports = readdirSync(dir).flatMap((f) =>
+      [...readFileSync(join(dir, f), 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(([, spec]) => spec),
+    );
+    expect(imports.filter((i) => !/^(#domain\/|\.\.\/routes\.ts$|\.\/|node:)/.test(i))).toEqual([]);
+  });
+});
