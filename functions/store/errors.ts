@@ -1,10 +1,15 @@
 import { UnprocessableError } from '#domain/kernel/errors.ts';
 
-/** True when DynamoDB refused a write because a condition failed (single write or inside a transaction). */
+/**
+ * True when DynamoDB refused a write because another writer got there first: a condition failed (single write or
+ * inside a transaction), or a transaction collided with another one on the same item. Either way nothing was
+ * written, and planning again from a fresh read is the answer.
+ */
 export function isConditionFailure(error: unknown): boolean {
   const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
-  if (e?.name === 'ConditionalCheckFailedException') return true;
-  return e?.name === 'TransactionCanceledException' && !!e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed');
+  if (e?.name === 'ConditionalCheckFailedException' || e?.name === 'TransactionConflictException') return true;
+  const lost = new Set(['ConditionalCheckFailed', 'TransactionConflict']);
+  return e?.name === 'TransactionCanceledException' && !!e.CancellationReasons?.some((r) => lost.has(r.Code ?? ''));
 }
 
 /**
