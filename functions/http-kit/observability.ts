@@ -4,6 +4,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { TELEMETRY } from '../bots.ts';
+import { instrumentClient } from '../store/client.ts';
 
 /**
  * Logs, metrics and traces of every Lambda (and of `npm start`, which runs the same handlers).
@@ -14,7 +15,7 @@ import { TELEMETRY } from '../bots.ts';
  *   passwords) are replaced by `[redacted]` whatever logs them; headers and query strings are never logged at all.
  * - Metrics: CloudWatch embedded metric format (Powertools metrics), namespace `Agora`, dimensions `service` plus
  *   `route` or `bot` (and `transition`). Emitted in Lambda; locally only with AGORA_METRICS=1.
- * - Traces: Powertools tracer (X-Ray), active only in Lambda; the DynamoDB client is captured (store/client.ts).
+ * - Traces: Powertools tracer (X-Ray), active only in Lambda; the DynamoDB client is captured (instrumentClient).
  */
 const { namespace: NAMESPACE, service: SERVICE } = TELEMETRY;
 
@@ -30,6 +31,8 @@ const levelFromEnv = (): Level => {
 export const rootLogger = new Logger({ serviceName: SERVICE, logLevel: levelFromEnv(), jsonReplacerFn: redact });
 
 export const tracer = new Tracer({ serviceName: SERVICE });
+// Traced in Lambda (an X-Ray subsegment per DynamoDB call); the tracer leaves the client as it is elsewhere.
+instrumentClient((raw) => tracer.captureAWSv3Client(raw));
 
 interface Scope {
   logger: Logger;

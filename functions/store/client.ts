@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tracer } from '#http-kit/observability.ts';
 
 /**
  * One document client per Lambda container (module scope), pointed at DynamoDB Local when
@@ -17,11 +16,19 @@ export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; req
 
 let client: DynamoDBDocumentClient | undefined;
 
+/**
+ * How the raw client is instrumented before use: the HTTP kit and the bots register the X-Ray tracer here, so the
+ * authorizer (which uses the store but not the kit) does not bundle the tracer.
+ */
+let instrument = (raw: DynamoDBClient): DynamoDBClient => raw;
+export function instrumentClient(fn: (raw: DynamoDBClient) => DynamoDBClient): void {
+  instrument = fn;
+}
+
 export function documentClient(): DynamoDBDocumentClient {
   if (client) return client;
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  // Traced in Lambda (an X-Ray subsegment per DynamoDB call); the tracer leaves the client as it is elsewhere.
-  const raw = tracer.captureAWSv3Client(new DynamoDBClient({
+  const raw = instrument(new DynamoDBClient({
     endpoint,
     region: process.env.AWS_REGION ?? 'eu-central-1',
     ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
