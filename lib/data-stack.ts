@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -40,7 +40,14 @@ export class DataStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
-      globalSecondaryIndexes: INDEXES.map((i) => ({ indexName: i.name, partitionKey: key(i.partitionKey), sortKey: key(i.sortKey) })),
+      globalSecondaryIndexes: INDEXES.map((i) => ({
+        indexName: i.name,
+        partitionKey: key(i.partitionKey),
+        sortKey: key(i.sortKey),
+        ...(i.projection === 'keys'
+          ? { projectionType: ProjectionType.KEYS_ONLY }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...i.projection.include] }),
+      })),
     });
     this.files = new Bucket(this, 'Files', {
       encryption: BucketEncryption.S3_MANAGED,

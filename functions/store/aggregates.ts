@@ -2,10 +2,11 @@ import { PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteComma
 import type { Aggregate, AggregateRepository, Change, Child, Indexing } from '#domain/kernel/aggregate.ts';
 import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
+import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure, storageLimitError } from './errors.ts';
-import { keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
+import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
   /** Partition prefix, e.g. `LOT`. */
@@ -41,7 +42,7 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     tokenHash: a.tokenHash,
     internal: a.internal,
     data: a.root,
-    ...(ix.feed && { GSI1PK: keys.feed(ix.feed.name, ix.feed.test), GSI1SK: `${modified}#${id}` }),
+    ...(ix.feed && { GSI1PK: keys.feed(ix.feed.name, ix.feed.test), GSI1SK: `${modified}#${id}`, [FEED_VIEW]: listingView(a.root as JsonObject) }),
     ...(ix.work && { GSI2PK: keys.work(ix.work.bot), GSI2SK: `${sortableUtc(ix.work.due)}#${id}` }),
   };
 }

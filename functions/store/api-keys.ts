@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { sha256 } from '#domain/kernel/ids.ts';
 import type { Role } from '#domain/kernel/principal.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys } from './table-design.ts';
+import { FEED_VIEW, keys } from './table-design.ts';
 
 export interface ApiKeyRecord {
   name: string;
@@ -32,7 +32,16 @@ export async function putApiKey(key: string, record: ApiKeyRecord, created = new
   await documentClient().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.apiKey(hash), entity: 'apiKey', ...record, created, GSI1PK: KEYS_FEED, GSI1SK: `${record.name}#${hash}` },
+      Item: {
+        ...keys.apiKey(hash),
+        entity: 'apiKey',
+        ...record,
+        created,
+        GSI1PK: KEYS_FEED,
+        GSI1SK: `${record.name}#${hash}`,
+        // What the keys feed shows (the index carries only this view): never the key, which is not stored at all.
+        [FEED_VIEW]: { ...record, created },
+      },
     }),
   );
 }
@@ -53,7 +62,8 @@ export async function listApiKeys(): Promise<ApiKeyEntry[]> {
     );
     for (const item of page.Items ?? []) {
       const hash = String(item.PK).slice('APIKEY#'.length);
-      out.push({ hash, id: hash.slice(0, 12), name: item.name, role: item.role, levels: item.levels, created: item.created });
+      const view = item[FEED_VIEW];
+      out.push({ hash, id: hash.slice(0, 12), name: view.name, role: view.role, levels: view.levels, created: view.created });
     }
     start = page.LastEvaluatedKey;
   } while (start);

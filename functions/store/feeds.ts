@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { FeedReader } from '#domain/kernel/aggregate.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys } from './table-design.ts';
+import { FEED_VIEW, keys } from './table-design.ts';
 
 /** The instant part of a feed sort key `<utc>#<id>`. */
 const instantOf = (sk: string) => sk.slice(0, sk.indexOf('#'));
@@ -40,6 +40,6 @@ export const feedReader: FeedReader = {
         rows.push(...(rest.Items ?? []).filter((i) => i.GSI1SK !== last));
       }
     }
-    return { items: rows.map((i) => ({ id: i.data.id, dateModified: i.data.dateModified, root: i.data })) };
+    return { items: rows.map((i) => ({ id: i[FEED_VIEW].id, dateModified: i[FEED_VIEW].dateModified, root: i[FEED_VIEW] })) };
   },
 };

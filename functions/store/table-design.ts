@@ -11,20 +11,27 @@ export interface IndexDesign {
   name: string;
   partitionKey: string;
   sortKey: string;
+  /** What the index copies besides the keys: only what its readers use, so a page stays small and fast. */
+  projection: 'keys' | { include: readonly string[] };
   purpose: string;
 }
+
+/** The small view of an item the listing feed serves (`id`, `dateModified`, the listing fields): never the whole item. */
+export const FEED_VIEW = 'feed';
 
 export const INDEXES: readonly IndexDesign[] = [
   {
     name: 'GSI1',
     partitionKey: 'GSI1PK',
     sortKey: 'GSI1SK',
+    projection: { include: [FEED_VIEW] },
     purpose: 'listing feed: <feed>[#test] -> <dateModified UTC fixed width>#<id>; drafts carry no key (sparse)',
   },
   {
     name: 'GSI2',
     partitionKey: 'GSI2PK',
     sortKey: 'GSI2SK',
+    projection: 'keys',
     purpose: 'bot work: WORK#<bot> -> <due UTC fixed width>#<id>; only items a bot must look at (sparse)',
   },
 ];

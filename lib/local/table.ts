@@ -21,7 +21,10 @@ export async function createTable(endpoint: string, tableName: string): Promise<
             { AttributeName: i.partitionKey, KeyType: 'HASH' },
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection:
+            i.projection === 'keys'
+              ? { ProjectionType: 'KEYS_ONLY' }
+              : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection.include] },
         })),
       }),
     );

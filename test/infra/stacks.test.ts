@@ -143,6 +143,11 @@ describe('DataStack', () => {
             { AttributeName: i.partitionKey, KeyType: 'HASH' },
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
+          // Indexes copy only what their readers use (a feed view, or nothing): a page never reads whole items.
+          Projection:
+            i.projection === 'keys'
+              ? { ProjectionType: 'KEYS_ONLY' }
+              : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection.include] },
         }),
       ),
     });

@@ -7,6 +7,8 @@ import { parseInstant, sortableUtc } from '../kernel/time.ts';
  * The `dateModified` feed every registry lists with (reference-behaviour §1.5): ascending by default, `descending`,
  * `offset` = the `dateModified` of the last row seen, `limit` (default 100, at most 1000; 100 with `opt_fields`),
  * `opt_fields`, and `mode=test` for test objects. Drafts are never in the feed (the store indexes no draft).
+ * The feed carries a small view of each item (LISTING_FIELDS), as upstream served `opt_fields` from its index:
+ * a page reads only that, never whole items.
  */
 export interface ListingRequest {
   feed: string;
@@ -17,6 +19,15 @@ export interface ListingRequest {
 }
 
 const truthy = (v: string | undefined) => !!v && v !== '0' && v.toLowerCase() !== 'false';
+
+/** The fields a listing can show with `opt_fields` (upstream FIELDS of lots, assets and auctions); others are dropped. */
+export const LISTING_FIELDS = [
+  'status', 'mode', 'lotID', 'lotType', 'assetID', 'assetType', 'auctionID', 'procurementMethodType', 'auctionPeriod',
+  'next_check', 'auctionParameters',
+] as const;
+
+/** What the feed index stores for an item. */
+export const listingView = (root: JsonObject): JsonObject => pick(root, ['id', 'dateModified', ...LISTING_FIELDS]);
 
 export function listingLimit(raw: string | undefined, withFields: boolean): number {
   const max = withFields ? 100 : 1000;
@@ -38,7 +49,7 @@ function pageLink(req: ListingRequest, offset: string, descending: boolean) {
 export async function listFeed(reader: FeedReader, req: ListingRequest) {
   const { query } = req;
   const descending = truthy(query.descending);
-  const fields = (query.opt_fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = (query.opt_fields ?? '').split(',').map((f) => f.trim()).filter((f) => (LISTING_FIELDS as readonly string[]).includes(f));
   const limit = listingLimit(query.limit, fields.length > 0);
   let after: string | undefined;
   if (query.offset) {
