@@ -51,3 +51,9 @@ export const keys = {
 
 /** Every item carries these so a later migration can tell what it reads. */
 export const SCHEMA_VERSION = 1;
+
+/** An index's projection in the DynamoDB API's own shape (CreateTable, and the CloudFormation template). */
+export const indexProjection = (i: IndexDesign) =>
+  i.projection === 'keys'
+    ? { ProjectionType: 'KEYS_ONLY' as const }
+    : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...i.projection.include] };

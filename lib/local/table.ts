@@ -1,5 +1,5 @@
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import { INDEXES, TABLE_KEYS } from '../../functions/store/table-design.ts';
+import { indexProjection, INDEXES, TABLE_KEYS } from '../../functions/store/table-design.ts';
 
 /** Creates the single table (keys and GSIs from table-design.ts) in DynamoDB Local; existing table kept. */
 export async function createTable(endpoint: string, tableName: string): Promise<void> {
@@ -21,10 +21,7 @@ export async function createTable(endpoint: string, tableName: string): Promise<
             { AttributeName: i.partitionKey, KeyType: 'HASH' },
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
-          Projection:
-            i.projection === 'keys'
-              ? { ProjectionType: 'KEYS_ONLY' }
-              : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection.include] },
+          Projection: indexProjection(i),
         })),
       }),
     );

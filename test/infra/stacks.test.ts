@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../bin/agora.ts';
 import { bots } from '../../functions/bots.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
-import { INDEXES, TABLE_KEYS } from '../../functions/store/table-design.ts';
+import { INDEXES, indexProjection, TABLE_KEYS } from '../../functions/store/table-design.ts';
 
 let api: Template;
 let data: Template;
@@ -144,10 +144,7 @@ describe('DataStack', () => {
             { AttributeName: i.sortKey, KeyType: 'RANGE' },
           ],
           // Indexes copy only what their readers use (a feed view, or nothing): a page never reads whole items.
-          Projection:
-            i.projection === 'keys'
-              ? { ProjectionType: 'KEYS_ONLY' }
-              : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.projection.include] },
+          Projection: indexProjection(i),
         }),
       ),
     });
