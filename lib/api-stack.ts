@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,6 +7,7 @@ import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { docserviceAccess, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
@@ -75,11 +76,14 @@ export class ApiStack extends Stack {
       return role;
     };
     const docserviceEnvironment = { DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn, FILES_BUCKET: props.files.bucketName };
+    // One log group for the route functions, for the same reason as the roles (each line names its function's stream
+    // and carries the route key); the authorizer and the 404 function keep their own.
+    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     for (const route of routes.filter((r) => r.path !== '$default')) {
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const fn = new AppFunction(this, id, {
-        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route), files: route.files,
+        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route), files: route.files, logGroup: routeLogs,
         ...(documents && { environment: docserviceEnvironment, secretsExtension: true }),
       });
       this.api.addRoutes({

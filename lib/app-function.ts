@@ -3,7 +3,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ export interface AppFunctionProps {
   timeout?: Duration;
   /** A role shared by the functions of one access level (keeps big stacks under CloudFormation's 500 resources). */
   role?: IRole;
+  /** A log group shared by many functions (same reason); by default the function gets its own. */
+  logGroup?: ILogGroup;
   /** Extra environment (e.g. the docservice secret and bucket names). */
   environment?: Record<string, string>;
   /** Reads secrets through the AWS Parameters and Secrets extension (localhost, cached; no SDK client). */
@@ -40,11 +42,11 @@ const copyPackageFiles = (files: readonly string[], inputDir: string, outputDir:
 
 /**
  * The one way this app makes a Lambda: ESM bundle by the local esbuild (SDK v3 left to the runtime), arm64,
- * source maps, its own log group, X-Ray, and exactly the table grant its route declares.
+ * source maps, its own (or a shared) log group, X-Ray, and exactly the table grant its route declares.
  */
 export class AppFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
-    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const logGroup = props.logGroup ?? new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     super(scope, id, {
       entry: join(FUNCTIONS, `${props.handler}.ts`),
       handler: 'handler',
