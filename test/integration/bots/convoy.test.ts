@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { assetIn, type CreatedAsset } from '../../support/assets.ts';
-import { aDocument, anInsiderAuction, aLandleaseAuction } from '../../support/builders.ts';
+import { aDocument, anInsiderAuction, aLandItem, aLandleaseAuction } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { lotIn, patchAs, type CreatedLot } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
@@ -121,6 +121,21 @@ describe('convoy bot and the whole sale', () => {
     expect(refused.status).toBe('invalid');
     expect(refused.statusReason).toMatch(/^The lot's assets do not make a valid auction: items:/);
     expect(await readLot(lot)).toMatchObject({ status: 'active.salable' });
+  });
+
+  it('releases a landlease auction from a lot of land parcels into active.rectification, its periods counted from now', async () => {
+    const parcels = await Promise.all([1, 2].map(() => assetIn(api, 'bounce', 'pending', { items: [aLandItem({ registrationDetails: { status: 'unknown' } })] })));
+    const lot = await lotIn(api, 'verification', { assets: parcels.map((a) => a.id) });
+    await service.bot('concierge');
+    const { url, id } = await auctionFrom(lot, AUCTIONS, 30);
+    await service.bot('convoy');
+    const released = await read(url);
+    expect(released.status, released.statusReason).toBe('active.rectification');
+    expect(released.items).toHaveLength(2);
+    expect(released.items[0].additionalClassifications.map((c: any) => c.scheme).sort()).toEqual(['cadastralNumber', 'kvtspz']);
+    expect(Date.parse(released.rectificationPeriod.startDate)).toBeGreaterThan(Date.parse(lot.lot.dateModified));
+    expect(Date.parse(released.tenderPeriod.endDate)).toBeLessThan(Date.parse(released.enquiryPeriod.endDate));
+    expect(await readLot(lot)).toMatchObject({ status: 'active.auction', auctions: [id] });
   });
 
   it('converges when two runs handle the same auctions at once', async () => {
