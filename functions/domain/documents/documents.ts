@@ -5,6 +5,7 @@ import { omit, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
+import { multilingual } from '../kernel/structures.ts';
 
 /**
  * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as
@@ -28,12 +29,8 @@ export interface DocumentRecord extends JsonObject {
 const SERVER_FIELDS = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'];
 
 const documentProperties = {
-  title: { type: 'string', minLength: 1 },
-  title_en: { type: 'string' },
-  title_ru: { type: 'string' },
-  description: { type: 'string' },
-  description_en: { type: 'string' },
-  description_ru: { type: 'string' },
+  ...multilingual('title', { type: 'string', minLength: 1 }),
+  ...multilingual('description'),
   url: { type: 'string', format: 'uri' },
   format: { type: 'string', pattern: '^[-\\w.+]+/[-\\w.+]+$' },
   hash: { type: 'string', pattern: '^md5:[0-9a-f]{32}$', 'x-messages': { pattern: "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } },

@@ -17,9 +17,7 @@ export const itemClassificationSchema = {
   properties: {
     scheme: { type: 'string', minLength: 1 },
     id: { type: 'string', pattern: '^\\d{8}-\\d$' },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
+    ...multilingual('description', { type: 'string', minLength: 1 }),
     uri: { type: 'string', format: 'uri' },
   },
 };

@@ -19,9 +19,7 @@ export const itemSchema = {
   required: ['description', 'classification', 'address', 'unit', 'quantity', 'registrationDetails'],
   properties: {
     id: { type: 'string' },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
+    ...multilingual('description', { type: 'string', minLength: 1 }),
     classification: itemClassificationSchema,
     additionalClassifications: { type: 'array', items: classificationSchema },
     address: addressSchema,
