@@ -133,6 +133,9 @@ describe('dgfInsider questions and bids refusals', () => {
     const bid = await insiderBid(api, id, 'broker2', { status: 'draft' });
     const bidUrl = `${INSIDER}/${id}/bids/${bid.id}`;
     expect((await api.patch(bidUrl, { status: 'pending' }, { as: 'broker2', token: bid.token })).body).toEqual(forbidden("Can't update bid to (pending) status", 'bid'));
+    const odd = await api.patch(bidUrl, { status: { toString: {} } }, { as: 'broker2', token: bid.token });
+    expect([odd.status, odd.body.errors[0].name]).toEqual([422, 'status']);
+    expect((await api.get(bidUrl, { as: 'broker2', token: bid.token })).body.data.status).toBe('draft');
     expect((await api.patch(bidUrl, { status: 'active' }, { as: 'broker' })).body).toEqual(PERMISSION);
     expect((await api.get(bidUrl, { as: 'broker' })).body).toEqual(forbidden("Can't view bid in current (active.tendering) auction status"));
     const a = await runningAuction(['broker2']);

@@ -82,6 +82,11 @@ describe('landlease phase commit', () => {
     const { id, token } = await draftAuction(api);
     const res = await api.patch(`${AUCTIONS}/${id}`, { status: 'active.tendering' }, { token });
     expect(res.body).toEqual(forbidden("Can't switch to (active.tendering) only to status 'active.rectification'"));
+    // A status that is no string (found by the fuzzer: `${status}` of an object threw a 500) is a 422, not a crash.
+    const odd = await api.patch(`${AUCTIONS}/${id}`, { status: { toString: {} } }, { token });
+    expect(odd.status).toBe(422);
+    expect(odd.body.errors[0]).toMatchObject({ location: 'body', name: 'status' });
+    expect((await api.get(`${AUCTIONS}/${id}`)).body.data.status).toBe('draft');
   });
 
   it('refuses an auction day too close for the periods', async () => {

@@ -4,7 +4,7 @@ import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { insiderBid, INSIDER, tenderingInsider } from '../auctions/dgf-insider-helpers.ts';
 import { AUCTIONS, clockOf, kyivDayIn, rectifyingAuction, SANDBOX } from '../auctions/landlease-helpers.ts';
-import { fuzzEndpoint, mutated, type Target } from './fuzz-support.ts';
+import { fuzzEndpoint, fuzzTimeout, mutated, type Target } from './fuzz-support.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -12,7 +12,7 @@ const clock = clockOf(service);
 afterAll(() => clock.reset());
 
 const RUNS = 60;
-const SLOW = 90_000;
+const SLOW = fuzzTimeout(90_000);
 
 const landleasePatch = () => ({
   title: 'Нова назва', description: 'Новий опис', value: { amount: 120000, currency: 'UAH' }, items: [aLandItem()], lotHolder: anOrganization(),

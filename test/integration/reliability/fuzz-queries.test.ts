@@ -6,7 +6,7 @@ import { assetIn } from '../../support/assets.ts';
 import { useService } from '../../support/service.ts';
 import { tenderingInsider, INSIDER } from '../auctions/dgf-insider-helpers.ts';
 import { AUCTIONS, rectifyingAuction } from '../auctions/landlease-helpers.ts';
-import { expectNoServerError } from './fuzz-support.ts';
+import { expectNoServerError, fuzzParameters } from './fuzz-support.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -52,7 +52,7 @@ describe('fuzzing the query strings of listings and reads', () => {
           expectNoServerError(res, `GET ${listing}?${q}`);
           if (res.status === 200) expect(Array.isArray(res.body.data), q).toBe(true);
         }),
-        { numRuns: RUNS },
+        fuzzParameters(RUNS),
       ));
   }
 
@@ -64,6 +64,6 @@ describe('fuzzing the query strings of listings and reads', () => {
         const res = await api.call('GET', `${path}?${q}`, undefined, { as: 'broker' });
         expectNoServerError(res, `GET ${path}?${q}`);
       }),
-      { numRuns: RUNS },
+      fuzzParameters(RUNS),
     ));
 });

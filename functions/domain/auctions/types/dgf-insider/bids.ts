@@ -37,7 +37,11 @@ const checkNewBid = compileCheck(newBidSchema);
 
 export const bidPatchSchema = {
   type: 'object',
-  properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
+  properties: {
+    tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema },
+    status: { type: 'string' }, // any other status than active is a 403 below, as upstream
+    value,
+  },
 };
 const checkBidPatch = compileCheck(bidPatchSchema);
 
@@ -54,12 +58,12 @@ function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
 
 /** The owner's PATCH: `tenderers`/`value` may change; the status only to `active` (upstream 403 body/bid). */
 function patch(bid: Bid, data: JsonObject): Bid {
-  if (data.status !== undefined && data.status !== bid.status && data.status !== 'active') {
-    throw new ForbiddenError(`Can't update bid to (${data.status}) status`, 'bid');
-  }
-  const change = pick(data, ['tenderers', 'value']);
+  const change = pick(data, ['tenderers', 'value', 'status']);
   checkBidPatch(change);
-  return { ...bid, ...change, ...(data.status === 'active' && { status: 'active' }) };
+  if (change.status !== undefined && change.status !== bid.status && change.status !== 'active') {
+    throw new ForbiddenError(`Can't update bid to (${change.status}) status`, 'bid');
+  }
+  return { ...bid, ...pick(change, ['tenderers', 'value']), ...(change.status === 'active' && { status: 'active' }) };
 }
 
 export const insiderBids: BidPolicy = {

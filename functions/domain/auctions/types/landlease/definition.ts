@@ -37,6 +37,7 @@ const PATCHABLE_STATUSES = ['draft', 'active.rectification'];
 const checkAuctionPeriod = compileCheck({
   type: 'object',
   properties: {
+    status: { type: 'string' },
     auctionPeriod: {
       type: 'object',
       required: ['startDate'],
@@ -98,10 +99,10 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   let patch: JsonObject;
   if (auction.status === 'draft') {
     patch = pick(data, DRAFT_FIELDS);
+    checkAuctionPeriod(pick(patch, ['auctionPeriod', 'status']));
     if (patch.status !== undefined && patch.status !== 'draft' && patch.status !== 'active.rectification') {
       throw new ForbiddenError(`Can't switch to (${patch.status}) only to status 'active.rectification'`);
     }
-    checkAuctionPeriod(pick(patch, ['auctionPeriod']));
   } else {
     if (!within(auction, 'rectificationPeriod', now)) {
       throw new ForbiddenError(`Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`);
