@@ -1,6 +1,7 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { pick, type JsonObject } from '../kernel/objects.ts';
+import { requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
 import { currentDocuments } from '../documents/documents.ts';
@@ -37,6 +38,9 @@ export interface AwardingRules {
   /** Auction statuses in which contracts may change. */
   contractStatuses: readonly string[];
 }
+
+/** Every status an award of these rules can have. */
+const awardStatuses = (rules: AwardingRules): string[] => [...new Set(Object.entries(rules.transitions).flat(2))];
 
 /** Landlease: one award for the best bid; pending → active; the auction stays in qualification until complete. */
 export const SINGLE_AWARD: AwardingRules = {
@@ -155,7 +159,7 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
   const bidOwner = actor?.bidOwner(award.bid_id) ?? false;
   if (actor && !actor.auctionOwner && !(byBidder && bidOwner)) throw new PermissionError();
   assertAuctionStatus(w, rules.awardStatuses, 'update award');
-  const target = data.status;
+  const target = requestedStatus(data, awardStatuses(rules));
   if (target === undefined || target === award.status) return;
   const allowed = rules.transitions[award.status];
   if (!allowed) throw new ForbiddenError(`Can't update award in current (${award.status}) status`);

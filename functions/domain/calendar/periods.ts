@@ -19,8 +19,8 @@ export const PERIODS_INCORRECT = 'auctionPeriod.startDate is incorrect, it does 
  * Sandbox speed-up: N from `procurementMethodDetails` such as `"quick, accelerator=1440"`, honoured only for
  * auctions with `mode: 'test'`; 1 (real time) otherwise.
  */
-export function accelerator(details?: string, mode?: string): number {
-  if (mode !== 'test' || !details) return 1;
+export function accelerator(details?: unknown, mode?: unknown): number {
+  if (mode !== 'test' || typeof details !== 'string') return 1;
   const n = Number(/\baccelerator=(\d+)/.exec(details)?.[1] ?? 1);
   return Number.isSafeInteger(n) && n >= 1 ? n : 1;
 }

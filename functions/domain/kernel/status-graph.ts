@@ -1,4 +1,5 @@
 import { ForbiddenError, UnprocessableError } from './errors.ts';
+import type { JsonObject } from './objects.ts';
 
 /**
  * A status machine as data, transcribed from upstream STATUS_CHANGES: for each status, who may PATCH the object
@@ -29,7 +30,7 @@ export function assertTransition<S extends string, R extends string>(
   role: string,
   noun: string,
 ): void {
-  if (typeof to !== 'string') throw UnprocessableError.field('status', `Value must be one of [${Object.keys(graph).map((s) => `'${s}'`).join(', ')}].`);
+  if (typeof to !== 'string') throw notOneOf(Object.keys(graph));
   if (to === from) return;
   if (to === 'draft') throw new ForbiddenError(`Can't switch ${noun} to draft status`);
   const allowed = graph[from]?.next[to as S];
@@ -39,3 +40,16 @@ export function assertTransition<S extends string, R extends string>(
 }
 
 export const statusesOf = <S extends string, R extends string>(graph: StatusGraph<S, R>): S[] => Object.keys(graph) as S[];
+
+const notOneOf = (choices: readonly string[]) =>
+  UnprocessableError.field('status', `Value must be one of [${choices.map((s) => `'${s}'`).join(', ')}].`);
+
+/**
+ * The `status` a PATCH asks for, read before it reaches any refusal text: a status that is no string (an object whose
+ * `toString` is not a function cannot even be put into a message) is a 422 naming the choices.
+ */
+export function requestedStatus(data: JsonObject, choices: readonly string[]): string | undefined {
+  const status = data.status;
+  if (status === undefined || typeof status === 'string') return status;
+  throw notOneOf(choices);
+}

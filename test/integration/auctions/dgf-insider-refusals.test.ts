@@ -198,6 +198,8 @@ describe('dgfInsider results and award chain refusals', () => {
     expect((await api.patch(awardUrl(first), { status: 'cancelled' }, { token: a.token })).body).toEqual(
       forbidden("Can't switch award (pending) status to (cancelled) status"),
     );
+    const odd = await api.patch(awardUrl(first), { status: { toString: '7' } }, { token: a.token });
+    expect([odd.status, odd.body.errors[0].name]).toEqual([422, 'status']);
     expect((await api.patch(awardUrl(first), { status: 'unsuccessful' }, { token: a.token })).body.data.status).toBe('unsuccessful');
     const after = (await api.get(`${a.url}/awards`)).body.data;
     expect(after.map((w: { status: string }) => w.status)).toEqual(['unsuccessful', 'cancelled', 'pending']);

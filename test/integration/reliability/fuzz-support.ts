@@ -38,7 +38,7 @@ export const garbage: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }) },
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.constant(Array.from({ length: 2000 }, (_, i) => i)) },
-  { weight: 2, arbitrary: fc.dictionary(fc.constantFrom(PROTO, 'constructor', 'prototype', '', 'ключ', '$ref', 'toString', 'id'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
+  { weight: 2, arbitrary: fc.dictionary(fc.constantFrom(PROTO, 'constructor', 'prototype', '', 'ключ', '$ref', 'toString', 'valueOf', 'id'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
 );
 
 type Path = (string | number)[];

@@ -1,5 +1,6 @@
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { pick, type JsonObject } from '../../../kernel/objects.ts';
+import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
@@ -13,6 +14,7 @@ import { span } from '../../texts.ts';
  * `eligible` are required and must be true; created `active` unless sent as `draft` (or `invalid`); added only in
  * `active.tendering` within the tender period; a bid may only move to `active`.
  */
+const BID_STATUSES = ['active', 'draft', 'invalid'];
 const mustBeTrue = { type: 'boolean', enum: [true] };
 
 const value = {
@@ -27,7 +29,7 @@ export const newBidSchema = {
   required: ['tenderers', 'qualified', 'eligible'],
   properties: {
     tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema },
-    status: { enum: ['active', 'draft', 'invalid'] },
+    status: { enum: BID_STATUSES },
     qualified: mustBeTrue,
     eligible: mustBeTrue,
     value,
@@ -39,7 +41,6 @@ export const bidPatchSchema = {
   type: 'object',
   properties: {
     tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema },
-    status: { type: 'string' }, // any other status than active is a 403 below, as upstream
     value,
   },
 };
@@ -58,12 +59,13 @@ function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
 
 /** The owner's PATCH: `tenderers`/`value` may change; the status only to `active` (upstream 403 body/bid). */
 function patch(bid: Bid, data: JsonObject): Bid {
-  const change = pick(data, ['tenderers', 'value', 'status']);
+  const status = requestedStatus(data, BID_STATUSES);
+  const change = pick(data, ['tenderers', 'value']);
   checkBidPatch(change);
-  if (change.status !== undefined && change.status !== bid.status && change.status !== 'active') {
-    throw new ForbiddenError(`Can't update bid to (${change.status}) status`, 'bid');
+  if (status !== undefined && status !== bid.status && status !== 'active') {
+    throw new ForbiddenError(`Can't update bid to (${status}) status`, 'bid');
   }
-  return { ...bid, ...pick(change, ['tenderers', 'value']), ...(change.status === 'active' && { status: 'active' }) };
+  return { ...bid, ...change, ...(status === 'active' && { status: 'active' }) };
 }
 
 export const insiderBids: BidPolicy = {

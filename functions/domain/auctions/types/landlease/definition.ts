@@ -3,6 +3,7 @@ import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
 import { within, type Auction } from '../../auction.ts';
@@ -37,7 +38,6 @@ const PATCHABLE_STATUSES = ['draft', 'active.rectification'];
 const checkAuctionPeriod = compileCheck({
   type: 'object',
   properties: {
-    status: { type: 'string' },
     auctionPeriod: {
       type: 'object',
       required: ['startDate'],
@@ -99,10 +99,11 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   let patch: JsonObject;
   if (auction.status === 'draft') {
     patch = pick(data, DRAFT_FIELDS);
-    checkAuctionPeriod(pick(patch, ['auctionPeriod', 'status']));
-    if (patch.status !== undefined && patch.status !== 'draft' && patch.status !== 'active.rectification') {
-      throw new ForbiddenError(`Can't switch to (${patch.status}) only to status 'active.rectification'`);
+    const status = requestedStatus(patch, ['draft', 'active.rectification']);
+    if (status !== undefined && status !== 'draft' && status !== 'active.rectification') {
+      throw new ForbiddenError(`Can't switch to (${status}) only to status 'active.rectification'`);
     }
+    checkAuctionPeriod(pick(patch, ['auctionPeriod']));
   } else {
     if (!within(auction, 'rectificationPeriod', now)) {
       throw new ForbiddenError(`Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`);
