@@ -64,26 +64,33 @@ function pathOf(e: ErrorObject): string[] {
   return segments;
 }
 
-/** Turns ajv errors into upstream entries: `{location:'body', name:<field>, description:[...] | {nested}}`. */
+/**
+ * Turns ajv errors into upstream entries: `{location:'body', name:<field>, description:[...] | {nested}}`. A field
+ * with errors of its own (e.g. too many tenderers) shows those, not its insides' (each tenderer's missing name):
+ * either order of errors gives the same tree.
+ */
 export function toEntries(errors: ErrorObject[]): { location: 'body'; name: string; description: unknown }[] {
   const tree: Record<string, any> = {};
+  const ownMessages = new WeakSet<string[]>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
     const path = pathOf(e);
     if (path.length === 0) path.push('data');
     let node: any = tree;
-    path.forEach((segment, i) => {
-      const last = i === path.length - 1;
-      const nextIsIndex = !last && /^\d+$/.test(path[i + 1]);
-      if (last) {
-        node[segment] = Array.isArray(node[segment]) ? node[segment] : [];
-        if (!node[segment].includes(message(e))) node[segment].push(message(e));
-      } else {
+    for (let i = 0; i < path.length - 1 && node; i++) {
+      const segment = path[i];
+      const nextIsIndex = /^\d+$/.test(path[i + 1]);
+      if (ownMessages.has(node[segment])) node = undefined;
+      else {
         node[segment] ??= nextIsIndex ? [] : {};
         if (Array.isArray(node[segment]) && !nextIsIndex) node[segment] = { ...node[segment] };
         node = node[segment];
       }
-    });
+    }
+    if (!node) continue;
+    const field = path[path.length - 1];
+    if (!ownMessages.has(node[field])) ownMessages.add((node[field] = []));
+    if (!node[field].includes(message(e))) node[field].push(message(e));
   }
   return Object.entries(tree).map(([name, description]) => ({
     location: 'body',

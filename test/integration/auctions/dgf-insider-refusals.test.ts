@@ -126,6 +126,9 @@ describe('dgfInsider questions and bids refusals', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { name: string }) => e.name).sort()).toEqual(['eligible', 'qualified']);
     expect(res.body.errors.find((e: { name: string }) => e.name === 'eligible').description).toEqual(['This field is required.']);
+    // Too many tenderers, each also invalid: the list's own error, not a 500 (found by the fuzzer).
+    const two = await api.post(`${INSIDER}/${id}/bids`, anInsiderBid({ tenderers: [{}, {}] }));
+    expect(two.body.errors).toEqual([{ location: 'body', name: 'tenderers', description: ['Please provide at most 1 item.'] }]);
   });
 
   it('lets a bid move only to active, hides it from others, and takes no bid once the auction runs', async () => {
