@@ -85,6 +85,16 @@ describe('fuzzing the bodies of the auctions', () => {
     await fuzzEndpoint(api, bid, mutated(() => ({ status: 'pending', value })), RUNS);
   }, SLOW);
 
+  it('cancellations of both types: POST and PATCH', async () => {
+    // Fresh auctions: an active cancellation ends the auction it cancels.
+    for (const a of [fixture(AUCTIONS, await rectifyingAuction(api)), fixture(INSIDER, await tenderingInsider(api))]) {
+      const created = await api.post(`${a.url}/cancellations`, { reason: 'Рішення органу' }, { token: a.token });
+      if (created.status !== 201) throw new Error(`cancellation: ${created.status} ${JSON.stringify(created.body)}`);
+      await fuzzEndpoint(api, owner(() => a, 'PATCH', `/cancellations/${created.body.data.id}`), mutated(() => ({ reason: 'Інше рішення' })), RUNS / 2);
+      await fuzzEndpoint(api, owner(() => a, 'POST', '/cancellations'), mutated(() => ({ reason: 'Рішення органу' })), RUNS / 2);
+    }
+  }, SLOW);
+
   it('dgfInsider auction results, awards and contracts', async () => {
     const auction = await tenderingInsider(api);
     const a = fixture(INSIDER, auction);

@@ -50,4 +50,7 @@ describe('fuzzing the bodies of the lots and assets registries', () => {
 
   it('POST of bounce asset documents', () =>
     fuzzEndpoint(api, () => ({ method: 'POST', path: `${bounce.url}/documents`, token: bounce.token, pk: `ASSET#${bounce.id}` }), mutated(aDocument), 60));
+
+  it('POST /api/docservice/register', () =>
+    fuzzEndpoint(api, () => ({ method: 'POST', path: '/api/docservice/register' }), mutated(() => ({ hash: `md5:${'0123456789abcdef'.repeat(2)}` })), 60));
 });
