@@ -39,10 +39,7 @@ const checkNewBid = compileCheck(newBidSchema);
 
 export const bidPatchSchema = {
   type: 'object',
-  properties: {
-    tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema },
-    value,
-  },
+  properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
 };
 const checkBidPatch = compileCheck(bidPatchSchema);
 
