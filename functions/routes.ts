@@ -70,6 +70,13 @@ const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
   { method: 'POST', path: base, handler: 'http/assets/post-asset', auth: ['broker'], table: 'rw', variant, doc: { summary: `Create a ${variant} asset`, request: `asset.${variant}`, response: 'created' } },
   { method: 'GET', path: `${base}/{assetId}`, handler: 'http/assets/get-asset', auth: 'any', table: 'ro', variant, doc: { summary: `Read a ${variant} asset`, response: 'resource', resource: `asset.${variant}` } },
   { method: 'PATCH', path: `${base}/{assetId}`, handler: 'http/assets/patch-asset', auth: ['broker', 'concierge', 'admin'], table: 'rw', variant, doc: { summary: `Change a ${variant} asset (owner, concierge)`, request: `asset.${variant}`, response: 'resource', token: true } },
+  { method: 'POST', path: `${base}/{assetId}/ownership`, handler: 'http/assets/post-asset-ownership', auth: ['broker'], table: 'rw', variant, doc: { summary: `Take a ${variant} asset over with a transfer (new owner)`, request: 'ownership', response: 'resource', resource: `asset.${variant}` } },
+];
+
+/** Transfers of ownership at an API version whose objects answer `access.transfer` (one store for all versions). */
+const transferRoutes = (version: string): RouteDefinition[] => [
+  { method: 'POST', path: `/api/${version}/transfers`, handler: 'http/transfers/post-transfer', auth: ['broker'], table: 'rw', doc: { summary: 'Create a transfer: the tokens a broker takes an object over with', response: 'created', resource: 'transfer' } },
+  { method: 'GET', path: `/api/${version}/transfers/{transferId}`, handler: 'http/transfers/get-transfer', auth: ['broker'], table: 'ro', doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' } },
 ];
 
 /**
@@ -126,11 +133,19 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: `${LOTS}/{lotId}/documents`, handler: 'http/lots/post-lot-document', auth: ['broker'], table: 'rw', doc: { summary: 'Add a document to a lot (owner)', request: 'document', response: 'created', token: true } },
   { method: 'GET', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/get-lot-document', auth: 'any', table: 'ro', doc: { summary: 'Read a document of a lot', response: 'resource', resource: 'document' } },
   { method: 'PUT', path: `${LOTS}/{lotId}/documents/{documentId}`, handler: 'http/lots/put-lot-document', auth: ['broker'], table: 'rw', doc: { summary: 'Upload a new version of a lot document (owner)', request: 'document', response: 'resource', token: true } },
+  { method: 'POST', path: `${LOTS}/{lotId}/ownership`, handler: 'http/lots/post-lot-ownership', auth: ['broker'], table: 'rw', doc: { summary: 'Take a lot over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: 'lot' } },
+  ...transferRoutes('0.1'),
   ...assetRoutes(BOUNCE_ASSETS, 'bounce'),
   { method: 'PATCH', path: `${BOUNCE_ASSETS}/{assetId}/items/{itemId}`, handler: 'http/assets/patch-asset-item', auth: ['broker'], table: 'rw', variant: 'bounce', doc: { summary: 'Change an item of a bounce asset (owner)', request: 'item.bounce', response: 'resource', token: true } },
   { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/list-asset-documents', auth: 'any', table: 'ro', variant: 'bounce', doc: { summary: 'List the documents of an asset', response: 'collection', resource: 'document' } },
   { method: 'POST', path: `${BOUNCE_ASSETS}/{assetId}/documents`, handler: 'http/assets/post-asset-document', auth: ['broker'], table: 'rw', variant: 'bounce', doc: { summary: 'Add a document to an asset (owner)', request: 'document', response: 'created', token: true } },
   { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/documents/{documentId}`, handler: 'http/assets/get-asset-document', auth: 'any', table: 'ro', variant: 'bounce', doc: { summary: 'Read a document of an asset', response: 'resource', resource: 'document' } },
+  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/related_processes`, handler: 'http/assets/list-related-processes', auth: 'any', table: 'ro', variant: 'bounce', doc: { summary: 'List the related processes of an asset', response: 'collection', resource: 'relatedProcess' } },
+  { method: 'POST', path: `${BOUNCE_ASSETS}/{assetId}/related_processes`, handler: 'http/assets/post-related-process', auth: ['concierge', 'admin'], table: 'rw', variant: 'bounce', doc: { summary: 'Link an asset to a lot (concierge)', request: 'relatedProcess', response: 'created' } },
+  { method: 'GET', path: `${BOUNCE_ASSETS}/{assetId}/related_processes/{relatedProcessId}`, handler: 'http/assets/get-related-process', auth: 'any', table: 'ro', variant: 'bounce', doc: { summary: 'Read a related process of an asset', response: 'resource', resource: 'relatedProcess' } },
+  { method: 'PATCH', path: `${BOUNCE_ASSETS}/{assetId}/related_processes/{relatedProcessId}`, handler: 'http/assets/patch-related-process', auth: ['concierge', 'admin'], table: 'rw', variant: 'bounce', doc: { summary: 'Change a related process of an asset (concierge)', request: 'relatedProcess', response: 'resource' } },
+  { method: 'DELETE', path: `${BOUNCE_ASSETS}/{assetId}/related_processes/{relatedProcessId}`, handler: 'http/assets/delete-related-process', auth: ['concierge', 'admin'], table: 'rw', variant: 'bounce', doc: { summary: 'Remove a related process of an asset (concierge): `{"data": null}`', response: 'resource' } },
+  ...transferRoutes('2.4'),
   ...assetRoutes(BASIC_ASSETS, 'basic'),
   { method: 'GET', path: SCHEMAS, handler: 'http/schemas/list-schemas', auth: 'any', table: 'none', doc: { summary: 'List the item schemas (family code, version)', response: 'collection', resource: 'schema.entry' } },
   { method: 'GET', path: `${SCHEMAS}/{code}`, handler: 'http/schemas/get-schema', auth: 'any', table: 'none', doc: { summary: 'The JSON Schema of an item family (`?version=001|latest`)', response: 'schema' } },
@@ -140,6 +155,8 @@ export const routes: readonly RouteDefinition[] = [
   // Public: the signature is the credential (a browser follows the 302 of `?download=` without API keys).
   { method: 'GET', path: `${DOCSERVICE}/get/{key}`, handler: 'http/docservice/get-file', auth: 'public', table: 'none', doc: { summary: 'Download a file by its signed link', response: 'download' } },
   ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
+  { method: 'POST', path: '/api/2.5/auctions/{auctionId}/ownership', handler: 'http/auctions/post-auction-ownership', auth: ['broker'], table: 'rw', variant: 'landlease', location: 'path', doc: { summary: 'Take an auction over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: 'auction.landlease' } },
+  ...transferRoutes('2.5'),
   ...auctionRoutes('/api/2.3/auctions', 'dgfInsider', { contentType: 'application/json; charset=UTF-8' }),
   { method: 'GET', path: '/api/openapi.json', handler: 'http/docs/openapi-json', auth: 'public', table: 'none', doc: { summary: 'This OpenAPI 3.1 document', response: 'openapi' } },
   { method: 'GET', path: DOCS, handler: 'http/docs/docs-page', auth: 'public', table: 'none', doc: { summary: 'The API reference page (Swagger UI)', response: 'html' } },

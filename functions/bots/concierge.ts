@@ -38,7 +38,7 @@ async function step(id: string, now: Micros): Promise<Step> {
   if (!plan) return 'idle';
   const assetWrites: AggregateWrite[] = plan.assets.map((move) => {
     const current = assets.get(move.id) as Aggregate<Asset>;
-    const root = decideAssetPatch(current, 'concierge', { status: move.status, relatedLot: move.relatedLot }, assetType(current.root.assetType), now);
+    const root = decideAssetPatch(current, 'concierge', { status: move.status, ...(move.relatedLot !== undefined && { relatedLot: move.relatedLot }) }, assetType(current.root.assetType), now);
     return { def: ASSET_KIND, current, change: { root: root ?? current.root } };
   });
   const lotRoot = plan.lotStatus && decideLotPatch(lot.root, 'concierge', { status: plan.lotStatus }, now);

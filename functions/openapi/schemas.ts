@@ -1,5 +1,5 @@
 import { assetSchema as basicAsset } from '#domain/assets/types/basic/definition.ts';
-import { assetSchema as bounceAsset, itemSchema as bounceItem } from '#domain/assets/types/bounce/definition.ts';
+import { assetSchema as bounceAsset, itemSchema as bounceItem, relatedProcessSchema } from '#domain/assets/types/bounce/definition.ts';
 import { contractPatchSchema } from '#domain/auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/cancellations.ts';
 import { auctionResultsSchema } from '#domain/auctions/commands.ts';
@@ -37,6 +37,7 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'auction.results': auctionResultsSchema,
   cancellation: cancellationSchema,
   'cancellation.patch': cancellationPatchSchema,
+  relatedProcess: relatedProcessSchema,
   // ---- shapes without a domain JSON Schema
   'award.patch': {
     type: 'object',
@@ -81,6 +82,17 @@ export const namedSchemas: Readonly<Record<string, object>> = {
       upload_url: { type: 'string', format: 'uri', description: 'Where to PUT the bytes (register only).' },
       direct_upload: { type: 'object', description: 'In AWS: a presigned S3 PUT for files past the API body limit (register only).' },
     },
+  },
+  ownership: {
+    type: 'object',
+    description: 'Checked by the ownership rules: both required; `transfer` is the object\'s own transfer token (its `access.transfer`).',
+    required: ['id', 'transfer'],
+    properties: { id: { type: 'string', description: 'The transfer\'s id.' }, transfer: { type: 'string' } },
+  },
+  transfer: {
+    type: 'object',
+    description: 'Created by POST /transfers; its `access` (token, transfer) becomes the tokens of the object it takes over.',
+    properties: { id: { type: 'string' }, date: { type: 'string', format: 'date-time' }, usedFor: { type: 'string', description: 'The object\'s path, e.g. `/lots/<id>`.' } },
   },
   'schema.entry': {
     type: 'object',

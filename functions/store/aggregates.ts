@@ -70,7 +70,7 @@ export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, ch
   const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
   const rootWrite = change.keepRevision
     ? { ConditionCheck: { TableName, Key: keys.root(def.kind, current.id), ...condition } }
-    : { Put: { TableName, Item: rootItem(def, { ...current, root: change.root, internal: change.internal ?? current.internal, rev: current.rev + 1 }), ...condition } };
+    : { Put: { TableName, Item: rootItem(def, { ...current, root: change.root, internal: change.internal ?? current.internal, tokenHash: change.tokenHash ?? current.tokenHash, rev: current.rev + 1 }), ...condition } };
   return [
     rootWrite,
     ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
@@ -147,7 +147,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         const gone = new Set([...put.map((p) => p.key), ...(next.remove ?? [])]);
         const kept = current.children.filter((c) => !gone.has(c.key));
         if (next.keepRevision) return { ...current, children: [...kept, ...put] };
-        return { ...current, root: next.root, internal: next.internal ?? current.internal, rev: current.rev + 1, children: [...kept, ...put] };
+        return { ...current, root: next.root, internal: next.internal ?? current.internal, tokenHash: next.tokenHash ?? current.tokenHash, rev: current.rev + 1, children: [...kept, ...put] };
       }),
   };
 }

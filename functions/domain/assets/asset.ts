@@ -16,6 +16,8 @@ export interface Asset extends JsonObject {
   dateModified: string;
   assetCustodian: JsonObject;
   relatedLot?: string;
+  /** Bounce: links to other processes (at most one, of `type` `lot`), managed by the concierge. */
+  relatedProcesses?: JsonObject[];
   rectificationPeriod?: { startDate: string; endDate: string };
   mode?: 'test';
 }
@@ -40,6 +42,8 @@ export const assetStatusGraph: StatusGraph<AssetStatus, AssetRole> = {
 /** Fields the server owns: sent by a client they are ignored (upstream create and edit roles). */
 export const SERVER_FIELDS = [
   'id', 'assetID', 'owner', 'date', 'dateModified', 'documents', 'rectificationPeriod', 'revisions', 'doc_id',
+  // written only through `/related_processes` (bounce), never by an asset POST or PATCH
+  'relatedProcesses',
 ] as const;
 
 /** Statuses in which the owner may change the asset's content (in `pending`, only during rectification). */
@@ -102,6 +106,13 @@ export interface AssetTypeDefinition {
   items?: {
     /** Validates one item after a PATCH merged into it (JSON Schema, then `schema_properties`). */
     accept(item: JsonObject): JsonObject;
+  };
+  /** The related processes sub-resource, for types that have one (bounce). */
+  relatedProcesses?: {
+    /** At most this many on one asset. */
+    max: number;
+    /** Validates one related process (422). */
+    accept(process: JsonObject): JsonObject;
   };
 }
 

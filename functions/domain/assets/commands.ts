@@ -21,6 +21,7 @@ import {
 } from './asset.ts';
 import { rectificationEnded } from './rules.ts';
 import { notImplemented } from './types/registry.ts';
+import { decideOwnership, newTransferToken, type Transfer } from '../transfers/transfer.ts';
 
 export interface AssetsContext {
   principal: Principal;
@@ -64,9 +65,10 @@ async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
  * Creates an asset of the served type in `draft`.
  * 1. refuses another assetType (415) and a broker without the type's accreditation (403);
  * 2. drops server-owned fields, completes organizations from the directory, validates (422);
- * 3. numbers it `<prefix>-<Kyiv date>-<n>`, adds the type's initial documents, stores it with its token's hash.
+ * 3. numbers it `<prefix>-<Kyiv date>-<n>`, adds the type's initial documents, stores it with the hashes of its
+ *    owner token and its transfer token (answered once, as upstream `set_ownership`).
  */
-export async function createAsset(ctx: AssetsContext, data: JsonObject): Promise<{ asset: Asset; token: string }> {
+export async function createAsset(ctx: AssetsContext, data: JsonObject): Promise<{ asset: Asset; token: string; transfer: string }> {
   const { type } = ctx;
   if (data.assetType !== undefined && data.assetType !== type.assetType) throw notImplemented();
   assertAccreditation(ctx.principal, type.createLevel, 'asset', data.mode);
@@ -87,9 +89,10 @@ export async function createAsset(ctx: AssetsContext, data: JsonObject): Promise
   } as Asset);
   const documents = type.initialDocuments.map((seed) => serverDocument(seed, { documentOf: 'asset', now: ctx.now }));
   const token = newToken();
+  const { transfer, internal } = newTransferToken();
   const children = documents.map((d) => d.child);
-  await ctx.assets.create({ id: asset.id, root: asset, tokenHash: sha256(token), children });
-  return { asset: assetView({ root: asset, children }), token };
+  await ctx.assets.create({ id: asset.id, root: asset, tokenHash: sha256(token), internal, children });
+  return { asset: assetView({ root: asset, children }), token, transfer };
 }
 
 function roleOn(ctx: AssetsContext, a: Aggregate<Asset>): AssetRole {
@@ -199,4 +202,13 @@ export async function addAssetDocument(ctx: AssetsContext, id: string, data: Jso
     return { root: { ...asset, dateModified: document.dateModified }, put: [child] };
   });
   return added!;
+}
+
+/** The ownership decision for an asset served at the request's path (`POST /assets/{id}/ownership`). */
+export function assetOwnership(ctx: Pick<AssetsContext, 'principal' | 'now' | 'type'>, data: { id: string; transfer: string }) {
+  return (object: Aggregate<Asset>, transfer: Aggregate<Transfer> | undefined) => {
+    assertServed(ctx.type, object);
+    const target = { level: ctx.type.createLevel, mode: object.root.mode, location: `/assets/${object.id}` };
+    return decideOwnership(ctx.principal, ctx.now, target, object, transfer, data);
+  };
 }

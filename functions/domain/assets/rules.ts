@@ -1,5 +1,6 @@
 import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
+import type { JsonObject } from '../kernel/objects.ts';
 import type { Asset, TransitionRule, TransitionRules } from './asset.ts';
 
 /** Building blocks the asset type definitions compose: rectification, the lot link, deletion (item ids: kernel/items.ts). */
@@ -24,14 +25,34 @@ export function rectificationEnded(asset: Asset, now: Micros): boolean {
   return end !== undefined && (parseInstant(end) ?? Infinity) < now;
 }
 
-/** → verification / active: the concierge names the lot the asset joins. */
+/** The related processes that tie an asset to a lot (bounce: `relatedProcesses` of type `lot`). */
+const lotProcesses = (asset: Asset): JsonObject[] =>
+  Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses.filter((rp: JsonObject) => rp?.type === 'lot') : [];
+
+/**
+ * The lot an asset belongs to: its `relatedLot`, else the lot of its lot related process (the concierge may attach a
+ * bounce asset either way).
+ */
+export function lotOf(asset: Asset): string | undefined {
+  return asset.relatedLot ?? lotProcesses(asset)[0]?.relatedProcessID;
+}
+
+/** → verification / active: the concierge names the lot the asset joins (`relatedLot` or a lot related process). */
 export const requireRelatedLot: TransitionRule = (asset) => {
-  if (!asset.relatedLot) throw UnprocessableError.field('relatedLot', 'This field is required.');
+  if (!lotOf(asset)) throw UnprocessableError.field('relatedLot', 'This field is required.');
   return asset;
 };
 
-/** → pending from a lot (failed verification, lot dissolved, deleted or recomposed): the asset is free again. */
-export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => asset as Asset;
+/**
+ * → pending from a lot (failed verification, lot dissolved, deleted or recomposed): the asset is free again, whether
+ * it was tied by `relatedLot` or by a lot related process.
+ */
+export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => {
+  if (!lotProcesses(asset as Asset).length) return asset as Asset;
+  const kept = (asset.relatedProcesses as JsonObject[]).filter((rp) => rp?.type !== 'lot');
+  const { relatedProcesses: _all, ...rest } = asset;
+  return (kept.length ? { ...rest, relatedProcesses: kept } : rest) as Asset;
+};
 
 /** pending → deleted: only once a `cancellationDetails` document was added (reference-behaviour.md §4.3). */
 export const requireCancellationDetails: TransitionRule = (asset, { documents }) => {

@@ -1,4 +1,5 @@
 import type { Asset, AssetStatus } from '../assets/asset.ts';
+import { lotOf } from '../assets/rules.ts';
 import type { Lot, LotStatus } from '../lots/lot.ts';
 
 /**
@@ -11,8 +12,8 @@ import type { Lot, LotStatus } from '../lots/lot.ts';
 export interface AssetMove {
   id: string;
   status: AssetStatus;
-  /** `null` detaches the asset from its lot. */
-  relatedLot: string | null;
+  /** `null` detaches the asset from its lot; absent: the asset keeps the link it has (a lot related process). */
+  relatedLot?: string | null;
 }
 
 export interface Settlement {
@@ -26,20 +27,24 @@ export const LOT_ASSET_TYPES: readonly string[] = ['basic', 'bounce'];
 
 type Assets = ReadonlyMap<string, Asset | undefined>;
 
-const holds = (lot: Lot, a: Asset | undefined): boolean => !!a && a.relatedLot === lot.id;
+/** The asset is this lot's, by `relatedLot` or by a lot related process. */
+const holds = (lot: Lot, a: Asset | undefined): boolean => !!a && lotOf(a) === lot.id;
 
-/** Free for this lot: exists, of an allowed type, and pending and unattached, or already claimed by this lot. */
+/**
+ * Free for this lot: exists, of an allowed type, and pending and unattached (or pending and linked to this very lot
+ * by a related process), or already claimed by this lot.
+ */
 function available(lot: Lot, a: Asset | undefined): boolean {
   if (!a || !LOT_ASSET_TYPES.includes(a.assetType)) return false;
-  if (holds(lot, a)) return a.status === 'verification' || a.status === 'active';
-  return a.status === 'pending' && !a.relatedLot;
+  if (holds(lot, a)) return a.status === 'verification' || a.status === 'active' || a.status === 'pending';
+  return a.status === 'pending' && !lotOf(a);
 }
 
-/** Every asset this lot holds goes to `status` (back to pending: detached; complete: keeps its lot). */
+/** Every asset this lot holds goes to `status` (back to pending: detached; else it keeps the link it has). */
 function moveHeld(lot: Lot, assets: Assets, from: readonly AssetStatus[], status: AssetStatus): AssetMove[] {
   return [...assets.values()]
     .filter((a): a is Asset => holds(lot, a) && from.includes(a!.status))
-    .map((a) => ({ id: a.id, status, relatedLot: status === 'pending' ? null : lot.id }));
+    .map((a) => ({ id: a.id, status, ...(status === 'pending' ? { relatedLot: null } : a.relatedLot && { relatedLot: a.relatedLot }) }));
 }
 
 const release = (lot: Lot, assets: Assets) => moveHeld(lot, assets, ['verification', 'active'], 'pending');
@@ -50,7 +55,8 @@ const SETTLE: Partial<Record<LotStatus, (lot: Lot, assets: Assets) => Settlement
     const all = lot.assets.map((id) => assets.get(id));
     if (!all.every((a) => available(lot, a))) return { lotStatus: 'pending', assets: release(lot, assets) };
     const free = (all as Asset[]).filter((a) => a.status === 'pending');
-    if (free.length) return { assets: free.map((a) => ({ id: a.id, status: 'verification', relatedLot: lot.id })) };
+    // a free asset is claimed by `relatedLot`; one linked by a related process keeps that link
+    if (free.length) return { assets: free.map((a) => ({ id: a.id, status: 'verification', ...(!holds(lot, a) && { relatedLot: lot.id }) })) };
     return { lotStatus: 'active.salable', assets: moveHeld(lot, assets, ['verification'], 'active') };
   },
   recomposed: (lot, assets) => ({ lotStatus: 'pending', assets: release(lot, assets) }),

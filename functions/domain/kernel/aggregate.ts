@@ -34,6 +34,8 @@ export interface Indexing {
 export interface Change<T> {
   root: T;
   internal?: JsonObject;
+  /** A new owner token's hash (an ownership transfer); absent: the token stays. */
+  tokenHash?: string;
   put?: Child[];
   /** Keys of children to delete. */
   remove?: string[];

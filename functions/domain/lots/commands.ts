@@ -9,6 +9,7 @@ import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, documentWithHistory, newDocument, newVersion, type DocumentRecord } from '../documents/documents.ts';
+import { decideOwnership, newTransferToken, type Transfer } from '../transfers/transfer.ts';
 import { checkLotFields, editableFields, lotStatusGraph, SERVER_FIELDS, type Lot, type LotRole } from './lot.ts';
 
 export interface LotsContext {
@@ -21,6 +22,8 @@ export interface LotsContext {
 }
 
 const LOT_ROLES: readonly string[] = ['owner', 'concierge', 'convoy', 'admin'];
+/** Accreditation level that creates a lot (upstream lots.basic `create_accreditation`); ownership changes need it too. */
+const LOT_CREATE_LEVEL = '1';
 
 /** What GET shows: the root and the current version of each document. */
 export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot {
@@ -32,16 +35,16 @@ export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot {
  * Creates a lot in `draft`.
  * 1. refuses bots, unaccredited brokers, another lotType (415) and a status other than draft;
  * 2. validates the client fields (422), dropping server-owned ones;
- * 3. numbers it `UA-LR-DGF-<Kyiv date>-<n>` and stores it with the hash of a new owner token.
+ * 3. numbers it `UA-LR-DGF-<Kyiv date>-<n>` and stores it with the hashes of a new owner token and transfer token.
  */
-export async function createLot(ctx: LotsContext, data: JsonObject): Promise<{ lot: Lot; token: string }> {
+export async function createLot(ctx: LotsContext, data: JsonObject): Promise<{ lot: Lot; token: string; transfer: string }> {
   if (ctx.principal.role === 'concierge' || ctx.principal.role === 'convoy') {
     throw new ForbiddenError("Can't create lot as bot", 'accreditation');
   }
   if (data.lotType !== undefined && data.lotType !== 'basic') {
     throw new UnsupportedMediaTypeError({ location: 'body', name: 'lotType', description: 'Not implemented' });
   }
-  assertAccreditation(ctx.principal, '1', 'lot', data.mode);
+  assertAccreditation(ctx.principal, LOT_CREATE_LEVEL, 'lot', data.mode);
   if (data.status !== undefined && data.status !== 'draft') {
     throw new ForbiddenError('You can create only in draft status', 'status');
   }
@@ -60,8 +63,9 @@ export async function createLot(ctx: LotsContext, data: JsonObject): Promise<{ l
     dateModified: at,
   } as Lot);
   const token = newToken();
-  await ctx.lots.create({ id: lot.id, root: lot, tokenHash: sha256(token), children: [] });
-  return { lot, token };
+  const { transfer, internal } = newTransferToken();
+  await ctx.lots.create({ id: lot.id, root: lot, tokenHash: sha256(token), internal, children: [] });
+  return { lot, token, transfer };
 }
 
 function roleOn(ctx: LotsContext, a: Aggregate<Lot>): LotRole {
@@ -124,6 +128,12 @@ export async function replaceLotDocument(ctx: LotsContext, id: string, documentI
     return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
   });
   return replaced!;
+}
+
+/** The ownership decision for a lot (`POST /lots/{id}/ownership`): a lot's create level is 1. */
+export function lotOwnership(ctx: Pick<LotsContext, 'principal' | 'now'>, data: { id: string; transfer: string }) {
+  return (object: Aggregate<Lot>, transfer: Aggregate<Transfer> | undefined) =>
+    decideOwnership(ctx.principal, ctx.now, { level: LOT_CREATE_LEVEL, mode: object.root.mode, location: `/lots/${object.id}` }, object, transfer, data);
 }
 
 export { currentDocuments, documentWithHistory };

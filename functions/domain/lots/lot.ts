@@ -34,7 +34,8 @@ export type LotRole = 'owner' | 'concierge' | 'convoy' | 'admin';
 /** Upstream STATUS_CHANGES of lots.basic, transcribed (reference-behaviour.md §2.3). */
 export const lotStatusGraph: StatusGraph<LotStatus, LotRole> = {
   draft: { editableBy: ['owner', 'admin'], next: { pending: ['owner', 'admin'] } },
-  pending: { editableBy: ['owner', 'admin'], next: { verification: ['owner', 'admin'], 'pending.deleted': ['owner', 'admin'], 'pending.dissolution': ['owner', 'admin'] } },
+  // `deleted`: the owner deletes a pending lot outright (lots.basic); its assets are free already
+  pending: { editableBy: ['owner', 'admin'], next: { verification: ['owner', 'admin'], 'pending.deleted': ['owner', 'admin'], 'pending.dissolution': ['owner', 'admin'], deleted: ['owner', 'admin'] } },
   verification: { editableBy: ['concierge', 'admin'], next: { 'active.salable': ['concierge', 'admin'], pending: ['concierge', 'admin'] } },
   'pending.deleted': { editableBy: ['concierge', 'admin'], next: { deleted: ['concierge', 'admin'] } },
   recomposed: { editableBy: ['concierge', 'admin'], next: { pending: ['concierge', 'admin'] } },

@@ -2,8 +2,8 @@ import { createAsset } from '#domain/assets/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { assetsContext } from './context.ts';
 
-/** POST /api/2.4/assets, /api/0.1/assets: a broker creates an asset in `draft` and receives its owner token once. */
+/** POST /api/2.4/assets, /api/0.1/assets: a broker creates an asset in `draft` and receives its owner and transfer tokens once. */
 export const handler = httpHandler(async (req) => {
-  const { asset, token } = await createAsset(assetsContext(req), req.data);
-  return { status: 201, data: asset, access: { token }, location: `${req.path}/${asset.id}` };
+  const { asset, token, transfer } = await createAsset(assetsContext(req), req.data);
+  return { status: 201, data: asset, access: { token, transfer }, location: `${req.path}/${asset.id}` };
 });

@@ -2,8 +2,8 @@ import { createLot } from '#domain/lots/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { lotsContext } from './context.ts';
 
-/** POST /api/0.1/lots: a broker creates a lot in `draft` and receives its owner token once. */
+/** POST /api/0.1/lots: a broker creates a lot in `draft` and receives its owner and transfer tokens once. */
 export const handler = httpHandler(async (req) => {
-  const { lot, token } = await createLot(lotsContext(req), req.data);
-  return { status: 201, data: lot, access: { token }, location: `/api/0.1/lots/${lot.id}` };
+  const { lot, token, transfer } = await createLot(lotsContext(req), req.data);
+  return { status: 201, data: lot, access: { token, transfer }, location: `/api/0.1/lots/${lot.id}` };
 });

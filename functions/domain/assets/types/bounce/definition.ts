@@ -7,6 +7,7 @@ import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '.
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
+import { isObject, type JsonObject } from '../../../kernel/objects.ts';
 
 /**
  * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,
@@ -46,11 +47,33 @@ const decisionSchema = {
   additionalProperties: false,
   required: ['decisionDate', 'decisionID'],
   properties: {
+    id: { type: 'string' },
     decisionDate: { type: 'string', format: 'date-time' },
     decisionID: { type: 'string', minLength: 1 },
+    decisionOf: { enum: ['asset'] },
     ...multilingual('title'),
   },
 };
+
+/** Decisions get server ids, kept when the owner sends them back, and are the asset's own (`decisionOf`). */
+function withDecisionIds(decisions: unknown, previous?: JsonObject[]): unknown {
+  const ided = withItemIds(decisions, previous);
+  return Array.isArray(ided) ? ided.map((d) => (isObject(d) ? { ...d, decisionOf: 'asset' } : d)) : ided;
+}
+
+/** A related process (upstream ea_core `RelatedProcess`): the link of an asset to a lot; `type` defaults to `lot`. */
+export const relatedProcessSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'relatedProcessID'],
+  properties: {
+    id: { type: 'string' },
+    type: { enum: ['lot'] },
+    relatedProcessID: { type: 'string', pattern: ID_PATTERN },
+    identifier: { type: 'string' },
+  },
+};
+const checkRelatedProcess = compileCheck(relatedProcessSchema);
 
 export const assetSchema = {
   type: 'object',
@@ -98,7 +121,11 @@ export const bounce: AssetTypeDefinition = {
   ],
   organizations: ['assetCustodian', 'assetHolder'],
   accept(fields, previous) {
-    const prepared = fields.items === undefined ? fields : { ...fields, items: withItemIds(fields.items, previous?.items) };
+    const prepared = {
+      ...fields,
+      ...(fields.items !== undefined && { items: withItemIds(fields.items, previous?.items) }),
+      ...(fields.decisions !== undefined && { decisions: withDecisionIds(fields.decisions, previous?.decisions) }),
+    };
     checkAsset(prepared);
     return acceptItemsSchemaProperties(prepared);
   },
@@ -117,6 +144,14 @@ export const bounce: AssetTypeDefinition = {
     accept(item) {
       checkItem(item);
       return acceptSchemaProperties(item);
+    },
+  },
+  relatedProcesses: {
+    max: 1,
+    accept(process) {
+      const prepared = { type: 'lot', ...process };
+      checkRelatedProcess(prepared);
+      return prepared;
     },
   },
 };

@@ -1,0 +1,98 @@
+import type { Aggregate } from '../kernel/aggregate.ts';
+import { NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
+import { mergePatch, omit, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { actingRole } from '../kernel/principal.ts';
+import { formatKyiv } from '../kernel/time.ts';
+import type { Asset, AssetTypeDefinition } from './asset.ts';
+import { readAsset, type AssetsContext } from './commands.ts';
+import { lotOf } from './rules.ts';
+
+/**
+ * `/assets/{id}/related_processes` (bounce; upstream `BounceRelatedProcessesManager`): the concierge links an asset
+ * to a lot by a related process `{id, type: "lot", relatedProcessID, identifier}`, shown on the asset as
+ * `relatedProcesses`. Attaching, activating and detaching then go through the asset's status as with `relatedLot`.
+ */
+
+const list = (asset: Asset): JsonObject[] => (Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses : []);
+
+function processesOf(type: AssetTypeDefinition): NonNullable<AssetTypeDefinition['relatedProcesses']> {
+  if (!type.relatedProcesses) throw new NotFoundError('asset_id');
+  return type.relatedProcesses;
+}
+
+/** Only the concierge (and an admin) writes related processes (upstream ACL `g:concierge`). */
+function assertWriter(ctx: AssetsContext, a: Aggregate<Asset>): void {
+  const role = actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash });
+  if (role !== 'concierge' && role !== 'admin') throw new PermissionError();
+}
+
+/** The asset with its new list; an active asset must keep a lot (upstream model check). */
+function withProcesses(asset: Asset, processes: JsonObject[]): Asset {
+  const { relatedProcesses: _old, ...rest } = asset;
+  const next = (processes.length ? { ...rest, relatedProcesses: processes } : rest) as Asset;
+  if (next.status === 'active' && !lotOf(next)) {
+    throw UnprocessableError.field('relatedProcesses', 'Asset must have related lot to become active.');
+  }
+  return next;
+}
+
+function find(asset: Asset, id: string): JsonObject {
+  const found = list(asset).find((rp) => rp.id === id);
+  if (!found) throw new NotFoundError('relatedProcess_id');
+  return found;
+}
+
+export async function listRelatedProcesses(ctx: AssetsContext, id: string): Promise<JsonObject[]> {
+  processesOf(ctx.type);
+  return list((await readAsset(ctx, id)).root);
+}
+
+export async function getRelatedProcess(ctx: AssetsContext, id: string, processId: string): Promise<JsonObject> {
+  processesOf(ctx.type);
+  return find((await readAsset(ctx, id)).root, processId);
+}
+
+export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonObject): Promise<JsonObject> {
+  const rules = processesOf(ctx.type);
+  let added: JsonObject | undefined;
+  await ctx.assets.modify(id, (current) => {
+    if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
+    assertWriter(ctx, current);
+    const process = rules.accept({ ...omit(data, ['id']), id: newId() });
+    const processes = [...list(current.root), process];
+    if (processes.length > rules.max) {
+      throw UnprocessableError.field('relatedProcesses', `Please provide no more than ${rules.max} item${rules.max === 1 ? '' : 's'}.`);
+    }
+    added = process;
+    return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(ctx.now) } };
+  });
+  return added!;
+}
+
+export async function patchRelatedProcess(ctx: AssetsContext, id: string, processId: string, data: JsonObject): Promise<JsonObject> {
+  const rules = processesOf(ctx.type);
+  let result: JsonObject | undefined;
+  await ctx.assets.modify(id, (current) => {
+    if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
+    assertWriter(ctx, current);
+    const previous = find(current.root, processId);
+    const process = rules.accept({ ...mergePatch(previous, omit(data, ['id'])), id: processId });
+    result = process;
+    if (sameJson(process, previous)) return undefined;
+    const processes = list(current.root).map((rp) => (rp === previous ? process : rp));
+    return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(ctx.now) } };
+  });
+  return result!;
+}
+
+/** Removing a related process does not move the asset's `dateModified` (upstream `modified = False`). */
+export async function deleteRelatedProcess(ctx: AssetsContext, id: string, processId: string): Promise<void> {
+  processesOf(ctx.type);
+  await ctx.assets.modify(id, (current) => {
+    if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
+    assertWriter(ctx, current);
+    const previous = find(current.root, processId);
+    return { root: withProcesses(current.root, list(current.root).filter((rp) => rp !== previous)) };
+  });
+}
