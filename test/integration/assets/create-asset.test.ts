@@ -60,7 +60,7 @@ describe('asset creation', () => {
     expect(a.quantity).toBe(5.0001);
     expect(b.quantity).toBe(0.5);
     expect(a.registrationDetails).toEqual({ status: 'unknown' });
-    expect(asset.decisions).toEqual(sent.decisions);
+    expect(asset.decisions).toEqual(sent.decisions.map((d: object) => ({ ...d, id: expect.stringMatching(/^[0-9a-f]{32}$/), decisionOf: 'asset' })));
   });
 
   it('fills in the value of a basic asset (VAT included, UAH) and adds no document', async () => {

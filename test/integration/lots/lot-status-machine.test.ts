@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'draft -> pending': 'owner admin',
   'pending -> verification': 'owner admin',
   'pending -> pending.deleted': 'owner admin',
+  'pending -> deleted': 'owner admin',
   'pending -> pending.dissolution': 'owner admin',
   'verification -> active.salable': 'concierge admin',
   'verification -> pending': 'concierge admin',
