@@ -42,6 +42,12 @@ const KIND: Record<string, Kind> = {
   'http/auctions/patch-award': 'owner', 'http/auctions/post-award-document': 'owner', 'http/auctions/patch-contract': 'owner',
   'http/auctions/post-cancellation': 'owner', 'http/auctions/patch-cancellation': 'owner',
   'http/auctions/get-auction-module': 'module', 'http/auctions/post-auction-results': 'module',
+  // Ownership and transfers: brokers only; an empty body is a 422. Related processes: the concierge writes (an
+  // unknown one is a 404), anyone reads.
+  'http/lots/post-lot-ownership': 'create', 'http/assets/post-asset-ownership': 'create', 'http/auctions/post-auction-ownership': 'create',
+  'http/transfers/post-transfer': 'create', 'http/transfers/get-transfer': 'read',
+  'http/assets/list-related-processes': 'read', 'http/assets/get-related-process': 'read', 'http/assets/post-related-process': 'create',
+  'http/assets/patch-related-process': 'create', 'http/assets/delete-related-process': 'create',
   'http/docs/openapi-json': 'public', 'http/docs/docs-page': 'public', 'http/docs/docs-asset': 'public', 'http/not-found': 'public',
 };
 
@@ -61,7 +67,7 @@ const CALLERS: Caller[] = [
 const key = (r: RouteDefinition) => (r.path === '$default' ? 'ANY $default' : `${r.method} ${r.path}`);
 const FAKE = '0'.repeat(32);
 
-type World = Awaited<ReturnType<typeof fullProcedure>> & { schema: string; fileKey: string; file: string };
+type World = Awaited<ReturnType<typeof fullProcedure>> & { schema: string; fileKey: string; file: string; transferId: string };
 
 /** The path of a route with real objects, and whose it is (the key and token of its owner). */
 function target(r: RouteDefinition, w: World): { path: string; owner: { as: string; token: string }; bidsShown: boolean } {
@@ -77,7 +83,7 @@ function target(r: RouteDefinition, w: World): { path: string; owner: { as: stri
     questionId: insider ? w.insQuestion : w.landQuestion,
     awardId: insider ? w.award : FAKE,
     contractId: insider ? w.contract : FAKE,
-    cancellationId: FAKE,
+    cancellationId: FAKE, relatedProcessId: FAKE, transferId: w.transferId,
     documentId: r.path.startsWith('/api/0.1/lots') ? w.lotDocument : r.path.includes('/bids/') ? (insider ? w.insBidDocument : w.landBidDocument)
       : r.path.startsWith('/api/2.4/') ? w.assetDocument : insider ? w.insDocument : w.landDocument,
   };
@@ -113,7 +119,7 @@ function expected(r: RouteDefinition, caller: Caller, w: World): [string, (res: 
   if (role === 'anonymous') return ['401', (res) => res.status === 401 && res.body.errors[0].location === 'header'];
   if (r.auth !== 'any' && !r.auth.includes(role as never)) return ['403 permission', permission403];
   const isOwner = caller.name === "owner's token";
-  const fake = /\{(awardId|contractId|cancellationId)\}/.test(r.path) && !r.path.startsWith('/api/2.3/') || r.path.includes('{cancellationId}');
+  const fake = /\{(awardId|contractId|cancellationId)\}/.test(r.path) && !r.path.startsWith('/api/2.3/') || /\{(cancellationId|relatedProcessId)\}/.test(r.path);
   const admitted: [string, (res: Answer) => boolean] = fake
     ? ['404 (no such child) or 403', (res) => res.status === 404 || res.status === 403]
     : ['2xx, 422, or a business refusal (403 in body)', (res) => (res.status >= 200 && res.status < 300) || res.status === 422 || (res.status === 403 && !permission403(res))];
@@ -143,7 +149,8 @@ describe('the auth matrix of the route table', () => {
     const schema = (await api.get('/api/schemas')).body.data[0] as string;
     const registered = await api.post('/api/docservice/register', { hash: `md5:${'a'.repeat(32)}` });
     const fileKey = new URL(registered.body.data.upload_url, service.url).pathname.split('/').pop()!;
-    world = { ...w, schema: typeof schema === 'string' ? schema : (schema as any).code, fileKey, file: 'swagger-ui.css' };
+    const transferId = (await api.post('/api/0.1/transfers', {})).body.data.id as string;
+    world = { ...w, schema: typeof schema === 'string' ? schema : (schema as any).code, fileKey, file: 'swagger-ui.css', transferId };
   }, 120_000);
   afterAll(() => world?.clock.reset());
 
