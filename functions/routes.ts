@@ -73,10 +73,13 @@ const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
   { method: 'POST', path: `${base}/{assetId}/ownership`, handler: 'http/assets/post-asset-ownership', auth: ['broker'], table: 'rw', variant, doc: { summary: `Take a ${variant} asset over with a transfer (new owner)`, request: 'ownership', response: 'resource', resource: `asset.${variant}` } },
 ];
 
-/** Transfers of ownership at an API version whose objects answer `access.transfer` (one store for all versions). */
+/**
+ * Transfers of ownership at an API version whose objects answer `access.transfer` (one store for all versions; the
+ * version is the `variant` only so that each route gets its own function).
+ */
 const transferRoutes = (version: string): RouteDefinition[] => [
-  { method: 'POST', path: `/api/${version}/transfers`, handler: 'http/transfers/post-transfer', auth: ['broker'], table: 'rw', doc: { summary: 'Create a transfer: the tokens a broker takes an object over with', response: 'created', resource: 'transfer' } },
-  { method: 'GET', path: `/api/${version}/transfers/{transferId}`, handler: 'http/transfers/get-transfer', auth: ['broker'], table: 'ro', doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' } },
+  { method: 'POST', path: `/api/${version}/transfers`, handler: 'http/transfers/post-transfer', auth: ['broker'], table: 'rw', variant: `v${version}`, doc: { summary: 'Create a transfer: the tokens a broker takes an object over with', response: 'created', resource: 'transfer' } },
+  { method: 'GET', path: `/api/${version}/transfers/{transferId}`, handler: 'http/transfers/get-transfer', auth: ['broker'], table: 'ro', variant: `v${version}`, doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' } },
 ];
 
 /**
