@@ -51,6 +51,21 @@ describe('fuzzing the bodies of the lots and assets registries', () => {
   it('POST of bounce asset documents', () =>
     fuzzEndpoint(api, () => ({ method: 'POST', path: `${bounce.url}/documents`, token: bounce.token, pk: `ASSET#${bounce.id}` }), mutated(aDocument), 60));
 
+  it('POST and PATCH of bounce related processes (concierge)', async () => {
+    const process = () => ({ type: 'lot', relatedProcessID: hex32(), identifier: 'UA-LR-DGF-2026-11-23-000001' });
+    const linked = await assetIn(api, 'bounce', 'pending');
+    await fuzzEndpoint(api, () => ({ method: 'POST', path: `${linked.url}/related_processes`, as: 'concierge', pk: `ASSET#${linked.id}` }), mutated(process), 60);
+    const rp = (await api.get(`${linked.url}/related_processes`)).body.data[0]?.id ?? hex32();
+    await fuzzEndpoint(api, () => ({ method: 'PATCH', path: `${linked.url}/related_processes/${rp}`, as: 'concierge', pk: `ASSET#${linked.id}` }), mutated(process), 60);
+  });
+
+  it('POST of ownership (a transfer and the transfer token)', async () => {
+    const created = await api.post('/api/0.1/lots', aLot());
+    const transfer = (await api.post('/api/0.1/transfers', {}, { as: 'broker2' })).body.data.id;
+    const body = () => ({ id: transfer, transfer: created.body.access.transfer });
+    await fuzzEndpoint(api, () => ({ method: 'POST', path: `/api/0.1/lots/${created.body.data.id}/ownership`, as: 'broker2', pk: `LOT#${created.body.data.id}` }), mutated(body), 60);
+  });
+
   it('POST /api/docservice/register', () =>
     fuzzEndpoint(api, () => ({ method: 'POST', path: '/api/docservice/register' }), mutated(() => ({ hash: `md5:${'0123456789abcdef'.repeat(2)}` })), 60));
 });
