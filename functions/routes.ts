@@ -77,8 +77,8 @@ const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
  * Transfers of ownership at an API version whose objects answer `access.transfer` (one store for all versions; the
  * version is the `variant` only so that each route gets its own function).
  */
-const transferRoutes = (version: string): RouteDefinition[] => [
-  { method: 'POST', path: `/api/${version}/transfers`, handler: 'http/transfers/post-transfer', auth: ['broker'], table: 'rw', variant: `v${version}`, doc: { summary: 'Create a transfer: the tokens a broker takes an object over with', response: 'created', resource: 'transfer' } },
+const transferRoutes = (version: string, style: Pick<RouteDefinition, 'location'> = {}): RouteDefinition[] => [
+  { method: 'POST', path: `/api/${version}/transfers`, handler: 'http/transfers/post-transfer', auth: ['broker'], table: 'rw', variant: `v${version}`, ...style, doc: { summary: 'Create a transfer: the tokens a broker takes an object over with', response: 'created', resource: 'transfer' } },
   { method: 'GET', path: `/api/${version}/transfers/{transferId}`, handler: 'http/transfers/get-transfer', auth: ['broker'], table: 'ro', variant: `v${version}`, doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' } },
 ];
 
@@ -159,7 +159,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: `${DOCSERVICE}/get/{key}`, handler: 'http/docservice/get-file', auth: 'public', table: 'none', doc: { summary: 'Download a file by its signed link', response: 'download' } },
   ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
   { method: 'POST', path: '/api/2.5/auctions/{auctionId}/ownership', handler: 'http/auctions/post-auction-ownership', auth: ['broker'], table: 'rw', variant: 'landlease', location: 'path', doc: { summary: 'Take an auction over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: 'auction.landlease' } },
-  ...transferRoutes('2.5'),
+  ...transferRoutes('2.5', { location: 'path' }),
   ...auctionRoutes('/api/2.3/auctions', 'dgfInsider', { contentType: 'application/json; charset=UTF-8' }),
   { method: 'GET', path: '/api/openapi.json', handler: 'http/docs/openapi-json', auth: 'public', table: 'none', doc: { summary: 'This OpenAPI 3.1 document', response: 'openapi' } },
   { method: 'GET', path: DOCS, handler: 'http/docs/docs-page', auth: 'public', table: 'none', doc: { summary: 'The API reference page (Swagger UI)', response: 'html' } },

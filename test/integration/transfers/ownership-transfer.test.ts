@@ -47,6 +47,9 @@ describe('ownership transfer', () => {
     expect([token, transfer]).toEqual([expect.stringMatching(HEX), expect.stringMatching(HEX)]);
     expect(token).not.toBe(transfer);
     expect(res.headers.get('location')).toMatch(new RegExp(`/api/2\\.4/transfers/${id}$`));
+    // 2.5 answers Location as a path, as its auctions do.
+    const at25 = await newTransfer('broker2', '2.5');
+    expect(at25.res.headers.get('location')).toBe(`/api/2.5/transfers/${at25.id}`);
     // One store for every API version: the transfer reads the same at another prefix.
     expect((await api.get(`/api/0.1/transfers/${id}`, { as: 'broker2' })).body.data).toEqual(res.body.data);
   });
