@@ -181,6 +181,7 @@ export const dgfInsider: AuctionDefinition = {
   createStatus,
   serverDocuments: () => [LEGAL_DETAILS],
   documentOf: 'tender',
+  bidDocumentOf: 'tender',
   questionRefusal: (auction, verb) =>
     verb === 'add' ? 'Can add question only in enquiryPeriod' : `Can't update question in current (${auction.status}) auction status`,
   answerWithinQuestionPeriod: false,
