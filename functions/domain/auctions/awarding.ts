@@ -158,17 +158,22 @@ function assertAuctionStatus(w: Working, allowed: readonly string[], what: strin
 /**
  * Who adds an award document, as its `author` (upstream: the authenticated role): the auction owner, or the owner of
  * the awarded bid (the winner signs the auction protocol too; only the owner's protocol lets the award become
- * active). Anyone else: 403. Only while the auction is in qualification.
+ * active). Anyone else: 403.
  */
 export function awardDocumentAuthor(w: Working, awardId: string, actor: AwardActor): 'auction_owner' | 'bid_owner' {
   const award = findAward(w, awardId);
   const author = actor.auctionOwner ? 'auction_owner' : actor.bidOwner(award.data.bid_id) ? 'bid_owner' : undefined;
   if (!author) throw new PermissionError();
-  assertAuctionStatus(w, AWARD_DOCUMENT_STATUSES, 'add document');
   return author;
 }
 
-/** Contract documents are the auction owner's (the caller checks that), while the contract may still be signed. */
+/** Award documents are added only while the auction is in qualification (checked after the document, as upstream). */
+export const assertAwardDocumentsOpen = (w: Working): void => assertAuctionStatus(w, AWARD_DOCUMENT_STATUSES, 'add document');
+
+/**
+ * Contract documents are the auction owner's (the caller checks that), while the contract may still be signed
+ * (checked after the document itself, as upstream).
+ */
 export function assertContractDocumentsWritable(w: Working, contractId: string, operation: 'add' | 'update'): void {
   assertAuctionStatus(w, CONTRACT_DOCUMENT_STATUSES, `${operation} document`);
   const contract = findContract(w, contractId);

@@ -10,7 +10,7 @@ import { compileCheck } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
-import { assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
+import { assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
 import { assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, readBid, type Bid } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
@@ -354,6 +354,7 @@ export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId
   const { result } = await change(ctx, id, (w, def) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
     const { document, child } = newDocument(data, { author, documentOf: documentOf(def), now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    assertAwardDocumentsOpen(w);
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -365,9 +366,10 @@ export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId
 export async function addContractDocument(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
-    assertContractDocumentsWritable(w, contractId, 'add');
+    findContract(w, contractId);
     // Upstream contract documents carry no `author`.
     const { document, child } = newDocument(data, { documentOf: documentOf(def), now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    assertContractDocumentsWritable(w, contractId, 'add');
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -379,8 +381,9 @@ export async function addContractDocument(ctx: AuctionsContext, id: string, cont
 export async function replaceContractDocument(ctx: AuctionsContext, id: string, contractId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
-    assertContractDocumentsWritable(w, contractId, 'update');
+    findContract(w, contractId);
     const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    assertContractDocumentsWritable(w, contractId, 'update');
     putChild(w, child);
     touch(w, ctx.now);
     return document;

@@ -62,6 +62,8 @@ describe('dgfInsider awards', () => {
     expect((await api.post(`${awardUrl}/documents`, protocol(), { as: winner.as, token: winner.token })).body).toEqual(
       forbidden("Can't add document in current (active.awarded) auction status"),
     );
+    // As upstream, the document itself is checked before the auction status.
+    expect((await api.post(`${awardUrl}/documents`, { title: 'no file' }, { token })).status).toBe(422);
   });
 
   it('closes the complaint period of a cancelled waiting award and of a disqualified one', async () => {

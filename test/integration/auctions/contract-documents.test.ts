@@ -80,6 +80,8 @@ describe.each([
     expect((await api.get(url)).body.data.status).toBe('complete');
     expect((await api.post(docs, signed(), { token })).body).toEqual(forbidden("Can't add document in current (complete) auction status"));
     expect((await api.put(`${docs}/${doc.id}`, signed(), { token })).body).toEqual(forbidden("Can't update document in current (complete) auction status"));
+    // As upstream, the document itself is checked before the statuses.
+    expect((await api.post(docs, { title: 'no file' }, { token })).status).toBe(422);
     expect((await api.get(docs)).body.data).toHaveLength(1);
   });
 });
