@@ -37,6 +37,11 @@ export interface AwardingRules {
   awardedStatus: string;
   /** Auction statuses in which contracts may change. */
   contractStatuses: readonly string[];
+  /**
+   * Whose `auctionProtocol` lets a pending award become active: v3 (dgfInsider) only the auction owner's; v3.1
+   * (landlease) any, the winner's too (upstream `check_document_existence`). Absent: any author.
+   */
+  protocolAuthor?: string;
 }
 
 /**
@@ -220,7 +225,7 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
 function activateAward(w: Working, child: Child, at: string, rules: AwardingRules): void {
   const award = child.data;
   const protocol = currentDocuments(w.children, documentScope(AWARD, award.id)).some(
-    (d) => d.documentType === 'auctionProtocol' && d.author === 'auction_owner',
+    (d) => d.documentType === 'auctionProtocol' && (!rules.protocolAuthor || d.author === rules.protocolAuthor),
   );
   if (!protocol) throw new ForbiddenError("Can't switch award status to (active) before auction owner load auction protocol");
   putChild(w, {

@@ -56,6 +56,7 @@ export const AWARDING_V3: AwardingRules = {
   awardStatuses: ['active.qualification', 'active.awarded'],
   awardedStatus: 'active.awarded',
   contractStatuses: ['active.awarded'],
+  protocolAuthor: 'auction_owner',
 };
 
 const TENDERING = 'active.tendering';
