@@ -52,8 +52,12 @@ export const namedSchemas: Readonly<Record<string, object>> = {
       bid_id: { type: 'string' },
       status: { type: 'string' },
       date: { type: 'string', format: 'date-time' },
-      value: { type: 'object' },
+      value: { type: 'object', description: 'The bid amount in the auction currency, with valueAddedTaxIncluded.' },
       suppliers: { type: 'array', items: { type: 'object' } },
+      complaintPeriod: { type: 'object', description: 'From the award creation; endDate once the award is decided.' },
+      verificationPeriod: { type: 'object' },
+      signingPeriod: { type: 'object' },
+      documents: { type: 'array', items: { type: 'object' }, description: 'The auction protocol, by the auction owner (author auction_owner) and the winner (bid_owner).' },
     },
   },
   contract: {
@@ -65,6 +69,8 @@ export const namedSchemas: Readonly<Record<string, object>> = {
       status: { type: 'string' },
       dateSigned: { type: 'string', format: 'date-time' },
       value: { type: 'object' },
+      signingPeriod: { type: 'object' },
+      documents: { type: 'array', items: { type: 'object' } },
     },
   },
   'docservice.register': {

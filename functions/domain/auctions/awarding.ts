@@ -37,18 +37,35 @@ export interface AwardingRules {
   awardedStatus: string;
   /** Auction statuses in which contracts may change. */
   contractStatuses: readonly string[];
+  /**
+   * Whose `auctionProtocol` lets a pending award become active: v3 (dgfInsider) only the auction owner's; v3.1
+   * (landlease) any, the winner's too (upstream `check_document_existence`). Absent: any author.
+   */
+  protocolAuthor?: string;
 }
+
+/**
+ * Award documents (upstream awarding v3 / v3.1 `validate_award_document`): only while the auction is in
+ * qualification, whatever the award's status; contract documents (contracting `validate_contract_document`):
+ * while the auction is in qualification or awarded and the contract pending or active.
+ */
+const AWARD_DOCUMENT_STATUSES = ['active.qualification'];
+const CONTRACT_DOCUMENT_STATUSES = ['active.qualification', 'active.awarded'];
+const CONTRACT_DOCUMENT_CONTRACT_STATUSES = ['pending', 'active'];
 
 /** Every status an award of these rules can have. */
 const awardStatuses = (rules: AwardingRules): string[] => [...new Set(Object.entries(rules.transitions).flat(2))];
 
-/** Landlease: one award for the best bid; pending → active; the auction stays in qualification until complete. */
+/**
+ * Landlease: one award for the best bid; pending → active, which makes the auction `active.awarded` (upstream GEB's
+ * status between qualification and signing) until the contract is activated (complete).
+ */
 export const SINGLE_AWARD: AwardingRules = {
   transitions: { pending: ['active'] },
   chain: false,
-  awardStatuses: ['active.qualification'],
-  awardedStatus: 'active.qualification',
-  contractStatuses: ['active.qualification'],
+  awardStatuses: ['active.qualification', 'active.awarded'],
+  awardedStatus: 'active.awarded',
+  contractStatuses: ['active.awarded'],
 };
 
 
@@ -75,9 +92,20 @@ function pendingPeriods(w: Working, at: string, now: Micros) {
   return {
     verificationPeriod: { startDate: at, endDate: formatKyiv(verificationEnd) },
     signingPeriod: { startDate: at, endDate: formatKyiv(signingEnd) },
-    complaintPeriod: { startDate: at },
   };
 }
+
+/**
+ * An award's value: the bid's amount in the auction's money (upstream awards carry a full Value; a dgfInsider bid
+ * reported by the auction system has only its amount).
+ */
+function awardValue(w: Working, bid: Bid): JsonObject {
+  const { currency = 'UAH', valueAddedTaxIncluded = true } = w.root.value ?? {};
+  return { amount: bid.value?.amount, currency: bid.value?.currency ?? currency, valueAddedTaxIncluded: bid.value?.valueAddedTaxIncluded ?? valueAddedTaxIncluded };
+}
+
+/** The award's complaint period closes when its outcome is known (activated, disqualified, cancelled), as upstream. */
+const closeComplaints = (award: JsonObject, at: string) => ({ complaintPeriod: { ...award.complaintPeriod, endDate: at } });
 
 /**
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
@@ -93,8 +121,10 @@ export function startAwarding(w: Working, now: Micros, rules: AwardingRules = SI
       bid_id: bid.id,
       status: rank === 0 ? 'pending' : 'pending.waiting',
       suppliers: bid.tenderers,
-      value: bid.value,
+      value: awardValue(w, bid),
       date: at,
+      // Every award is open to complaints from its creation (upstream `create_awards`).
+      complaintPeriod: { startDate: at },
       ...(rank === 0 && pendingPeriods(w, at, now)),
     };
     // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
@@ -130,12 +160,30 @@ function assertAuctionStatus(w: Working, allowed: readonly string[], what: strin
   }
 }
 
-/** Award documents (the auction protocol) are the auction owner's, while awards may change. */
-export function assertAwardDocumentsWritable(w: Working, awardId: string, rules: AwardingRules = SINGLE_AWARD): void {
-  assertAuctionStatus(w, rules.awardStatuses, 'add document');
+/**
+ * Who adds an award document, as its `author` (upstream: the authenticated role): the auction owner, or the owner of
+ * the awarded bid (the winner signs the auction protocol too; only the owner's protocol lets the award become
+ * active). Anyone else: 403.
+ */
+export function awardDocumentAuthor(w: Working, awardId: string, actor: AwardActor): 'auction_owner' | 'bid_owner' {
   const award = findAward(w, awardId);
-  if (!['pending', 'active'].includes(award.data.status)) {
-    throw new ForbiddenError(`Can't update award in current (${award.data.status}) status`);
+  const author = actor.auctionOwner ? 'auction_owner' : actor.bidOwner(award.data.bid_id) ? 'bid_owner' : undefined;
+  if (!author) throw new PermissionError();
+  return author;
+}
+
+/** Award documents are added only while the auction is in qualification (checked after the document, as upstream). */
+export const assertAwardDocumentsOpen = (w: Working): void => assertAuctionStatus(w, AWARD_DOCUMENT_STATUSES, 'add document');
+
+/**
+ * Contract documents are the auction owner's (the caller checks that), while the contract may still be signed
+ * (checked after the document itself, as upstream).
+ */
+export function assertContractDocumentsWritable(w: Working, contractId: string, operation: 'add' | 'update'): void {
+  assertAuctionStatus(w, CONTRACT_DOCUMENT_STATUSES, `${operation} document`);
+  const contract = findContract(w, contractId);
+  if (!CONTRACT_DOCUMENT_CONTRACT_STATUSES.includes(contract.data.status)) {
+    throw new ForbiddenError(`Can't ${operation} document in current contract status`);
   }
 }
 
@@ -171,16 +219,19 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
   const at = stamp(w, now);
   if (target === 'active') return activateAward(w, child, at, rules);
   if (target === 'unsuccessful') return disqualify(w, child, at, now);
-  putChild(w, { ...child, data: { ...award, status: target, date: at } });
+  putChild(w, { ...child, data: { ...award, status: target, date: at, ...closeComplaints(award, at) } });
 }
 
 function activateAward(w: Working, child: Child, at: string, rules: AwardingRules): void {
   const award = child.data;
   const protocol = currentDocuments(w.children, documentScope(AWARD, award.id)).some(
-    (d) => d.documentType === 'auctionProtocol' && d.author === 'auction_owner',
+    (d) => d.documentType === 'auctionProtocol' && (!rules.protocolAuthor || d.author === rules.protocolAuthor),
   );
   if (!protocol) throw new ForbiddenError("Can't switch award status to (active) before auction owner load auction protocol");
-  putChild(w, { ...child, data: { ...award, status: 'active', date: at, verificationPeriod: { ...award.verificationPeriod, endDate: at } } });
+  putChild(w, {
+    ...child,
+    data: { ...award, status: 'active', date: at, verificationPeriod: { ...award.verificationPeriod, endDate: at }, ...closeComplaints(award, at) },
+  });
   const n = childrenOf(w.children, CONTRACT).length + 1;
   const contract = {
     id: newId(),
@@ -210,7 +261,12 @@ function disqualify(w: Working, child: Child, at: string, now: Micros): void {
     throw new ForbiddenError('You cannot disqualify the bidder the contract for whom has already been downloaded.');
   }
   for (const c of contracts) putChild(w, { ...c, data: { ...c.data, status: 'cancelled' } });
-  putChild(w, { ...child, data: { ...award, status: 'unsuccessful', date: at } });
+  // The period the award failed in ends now (upstream: verification for a pending award, signing for an active one).
+  const failedIn = award.status === 'pending' ? 'verificationPeriod' : award.status === 'active' ? 'signingPeriod' : undefined;
+  putChild(w, {
+    ...child,
+    data: { ...award, status: 'unsuccessful', date: at, ...(failedIn && award[failedIn] && { [failedIn]: { ...award[failedIn], endDate: at } }), ...closeComplaints(award, at) },
+  });
   const next = rankedAwards(w).find((c) => c.data.status === 'pending.waiting');
   if (next) {
     putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(w, at, now) } });

@@ -1,4 +1,4 @@
-import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/aggregate.ts';
+import type { Aggregate, AggregateRepository, Child, SequenceSource } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
@@ -10,7 +10,7 @@ import { compileCheck } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
-import { assertAwardDocumentsWritable, AWARD, awardView, contractView, patchAward, patchContract, recordResults } from './awarding.ts';
+import { assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
 import { assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, readBid, type Bid } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
@@ -279,7 +279,7 @@ export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: st
   const { result } = await change(ctx, id, (w, def) => {
     const { bid } = ownBid(ctx, w, def, bidId, `Can't document in current (${w.root.status}) auction status`);
     if (bid.status !== 'draft' && bid.status !== 'pending') throw new ForbiddenError(`Can't add document in current (${bid.status}) bid status`);
-    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: 'bid', now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
+    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf ?? 'bid', now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
     return document;
   }, { serialize: true });
@@ -330,28 +330,72 @@ export async function postAuctionResults(ctx: AuctionsContext, id: string, data:
 
 // ---------------------------------------------------------------------------------------------------- awards, contracts
 
+/** Who is acting on an award: the auction's owner and/or the owner of one of its bids. */
+const awardActor = (ctx: AuctionsContext, w: Working): AwardActor => ({
+  auctionOwner: isOwner(ctx, w),
+  bidOwner: (bidId: string) => bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
+});
+
 export async function updateAward(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<JsonObject> {
   const { saved } = await change(ctx, id, (w, def) => {
-    const actor = {
-      auctionOwner: isOwner(ctx, w),
-      bidOwner: (bidId: string) => bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
-    };
-    patchAward(w, awardId, data, ctx.now, def.awarding, actor);
+    patchAward(w, awardId, data, ctx.now, def.awarding, awardActor(ctx, w));
   });
   return awardView(saved, awardId);
 }
 
-/** The auction owner loads the auction protocol (and other award documents) during qualification. */
+/** The documents of awards and contracts say what the type's own documents say (upstream: `tender` on 2.3, `auction` on 2.5). */
+const documentOf = (def: AuctionDefinition) => def.documentOf ?? 'auction';
+
+/**
+ * During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol);
+ * its `author` says which of them did.
+ */
 export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
-    assertOwner(ctx, w);
-    assertAwardDocumentsWritable(w, awardId, def.awarding);
-    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: 'award', now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
+    const { document, child } = newDocument(data, { author, documentOf: documentOf(def), now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    assertAwardDocumentsOpen(w);
     putChild(w, child);
     touch(w, ctx.now);
     return document;
   });
   return result;
+}
+
+/** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */
+export async function addContractDocument(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    findContract(w, contractId);
+    // Upstream contract documents carry no `author`.
+    const { document, child } = newDocument(data, { documentOf: documentOf(def), now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    assertContractDocumentsWritable(w, contractId, 'add');
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+/** PUT: a new version of a contract document, under the same conditions as adding one. */
+export async function replaceContractDocument(ctx: AuctionsContext, id: string, contractId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w) => {
+    assertOwner(ctx, w);
+    findContract(w, contractId);
+    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    assertContractDocumentsWritable(w, contractId, 'update');
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+/** The documents of one contract (404 for an unknown contract), for the read routes. */
+export async function loadContractDocuments(ctx: AuctionsContext, id: string, contractId: string): Promise<{ children: Child[]; scope: string }> {
+  const a = await loadAuction(ctx, id);
+  findContract(a, contractId);
+  return { children: a.children, scope: documentScope(CONTRACT, contractId) };
 }
 
 export async function updateContract(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<JsonObject> {

@@ -48,8 +48,10 @@ export interface AuctionDefinition {
   createStatus?(sent: unknown): string;
   /** Documents the server adds at creation (dgfInsider: `x_dgfPlatformLegalDetails`), without client checks. */
   serverDocuments?(): JsonObject[];
-  /** `documentOf` of the auction's own documents (default `auction`; 2.3 says `tender`). */
+  /** `documentOf` of the auction's own documents, and of its awards' and contracts' (default `auction`; 2.3 says `tender`). */
   documentOf?: string;
+  /** `documentOf` of bid documents (default `bid`; 2.3 bids hold the auction's kind of document: `tender`). */
+  bidDocumentOf?: string;
   /** The refusal when questions are asked or answered in a status that does not admit them (default: the list). */
   questionRefusal?(auction: Auction, verb: 'add' | 'update'): string;
   /** Whether answering checks the question period too, not only the status (default true). */

@@ -18,7 +18,8 @@ export interface DocumentRecord extends JsonObject {
   format: string;
   hash: string;
   documentOf: string;
-  author: string;
+  /** Who added it (`auction_owner`, `bid_owner`, ...); absent where upstream sets none (contract documents). */
+  author?: string;
   datePublished: string;
   dateModified: string;
   documentType?: string;
@@ -84,14 +85,21 @@ const versionKey = (scope: string, id: string, version: number) => `${scope}${DO
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
   input: JsonObject,
-  meta: { author: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
+  meta: { author?: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
   scope = '',
 ): { document: DocumentRecord; child: Child } {
   const body = omit(input, SERVER_FIELDS);
   checkNew(body);
   const at = formatKyiv(meta.now);
   const id = newId();
-  const document = { ...withFile(body, id, meta.files), id, documentOf: meta.documentOf, author: meta.author, datePublished: at, dateModified: at } as DocumentRecord;
+  const document = {
+    ...withFile(body, id, meta.files),
+    id,
+    documentOf: meta.documentOf,
+    ...(meta.author && { author: meta.author }),
+    datePublished: at,
+    dateModified: at,
+  } as DocumentRecord;
   return { document, child: { key: versionKey(scope, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -134,7 +142,7 @@ export function newVersion(
     ...withFile(body, id, meta.files, previous),
     id,
     documentOf: previous.documentOf,
-    author: previous.author,
+    ...(previous.author && { author: previous.author }),
     datePublished: previous.datePublished,
     dateModified: formatKyiv(now),
   } as DocumentRecord;

@@ -274,7 +274,8 @@ describe('landlease auction results and awarding', () => {
     expect((await api.patch(contractUrl, { status: 'active' }, { token })).body).toEqual(
       forbidden("Can't switch contract status to (active) before dateSigned is set"),
     );
-    expect((await api.get(`${AUCTIONS}/${id}`)).body.data.status).toBe('active.qualification');
+    // Awarded (upstream GEB's status between qualification and signing) until the contract is activated.
+    expect((await api.get(`${AUCTIONS}/${id}`)).body.data.status).toBe('active.awarded');
   });
 });
 

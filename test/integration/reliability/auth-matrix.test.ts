@@ -35,6 +35,8 @@ const KIND: Record<string, Kind> = {
   'http/auctions/get-auction-document': 'read', 'http/auctions/list-questions': 'read', 'http/auctions/get-question': 'read',
   'http/auctions/list-awards': 'read', 'http/auctions/get-award': 'read', 'http/auctions/list-contracts': 'read', 'http/auctions/get-contract': 'read',
   'http/auctions/list-cancellations': 'read', 'http/auctions/get-cancellation': 'read',
+  'http/auctions/list-contract-documents': 'read', 'http/auctions/get-contract-document': 'read',
+  'http/auctions/post-contract-document': 'owner', 'http/auctions/put-contract-document': 'owner',
   'http/auctions/get-bid': 'bid-read', 'http/auctions/get-bid-document': 'bid-read',
   'http/auctions/post-auction': 'create', 'http/auctions/post-question': 'create', 'http/auctions/post-bid': 'create',
   'http/auctions/patch-auction': 'owner', 'http/auctions/post-auction-document': 'owner', 'http/auctions/put-auction-document': 'owner',
@@ -85,6 +87,7 @@ function target(r: RouteDefinition, w: World): { path: string; owner: { as: stri
     contractId: insider ? w.contract : FAKE,
     cancellationId: FAKE, relatedProcessId: FAKE, transferId: w.transferId,
     documentId: r.path.startsWith('/api/0.1/lots') ? w.lotDocument : r.path.includes('/bids/') ? (insider ? w.insBidDocument : w.landBidDocument)
+      : r.path.includes('/contracts/') ? w.insContractDocument
       : r.path.startsWith('/api/2.4/') ? w.assetDocument : insider ? w.insDocument : w.landDocument,
   };
   const path = r.path === '$default' ? '/api/nowhere' : r.path.replace(/\{(\w+)\}/g, (_, p) => params[p] ?? `missing-${p}`);

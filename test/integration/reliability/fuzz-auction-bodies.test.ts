@@ -112,6 +112,10 @@ describe('fuzzing the bodies of the auctions', () => {
     await api.patch(`${a.url}/awards/${award.id}`, { status: 'active' }, { token: a.token });
     const contract = (await api.get(a.url)).body.data.contracts?.[0];
     if (!contract) throw new Error('no contract after the award');
+    const contractDocs = `/contracts/${contract.id}/documents`;
+    await fuzzEndpoint(api, owner(() => a, 'POST', contractDocs), mutated(() => aDocument({ documentType: 'contractSigned' })), RUNS / 2);
+    const contractDoc = (await api.post(`${a.url}${contractDocs}`, aDocument({ documentType: 'contractSigned' }), { token: a.token })).body.data.id;
+    await fuzzEndpoint(api, owner(() => a, 'PUT', `${contractDocs}/${contractDoc}`), mutated(() => aDocument({ documentType: 'contractSigned' })), RUNS / 2);
     await fuzzEndpoint(api, owner(() => a, 'PATCH', `/contracts/${contract.id}`), mutated(() => ({ dateSigned: clock.now() })), RUNS);
   }, SLOW);
 });

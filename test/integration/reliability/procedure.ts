@@ -69,6 +69,7 @@ export async function fullProcedure(api: Api, service: Service) {
   await ok('protocol', api.post(`${insUrl}/awards/${award}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: insider.token }));
   await ok('award', api.patch(`${insUrl}/awards/${award}`, { status: 'active' }, { token: insider.token }), 200);
   const contract = (await api.get(insUrl)).body.data.contracts[0].id as string;
+  const insContractDocument = (await ok('contract document', api.post(`${insUrl}/contracts/${contract}/documents`, aDocument({ documentType: 'contractSigned' }), { token: insider.token }))).body.data.id as string;
 
   // An object of another owner (broker2), for "another owner's token".
   const theirs = await ok('lot of broker2', api.post('/api/0.1/lots', aLot(), { as: 'broker2' }));
@@ -77,6 +78,6 @@ export async function fullProcedure(api: Api, service: Service) {
   return {
     tokens, clock, lot, lotDocument, otherLot, bounce, assetDocument, basic,
     land, landDocument, landQuestion, landBid, landBidDocument, landSpareBid, landBrokerBid,
-    insider, insDocument, insQuestion, insBid: b1, insBidDocument, insBrokerBid: b2, award, contract, other,
+    insider, insDocument, insQuestion, insBid: b1, insBidDocument, insBrokerBid: b2, award, contract, insContractDocument, other,
   };
 }

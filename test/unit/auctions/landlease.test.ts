@@ -26,7 +26,7 @@ describe('landlease phase commit periods', () => {
     // Mon 30 → Fri 27, Thu 26, Wed 25 (the weekend is skipped).
     expect(a.tenderPeriod).toEqual({ startDate: '2026-03-22T12:00:00.000000+02:00', endDate: '2026-03-25T20:00:00.000000+02:00' });
     expect(a.enquiryPeriod.endDate).toBe('2026-03-29T20:00:00.000000+03:00');
-    expect(a.auctionPeriod).toEqual({ shouldStartAfter: '2026-03-30T00:00:00.000000+03:00' });
+    expect(a.auctionPeriod).toEqual({ startDate: '2026-03-30T00:00:00.000000+03:00', shouldStartAfter: '2026-03-30T00:00:00.000000+03:00' });
   });
 
   it('keeps Kyiv wall-clock hours across the autumn DST change', () => {

@@ -56,6 +56,7 @@ export const AWARDING_V3: AwardingRules = {
   awardStatuses: ['active.qualification', 'active.awarded'],
   awardedStatus: 'active.awarded',
   contractStatuses: ['active.awarded'],
+  protocolAuthor: 'auction_owner',
 };
 
 const TENDERING = 'active.tendering';
@@ -181,6 +182,7 @@ export const dgfInsider: AuctionDefinition = {
   createStatus,
   serverDocuments: () => [LEGAL_DETAILS],
   documentOf: 'tender',
+  bidDocumentOf: 'tender',
   questionRefusal: (auction, verb) =>
     verb === 'add' ? 'Can add question only in enquiryPeriod' : `Can't update question in current (${auction.status}) auction status`,
   answerWithinQuestionPeriod: false,

@@ -46,8 +46,12 @@ const checkAuctionPeriod = compileCheck({
   },
 });
 
-/** `auctionPeriod.startDate` sent as a date (or date-time): the auction should start after Kyiv midnight of that day. */
-const auctionPeriodFrom = (startDate: string) => ({ shouldStartAfter: formatKyiv(kyivMidnight(kyivDate(parseInstant(startDate)!))) });
+/**
+ * `auctionPeriod.startDate` sent as a date (or date-time) is the auction day: a draft shows it as Kyiv midnight of
+ * that day with its offset (upstream GEB: a date-only start becomes `T00:00:00+02:00`); the phase commit adds
+ * `shouldStartAfter` beside it.
+ */
+const auctionPeriodFrom = (startDate: string) => ({ startDate: formatKyiv(kyivMidnight(kyivDate(parseInstant(startDate)!))) });
 
 /** The VAT flags the server sets on output (interface.md §2.5). */
 const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep', 'budgetSpent']);
@@ -75,7 +79,9 @@ function initialize(sent: JsonObject, _now: Micros): JsonObject {
  */
 function phaseCommit(auction: Auction, now: Micros): Auction {
   if (!auction.items?.length) throw new ForbiddenError("Can't switch to (active.rectification) without items");
-  const day = kyivDate(parseInstant(auction.auctionPeriod.shouldStartAfter)!);
+  // Drafts stored before the day was kept as `startDate` hold it in `shouldStartAfter`.
+  const planned: string = auction.auctionPeriod.startDate ?? auction.auctionPeriod.shouldStartAfter;
+  const day = kyivDate(parseInstant(planned)!);
   let periods;
   try {
     periods = landleasePeriods({ now, auctionStartDay: day, accelerator: accelerator(auction.procurementMethodDetails, auction.mode) });
@@ -90,7 +96,8 @@ function phaseCommit(auction: Auction, now: Micros): Auction {
     rectificationPeriod: period(periods.rectificationPeriod),
     tenderPeriod: period(periods.tenderPeriod),
     enquiryPeriod: period(periods.enquiryPeriod),
-    auctionPeriod: { shouldStartAfter: formatKyiv(periods.auctionShouldStartAfter) },
+    // The planned start stays visible next to the time the auction may start after (accelerated in the sandbox).
+    auctionPeriod: { startDate: formatKyiv(kyivMidnight(day)), shouldStartAfter: formatKyiv(periods.auctionShouldStartAfter) },
   };
 }
 

@@ -124,7 +124,7 @@ export const newAuctionSchema = {
 };
 const checkNew = compileCheck(newAuctionSchema);
 
-/** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), for re-checking after a PATCH. */
+/** The same fields as stored (auctionPeriod then holds Kyiv times, later `shouldStartAfter`), for re-checking after a PATCH. */
 export const storedAuctionSchema = {
   type: 'object',
   additionalProperties: false,

@@ -1,0 +1,10 @@
+import { loadContractDocuments } from '#domain/auctions/commands.ts';
+import { currentDocuments } from '#domain/documents/documents.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents: the current version of each contract document. */
+export const handler = httpHandler(async (req) => {
+  const { children, scope } = await loadContractDocuments(auctionsContext(req), req.params.auctionId, req.params.contractId);
+  return { data: currentDocuments(children, scope) };
+});

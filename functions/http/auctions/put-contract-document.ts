@@ -1,0 +1,8 @@
+import { replaceContractDocument } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PUT /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents/{documentId}: a new version (same id and datePublished). */
+export const handler = httpHandler(async (req) => ({
+  data: await replaceContractDocument(auctionsContext(req), req.params.auctionId, req.params.contractId, req.params.documentId, req.data),
+}));

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { aDocument } from '../../support/builders.ts';
+import { client } from '../../support/http.ts';
+import { useService } from '../../support/service.ts';
+import { qualifyingLandlease } from './awarding-helpers.ts';
+import { AUCTIONS, clockOf } from './landlease-helpers.ts';
+
+const service = useService();
+const api = client(() => service.url);
+const clock = clockOf(service);
+afterEach(() => clock.reset());
+
+const forbidden = (description: string) => ({ status: 'error', errors: [{ location: 'body', name: 'data', description }] });
+
+/** A landlease auction whose award the owner has just activated. */
+async function awardedLandlease() {
+  const a = await qualifyingLandlease(api, service, clock);
+  const [award] = a.auction.awards;
+  const awardUrl = `${a.url}/awards/${award.id}`;
+  await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
+  const activated = await api.patch(awardUrl, { status: 'active' }, { token: a.token });
+  if (activated.status !== 200) throw new Error(JSON.stringify(activated.body));
+  return { ...a, award: activated.body.data, awardUrl };
+}
+
+/** The auction as the test feed lists it (sandbox auctions are test-mode). */
+async function listed(id: string) {
+  const rows: { id: string; status: string }[] = (await api.get(`${AUCTIONS}?mode=test&opt_fields=status&descending=1&limit=100`)).body.data;
+  return rows.find((r) => r.id === id);
+}
+
+describe('landlease active.awarded', () => {
+  it('is the status between the award activation and the contract activation, in the view and the listing', async () => {
+    const { id, url, token, award } = await awardedLandlease();
+    const awarded = (await api.get(url)).body.data;
+    expect(awarded.status).toBe('active.awarded');
+    expect(awarded.date).toBe(award.date);
+    expect(awarded.awardPeriod.endDate).toBe(award.date);
+    expect(awarded.contracts).toMatchObject([{ status: 'pending', awardID: award.id }]);
+    expect(await listed(id)).toMatchObject({ status: 'active.awarded' });
+
+    // Nothing is left to decide on the award; the contract is signed, then activated: complete.
+    expect((await api.patch(`${url}/awards/${award.id}`, { status: 'unsuccessful' }, { token })).body).toEqual(
+      forbidden("Can't update award in current (active) status"),
+    );
+    const contractUrl = `${url}/contracts/${awarded.contracts[0].id}`;
+    expect((await api.patch(contractUrl, { dateSigned: clock.now() }, { token })).status).toBe(200);
+    expect((await api.get(url)).body.data.status).toBe('active.awarded');
+    expect((await api.patch(contractUrl, { status: 'active' }, { token })).body.data.status).toBe('active');
+    expect((await api.get(url)).body.data.status).toBe('complete');
+    expect(await listed(id)).toMatchObject({ status: 'complete' });
+    expect((await api.patch(contractUrl, { dateSigned: clock.now() }, { token })).body).toEqual(forbidden("Can't update contract in current (complete) auction status"));
+  });
+
+  it('is watched by the chronograph until the signing deadline, which fails the award and the auction', async () => {
+    const { url, award } = await awardedLandlease();
+    const awarded = (await api.get(url)).body.data;
+    expect(awarded.next_check).toBe(award.signingPeriod.endDate);
+    expect(await service.bot('chronograph')).toMatchObject({ changed: 0 });
+    expect((await api.get(url)).body.data.status).toBe('active.awarded');
+
+    await clock.passTo(award.signingPeriod.endDate);
+    await service.bot('chronograph');
+    const failed = (await api.get(url)).body.data;
+    expect(failed.status).toBe('unsuccessful');
+    const [lost] = failed.awards;
+    expect(lost).toMatchObject({ status: 'unsuccessful', complaintPeriod: { startDate: award.complaintPeriod.startDate, endDate: lost.date } });
+    expect(lost.signingPeriod.endDate).toBe(lost.date);
+    expect(failed.contracts).toMatchObject([{ status: 'cancelled' }]);
+  });
+
+  it('can be cancelled by the owner, keeping the bids', async () => {
+    const { url, token, bids } = await awardedLandlease();
+    const cancellation = await api.post(`${url}/cancellations`, { reason: 'Рішення організатора', status: 'active' }, { token });
+    expect(cancellation.status).toBe(201);
+    const cancelled = (await api.get(url)).body.data;
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.bids.map((b: { id: string }) => b.id).sort()).toEqual(bids.map((b) => b.id).sort());
+    expect(cancelled).not.toHaveProperty('next_check');
+  });
+});
