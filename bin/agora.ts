@@ -15,7 +15,7 @@ export function buildApp(app = new App()) {
   const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold } = parameters(app.node, bots.map((b) => b.name));
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
-    table: data.table, files: data.files, docserviceKey: data.docserviceKey, throttle, api5xxThreshold, alarmTopic: data.alarmTopic,
+    table: data.table, files: data.files, docserviceKey: data.docserviceKey, participationKey: data.participationKey, throttle, api5xxThreshold, alarmTopic: data.alarmTopic,
   });
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
     table: data.table, participationKey: data.participationKey, schedules: botSchedules, alarmTopic: data.alarmTopic,

@@ -27,6 +27,8 @@ export interface RouteDefinition {
   variant?: string;
   /** `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON. */
   body?: 'binary';
+  /** Server secrets the handler reads (`participation`: it keys bidders' participation links); CDK grants only those. */
+  secrets?: readonly 'participation'[];
   /** Files of npm packages the handler reads at run time (`swagger-ui-dist/swagger-ui.css`): shipped next to its bundle. */
   files?: readonly string[];
   /** What the OpenAPI document says of the route (functions/openapi/): every route has one, a test checks it. */
@@ -87,9 +89,11 @@ const transferRoutes = (version: string, style: Pick<RouteDefinition, 'location'
  * shared by the types. `style` carries what differs between API versions (Location form, media type).
  */
 const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinition, 'location' | 'contentType'>): RouteDefinition[] => {
-  const route = (method: RouteDefinition['method'], path: string, handler: string, auth: RouteDefinition['auth'], doc?: RouteDoc): RouteDefinition => ({
-    method, path: `${base}${path}`, handler: `http/auctions/${handler}`, auth, table: method === 'GET' ? 'ro' : 'rw', variant, ...style, doc,
+  const route = (method: RouteDefinition['method'], path: string, handler: string, auth: RouteDefinition['auth'], doc?: RouteDoc, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
+    method, path: `${base}${path}`, handler: `http/auctions/${handler}`, auth, table: method === 'GET' ? 'ro' : 'rw', variant, ...style, doc, ...extra,
   });
+  // A bid made active signs its participation link at once where the type says so (dgfInsider).
+  const signsLinks = { secrets: ['participation'] } as const;
   const auction = `auction.${variant}`;
   const bid = `bid.${variant}`;
   return [
@@ -97,7 +101,7 @@ const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinitio
     route('POST', '', 'post-auction', ['broker'], { summary: `Create a ${variant} auction`, request: auction, response: 'created' }),
     route('GET', '/{auctionId}', 'get-auction', 'any', { summary: 'Read an auction', response: 'resource', resource: auction }),
     route('PATCH', '/{auctionId}', 'patch-auction', ['broker'], { summary: 'Change an auction (owner)', request: `${auction}.stored`, response: 'resource', token: true }),
-    route('GET', '/{auctionId}/documents', 'list-auction-documents', 'any', { summary: 'List the documents of an auction', response: 'collection', resource: 'document' }),
+    route('GET', '/{auctionId}/documents', 'list-auction-documents', 'any', { summary: 'List the documents of an auction (the current version of each; `?all=1`: every version)', response: 'collection', resource: 'document' }),
     route('POST', '/{auctionId}/documents', 'post-auction-document', ['broker'], { summary: 'Add a document to an auction (owner)', request: 'document', response: 'created', token: true }),
     route('GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', 'any', { summary: 'Read a document of an auction', response: 'resource', resource: 'document' }),
     route('PUT', '/{auctionId}/documents/{documentId}', 'put-auction-document', ['broker'], { summary: 'Upload a new version of an auction document (owner)', request: 'document', response: 'resource', token: true }),
@@ -105,12 +109,14 @@ const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinitio
     route('POST', '/{auctionId}/questions', 'post-question', ['broker'], { summary: 'Ask the organizer a question', request: 'question', response: 'created' }),
     route('GET', '/{auctionId}/questions/{questionId}', 'get-question', 'any', { summary: 'Read a question', response: 'resource', resource: 'question' }),
     route('PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', ['broker'], { summary: 'Answer a question (auction owner)', request: 'answer', response: 'resource', resource: 'question', token: true }),
-    route('POST', '/{auctionId}/bids', 'post-bid', ['broker'], { summary: 'Place a bid', request: bid, response: 'created' }),
+    route('POST', '/{auctionId}/bids', 'post-bid', ['broker'], { summary: 'Place a bid', request: bid, response: 'created' }, signsLinks),
     route('GET', '/{auctionId}/bids/{bidId}', 'get-bid', 'any', { summary: 'Read a bid (its owner, or anyone once bids are disclosed)', response: 'resource', resource: bid, token: true }),
-    route('PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', ['broker'], { summary: 'Change a bid (bid owner)', request: `${bid}.patch`, response: 'resource', resource: bid, token: true }),
+    route('PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', ['broker'], { summary: 'Change a bid (bid owner)', request: `${bid}.patch`, response: 'resource', resource: bid, token: true }, signsLinks),
     route('DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', ['broker'], { summary: 'Withdraw a bid (bid owner)', response: 'resource', resource: bid, token: true }),
     route('POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', ['broker'], { summary: 'Add a document to a bid (bid owner)', request: 'document', response: 'created', token: true }),
+    route('GET', '/{auctionId}/bids/{bidId}/documents', 'list-bid-documents', 'any', { summary: 'List the documents of a bid (`?all=1`: every version; its owner, or anyone once bids are disclosed)', response: 'collection', resource: 'document', token: true }),
     route('GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', 'any', { summary: 'Read a document of a bid', response: 'resource', resource: 'document', token: true }),
+    route('PUT', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'put-bid-document', ['broker'], { summary: 'Upload a new version of a bid document (bid owner)', request: 'document', response: 'resource', token: true }),
     route('GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], { summary: 'The procedure as the auction system reads it', response: 'resource', resource: auction }),
     route('POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], { summary: 'Report the auction results (auction system)', request: 'auction.results', response: 'resource', resource: auction }),
     route('GET', '/{auctionId}/awards', 'list-awards', 'any', { summary: 'List the awards of an auction', response: 'collection', resource: 'award' }),

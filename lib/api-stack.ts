@@ -18,6 +18,8 @@ export interface ApiStackProps extends StackProps {
   /** The document service's bucket and signing key (DataStack). */
   files: IBucket;
   docserviceKey: ISecret;
+  /** Keys bidders' participation links (DataStack); read only by the routes that declare `secrets: ['participation']`. */
+  participationKey: ISecret;
   /** Stage throttling and the 5xx alarm (lib/parameters.ts). */
   throttle: { rateLimit: number; burstLimit: number };
   api5xxThreshold: number;
@@ -76,15 +78,29 @@ export class ApiStack extends Stack {
       return role;
     };
     const docserviceEnvironment = { DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn, FILES_BUCKET: props.files.bucketName };
+    // Routes that sign participation links get their own role with the secret's read grant (never the shared one).
+    const participationRoles = new Set<Role>();
+    const routeRole = (route: (typeof routes)[number]) => {
+      if (!route.secrets?.includes('participation')) return docserviceRole(route);
+      if (docserviceAccess(route)) throw new Error(`${route.path}: a route reads either the docservice key or the participation secret`);
+      const role = roleFor(`${route.table}Participation`);
+      if (!participationRoles.has(role)) {
+        participationRoles.add(role);
+        props.participationKey.grantRead(role);
+      }
+      return role;
+    };
     // One log group for the route functions, for the same reason as the roles (each line names its function's stream
     // and carries the route key); the authorizer and the 404 function keep their own.
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     for (const route of routes.filter((r) => r.path !== '$default')) {
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
+      const participation = route.secrets?.includes('participation');
       const fn = new AppFunction(this, id, {
-        handler: route.handler, table: props.table, access: route.table, role: docserviceRole(route), files: route.files, logGroup: routeLogs,
+        handler: route.handler, table: props.table, access: route.table, role: routeRole(route), files: route.files, logGroup: routeLogs,
         ...(documents && { environment: docserviceEnvironment, secretsExtension: true }),
+        ...(participation && { environment: { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }, secretsExtension: true }),
       });
       this.api.addRoutes({
         path: route.path,

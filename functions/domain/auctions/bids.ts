@@ -5,7 +5,7 @@ import { tokenMatches } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
-import { currentDocuments } from '../documents/documents.ts';
+import { allDocuments } from '../documents/documents.ts';
 import { childKey, childrenOf, documentScope, type Auction, type AuctionParts } from './auction.ts';
 
 /** A bid (interface.md §2.6). Its owner token's hash is kept beside it (`Child.internal`), never in the bid. */
@@ -31,6 +31,16 @@ export interface BidPolicy {
   create(data: JsonObject, auction: Auction, now: Micros): JsonObject;
   /** The owner's PATCH of a bid: the bid as it becomes, or a refusal. */
   patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid;
+  /**
+   * Whether the bid's owner (already checked) may add (`add`) or replace (`update`) a document of the bid now:
+   * throws the type's refusal (403).
+   */
+  assertDocumentWritable(bid: Bid, ctx: { auction: Auction; children: readonly Child[]; operation: 'add' | 'update'; documentType: unknown; now: Micros }): void;
+  /**
+   * The bid gets its `participationUrl` as soon as it is `active` (dgfInsider, upstream `participation_url`);
+   * otherwise only when the auction is scheduled.
+   */
+  participationOnActive?: boolean;
 }
 
 export const BID = 'BID';
@@ -58,10 +68,10 @@ export function assertBidOwner(principal: Principal, bid: Bid, child: Child): vo
   if (!isBidOwner(principal, bid, child)) throw new PermissionError();
 }
 
-/** A bid as shown: with its documents; `participationUrl` only to its owner. */
+/** A bid as shown: with its documents (every version, as upstream); `participationUrl` only to its owner. */
 export function bidView(a: AuctionParts, bid: Bid, toOwner: boolean): Bid {
   const { participationUrl, ...rest } = bid;
-  const documents = currentDocuments(a.children, documentScope(BID, bid.id));
+  const documents = allDocuments(a.children, documentScope(BID, bid.id));
   return { ...rest, ...(documents.length && { documents }), ...(toOwner && participationUrl && { participationUrl }) } as Bid;
 }
 
@@ -83,11 +93,33 @@ export function readBid(a: AuctionParts, id: string, principal: Principal, hidde
 }
 
 /**
+ * A bid's documents are seen by whoever may see the bid: its owner always, others once bids are no longer hidden
+ * (upstream texts "Can't view bid document(s) in current (<status>) auction status"). Unknown bid: 404.
+ */
+export function assertBidDocumentsReadable(a: AuctionParts, id: string, principal: Principal, hiddenIn: readonly string[], noun: 'document' | 'documents'): void {
+  const { bid, child } = findBid(a.children, id);
+  if (!isBidOwner(principal, bid, child) && hiddenIn.includes(a.root.status)) {
+    throw new ForbiddenError(`Can't view bid ${noun} in current (${a.root.status}) auction status`);
+  }
+}
+
+/**
  * The key of a bidder's link into the auction: HMAC-SHA256 of the auction and bid ids under a server secret, so that
  * knowing a bid id (dgfInsider shows them once bids are public) does not let anyone forge another bidder's link.
  */
 export const participationKey = (secret: string, auctionId: string, bidId: string): string =>
   createHmac('sha256', secret).update(`${auctionId}:${bidId}`).digest('hex');
 
-/** The link a bidder follows into the auction: the auction URL with the bid's participation key. */
-export const participationUrl = (auctionUrl: string, key: string): string => `${auctionUrl}?key=${key}`;
+/** Where the auction system holds an auction: `auctionUrl` once it is scheduled, and the base of bidders' links. */
+export const auctionUrlOf = (auctionSite: string, auctionId: string): string => `${auctionSite}/auctions/${auctionId}`;
+
+/**
+ * The link a bidder follows into the auction, as upstream `generate_auction_url`: the auction URL +
+ * `login?bidder_id=<bid id>&signature=<participation key>`.
+ */
+export const participationUrl = (auctionUrl: string, bidId: string, key: string): string =>
+  `${auctionUrl}/login?bidder_id=${bidId}&signature=${key}`;
+
+/** The bid's own participation link, keyed under the server secret. */
+export const participationUrlOf = (link: { auctionSite: string; participationSecret: string }, auctionId: string, bidId: string): string =>
+  participationUrl(auctionUrlOf(link.auctionSite, auctionId), bidId, participationKey(link.participationSecret, auctionId, bidId));

@@ -8,10 +8,10 @@ import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { compileCheck } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
-import { currentDocuments, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
+import { currentDocuments, documentList, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
 import { assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
-import { assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, readBid, type Bid } from './bids.ts';
+import { assertBidDocumentsReadable, assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, participationUrlOf, readBid, type Bid } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
 import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts';
@@ -33,6 +33,8 @@ export interface AuctionsContext {
   auctionSite: string;
   /** The document service context, on routes that write documents. */
   files?: DocumentContext;
+  /** The server secret participation links are keyed with, on routes that may make a bid active. */
+  participationSecret?: string;
 }
 
 /** The server fields every type shares; a client sending them is ignored. */
@@ -226,11 +228,21 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject)
   const { result } = await change(ctx, id, (w, def) => {
     assertStatus(w.root, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
     const fields = def.bids.create(data, w.root, ctx.now);
-    const bid = { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) } as Bid;
+    const bid = withParticipation(ctx, def, w.root, { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) } as Bid);
     putChild(w, bidChild(bid, sha256(token)));
     return bidView(w, bid, true);
   }, { serialize: true });
   return { bid: result, token };
+}
+
+/**
+ * A type whose bids show their participation link as soon as they are active (dgfInsider) gets it here, keyed as
+ * the chronograph keys it when it schedules the auction.
+ */
+function withParticipation(ctx: AuctionsContext, def: AuctionDefinition, auction: Auction, bid: Bid): Bid {
+  if (!def.bids.participationOnActive || bid.status !== 'active' || bid.participationUrl) return bid;
+  if (ctx.participationSecret === undefined) throw new Error('participation links: no secret on this route');
+  return { ...bid, participationUrl: participationUrlOf({ auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret }, auction.id, bid.id) };
 }
 
 /** Bid operations need the bid's own token and an auction status that admits bid changes. */
@@ -250,7 +262,7 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
       const { bid, child } = ownBid(ctx, w, def, bidId, refusal);
       const others = bidRecords(w.children).map((r) => r.bid).filter((b) => b.id !== bid.id);
       const documents = currentDocuments(w.children, documentScope(BID, bid.id));
-      const next = def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now });
+      const next = withParticipation(ctx, def, w.root, def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now }));
       if (!sameJson(next, bid)) putChild(w, bidChild(next, child.internal?.tokenHash));
       return bidView(w, next, true);
     },
@@ -275,15 +287,40 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
   return result;
 }
 
+/** The bid's owner (bid token), when the type's rules admit a document now (`add` or `update`). */
+function documentableBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId: string, operation: 'add' | 'update', data: JsonObject): Bid {
+  const { bid, child } = findBid(w.children, bidId);
+  assertBidOwner(ctx.principal, bid, child);
+  def.bids.assertDocumentWritable(bid, { auction: w.root, children: w.children, operation, documentType: data.documentType, now: ctx.now });
+  return bid;
+}
+
 export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
-    const { bid } = ownBid(ctx, w, def, bidId, `Can't document in current (${w.root.status}) auction status`);
-    if (bid.status !== 'draft' && bid.status !== 'pending') throw new ForbiddenError(`Can't add document in current (${bid.status}) bid status`);
+    const bid = documentableBid(ctx, w, def, bidId, 'add', data);
     const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf ?? 'bid', now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
     return document;
   }, { serialize: true });
   return result;
+}
+
+/** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
+export async function replaceBidDocument(ctx: AuctionsContext, id: string, bidId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    const bid = documentableBid(ctx, w, def, bidId, 'update', data);
+    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
+    putChild(w, child);
+    return document;
+  }, { serialize: true });
+  return result;
+}
+
+/** A bid's documents (current versions, `?all=1` every version), to whoever may see the bid. */
+export async function listBidDocuments(ctx: AuctionsContext, id: string, bidId: string, query: Record<string, string>): Promise<DocumentRecord[]> {
+  const a = await loadAuction(ctx, id);
+  assertBidDocumentsReadable(a, bidId, ctx.principal, definitionOf(a.root).statuses.bidsHidden, 'documents');
+  return documentList(a.children, query, documentScope(BID, bidId));
 }
 
 // ---------------------------------------------------------------------------------------------------- the auction system

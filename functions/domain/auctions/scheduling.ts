@@ -1,6 +1,6 @@
 import { formatKyiv } from '../kernel/time.ts';
 import { putChild, removeChild, type Auction, type Working } from './auction.ts';
-import { BID, bidChild, bidRecords, participationKey, participationUrl } from './bids.ts';
+import { auctionUrlOf, BID, bidChild, bidRecords, participationUrlOf } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
 /** Steps the types' timed events share: status moves, dropping draft bids, scheduling the auction. */
@@ -23,10 +23,10 @@ export function dropDraftBids(w: Working): void {
  * `shouldStartAfter`, and each active bid's participation link (keyed under `ctx.participationSecret`).
  */
 export function scheduleAuction(w: Working, ctx: EventContext): void {
-  const auctionUrl = `${ctx.auctionSite}/auctions/${w.root.id}`;
+  const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root.id);
   for (const { bid, child } of bidRecords(w.children).filter((r) => r.bid.status === 'active')) {
-    const key = participationKey(ctx.participationSecret, w.root.id, bid.id);
-    putChild(w, bidChild({ ...bid, participationUrl: participationUrl(auctionUrl, key) }, child.internal?.tokenHash));
+    const link = participationUrlOf(ctx, w.root.id, bid.id);
+    if (bid.participationUrl !== link) putChild(w, bidChild({ ...bid, participationUrl: link }, child.internal?.tokenHash));
   }
   moveTo(w, 'active.auction', ctx, {
     auctionUrl,

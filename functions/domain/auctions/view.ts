@@ -1,7 +1,7 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import { parseInstant } from '../kernel/time.ts';
-import { currentDocuments } from '../documents/documents.ts';
+import { allDocuments } from '../documents/documents.ts';
 import type { Auction, AuctionParts } from './auction.ts';
 import { awardsOf, contractsOf } from './awarding.ts';
 import { bidsOf, bidView, visibleBids } from './bids.ts';
@@ -12,11 +12,14 @@ import { definitionOf } from './registry.ts';
 
 const nonEmpty = <T>(list: T[] | undefined) => (list?.length ? list : undefined);
 
-/** What GET shows: the root with its documents, questions, visible bids, awards and contracts (one Query). */
+/**
+ * What GET shows: the root with its documents (every version, as upstream), questions, visible bids, awards and
+ * contracts (one Query).
+ */
 export function auctionView(a: AuctionParts): Auction {
   const def = definitionOf(a.root);
   const parts = {
-    documents: nonEmpty(currentDocuments(a.children)),
+    documents: nonEmpty(allDocuments(a.children)),
     questions: nonEmpty(questionsOf(a)),
     bids: visibleBids(a, def.statuses.bidsHidden),
     awards: nonEmpty(awardsOf(a)),

@@ -42,18 +42,44 @@ const documentProperties = {
   accessDetails: { type: 'string' },
 };
 
+/**
+ * Upstream DOCUMENT_TYPE_OFFLINE: no file, only where and when to see the asset (`accessDetails`); and
+ * DOCUMENT_TYPE_URL_ONLY: a plain link. Neither goes through the document service.
+ */
+const OFFLINE_TYPES = ['x_dgfAssetFamiliarization'];
+const URL_ONLY_TYPES = ['virtualDataRoom', 'x_dgfPublicAssetCertificate', 'x_dgfPlatformLegalDetails'];
+
+const ofType = (types: string[]) => ({ required: ['documentType'], properties: { documentType: { enum: types } } });
+const notRequired = { not: {}, 'x-messages': { not: 'This field is not required.' } };
+
+/**
+ * The upstream dgf Document validators (`validate_url`, `validate_hash`, `validate_format`, `validate_accessDetails`):
+ * an offline document needs `accessDetails` and must not carry `url` or `hash`; a link needs `url` and must not carry
+ * `hash` or `format`; every other document is a file: `url`, `format` and `hash` required.
+ */
 export const documentSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'url', 'format', 'hash'],
+  required: ['title'],
   properties: documentProperties,
+  allOf: [
+    {
+      if: ofType(OFFLINE_TYPES),
+      then: { required: ['accessDetails'], properties: { accessDetails: documentProperties.accessDetails, url: notRequired, hash: notRequired } },
+    },
+    { if: ofType(URL_ONLY_TYPES), then: { required: ['url'], properties: { url: documentProperties.url, hash: notRequired, format: notRequired } } },
+    {
+      if: ofType([...OFFLINE_TYPES, ...URL_ONLY_TYPES]),
+      else: { required: ['url', 'format', 'hash'], properties: { url: documentProperties.url, format: documentProperties.format, hash: documentProperties.hash } },
+    },
+  ],
 };
 const checkNew = compileCheck(documentSchema);
 
 export const DOC_PREFIX = 'DOC#';
 
-/** Types whose `url` is a plain link or that have no file at all: no document service checks (upstream constants). */
-const WITHOUT_FILE = new Set(['virtualDataRoom', 'x_dgfPublicAssetCertificate', 'x_dgfPlatformLegalDetails', 'x_dgfAssetFamiliarization']);
+/** Types whose `url` is a plain link or that have no file at all: no document service checks. */
+const WITHOUT_FILE = new Set([...OFFLINE_TYPES, ...URL_ONLY_TYPES]);
 
 /**
  * A document's file: its `url` must come from the document service, signed for its `hash`; it is stored as the API's
@@ -149,17 +175,36 @@ export function newVersion(
   return { document, child: { key: versionKey(scope, id, history.length + 1), entity: 'document', data: document } };
 }
 
-/**
- * The current version of each document in upload order, with illustrations placed by ascending `index`
- * (equal indexes keep upload order: the sort is stable).
- */
-export function currentDocuments(children: Child[], scope = ''): DocumentRecord[] {
-  const current = [...versions(children, scope).values()].map((h) => h[h.length - 1]);
-  const uploaded = current.sort((a, b) => (a.datePublished < b.datePublished ? -1 : a.datePublished > b.datePublished ? 1 : 0));
+/** Illustrations take the places of illustrations by ascending `index` (equal indexes keep their order: the sort is stable). */
+function illustrationsByIndex(uploaded: DocumentRecord[]): DocumentRecord[] {
   const illustrations = uploaded.filter(isIllustration).sort((a, b) => (a.index ?? Infinity) - (b.index ?? Infinity));
   let next = 0;
   return uploaded.map((d) => (isIllustration(d) ? illustrations[next++] : d));
 }
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The current version of each document in upload order, illustrations by ascending `index`. */
+export function currentDocuments(children: Child[], scope = ''): DocumentRecord[] {
+  const current = [...versions(children, scope).values()].map((h) => h[h.length - 1]);
+  return illustrationsByIndex(current.sort((a, b) => byText(a.datePublished, b.datePublished)));
+}
+
+/**
+ * Every version of every document, in the order they were uploaded (a version's `dateModified` is its upload
+ * time; the key breaks ties), illustrations by ascending `index`: what an object's own view lists in `documents`,
+ * as upstream, whose document lists kept each version.
+ */
+export function allDocuments(children: Child[], scope = ''): DocumentRecord[] {
+  const prefix = scope + DOC_PREFIX;
+  const stored = children.filter((c) => c.key.startsWith(prefix));
+  const uploaded = stored.sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byText(a.key, b.key)).map((c) => c.data as DocumentRecord);
+  return illustrationsByIndex(uploaded);
+}
+
+/** A document collection GET: the current version of each, or with `?all=1` every version (upstream `all`). */
+export const documentList = (children: Child[], query: Record<string, string | undefined>, scope = ''): DocumentRecord[] =>
+  query.all ? allDocuments(children, scope) : currentDocuments(children, scope);
 
 const isIllustration = (d: DocumentRecord) => d.documentType === 'illustration';
 

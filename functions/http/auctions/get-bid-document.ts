@@ -1,5 +1,5 @@
 import { documentScope } from '#domain/auctions/auction.ts';
-import { BID, readBid } from '#domain/auctions/bids.ts';
+import { assertBidDocumentsReadable, BID } from '#domain/auctions/bids.ts';
 import { loadAuction } from '#domain/auctions/commands.ts';
 import { definitionOf } from '#domain/auctions/registry.ts';
 import { documentRead } from '#domain/documents/documents.ts';
@@ -12,6 +12,6 @@ import { auctionsContext } from './context.ts';
  */
 export const handler = httpHandler(async (req) => {
   const auction = await loadAuction(auctionsContext(req), req.params.auctionId);
-  readBid(auction, req.params.bidId, req.principal, definitionOf(auction.root).statuses.bidsHidden);
+  assertBidDocumentsReadable(auction, req.params.bidId, req.principal, definitionOf(auction.root).statuses.bidsHidden, 'document');
   return documentRead(auction.children, req.params.documentId, req.query, req.files, documentScope(BID, req.params.bidId));
 });

@@ -1,9 +1,13 @@
 import { addBid } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
+import { participationSecret } from '#store/participation-secret.ts';
 import { auctionsContext } from './context.ts';
 
-/** POST /api/2.5/auctions/{auctionId}/bids: a broker registers a bid in `draft` and gets its own token once. */
+/**
+ * POST /api/2.5/auctions/{auctionId}/bids: a broker registers a bid and gets its own token once; a dgfInsider bid
+ * created active carries its participation link at once (keyed with the participation secret).
+ */
 export const handler = httpHandler(async (req) => {
-  const { bid, token } = await addBid(auctionsContext(req), req.params.auctionId, req.data);
+  const { bid, token } = await addBid({ ...auctionsContext(req), participationSecret: await participationSecret() }, req.params.auctionId, req.data);
   return { status: 201, data: bid, access: { token }, location: `${req.path}/${bid.id}` };
 });

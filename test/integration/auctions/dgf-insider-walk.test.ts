@@ -93,8 +93,7 @@ describe('dgfInsider auction', () => {
     expect(running).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: expect.stringContaining(id) });
     expect(running).not.toHaveProperty('next_check');
     const mine = (await api.get(`${url}/bids/${first.id}`, { as: 'broker2', token: first.token })).body.data;
-    expect(mine.participationUrl).toMatch(new RegExp(`^${running.auctionUrl}\\?key=[0-9a-f]{64}$`));
-    expect(mine.participationUrl).not.toContain(first.id);
+    expect(mine.participationUrl).toMatch(new RegExp(`^${running.auctionUrl}/login\\?bidder_id=${first.id}&signature=[0-9a-f]{64}$`));
 
     // The auction system reports results: a chain of awards, the best pending, the other waiting.
     const results = await api.post(

@@ -103,8 +103,8 @@ describe('landlease auction', () => {
     expect(running).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: expect.stringContaining(id) });
     expect(running).not.toHaveProperty('next_check');
     const mine = (await api.get(firstUrl, { as: 'broker2', token: firstToken })).body.data;
-    expect(mine.participationUrl).toMatch(/\?key=[0-9a-f]{64}$/);
-    expect(mine.participationUrl).not.toContain(first.body.data.id);
+    expect(mine.participationUrl).toBe(`${running.auctionUrl}/login?bidder_id=${first.body.data.id}&signature=${mine.participationUrl.split('signature=')[1]}`);
+    expect(mine.participationUrl).toMatch(/&signature=[0-9a-f]{64}$/);
 
     // The auction system reads the procedure and reports the results.
     const module = await api.get(`${url}/auction`, { as: 'auction' });

@@ -81,8 +81,7 @@ describe('landlease timed events', () => {
     expect(w.remove).toEqual([`BID#${'3'.repeat(32)}`]);
     const auctionUrl = `https://auction.test/auctions/${committed.id}`;
     for (const b of bidsOf(w.children)) {
-      expect(b.participationUrl).toBe(`${auctionUrl}?key=${participationKey('unit-test-secret', committed.id, b.id)}`);
-      expect(b.participationUrl).not.toContain(b.id);
+      expect(b.participationUrl).toBe(`${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`);
     }
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { participationKey, participationUrl } from '../../../functions/domain/auctions/bids.ts';
+import { participationKey, participationUrl, participationUrlOf } from '../../../functions/domain/auctions/bids.ts';
 import { DEV_PARTICIPATION_SECRET, participationSecret } from '../../../functions/store/participation-secret.ts';
 
 describe('participation links', () => {
@@ -12,7 +12,10 @@ describe('participation links', () => {
     expect(key).toBe(participationKey('s3cret', A, B));
     expect(key).not.toBe(participationKey('other', A, B));
     expect(key).not.toBe(participationKey('s3cret', B, A));
-    expect(participationUrl('https://auction.test/auctions/x', key)).toBe(`https://auction.test/auctions/x?key=${key}`);
+    expect(participationUrl('https://auction.test/auctions/x', B, key)).toBe(`https://auction.test/auctions/x/login?bidder_id=${B}&signature=${key}`);
+    expect(participationUrlOf({ auctionSite: 'https://auction.test', participationSecret: 's3cret' }, A, B)).toBe(
+      `https://auction.test/auctions/${A}/login?bidder_id=${B}&signature=${key}`,
+    );
   });
 });
 

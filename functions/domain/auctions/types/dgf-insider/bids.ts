@@ -4,7 +4,8 @@ import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { compileCheck } from '../../../kernel/validation.ts';
-import { within, type Auction } from '../../auction.ts';
+import { childrenOf, instantOf, within, type Auction } from '../../auction.ts';
+import { AWARD } from '../../awarding.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
 import { span } from '../../texts.ts';
 
@@ -65,9 +66,36 @@ function patch(bid: Bid, data: JsonObject): Bid {
   return { ...bid, ...change, ...(status === 'active' && { status: 'active' }) };
 }
 
+/**
+ * Bid documents (upstream auctions.core `AuctionBidDocumentResource.validate_bid_document`, used by dgf and insider):
+ * while tendering, strictly within the tender period; during qualification, only for a bid whose award is
+ * pending; never an `auctionProtocol` (that goes to the award). The bid's status does not matter.
+ */
+const DOCUMENT_STATUSES = ['active.tendering', 'active.qualification'];
+
+function assertDocumentWritable(bid: Bid, ctx: Parameters<BidPolicy['assertDocumentWritable']>[1]): void {
+  const { auction, operation, now } = ctx;
+  if (!DOCUMENT_STATUSES.includes(auction.status)) {
+    throw new ForbiddenError(`Can't ${operation} document in current (${auction.status}) auction status`);
+  }
+  if (auction.status === 'active.tendering') {
+    const start = instantOf(auction, 'tenderPeriod', 'startDate');
+    const end = instantOf(auction, 'tenderPeriod', 'endDate');
+    if (start === undefined || end === undefined || !(start < now && now < end)) {
+      throw new ForbiddenError(`Document can be ${operation === 'add' ? 'added' : 'updated'} only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
+    }
+  }
+  if (auction.status === 'active.qualification' && !childrenOf([...ctx.children], AWARD).some((c) => c.data.status === 'pending' && c.data.bid_id === bid.id)) {
+    throw new ForbiddenError(`Can't ${operation} document because award of bid is not in pending state`);
+  }
+  if (ctx.documentType === 'auctionProtocol') throw new ForbiddenError(`Can't ${operation} document with auctionProtocol documentType`);
+}
+
 export const insiderBids: BidPolicy = {
   addStatuses: ['active.tendering'],
   changeStatuses: ['active.tendering'],
   create,
   patch,
+  assertDocumentWritable,
+  participationOnActive: true,
 };

@@ -91,9 +91,18 @@ function patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[
   }
 }
 
+const CHANGE_STATUSES = ['active.tendering', 'active.enquiry'];
+
+/** Bid documents (upstream GEB): while bids may change, and only to a bid not yet active (eligibility documents). */
+function assertDocumentWritable(bid: Bid, { auction, operation }: Parameters<BidPolicy['assertDocumentWritable']>[1]): void {
+  if (!CHANGE_STATUSES.includes(auction.status)) throw new ForbiddenError(`Can't ${operation} document in current (${auction.status}) auction status`);
+  if (bid.status !== 'draft' && bid.status !== 'pending') throw new ForbiddenError(`Can't ${operation} document in current (${bid.status}) bid status`);
+}
+
 export const landleaseBids: BidPolicy = {
   addStatuses: ['active.tendering'],
-  changeStatuses: ['active.tendering', 'active.enquiry'],
+  changeStatuses: CHANGE_STATUSES,
   create,
   patch,
+  assertDocumentWritable,
 };

@@ -139,9 +139,6 @@ function checkRules(fields: JsonObject): void {
   if (value && minimalStep && minimalStep.amount >= value.amount) {
     throw UnprocessableError.field('minimalStep', 'miniamalStep.amount should be less than value.amount');
   }
-  if (fields.procurementMethodDetails !== undefined && fields.mode !== 'test') {
-    throw UnprocessableError.field('procurementMethodDetails', 'procurementMethodDetails should be used with mode test');
-  }
   const errors = (fields.items ?? []).map((i: JsonObject) => validateSchemaProperties(i).errors);
   if (errors.some((e: string[]) => e.length)) {
     throw new UnprocessableError({ location: 'body', name: 'items', description: errors.map((e: string[]) => (e.length ? { schema_properties: e } : {})) });

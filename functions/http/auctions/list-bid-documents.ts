@@ -1,0 +1,11 @@
+import { listBidDocuments } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/**
+ * GET /api/2.3/auctions/{auctionId}/bids/{bidId}/documents: the current version of each bid document (`?all=1`:
+ * every version), to the bid's owner (bid token), or to anyone once bids are disclosed.
+ */
+export const handler = httpHandler(async (req) => ({
+  data: await listBidDocuments(auctionsContext(req), req.params.auctionId, req.params.bidId, req.query),
+}));

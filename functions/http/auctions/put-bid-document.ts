@@ -1,0 +1,8 @@
+import { replaceBidDocument } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PUT /api/2.3/auctions/{auctionId}/bids/{bidId}/documents/{documentId}: the bid owner uploads a new version. */
+export const handler = httpHandler(async (req) => ({
+  data: await replaceBidDocument(auctionsContext(req), req.params.auctionId, req.params.bidId, req.params.documentId, req.data),
+}));
