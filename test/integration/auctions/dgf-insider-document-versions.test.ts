@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { aDocument } from '../../support/builders.ts';
+import { client } from '../../support/http.ts';
+import { useService } from '../../support/service.ts';
+import { INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
+
+const service = useService();
+const api = client(() => service.url);
+const titles = (docs: { title: string }[]) => docs.map((d) => d.title);
+const LEGAL = 'Перелік та реквізити авторизованих електронних майданчиків';
+
+describe('dgfInsider document versions', () => {
+  it('lists every version in the auction view, in upload order, and the latest of each in GET /documents (?all=1: every version)', async () => {
+    const { id, token } = await tenderingInsider(api);
+    const docs = `${INSIDER}/${id}/documents`;
+    const a = (await api.post(docs, aDocument({ title: 'a1.pdf' }), { token })).body.data;
+    await api.post(docs, aDocument({ title: 'b1.pdf' }), { token });
+    await api.put(`${docs}/${a.id}`, aDocument({ title: 'a2.pdf' }), { token });
+
+    const view = await api.get(`${INSIDER}/${id}`);
+    expect(titles(view.body.data.documents)).toEqual([LEGAL, 'a1.pdf', 'b1.pdf', 'a2.pdf']);
+    expect(view.requests).toBe(1);
+    const latest = await api.get(docs);
+    expect(titles(latest.body.data)).toEqual([LEGAL, 'a2.pdf', 'b1.pdf']);
+    expect(latest.requests).toBe(1);
+    const all = await api.get(`${docs}?all=1`);
+    expect(titles(all.body.data)).toEqual([LEGAL, 'a1.pdf', 'b1.pdf', 'a2.pdf']);
+    expect(all.body.data.filter((d: { id: string }) => d.id === a.id).map((d: { datePublished: string }) => d.datePublished)).toEqual([a.datePublished, a.datePublished]);
+  });
+});
