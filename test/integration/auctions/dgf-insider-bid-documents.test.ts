@@ -24,7 +24,7 @@ describe('dgfInsider bid documents', () => {
     const added = await api.post(docs, aDocument({ title: 'licence.pdf', documentType: 'financialLicense' }), owner);
     expect(added.status).toBe(201);
     expect(added.headers.get('location')).toBe(`${service.url}${docs}/${added.body.data.id}`);
-    expect(added.body.data).toMatchObject({ title: 'licence.pdf', documentOf: 'bid', author: 'bid_owner' });
+    expect(added.body.data).toMatchObject({ title: 'licence.pdf', documentOf: 'tender', author: 'bid_owner' });
 
     const put = await api.put(`${docs}/${added.body.data.id}`, aDocument({ title: 'licence-v2.pdf', documentType: 'financialLicense' }), owner);
     expect(put.status).toBe(200);
