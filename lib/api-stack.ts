@@ -1,7 +1,6 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -11,6 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { docserviceAccess, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
+import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
 import { ApiOperations } from './operations.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -49,7 +49,13 @@ export class ApiStack extends Stack {
     });
     const fallback = routes.find((r) => r.path === '$default')!;
     const notFound = new AppFunction(this, functionId(fallback.handler), { handler: fallback.handler, table: props.table, access: 'none' });
-    this.api = new HttpApi(this, 'Api', { defaultIntegration: new HttpLambdaIntegration('NotFound', notFound) });
+    // API Gateway invokes the route functions (this stack's, by their generated name prefix) with one role.
+    const invoker = new Role(this, 'RouteInvoker', { assumedBy: new ServicePrincipal('apigateway.amazonaws.com') });
+    invoker.addToPrincipalPolicy(new PolicyStatement({
+      actions: ['lambda:InvokeFunction'],
+      resources: [this.formatArn({ service: 'lambda', resource: 'function', resourceName: `${this.stackName}-*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+    }));
+    this.api = new HttpApi(this, 'Api', { defaultIntegration: new RoleInvokedLambdaIntegration('NotFound', notFound, invoker) });
     // One execution role per table-access level, shared by the route functions: a role and a policy per function
     // would take the stack past CloudFormation's 500 resources. Each function still gets exactly its level's grant.
     const roles = new Map<string, Role>();
@@ -105,7 +111,7 @@ export class ApiStack extends Stack {
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+        integration: new RoleInvokedLambdaIntegration(`${id}Integration`, fn, invoker),
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });
     }

@@ -61,6 +61,10 @@ export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] 
     reason: 'Document files are stored as files/<random id>: the grant is the files/ prefix of the document service bucket and nothing else.',
   },
   {
+    pattern: /^Resource::arn:<AWS::Partition>:lambda:<AWS::Region>:<AWS::AccountId>:function:[\w-]+-\*$/,
+    reason: 'API Gateway\'s route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.',
+  },
+  {
     pattern: /^Resource::<\w+Bot\w+\.Arn>:\*$/,
     reason: 'EventBridge Scheduler\'s role may invoke exactly its bot\'s function, versions included (<function arn>:*), as CDK\'s LambdaInvoke target grants it.',
   },

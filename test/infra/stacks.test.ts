@@ -126,6 +126,16 @@ describe('ApiStack document service', () => {
   it('stays under CloudFormation\'s 500 resources', () => {
     expect(Object.keys(resources()).length).toBeLessThan(500);
   });
+
+  it('lets API Gateway invoke the route functions with one role of the stack, not a permission per function', () => {
+    const integrations = Object.values(resources()).filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration');
+    expect(integrations.length).toBe(routes.length);
+    const roles = new Set(integrations.map((i) => JSON.stringify(i.Properties.CredentialsArn)));
+    expect(roles.size).toBe(1);
+    expect([...roles][0]).toContain('RouteInvoker');
+    // Only the authorizer keeps a resource-based permission.
+    api.resourceCountIs('AWS::Lambda::Permission', 1);
+  });
 });
 
 describe('DataStack', () => {
