@@ -2,7 +2,10 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
-import { DomainError, PermissionError, UnauthorizedError, UnprocessableError, UnsupportedMediaTypeError } from '#domain/kernel/errors.ts';
+import {
+  DomainError, PayloadTooLargeError, PermissionError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError, UnprocessableError,
+  UnsupportedMediaTypeError,
+} from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
@@ -20,7 +23,7 @@ export interface HttpRequest {
   data: JsonObject;
   principal: Principal;
   now: Micros;
-  /** `https://host`: for absolute `Location` and listing `uri`s. */
+  /** The configured public base URL (never the request's `Host` or `X-Forwarded-Proto`): for absolute links. */
   baseUrl: string;
   path: string;
   /** The route's `variant` (the resource type it serves), when it has one. */
@@ -43,6 +46,8 @@ export interface HttpResult {
   redirect?: string;
   /** A file answered as bytes (the local document service). */
   file?: { bytes: Uint8Array; contentType: string };
+  /** Extra response headers (the docs page's Content-Security-Policy). */
+  headers?: Record<string, string>;
 }
 
 type Event = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: Record<string, string> } } };
@@ -65,6 +70,14 @@ function respond(route: RouteDefinition | undefined, event: Event, status: numbe
   } satisfies APIGatewayProxyStructuredResultV2;
 }
 
+/**
+ * The largest JSON body taken: an item DynamoDB stores is at most 400 KB, so a larger body can never be saved and is
+ * refused before it is parsed. File uploads (`body: 'binary'`) are bounded by the gateway and the file store.
+ */
+export const MAX_JSON_BODY_BYTES = 400 * 1024;
+/** Arrays and objects nested deeper than this are refused before parsing (DynamoDB stores 32 levels at most). */
+export const MAX_JSON_DEPTH = 32;
+
 const rawBytes = (event: Event): Buffer => Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 
 function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject | undefined {
@@ -77,7 +90,10 @@ function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject
       description: "Content-Type header should be one of ['application/json']",
     });
   }
+  const size = event.body === undefined ? 0 : event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
+  if (size > MAX_JSON_BODY_BYTES) throw new PayloadTooLargeError(MAX_JSON_BODY_BYTES);
   const raw = rawBytes(event).toString('utf8');
+  if (nestingDepth(raw) > MAX_JSON_DEPTH) throw UnprocessableError.data(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     // `__proto__` would become a prototype, not a field, when merged into an object; an own `constructor` makes the
@@ -89,6 +105,23 @@ function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject
   if (!isObject(body) || !isObject(body.data)) throw UnprocessableError.data('Data not available');
   assertStorableNumbers(body.data);
   return body;
+}
+
+/** The deepest nesting of `[` and `{` in JSON text (outside strings): one pass, no recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 /**
@@ -119,20 +152,58 @@ function principalOf(event: Event, body: JsonObject | undefined): Principal {
   };
 }
 
-/** Refuses callers the route does not admit: no valid key → 401, a key of another role → 403. */
-function admit(route: RouteDefinition | undefined, principal: Principal): void {
+/**
+ * Refuses callers the route does not admit: no valid key → 401, a key of another role → 403, a key over its request
+ * allowance → 429 (the authorizer's token bucket). Runs before the body is read, so an unauthenticated caller learns
+ * nothing of how its body would be taken and costs no parsing.
+ */
+function admit(route: RouteDefinition | undefined, event: Event): void {
+  const ctx = event.requestContext.authorizer?.lambda ?? {};
+  if (ctx.retryAfter) throw new TooManyRequestsError(Number(ctx.retryAfter));
   if (!route || route.auth === 'public') return;
-  if (principal.role === 'anonymous') throw new UnauthorizedError();
-  if (route.auth !== 'any' && !route.auth.includes(principal.role)) throw new PermissionError();
+  const role = ctx.role ?? 'anonymous';
+  if (role === 'anonymous') throw new UnauthorizedError();
+  if (route.auth !== 'any' && !route.auth.includes(role as Role)) throw new PermissionError();
 }
+
+/** The public base URL: configured (AGORA_PUBLIC_URL), else the domain API Gateway received the request on. */
+function publicBaseUrl(event: Event): string {
+  const configured = process.env.AGORA_PUBLIC_URL;
+  return configured ? configured.replace(/\/+$/, '') : `https://${event.requestContext.domainName}`;
+}
+
+/**
+ * DynamoDB errors that pass by themselves (throttling, an internal error, a timeout, a transaction cancelled for one
+ * of those): a 503 the client may retry, never a 500. Conditions that failed are the store's own business (412/409).
+ */
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError',
+  'InternalFailure', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError',
+  'TransactionInProgressException',
+]);
+function isTransient(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number }; CancellationReasons?: { Code?: string }[] };
+  if (e?.name === 'TransactionCanceledException') {
+    return !!e.CancellationReasons?.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict');
+  }
+  return TRANSIENT.has(e?.name ?? '') || (e?.$metadata?.httpStatusCode ?? 0) >= 500;
+}
+
+const headersOf = (error: DomainError): Record<string, string> =>
+  error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError
+    ? { 'retry-after': String(error.retryAfterSeconds) }
+    : error instanceof UnauthorizedError
+      ? { 'www-authenticate': 'Basic realm="agora"' }
+      : {};
 
 /** Maps every error to the envelope; unknown ones are logged and become a bare 500. */
 const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
   onError: async (request) => {
-    const error = request.error;
     const route = byKey.get(request.event.routeKey);
+    const error = request.error instanceof DomainError || !isTransient(request.error) ? request.error : new ServiceUnavailableError();
+    if (error instanceof ServiceUnavailableError) log().warn('database unavailable', { error: request.error as Error });
     if (error instanceof DomainError) {
-      request.response = respond(route, request.event, error.status, { status: 'error', errors: error.entries });
+      request.response = respond(route, request.event, error.status, { status: 'error', errors: error.entries }, headersOf(error));
       return;
     }
     log().error('unhandled', { error: error as Error });
@@ -153,11 +224,11 @@ export function httpHandler(handler: Handler) {
     .use(envelope)
     .handler(async (event) => {
       const route = byKey.get(event.routeKey);
-      const body = parseBody(event, route);
+      admit(route, event);
+      // Unknown paths answer 404 whatever their body.
+      const body = route?.path === '$default' ? undefined : parseBody(event, route);
       const principal = principalOf(event, body);
-      admit(route, principal);
-      const proto = event.headers['x-forwarded-proto'] ?? 'https';
-      const baseUrl = `${proto}://${event.headers.host ?? event.requestContext.domainName}`;
+      const baseUrl = publicBaseUrl(event);
       const request: HttpRequest = {
         method: event.requestContext.http.method,
         params: (event.pathParameters ?? {}) as Record<string, string>,
@@ -173,11 +244,13 @@ export function httpHandler(handler: Handler) {
       };
       const result = route && docserviceAccess(route) ? await withDocuments(request, handler) : await handler(request);
       if (result.file) {
-        const headers = { 'content-type': result.file.contentType, 'x-content-type-options': 'nosniff' };
+        const headers = { 'content-type': result.file.contentType, 'x-content-type-options': 'nosniff', ...result.headers };
         return { statusCode: 200, headers, body: Buffer.from(result.file.bytes).toString('base64'), isBase64Encoded: true };
       }
-      if (result.redirect) return { statusCode: 302, headers: { location: result.redirect }, body: '' };
-      const headers: Record<string, string> = {};
+      if (result.redirect) return { statusCode: 302, headers: { location: result.redirect, 'cache-control': 'no-store' }, body: '' };
+      const headers: Record<string, string> = { ...result.headers };
+      // An answer with a token must not be kept by any cache.
+      if (result.access) headers['cache-control'] = 'no-store';
       if (result.location) headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
       const payload = { ...(result.data !== undefined && { data: result.data }), ...result.extra, ...(result.access && { access: result.access }) };
       return respond(route, event, result.status ?? 200, payload, headers);

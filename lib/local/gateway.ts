@@ -58,9 +58,17 @@ function lambdaContext(name: string) {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/** API Gateway's own payload limit (HTTP API: 10 MB); a larger body is refused before it is read in full. */
+export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
@@ -88,7 +96,8 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: RouteDefin
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? 'localhost',
+      // The gateway's own address, as API Gateway gives the domain it serves: never the client's Host header.
+      domainName: ownHost,
       domainPrefix: 'localhost',
       http: { method: req.method ?? 'GET', path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
       requestId: randomUUID(),
@@ -107,28 +116,45 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+const refuse = (res: ServerResponse, status: number, name: string, description: string) =>
+  send(res, status, JSON_TYPE, JSON.stringify({ status: 'error', errors: [{ location: status === 404 ? 'url' : 'body', name, description }] }));
+
 async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
   const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
   if (bot && method === 'POST') {
     const def = bots.find((b) => b.name === bot[1]);
-    if (!def) return send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ error: 'unknown bot' })), true;
+    if (!def) return refuse(res, 404, 'bot', 'Not Found'), true;
     const report = await (await load(def.handler)).run();
     send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ data: report }));
     return true;
   }
   if (url.pathname === '/_local/clock' && method === 'PUT') {
-    const { offsetMs } = JSON.parse(body.toString('utf8') || '{}');
-    process.env.AGORA_CLOCK_OFFSET_MS = String(Number(offsetMs) || 0);
-    send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ data: { offsetMs: Number(offsetMs) || 0 } }));
+    let offsetMs: unknown;
+    try {
+      offsetMs = (JSON.parse(body.toString('utf8') || '{}') as { offsetMs?: unknown } | null)?.offsetMs ?? 0;
+    } catch {
+      return refuse(res, 422, 'data', 'Expecting a JSON object like {"offsetMs": 0}'), true;
+    }
+    if (typeof offsetMs !== 'number' || !Number.isFinite(offsetMs)) return refuse(res, 422, 'offsetMs', 'Expecting a number of milliseconds'), true;
+    process.env.AGORA_CLOCK_OFFSET_MS = String(offsetMs);
+    send(res, 200, JSON_TYPE, JSON.stringify({ data: { offsetMs } }));
     return true;
   }
   return false;
 }
 
+/** `host:port` this gateway listens on (set by startGateway). */
+let ownHost = 'localhost';
+
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
   const method = req.method ?? 'GET';
   const body = await readBody(req);
+  if (!body) {
+    res.setHeader('connection', 'close');
+    return refuse(res, 413, 'data', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`);
+  }
   if (url.pathname.startsWith('/_local/') && (await localOnly(method, url, body, res))) return;
 
   let route = fallback!;
@@ -177,8 +203,15 @@ export async function startGateway(options: { port?: number; host?: string } = {
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as { port: number };
+  ownHost = `${host}:${port}`;
+  // The public base URL of links (Location, next_page, document urls) is this gateway's own, unless the operator
+  // configured one (AGORA_PUBLIC_URL before start, e.g. behind a proxy); never a request's Host header.
+  if (!process.env.AGORA_PUBLIC_URL || process.env.AGORA_PUBLIC_URL_FROM_GATEWAY === '1') {
+    process.env.AGORA_PUBLIC_URL = `http://${ownHost}`;
+    process.env.AGORA_PUBLIC_URL_FROM_GATEWAY = '1';
+  }
   // The document service of this gateway: the base its signed file URLs carry and the APIs accept.
-  process.env.AGORA_DOCSERVICE_URL = `http://${host}:${port}/api/docservice`;
+  process.env.AGORA_DOCSERVICE_URL = `${process.env.AGORA_PUBLIC_URL}/api/docservice`;
   return {
     url: `http://${host}:${port}`,
     port,

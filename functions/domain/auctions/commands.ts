@@ -327,7 +327,12 @@ export async function listBidDocuments(ctx: AuctionsContext, id: string, bidId: 
 
 export async function getAuctionForModule(ctx: AuctionsContext, id: string): Promise<Auction> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
-  return auctionModuleView(await loadAuction(ctx, id));
+  const auction = await loadAuction(ctx, id);
+  // The bidders are the auction system's business only once the auction runs (upstream validate_auction_info_view).
+  if (auction.root.status !== 'active.auction') {
+    throw new ForbiddenError(`Can't get auction info in current (${auction.root.status}) auction status`);
+  }
+  return auctionModuleView(auction);
 }
 
 export const auctionResultsSchema = {

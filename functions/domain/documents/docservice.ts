@@ -5,11 +5,14 @@ import { ForbiddenError, NotFoundError, UnprocessableError } from '../kernel/err
  * The document service's signatures, as upstream openprocurement.documentservice: Ed25519, `KeyID` = the first 8 hex
  * characters of the verify key, `Signature` = base64 of the signature.
  *
- * - A file's URL (what register/upload return and what the APIs accept) signs `"<key>\0<md5 hex>"`: it binds the
- *   file's key to its hash, so an API accepts the URL only with the hash it was issued for.
- * - A temporary download link signs `"<key>\0<Expires>"` (Unix seconds) and carries `Expires`.
- * - An upload link is the file's URL path `/upload/<key>` with `hash` and the same signature: registration is
- *   stateless, the signed link is the registration.
+ * - A file's URL (what register/upload return and what the APIs accept) signs `"file\0<key>\0<md5 hex>"`: it binds
+ *   the file's key to its hash, so an API accepts the URL only with the hash it was issued for.
+ * - A temporary download link signs `"download\0<key>\0<Expires>"` (Unix seconds) and carries `Expires`, at most
+ *   TEMPORARY_LINK_SECONDS ahead.
+ * - An upload link is `/upload/<key>` with `hash`, signing `"upload\0<key>\0<md5 hex>"`: registration is stateless,
+ *   the signed link is the registration.
+ * Each kind signs its own purpose tag first, so no signature of one kind passes as another (a file URL registered
+ * for `md5:999…9` is no never-expiring download link).
  *
  * Pure: node:crypto only. The keys come from a `Keyring` the caller loads (store/docservice-keys.ts).
  */
@@ -23,6 +26,8 @@ export interface Keyring {
 
 /** Lifetime of the links `?download=` redirects to (upstream TEMPORARY_DOCUMENT_EXPIRATION_SECONDS). */
 export const TEMPORARY_LINK_SECONDS = 300;
+/** Slack for clocks of several Lambdas that sign and check download links. */
+const CLOCK_SKEW_SECONDS = 60;
 
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
@@ -51,6 +56,9 @@ const KEY = /^[0-9a-f]{32}$/;
 const HASH = /^md5:([0-9a-f]{32})$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+type Purpose = 'file' | 'upload' | 'download';
+const message = (purpose: Purpose, key: string, value: string) => `${purpose}\0${key}\0${value}`;
+
 const signature = (keyring: Keyring, message: string) => sign(null, Buffer.from(message, 'utf8'), keyring.privateKey).toString('base64');
 
 function verified(keyring: Keyring, keyId: string, message: string, sig: string): boolean {
@@ -64,20 +72,20 @@ const hexOf = (hash: string) => HASH.exec(hash)?.[1];
 
 /** The file's URL: `<docservice>/get/<key>?KeyID=..&Signature=..`, bound to the file's hash. */
 export function fileUrl(keyring: Keyring, docservice: string, key: string, hash: string): string {
-  const query = new URLSearchParams({ KeyID: keyring.keyId, Signature: signature(keyring, `${key}\0${hexOf(hash)}`) });
+  const query = new URLSearchParams({ KeyID: keyring.keyId, Signature: signature(keyring, message('file', key, hexOf(hash)!)) });
   return `${docservice}/get/${key}?${query}`;
 }
 
 /** Where the bytes of a registered file go: `<docservice>/upload/<key>?hash=md5:..&KeyID=..&Signature=..`. */
 export function uploadUrl(keyring: Keyring, docservice: string, key: string, hash: string): string {
-  const query = new URLSearchParams({ hash, KeyID: keyring.keyId, Signature: signature(keyring, `${key}\0${hexOf(hash)}`) });
+  const query = new URLSearchParams({ hash, KeyID: keyring.keyId, Signature: signature(keyring, message('upload', key, hexOf(hash)!)) });
   return `${docservice}/upload/${key}?${query}`;
 }
 
 /** A short-lived download link: `<docservice>/get/<key>?KeyID=..&Signature=..&Expires=<unix s>`. */
 export function temporaryUrl(keyring: Keyring, docservice: string, key: string, nowSeconds: number): string {
   const expires = String(Math.floor(nowSeconds) + TEMPORARY_LINK_SECONDS);
-  const query = new URLSearchParams({ KeyID: keyring.keyId, Signature: signature(keyring, `${key}\0${expires}`), Expires: expires });
+  const query = new URLSearchParams({ KeyID: keyring.keyId, Signature: signature(keyring, message('download', key, expires)), Expires: expires });
   return `${docservice}/get/${key}?${query}`;
 }
 
@@ -99,7 +107,7 @@ export function registerFile(keyring: Keyring, docservice: string, data: Record<
 export function checkUpload(keyring: Keyring, key: string, query: Record<string, string>, bytes: Uint8Array): string {
   const hash = query.hash ?? '';
   const hex = hexOf(hash);
-  if (!KEY.test(key) || !hex || !verified(keyring, query.KeyID ?? '', `${key}\0${hex}`, query.Signature ?? '')) {
+  if (!KEY.test(key) || !hex || !verified(keyring, query.KeyID ?? '', message('upload', key, hex), query.Signature ?? '')) {
     throw new ForbiddenError('Upload link invalid.', 'Signature', 'querystring');
   }
   if (md5Hex(bytes) !== hex) throw UnprocessableError.field('file', 'Invalid checksum');
@@ -110,7 +118,11 @@ export function checkUpload(keyring: Keyring, key: string, query: Record<string,
 export function checkDownload(keyring: Keyring, key: string, query: Record<string, string>, nowSeconds: number): void {
   const expires = query.Expires ?? '';
   if (!KEY.test(key)) throw new NotFoundError('key');
-  if (!/^\d+$/.test(expires) || !verified(keyring, query.KeyID ?? '', `${key}\0${expires}`, query.Signature ?? '')) {
+  // Expires is plain Unix seconds no further ahead than this service ever signs: a larger one is no link of ours.
+  if (!/^\d{1,12}$/.test(expires) || Number(expires) > nowSeconds + TEMPORARY_LINK_SECONDS + CLOCK_SKEW_SECONDS) {
+    throw new ForbiddenError('Signature invalid.', 'Signature', 'querystring');
+  }
+  if (!verified(keyring, query.KeyID ?? '', message('download', key, expires), query.Signature ?? '')) {
     throw new ForbiddenError('Signature invalid.', 'Signature', 'querystring');
   }
   if (Number(expires) < nowSeconds) throw new ForbiddenError('Request has expired', 'Expires', 'querystring');
@@ -145,7 +157,7 @@ export function checkDocumentUrl(keyring: Keyring, docservice: string, url: stri
   const invalid = (description: string) => new UnprocessableError({ location: 'body', name: 'url', description });
   if (!keyring.verifyKeys.has(keyId)) throw invalid('Document url expired.');
   if (!BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) throw invalid('Document url signature invalid.');
-  if (!verified(keyring, keyId, `${key}\0${hexOf(hash)}`, sig)) throw invalid('Document url invalid.');
+  if (!verified(keyring, keyId, message('file', key, hexOf(hash) ?? ''), sig)) throw invalid('Document url invalid.');
   return key;
 }
 

@@ -83,3 +83,24 @@ export class ConflictError extends DomainError {
     super(412, { location: 'body', name: 'data', description });
   }
 }
+
+/** 413: a body larger than anything the service stores, refused before it is parsed. */
+export class PayloadTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super(413, { location: 'body', name: 'data', description: `Request body is larger than ${limitBytes} bytes` });
+  }
+}
+
+/** 429: the caller's key spent its request allowance; `retryAfterSeconds` goes out as `Retry-After`. */
+export class TooManyRequestsError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, { location: 'header', name: 'Authorization', description: 'Too many requests for this API key; retry later' });
+  }
+}
+
+/** 503: the database refused or timed out for a passing reason (throttling, an internal error, a timeout). */
+export class ServiceUnavailableError extends DomainError {
+  constructor(readonly retryAfterSeconds = 1) {
+    super(503, { location: 'body', name: 'data', description: 'Service temporarily unavailable, retry the request' });
+  }
+}

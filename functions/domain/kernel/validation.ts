@@ -109,12 +109,30 @@ const declared: object[] = [];
  * a Lambda that never validates a body (every read) never pays for the compile (about 100 ms for the asset types).
  */
 export function compileCheck(schema: object): Check {
+  closeObjects(schema);
   declared.push(schema);
   let validate: ValidateFunction | undefined;
   return (data: unknown): void => {
     validate ??= ajv.compile(schema);
     if (!validate(data)) throw new UnprocessableError(toEntries(validate.errors ?? []));
   };
+}
+
+/**
+ * Unknown fields are refused at every level, as upstream's schematics models did ("Rogue field"): every object schema
+ * with `properties` that the data itself is checked against (the root, its `properties`, `items`) gets
+ * `additionalProperties: false` unless it says otherwise. Matchers (`contains`, `if`, `not`, `anyOf`…) only look at
+ * some fields of a value and stay open. Done in place when a check is declared, so the OpenAPI document that shows the
+ * same schema objects says so too.
+ */
+export function closeObjects(schema: unknown): void {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+  const s = schema as Record<string, unknown>;
+  if (s.properties && typeof s.properties === 'object' && !('additionalProperties' in s)) s.additionalProperties = false;
+  for (const child of Object.values((s.properties ?? {}) as Record<string, unknown>)) closeObjects(child);
+  for (const child of Array.isArray(s.items) ? s.items : [s.items]) closeObjects(child);
+  if (Array.isArray(s.prefixItems)) s.prefixItems.forEach(closeObjects);
+  if (typeof s.additionalProperties === 'object') closeObjects(s.additionalProperties);
 }
 
 /** Compiles every schema declared so far (modules already imported); throws on the first invalid one. */

@@ -246,6 +246,21 @@ describe('document service refusals', () => {
     expect((await missing.json()).errors).toEqual([{ location: 'url', name: 'key', description: 'Not Found' }]);
   });
 
+  it('takes no signature of one kind for another: a file url registered for an all-digit hash is no download link', async () => {
+    const nines = '9'.repeat(32);
+    const registered = (await api.post(`${DS}/register`, { hash: `md5:${nines}` })).body.data;
+    const asDownload = new URL(registered.url);
+    asDownload.searchParams.set('Expires', nines);
+    const res = await fetch(asDownload);
+    expect(res.status).toBe(403);
+    expect((await res.json()).errors).toEqual([{ location: 'querystring', name: 'Signature', description: 'Signature invalid.' }]);
+    const upload = new URL(registered.upload_url);
+    const asFile = `${service.url}${DS}/get/${registered.key}?KeyID=${upload.searchParams.get('KeyID')}&Signature=${encodeURIComponent(upload.searchParams.get('Signature')!)}`;
+    const { lot } = await pendingLot();
+    const post = await api.post(`/api/0.1/lots/${lot.id}/documents`, aDocument({ url: asFile, hash: `md5:${nines}` }), { token: lot.token });
+    expect(post.status).toBe(422);
+  });
+
   it('takes registrations and uploads from brokers only, and checks the hash it registers', async () => {
     expect((await api.call('POST', `${DS}/register`, { hash: md5(Buffer.from('a')) })).status).toBe(401);
     expect((await api.post(`${DS}/register`, { hash: md5(Buffer.from('a')) }, { as: 'concierge' })).status).toBe(403);
