@@ -4,6 +4,7 @@ import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
 import { acknowledgeNagFindings, addNagChecks } from '../lib/nag.ts';
 import { parameters } from '../lib/parameters.ts';
+import { securityParameters } from '../lib/security-parameters.ts';
 import { bots } from '../functions/bots.ts';
 
 /**
@@ -13,12 +14,13 @@ import { bots } from '../functions/bots.ts';
  */
 export function buildApp(app = new App()) {
   const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold } = parameters(app.node, bots.map((b) => b.name));
+  const security = securityParameters(app.node);
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
-    table: data.table, files: data.files, docserviceKey: data.docserviceKey, participationKey: data.participationKey, throttle, api5xxThreshold, alarmTopic: data.alarmTopic,
+    table: data.table, files: data.files, docserviceKey: data.docserviceKey, participationKey: data.participationKey, throttle, api5xxThreshold, alarmTopic: data.alarmTopic, security,
   });
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
-    table: data.table, participationKey: data.participationKey, schedules: botSchedules, alarmTopic: data.alarmTopic,
+    table: data.table, participationKey: data.participationKey, schedules: botSchedules, alarmTopic: data.alarmTopic, botConcurrency: security.botConcurrency,
   });
   acknowledgeNagFindings({ data, api, bots: botsStack });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);

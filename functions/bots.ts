@@ -29,7 +29,7 @@ export interface BotReport {
  * Names the code emits and the CDK alarms watch (CloudWatch embedded metric format): every metric is in `namespace`
  * with dimension `service`; a bot run publishes `botItemFailures` under dimension `bot`.
  */
-export const TELEMETRY = { namespace: 'Agora', service: 'agora', botItemFailures: 'BotItemFailures' } as const;
+export const TELEMETRY = { namespace: 'Agora', service: 'agora', botItemFailures: 'BotItemFailures', authFailures: 'AuthFailures', throttled: 'Throttled' } as const;
 
 export const bots: readonly BotDefinition[] = [
   { name: 'convoy', handler: 'bots/convoy', schedule: 'rate(1 minute)', description: 'Joins auctions created from a lot with the lot: checks and claims it, releases the auction, reports the outcome.' },

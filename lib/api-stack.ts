@@ -12,6 +12,7 @@ import { docserviceAccess, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
 import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
 import { ApiOperations } from './operations.ts';
+import { SECURITY_DEFAULTS, type SecurityParameters } from './security-parameters.ts';
 
 export interface ApiStackProps extends StackProps {
   table: ITableV2;
@@ -24,6 +25,8 @@ export interface ApiStackProps extends StackProps {
   throttle: { rateLimit: number; burstLimit: number };
   api5xxThreshold: number;
   alarmTopic: ITopic;
+  /** Public base URL, per-key limits, auth-failure and throttle alarm thresholds (lib/security-parameters.ts). */
+  security?: SecurityParameters;
 }
 
 const functionId = (handler: string) =>
@@ -34,14 +37,25 @@ const routeFunctionId = (route: { handler: string; variant?: string }) => functi
 
 /**
  * The HTTP API: one Lambda per entry of routes.ts, all behind one REQUEST authorizer. The authorizer identifies
- * the caller on every request (no identity source, no cache: a missing key must reach the handler to get the
- * service's 401 envelope; the authorizer memoizes keys in memory instead).
+ * the caller and spends one request of its key's token bucket on every request (no identity source, no API Gateway
+ * cache: a missing key must reach the handler to get the service's 401 envelope, and a cached result would skip the
+ * bucket; the authorizer caches key lookups in memory, keyed on the credential, instead).
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
-    const authorizerFunction = new AppFunction(this, 'Authorizer', { handler: 'auth/authorizer', table: props.table, access: 'ro' });
+    const security = props.security ?? { ...SECURITY_DEFAULTS, keyBurst: SECURITY_DEFAULTS.keyRate * 2 };
+    const authorizerFunction = new AppFunction(this, 'Authorizer', {
+      handler: 'auth/authorizer', table: props.table, access: 'ro',
+      environment: security.keyRate > 0 ? { AGORA_KEY_RATE: String(security.keyRate), AGORA_KEY_BURST: String(security.keyBurst) } : {},
+    });
+    // The token buckets: the authorizer writes its own items (RATE#<key name>) and nothing else.
+    authorizerFunction.addToRolePolicy(new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [props.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+    }));
     const authorizer = new HttpLambdaAuthorizer('ApiKeys', authorizerFunction, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [],
@@ -99,14 +113,20 @@ export class ApiStack extends Stack {
     // One log group for the route functions, for the same reason as the roles (each line names its function's stream
     // and carries the route key); the authorizer and the 404 function keep their own.
     const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
+    const linkEnvironment = { AGORA_PUBLIC_URL: security.publicBaseUrl ?? this.api.apiEndpoint };
     for (const route of routes.filter((r) => r.path !== '$default')) {
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
       const fn = new AppFunction(this, id, {
         handler: route.handler, table: props.table, access: route.table, role: routeRole(route), files: route.files, logGroup: routeLogs,
-        ...(documents && { environment: docserviceEnvironment, secretsExtension: true }),
-        ...(participation && { environment: { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }, secretsExtension: true }),
+        environment: {
+          ...linkEnvironment,
+          ...(documents && docserviceEnvironment),
+          ...(participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
+        },
+        ...((documents || participation) && { secretsExtension: true }),
       });
       this.api.addRoutes({
         path: route.path,
@@ -115,7 +135,10 @@ export class ApiStack extends Stack {
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });
     }
-    new ApiOperations(this, 'Operations', { api: this.api, throttle: props.throttle, alarmTopic: props.alarmTopic, serverErrorThreshold: props.api5xxThreshold });
+    new ApiOperations(this, 'Operations', {
+      api: this.api, throttle: props.throttle, alarmTopic: props.alarmTopic, serverErrorThreshold: props.api5xxThreshold,
+      authFailureThreshold: security.authFailureThreshold, throttleThreshold: security.throttleThreshold,
+    });
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
   }
 }

@@ -6,6 +6,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { bots } from '../functions/bots.ts';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AppFunction } from './app-function.ts';
 import { botAlarms } from './operations.ts';
 
@@ -15,6 +16,8 @@ export interface BotsStackProps extends StackProps {
   /** Schedule expressions replacing bots.ts' (context `botSchedules`). */
   schedules?: Record<string, string>;
   alarmTopic: ITopic;
+  /** Reserved concurrency of each bot (context `botConcurrency`): a bot keeps its capacity whatever the API's load. */
+  botConcurrency?: number;
 }
 
 /** One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv), with its failure alarms. */
@@ -32,6 +35,7 @@ export class BotsStack extends Stack {
         ...(participation && { environment: { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }, secretsExtension: true }),
       });
       if (participation) props.participationKey.grantRead(fn);
+      if (props.botConcurrency) (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.botConcurrency;
       new Schedule(this, `${name}Schedule`, {
         description: bot.description,
         schedule: ScheduleExpression.expression(props.schedules?.[bot.name] ?? bot.schedule, TimeZone.EUROPE_KYIV),

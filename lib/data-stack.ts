@@ -37,6 +37,8 @@ export class DataStack extends Stack {
       partitionKey: key(TABLE_KEYS.partitionKey),
       sortKey: key(TABLE_KEYS.sortKey),
       billing: Billing.onDemand(),
+      // Items that clean themselves up (the per-key rate limit buckets) carry `ttl` in Unix seconds.
+      timeToLiveAttribute: 'ttl',
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,

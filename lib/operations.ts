@@ -30,6 +30,9 @@ export interface ApiOperationsProps {
   alarmTopic: ITopic;
   /** 5xx answers in five minutes that raise the alarm. */
   serverErrorThreshold: number;
+  /** 401/403 answers (AuthFailures) and 429 answers (Throttled) in five minutes that raise their alarms. */
+  authFailureThreshold?: number;
+  throttleThreshold?: number;
 }
 
 /**
@@ -39,6 +42,8 @@ export interface ApiOperationsProps {
  */
 export class ApiOperations extends Construct {
   readonly serverErrors: Alarm;
+  readonly authFailures: Alarm;
+  readonly throttled: Alarm;
   constructor(scope: Construct, id: string, props: ApiOperationsProps) {
     super(scope, id);
     const stage = props.api.defaultStage!.node.defaultChild as CfnStage;
@@ -65,6 +70,14 @@ export class ApiOperations extends Construct {
       `Agora API answered ${props.serverErrorThreshold} or more 5xx in 5 minutes: look for level ERROR in the route functions' logs (correlation_id = the answer's x-correlation-id).`,
       props.alarmTopic,
     );
+    // Spikes of refused credentials (someone trying keys or tokens) and of callers over their key's limit, from the
+    // EMF counts the HTTP kit publishes (API Gateway's own 4xx metric mixes them with every 404 and 422).
+    const serviceMetric = (metricName: string) =>
+      new Metric({ namespace: TELEMETRY.namespace, metricName, dimensionsMap: { service: TELEMETRY.service }, statistic: 'Sum', period: FIVE_MINUTES });
+    this.authFailures = alarm(this, 'AuthFailures', serviceMetric(TELEMETRY.authFailures), props.authFailureThreshold ?? 100,
+      'Agora answered many 401/403 in 5 minutes: look for status 401/403 in the route functions\' request lines (caller, route).', props.alarmTopic);
+    this.throttled = alarm(this, 'Throttled', serviceMetric(TELEMETRY.throttled), props.throttleThreshold ?? 50,
+      'Agora answered many 429 in 5 minutes: an API key is over its request limit (context keyRate/keyBurst).', props.alarmTopic);
   }
 }
 

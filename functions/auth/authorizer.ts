@@ -1,16 +1,28 @@
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+import type { RateLimit } from '../domain/kernel/rate-limit.ts';
 import { findApiKey, type ApiKeyRecord } from '../store/api-keys.ts';
+import { spendRequest } from '../store/rate-limits.ts';
 
 /**
  * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
  * from the handler in the service's error envelope (API Gateway's own 401/403 bodies are not that envelope).
  * Basic auth: the user name is the API key, the password is ignored (clients send `broker:`); `Bearer <key>` too.
  * Unknown or missing keys become the `anonymous` principal; the HTTP kit answers 401 where a key is required.
+ *
+ * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
+ * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
+ * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
+ * 60 s); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
+ * the header would get API Gateway's bare 401 instead of the envelope).
  */
 export interface AuthorizerContext {
   name: string;
   role: string;
   levels: string;
+  /** Seconds to wait: the key's request allowance is spent. */
+  retryAfter?: string;
+  /** The key store could not be read (a passing database fault): the HTTP kit answers 503, not 401. */
+  unavailable?: string;
 }
 
 const ANONYMOUS: AuthorizerContext = { name: 'anonymous', role: 'anonymous', levels: '' };
@@ -39,7 +51,35 @@ export async function identify(header: string | undefined): Promise<AuthorizerCo
   return context;
 }
 
+/** The per-key limit configured for this function, or none (read per call: tests set it for one file). */
+export function keyRateLimit(): RateLimit | undefined {
+  const rate = Number(process.env.AGORA_KEY_RATE);
+  if (!Number.isFinite(rate) || rate <= 0) return undefined;
+  const burst = Number(process.env.AGORA_KEY_BURST);
+  return { rate, burst: Number.isFinite(burst) && burst >= 1 ? Math.floor(burst) : Math.max(1, Math.ceil(rate * 2)) };
+}
+
+export async function authorize(header: string | undefined): Promise<AuthorizerContext> {
+  let context: AuthorizerContext;
+  try {
+    context = await identify(header);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: 'WARN', message: 'api key lookup failed', error: String(error) }));
+    return { ...ANONYMOUS, unavailable: '1' };
+  }
+  const limit = keyRateLimit();
+  if (!limit || context.role === 'anonymous') return context;
+  try {
+    const wait = await spendRequest(context.name, limit);
+    return wait === undefined ? context : { ...context, retryAfter: String(wait) };
+  } catch (error) {
+    // The limiter fails open: a database fault in the bucket must not refuse a caller the stage throttle still bounds.
+    console.warn(JSON.stringify({ level: 'WARN', message: 'rate limit check failed', key: context.name, error: String(error) }));
+    return context;
+  }
+}
+
 export const handler = async (event: APIGatewayRequestAuthorizerEventV2) => ({
   isAuthorized: true,
-  context: await identify(event.headers?.authorization),
+  context: await authorize(event.headers?.authorization),
 });

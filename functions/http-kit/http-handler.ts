@@ -159,6 +159,7 @@ function principalOf(event: Event, body: JsonObject | undefined): Principal {
  */
 function admit(route: RouteDefinition | undefined, event: Event): void {
   const ctx = event.requestContext.authorizer?.lambda ?? {};
+  if (ctx.unavailable) throw new ServiceUnavailableError();
   if (ctx.retryAfter) throw new TooManyRequestsError(Number(ctx.retryAfter));
   if (!route || route.auth === 'public') return;
   const role = ctx.role ?? 'anonymous';

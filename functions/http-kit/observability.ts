@@ -83,6 +83,9 @@ export function requestMetrics(route: string, status: number, latencyMs: number)
       Latency: [latencyMs, MetricUnit.Milliseconds],
     },
   );
+  // Service-wide counts the auth-failure and throttle alarms watch (lib/operations.ts).
+  if (status === 401 || status === 403) publishMetrics({}, { [TELEMETRY.authFailures]: [1, MetricUnit.Count] });
+  if (status === 429) publishMetrics({}, { [TELEMETRY.throttled]: [1, MetricUnit.Count] });
 }
 
 /** Counts one transition a bot made in the current run (`lot active.salable->pending.sold`, `claim`, ...). */

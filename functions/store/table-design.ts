@@ -43,6 +43,8 @@ export const keys = {
   aggregate: (kind: string, id: string) => `${kind}#${id}`,
   child: (kind: string, id: string, childKey: string) => ({ PK: `${kind}#${id}`, SK: childKey }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: '#KEY' }),
+  /** A key's request allowance (the authorizer's token bucket), by key name. */
+  rateLimit: (keyName: string) => ({ PK: `RATE#${keyName}`, SK: '#BUCKET' }),
   sequence: (prefix: string, day: string) => ({ PK: `SEQ#${prefix}`, SK: day }),
   organization: (scheme: string, id: string) => ({ PK: `ORG#${scheme}#${id}`, SK: '#ORG' }),
   feed: (feed: string, test: boolean) => (test ? `${feed}#test` : feed),

@@ -287,3 +287,49 @@ describe('Operations (throttling, alarms, parameters)', () => {
   });
 });
 
+
+describe('Security (links, per-key limits, alarms, bot capacity)', () => {
+  const build = (context: Record<string, unknown>) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const functions = (template: Template) => Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+
+  it('gives every route function the public base URL, by default the API\'s own endpoint', () => {
+    const routeFns = functions(api).filter((f) => f.Properties.Environment?.Variables?.AGORA_PUBLIC_URL);
+    expect(routeFns).toHaveLength(routes.length - 1);
+    expect(JSON.stringify(routeFns[0].Properties.Environment.Variables.AGORA_PUBLIC_URL)).toContain('ApiEndpoint');
+    const configured = functions(Template.fromStack(build({ publicBaseUrl: 'https://api.example.org/' }).api));
+    expect(configured.filter((f) => f.Properties.Environment?.Variables?.AGORA_PUBLIC_URL === 'https://api.example.org')).toHaveLength(routes.length - 1);
+    expect(() => build({ publicBaseUrl: 'javascript:alert(1)//' })).toThrow(/publicBaseUrl/);
+  });
+
+  it('limits each API key in the authorizer (context keyRate, keyBurst), which may write only the buckets', () => {
+    const authorizer = functions(api).find((f) => f.Properties.Environment?.Variables?.AGORA_KEY_RATE);
+    expect(authorizer?.Properties.Environment.Variables).toMatchObject({ AGORA_KEY_RATE: '20', AGORA_KEY_BURST: '40' });
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } }),
+        ]),
+      },
+    });
+    const tuned = functions(Template.fromStack(build({ keyRate: 5, keyBurst: '8' }).api)).find((f) => f.Properties.Environment?.Variables?.AGORA_KEY_RATE);
+    expect(tuned?.Properties.Environment.Variables).toMatchObject({ AGORA_KEY_RATE: '5', AGORA_KEY_BURST: '8' });
+    expect(() => build({ keyRate: 'lots' })).toThrow(/keyRate/);
+    data.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
+  });
+
+  it('alarms on spikes of 401/403 and of 429 answers into the alarm topic', () => {
+    for (const [metric, threshold] of [['AuthFailures', 100], ['Throttled', 50]] as const) {
+      api.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'Agora', MetricName: metric, Threshold: threshold, Dimensions: [{ Name: 'service', Value: 'agora' }], AlarmActions: [Match.anyValue()],
+      });
+    }
+  });
+
+  it('reserves concurrency for each bot (context botConcurrency)', () => {
+    const botFns = functions(botsTemplate);
+    expect(botFns).toHaveLength(bots.length);
+    for (const fn of botFns) expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
+    const none = functions(Template.fromStack(build({ botConcurrency: 0 }).bots));
+    for (const fn of none) expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+});
