@@ -202,7 +202,10 @@ const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
   onError: async (request) => {
     const route = byKey.get(request.event.routeKey);
     const error = request.error instanceof DomainError || !isTransient(request.error) ? request.error : new ServiceUnavailableError();
-    if (error instanceof ServiceUnavailableError) log().warn('database unavailable', { error: request.error as Error });
+    if (error instanceof ServiceUnavailableError) {
+      const cause = request.error as Error;
+      log().warn('database unavailable', { errorName: cause.name, errorMessage: cause.message });
+    }
     if (error instanceof DomainError) {
       request.response = respond(route, request.event, error.status, { status: 'error', errors: error.entries }, headersOf(error));
       return;

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { injectFaults } from './faults.ts';
 
 /**
  * One document client per Lambda container (module scope), pointed at DynamoDB Local when
@@ -41,6 +42,8 @@ export function documentClient(): DynamoDBDocumentClient {
     },
     { step: 'initialize', name: 'agoraRequestCounter' },
   );
+  // Fault injection exists only outside Lambda (tests, `npm start`), and acts only while AGORA_FAULTS is set.
+  if (!process.env.AWS_LAMBDA_FUNCTION_NAME) injectFaults(raw);
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { convertEmptyValues: false, removeUndefinedValues: true },
   });

@@ -9,7 +9,8 @@ import { routeKey, routes, type RouteDefinition } from '../../functions/routes.t
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
  * by turning the HTTP request into the same v2 event, running the same REQUEST authorizer, and invoking the
  * route's own handler module in-process. Local-only extras (never in AWS): `POST /_local/bots/<name>` runs a bot
- * once, `PUT /_local/clock` shifts the request clock, and each answer reports `x-agora-dynamodb-requests`. The document
+ * once, `PUT /_local/clock` shifts the request clock, `PUT|GET /_local/faults` sets and reports DynamoDB fault
+ * injection (store/faults.ts), and each answer reports `x-agora-dynamodb-requests`. The document
  * service's files live in a folder (AGORA_FILES_DIR, default `.agora/files`) and its `/api/docservice/get` route answers
  * their bytes itself where AWS redirects to S3.
  */
@@ -125,9 +126,33 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
   if (bot && method === 'POST') {
     const def = bots.find((b) => b.name === bot[1]);
     if (!def) return refuse(res, 404, 'bot', 'Not Found'), true;
-    const report = await (await load(def.handler)).run();
-    send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ data: report }));
+    try {
+      const report = await (await load(def.handler)).run();
+      send(res, 200, JSON_TYPE, JSON.stringify({ data: report }));
+    } catch (error) {
+      // A run that failed as a whole (its work Query, under injected faults): retried by the next run.
+      refuse(res, 503, 'bot', `The ${def.name} run failed: ${(error as Error).name}`);
+    }
     return true;
+  }
+  if (url.pathname === '/_local/faults') {
+    const faults = await load('store/faults');
+    if (method === 'PUT') {
+      let config: unknown;
+      try {
+        config = JSON.parse(body.toString('utf8') || '{}');
+      } catch {
+        return refuse(res, 422, 'data', 'Expecting a JSON object like {"share": 0.2, "seed": 42}'), true;
+      }
+      if (!config || typeof config !== 'object' || Array.isArray(config)) return refuse(res, 422, 'data', 'Expecting a JSON object'), true;
+      if (Object.keys(config).length) process.env.AGORA_FAULTS = JSON.stringify(config);
+      else delete process.env.AGORA_FAULTS;
+      faults.resetFaultStats();
+    }
+    if (method === 'PUT' || method === 'GET') {
+      send(res, 200, JSON_TYPE, JSON.stringify({ data: { config: process.env.AGORA_FAULTS ? JSON.parse(process.env.AGORA_FAULTS) : {}, stats: faults.faultStats() } }));
+      return true;
+    }
   }
   if (url.pathname === '/_local/clock' && method === 'PUT') {
     let offsetMs: unknown;

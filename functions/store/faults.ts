@@ -1,0 +1,121 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/**
+ * Fault injection for tests and `npm start` (never in AWS: the client installs it only in the local runtime): a
+ * seeded share of DynamoDB calls fails as DynamoDB fails under load — throttling, a transaction cancelled for
+ * throttling, an internal error (500), or a timeout — or, with `crashAfter`, every call after the n-th fails, as if
+ * the process died there. Each fault is raised before the call reaches DynamoDB, so a failed call wrote nothing. The
+ * middleware sits before the SDK's retries (step `initialize`): every injected fault reaches the service's own code,
+ * which is what is under test, and no backoff slows the run (the SDK would absorb most faults in AWS).
+ *
+ * Configured by AGORA_FAULTS (JSON, read on every call, so a test or `PUT /_local/faults` turns it on and off):
+ * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12}`.
+ */
+export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout';
+export const FAULT_KINDS: readonly FaultKind[] = ['throttle', 'cancelled', 'internal', 'timeout'];
+
+export interface FaultConfig {
+  share?: number;
+  seed?: number;
+  kinds?: FaultKind[];
+  crashAfter?: number;
+}
+
+export interface FaultStats {
+  calls: number;
+  injected: Record<FaultKind | 'crash', number>;
+}
+
+interface State {
+  raw: string;
+  config: FaultConfig;
+  random: () => number;
+  calls: number;
+  stats: FaultStats;
+}
+
+/** mulberry32: a small seeded generator, so a run is repeatable from its seed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const emptyStats = (): FaultStats => ({ calls: 0, injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0 } });
+
+// On globalThis: the gateway and a test may load this module through different loaders; they share one state.
+const holder = globalThis as unknown as { __agoraFaults?: State };
+
+function state(): State | undefined {
+  const raw = process.env.AGORA_FAULTS ?? '';
+  if (!raw) return undefined;
+  if (holder.__agoraFaults?.raw !== raw) {
+    let config: FaultConfig;
+    try {
+      config = JSON.parse(raw) as FaultConfig;
+    } catch {
+      throw new Error(`AGORA_FAULTS is not JSON: ${raw}`);
+    }
+    holder.__agoraFaults = { raw, config, random: seeded(config.seed ?? 1), calls: 0, stats: holder.__agoraFaults?.stats ?? emptyStats() };
+  }
+  return holder.__agoraFaults;
+}
+
+/** What was injected since the last reset (calls seen while faults were on, faults by kind). */
+export const faultStats = (): FaultStats => holder.__agoraFaults?.stats ?? emptyStats();
+
+export function resetFaultStats(): void {
+  if (holder.__agoraFaults) holder.__agoraFaults.stats = emptyStats();
+}
+
+const failure = (name: string, message: string, status: number, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(`${message} (injected fault)`), { name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status }, ...extra });
+
+function fault(kind: FaultKind, command: string): Error {
+  switch (kind) {
+    case 'throttle':
+      return failure('ThrottlingException', 'Rate of requests exceeds the allowed throughput', 400, { $retryable: { throttling: true } });
+    case 'cancelled':
+      return command === 'TransactWriteItemsCommand'
+        ? failure('TransactionCanceledException', 'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError]', 400, {
+            CancellationReasons: [{ Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more global secondary indexes' }],
+          })
+        : failure('ProvisionedThroughputExceededException', 'The level of configured provisioned throughput for the table was exceeded', 400, { $retryable: { throttling: true } });
+    case 'internal':
+      return failure('InternalServerError', 'Internal server error', 500);
+    case 'timeout':
+      return failure('TimeoutError', 'Connection timed out', 0);
+  }
+}
+
+/** Installs the injector on a raw client (local runtime only). */
+export function injectFaults(client: DynamoDBClient): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const s = state();
+      if (s) {
+        s.stats.calls++;
+        s.calls++;
+        const command = (context as { commandName?: string }).commandName ?? '';
+        if (s.config.crashAfter !== undefined && s.calls > s.config.crashAfter) {
+          s.stats.injected.crash++;
+          throw failure('SimulatedCrash', 'The process stopped here', 0);
+        }
+        if (s.random() < (s.config.share ?? 0)) {
+          const kinds = s.config.kinds?.length ? s.config.kinds : FAULT_KINDS;
+          const kind = kinds[Math.floor(s.random() * kinds.length)];
+          s.stats.injected[kind]++;
+          if (kind === 'timeout') await new Promise((resolve) => setTimeout(resolve, 20));
+          throw fault(kind, command);
+        }
+      }
+      return next(args);
+    },
+    { step: 'initialize', priority: 'high', name: 'agoraFaultInjection' },
+  );
+}
