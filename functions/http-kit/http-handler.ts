@@ -256,9 +256,24 @@ export function httpHandler(handler: Handler) {
       // An answer with a token must not be kept by any cache.
       if (result.access) headers['cache-control'] = 'no-store';
       if (result.location) headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
-      const payload = { ...(result.data !== undefined && { data: result.data }), ...result.extra, ...(result.access && { access: result.access }) };
+      const data = result.data === undefined ? undefined : absoluteLinks(result.data, baseUrl);
+      const payload = { ...(data !== undefined && { data }), ...result.extra, ...(result.access && { access: result.access }) };
       return respond(route, event, result.status ?? 200, payload, headers);
     }));
+}
+
+/**
+ * Document links are stored as paths of this API (`/api/...`): every `url` that is one is answered absolute from the
+ * configured base URL. A client's own links are absolute (format `uri`), so a path can only be the service's.
+ */
+function absoluteLinks(value: unknown, baseUrl: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => absoluteLinks(v, baseUrl));
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = key === 'url' && typeof v === 'string' && v.startsWith('/') && !v.startsWith('//') ? baseUrl + v : absoluteLinks(v, baseUrl);
+  }
+  return out;
 }
 
 /**
@@ -293,7 +308,8 @@ async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult
   const context: DocumentContext = {
     keyring: await loadKeyring(),
     docservice: process.env.AGORA_DOCSERVICE_URL ?? `${req.baseUrl}/api/docservice`,
-    collection: at >= 0 ? req.baseUrl + req.path.slice(0, at + '/documents'.length) : undefined,
+    collection: at >= 0 ? req.path.slice(0, at + '/documents'.length) : undefined,
+    baseUrl: req.baseUrl,
     nowSeconds: Math.floor(req.now / 1_000_000),
     attached: [],
   };

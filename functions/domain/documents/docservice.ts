@@ -163,14 +163,17 @@ export function checkDocumentUrl(keyring: Keyring, docservice: string, url: stri
 
 /**
  * The request's document context, given by the HTTP kit to a handler whose route touches documents: the keyring,
- * the docservice base URL, and the absolute URL of the documents collection the request addresses (the API's own
- * form of a document link is `<collection>/<id>?download=<key>`). `attached` collects the keys documents took,
+ * the docservice base URL, and the path of the documents collection the request addresses (the API's own form of a
+ * document link is `<collection>/<id>?download=<key>`, stored as a path and made absolute from the configured public
+ * base URL when answered, never from a request header). `attached` collects the keys documents took,
  * so the file store can keep them (the bucket expires files nobody attached).
  */
 export interface DocumentContext {
   keyring: Keyring;
   docservice: string;
   collection?: string;
+  /** The configured public base URL the answer's links start with (a client resends a link in that form). */
+  baseUrl?: string;
   nowSeconds: number;
   attached: string[];
 }

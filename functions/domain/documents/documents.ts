@@ -81,13 +81,18 @@ export const DOC_PREFIX = 'DOC#';
 /** Types whose `url` is a plain link or that have no file at all: no document service checks. */
 const WITHOUT_FILE = new Set([...OFFLINE_TYPES, ...URL_ONLY_TYPES]);
 
+/** The same link: stored as a path (`/api/...`), answered and resent absolute (`<base>/api/...`). */
+const sameLink = (sent: unknown, stored: string, files: DocumentContext | undefined) =>
+  sent === stored || (stored.startsWith('/') && sent === `${files?.baseUrl ?? ''}${stored}`);
+
 /**
  * A document's file: its `url` must come from the document service, signed for its `hash`; it is stored as the API's
- * own link `<collection>/<id>?download=<key>`. A version that resends its previous `url` and `hash` keeps the file.
+ * own link, the path `<collection>/<id>?download=<key>` (made absolute when answered). A version that resends its
+ * previous `url` and `hash` keeps the file.
  */
 function withFile(body: JsonObject, id: string, files: DocumentContext | undefined, previous?: DocumentRecord): JsonObject {
   if (WITHOUT_FILE.has(body.documentType as string)) return body;
-  if (previous && body.url === previous.url && body.hash === previous.hash) return body;
+  if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash) return { ...body, url: previous.url };
   const ctx = requireFiles(files);
   const key = checkDocumentUrl(ctx.keyring, ctx.docservice, body.url as string, body.hash as string | undefined);
   ctx.attached.push(key);
@@ -96,7 +101,8 @@ function withFile(body: JsonObject, id: string, files: DocumentContext | undefin
 
 const downloadKey = (d: DocumentRecord): string | undefined => {
   try {
-    return new URL(d.url).searchParams.get('download') ?? undefined;
+    // Stored links are paths; older ones absolute: either way the key is the `download` parameter.
+    return new URL(d.url, 'http://link.invalid').searchParams.get('download') ?? undefined;
   } catch {
     return undefined;
   }
@@ -163,7 +169,9 @@ export function newVersion(
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
   const body = { ...omit(previous, SERVER_FIELDS), ...omit(input, SERVER_FIELDS) };
-  checkNew(body);
+  // A stored link is a path; carried over (no `url` sent), it is checked as the absolute link it stands for.
+  const kept = input.url === undefined && typeof body.url === 'string' && body.url.startsWith('/');
+  checkNew(kept ? { ...body, url: `http://link.invalid${body.url}` } : body);
   const document = {
     ...withFile(body, id, meta.files, previous),
     id,
