@@ -23,11 +23,19 @@ describe('content past what DynamoDB stores', () => {
     // The day's assetID counter is taken before the write (a refused write leaves a gap in the numbers): make it exist.
     expect((await api.post('/api/2.4/assets', aBounceAsset())).status).toBe(201);
     const before = await itemCount();
+    // A body over the item size is refused before it is parsed (413); two bodies under it can still make one item over it.
     const big = 'x'.repeat(450_000);
-    const res = await api.post('/api/2.4/assets', aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: big } })] }));
+    const tooBig = await api.post('/api/2.4/assets', aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: big } })] }));
+    expect(tooBig.status).toBe(413);
+    expect(await itemCount()).toBe(before);
+    const half = 'x'.repeat(250_000);
+    const created = await api.post('/api/2.4/assets', aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: half } })] }));
+    expect(created.status).toBe(201);
+    const stored = await itemCount();
+    const res = await api.patch(`/api/2.4/assets/${created.body.data.id}`, { description: half }, { token: created.body.access.token });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ status: 'error', errors: [{ location: 'body', name: 'data', description: 'The object is too large to be stored' }] });
-    expect(await itemCount()).toBe(before);
+    expect(await itemCount()).toBe(stored);
   });
 
   it('refuses nesting deeper than DynamoDB keeps with 422, storing nothing', async () => {
@@ -48,8 +56,9 @@ describe('content past what DynamoDB stores', () => {
     const tenderer = anOrganization({ name: 'ТОВ Учасник' });
     const res = await api.post(`${AUCTIONS}/${auction.id}/bids`, aBid({ tenderers: [{ ...tenderer, address: { ...(tenderer.address as object), owner: { '': 1 } } }] }), { as: 'broker2' });
     await clock.reset();
+    // Unknown nested fields are refused by the schema now, before DynamoDB sees the empty name.
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toEqual({ location: 'body', name: 'data', description: 'An empty string cannot be a field name' });
+    expect(JSON.stringify(res.body.errors)).toMatch(/Rogue field|An empty string cannot be a field name/);
     expect(await partition(pk)).toBe(before);
   });
 });
