@@ -1,12 +1,13 @@
 import { request } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { aDocument, aLot, anOrganization } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { assetIn } from '../../support/assets.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { INSIDER, insiderBid, tenderingInsider } from '../auctions/dgf-insider-helpers.ts';
-import { AUCTIONS, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { qualifyingInsider } from '../auctions/awarding-helpers.ts';
+import { AUCTIONS, clockOf, rectifyingAuction } from '../auctions/landlease-helpers.ts';
 
 /**
  * What a hostile client tried against the service (issue 15) and must not get: links built from its headers, the
@@ -14,6 +15,8 @@ import { AUCTIONS, rectifyingAuction } from '../auctions/landlease-helpers.ts';
  */
 const service = useService();
 const api = client(() => service.url);
+const clock = clockOf(service);
+afterEach(() => clock.reset());
 const basic = (as: string) => `Basic ${Buffer.from(`${as}:`).toString('base64')}`;
 
 /** The headers a hostile client sends to steer absolute links (fetch cannot set Host, so node:http does it). */
@@ -56,7 +59,7 @@ const hostileJson = (method: string, path: string, data: unknown, token?: string
 
 describe('absolute links come from the configured base URL, never from request headers', () => {
   /** Each document route: how to reach a collection that takes documents, and its owner's token. */
-  const documentRoutes: { name: string; collection: () => Promise<{ path: string; token: string; as?: string; read: string }> }[] = [
+  const documentRoutes: { name: string; collection: () => Promise<{ path: string; token: string; as?: string; read: string; documentType?: string }> }[] = [
     {
       name: 'lot documents',
       collection: async () => {
@@ -88,6 +91,26 @@ describe('absolute links come from the configured base URL, never from request h
       },
     },
     {
+      name: 'award documents',
+      collection: async () => {
+        const a = await qualifyingInsider(api, service, clock);
+        const url = `${a.url}/awards/${a.auction.awards[0].id}`;
+        return { path: `${url}/documents`, token: a.token, read: url, documentType: 'auctionProtocol' };
+      },
+    },
+    {
+      name: 'contract documents',
+      collection: async () => {
+        const a = await qualifyingInsider(api, service, clock);
+        const awardUrl = `${a.url}/awards/${a.auction.awards[0].id}`;
+        await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
+        expect((await api.patch(awardUrl, { status: 'active' }, { token: a.token })).status).toBe(200);
+        const [contract] = (await api.get(`${a.url}/contracts`)).body.data;
+        const url = `${a.url}/contracts/${contract.id}`;
+        return { path: `${url}/documents`, token: a.token, read: url, documentType: 'contractSigned' };
+      },
+    },
+    {
       name: 'dgfInsider auction documents',
       collection: async () => {
         const a = await tenderingInsider(api);
@@ -99,7 +122,8 @@ describe('absolute links come from the configured base URL, never from request h
   for (const route of documentRoutes) {
     it(`stores and shows ${route.name} links on the service's own host, whatever Host and X-Forwarded-Proto say`, async () => {
       const target = await route.collection();
-      const posted = await hostileJson('POST', target.path, aDocument(), target.token, target.as);
+      const document = () => aDocument(target.documentType ? { documentType: target.documentType } : {});
+      const posted = await hostileJson('POST', target.path, document(), target.token, target.as);
       expect(posted.status, JSON.stringify(posted.body)).toBe(201);
       expect(posted.body.data.url.startsWith(`${service.url}${target.path}/${posted.body.data.id}?download=`)).toBe(true);
       // 2.5 answers Location as a path; the others as an absolute URL on the service's own host.
@@ -110,7 +134,7 @@ describe('absolute links come from the configured base URL, never from request h
       const mine = read.body.data.documents.find((d: { id: string }) => d.id === posted.body.data.id);
       expect(mine.url.startsWith(`${service.url}${target.path}/`), mine.url).toBe(true);
       if (route.name === 'lot documents' || route.name === 'landlease auction documents') {
-        const put = await hostileJson('PUT', `${target.path}/${posted.body.data.id}`, aDocument(), target.token, target.as);
+        const put = await hostileJson('PUT', `${target.path}/${posted.body.data.id}`, document(), target.token, target.as);
         expect(put.status, JSON.stringify(put.body)).toBe(200);
         expect(put.body.data.url.startsWith(`${service.url}/`)).toBe(true);
       }
