@@ -253,8 +253,8 @@ export function httpHandler(handler: Handler) {
       }
       if (result.redirect) return { statusCode: 302, headers: { location: result.redirect, 'cache-control': 'no-store' }, body: '' };
       const headers: Record<string, string> = { ...result.headers };
-      // An answer with a token must not be kept by any cache.
-      if (result.access) headers['cache-control'] = 'no-store';
+      // An answer with a token, or to a caller who showed one (owner-only fields), must not be kept by any cache.
+      if (result.access || principal.token) headers['cache-control'] = 'no-store';
       if (result.location) headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
       const data = result.data === undefined ? undefined : absoluteLinks(result.data, baseUrl);
       const payload = { ...(data !== undefined && { data }), ...result.extra, ...(result.access && { access: result.access }) };

@@ -210,6 +210,8 @@ describe('headers', () => {
     const created = await api.post('/api/0.1/lots', aLot());
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
+    const asOwner = await api.get(`/api/0.1/lots/${created.body.data.id}`, { token: created.body.access.token });
+    expect(asOwner.headers.get('cache-control')).toBe('no-store');
   });
 
   it('serves the reference page with a Content Security Policy and no framing', async () => {
