@@ -18,12 +18,17 @@ export const systemClock: Clock = () => Math.floor((performance.timeOrigin + per
 export const microsOf = (date: Date): Micros => date.getTime() * 1000;
 export const dateOf = (micros: Micros): Date => new Date(Math.floor(micros / 1000));
 
-/** `2026-11-22T06:15:34.123456+02:00`: ISO 8601 with microseconds and the Kyiv offset of that instant. */
+/**
+ * `2026-11-22T06:15:34.123456+02:00`: ISO 8601 with microseconds and the Kyiv offset of that instant. A whole second
+ * has no fraction (`2026-11-20T00:00:00+02:00`), as Python's `isoformat()` wrote it in the original services: period
+ * ends and midnights read exactly as clients of those services expect.
+ */
 export function formatKyiv(at: Micros | Date): string {
   const micros = typeof at === 'number' ? at : microsOf(at);
   const local = new TZDate(Math.floor(micros / 1000), KYIV);
-  const fraction = String(((micros % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
-  return `${format(local, "yyyy-MM-dd'T'HH:mm:ss")}.${fraction}${format(local, 'xxx')}`;
+  const fraction = ((micros % 1_000_000) + 1_000_000) % 1_000_000;
+  const decimals = fraction === 0 ? '' : `.${String(fraction).padStart(6, '0')}`;
+  return `${format(local, "yyyy-MM-dd'T'HH:mm:ss")}${decimals}${format(local, 'xxx')}`;
 }
 
 /** The Kyiv calendar date (`YYYY-MM-DD`) of an instant: used in lotID / assetID / auctionID. */

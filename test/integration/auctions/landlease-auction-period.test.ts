@@ -14,7 +14,7 @@ afterEach(() => clock.reset());
 const midnight = (day: string) => {
   const [y, m, d] = day.split('-').map(Number);
   const offset = new TZDate(y, m - 1, d, 0, 0, 0, 'Europe/Kyiv').getTimezoneOffset();
-  return `${day}T00:00:00.000000+0${-offset / 60}:00`;
+  return `${day}T00:00:00+0${-offset / 60}:00`;
 };
 
 describe('landlease auctionPeriod.startDate', () => {

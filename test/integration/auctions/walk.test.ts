@@ -30,7 +30,7 @@ describe('landlease auction', () => {
       owner: 'broker',
     });
     expect(draft.auctionID).toMatch(/^UA-EA-\d{4}-\d{2}-\d{2}-\d{6}$/);
-    expect(draft.auctionPeriod).toEqual({ startDate: expect.stringMatching(/T00:00:00\.000000\+0[23]:00$/) });
+    expect(draft.auctionPeriod).toEqual({ startDate: expect.stringMatching(/T00:00:00\+0[23]:00$/) });
     expect(draft.items[0].id).toMatch(/^[0-9a-f]{32}$/);
 
     // Phase commit: the periods appear.

@@ -16,9 +16,15 @@ describe('instants', () => {
   });
 
   it('write microseconds with the Kyiv offset of the instant, across DST', () => {
-    expect(formatKyiv(parseInstant('2026-03-29T00:30:00Z')!)).toBe('2026-03-29T02:30:00.000000+02:00');
-    expect(formatKyiv(parseInstant('2026-03-29T01:30:00Z')!)).toBe('2026-03-29T04:30:00.000000+03:00');
+    expect(formatKyiv(parseInstant('2026-03-29T00:30:00.000042Z')!)).toBe('2026-03-29T02:30:00.000042+02:00');
+    expect(formatKyiv(parseInstant('2026-03-29T00:30:00Z')!)).toBe('2026-03-29T02:30:00+02:00');
+    expect(formatKyiv(parseInstant('2026-03-29T01:30:00Z')!)).toBe('2026-03-29T04:30:00+03:00');
     expect(kyivDate(parseInstant('2026-10-24T21:30:00Z')!)).toBe('2026-10-25');
+  });
+
+  it('write a whole second without a fraction, as Python\'s isoformat() did in the original services', () => {
+    expect(formatKyiv(parseInstant('2018-11-19T22:00:00Z')!)).toBe('2018-11-20T00:00:00+02:00');
+    expect(formatKyiv(parseInstant('2026-06-01T17:00:00.5Z')!)).toBe('2026-06-01T20:00:00.500000+03:00');
   });
 
   it('sort as time does in their UTC form, where Kyiv-offset texts do not', () => {
