@@ -1,4 +1,6 @@
-import { App } from 'aws-cdk-lib';
+import { App, Aspects, type IAspect } from 'aws-cdk-lib';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
 import { ApiStack } from '../lib/api-stack.ts';
 import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
@@ -7,21 +9,31 @@ import { parameters } from '../lib/parameters.ts';
 import { securityParameters } from '../lib/security-parameters.ts';
 import { bots } from '../functions/bots.ts';
 
+/** The deployment's run-time settings (context `auctionSite`, `calendar`) in every function's environment. */
+class RuntimeSettings implements IAspect {
+  constructor(private readonly environment: Record<string, string>) {}
+  visit(node: IConstruct) {
+    if (node instanceof LambdaFunction) for (const [key, value] of Object.entries(this.environment)) node.addEnvironment(key, value);
+  }
+}
+
 /**
  * The CDK app: DataStack (the table, files, secrets, alarm topic) -> ApiStack (routes) and BotsStack (schedules),
  * both given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
-  const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold } = parameters(app.node, bots.map((b) => b.name));
+  const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold, runtime, corsOrigins } = parameters(app.node, bots.map((b) => b.name));
   const security = securityParameters(app.node);
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
     table: data.table, files: data.files, docserviceKey: data.docserviceKey, participationKey: data.participationKey, throttle, api5xxThreshold, alarmTopic: data.alarmTopic, security,
+    corsOrigins,
   });
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
     table: data.table, participationKey: data.participationKey, schedules: botSchedules, alarmTopic: data.alarmTopic, botConcurrency: security.botConcurrency,
   });
+  Aspects.of(app).add(new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite, AGORA_CALENDAR: runtime.calendar }));
   acknowledgeNagFindings({ data, api, bots: botsStack });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);
   return { app, data, api, bots: botsStack };

@@ -49,11 +49,13 @@ export interface RouteDoc {
    * feed: `{data:[{id, dateModified}], next_page, prev_page}`), `collection` (`{data:[...]}`), `download` (302 to the
    * file, or its bytes), `schema` (a JSON Schema as is), `openapi`, `html`, `asset` (a static file).
    */
-  response: 'resource' | 'created' | 'listing' | 'collection' | 'download' | 'schema' | 'openapi' | 'html' | 'asset';
+  response: 'resource' | 'created' | 'listing' | 'collection' | 'download' | 'schema' | 'openapi' | 'html' | 'asset' | 'health';
   /** The schema of the answered object (or of each element); defaults to `request`. */
   resource?: string;
   /** The owner's token is sent too (`acc_token` or `X-Access-Token`). */
   token?: true;
+  /** The operationId, when the one derived from the handler and variant (`createLot`) does not fit. */
+  operationId?: string;
 }
 
 const LOTS = '/api/0.1/lots';
@@ -174,6 +176,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/openapi.json', handler: 'http/docs/openapi-json', auth: 'public', table: 'none', doc: { summary: 'This OpenAPI 3.1 document', response: 'openapi' } },
   { method: 'GET', path: DOCS, handler: 'http/docs/docs-page', auth: 'public', table: 'none', doc: { summary: 'The API reference page (Swagger UI)', response: 'html' } },
   { method: 'GET', path: `${DOCS}/{file}`, handler: 'http/docs/docs-asset', auth: 'public', table: 'none', files: SWAGGER_UI_FILES, doc: { summary: 'A static file of the reference page', response: 'asset' } },
+  // Public: load balancers and uptime checks carry no key; it says only whether the table answers.
+  { method: 'GET', path: '/api/health', handler: 'http/health', auth: 'public', table: 'ro', doc: { summary: 'Health: the table answers', response: 'health', operationId: 'getHealth' } },
   { method: 'ANY', path: '$default', handler: 'http/not-found', auth: 'public', table: 'none', doc: { summary: 'Any other method and path: 404', response: 'resource' } },
 ];
 

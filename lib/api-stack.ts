@@ -1,5 +1,5 @@
 import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -10,6 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { docserviceAccess, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
+import { corsPolicy } from './cors.ts';
 import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
 import { ApiOperations } from './operations.ts';
 import { SECURITY_DEFAULTS, type SecurityParameters } from './security-parameters.ts';
@@ -27,6 +28,8 @@ export interface ApiStackProps extends StackProps {
   alarmTopic: ITopic;
   /** Public base URL, per-key limits, auth-failure and throttle alarm thresholds (lib/security-parameters.ts). */
   security?: SecurityParameters;
+  /** Browser origins allowed by CORS (context `corsOrigins`); none: no CORS. */
+  corsOrigins?: string[];
 }
 
 const functionId = (handler: string) =>
@@ -69,7 +72,12 @@ export class ApiStack extends Stack {
       actions: ['lambda:InvokeFunction'],
       resources: [this.formatArn({ service: 'lambda', resource: 'function', resourceName: `${this.stackName}-*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
     }));
-    this.api = new HttpApi(this, 'Api', { defaultIntegration: new RoleInvokedLambdaIntegration('NotFound', notFound, invoker) });
+    const cors = props.corsOrigins?.length ? corsPolicy(props.corsOrigins) : undefined;
+    this.api = new HttpApi(this, 'Api', {
+      defaultIntegration: new RoleInvokedLambdaIntegration('NotFound', notFound, invoker),
+      // API Gateway answers the preflight itself (before the authorizer) and adds the headers to every answer.
+      ...(cors && { corsPreflight: { ...cors, allowMethods: cors.allowMethods.map((m) => CorsHttpMethod[m]), maxAge: Duration.seconds(cors.maxAgeSeconds) } }),
+    });
     // One execution role per table-access level, shared by the route functions: a role and a policy per function
     // would take the stack past CloudFormation's 500 resources. Each function still gets exactly its level's grant.
     const roles = new Map<string, Role>();
@@ -139,6 +147,6 @@ export class ApiStack extends Stack {
       api: this.api, throttle: props.throttle, alarmTopic: props.alarmTopic, serverErrorThreshold: props.api5xxThreshold,
       authFailureThreshold: security.authFailureThreshold, throttleThreshold: security.throttleThreshold,
     });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The base URL of the API (append /api/0.1/lots, /api/docs ...)' });
   }
 }

@@ -73,7 +73,7 @@ export class DataStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     // For the operator CLIs (`TABLE_NAME=... npm run keys`) and whoever subscribes to the alarms.
-    new CfnOutput(this, 'TableName', { value: this.table.tableName });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table: TABLE_NAME for npm run keys and npm run organizations' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'The SNS topic every alarm notifies: subscribe mail, chat or a pager to it' });
   }
 }

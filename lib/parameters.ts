@@ -12,6 +12,9 @@ import type { Node } from 'constructs';
  * | `botSchedules`   | bots.ts (`rate(1 minute)`)| per-bot EventBridge Scheduler expression, JSON: `{"convoy":"rate(5 minutes)"}` |
  * | `alarmEmail`     | none                      | an address subscribed to the alarm topic (confirm the mail AWS sends) |
  * | `api5xxThreshold`| `5`                       | API 5xx answers in 5 minutes that raise the 5xx alarm                |
+ * | `auctionSite`    | `https://auction.agora.example` | the auction module's base: `auctionUrl` and participation links (AGORA_AUCTION_SITE) |
+ * | `calendar`       | `martial-law`             | working-day calendar: `martial-law` or `peacetime` (AGORA_CALENDAR)   |
+ * | `corsOrigins`    | none                      | browser origins allowed by CORS, comma-separated or JSON array; `*` for any |
  */
 export interface Parameters {
   stage: string;
@@ -19,9 +22,28 @@ export interface Parameters {
   botSchedules: Record<string, string>;
   alarmEmail?: string;
   api5xxThreshold: number;
+  /** The functions' run-time settings: AGORA_AUCTION_SITE, AGORA_CALENDAR. */
+  runtime: { auctionSite: string; calendar: 'martial-law' | 'peacetime' };
+  /** CORS origins of the HTTP API; empty: no CORS. */
+  corsOrigins: string[];
 }
 
-export const DEFAULTS = { stage: 'dev', throttleRate: 100, throttleBurst: 200, api5xxThreshold: 5 } as const;
+export const DEFAULTS = {
+  stage: 'dev', throttleRate: 100, throttleBurst: 200, api5xxThreshold: 5, auctionSite: 'https://auction.agora.example', calendar: 'martial-law',
+} as const;
+
+const CALENDARS = ['martial-law', 'peacetime'] as const;
+
+/** `a,b` or `["a","b"]`: each an origin (`https://host[:port]`, no path) or `*`. */
+function origins(value: unknown): string[] {
+  if (value === undefined || value === '') return [];
+  let list: unknown = value;
+  if (typeof value === 'string') list = value.trim().startsWith('[') ? JSON.parse(value) : value.split(',').map((o) => o.trim());
+  if (!Array.isArray(list) || !list.every((o) => typeof o === 'string' && (o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))) {
+    throw new Error(`context corsOrigins: expected origins like https://app.example.org (comma-separated or a JSON array) or *, got ${JSON.stringify(value)}`);
+  }
+  return list as string[];
+}
 
 const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\)|at\(.+\))$/;
 
@@ -54,7 +76,19 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
   const burstLimit = number('throttleBurst', DEFAULTS.throttleBurst, 1);
   const alarmEmail = raw('alarmEmail');
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail))) throw new Error(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
+  const auctionSite = String(raw('auctionSite') ?? DEFAULTS.auctionSite);
+  if (!/^https?:\/\/[^\s]+[^/\s]$/.test(auctionSite)) throw new Error(`context auctionSite: expected an http(s) URL without a trailing slash, got ${JSON.stringify(auctionSite)}`);
+  const calendar = String(raw('calendar') ?? DEFAULTS.calendar);
+  if (!(CALENDARS as readonly string[]).includes(calendar)) throw new Error(`context calendar: ${CALENDARS.join(' or ')}, got ${JSON.stringify(calendar)}`);
+  let corsOrigins: string[];
+  try {
+    corsOrigins = origins(raw('corsOrigins'));
+  } catch (error) {
+    throw new Error(error instanceof SyntaxError ? `context corsOrigins: not JSON: ${String(raw('corsOrigins'))}` : (error as Error).message);
+  }
   return {
+    runtime: { auctionSite, calendar: calendar as Parameters['runtime']['calendar'] },
+    corsOrigins,
     stage,
     throttle: { rateLimit, burstLimit: Math.round(burstLimit) },
     botSchedules: schedules as Record<string, string>,

@@ -1,4 +1,5 @@
 import { routes, type RouteDefinition, type RouteDoc } from '../routes.ts';
+import { EXAMPLES } from './examples.ts';
 import { namedSchemas } from './schemas.ts';
 
 /**
@@ -75,6 +76,21 @@ const LISTING = {
   },
 };
 
+const HEALTH = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { enum: ['ok', 'unavailable'] }, checks: { type: 'object', properties: { table: { enum: ['ok', 'unavailable'] } } } },
+  example: { status: 'ok', checks: { table: 'ok' } },
+};
+
+/** Every `$ref` in a JSON value. */
+const refsOf = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.flatMap(refsOf)
+    : value && typeof value === 'object'
+      ? Object.entries(value).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' ? [v] : refsOf(v)))
+      : [];
+
 const ACCESS = {
   type: 'object',
   description: 'The owner token, answered once at creation: send it as `acc_token` or `X-Access-Token` to act as the owner.',
@@ -98,8 +114,47 @@ function tagOf(route: RouteDefinition): string {
   return first === 'openapi.json' ? 'docs' : first;
 }
 
-export const operationId = (route: Pick<RouteDefinition, 'method' | 'path'>): string =>
-  `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`.replace(/_+$/, '');
+/** Handler verbs and the operationId verb a generated client gets (`post-lot` -> createLot). */
+const VERBS: Record<string, string> = { post: 'create', get: 'get', list: 'list', patch: 'update', put: 'replace', delete: 'delete' };
+/** Handlers whose name is no CRUD verb + noun: their operationId (`{Type}` = the route's variant). */
+const OPERATION_NAMES: Record<string, string> = {
+  'post-auction-results': 'report{Type}AuctionResults',
+  'get-auction-module': 'get{Type}AuctionForAuctionModule',
+  register: 'registerFile',
+  upload: 'uploadFile',
+  'upload-registered': 'uploadRegisteredFile',
+  'get-file': 'downloadFile',
+  'openapi-json': 'getOpenApiDocument',
+  'docs-page': 'getDocsPage',
+  'docs-asset': 'getDocsPageFile',
+  'list-schemas': 'listItemSchemas',
+  'get-schema': 'getItemSchema',
+};
+const pascal = (words: string) => words.split(/[-_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+/**
+ * The name generated clients give the operation, from the handler and the variant: `createLot`,
+ * `listLandleaseAuctions`, `updateBounceAsset`. An explicit `doc.operationId` wins.
+ */
+export const operationId = (route: Pick<RouteDefinition, 'method' | 'path' | 'handler' | 'variant' | 'doc'>): string => {
+  if (route.doc?.operationId) return route.doc.operationId;
+  const name = route.handler.split('/').at(-1)!;
+  const type = route.variant ? pascal(route.variant) : '';
+  if (name in OPERATION_NAMES) return OPERATION_NAMES[name].replace('{Type}', type);
+  const [verb, ...noun] = name.split('-');
+  return verb in VERBS ? `${VERBS[verb]}${type}${pascal(noun.join('-'))}` : `${verb}${type}${pascal(noun.join('-'))}`;
+};
+
+/** What each group of routes is, for the tags' descriptions (by the path's resource segment). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  lots: 'Lots of the registry: a set of assets offered for sale, through verification by the concierge to an auction.',
+  assets: 'Assets of the registry (one type per API path): the things sold, grouped into lots.',
+  auctions: 'Auctions of one procurementMethodType: the procedure, its documents, questions, bids, awards, contracts and cancellations.',
+  schemas: 'The JSON Schemas of item families (land parcels...) that check `schema_properties`.',
+  docservice: 'The document service: files are uploaded here first; the signed `url` it answers is what documents carry.',
+  docs: 'This description and its reference page.',
+};
+const tagDescription = (tag: string) => TAG_DESCRIPTIONS[tag.split(' ')[0]] ?? `The routes under /api/${tag.split(' ')[0]}.`;
 
 function security(route: RouteDefinition, doc: RouteDoc): Json[] {
   if (route.auth === 'public') return [];
@@ -118,6 +173,7 @@ function responses(route: RouteDefinition, doc: RouteDoc): Json {
     ...(route.auth !== 'public' && { 401: response('Unauthorized'), 403: response('Forbidden') }),
     404: response('NotFound'),
     ...(doc.request !== undefined && { 422: response('Unprocessable') }),
+    429: response('TooManyRequests'),
   };
   switch (doc.response) {
     case 'resource':
@@ -144,12 +200,24 @@ function responses(route: RouteDefinition, doc: RouteDoc): Json {
     case 'schema':
       return { 200: { description: 'A JSON Schema (draft-04).', ...json(route, { type: 'object', properties: { data: { type: 'object' } } }) }, ...errors };
     case 'openapi':
-      return { 200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } };
+      return { 200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } }, 429: response('TooManyRequests') };
     case 'html':
-      return { 200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } } };
+      return { 200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }, 429: response('TooManyRequests') };
+    case 'health':
+      return {
+        200: { description: 'The table answers.', ...json(route, { type: 'object', required: ['data'], properties: { data: ref('Health') } }) },
+        503: { description: 'The table does not answer.', ...json(route, { type: 'object', required: ['data'], properties: { data: ref('Health') } }) },
+        429: response('TooManyRequests'),
+      };
     case 'asset':
-      return { 200: { description: 'The file (CSS or JavaScript).', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } } } }, 404: response('NotFound') };
+      return { 200: { description: 'The file (CSS or JavaScript).', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } } } }, 404: response('NotFound'), 429: response('TooManyRequests') };
   }
+}
+
+/** A real body (from the README's walkthroughs) for the request, when there is one for this schema and method. */
+function exampleOf(route: RouteDefinition, schema: string): Json {
+  const example = EXAMPLES[`${route.method} ${schema}`] ?? EXAMPLES[schema];
+  return example === undefined ? {} : { example: { data: example } };
 }
 
 function operation(route: RouteDefinition, doc: RouteDoc): Json {
@@ -167,8 +235,10 @@ function operation(route: RouteDefinition, doc: RouteDoc): Json {
                 schema: {
                   type: 'object',
                   required: ['data'],
-                  properties: { data: ref(route.method === 'PATCH' ? partialOf(doc.request) : componentOf(doc.request)) },
+                  // A schema of its own for a PATCH (`award.patch`) is the body as is; else any part of the fields.
+                  properties: { data: ref(route.method === 'PATCH' && !doc.request.endsWith('.patch') ? partialOf(doc.request) : componentOf(doc.request)) },
                 },
+                ...exampleOf(route, doc.request),
               },
             },
           }
@@ -212,18 +282,32 @@ export function openApiDocument(): Json {
     const known = (name: string | undefined) => (name !== undefined && name in namedSchemas ? name : undefined);
     paths[route.path][route.method.toLowerCase()] = operation(route, { ...doc, request: known(doc.request), resource: known(doc.resource) });
   }
-  const schemas: Json = { Error: ERROR, PageLink: PAGE_LINK, Listing: LISTING, Access: ACCESS };
+  const all: Json = { Error: ERROR, PageLink: PAGE_LINK, Listing: LISTING, Access: ACCESS, Health: HEALTH };
   for (const [name, schema] of Object.entries(namedSchemas)) {
-    schemas[componentOf(name)] = schema;
-    schemas[partialOf(name)] = partial(schema);
-    schemas[answeredOf(name)] = answered(schema);
+    all[componentOf(name)] = schema;
+    all[partialOf(name)] = partial(schema);
+    all[answeredOf(name)] = answered(schema);
   }
+  // Only the schemas an operation uses (directly or through another schema): none is left dangling.
+  const schemas: Json = {};
+  const visit = (value: unknown) => {
+    for (const target of refsOf(value)) {
+      const name = /^#\/components\/schemas\/(.+)$/.exec(target)?.[1];
+      if (name && !(name in schemas) && name in all) {
+        schemas[name] = all[name];
+        visit(all[name]);
+      }
+    }
+  };
+  visit(paths);
+  schemas.Error = ERROR; // the shared error responses' schema
   const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
   built = {
     openapi: '3.1.0',
     info: {
       title: 'Agora API',
       version: '0.1.0',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Public registry and auctions: lots (0.1), assets (2.4 bounce, 0.1 basic), auctions (2.5 landlease, 2.3 dgfInsider), ' +
         'item schemas and the document service. Bodies are `{"data": {...}}`; answers are `{"data": ...}` or the error envelope. ' +
@@ -231,7 +315,11 @@ export function openApiDocument(): Json {
         'token once (`access.token`): send it as `acc_token` (query) or `X-Access-Token` (header) to change the object.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({ name })),
+    servers: [
+      { url: '/', description: 'The service that serves this document' },
+      { url: 'http://127.0.0.1:6543', description: 'npm start (its default port)' },
+    ],
+    tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({ name, description: tagDescription(name) })),
     paths,
     components: {
       schemas,
@@ -240,6 +328,10 @@ export function openApiDocument(): Json {
         Forbidden: error('Not allowed to this key (role, owner token, status or period).'),
         NotFound: error('No such object (or path).'),
         Unprocessable: error('The body is not valid: one entry per field at fault.'),
+        TooManyRequests: {
+          description: 'Over the throttling rate (AWS): API Gateway answers `{"message":"Too Many Requests"}`; retry later.',
+          content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } },
+        },
       },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'basic', description: 'The API key as the user name, an empty password.' },

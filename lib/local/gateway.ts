@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots } from '../../functions/bots.ts';
 import { routeKey, routes, type RouteDefinition } from '../../functions/routes.ts';
+import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
@@ -181,6 +182,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return refuse(res, 413, 'data', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`);
   }
   if (url.pathname.startsWith('/_local/') && (await localOnly(method, url, body, res))) return;
+  // CORS as the HTTP API does it with `corsOrigins` (AGORA_CORS_ORIGINS here): preflights answered before any route.
+  const origins = parseOrigins(process.env.AGORA_CORS_ORIGINS);
+  const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+  const cors = origins.length ? corsHeaders(corsPolicy(origins), req.headers.origin, preflight) : undefined;
+  if (preflight && origins.length) return send(res, 204, cors ?? {}, '');
 
   let route = fallback!;
   let params: Record<string, string> = {};
@@ -205,7 +211,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return module.handler(event, lambdaContext(route.handler));
   });
   const out = typeof result === 'object' && result && 'statusCode' in result ? result : { statusCode: 200, body: JSON.stringify(result) };
-  const headers: Record<string, string> = { ...(out.headers ?? {}), 'x-agora-dynamodb-requests': String(requests) };
+  const headers: Record<string, string> = { ...(out.headers ?? {}), ...cors, 'x-agora-dynamodb-requests': String(requests) };
   send(res, out.statusCode, headers, out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? ''));
 }
 

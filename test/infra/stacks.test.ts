@@ -251,7 +251,41 @@ describe('Operations (throttling, alarms, parameters)', () => {
     schedules.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: bots.find((b) => b.name === 'convoy')!.schedule });
   });
 
+  it('sets the auction site and the calendar of every function from context; defaults without', () => {
+    const env = (t: Template) => Object.values(t.findResources('AWS::Lambda::Function')).map((f: any) => f.Properties.Environment?.Variables ?? {});
+    for (const vars of [...env(api), ...env(botsTemplate)]) {
+      expect(vars).toMatchObject({ AGORA_AUCTION_SITE: 'https://auction.agora.example', AGORA_CALENDAR: 'martial-law' });
+    }
+    const built = build({ auctionSite: 'https://auction.example.org', calendar: 'peacetime' });
+    for (const vars of [...env(Template.fromStack(built.api)), ...env(Template.fromStack(built.bots))]) {
+      expect(vars).toMatchObject({ AGORA_AUCTION_SITE: 'https://auction.example.org', AGORA_CALENDAR: 'peacetime' });
+    }
+  });
+
+  it('has no CORS by default; corsOrigins allows those origins with the key and token headers', () => {
+    expect(Object.values(api.findResources('AWS::ApiGatewayV2::Api'))[0].Properties.CorsConfiguration).toBeUndefined();
+    const built = build({ corsOrigins: 'https://app.example.org, https://admin.example.org' });
+    Template.fromStack(built.api).hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['https://app.example.org', 'https://admin.example.org'],
+        AllowHeaders: Match.arrayWith(['authorization', 'x-access-token']),
+        ExposeHeaders: Match.arrayWith(['location']),
+      },
+    });
+  });
+
+  it('describes every stack output', () => {
+    for (const t of [api, data, botsTemplate]) {
+      for (const [name, output] of Object.entries(t.toJSON().Outputs ?? {}) as [string, any][]) {
+        if (!name.startsWith('ExportsOutput')) expect(output.Description, name).toBeTruthy();
+      }
+    }
+  });
+
   it('refuses wrong parameters with a message naming them', () => {
+    expect(() => build({ auctionSite: 'auction.example.org' })).toThrow(/auctionSite/);
+    expect(() => build({ calendar: 'Peacetime' })).toThrow(/calendar/);
+    expect(() => build({ corsOrigins: 'https://app.example.org/path' })).toThrow(/corsOrigins/);
     expect(() => build({ throttleRate: 'fast' })).toThrow(/throttleRate/);
     expect(() => build({ botSchedules: '{"nobody":"rate(1 minute)"}' })).toThrow(/unknown bot nobody/);
     expect(() => build({ botSchedules: '{"convoy":"every minute"}' })).toThrow(/botSchedules.convoy/);

@@ -52,10 +52,11 @@ const KIND: Record<string, Kind> = {
   'http/assets/list-related-processes': 'read', 'http/assets/get-related-process': 'read', 'http/assets/post-related-process': 'create',
   'http/assets/patch-related-process': 'create', 'http/assets/delete-related-process': 'create',
   'http/docs/openapi-json': 'public', 'http/docs/docs-page': 'public', 'http/docs/docs-asset': 'public', 'http/not-found': 'public',
+  'http/health': 'public',
 };
 
 /** The public routes, listed on purpose: a route made public by mistake fails here. */
-const PUBLIC = ['GET /api/docservice/get/{key}', 'GET /api/openapi.json', 'GET /api/docs', 'GET /api/docs/{file}', 'ANY $default'];
+const PUBLIC = ['GET /api/docservice/get/{key}', 'GET /api/openapi.json', 'GET /api/docs', 'GET /api/docs/{file}', 'GET /api/health', 'ANY $default'];
 
 const ROLE_KEYS = ['broker', 'broker2', 'concierge', 'convoy', 'chronograph', 'auction', 'admin'] as const;
 type Caller =

@@ -34,6 +34,25 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('names operations as a generated client should call them (createLot, listLandleaseAuctions)', () => {
+    const id = (method: string, path: string) => doc.paths[path][method].operationId;
+    expect(id('post', '/api/0.1/lots')).toBe('createLot');
+    expect(id('get', '/api/2.5/auctions')).toBe('listLandleaseAuctions');
+    expect(id('patch', '/api/2.4/assets/{assetId}')).toBe('updateBounceAsset');
+    expect(id('post', '/api/2.3/auctions/{auctionId}/auction')).toBe('reportDgfInsiderAuctionResults');
+    expect(id('get', '/api/health')).toBe('getHealth');
+    for (const r of apiRoutes) expect(operationId(r), `${r.method} ${r.path}`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+  });
+
+  it('gives servers, tag descriptions and real request examples; a PATCH with a schema of its own references it', () => {
+    expect(doc.servers.length).toBeGreaterThan(0);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+    const post = doc.paths['/api/0.1/lots'].post.requestBody.content['application/json'];
+    expect(post.example.data.lotType).toBe('basic');
+    const award = doc.paths['/api/2.5/auctions/{auctionId}/awards/{awardId}'].patch.requestBody.content['application/json'];
+    expect(award.schema.properties.data).toEqual({ $ref: '#/components/schemas/award.patch' });
+  });
+
   it('is OpenAPI 3.1 with the key (Basic) and the owner token (acc_token, X-Access-Token) as security schemes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes).toMatchObject({
