@@ -1,18 +1,27 @@
+import { bots } from '../functions/bots.ts';
+import { serviceUrl } from './local-service.ts';
+
 /**
  * `npm run bot -- <name>`: runs one bot once inside the running `npm start` (through its local-only
  * `/_local/bots/<name>` endpoint, so it uses the same table and DynamoDB Local) and prints its report.
+ * The service: AGORA_URL, else the one `npm start` wrote in .agora/local.json.
  */
 const name = process.argv[2];
-const base = process.env.AGORA_URL ?? `http://127.0.0.1:${process.env.PORT ?? 6543}`;
-if (!name) {
-  console.error('usage: npm run bot -- <concierge|convoy|chronograph>');
+const names = bots.map((b) => b.name);
+if (!name || !names.includes(name)) {
+  console.error(`${name ? `unknown bot ${JSON.stringify(name)}` : 'which bot?'}: one of ${names.join(', ')}\nusage: npm run bot -- <${names.join('|')}>`);
   process.exit(2);
 }
+const base = serviceUrl();
 try {
   const res = await fetch(`${base}/_local/bots/${name}`, { method: 'POST' });
-  console.log(JSON.stringify(await res.json(), null, 2));
-  process.exit(res.ok ? 0 : 1);
+  const body = await res.text();
+  if (!res.ok) {
+    console.error(`${base} answered ${res.status} to running ${name}: ${body.slice(0, 300)}`);
+    process.exit(1);
+  }
+  console.log(JSON.stringify(JSON.parse(body), null, 2));
 } catch {
-  console.error(`Nothing answers on ${base}: start the service with \`npm start\` first.`);
+  console.error(`Nothing answers on ${base}: start the service with \`npm start\` first (or set AGORA_URL).`);
   process.exit(1);
 }

@@ -2,43 +2,83 @@ import { readFileSync } from 'node:fs';
 import { organizationSchema } from '../functions/domain/kernel/organization.ts';
 import { compileCheck } from '../functions/domain/kernel/validation.ts';
 import { deleteOrganization, organizationDirectory, putOrganization } from '../functions/store/organizations.ts';
+import { tableDescription, tableFailure, useTable } from './local-service.ts';
 
 /**
- * Manages the organization directory (interface.md §2.2 fill-in) in the table named by TABLE_NAME
- * (and DYNAMODB_ENDPOINT for a local one):
+ * Manages the organization directory (interface.md §2.2 fill-in) in a table: that of the running `npm start` by
+ * default (.agora/local.json); TABLE_NAME (and DYNAMODB_ENDPOINT for a local one) for another, as `npm run keys`.
  *
- *   npm run organizations -- add <file.json>        one organization, or an array of them
+ *   npm run organizations -- add <file.json>        one organization, or an array of them (examples/org.json)
  *   npm run organizations -- show <scheme> <id>
  *   npm run organizations -- remove <scheme> <id>
  *
  * An entry needs `name`, `identifier` (`scheme`, `id`, ideally `uri`) and `address`; `contactPoint` is the sender's.
+ * Exit codes: 0 done, 1 refused, not found or failed, 2 wrong arguments. Every entry of a file is checked before any
+ * is stored.
  */
 const { contactPoint: _sentByClients, ...entryProperties } = organizationSchema.properties;
 const checkEntry = compileCheck({ type: 'object', additionalProperties: false, required: ['name', 'identifier', 'address'], properties: entryProperties });
 
-const [command, ...args] = process.argv.slice(2);
-const usage = () => {
-  console.error('usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>');
+const USAGE = 'usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>';
+const wrong = (message: string): never => {
+  console.error(`${message}\n${USAGE}`);
   process.exit(2);
 };
+const refuse = (message: string): never => {
+  console.error(message);
+  process.exit(1);
+};
 
-if (command === 'add' && args.length === 1) {
-  const parsed = JSON.parse(readFileSync(args[0], 'utf8'));
-  for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
+const [command, ...args] = process.argv.slice(2);
+if (!command) wrong('no command');
+if (command === 'add' && args.length !== 1) wrong('add: one file (a JSON organization or an array of them)');
+else if ((command === 'show' || command === 'remove') && args.length !== 2) wrong(`${command}: the identifier's scheme and id, like UA-EDR 00037256`);
+else if (!['add', 'show', 'remove'].includes(command)) wrong(`unknown command ${JSON.stringify(command)}: add, show or remove`);
+
+function readEntries(file: string): Record<string, any>[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return refuse(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return refuse(`${file}: not JSON (${(error as Error).message})`);
+  }
+  const entries = Array.isArray(parsed) ? parsed : [parsed];
+  entries.forEach((entry, i) => {
     try {
       checkEntry(entry);
     } catch (error) {
-      console.error(`refused ${JSON.stringify(entry.identifier)}: ${(error as Error).message}`);
-      process.exit(1);
+      refuse(`${file}${Array.isArray(parsed) ? `[${i}]` : ''}: refused ${JSON.stringify((entry as any)?.identifier ?? null)}: ${(error as Error).message}`);
     }
-    await putOrganization(entry);
-    console.log(`stored ${entry.identifier.scheme} ${entry.identifier.id}: ${entry.name}`);
+  });
+  return entries;
+}
+
+const entries = command === 'add' ? readEntries(args[0]) : [];
+const noTable = useTable();
+if (noTable) refuse(noTable);
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+try {
+  if (command === 'add') {
+    for (const entry of entries) {
+      await putOrganization(entry);
+      console.log(`stored ${entry.identifier.scheme} ${entry.identifier.id}: ${entry.name}`);
+    }
+  } else if (command === 'show') {
+    const entry = await organizationDirectory.find(args[0], args[1]);
+    if (!entry) refuse(`${args[0]} ${args[1]} is not in the directory of ${tableDescription()}`);
+    console.log(JSON.stringify(entry, null, 2));
+  } else {
+    const removed = await deleteOrganization(args[0], args[1]);
+    if (!removed) refuse(`${args[0]} ${args[1]} was not in the directory of ${tableDescription()}`);
+    console.log(`removed ${args[0]} ${args[1]}`);
   }
-} else if (command === 'show' && args.length === 2) {
-  const entry = await organizationDirectory.find(args[0], args[1]);
-  console.log(entry ? JSON.stringify(entry, null, 2) : `${args[0]} ${args[1]} is not in the directory`);
-  process.exit(entry ? 0 : 1);
-} else if (command === 'remove' && args.length === 2) {
-  const removed = await deleteOrganization(args[0], args[1]);
-  console.log(removed ? `removed ${args[0]} ${args[1]}` : `${args[0]} ${args[1]} was not in the directory`);
-} else usage();
+} catch (error) {
+  refuse(tableFailure(error));
+}

