@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
 import { startGateway } from '../lib/local/gateway.ts';
 import { humanizeStream } from '../lib/local/log-format.ts';
@@ -15,6 +15,8 @@ import { DEFAULT_PORT, LOCAL_FILE, runningService } from './local-service.ts';
  * It checks first (Node, one `npm start` per .agora, the port, Java) and touches nothing when one fails.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// Local settings (.env.example lists them); the environment wins over the file. Handlers read them lazily, after this.
+if (existsSync('.env')) process.loadEnvFile('.env');
 const fail = (line: string): never => {
   console.error(line);
   process.exit(1);
