@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,6 +116,18 @@ describe('npm run bot', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/unknown bot "nosuch": one of .*concierge.*convoy|unknown bot "nosuch": one of .*convoy.*concierge/);
   }, 120_000);
+});
+
+describe('npm start on a broken data folder', () => {
+  it('says in one line what broke and how to reset it, and leaves no lock nor local.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
+    mkdirSync(join(dir, '.agora/dynamodb'), { recursive: true });
+    writeFileSync(join(dir, '.agora/dynamodb/shared-local-instance.db'), randomBytes(8192));
+    const r = await run('bin/serve.ts', [], { PORT: String(await freePort()), TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir);
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toMatch(/^The local data in \.agora\/dynamodb cannot be read \(.*\): reset it with `rm -rf \.agora\/dynamodb`, or run without it: AGORA_IN_MEMORY=1 npm start\.$/);
+    expect(readdirSync(join(dir, '.agora')).sort()).toEqual(['dynamodb']);
+  }, 90_000);
 });
 
 describe('npm start refuses to start twice', () => {
