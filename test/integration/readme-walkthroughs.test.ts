@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useService } from '../support/service.ts';
+
+/**
+ * The README's walkthroughs, run as written (bash, curl, jq, `npm run bot`) against a service on a port that is not
+ * the default one: AGORA_URL names it, as the README says, and nothing else changes.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const service = useService();
+
+/** The first ```sh block after the heading. */
+function walkthrough(heading: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const from = readme.indexOf(heading);
+  expect(from, heading).toBeGreaterThan(-1);
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(from));
+  return block![1];
+}
+
+function bash(script: string): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((done) => {
+    execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: { ...process.env, AGORA_URL: service.url }, timeout: 240_000 }, (error, out, err) =>
+      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    );
+  });
+}
+
+describe('the README walkthroughs on a non-default port', () => {
+  it('checks jq and curl are there (the walkthroughs need them)', async () => {
+    const r = await bash('command -v jq && command -v curl');
+    expect(r.code, 'install jq and curl (apt-get install -y jq curl)').toBe(0);
+  });
+
+  it('A sale, end to end: the lot ends sold and its assets complete', async () => {
+    expect(service.url).not.toMatch(/:6543$/);
+    const r = await bash(walkthrough('### A sale, end to end'));
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines).toContain('active.salable');
+    expect(lines).toContain('complete');
+    expect(lines.at(-1)).toMatch(/"status":"sold"/);
+    const sold = lines.indexOf('sold');
+    expect(sold, r.out).toBeGreaterThan(-1);
+    expect(lines[sold + 1]).toBe('complete');
+  }, 240_000);
+
+  it("An asset's life: from draft to deleted, with the directory's fill-in", async () => {
+    const r = await bash(walkthrough("### An asset's life"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('"Уточнений опис"');
+    expect(r.out).toContain('"deleted"');
+    expect(r.out).toContain('"uri": "http://www.dus.gov.ua/"');
+  }, 240_000);
+});
