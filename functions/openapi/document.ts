@@ -25,8 +25,10 @@ function partial(schema: object): object {
 
 /** The schema of an answered object: the fields as sent plus those the server sets (id, dates, status, owner ...). */
 function answered(schema: object): object {
-  const { required: _required, additionalProperties: _additional, if: _if, then: _then, else: _else, ...rest } = schema as Json;
-  return { ...rest, description: 'The fields as sent, and those the server sets (id, date, dateModified, status ...).' };
+  // The server adds fields: neither additional nor unevaluated properties are closed in an answer.
+  const { required: _required, additionalProperties: _additional, unevaluatedProperties: _unevaluated, if: _if, then: _then, else: _else, ...rest } = schema as Json;
+  const properties = { id: { type: 'string', description: 'Set by the server.' }, dateModified: { type: 'string', format: 'date-time', description: 'Set by the server.' }, ...(rest.properties as Json) };
+  return { ...rest, properties, description: 'The fields as sent, and those the server sets (id, date, dateModified, status ...).' };
 }
 const answeredOf = (name: string) => `${name}.answer`;
 
@@ -175,15 +177,21 @@ function responses(route: RouteDefinition, doc: RouteDoc): Json {
     ...(doc.request !== undefined && { 422: response('Unprocessable') }),
     429: response('TooManyRequests'),
   };
+  // What a client reads back: the example body it sent, with the fields the server adds.
+  const sample = of && route.method !== 'PATCH' && EXAMPLES[of] !== undefined
+    ? { example: { data: { id: '6cf2ba0bb5e1467da0b2b1c1d2e3f4a5', dateModified: '2026-11-23T12:04:05.123456+02:00', ...(EXAMPLES[of] as object) } } }
+    : {};
+  const withSample = (answer: { content: Record<string, object> }) =>
+    ({ ...answer, content: Object.fromEntries(Object.entries(answer.content).map(([type, media]) => [type, { ...media, ...sample }])) });
   switch (doc.response) {
     case 'resource':
-      return { 200: { description: 'The object.', ...json(route, { type: 'object', required: ['data'], properties: { data: item } }) }, ...errors };
+      return { 200: { description: 'The object.', ...withSample(json(route, { type: 'object', required: ['data'], properties: { data: item } })) }, ...errors };
     case 'created':
       return {
         201: {
           description: 'Created.',
           headers: { Location: { description: 'Where the new object is read.', schema: { type: 'string' } } },
-          ...json(route, { type: 'object', required: ['data'], properties: { data: item, access: ref('Access') } }),
+          ...withSample(json(route, { type: 'object', required: ['data'], properties: { data: item, access: ref('Access') } })),
         },
         ...errors,
       };
