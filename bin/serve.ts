@@ -36,17 +36,19 @@ if (!(await portFree(port))) {
   fail(`Port ${port} is in use${holder ? ` by ${holder}` : ''}: stop that process or start on another port (PORT=7201 npm start). Nothing was changed.`);
 }
 mkdirSync('.agora', { recursive: true });
+const external = Boolean(process.env.DYNAMODB_ENDPOINT);
 const lock = takeLock('.agora/lock');
-if ('heldBy' in lock) {
+if ('heldBy' in lock && !external) {
   const other = runningService();
   fail(`Agora already runs from this folder (npm start, pid ${lock.heldBy}${other ? `, ${other.url}` : ''}): stop it first, or use it. Nothing was changed.`);
 }
-const release = (lock as { release: () => void }).release;
+// With its own DYNAMODB_ENDPOINT (the bench, ops) a second one may run beside: it leaves .agora to the first.
+const owner = !('heldBy' in lock);
+const release = owner ? (lock as { release: () => void }).release : () => {};
 if (process.env.LOG_FORMAT !== 'json') humanizeStream(process.stdout);
 if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
 // DYNAMODB_ENDPOINT: use a DynamoDB (Local) that is already running instead of starting one (bench, ops).
-const external = Boolean(process.env.DYNAMODB_ENDPOINT);
 let dynamo = process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: () => {} } : undefined;
 try {
   dynamo ??= await startDynamoDbLocal(inMemory ? {} : { dbPath });
@@ -73,7 +75,8 @@ try {
 }
 const gateway = await startGateway({ port });
 // Where this service answers and its DynamoDB Local listens, for the CLIs (`npm run bot`, `keys`, `organizations`).
-writeFileSync(LOCAL_FILE, JSON.stringify({ url: gateway.url, endpoint: db.endpoint, table: process.env.TABLE_NAME, pid: process.pid }));
+if (owner) writeFileSync(LOCAL_FILE, JSON.stringify({ url: gateway.url, endpoint: db.endpoint, table: process.env.TABLE_NAME, pid: process.pid }));
+else console.log(`Another npm start (pid ${(lock as { heldBy: number }).heldBy}) owns .agora: the CLIs reach this one with AGORA_URL=${gateway.url}`);
 // Bot runs are logged by the bots themselves; the timer adds only what they cannot say (a run that threw).
 const stopBots = startBots(interval, (line) => {
   if (line.includes('failed:')) console.error(line);
@@ -86,7 +89,7 @@ console.log(`Bots every ${interval} ms. Logs: one line per request and bot run (
 
 const stop = async () => {
   stopBots();
-  rmSync(LOCAL_FILE, { force: true });
+  if (owner) rmSync(LOCAL_FILE, { force: true });
   release();
   await gateway.close();
   db.stop();
