@@ -102,7 +102,7 @@ const ACCESS = {
 const LISTING_PARAMETERS = [
   { name: 'offset', in: 'query', description: 'The `dateModified` of the last row seen (from `next_page`).', schema: { type: 'string' } },
   { name: 'descending', in: 'query', description: 'Newest first.', schema: { type: 'string', enum: ['1'] } },
-  { name: 'limit', in: 'query', description: 'Rows per page: default 100, at most 1000 (100 with `opt_fields`).', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+  { name: 'limit', in: 'query', description: 'Rows per page: default 100, at most 1000 (100 with `opt_fields`); any other value gives 100, as upstream.', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
   { name: 'opt_fields', in: 'query', description: 'Comma-separated fields to add to each row.', schema: { type: 'string' } },
   { name: 'mode', in: 'query', description: '`test`: the feed of test objects.', schema: { type: 'string', enum: ['test'] } },
 ];
