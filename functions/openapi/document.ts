@@ -132,7 +132,7 @@ const OPERATION_NAMES: Record<string, string> = {
   'list-schemas': 'listItemSchemas',
   'get-schema': 'getItemSchema',
 };
-const pascal = (words: string) => words.split(/[-_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const pascal = (words: string) => words.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 
 /**
  * The name generated clients give the operation, from the handler and the variant: `createLot`,
@@ -141,10 +141,16 @@ const pascal = (words: string) => words.split(/[-_\s]+/).map((w) => w.charAt(0).
 export const operationId = (route: Pick<RouteDefinition, 'method' | 'path' | 'handler' | 'variant' | 'doc'>): string => {
   if (route.doc?.operationId) return route.doc.operationId;
   const name = route.handler.split('/').at(-1)!;
-  const type = route.variant ? pascal(route.variant) : '';
-  if (name in OPERATION_NAMES) return OPERATION_NAMES[name].replace('{Type}', type);
+  // A type reads before the noun (createLandleaseAuction), an API version after it (createTransferV24).
+  const versioned = /^v\d/.test(route.variant ?? '');
+  const type = route.variant && !versioned ? pascal(route.variant) : '';
+  const version = versioned ? pascal(route.variant!) : '';
+  if (name in OPERATION_NAMES) return OPERATION_NAMES[name].replace('{Type}', type) + version;
+  // POST .../ownership takes the object over with a transfer.
+  const ownership = /^post-(.+)-ownership$/.exec(name);
+  if (ownership) return `takeOver${type}${pascal(ownership[1])}${version}`;
   const [verb, ...noun] = name.split('-');
-  return verb in VERBS ? `${VERBS[verb]}${type}${pascal(noun.join('-'))}` : `${verb}${type}${pascal(noun.join('-'))}`;
+  return `${VERBS[verb] ?? verb}${type}${pascal(noun.join('-'))}${version}`;
 };
 
 /** What each group of routes is, for the tags' descriptions (by the path's resource segment). */
