@@ -56,4 +56,30 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   question: { title: 'Огляд', description: 'Коли можна оглянути приміщення?', author: tenderer },
   answer: { answer: 'Щодня з 10:00 до 16:00.' },
   cancellation: { reason: 'Рішення організатора' },
+  'auction.landlease': {
+    title: 'Оренда земельної ділянки', description: 'Право оренди земельної ділянки', procurementMethodType: 'landlease',
+    status: 'draft', tenderAttempts: 1, lotIdentifier: 'LL-0001',
+    value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true }, minimalStep: { amount: 1000, currency: 'UAH', valueAddedTaxIncluded: true },
+    guarantee: { amount: 10000, currency: 'UAH' }, registrationFee: { amount: 500, currency: 'UAH' }, budgetSpent: { amount: 2000, currency: 'UAH' },
+    items: [{
+      description: 'Земельна ділянка для сільськогосподарського виробництва',
+      classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Землі для ведення сільського господарства' },
+      additionalClassifications: [
+        { scheme: 'kvtspz', id: '01.01', description: 'Для ведення товарного сільськогосподарського виробництва' },
+        { scheme: 'cadastralNumber', id: '1234567890:12:123:1234', description: 'Кадастровий номер' },
+      ],
+      address: { countryName: 'Україна', postalCode: '79000', region: 'Львівська область', locality: 'м. Львів', streetAddress: 'вул. Зелена, 1' },
+      unit: { code: 'HAR', name: 'гектар' }, quantity: 12.5,
+    }],
+    procuringEntity: custodian, lotHolder: { ...custodian, name: 'Власник лоту' },
+    bankAccount: {
+      description: 'Рахунок для гарантійних внесків', bankName: 'АТ КБ ПриватБанк',
+      accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description: 'IBAN' }],
+    },
+    contractTerms: { type: 'lease', leaseTerms: { leaseDuration: 'P5Y' } },
+    auctionPeriod: { startDate: '2026-12-07' },
+  },
+  'bid.landlease': { value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true }, tenderers: [tenderer] },
+  relatedProcess: { type: 'lot', relatedProcessID: '0123456789abcdef0123456789abcdef' },
+  ownership: { id: '5a4b3c2d1e0f5a4b3c2d1e0f5a4b3c2d', transfer: '9f8e7d6c5b4a39281706f5e4d3c2b1a0' },
 };
