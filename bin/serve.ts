@@ -15,8 +15,6 @@ import { DEFAULT_PORT, LOCAL_FILE, runningService } from './local-service.ts';
  * It checks first (Node, one `npm start` per .agora, the port, Java) and touches nothing when one fails.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-// Local settings (.env.example lists them); the environment wins over the file. Handlers read them lazily, after this.
-if (existsSync('.env')) process.loadEnvFile('.env');
 const fail = (line: string): never => {
   console.error(line);
   process.exit(1);
@@ -24,6 +22,8 @@ const fail = (line: string): never => {
 const engines = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines?: { node?: string } }).engines;
 const tooOld = nodeProblem(engines?.node);
 if (tooOld) fail(tooOld);
+// Local settings (.env.example lists them); the environment wins over the file. Handlers read them lazily, after this.
+if (existsSync('.env')) process.loadEnvFile('.env');
 
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT ${JSON.stringify(process.env.PORT)} is not a port number (1..65535).`);

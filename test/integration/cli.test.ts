@@ -145,6 +145,15 @@ describe('npm start refuses to start twice', () => {
     expect(() => mkdirSync(join(dir, '.agora'))).not.toThrow(); // no .agora was made
   }, 60_000);
 
+  it('reads its settings from .env (PORT here)', async () => {
+    const { port } = server.address() as { port: number };
+    const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
+    writeFileSync(join(dir, '.env'), `PORT=${port}\nAGORA_IN_MEMORY=1\n`);
+    const r = await run('bin/serve.ts', [], { PORT: undefined, TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`^Port ${port} is in use`));
+  }, 60_000);
+
   it('refuses while another npm start holds the folder', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
     mkdirSync(join(dir, '.agora'));
