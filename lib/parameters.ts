@@ -45,18 +45,24 @@ function origins(value: unknown): string[] {
   return list as string[];
 }
 
-const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\)|at\(.+\))$/;
-
-/** Reads and checks the context; a wrong value stops the synth with a message naming the parameter. */
-export function parameters(node: Node, botNames: readonly string[]): Parameters {
+/** Raw context values, and numbers checked against a minimum (a wrong one stops the synth, naming the key). */
+export function contextReader(node: Node) {
   const raw = (key: string) => node.tryGetContext(key) as unknown;
-  const number = (key: string, fallback: number, min: number) => {
+  const number = (key: string, fallback: number, min: number): number => {
     const value = raw(key);
     if (value === undefined) return fallback;
     const n = Number(value);
     if (!Number.isFinite(n) || n < min) throw new Error(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
     return n;
   };
+  return { raw, number };
+}
+
+const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\)|at\(.+\))$/;
+
+/** Reads and checks the context; a wrong value stops the synth with a message naming the parameter. */
+export function parameters(node: Node, botNames: readonly string[]): Parameters {
+  const { raw, number } = contextReader(node);
   const stage = String(raw('stage') ?? DEFAULTS.stage);
   if (!/^[A-Za-z][A-Za-z0-9-]{0,30}$/.test(stage)) throw new Error(`context stage: letters, digits and dashes, starting with a letter; got ${JSON.stringify(stage)}`);
   let schedules = raw('botSchedules') ?? {};

@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { contextReader } from './parameters.ts';
 
 /**
  * The security parameters of a deployment, from CDK context like lib/parameters.ts (kept apart so each file stays small):
@@ -24,14 +25,7 @@ export interface SecurityParameters {
 export const SECURITY_DEFAULTS = { keyRate: 20, authFailureThreshold: 100, throttleThreshold: 50, botConcurrency: 1 } as const;
 
 export function securityParameters(node: Node): SecurityParameters {
-  const raw = (key: string) => node.tryGetContext(key) as unknown;
-  const number = (key: string, fallback: number, min: number) => {
-    const value = raw(key);
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new Error(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
-    return n;
-  };
+  const { raw, number } = contextReader(node);
   const base = raw('publicBaseUrl');
   if (base !== undefined && (typeof base !== 'string' || !/^https:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(base))) {
     throw new Error(`context publicBaseUrl: expected an https URL without query (https://api.example.org), got ${JSON.stringify(base)}`);
