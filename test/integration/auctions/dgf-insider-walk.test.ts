@@ -2,8 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { aDocument, anInsiderAuction, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { insiderBid, INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
-import { clockOf, kyivDayIn, SANDBOX } from './landlease-helpers.ts';
+import { clockOf, INSIDER, insiderBid, kyivDayIn, SANDBOX, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
-import { AUCTIONS, draftAuction, rectifyingAuction } from './landlease-helpers.ts';
+import { AUCTIONS, draftAuction, INSIDER, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

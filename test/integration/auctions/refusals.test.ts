@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aBid, aDocument, aLandItem, aLandleaseAuction, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { activeBid, AUCTIONS, clockOf, draftAuction, kyivDayIn, rectifyingAuction } from './landlease-helpers.ts';
+import { activeBid, AUCTIONS, clockOf, draftAuction, kyivDayIn, rectifyingAuction } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { aBid, aDocument, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, clockOf, draftAuction } from './landlease-helpers.ts';
+import { AUCTIONS, clockOf, draftAuction } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -4,8 +4,7 @@ import { anInsiderAuction } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER } from '../auctions/dgf-insider-helpers.ts';
-import { kyivDayIn, SANDBOX } from '../auctions/landlease-helpers.ts';
+import { INSIDER, kyivDayIn, SANDBOX } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -4,8 +4,7 @@ import { aDocument, anInsiderAuction, aLandItem, aLandleaseAuction } from '../..
 import { client } from '../../support/http.ts';
 import { lotIn, patchAs, type CreatedLot } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { insiderBid, INSIDER } from '../auctions/dgf-insider-helpers.ts';
-import { AUCTIONS, clockOf, kyivDayIn, SANDBOX } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, clockOf, INSIDER, insiderBid, kyivDayIn, SANDBOX } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -7,7 +7,7 @@ import { client } from '../../support/http.ts';
 import { assetIn } from '../../support/assets.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, clockOf, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -3,8 +3,7 @@ import type { Answer } from '../../support/http.ts';
 import { client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { tenderingInsider, INSIDER } from '../auctions/dgf-insider-helpers.ts';
-import { AUCTIONS, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, INSIDER, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

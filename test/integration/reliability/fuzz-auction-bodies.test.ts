@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { aBid, aDocument, aLandItem, aLandleaseAuction, anInsiderAuction, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { insiderBid, INSIDER, tenderingInsider } from '../auctions/dgf-insider-helpers.ts';
-import { AUCTIONS, clockOf, kyivDayIn, rectifyingAuction, SANDBOX } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, clockOf, INSIDER, insiderBid, kyivDayIn, rectifyingAuction, SANDBOX, tenderingInsider } from '../../support/auctions.ts';
 import { fuzzEndpoint, fuzzTimeout, mutated, type Target } from './fuzz-support.ts';
 
 const service = useService();

@@ -4,8 +4,7 @@ import { client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { assetIn } from '../../support/assets.ts';
 import { useService } from '../../support/service.ts';
-import { tenderingInsider, INSIDER } from '../auctions/dgf-insider-helpers.ts';
-import { AUCTIONS, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, INSIDER, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
 import { expectNoServerError, fuzzParameters } from './fuzz-support.ts';
 
 const service = useService();

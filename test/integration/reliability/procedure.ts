@@ -3,8 +3,7 @@ import { addDocument, assetIn, type CreatedAsset } from '../../support/assets.ts
 import type { client } from '../../support/http.ts';
 import { lotIn, type CreatedLot } from '../../support/lots.ts';
 import type { Service } from '../../support/service.ts';
-import { insiderBid, INSIDER, tenderingInsider } from '../auctions/dgf-insider-helpers.ts';
-import { AUCTIONS, clockOf, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, clockOf, INSIDER, insiderBid, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
 
 
 type Api = ReturnType<typeof client>;

@@ -3,7 +3,7 @@ import { aBid, aLot, anOrganization } from '../../support/builders.ts';
 import { aBounceAsset, anItem } from '../../support/assets.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, clockOf, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
 import { itemCount, partition } from './fuzz-support.ts';
 
 const service = useService();

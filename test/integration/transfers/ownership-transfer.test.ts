@@ -4,7 +4,7 @@ import { aBasicAsset, aBounceAsset, ASSET_TYPES, LOT_ID, patchAs, type CreatedAs
 import { aLandleaseAuction, aLot, hex32 } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, kyivDayIn, SANDBOX } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, kyivDayIn, SANDBOX } from '../../support/auctions.ts';
 import { scanTable } from '../reliability/fuzz-support.ts';
 
 const service = useService();

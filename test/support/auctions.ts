@@ -1,0 +1,187 @@
+import { expect } from 'vitest';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { aBid, aDocument, aLandleaseAuction, anInsiderAuction, anInsiderBid } from './builders.ts';
+import type { client } from './http.ts';
+import type { Service } from './service.ts';
+
+/**
+ * How tests get auctions of each type into each stage, through HTTP alone and with the sandbox accelerator; and, per
+ * type, one `AuctionFixture` that the contract suite (`auction-contract.ts`) runs against.
+ */
+type Api = ReturnType<typeof client>;
+
+export const SANDBOX = { mode: 'test', procurementMethodDetails: 'quick, accelerator=1440' };
+
+/** The Kyiv date `days` from now: far enough for the periods to fit. */
+export const kyivDayIn = (days: number): string => format(new TZDate(Date.now() + days * 86_400_000, 'Europe/Kyiv'), 'yyyy-MM-dd');
+
+/**
+ * Moves the service clock just past `instant` (an ISO date-time). The offset only grows: `clock.offset` remembers it
+ * across steps of one test.
+ */
+export function clockOf(service: Service) {
+  let offset = 0;
+  return {
+    get offset() {
+      return offset;
+    },
+    async passTo(instant: string) {
+      offset = Math.max(offset, Date.parse(instant) - Date.now() + 1_000);
+      await service.setClockOffset(offset);
+    },
+    async reset() {
+      offset = 0;
+      await service.setClockOffset(0);
+    },
+    now: () => new Date(Date.now() + offset).toISOString(),
+  };
+}
+
+export type Clock = ReturnType<typeof clockOf>;
+
+// ---- landlease (API 2.5)
+
+export const AUCTIONS = '/api/2.5/auctions';
+
+/** A draft sandbox landlease auction 21 days ahead, with its tokens. */
+export async function draftAuction(api: Api, overrides: Record<string, unknown> = {}) {
+  const res = await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), { ...SANDBOX, ...overrides }));
+  if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id as string, token: res.body.access.token as string, created: res };
+}
+
+/** A sandbox landlease auction committed to `active.rectification`. */
+export async function rectifyingAuction(api: Api, overrides: Record<string, unknown> = {}) {
+  const draft = await draftAuction(api, overrides);
+  const res = await api.patch(`${AUCTIONS}/${draft.id}`, { status: 'active.rectification' }, { token: draft.token });
+  if (res.status !== 200) throw new Error(`phase commit failed: ${JSON.stringify(res.body)}`);
+  return { ...draft, auction: res.body.data };
+}
+
+/** A landlease bid taken from draft to active: pending, eligibility document, then `qualified` and `bidNumber`. */
+export async function activeBid(api: Api, auctionId: string, bidNumber: number, as = 'broker2') {
+  const bids = `${AUCTIONS}/${auctionId}/bids`;
+  const created = await api.post(bids, aBid(), { as });
+  if (created.status !== 201) throw new Error(`bid failed: ${JSON.stringify(created.body)}`);
+  const { id } = created.body.data;
+  const token = created.body.access.token;
+  await api.patch(`${bids}/${id}`, { status: 'pending' }, { as, token });
+  await api.post(`${bids}/${id}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), { as, token });
+  const activated = await api.patch(`${bids}/${id}`, { status: 'active', qualified: true, bidNumber }, { as, token });
+  if (activated.status !== 200) throw new Error(`activation failed: ${JSON.stringify(activated.body)}`);
+  return { id: id as string, token: token as string };
+}
+
+// ---- dgfInsider (API 2.3)
+
+export const INSIDER = '/api/2.3/auctions';
+
+/** A sandbox dgfInsider auction 14 days ahead, created straight in `active.tendering`, with its token. */
+export async function tenderingInsider(api: Api, overrides: Record<string, unknown> = {}) {
+  const res = await api.post(INSIDER, anInsiderAuction(kyivDayIn(14), { ...SANDBOX, ...overrides }));
+  if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id as string, token: res.body.access.token as string, auction: res.body.data, created: res };
+}
+
+/** A registered dgfInsider bid (active unless the body says otherwise), with its own token. */
+export async function insiderBid(api: Api, auctionId: string, as = 'broker2', overrides: Record<string, unknown> = {}) {
+  const res = await api.post(`${INSIDER}/${auctionId}/bids`, anInsiderBid(overrides), { as });
+  if (res.status !== 201) throw new Error(`bid failed: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id as string, token: res.body.access.token as string, bid: res.body.data };
+}
+
+// ---- one fixture per type: what the contract suite needs to know
+
+export interface Owned {
+  id: string;
+  token: string;
+}
+
+export interface OpenAuction extends Owned {
+  /** The auction as the last step left it (its periods). */
+  auction: any;
+}
+
+export interface AuctionFixture {
+  /** The procurementMethodType. */
+  type: string;
+  /** Its API path. */
+  base: string;
+  /** Another type, for "415 on another procurementMethodType". */
+  otherType: string;
+  /** `documentOf` of a document added to the auction. */
+  documentOf: string;
+  /** How the API answers `Location`: a path (2.5) or an absolute URL (2.3). */
+  location: (service: Service, path: string) => string;
+  /** The `access` a creation answers. */
+  access: Record<string, unknown>;
+  /** Server fields every new auction of the type has. */
+  serverFields: Record<string, unknown>;
+  /** The body of a new auction (sandbox). */
+  body: (overrides?: Record<string, unknown>) => Record<string, unknown>;
+  /** The status a draft is committed to, and what the commit answers. */
+  committed: string;
+  /** The status of the auction once an award is active (a contract waits for signature). */
+  awarded: string;
+  /** An auction that takes documents and questions (the first status after the draft). */
+  open: (api: Api) => Promise<OpenAuction>;
+  /** An auction that takes bids. */
+  tendering: (api: Api, service: Service, clock: Clock) => Promise<OpenAuction>;
+  /** A bid as a bidder first registers it, and that bid made active (ready for the auction). */
+  bid: (api: Api, auctionId: string, as: string, n: number) => Promise<Owned>;
+  /** Brings a tendering auction with its active bids to `active.auction` (the chronograph on demand). */
+  toAuction: (service: Service, clock: Clock, auction: any) => Promise<void>;
+}
+
+const ORGANIZER_FIELDS = { procurementMethod: 'open', submissionMethod: 'electronicAuction', awardCriteria: 'highestCost', owner: 'broker' };
+
+export const landlease: AuctionFixture = {
+  type: 'landlease',
+  base: AUCTIONS,
+  otherType: 'dgfInsider',
+  documentOf: 'auction',
+  location: (_service, path) => path,
+  access: { token: expect.stringMatching(/^[0-9a-f]{32}$/), transfer: expect.stringMatching(/^[0-9a-f]{32}$/) },
+  serverFields: { ...ORGANIZER_FIELDS, status: 'draft', auctionParameters: { type: 'texas' } },
+  body: (overrides = {}) => aLandleaseAuction(kyivDayIn(21), { ...SANDBOX, ...overrides }),
+  committed: 'active.rectification',
+  awarded: 'active.qualification',
+  open: (api) => rectifyingAuction(api),
+  async tendering(api, service, clock) {
+    const a = await rectifyingAuction(api);
+    await clock.passTo(a.auction.rectificationPeriod.endDate);
+    await service.bot('chronograph');
+    return a;
+  },
+  bid: (api, auctionId, as, n) => activeBid(api, auctionId, n, as),
+  async toAuction(service, clock, auction) {
+    await clock.passTo(auction.tenderPeriod.endDate);
+    await service.bot('chronograph');
+    await clock.passTo(auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+  },
+};
+
+export const dgfInsider: AuctionFixture = {
+  type: 'dgfInsider',
+  base: INSIDER,
+  otherType: 'landlease',
+  documentOf: 'tender',
+  location: (service, path) => `${service.url}${path}`,
+  access: { token: expect.stringMatching(/^[0-9a-f]{32}$/) },
+  serverFields: { ...ORGANIZER_FIELDS, status: 'active.tendering', auctionParameters: { type: 'insider', dutchSteps: 80 } },
+  body: (overrides = {}) => anInsiderAuction(kyivDayIn(14), { ...SANDBOX, ...overrides }),
+  committed: 'active.tendering',
+  awarded: 'active.awarded',
+  open: (api) => tenderingInsider(api),
+  tendering: (api) => tenderingInsider(api),
+  bid: (api, auctionId, as) => insiderBid(api, auctionId, as),
+  async toAuction(service, clock, auction) {
+    await clock.passTo(auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+  },
+};
+
+/** Every auction type: the contract suite runs once per entry. */
+export const AUCTION_TYPES: readonly AuctionFixture[] = [landlease, dgfInsider];
