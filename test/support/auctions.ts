@@ -122,8 +122,8 @@ export interface AuctionFixture {
   body: (overrides?: Record<string, unknown>) => Record<string, unknown>;
   /** The status a draft is committed to, and what the commit answers. */
   committed: string;
-  /** The status of the auction once an award is active (a contract waits for signature). */
-  awarded: string;
+  /** The refusal of an owner's edit in a status that takes none (the texts of the original services differ). */
+  closedForEdits: (status: string) => string;
   /** An auction that takes documents and questions (the first status after the draft). */
   open: (api: Api) => Promise<OpenAuction>;
   /** An auction that takes bids. */
@@ -146,13 +146,13 @@ export const landlease: AuctionFixture = {
   serverFields: { ...ORGANIZER_FIELDS, status: 'draft', auctionParameters: { type: 'texas' } },
   body: (overrides = {}) => aLandleaseAuction(kyivDayIn(21), { ...SANDBOX, ...overrides }),
   committed: 'active.rectification',
-  awarded: 'active.qualification',
+  closedForEdits: (status) => `Can't patch auction in current (${status}) auction status`,
   open: (api) => rectifyingAuction(api),
   async tendering(api, service, clock) {
     const a = await rectifyingAuction(api);
     await clock.passTo(a.auction.rectificationPeriod.endDate);
     await service.bot('chronograph');
-    return a;
+    return { ...a, auction: (await api.get(`${AUCTIONS}/${a.id}`)).body.data };
   },
   bid: (api, auctionId, as, n) => activeBid(api, auctionId, n, as),
   async toAuction(service, clock, auction) {
@@ -173,7 +173,7 @@ export const dgfInsider: AuctionFixture = {
   serverFields: { ...ORGANIZER_FIELDS, status: 'active.tendering', auctionParameters: { type: 'insider', dutchSteps: 80 } },
   body: (overrides = {}) => anInsiderAuction(kyivDayIn(14), { ...SANDBOX, ...overrides }),
   committed: 'active.tendering',
-  awarded: 'active.awarded',
+  closedForEdits: (status) => `Can't update auction in current (${status}) status`,
   open: (api) => tenderingInsider(api),
   tendering: (api) => tenderingInsider(api),
   bid: (api, auctionId, as) => insiderBid(api, auctionId, as),
