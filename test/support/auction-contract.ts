@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aDocument, aQuestion } from './builders.ts';
 import { clockOf, type AuctionFixture } from './auctions.ts';
 import { client } from './http.ts';
@@ -16,7 +16,9 @@ export function auctionContract(fx: AuctionFixture) {
   const service = useService();
   const api = client(() => service.url);
   const clock = clockOf(service);
-  afterEach(() => clock.reset());
+  // The clock only moves forward within the file: each test makes its own auctions at the moved time, and the tests
+  // of one stage share one auction (set up once, the costly part) and leave it as the next test expects.
+  afterAll(() => clock.reset());
   const url = (id: string) => `${fx.base}/${id}`;
 
   /** A tendering auction with two active bids (broker2's, then broker's), run to `active.auction`. */
@@ -109,8 +111,12 @@ export function auctionContract(fx: AuctionFixture) {
   });
 
   describe(`${fx.type} auction: bids`, () => {
+    let a: Awaited<ReturnType<AuctionFixture['tendering']>>;
+    beforeAll(async () => {
+      a = await fx.tendering(api, service, clock);
+    });
+
     it('gives each bid its own token: no token, a wrong one, or the auction owner token are refused', async () => {
-      const a = await fx.tendering(api, service, clock);
       const bid = await fx.bid(api, a.id, 'broker2', 1);
       const bidUrl = `${url(a.id)}/bids/${bid.id}`;
       expect((await api.patch(bidUrl, { status: 'active' })).body).toEqual(PERMISSION);
@@ -121,8 +127,7 @@ export function auctionContract(fx: AuctionFixture) {
     });
 
     it('hides bids from others while tendering, and lets the bidder withdraw its bid', async () => {
-      const a = await fx.tendering(api, service, clock);
-      const bid = await fx.bid(api, a.id, 'broker2', 1);
+      const bid = await fx.bid(api, a.id, 'broker2', 2);
       const bidUrl = `${url(a.id)}/bids/${bid.id}`;
       expect((await api.get(url(a.id))).body.data).not.toHaveProperty('bids');
       expect((await api.get(bidUrl, { as: 'broker' })).body).toEqual(forbidden("Can't view bid in current (active.tendering) auction status"));
@@ -133,15 +138,18 @@ export function auctionContract(fx: AuctionFixture) {
     });
 
     it('takes no results before the auction runs', async () => {
-      const a = await fx.tendering(api, service, clock);
       const res = await api.post(`${url(a.id)}/auction`, { bids: [] }, { as: 'auction' });
       expect(res.body).toEqual(forbidden("Can't report auction results in current (active.tendering) auction status"));
     });
   });
 
   describe(`${fx.type} auction: the auction, the award and the contract`, () => {
+    let a: Awaited<ReturnType<typeof runningAuction>>;
+    beforeAll(async () => {
+      a = await runningAuction();
+    });
+
     it('runs the auction with the bids hidden and each bidder on its own unguessable link', async () => {
-      const a = await runningAuction();
       const running = (await api.get(url(a.id))).body.data;
       expect(running).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: expect.stringContaining(a.id) });
       expect(running).not.toHaveProperty('bids');
@@ -161,7 +169,6 @@ export function auctionContract(fx: AuctionFixture) {
     });
 
     it('takes results only from the auction system, matching the active bids', async () => {
-      const a = await runningAuction();
       const results = a.bids.map((b) => ({ id: b.id, value: { amount: 100000 } }));
       const module = `${url(a.id)}/auction`;
       expect((await api.post(module, { bids: results })).status).toBe(403);
@@ -177,7 +184,6 @@ export function auctionContract(fx: AuctionFixture) {
     });
 
     it('awards the best bid, activates the award after the protocol, and completes when the contract is signed', async () => {
-      const a = await runningAuction();
       const [low, best] = a.bids;
       const results = [{ id: low.id, value: { amount: 110000 } }, { id: best.id, value: { amount: 125000 } }];
       expect((await api.post(`${url(a.id)}/auction`, { bids: results }, { as: 'auction' })).status).toBe(200);
