@@ -78,6 +78,15 @@ export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, ch
   ];
 }
 
+/** The writes that create an aggregate: its root only if no item has its key yet, and its children. */
+export function createWrites<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'rev'>): NonNullable<TransactWriteCommandInput['TransactItems']> {
+  const TableName = tableName();
+  return [
+    { Put: { TableName, Item: rootItem(def, { ...a, rev: 1 }), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ...a.children.map((c) => ({ Put: { TableName, Item: childItem(def.kind, a.id, c) } })),
+  ];
+}
+
 const ID = /^[0-9a-f]{32}$/;
 
 export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
@@ -128,12 +137,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
     get: (id) => loadAggregate(def, id),
 
     async create(a) {
-      const root = { ...rootItem(def, { ...a, rev: 1 }) };
-      const TableName = tableName();
-      await writeChange([
-        { Put: { TableName, Item: root, ConditionExpression: 'attribute_not_exists(PK)' } },
-        ...a.children.map((c) => ({ Put: { TableName, Item: childItem(def.kind, a.id, c) } })),
-      ]);
+      await writeChange(createWrites(def, a));
     },
 
     modify: (id, change) =>

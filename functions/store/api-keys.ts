@@ -27,23 +27,23 @@ export async function findApiKey(key: string): Promise<ApiKeyRecord | undefined>
   return out.Item ? { name: out.Item.name, role: out.Item.role, levels: out.Item.levels } : undefined;
 }
 
-export async function putApiKey(key: string, record: ApiKeyRecord, created = new Date().toISOString()): Promise<void> {
+/** The stored item of a key: keyed by the key's hash, on the keys feed by name. */
+export function apiKeyItem(key: string, record: ApiKeyRecord, created: string): Record<string, unknown> {
   const hash = sha256(key);
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.apiKey(hash),
-        entity: 'apiKey',
-        ...record,
-        created,
-        GSI1PK: KEYS_FEED,
-        GSI1SK: `${record.name}#${hash}`,
-        // What the keys feed shows (the index carries only this view): never the key, which is not stored at all.
-        [FEED_VIEW]: { ...record, created },
-      },
-    }),
-  );
+  return {
+    ...keys.apiKey(hash),
+    entity: 'apiKey',
+    ...record,
+    created,
+    GSI1PK: KEYS_FEED,
+    GSI1SK: `${record.name}#${hash}`,
+    // What the keys feed shows (the index carries only this view): never the key, which is not stored at all.
+    [FEED_VIEW]: { ...record, created },
+  };
+}
+
+export async function putApiKey(key: string, record: ApiKeyRecord, created = new Date().toISOString()): Promise<void> {
+  await documentClient().send(new PutCommand({ TableName: tableName(), Item: apiKeyItem(key, record, created) }));
 }
 
 /** Every key, by name (one Query on the keys feed, paged). */

@@ -15,15 +15,15 @@ export const organizationDirectory: OrganizationDirectory = {
   },
 };
 
-/** Stores (or replaces) an entry; `organization.identifier` gives its key. */
-export async function putOrganization(organization: JsonObject): Promise<void> {
+/** The item of a directory entry; `organization.identifier` gives its key. */
+export function organizationItem(organization: JsonObject): JsonObject {
   const { scheme, id } = organization.identifier;
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.organization(scheme, id), entity: 'organization', schemaVersion: SCHEMA_VERSION, data: organization },
-    }),
-  );
+  return { ...keys.organization(scheme, id), entity: 'organization', schemaVersion: SCHEMA_VERSION, data: organization };
+}
+
+/** Stores (or replaces) an entry. */
+export async function putOrganization(organization: JsonObject): Promise<void> {
+  await documentClient().send(new PutCommand({ TableName: tableName(), Item: organizationItem(organization) }));
 }
 
 export async function deleteOrganization(scheme: string, id: string): Promise<boolean> {
