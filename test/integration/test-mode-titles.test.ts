@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { anInsiderAuction, aLot } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { useService } from '../support/service.ts';
-import { INSIDER } from './auctions/dgf-insider-helpers.ts';
-import { kyivDayIn } from './auctions/landlease-helpers.ts';
+import { INSIDER, kyivDayIn } from '../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aBid, aDocument } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { insiderBid, INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
-import { AUCTIONS, clockOf, rectifyingAuction } from './landlease-helpers.ts';
+import { AUCTIONS, clockOf, INSIDER, insiderBid, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aDocument } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
+import { INSIDER, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

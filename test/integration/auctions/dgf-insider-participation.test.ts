@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { insiderBid, INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
-import { clockOf } from './landlease-helpers.ts';
+import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

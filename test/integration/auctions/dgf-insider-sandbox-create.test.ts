@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { anInsiderAuction } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER } from './dgf-insider-helpers.ts';
-import { draftAuction, kyivDayIn } from './landlease-helpers.ts';
+import { draftAuction, INSIDER, kyivDayIn } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -2,9 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aDocument } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { qualifyingInsider, qualifyingLandlease } from './awarding-helpers.ts';
-import { insiderBid, tenderingInsider, INSIDER } from './dgf-insider-helpers.ts';
-import { clockOf } from './landlease-helpers.ts';
+import { clockOf, INSIDER, insiderBid, qualifyingInsider, qualifyingLandlease, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -3,7 +3,7 @@ import { TZDate } from '@date-fns/tz';
 import { aLandleaseAuction } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, activeBid, clockOf, draftAuction, kyivDayIn } from './landlease-helpers.ts';
+import { AUCTIONS, activeBid, clockOf, draftAuction, kyivDayIn } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);

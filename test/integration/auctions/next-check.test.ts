@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, tenderingInsider } from './dgf-insider-helpers.ts';
-import { AUCTIONS, clockOf, draftAuction } from './landlease-helpers.ts';
+import { AUCTIONS, clockOf, draftAuction, INSIDER, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);
