@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aDocument } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { activeBid, AUCTIONS, clockOf, INSIDER, insiderBid, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
+import { clockOf, qualifyingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -12,38 +12,9 @@ afterEach(() => clock.reset());
 const read = async (path: string) => (await api.get(path)).body.data;
 const ms = (instant: string) => Date.parse(instant);
 
-/** A dgfInsider sandbox auction with two active bids, run, and its results reported: awards pending and waiting. */
-async function qualifyingInsider() {
-  const a = await tenderingInsider(api);
-  const url = `${INSIDER}/${a.id}`;
-  const bids = [await insiderBid(api, a.id, 'broker2'), await insiderBid(api, a.id, 'broker')];
-  await clock.passTo(a.auction.enquiryPeriod.endDate);
-  await service.bot('chronograph');
-  const results = bids.map((b, i) => ({ id: b.id, value: { amount: 200000 - i * 10000 } }));
-  const res = await api.post(`${url}/auction`, { bids: results }, { as: 'auction' });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return { ...a, url, auction: await read(url) };
-}
-
-/** A landlease sandbox auction walked to qualification: one pending award for the best of two bids. */
-async function qualifyingLandlease() {
-  const a = await rectifyingAuction(api);
-  const url = `${AUCTIONS}/${a.id}`;
-  await clock.passTo(a.auction.rectificationPeriod.endDate);
-  await service.bot('chronograph');
-  const bids = [await activeBid(api, a.id, 1, 'broker2'), await activeBid(api, a.id, 2, 'broker')];
-  await clock.passTo(a.auction.tenderPeriod.endDate);
-  await service.bot('chronograph');
-  await clock.passTo(a.auction.enquiryPeriod.endDate);
-  await service.bot('chronograph');
-  const res = await api.post(`${url}/auction`, { bids: bids.map((b, i) => ({ id: b.id, value: { amount: 150000 - i * 1000 } })) }, { as: 'auction' });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return { ...a, url, auction: await read(url) };
-}
-
-describe('awarding deadlines (chronograph)', () => {
+describe('dgfInsider awarding deadlines (chronograph)', () => {
   it('gives a pending award verification and signing periods ending at the next check, protocol deadline first', async () => {
-    const { auction } = await qualifyingInsider();
+    const { auction } = await qualifyingInsider(api, service, clock);
     const [pending, waiting] = auction.awards;
     expect(pending.verificationPeriod).toEqual({ startDate: pending.date, endDate: expect.any(String) });
     expect(pending.signingPeriod).toEqual({ startDate: pending.date, endDate: expect.any(String) });
@@ -54,7 +25,7 @@ describe('awarding deadlines (chronograph)', () => {
   });
 
   it('makes an award whose protocol is overdue unsuccessful and promotes the waiting award with its own periods', async () => {
-    const { url, token, auction } = await qualifyingInsider();
+    const { url, token, auction } = await qualifyingInsider(api, service, clock);
     const [first, second] = auction.awards;
     // Not yet due: nothing happens.
     await service.bot('chronograph');
@@ -93,7 +64,7 @@ describe('awarding deadlines (chronograph)', () => {
   });
 
   it('leaves an award alone once its contract is signed', async () => {
-    const { url, token, auction } = await qualifyingInsider();
+    const { url, token, auction } = await qualifyingInsider(api, service, clock);
     const [first] = auction.awards;
     const awardUrl = `${url}/awards/${first.id}`;
     await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token });
@@ -109,35 +80,5 @@ describe('awarding deadlines (chronograph)', () => {
     expect(still.awards[0].status).toBe('active');
     expect((await api.patch(`${url}/contracts/${contract.id}`, { status: 'active' }, { token })).status).toBe(200);
     expect((await read(url)).status).toBe('complete');
-  });
-
-  it('makes a landlease auction unsuccessful when its single award misses the protocol deadline', async () => {
-    const { url, auction } = await qualifyingLandlease();
-    const [award] = auction.awards;
-    expect(auction.status).toBe('active.qualification');
-    expect(award.status).toBe('pending');
-    expect(auction.next_check).toBe(award.verificationPeriod.endDate);
-
-    await clock.passTo(award.verificationPeriod.endDate);
-    await service.bot('chronograph');
-    const failed = await read(url);
-    expect(failed.status).toBe('unsuccessful');
-    expect(failed.awards).toMatchObject([{ status: 'unsuccessful' }]);
-    expect(failed).not.toHaveProperty('next_check');
-  });
-
-  it('makes a landlease auction unsuccessful when the contract is not signed in time', async () => {
-    const { url, token, auction } = await qualifyingLandlease();
-    const [award] = auction.awards;
-    const awardUrl = `${url}/awards/${award.id}`;
-    await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token });
-    expect((await api.patch(awardUrl, { status: 'active' }, { token })).status).toBe(200);
-    expect((await read(url)).next_check).toBe(award.signingPeriod.endDate);
-
-    await clock.passTo(award.signingPeriod.endDate);
-    await service.bot('chronograph');
-    const failed = await read(url);
-    expect(failed.status).toBe('unsuccessful');
-    expect(failed.contracts).toMatchObject([{ status: 'cancelled' }]);
   });
 });
