@@ -150,7 +150,9 @@ export function auctionContract(fx: AuctionFixture) {
     });
 
     it('runs the auction with the bids hidden and each bidder on its own unguessable link', async () => {
-      const running = (await api.get(url(a.id))).body.data;
+      const read = await api.get(url(a.id));
+      expect(read.requests).toBe(1); // the auction and its bids: one Query
+      const running = read.body.data;
       expect(running).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: expect.stringContaining(a.id) });
       expect(running).not.toHaveProperty('bids');
       expect(running).not.toHaveProperty('next_check');
