@@ -4,8 +4,7 @@ import { aDocument, anInsiderAuction, aLot } from '../../support/builders.ts';
 import { client, type Answer } from '../../support/http.ts';
 import { lotIn, type CreatedLot } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, insiderBid, tenderingInsider } from '../auctions/dgf-insider-helpers.ts';
-import { clockOf, kyivDayIn, SANDBOX } from '../auctions/landlease-helpers.ts';
+import { clockOf, INSIDER, insiderBid, kyivDayIn, SANDBOX, tenderingInsider } from '../../support/auctions.ts';
 
 /**
  * The service under injected DynamoDB faults (store/faults.ts: throttling, transactions cancelled for throttling,

@@ -5,9 +5,7 @@ import { client } from '../../support/http.ts';
 import { assetIn } from '../../support/assets.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, insiderBid, tenderingInsider } from '../auctions/dgf-insider-helpers.ts';
-import { qualifyingInsider } from '../auctions/awarding-helpers.ts';
-import { AUCTIONS, clockOf, rectifyingAuction } from '../auctions/landlease-helpers.ts';
+import { AUCTIONS, clockOf, INSIDER, insiderBid, qualifyingInsider, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
 
 /**
  * What a hostile client tried against the service (issue 15) and must not get: links built from its headers, the
