@@ -87,7 +87,7 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.post(docs, aDocument(), { as: 'broker2', token: a.token })).status).toBe(403);
       const first = await api.post(docs, aDocument({ title: 'v1.pdf' }), { token: a.token });
       expect(first.status).toBe(201);
-      expect(first.body.data).toMatchObject({ documentOf: fx.documentOf, author: 'auction_owner' });
+      expect(first.body.data).toMatchObject({ documentOf: fx.documentOf.auction, author: 'auction_owner' });
       const second = await api.put(`${docs}/${first.body.data.id}`, aDocument({ title: 'v2.pdf' }), { token: a.token });
       expect(second.body.data).toMatchObject({ id: first.body.data.id, title: 'v2.pdf', datePublished: first.body.data.datePublished });
       const one = (await api.get(`${docs}/${first.body.data.id}`)).body.data;
@@ -192,6 +192,8 @@ export function auctionContract(fx: AuctionFixture) {
       const qualifying = (await api.get(url(a.id))).body.data;
       expect(qualifying.status).toBe('active.qualification');
       expect(qualifying.awardPeriod).toHaveProperty('startDate');
+      // The bids' documents stay theirs: none shows among the auction's own.
+      expect((qualifying.documents ?? []).map((d: { documentType: string }) => d.documentType)).not.toContain('eligibilityDocuments');
       const award = qualifying.awards.find((w: { status: string }) => w.status === 'pending');
       expect(award).toMatchObject({ bid_id: best.id, value: { amount: 125000 } });
       expect((await api.get(`${url(a.id)}/awards`)).body.data.map((w: { id: string }) => w.id)).toContain(award.id);
@@ -203,7 +205,7 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }))).body).toEqual(PERMISSION);
       const protocol = await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
       expect(protocol.status).toBe(201);
-      expect(protocol.body.data).toMatchObject({ author: 'auction_owner' });
+      expect(protocol.body.data).toMatchObject({ author: 'auction_owner', documentOf: fx.documentOf.award });
       expect((await api.patch(awardUrl, { status: 'active' })).body).toEqual(PERMISSION);
       expect((await api.patch(awardUrl, { status: 'active' }, { token: a.token })).body.data.status).toBe('active');
 
@@ -215,6 +217,8 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.patch(contractUrl, { status: 'active' }, { token: a.token })).body).toEqual(
         forbidden("Can't switch contract status to (active) before dateSigned is set"),
       );
+      const contractDocument = await api.post(`${contractUrl}/documents`, aDocument(), { token: a.token });
+      expect(contractDocument.body.data).toMatchObject({ documentOf: fx.documentOf.contract });
       expect((await api.patch(contractUrl, { dateSigned: clock.now() })).body).toEqual(PERMISSION);
       expect((await api.patch(contractUrl, { dateSigned: clock.now() }, { token: a.token })).status).toBe(200);
       expect((await api.patch(contractUrl, { status: 'active' }, { token: a.token })).body.data.status).toBe('active');
@@ -224,6 +228,8 @@ export function auctionContract(fx: AuctionFixture) {
       expect(done.awardPeriod).toHaveProperty('endDate');
       expect(done.bids).toHaveLength(2);
       expect(done.bids.every((b: Record<string, unknown>) => !('participationUrl' in b))).toBe(true);
+      // Each bid came with its bidder's eligibility document (the fixture's bid).
+      for (const b of done.bids) expect(b.documents).toMatchObject([{ documentOf: fx.documentOf.bid, author: 'bid_owner' }]);
       expect((await api.get(`${url(a.id)}/bids/${low.id}`, { as: 'broker' })).body.data.id).toBe(low.id);
     });
   });

@@ -147,8 +147,8 @@ export interface AuctionFixture {
   base: string;
   /** Another type, for "415 on another procurementMethodType". */
   otherType: string;
-  /** `documentOf` of a document added to the auction. */
-  documentOf: string;
+  /** What each document route writes in `documentOf` (as the original of the type did). */
+  documentOf: { auction: string; bid: string; award: string; contract: string };
   /** How the API answers `Location`: a path (2.5) or an absolute URL (2.3). */
   location: (service: Service, path: string) => string;
   /** The `access` a creation answers. */
@@ -165,7 +165,7 @@ export interface AuctionFixture {
   open: (api: Api) => Promise<OpenAuction>;
   /** An auction that takes bids. */
   tendering: (api: Api, service: Service, clock: Clock) => Promise<OpenAuction>;
-  /** A bid as a bidder first registers it, and that bid made active (ready for the auction). */
+  /** A bid made active (ready for the auction), with its bidder's eligibility document. */
   bid: (api: Api, auctionId: string, as: string, n: number) => Promise<Owned>;
   /** Brings a tendering auction with its active bids to `active.auction` (the chronograph on demand). */
   toAuction: (service: Service, clock: Clock, auction: any) => Promise<void>;
@@ -177,7 +177,7 @@ export const landlease: AuctionFixture = {
   type: 'landlease',
   base: AUCTIONS,
   otherType: 'dgfInsider',
-  documentOf: 'auction',
+  documentOf: { auction: 'auction', bid: 'bid', award: 'auction', contract: 'auction' },
   location: (_service, path) => path,
   access: { token: expect.stringMatching(/^[0-9a-f]{32}$/), transfer: expect.stringMatching(/^[0-9a-f]{32}$/) },
   serverFields: { ...ORGANIZER_FIELDS, status: 'draft', auctionParameters: { type: 'texas' } },
@@ -204,7 +204,8 @@ export const dgfInsider: AuctionFixture = {
   type: 'dgfInsider',
   base: INSIDER,
   otherType: 'landlease',
-  documentOf: 'tender',
+  // The dgf Document model: every auction-side document is a `tender` one.
+  documentOf: { auction: 'tender', bid: 'tender', award: 'tender', contract: 'tender' },
   location: (service, path) => `${service.url}${path}`,
   access: { token: expect.stringMatching(/^[0-9a-f]{32}$/) },
   serverFields: { ...ORGANIZER_FIELDS, status: 'active.tendering', auctionParameters: { type: 'insider', dutchSteps: 80 } },
@@ -213,7 +214,12 @@ export const dgfInsider: AuctionFixture = {
   closedForEdits: (status) => `Can't update auction in current (${status}) status`,
   open: (api) => tenderingInsider(api),
   tendering: (api) => tenderingInsider(api),
-  bid: (api, auctionId, as) => insiderBid(api, auctionId, as),
+  async bid(api, auctionId, as) {
+    const bid = await insiderBid(api, auctionId, as);
+    const doc = await api.post(`${INSIDER}/${auctionId}/bids/${bid.id}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), { as, token: bid.token });
+    if (doc.status !== 201) throw new Error(`bid document failed: ${JSON.stringify(doc.body)}`);
+    return bid;
+  },
   async toAuction(service, clock, auction) {
     await clock.passTo(auction.enquiryPeriod.endDate);
     await service.bot('chronograph');
