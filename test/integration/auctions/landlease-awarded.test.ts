@@ -78,3 +78,20 @@ describe('landlease active.awarded', () => {
     expect(cancelled).not.toHaveProperty('next_check');
   });
 });
+
+describe('landlease award in qualification', () => {
+  it('makes the auction unsuccessful when its single award misses the protocol deadline', async () => {
+    const { url, auction } = await qualifyingLandlease(api, service, clock);
+    const [award] = auction.awards;
+    expect(auction.status).toBe('active.qualification');
+    expect(award.status).toBe('pending');
+    expect(auction.next_check).toBe(award.verificationPeriod.endDate);
+
+    await clock.passTo(award.verificationPeriod.endDate);
+    await service.bot('chronograph');
+    const failed = (await api.get(url)).body.data;
+    expect(failed.status).toBe('unsuccessful');
+    expect(failed.awards).toMatchObject([{ status: 'unsuccessful' }]);
+    expect(failed).not.toHaveProperty('next_check');
+  });
+});
