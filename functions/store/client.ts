@@ -18,8 +18,8 @@ export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; req
 let client: DynamoDBDocumentClient | undefined;
 
 /**
- * How the raw client is instrumented before use: the HTTP kit and the bots register the X-Ray tracer here, so the
- * authorizer (which uses the store but not the kit) does not bundle the tracer.
+ * How the raw client is instrumented before use: the HTTP kit and the bots register the X-Ray subsegments (xray.ts) here, so the
+ * authorizer (which uses the store but not the kit) is not traced.
  */
 let instrument = (raw: DynamoDBClient): DynamoDBClient => raw;
 export function instrumentClient(fn: (raw: DynamoDBClient) => DynamoDBClient): void {

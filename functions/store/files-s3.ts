@@ -1,5 +1,6 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, PutObjectTaggingCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { traceClient } from './xray.ts';
 import type { FileStore } from './files.ts';
 
 /**
@@ -11,7 +12,7 @@ const UNATTACHED = 'agora-attached=no';
 const objectKey = (key: string) => `files/${key}`;
 const base64Md5 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
-export function s3Store(bucket: string, client = new S3Client({})): FileStore {
+export function s3Store(bucket: string, client = traceClient(new S3Client({}), 'S3')): FileStore {
   return {
     async put(key, bytes, md5) {
       await client.send(new PutObjectCommand({

@@ -1,0 +1,86 @@
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, buildSync, type BuildOptions, type Metafile } from 'esbuild';
+import { bots } from '../functions/bots.ts';
+import { routes } from '../functions/routes.ts';
+
+/**
+ * THE build of the Lambdas: every handler module of routes.ts, the authorizer and every bot of bots.ts, bundled in ONE
+ * esbuild run (one entry point each). CDK (lib/app-function.ts), `npm run bench` and the bundled local mode
+ * (`npm run start:bundled`, the bundled test project) all take their code from here, so what ships is what is tested.
+ *
+ * Output: `<outdir>/<handler>/index.mjs` (e.g. `http/lots/get-lot/index.mjs`), one directory per Lambda, with the
+ * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it.
+ */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const FUNCTIONS = join(ROOT, 'functions');
+
+/** Every Lambda's handler module (under `functions/`, no extension), each once. */
+export const lambdaHandlers = (): string[] => [...new Set([...routes.map((r) => r.handler), 'auth/authorizer', ...bots.map((b) => b.handler)])];
+
+/** The npm package files a handler reads at run time (routes.ts `files`). */
+const packageFiles = (handler: string): string[] => [...new Set(routes.filter((r) => r.handler === handler).flatMap((r) => r.files ?? []))];
+
+export interface BuildLambdasOptions {
+  outdir: string;
+  /** Linked source maps (`index.mjs.map`); the CDK build ships them (NODE_OPTIONS=--enable-source-maps). */
+  sourcemap?: boolean;
+  /** Write esbuild's metafile (what each bundle holds) to `<outdir>/meta.json`. */
+  metafile?: boolean;
+}
+
+const options = (o: BuildLambdasOptions): BuildOptions => ({
+  entryPoints: Object.fromEntries(lambdaHandlers().map((h) => [`${h}/index`, join(FUNCTIONS, `${h}.ts`)])),
+  outdir: o.outdir,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: o.sourcemap ?? false,
+  metafile: o.metafile ?? false,
+  // The Lambda runtime provides SDK v3; bundling it would double every cold start.
+  external: ['@aws-sdk/*'],
+  mainFields: ['module', 'main'],
+  // CommonJS dependencies (middy's, powertools') call require(); ESM output has none of its own.
+  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  logLevel: 'silent',
+  legalComments: 'none',
+});
+
+function copyPackageFiles(outdir: string): void {
+  for (const handler of lambdaHandlers()) {
+    for (const file of packageFiles(handler)) {
+      const to = join(outdir, handler, 'node_modules', file);
+      mkdirSync(dirname(to), { recursive: true });
+      cpSync(join(ROOT, 'node_modules', file), to);
+    }
+  }
+}
+
+/** Builds every Lambda into `outdir` (emptied first). */
+export async function buildLambdas(o: BuildLambdasOptions): Promise<{ metafile?: Metafile }> {
+  rmSync(o.outdir, { recursive: true, force: true });
+  const result = await build(options(o));
+  copyPackageFiles(o.outdir);
+  return { metafile: result.metafile };
+}
+
+/** The same, synchronously (CDK constructs cannot await). */
+export function buildLambdasSync(o: BuildLambdasOptions): void {
+  rmSync(o.outdir, { recursive: true, force: true });
+  buildSync(options(o));
+  copyPackageFiles(o.outdir);
+}
+
+/** Where a Lambda's bundle directory is in a build output. */
+export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));
+  const t = performance.now();
+  await buildLambdas({ outdir, sourcemap: process.argv.includes('--sourcemap') });
+  console.log(`built ${lambdaHandlers().length} Lambdas into ${outdir} in ${Math.round(performance.now() - t)} ms`);
+}
