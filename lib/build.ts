@@ -40,6 +40,8 @@ const options = (o: BuildLambdasOptions): BuildOptions => ({
   target: 'node22',
   minify: true,
   sourcemap: o.sourcemap ?? false,
+  // File and line in stack traces, without a copy of every source in each asset (maps were 10 times the code).
+  sourcesContent: false,
   metafile: o.metafile ?? false,
   // The Lambda runtime provides SDK v3; bundling it would double every cold start.
   external: ['@aws-sdk/*'],
