@@ -2,7 +2,8 @@ import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { bounceAsset as validateBounceAsset, bounceItem as validateBounceItem } from '../../../schemas/generated/request-validators.js';
 import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
@@ -92,9 +93,9 @@ export const assetSchema = {
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
 };
-const checkAsset = compileCheck(assetSchema);
+const checkAsset: Check = (data) => checkWith(validateBounceAsset, assetSchema, data);
 
-const checkItem = compileCheck(itemSchema);
+const checkItem: Check = (data) => checkWith(validateBounceItem, itemSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!asset.items?.length) {

@@ -3,7 +3,8 @@ import { pick, type JsonObject } from '../../../kernel/objects.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { dgfInsiderBid as validateDgfInsiderBid, dgfInsiderBidPatch as validateDgfInsiderBidPatch } from '../../../schemas/generated/request-validators.js';
 import { childrenOf, instantOf, within, type Auction } from '../../auction.ts';
 import { AWARD } from '../../awarding.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
@@ -36,13 +37,13 @@ export const newBidSchema = {
     value,
   },
 };
-const checkNewBid = compileCheck(newBidSchema);
+const checkNewBid: Check = (data) => checkWith(validateDgfInsiderBid, newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
   properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
 };
-const checkBidPatch = compileCheck(bidPatchSchema);
+const checkBidPatch: Check = (data) => checkWith(validateDgfInsiderBidPatch, bidPatchSchema, data);
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
 
