@@ -8,7 +8,10 @@ import { injectFaults } from './faults.ts';
  * DYNAMODB_ENDPOINT is set. Every request it sends is counted in the current `countRequests` scope:
  * the local gateway reports the count per API call (bench, tests: "a read is one DynamoDB request").
  */
-const counter = new AsyncLocalStorage<{ count: number }>();
+// One per process, shared by every copy of this module: the bundled local mode runs a bundle per route in one process,
+// each with its own copy, and the gateway counts with the sources' copy.
+const COUNTER = Symbol.for('agora.dynamodbRequestCounter');
+const counter: AsyncLocalStorage<{ count: number }> = ((globalThis as Record<symbol, unknown>)[COUNTER] ??= new AsyncLocalStorage()) as AsyncLocalStorage<{ count: number }>;
 
 export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
   const scope = { count: 0 };
