@@ -7,7 +7,7 @@ const BUNDLED = ['test/integration/auctions/walk.test.ts', 'test/integration/auc
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: ['test/support/load-validators.ts'] } },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
       {
         test: {

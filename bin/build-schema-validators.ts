@@ -119,7 +119,7 @@ function shareSubschemas(roots: Record<string, object>): { roots: Record<string,
  * run-time helpers taken from kernel/json-schema-runtime.ts instead of ajv (the only import of the output).
  */
 export function generateRequestValidators(): { js: string; dts: string } {
-  const ajv = newAjv({ code: { source: true, esm: true, formats: _`formats` } });
+  const ajv = newAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false });
   const names = Object.keys(requestSchemas).sort();
   const { roots, shared } = shareSubschemas(requestSchemas);
   for (const [id, schema] of Object.entries(shared)) ajv.addSchema(schema, id);
@@ -130,9 +130,11 @@ export function generateRequestValidators(): { js: string; dts: string } {
     return `runtime.${helper}`;
   });
   if (/\brequire\(/.test(source)) throw new Error(`generated code requires a module: ${/require\([^)]*\)/.exec(source)![0]}`);
-  source = `import { formats, runtime } from "../../kernel/json-schema-runtime.ts";\n${source}`;
+  // The land-parcel validators ride along: only the writes that check items use them, and they load with these.
+  source = `import { formats, runtime } from "../../kernel/json-schema-runtime.ts";\nexport { validators as landParcels } from "./validators.js";\n${source}`;
   const js = REQUEST_HEADER + transformSync(source, { loader: 'js', format: 'esm', charset: 'utf8' }).code;
-  const dts = `${REQUEST_HEADER}import type { Validator } from '../../kernel/validation.ts';\n\n${names.map((n) => `export declare const ${n}: Validator;`).join('\n')}\n`;
+  const dts = `${REQUEST_HEADER}import type { Validator } from '../../kernel/validation.ts';\n\n${names.map((n) => `export declare const ${n}: Validator;`).join('\n')}\n` +
+    `/** The land-parcel item validators (validators.js), loaded with these. */\nexport { validators as landParcels } from './validators.js';\n`;
   return { js, dts };
 }
 

@@ -1,7 +1,7 @@
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, buildSync, type BuildOptions, type Metafile } from 'esbuild';
+import { build, buildSync, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
 import { routes } from '../functions/routes.ts';
 
@@ -11,7 +11,9 @@ import { routes } from '../functions/routes.ts';
  * (`npm run start:bundled`, the bundled test project) all take their code from here, so what ships is what is tested.
  *
  * Output: `<outdir>/<handler>/index.mjs` (e.g. `http/lots/get-lot/index.mjs`), one directory per Lambda, with the
- * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it.
+ * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it, and the request
+ * body validators (`request-validators.mjs`, built once in the same run) beside the bundles that load them: they
+ * are imported at the first request with a body, so a read never loads them.
  */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FUNCTIONS = join(ROOT, 'functions');
@@ -30,8 +32,25 @@ export interface BuildLambdasOptions {
   metafile?: boolean;
 }
 
+const VALIDATORS = join(FUNCTIONS, 'domain/schemas/generated/request-validators.js');
+const VALIDATORS_ENTRY = '_shared/request-validators';
+const VALIDATORS_FILE = 'request-validators.mjs';
+
+/** The handlers' bundles import the validators as a file beside them (`./request-validators.mjs`), not inlined. */
+const validatorsApart: Plugin = {
+  name: 'validators-apart',
+  setup(b) {
+    b.onResolve({ filter: /\/request-validators\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${VALIDATORS_FILE}`, external: true } : undefined);
+  },
+};
+
 const options = (o: BuildLambdasOptions): BuildOptions => ({
-  entryPoints: Object.fromEntries(lambdaHandlers().map((h) => [`${h}/index`, join(FUNCTIONS, `${h}.ts`)])),
+  entryPoints: {
+    ...Object.fromEntries(lambdaHandlers().map((h) => [`${h}/index`, join(FUNCTIONS, `${h}.ts`)])),
+    [VALIDATORS_ENTRY]: VALIDATORS,
+  },
+  plugins: [validatorsApart],
   outdir: o.outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -54,6 +73,11 @@ const options = (o: BuildLambdasOptions): BuildOptions => ({
 
 function copyPackageFiles(outdir: string): void {
   for (const handler of lambdaHandlers()) {
+    const dir = join(outdir, handler);
+    if (readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`)) {
+      cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs`), join(dir, VALIDATORS_FILE));
+      if (existsSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`))) cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`), join(dir, `${VALIDATORS_FILE}.map`));
+    }
     for (const file of packageFiles(handler)) {
       const to = join(outdir, handler, 'node_modules', file);
       mkdirSync(dirname(to), { recursive: true });
@@ -79,6 +103,12 @@ export function buildLambdasSync(o: BuildLambdasOptions): void {
 
 /** Where a Lambda's bundle directory is in a build output. */
 export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
+
+/** A Lambda's body validators file, when it has one (bench: a write's first request loads it). */
+export const validatorsFile = (outdir: string, handler: string): string | undefined => {
+  const file = join(outdir, handler, VALIDATORS_FILE);
+  return existsSync(file) ? file : undefined;
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));

@@ -6,6 +6,7 @@ import {
   UnsupportedMediaTypeError,
 } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { loadValidators } from '#domain/kernel/validation.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { docserviceAccess, routeKey, routes, type RouteDefinition } from '../routes.ts';
@@ -230,6 +231,8 @@ export function httpHandler(handler: Handler) {
       // Unknown paths answer 404 whatever their body.
       const body = route?.path === '$default' ? undefined : parseBody(event, route);
       const principal = principalOf(event, body);
+      // The body validators load apart from the bundle, on the first request that may need them (never on a read).
+      if (body) await loadValidators();
       const baseUrl = publicBaseUrl(event);
       const request: HttpRequest = {
         method: event.requestContext.http.method,

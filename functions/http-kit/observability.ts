@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { loadValidators } from '../domain/kernel/validation.ts';
 import { TELEMETRY } from '../bots.ts';
 import { instrumentClient } from '../store/client.ts';
 import { traceClient } from '../store/xray.ts';
@@ -103,6 +104,7 @@ export async function observeBotRun<T extends { due: number; changed: number; fa
   const transitions = new Map<string, number>();
   const started = performance.now();
   return withCorrelation(randomUUID(), { bot }, async () => {
+    await loadValidators(); // bots check what they write as the API does
     const report = await run();
     const durationMs = Math.round(performance.now() - started);
     const failed = report.failed ?? 0;

@@ -4,7 +4,6 @@ import { pick, type JsonObject } from '../kernel/objects.ts';
 import { requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { contractPatch as validateContractPatch } from '../schemas/generated/request-validators.js';
 import { currentDocuments } from '../documents/documents.ts';
 import { accelerator, awardPeriods } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
@@ -282,7 +281,7 @@ export const contractPatchSchema = {
   additionalProperties: false,
   properties: { dateSigned: { type: 'string', format: 'date-time' }, status: { enum: ['pending', 'active'] } },
 };
-const checkContractPatch: Check = (data) => checkWith(validateContractPatch, contractPatchSchema, data);
+const checkContractPatch: Check = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
 export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {

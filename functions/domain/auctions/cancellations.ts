@@ -4,7 +4,6 @@ import { newId } from '../kernel/ids.ts';
 import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { cancellation as validateCancellation, cancellationPatch as validateCancellationPatch } from '../schemas/generated/request-validators.js';
 import { childKey, childrenOf, putChild, removeChild, type AuctionParts, type Working } from './auction.ts';
 import { BID } from './bids.ts';
 
@@ -38,13 +37,13 @@ export const cancellationSchema = {
   required: ['reason'],
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] }, cancellationOf: { enum: ['tender'] } },
 };
-const checkNew: Check = (data) => checkWith(validateCancellation, cancellationSchema, data);
+const checkNew: Check = (data) => checkWith('cancellation', cancellationSchema, data);
 
 export const cancellationPatchSchema = {
   type: 'object',
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
 };
-const checkPatch: Check = (data) => checkWith(validateCancellationPatch, cancellationPatchSchema, data);
+const checkPatch: Check = (data) => checkWith('cancellationPatch', cancellationPatchSchema, data);
 
 function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   if (NOT_CANCELLABLE.includes(w.root.status)) {

@@ -7,7 +7,6 @@ import { actingRole, type Principal } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { auctionResults as validateAuctionResults } from '../schemas/generated/request-validators.js';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, documentList, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
@@ -350,7 +349,7 @@ export const auctionResultsSchema = {
     },
   },
 };
-const checkResults: Check = (data) => checkWith(validateAuctionResults, auctionResultsSchema, data);
+const checkResults: Check = (data) => checkWith('auctionResults', auctionResultsSchema, data);
 
 /**
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).

@@ -4,7 +4,6 @@ import { omit, pick, type JsonObject } from '../kernel/objects.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { question as validateQuestion, answer as validateAnswer } from '../schemas/generated/request-validators.js';
 import { childKey, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { listed } from './texts.ts';
@@ -23,7 +22,7 @@ export const questionSchema = {
     questionOf: { enum: ['tender'] },
   },
 };
-const checkQuestion: Check = (data) => checkWith(validateQuestion, questionSchema, data);
+const checkQuestion: Check = (data) => checkWith('question', questionSchema, data);
 
 export const answerSchema = {
   type: 'object',
@@ -31,7 +30,7 @@ export const answerSchema = {
   required: ['answer'],
   properties: { answer: { type: 'string', minLength: 1 } },
 };
-const checkAnswer: Check = (data) => checkWith(validateAnswer, answerSchema, data);
+const checkAnswer: Check = (data) => checkWith('answer', answerSchema, data);
 
 export function assertQuestionsOpen(
   auction: Auction,

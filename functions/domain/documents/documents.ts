@@ -4,7 +4,6 @@ import { newId } from '../kernel/ids.ts';
 import { omit, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { document as validateDocument } from '../schemas/generated/request-validators.js';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
 import { multilingual } from '../kernel/structures.ts';
 
@@ -75,7 +74,7 @@ export const documentSchema = {
     },
   ],
 };
-const checkNew: Check = (data) => checkWith(validateDocument, documentSchema, data);
+const checkNew: Check = (data) => checkWith('document', documentSchema, data);
 
 export const DOC_PREFIX = 'DOC#';
 

@@ -112,18 +112,43 @@ export function toEntries(errors: ErrorObject[], schema?: object): { location: '
 
 export type Check = (data: unknown) => void;
 
+type RequestValidators = typeof import('../schemas/generated/request-validators.js');
+/** The name of a request body validator (functions/domain/schemas/request-schemas.ts). */
+export type ValidatorName = Exclude<keyof RequestValidators, 'landParcels'>;
+
+let loaded: RequestValidators | undefined;
+
 /**
- * Throws a 422 in the upstream shape unless `validate` (the validator generated from `schema`:
- * schemas/generated/request-validators.js) accepts `data`. Call sites wrap it in a function
- * (`const checkLot: Check = (data) => checkWith(validateLot, lotSchema, data)`), never in a call made at import: a
- * bundle whose route never checks that body then drops the validator's code.
+ * Loads the request body validators (compiled at build time: schemas/generated/request-validators.js). They load
+ * apart from a Lambda's own bundle, on demand, so a read never pays for them: the HTTP kit awaits this before the
+ * handler of every route that takes a body, the bots before a run. Checks are synchronous after that.
  */
-export function checkWith(validate: Validator, schema: object, data: unknown): void {
+export async function loadValidators(): Promise<void> {
+  loaded ??= await import('../schemas/generated/request-validators.js');
+}
+
+/** The land-parcel item validators by schema id (schemas/generated/validators.js), once loaded. */
+export function landParcelValidators(): RequestValidators['landParcels'] {
+  if (!loaded) throw new Error('request validators not loaded: await loadValidators() before checking schema_properties');
+  return loaded.landParcels;
+}
+
+/** Throws a 422 in the upstream shape unless `validate` accepts `data` (the validator of `schema`). */
+function runCheck(validate: Validator, schema: object, data: unknown): void {
   if (!validate(data)) throw new UnprocessableError(toEntries(validate.errors ?? [], schema));
 }
 
-/** The same as a Check, for a validator compiled at run time (kernel/schema-compiler.ts, tools and tests). */
-export const schemaCheck = (schema: object, validate: Validator): Check => (data) => checkWith(validate, schema, data);
+/**
+ * Checks `data` by the generated validator `name` (that of `schema`). Call sites wrap it in a function
+ * (`const checkLot: Check = (data) => checkWith('lot', lotSchema, data)`).
+ */
+export function checkWith(name: ValidatorName, schema: object, data: unknown): void {
+  if (!loaded) throw new Error(`request validators not loaded: await loadValidators() before checking ${name}`);
+  runCheck(loaded[name], schema, data);
+}
+
+/** A Check by a validator compiled at run time (kernel/schema-compiler.ts, tools and tests). */
+export const schemaCheck = (schema: object, validate: Validator): Check => (data) => runCheck(validate, schema, data);
 
 /**
  * Unknown fields are refused at every level, as upstream's schematics models did ("Rogue field"): every object schema

@@ -5,7 +5,6 @@ import { organizationSchema } from '../kernel/organization.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { lot as validateLot } from '../schemas/generated/request-validators.js';
 import { multilingual } from '../kernel/structures.ts';
 
 /** A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2). */
@@ -104,7 +103,7 @@ export const lotSchema = {
   required: ['lotIdentifier', 'title', 'lotCustodian', 'assets'],
   properties: lotProperties,
 };
-export const checkLotFields: Check = (data) => checkWith(validateLot, lotSchema, data);
+export const checkLotFields: Check = (data) => checkWith('lot', lotSchema, data);
 
 /** Server-owned fields a client may send but never sets (upstream create role blacklist). */
 export const SERVER_FIELDS = ['id', 'lotID', 'owner', 'date', 'dateModified', 'documents', 'revisions', 'doc_id'];

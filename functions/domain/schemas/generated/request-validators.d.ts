@@ -21,3 +21,5 @@ export declare const landleaseBid: Validator;
 export declare const landleaseBidPatch: Validator;
 export declare const lot: Validator;
 export declare const question: Validator;
+/** The land-parcel item validators (validators.js), loaded with these. */
+export { validators as landParcels } from './validators.js';

@@ -3,7 +3,6 @@ import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { bounceAsset as validateBounceAsset, bounceItem as validateBounceItem } from '../../../schemas/generated/request-validators.js';
 import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
@@ -93,9 +92,9 @@ export const assetSchema = {
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
 };
-const checkAsset: Check = (data) => checkWith(validateBounceAsset, assetSchema, data);
+const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
 
-const checkItem: Check = (data) => checkWith(validateBounceItem, itemSchema, data);
+const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!asset.items?.length) {

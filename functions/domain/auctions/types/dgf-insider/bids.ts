@@ -4,7 +4,6 @@ import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { dgfInsiderBid as validateDgfInsiderBid, dgfInsiderBidPatch as validateDgfInsiderBidPatch } from '../../../schemas/generated/request-validators.js';
 import { childrenOf, instantOf, within, type Auction } from '../../auction.ts';
 import { AWARD } from '../../awarding.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
@@ -37,13 +36,13 @@ export const newBidSchema = {
     value,
   },
 };
-const checkNewBid: Check = (data) => checkWith(validateDgfInsiderBid, newBidSchema, data);
+const checkNewBid: Check = (data) => checkWith('dgfInsiderBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
   properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
 };
-const checkBidPatch: Check = (data) => checkWith(validateDgfInsiderBidPatch, bidPatchSchema, data);
+const checkBidPatch: Check = (data) => checkWith('dgfInsiderBidPatch', bidPatchSchema, data);
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
 

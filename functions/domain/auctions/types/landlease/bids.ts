@@ -3,7 +3,6 @@ import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { landleaseBid as validateLandleaseBid, landleaseBidPatch as validateLandleaseBidPatch } from '../../../schemas/generated/request-validators.js';
 import { within, type Auction } from '../../auction.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
 import { span } from '../../texts.ts';
@@ -28,7 +27,7 @@ export const newBidSchema = {
     eligible: { type: 'boolean' },
   },
 };
-const checkNewBid: Check = (data) => checkWith(validateLandleaseBid, newBidSchema, data);
+const checkNewBid: Check = (data) => checkWith('landleaseBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
@@ -38,7 +37,7 @@ export const bidPatchSchema = {
     bidNumber: { type: 'integer', minimum: 1 },
   },
 };
-const checkBidPatch: Check = (data) => checkWith(validateLandleaseBidPatch, bidPatchSchema, data);
+const checkBidPatch: Check = (data) => checkWith('landleaseBidPatch', bidPatchSchema, data);
 
 function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   if (!within(auction, 'tenderPeriod', now)) {

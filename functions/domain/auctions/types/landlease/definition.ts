@@ -6,7 +6,6 @@ import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { landleaseAuctionPeriod } from '../../../schemas/generated/request-validators.js';
 import { within, type Auction } from '../../auction.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
@@ -46,7 +45,7 @@ export const auctionPeriodSchema = {
     },
   },
 };
-const checkAuctionPeriod: Check = (data) => checkWith(landleaseAuctionPeriod, auctionPeriodSchema, data);
+const checkAuctionPeriod: Check = (data) => checkWith('landleaseAuctionPeriod', auctionPeriodSchema, data);
 
 /**
  * `auctionPeriod.startDate` sent as a date (or date-time) is the auction day: a draft shows it as Kyiv midnight of

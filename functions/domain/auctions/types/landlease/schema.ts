@@ -4,7 +4,6 @@ import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { landleaseAuction as validateLandleaseAuction, landleaseAuctionStored as validateLandleaseAuctionStored } from '../../../schemas/generated/request-validators.js';
 import { uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
@@ -123,7 +122,7 @@ export const newAuctionSchema = {
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms', 'auctionPeriod'],
   properties,
 };
-const checkNew: Check = (data) => checkWith(validateLandleaseAuction, newAuctionSchema, data);
+const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema, data);
 
 /** The same fields as stored (auctionPeriod then holds Kyiv times, later `shouldStartAfter`), for re-checking after a PATCH. */
 export const storedAuctionSchema = {
@@ -132,7 +131,7 @@ export const storedAuctionSchema = {
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms'],
   properties: { ...properties, auctionPeriod: { type: 'object' } },
 };
-const checkStored: Check = (data) => checkWith(validateLandleaseAuctionStored, storedAuctionSchema, data);
+const checkStored: Check = (data) => checkWith('landleaseAuctionStored', storedAuctionSchema, data);
 
 /** Rules across fields, with upstream texts (sic: "miniamalStep"). */
 function checkRules(fields: JsonObject): void {
