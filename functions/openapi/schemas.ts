@@ -13,7 +13,7 @@ import { lotSchema } from '#domain/lots/lot.ts';
 
 /**
  * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the very objects the
- * domain validates with (`compileCheck(schema)`), imported, never copied. The few entries below the line have no
+ * domain validates with (`checkWith(name, schema, data)`), imported, never copied. The few entries below the line have no
  * JSON Schema in the domain (the answer of a command, or a body checked by rules rather than a schema): they describe
  * the shape here, and say so.
  */

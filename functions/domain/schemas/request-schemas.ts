@@ -1,5 +1,5 @@
 import { assetSchema as basicAsset } from '../assets/types/basic/definition.ts';
-import { assetSchema as bounceAsset, itemSchema as bounceItem } from '../assets/types/bounce/definition.ts';
+import { assetSchema as bounceAsset, itemSchema as bounceItem, relatedProcessSchema as bounceRelatedProcess } from '../assets/types/bounce/definition.ts';
 import { contractPatchSchema } from '../auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
 import { auctionResultsSchema } from '../auctions/commands.ts';
@@ -23,6 +23,7 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   basicAsset,
   bounceAsset,
   bounceItem,
+  bounceRelatedProcess,
   dgfInsiderAuction,
   dgfInsiderAuctionStored,
   dgfInsiderBid,

@@ -6,6 +6,7 @@ export declare const auctionResults: Validator;
 export declare const basicAsset: Validator;
 export declare const bounceAsset: Validator;
 export declare const bounceItem: Validator;
+export declare const bounceRelatedProcess: Validator;
 export declare const cancellation: Validator;
 export declare const cancellationPatch: Validator;
 export declare const contractPatch: Validator;

@@ -1598,7 +1598,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceAsset = validate46;
-const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "assetType": { "enum": ["bounce"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "assetCustodian": { "$ref": "shared17" }, "assetHolder": { "$ref": "shared17" }, "items": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "assetType": { "enum": ["bounce"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "assetCustodian": { "$ref": "shared17" }, "assetHolder": { "$ref": "shared17" }, "items": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
 const schema20 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string" }, "registrationDate": { "type": "string", "format": "date-time" } } };
 const formats6 = formats["date-time"];
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -2078,7 +2078,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key2 in data24) {
-              if (!(key2 === "decisionDate" || key2 === "decisionID" || key2 === "title" || key2 === "title_en" || key2 === "title_ru")) {
+              if (!(key2 === "id" || key2 === "decisionDate" || key2 === "decisionID" || key2 === "decisionOf" || key2 === "title" || key2 === "title_en" || key2 === "title_ru")) {
                 const err32 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err32];
@@ -2088,53 +2088,53 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data24.id !== void 0) {
+              if (typeof data24.id !== "string") {
+                const err33 = { instancePath: instancePath + "/decisions/" + i1 + "/id", schemaPath: "#/properties/decisions/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
             if (data24.decisionDate !== void 0) {
-              let data25 = data24.decisionDate;
-              if (typeof data25 === "string") {
-                if (!formats6.validate(data25)) {
-                  const err33 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              let data26 = data24.decisionDate;
+              if (typeof data26 === "string") {
+                if (!formats6.validate(data26)) {
+                  const err34 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
                   if (vErrors === null) {
-                    vErrors = [err33];
+                    vErrors = [err34];
                   } else {
-                    vErrors.push(err33);
+                    vErrors.push(err34);
                   }
                   errors++;
                 }
               } else {
-                const err34 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err35 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err35];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err35);
                 }
                 errors++;
               }
             }
             if (data24.decisionID !== void 0) {
-              let data26 = data24.decisionID;
-              if (typeof data26 === "string") {
-                if (func2(data26) < 1) {
-                  const err35 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              let data27 = data24.decisionID;
+              if (typeof data27 === "string") {
+                if (func2(data27) < 1) {
+                  const err36 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err36];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err36);
                   }
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err36];
-                } else {
-                  vErrors.push(err36);
-                }
-                errors++;
-              }
-            }
-            if (data24.title !== void 0) {
-              if (typeof data24.title !== "string") {
-                const err37 = { instancePath: instancePath + "/decisions/" + i1 + "/title", schemaPath: "#/properties/decisions/items/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err37 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err37];
                 } else {
@@ -2143,9 +2143,9 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data24.title_en !== void 0) {
-              if (typeof data24.title_en !== "string") {
-                const err38 = { instancePath: instancePath + "/decisions/" + i1 + "/title_en", schemaPath: "#/properties/decisions/items/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (data24.decisionOf !== void 0) {
+              if (!(data24.decisionOf === "asset")) {
+                const err38 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema19.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err38];
                 } else {
@@ -2154,9 +2154,9 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data24.title_ru !== void 0) {
-              if (typeof data24.title_ru !== "string") {
-                const err39 = { instancePath: instancePath + "/decisions/" + i1 + "/title_ru", schemaPath: "#/properties/decisions/items/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (data24.title !== void 0) {
+              if (typeof data24.title !== "string") {
+                const err39 = { instancePath: instancePath + "/decisions/" + i1 + "/title", schemaPath: "#/properties/decisions/items/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err39];
                 } else {
@@ -2165,41 +2165,40 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data24.title_en !== void 0) {
+              if (typeof data24.title_en !== "string") {
+                const err40 = { instancePath: instancePath + "/decisions/" + i1 + "/title_en", schemaPath: "#/properties/decisions/items/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data24.title_ru !== void 0) {
+              if (typeof data24.title_ru !== "string") {
+                const err41 = { instancePath: instancePath + "/decisions/" + i1 + "/title_ru", schemaPath: "#/properties/decisions/items/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err40 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err42 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err40];
+              vErrors = [err42];
             } else {
-              vErrors.push(err40);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
       } else {
-        const err41 = { instancePath: instancePath + "/decisions", schemaPath: "#/properties/decisions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err42 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema19.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data31 = data.status;
-      if (!(data31 === "draft" || data31 === "pending" || data31 === "verification" || data31 === "active" || data31 === "deleted" || data31 === "complete")) {
-        const err43 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema19.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err43 = { instancePath: instancePath + "/decisions", schemaPath: "#/properties/decisions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err43];
         } else {
@@ -2208,20 +2207,21 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.relatedLot !== void 0) {
-      let data32 = data.relatedLot;
-      if (typeof data32 === "string") {
-        if (!pattern1.test(data32)) {
-          const err44 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
-          if (vErrors === null) {
-            vErrors = [err44];
-          } else {
-            vErrors.push(err44);
-          }
-          errors++;
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err44 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema19.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
         }
-      } else {
-        const err45 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data33 = data.status;
+      if (!(data33 === "draft" || data33 === "pending" || data33 === "verification" || data33 === "active" || data33 === "deleted" || data33 === "complete")) {
+        const err45 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema19.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -2230,12 +2230,34 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.relatedLot !== void 0) {
+      let data34 = data.relatedLot;
+      if (typeof data34 === "string") {
+        if (!pattern1.test(data34)) {
+          const err46 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+      } else {
+        const err47 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err46 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err48 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err46];
+      vErrors = [err48];
     } else {
-      vErrors.push(err46);
+      vErrors.push(err48);
     }
     errors++;
   }
@@ -2450,9 +2472,111 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
   validate56.errors = vErrors;
   return errors === 0;
 }
-const cancellation = validate63;
-const schema22 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
+const bounceRelatedProcess = validate63;
+const schema22 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string" }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identifier": { "type": "string" } } };
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.relatedProcessID === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "relatedProcessID" }, message: "must have required property 'relatedProcessID'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "id" || key0 === "type" || key0 === "relatedProcessID" || key0 === "identifier")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      if (typeof data.id !== "string") {
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.type !== void 0) {
+      if (!(data.type === "lot")) {
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema22.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.relatedProcessID !== void 0) {
+      let data2 = data.relatedProcessID;
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err5 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.identifier !== void 0) {
+      if (typeof data.identifier !== "string") {
+        const err7 = { instancePath: instancePath + "/identifier", schemaPath: "#/properties/identifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+const cancellation = validate64;
+const schema23 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
+function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2534,7 +2658,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema22.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2545,7 +2669,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cancellationOf !== void 0) {
       if (!(data.cancellationOf === "tender")) {
-        const err8 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema22.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema23.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -2563,12 +2687,12 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate63.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-const cancellationPatch = validate64;
-const schema23 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellationPatch = validate65;
+const schema24 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
+function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2641,7 +2765,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err6 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2659,12 +2783,12 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 }
-const contractPatch = validate65;
-const schema24 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time" }, "status": { "enum": ["pending", "active"] } } };
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const contractPatch = validate66;
+const schema25 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time" }, "status": { "enum": ["pending", "active"] } } };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2704,7 +2828,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "pending" || data1 === "active")) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema25.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2722,16 +2846,16 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuction = validate66;
-const schema25 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared22" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
+const dgfInsiderAuction = validate67;
+const schema26 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared22" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
 const formats12 = formats.date;
-const schema26 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
-const schema27 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared19" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
-const schema28 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } } };
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema27 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
+const schema28 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared19" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
+const schema29 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } } };
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2870,18 +2994,18 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-const schema29 = { "type": "array", "items": { "$ref": "shared19" } };
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema30 = { "type": "array", "items": { "$ref": "shared19" } };
+function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate69(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+      if (!validate70(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
@@ -2894,10 +3018,10 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2920,7 +3044,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema27.properties, key0)) {
+      if (!func3.call(schema28.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -2986,14 +3110,14 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.classification !== void 0) {
-      if (!validate69(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+      if (!validate70(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate71(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+      if (!validate72(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
         errors = vErrors.length;
       }
     }
@@ -3125,10 +3249,10 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -3143,8 +3267,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate68(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate69(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
         errors = vErrors.length;
       }
     }
@@ -3157,11 +3281,11 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-const schema30 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema31 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3178,7 +3302,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema30.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema31.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3226,7 +3350,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema30.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema31.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -3265,11 +3389,11 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-const schema31 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } } };
-function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema32 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } } };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3369,10 +3493,10 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3512,7 +3636,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema25.properties, key0)) {
+      if (!func3.call(schema26.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -3601,7 +3725,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema25.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema26.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -3634,7 +3758,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema25.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema26.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -3788,7 +3912,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err37 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema25.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err37 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema26.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err37];
             } else {
@@ -3865,7 +3989,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err44 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema25.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err44 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema26.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err44];
             } else {
@@ -3896,8 +4020,8 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.items !== void 0) {
-      if (!validate67(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+      if (!validate68(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
         errors = vErrors.length;
       }
     }
@@ -3908,14 +4032,14 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate78(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+      if (!validate79(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate80(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+      if (!validate81(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
@@ -3939,12 +4063,12 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate82;
-const schema32 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate83;
+const schema33 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4012,7 +4136,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema32.properties, key0)) {
+      if (!func3.call(schema33.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -4101,7 +4225,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema32.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema33.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -4134,7 +4258,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema32.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema33.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4288,7 +4412,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data14.currency !== void 0) {
           if (!(data14.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema32.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema33.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -4365,7 +4489,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data18.currency !== void 0) {
           if (!(data18.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema32.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema33.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -4396,8 +4520,8 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.items !== void 0) {
-      if (!validate67(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+      if (!validate68(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
         errors = vErrors.length;
       }
     }
@@ -4408,8 +4532,8 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate78(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+      if (!validate79(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
         errors = vErrors.length;
       }
     }
@@ -4445,13 +4569,13 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate86;
-const schema33 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } } };
-const schema34 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared17" } };
-function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate87;
+const schema34 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } } };
+const schema35 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared17" } };
+function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -4489,11 +4613,11 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate87.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
-const schema35 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema36 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4541,7 +4665,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.currency !== void 0) {
       if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema36.properties.currency.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4570,10 +4694,10 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate90.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
-function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4605,15 +4729,15 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tenderers !== void 0) {
-      if (!validate87(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate88(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema34.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4634,7 +4758,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === true)) {
-        const err5 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema33.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema34.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4655,7 +4779,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data3 === true)) {
-        const err7 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema33.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema34.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -4665,8 +4789,8 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.value !== void 0) {
-      if (!validate90(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate91(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
         errors = vErrors.length;
       }
     }
@@ -4679,24 +4803,24 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate92;
-const schema36 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } } };
-function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate93;
+const schema37 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } } };
+function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tenderers !== void 0) {
-      if (!validate87(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate88(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate90(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate91(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
         errors = vErrors.length;
       }
     }
@@ -4709,14 +4833,14 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
-const document = validate95;
-const schema37 = { "type": "object", "additionalProperties": false, "required": ["title", "url", "format", "hash"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } } };
-const pattern3 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
-const pattern4 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const document = validate96;
+const schema38 = { "type": "object", "additionalProperties": false, "required": ["title", "url", "format", "hash"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } } };
+const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
+const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
+function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4757,7 +4881,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema37.properties, key0)) {
+      if (!func3.call(schema38.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -4869,7 +4993,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.format !== void 0) {
       let data7 = data.format;
       if (typeof data7 === "string") {
-        if (!pattern3.test(data7)) {
+        if (!pattern4.test(data7)) {
           const err14 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
           if (vErrors === null) {
             vErrors = [err14];
@@ -4891,7 +5015,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.hash !== void 0) {
       let data8 = data.hash;
       if (typeof data8 === "string") {
-        if (!pattern4.test(data8)) {
+        if (!pattern5.test(data8)) {
           const err16 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
           if (vErrors === null) {
             vErrors = [err16];
@@ -4997,15 +5121,15 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate96;
-const schema38 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared20" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared22" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-const pattern5 = new RegExp("^061[12]\\d{4}-\\d$", "u");
-const pattern6 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
-const schema39 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } };
-function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuction = validate97;
+const schema39 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared20" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared22" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const pattern6 = new RegExp("^061[12]\\d{4}-\\d$", "u");
+const pattern7 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
+const schema40 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } };
+function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5133,13 +5257,13 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
-const schema40 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
-const schema41 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
-const schema42 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
-function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema41 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema42 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
+const schema43 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
+function validate105(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5236,10 +5360,10 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
-function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -5254,8 +5378,8 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate104(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+      if (!validate105(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
         errors = vErrors.length;
       }
     }
@@ -5268,10 +5392,10 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5338,8 +5462,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate103(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+      if (!validate104(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
@@ -5352,10 +5476,10 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate102.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5468,7 +5592,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema38.properties, key0)) {
+      if (!func3.call(schema39.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -5557,7 +5681,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema38.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema39.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -5579,7 +5703,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema38.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema39.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -5691,7 +5815,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data12.currency !== void 0) {
           if (!(data12.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -5768,7 +5892,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -5845,7 +5969,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err46];
             } else {
@@ -5911,7 +6035,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data23.currency !== void 0) {
           if (!(data23.currency === "UAH")) {
-            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err52];
             } else {
@@ -5977,7 +6101,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err58];
             } else {
@@ -6078,7 +6202,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key6 in data31) {
-              if (!func3.call(schema38.properties.items.items.properties, key6)) {
+              if (!func3.call(schema39.properties.items.items.properties, key6)) {
                 const err68 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err68];
@@ -6175,7 +6299,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (data36.scheme !== void 0) {
                   if (!(data36.scheme === "CAV-PS")) {
-                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema38.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema39.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err77];
                     } else {
@@ -6187,7 +6311,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data36.id !== void 0) {
                   let data38 = data36.id;
                   if (typeof data38 === "string") {
-                    if (!pattern5.test(data38)) {
+                    if (!pattern6.test(data38)) {
                       const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
                         vErrors = [err78];
@@ -6383,8 +6507,8 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
               if (Array.isArray(data42)) {
                 const len3 = data42.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate97(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+                  if (!validate98(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -6538,8 +6662,8 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate102(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+      if (!validate103(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
         errors = vErrors.length;
       }
     }
@@ -6577,7 +6701,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data58.type !== void 0) {
           if (!(data58.type === "lease")) {
-            const err108 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err108 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema39.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err108];
             } else {
@@ -6612,7 +6736,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
             if (data60.leaseDuration !== void 0) {
               let data61 = data60.leaseDuration;
               if (typeof data61 === "string") {
-                if (!pattern6.test(data61)) {
+                if (!pattern7.test(data61)) {
                   const err111 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
                   if (vErrors === null) {
                     vErrors = [err111];
@@ -6652,8 +6776,8 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate80(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+      if (!validate81(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
@@ -6688,18 +6812,18 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate109;
-const schema43 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared22" } } };
-function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate110;
+const schema44 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared22" } } };
+function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.auctionPeriod !== void 0) {
-      if (!validate80(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+      if (!validate81(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
@@ -6712,12 +6836,12 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate109.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate111;
-const schema44 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared20" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate112;
+const schema45 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared20" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6821,7 +6945,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema44.properties, key0)) {
+      if (!func3.call(schema45.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -6910,7 +7034,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema44.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema45.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -6932,7 +7056,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema44.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema45.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -7044,7 +7168,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data12.currency !== void 0) {
           if (!(data12.currency === "UAH")) {
-            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -7121,7 +7245,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err38];
             } else {
@@ -7198,7 +7322,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err45];
             } else {
@@ -7264,7 +7388,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data23.currency !== void 0) {
           if (!(data23.currency === "UAH")) {
-            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err51];
             } else {
@@ -7330,7 +7454,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -7431,7 +7555,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data31) {
-              if (!func3.call(schema44.properties.items.items.properties, key6)) {
+              if (!func3.call(schema45.properties.items.items.properties, key6)) {
                 const err67 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err67];
@@ -7528,7 +7652,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data36.scheme !== void 0) {
                   if (!(data36.scheme === "CAV-PS")) {
-                    const err76 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema44.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err76 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema45.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err76];
                     } else {
@@ -7540,7 +7664,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
                 if (data36.id !== void 0) {
                   let data38 = data36.id;
                   if (typeof data38 === "string") {
-                    if (!pattern5.test(data38)) {
+                    if (!pattern6.test(data38)) {
                       const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
                         vErrors = [err77];
@@ -7736,8 +7860,8 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
               if (Array.isArray(data42)) {
                 const len3 = data42.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate97(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+                  if (!validate98(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -7891,8 +8015,8 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate102(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+      if (!validate103(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
         errors = vErrors.length;
       }
     }
@@ -7930,7 +8054,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data58.type !== void 0) {
           if (!(data58.type === "lease")) {
-            const err107 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema44.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err107 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema45.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err107];
             } else {
@@ -7965,7 +8089,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
             if (data60.leaseDuration !== void 0) {
               let data61 = data60.leaseDuration;
               if (typeof data61 === "string") {
-                if (!pattern6.test(data61)) {
+                if (!pattern7.test(data61)) {
                   const err110 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
                   if (vErrors === null) {
                     vErrors = [err110];
@@ -8047,12 +8171,12 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate117;
-const schema45 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate118;
+const schema46 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
+function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8077,8 +8201,8 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate87(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate88(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
         errors = vErrors.length;
       }
     }
@@ -8169,19 +8293,19 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate119;
-const schema46 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } } };
-function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate120;
+const schema47 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } } };
+function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.status !== void 0) {
       let data0 = data.status;
       if (!(data0 === "draft" || data0 === "pending" || data0 === "active")) {
-        const err0 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema46.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err0 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema47.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -8233,12 +8357,12 @@ function validate119(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate119.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
-const lot = validate120;
-const schema47 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared17" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
-function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate121;
+const schema48 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared17" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
+function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8279,7 +8403,7 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema47.properties, key0)) {
+      if (!func3.call(schema48.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -8390,7 +8514,7 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema47.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema48.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -8511,7 +8635,7 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema47.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema48.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -8523,7 +8647,7 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data14 = data.status;
       if (!(data14 === "draft" || data14 === "pending" || data14 === "verification" || data14 === "active.salable" || data14 === "active.awaiting" || data14 === "active.auction" || data14 === "pending.sold" || data14 === "sold" || data14 === "recomposed" || data14 === "pending.dissolution" || data14 === "dissolved" || data14 === "pending.deleted" || data14 === "deleted")) {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema47.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema48.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -8541,12 +8665,12 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate120.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
-const question = validate122;
-const schema48 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared17" }, "questionOf": { "enum": ["tender"] } } };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate123;
+const schema49 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared17" }, "questionOf": { "enum": ["tender"] } } };
+function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8620,7 +8744,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.questionOf !== void 0) {
       if (!(data.questionOf === "tender")) {
-        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema48.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema49.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -8638,7 +8762,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 export {
@@ -8647,6 +8771,7 @@ export {
   basicAsset,
   bounceAsset,
   bounceItem,
+  bounceRelatedProcess,
   cancellation,
   cancellationPatch,
   contractPatch,

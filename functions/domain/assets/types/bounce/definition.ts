@@ -73,7 +73,7 @@ export const relatedProcessSchema = {
     identifier: { type: 'string' },
   },
 };
-const checkRelatedProcess = compileCheck(relatedProcessSchema);
+const checkRelatedProcess: Check = (data) => checkWith('bounceRelatedProcess', relatedProcessSchema, data);
 
 export const assetSchema = {
   type: 'object',
