@@ -79,6 +79,15 @@ export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
   }
 }
 
+/** Median import ÷ floor over all rows, reads, writes, and per resource (`http/<resource>`, bots). */
+function summary(rows: LambdaRow[]): string {
+  const ok = rows.filter((r) => !r.error);
+  const med = (rs: LambdaRow[]) => (rs.length ? round(median(rs.map((r) => r.importMs / r.floorMs)), 2) : '-');
+  const groups = [...new Set(ok.map((r) => r.lambda.split('/').slice(0, 2).join('/')))];
+  return `**${med(ok)}** over all, ${med(ok.filter((r) => r.kind === 'read'))} for reads, ${med(ok.filter((r) => r.kind === 'write'))} for writes` +
+    ` (${groups.map((g) => `${g} ${med(ok.filter((r) => r.lambda.startsWith(g)))}`).join(', ')})`;
+}
+
 /** The `## Lambdas` section of bench/RESULTS.md. */
 export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dynamodb: number; s3: number }): string[] {
   const budget = (r: LambdaRow) => (r.kind === 'read' ? 60 : 120);
@@ -96,7 +105,7 @@ export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dyn
       'Targets: ratio ≤ 1.15; ≤ 60 KB for a read, ≤ 120 KB for a write (bots are writes), the bundle itself.',
     '',
     `Floor alone (medians over all rows): **DynamoDB ${floorOnly.dynamodb} ms**, **DynamoDB + S3 ${floorOnly.s3} ms**. ` +
-      `${within.length} of ${rows.length} Lambdas within both targets.`,
+      `${within.length} of ${rows.length} Lambdas within both targets. Median ratio: ${summary(rows)}.`,
     '',
     '| Lambda | kind | KB | + validators KB | import ms | floor | floor ms | ratio | within |',
     '|---|---|---|---|---|---|---|---|---|',

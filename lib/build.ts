@@ -1,7 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, buildSync, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
 import { routes } from '../functions/routes.ts';
 
@@ -35,6 +36,7 @@ export interface BuildLambdasOptions {
 const VALIDATORS = join(FUNCTIONS, 'domain/schemas/generated/request-validators.js');
 const VALIDATORS_ENTRY = '_shared/request-validators';
 const VALIDATORS_FILE = 'request-validators.mjs';
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The handlers' bundles import the validators as a file beside them (`./request-validators.mjs`), not inlined. */
 const validatorsApart: Plugin = {
@@ -74,7 +76,9 @@ const options = (o: BuildLambdasOptions): BuildOptions => ({
 function copyPackageFiles(outdir: string): void {
   for (const handler of lambdaHandlers()) {
     const dir = join(outdir, handler);
-    if (readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`)) {
+    // Only where a request can carry a body (the HTTP kit loads them for those) or a bot runs: reads never load them.
+    const takesBodies = bots.some((b) => b.handler === handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
+    if (takesBodies && readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`)) {
       cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs`), join(dir, VALIDATORS_FILE));
       if (existsSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`))) cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`), join(dir, `${VALIDATORS_FILE}.map`));
     }
@@ -94,11 +98,13 @@ export async function buildLambdas(o: BuildLambdasOptions): Promise<{ metafile?:
   return { metafile: result.metafile };
 }
 
-/** The same, synchronously (CDK constructs cannot await). */
+/**
+ * The same, synchronously (CDK constructs cannot await, and esbuild's synchronous API takes no plugins): the build
+ * runs in a child process.
+ */
 export function buildLambdasSync(o: BuildLambdasOptions): void {
-  rmSync(o.outdir, { recursive: true, force: true });
-  buildSync(options(o));
-  copyPackageFiles(o.outdir);
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), o.outdir, ...(o.sourcemap ? ['--sourcemap'] : [])];
+  execFileSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /** Where a Lambda's bundle directory is in a build output. */
