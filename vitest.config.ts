@@ -25,7 +25,8 @@ export default defineConfig({
           include: BUNDLED,
           globalSetup: ['test/support/global-setup.ts', 'test/support/bundles-setup.ts'],
           setupFiles: ['test/support/setup-env.ts', 'test/support/setup-bundles.ts'],
-          testTimeout: 30_000,
+          // Each route's first request loads its own bundle (a cold start per Lambda, as in AWS): walks take longer.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
