@@ -10,6 +10,7 @@ import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } fro
 import { newAuctionSchema as landleaseNew, storedAuctionSchema as landleaseStored } from '#domain/auctions/types/landlease/schema.ts';
 import { documentSchema } from '#domain/documents/documents.ts';
 import { lotSchema } from '#domain/lots/lot.ts';
+import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
 
 /**
  * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the very objects the

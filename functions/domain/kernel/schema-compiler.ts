@@ -1,6 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import { formats } from './json-schema-runtime.ts';
-import { schemaCheck, type Check } from './validation.ts';
+import { closeObjects, schemaCheck, type Check } from './validation.ts';
 
 /**
  * The JSON Schema compiler (ajv), for build time and tools only: the generator of the body validators
@@ -22,5 +22,6 @@ let shared: Ajv | undefined;
 /** A check compiled now, at run time (tools; a Lambda uses `schemaCheck` with a generated validator). */
 export function compileCheck(schema: object): Check {
   shared ??= newAjv();
+  closeObjects(schema);
   return schemaCheck(schema, shared.compile(schema));
 }

@@ -64,7 +64,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const auctionResults = validate22;
-const schema7 = { "type": "object", "required": ["bids"], "properties": { "bids": { "type": "array", "items": { "type": "object", "required": ["id", "value"], "properties": { "id": { "type": "string" }, "value": { "type": "object", "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 } } } } } } } };
+const schema7 = { "type": "object", "required": ["bids"], "properties": { "bids": { "type": "array", "items": { "type": "object", "required": ["id", "value"], "properties": { "id": { "type": "string" }, "value": { "type": "object", "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -78,6 +78,17 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === "bids")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
     if (data.bids !== void 0) {
       let data0 = data.bids;
       if (Array.isArray(data0)) {
@@ -86,16 +97,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           let data1 = data0[i0];
           if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
             if (data1.id === void 0) {
-              const err1 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if (data1.value === void 0) {
-              const err2 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
+              const err2 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -103,13 +105,33 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data1.value === void 0) {
+              const err3 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            for (const key1 in data1) {
+              if (!(key1 === "id" || key1 === "value")) {
+                const err4 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
             if (data1.id !== void 0) {
               if (typeof data1.id !== "string") {
-                const err3 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err5 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err3];
+                  vErrors = [err5];
                 } else {
-                  vErrors.push(err3);
+                  vErrors.push(err5);
                 }
                 errors++;
               }
@@ -118,72 +140,83 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data1.value;
               if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                 if (data3.amount === void 0) {
-                  const err4 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+                  const err6 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
                   if (vErrors === null) {
-                    vErrors = [err4];
+                    vErrors = [err6];
                   } else {
-                    vErrors.push(err4);
+                    vErrors.push(err6);
                   }
                   errors++;
+                }
+                for (const key2 in data3) {
+                  if (!(key2 === "amount")) {
+                    const err7 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err7];
+                    } else {
+                      vErrors.push(err7);
+                    }
+                    errors++;
+                  }
                 }
                 if (data3.amount !== void 0) {
                   let data4 = data3.amount;
                   if (typeof data4 == "number" && isFinite(data4)) {
                     if (data4 < 0 || isNaN(data4)) {
-                      const err5 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                      const err8 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                       if (vErrors === null) {
-                        vErrors = [err5];
+                        vErrors = [err8];
                       } else {
-                        vErrors.push(err5);
+                        vErrors.push(err8);
                       }
                       errors++;
                     }
                   } else {
-                    const err6 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                    const err9 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
                     if (vErrors === null) {
-                      vErrors = [err6];
+                      vErrors = [err9];
                     } else {
-                      vErrors.push(err6);
+                      vErrors.push(err9);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err7 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err10 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err10];
                 } else {
-                  vErrors.push(err7);
+                  vErrors.push(err10);
                 }
                 errors++;
               }
             }
           } else {
-            const err8 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err11 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err8];
+              vErrors = [err11];
             } else {
-              vErrors.push(err8);
+              vErrors.push(err11);
             }
             errors++;
           }
         }
       } else {
-        const err9 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err12 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err12];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err13];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -191,7 +224,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const basicAsset = validate23;
-const schema8 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "assetType": { "enum": ["basic"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared11" }, "assetCustodian": { "$ref": "shared17" }, "schema_properties": { "type": "object" }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const schema8 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "assetType": { "enum": ["basic"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
 const func3 = Object.prototype.hasOwnProperty;
 const schema9 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string", "format": "uri" } } };
 const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
@@ -641,7 +674,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-const schema13 = { "type": "object", "required": ["countryName"], "properties": { "countryName": { "type": "string", "minLength": 1 }, "countryName_en": { "type": "string" }, "countryName_ru": { "type": "string" }, "postalCode": { "type": "string" }, "region": { "type": "string" }, "streetAddress": { "type": "string" }, "locality": { "type": "string" } } };
+const schema13 = { "type": "object", "required": ["countryName"], "properties": { "countryName": { "type": "string", "minLength": 1 }, "countryName_en": { "type": "string" }, "countryName_ru": { "type": "string" }, "postalCode": { "type": "string" }, "region": { "type": "string" }, "streetAddress": { "type": "string" }, "locality": { "type": "string" } }, "additionalProperties": false };
 function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -655,31 +688,31 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.countryName !== void 0) {
-      let data0 = data.countryName;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      } else {
-        const err2 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    for (const key0 in data) {
+      if (!(key0 === "countryName" || key0 === "countryName_en" || key0 === "countryName_ru" || key0 === "postalCode" || key0 === "region" || key0 === "streetAddress" || key0 === "locality")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err1];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
-    if (data.countryName_en !== void 0) {
-      if (typeof data.countryName_en !== "string") {
-        const err3 = { instancePath: instancePath + "/countryName_en", schemaPath: "#/properties/countryName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.countryName !== void 0) {
+      let data0 = data.countryName;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -688,9 +721,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.countryName_ru !== void 0) {
-      if (typeof data.countryName_ru !== "string") {
-        const err4 = { instancePath: instancePath + "/countryName_ru", schemaPath: "#/properties/countryName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.countryName_en !== void 0) {
+      if (typeof data.countryName_en !== "string") {
+        const err4 = { instancePath: instancePath + "/countryName_en", schemaPath: "#/properties/countryName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -699,9 +732,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.postalCode !== void 0) {
-      if (typeof data.postalCode !== "string") {
-        const err5 = { instancePath: instancePath + "/postalCode", schemaPath: "#/properties/postalCode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.countryName_ru !== void 0) {
+      if (typeof data.countryName_ru !== "string") {
+        const err5 = { instancePath: instancePath + "/countryName_ru", schemaPath: "#/properties/countryName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -710,9 +743,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.region !== void 0) {
-      if (typeof data.region !== "string") {
-        const err6 = { instancePath: instancePath + "/region", schemaPath: "#/properties/region/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.postalCode !== void 0) {
+      if (typeof data.postalCode !== "string") {
+        const err6 = { instancePath: instancePath + "/postalCode", schemaPath: "#/properties/postalCode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -721,9 +754,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.streetAddress !== void 0) {
-      if (typeof data.streetAddress !== "string") {
-        const err7 = { instancePath: instancePath + "/streetAddress", schemaPath: "#/properties/streetAddress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.region !== void 0) {
+      if (typeof data.region !== "string") {
+        const err7 = { instancePath: instancePath + "/region", schemaPath: "#/properties/region/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -732,9 +765,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.locality !== void 0) {
-      if (typeof data.locality !== "string") {
-        const err8 = { instancePath: instancePath + "/locality", schemaPath: "#/properties/locality/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.streetAddress !== void 0) {
+      if (typeof data.streetAddress !== "string") {
+        const err8 = { instancePath: instancePath + "/streetAddress", schemaPath: "#/properties/streetAddress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -743,12 +776,23 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.locality !== void 0) {
+      if (typeof data.locality !== "string") {
+        const err9 = { instancePath: instancePath + "/locality", schemaPath: "#/properties/locality/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err10];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err10);
     }
     errors++;
   }
@@ -837,8 +881,8 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   validate34.errors = vErrors;
   return errors === 0;
 }
-const schema15 = { "type": "object", "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "identifier": { "$ref": "shared21" }, "additionalIdentifiers": { "$ref": "shared2" }, "address": { "$ref": "shared16" }, "contactPoint": { "$ref": "shared18" }, "kind": { "type": "string" } } };
-const schema16 = { "type": "object", "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "uri": { "type": "string" }, "legalName": { "type": "string" }, "legalName_en": { "type": "string" }, "legalName_ru": { "type": "string" } } };
+const schema15 = { "type": "object", "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "identifier": { "$ref": "shared22" }, "additionalIdentifiers": { "$ref": "shared2" }, "address": { "$ref": "shared17" }, "contactPoint": { "$ref": "shared19" }, "kind": { "type": "string" } }, "additionalProperties": false };
+const schema16 = { "type": "object", "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "uri": { "type": "string" }, "legalName": { "type": "string" }, "legalName_en": { "type": "string" }, "legalName_ru": { "type": "string" } }, "additionalProperties": false };
 function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -861,24 +905,35 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "uri" || key0 === "legalName" || key0 === "legalName_en" || key0 === "legalName_ru")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
         if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err2];
+            vErrors = [err3];
           } else {
-            vErrors.push(err2);
+            vErrors.push(err3);
           }
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -887,27 +942,16 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.id;
       if (typeof data1 === "string") {
         if (func2(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
           }
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.uri !== void 0) {
-      if (typeof data.uri !== "string") {
-        const err6 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -916,9 +960,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.legalName !== void 0) {
-      if (typeof data.legalName !== "string") {
-        const err7 = { instancePath: instancePath + "/legalName", schemaPath: "#/properties/legalName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.uri !== void 0) {
+      if (typeof data.uri !== "string") {
+        const err7 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -927,9 +971,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.legalName_en !== void 0) {
-      if (typeof data.legalName_en !== "string") {
-        const err8 = { instancePath: instancePath + "/legalName_en", schemaPath: "#/properties/legalName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.legalName !== void 0) {
+      if (typeof data.legalName !== "string") {
+        const err8 = { instancePath: instancePath + "/legalName", schemaPath: "#/properties/legalName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -938,9 +982,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.legalName_ru !== void 0) {
-      if (typeof data.legalName_ru !== "string") {
-        const err9 = { instancePath: instancePath + "/legalName_ru", schemaPath: "#/properties/legalName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.legalName_en !== void 0) {
+      if (typeof data.legalName_en !== "string") {
+        const err9 = { instancePath: instancePath + "/legalName_en", schemaPath: "#/properties/legalName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -949,19 +993,30 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.legalName_ru !== void 0) {
+      if (typeof data.legalName_ru !== "string") {
+        const err10 = { instancePath: instancePath + "/legalName_ru", schemaPath: "#/properties/legalName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err11];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err11);
     }
     errors++;
   }
   validate37.errors = vErrors;
   return errors === 0;
 }
-const schema17 = { "type": "array", "items": { "$ref": "shared21" } };
+const schema17 = { "type": "array", "items": { "$ref": "shared22" } };
 function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -985,7 +1040,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   validate39.errors = vErrors;
   return errors === 0;
 }
-const schema18 = { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "telephone": { "type": "string" }, "email": { "type": "string", "format": "email" }, "faxNumber": { "type": "string" }, "url": { "type": "string" } } };
+const schema18 = { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "telephone": { "type": "string" }, "email": { "type": "string", "format": "email" }, "faxNumber": { "type": "string" }, "url": { "type": "string" } }, "additionalProperties": false };
 const formats4 = formats.email;
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1000,31 +1055,31 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.name !== void 0) {
-      let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      } else {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "telephone" || key0 === "email" || key0 === "faxNumber" || key0 === "url")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err1];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
-    if (data.name_en !== void 0) {
-      if (typeof data.name_en !== "string") {
-        const err3 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1033,9 +1088,9 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name_ru !== void 0) {
-      if (typeof data.name_ru !== "string") {
-        const err4 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.name_en !== void 0) {
+      if (typeof data.name_en !== "string") {
+        const err4 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1044,9 +1099,9 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.telephone !== void 0) {
-      if (typeof data.telephone !== "string") {
-        const err5 = { instancePath: instancePath + "/telephone", schemaPath: "#/properties/telephone/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.name_ru !== void 0) {
+      if (typeof data.name_ru !== "string") {
+        const err5 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1055,31 +1110,31 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.email !== void 0) {
-      let data4 = data.email;
-      if (typeof data4 === "string") {
-        if (!formats4.validate(data4)) {
-          const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.telephone !== void 0) {
+      if (typeof data.telephone !== "string") {
+        const err6 = { instancePath: instancePath + "/telephone", schemaPath: "#/properties/telephone/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err6];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
-    if (data.faxNumber !== void 0) {
-      if (typeof data.faxNumber !== "string") {
-        const err8 = { instancePath: instancePath + "/faxNumber", schemaPath: "#/properties/faxNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.email !== void 0) {
+      let data4 = data.email;
+      if (typeof data4 === "string") {
+        if (!formats4.validate(data4)) {
+          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1088,9 +1143,9 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.url !== void 0) {
-      if (typeof data.url !== "string") {
-        const err9 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.faxNumber !== void 0) {
+      if (typeof data.faxNumber !== "string") {
+        const err9 = { instancePath: instancePath + "/faxNumber", schemaPath: "#/properties/faxNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1099,12 +1154,23 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.url !== void 0) {
+      if (typeof data.url !== "string") {
+        const err10 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err11];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err11);
     }
     errors++;
   }
@@ -1151,31 +1217,31 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.name !== void 0) {
-      let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "identifier" || key0 === "additionalIdentifiers" || key0 === "address" || key0 === "contactPoint" || key0 === "kind")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err4];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err4);
         }
         errors++;
       }
     }
-    if (data.name_en !== void 0) {
-      if (typeof data.name_en !== "string") {
-        const err6 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1184,13 +1250,24 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name_ru !== void 0) {
-      if (typeof data.name_ru !== "string") {
-        const err7 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.name_en !== void 0) {
+      if (typeof data.name_en !== "string") {
+        const err7 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
           vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.name_ru !== void 0) {
+      if (typeof data.name_ru !== "string") {
+        const err8 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
         }
         errors++;
       }
@@ -1221,21 +1298,21 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.kind !== void 0) {
       if (typeof data.kind !== "string") {
-        const err8 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err9];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err10];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err10);
     }
     errors++;
   }
@@ -1598,7 +1675,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceAsset = validate46;
-const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "assetType": { "enum": ["bounce"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "assetCustodian": { "$ref": "shared17" }, "assetHolder": { "$ref": "shared17" }, "items": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "assetType": { "enum": ["bounce"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "assetCustodian": { "$ref": "shared18" }, "assetHolder": { "$ref": "shared18" }, "items": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
 const schema20 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string" }, "registrationDate": { "type": "string", "format": "date-time" } } };
 const formats6 = formats["date-time"];
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -2265,7 +2342,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceItem = validate56;
-const schema21 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } };
+const schema21 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } };
 function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2575,7 +2652,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const cancellation = validate64;
-const schema23 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
+const schema23 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
 function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2588,6 +2665,135 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         vErrors.push(err0);
       }
       errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "reason" || key0 === "reason_en" || key0 === "reason_ru" || key0 === "status" || key0 === "cancellationOf")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== void 0) {
+      let data0 = data.reason;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.reason_en !== void 0) {
+      let data1 = data.reason_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) < 1) {
+          const err4 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.reason_ru !== void 0) {
+      let data2 = data.reason_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) < 1) {
+          const err6 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data3 = data.status;
+      if (!(data3 === "pending" || data3 === "active")) {
+        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.cancellationOf !== void 0) {
+      if (!(data.cancellationOf === "tender")) {
+        const err9 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema23.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate64.errors = vErrors;
+  return errors === 0;
+}
+const cancellationPatch = validate65;
+const schema24 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
+function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "reason" || key0 === "reason_en" || key0 === "reason_ru" || key0 === "status")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
     }
     if (data.reason !== void 0) {
       let data0 = data.reason;
@@ -2658,7 +2864,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2667,119 +2873,12 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.cancellationOf !== void 0) {
-      if (!(data.cancellationOf === "tender")) {
-        const err8 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema23.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err8];
     } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate64.errors = vErrors;
-  return errors === 0;
-}
-const cancellationPatch = validate65;
-const schema24 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.reason !== void 0) {
-      let data0 = data.reason;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err0 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.reason_en !== void 0) {
-      let data1 = data.reason_en;
-      if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err2 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.reason_ru !== void 0) {
-      let data2 = data.reason_ru;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err4 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data3 = data.status;
-      if (!(data3 === "pending" || data3 === "active")) {
-        const err6 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
+      vErrors.push(err8);
     }
     errors++;
   }
@@ -2850,11 +2949,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const dgfInsiderAuction = validate67;
-const schema26 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared22" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
+const schema26 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
 const formats12 = formats.date;
 const schema27 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
-const schema28 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared19" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
-const schema29 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } } };
+const schema28 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
+const schema29 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } }, "additionalProperties": false };
 function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2886,24 +2985,35 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    for (const key0 in data) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
         if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err4];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err4);
           }
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -2912,20 +3022,20 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.id;
       if (typeof data1 === "string") {
         if (func2(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
@@ -2934,27 +3044,16 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       let data2 = data.description;
       if (typeof data2 === "string") {
         if (func2(data2) < 1) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err9 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2963,9 +3062,9 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err10 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.description_en !== void 0) {
+      if (typeof data.description_en !== "string") {
+        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -2974,9 +3073,9 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.uri !== void 0) {
-      if (typeof data.uri !== "string") {
-        const err11 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.description_ru !== void 0) {
+      if (typeof data.description_ru !== "string") {
+        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -2985,19 +3084,30 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.uri !== void 0) {
+      if (typeof data.uri !== "string") {
+        const err12 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err13];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err13);
     }
     errors++;
   }
   validate70.errors = vErrors;
   return errors === 0;
 }
-const schema30 = { "type": "array", "items": { "$ref": "shared19" } };
+const schema30 = { "type": "array", "items": { "$ref": "shared20" } };
 function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3019,6 +3129,76 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate72.errors = vErrors;
+  return errors === 0;
+}
+const schema31 = { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } }, "additionalProperties": false };
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.code === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "code" || key0 === "name")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.code !== void 0) {
+      let data0 = data.code;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      if (typeof data.name !== "string") {
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
   return errors === 0;
 }
 function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -3128,10 +3308,16 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.unit !== void 0) {
-      let data7 = data.unit;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        if (data7.code === void 0) {
-          const err8 = { instancePath: instancePath + "/unit", schemaPath: "#/properties/unit/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      if (!validate76(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.quantity !== void 0) {
+      let data8 = data.quantity;
+      if (typeof data8 == "number" && isFinite(data8)) {
+        if (data8 < 0 || isNaN(data8)) {
+          const err8 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -3139,41 +3325,44 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data7.code !== void 0) {
-          let data8 = data7.code;
-          if (typeof data8 === "string") {
-            if (func2(data8) < 1) {
-              const err9 = { instancePath: instancePath + "/unit/code", schemaPath: "#/properties/unit/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-          } else {
-            const err10 = { instancePath: instancePath + "/unit/code", schemaPath: "#/properties/unit/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data7.name !== void 0) {
-          if (typeof data7.name !== "string") {
-            const err11 = { instancePath: instancePath + "/unit/name", schemaPath: "#/properties/unit/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err12 = { instancePath: instancePath + "/unit", schemaPath: "#/properties/unit/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err9 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.deliveryDate !== void 0) {
+      let data9 = data.deliveryDate;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9))) {
+        const err10 = { instancePath: instancePath + "/deliveryDate", schemaPath: "#/properties/deliveryDate/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.deliveryLocation !== void 0) {
+      let data10 = data.deliveryLocation;
+      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10))) {
+        const err11 = { instancePath: instancePath + "/deliveryLocation", schemaPath: "#/properties/deliveryLocation/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.location !== void 0) {
+      let data11 = data.location;
+      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
+        const err12 = { instancePath: instancePath + "/location", schemaPath: "#/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -3182,70 +3371,12 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.quantity !== void 0) {
-      let data10 = data.quantity;
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 < 0 || isNaN(data10)) {
-          const err13 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.deliveryDate !== void 0) {
-      let data11 = data.deliveryDate;
-      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-        const err15 = { instancePath: instancePath + "/deliveryDate", schemaPath: "#/properties/deliveryDate/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.deliveryLocation !== void 0) {
-      let data12 = data.deliveryLocation;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
-        const err16 = { instancePath: instancePath + "/deliveryLocation", schemaPath: "#/properties/deliveryLocation/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.location !== void 0) {
-      let data13 = data.location;
-      if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
-        const err17 = { instancePath: instancePath + "/location", schemaPath: "#/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err18];
+      vErrors = [err13];
     } else {
-      vErrors.push(err18);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -3284,8 +3415,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
   validate68.errors = vErrors;
   return errors === 0;
 }
-const schema31 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema32 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3302,7 +3433,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema31.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema32.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3350,7 +3481,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema31.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema32.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -3389,11 +3520,11 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-const schema32 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } } };
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema33 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } }, "additionalProperties": false };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3406,10 +3537,9 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.startDate !== void 0) {
-      let data0 = data.startDate;
-      if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    for (const key0 in data) {
+      if (!(key0 === "startDate")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3417,67 +3547,79 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      const _errs3 = errors;
-      let valid1 = false;
+    }
+    if (data.startDate !== void 0) {
+      let data0 = data.startDate;
+      if (typeof data0 !== "string") {
+        const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
       const _errs4 = errors;
+      let valid1 = false;
+      const _errs5 = errors;
       if (typeof data0 === "string") {
         if (!formats12.validate(data0)) {
-          const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+          const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
-            vErrors = [err2];
+            vErrors = [err3];
           } else {
-            vErrors.push(err2);
+            vErrors.push(err3);
           }
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
-      var _valid0 = _errs4 === errors;
+      var _valid0 = _errs5 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const _errs6 = errors;
+        const _errs7 = errors;
         if (typeof data0 === "string") {
           if (!formats6.validate(data0)) {
-            const err4 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+            const err5 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err5];
             } else {
-              vErrors.push(err4);
+              vErrors.push(err5);
             }
             errors++;
           }
         } else {
-          const err5 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err6 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
-        var _valid0 = _errs6 === errors;
+        var _valid0 = _errs7 === errors;
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err6 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err7 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       } else {
-        errors = _errs3;
+        errors = _errs4;
         if (vErrors !== null) {
-          if (_errs3) {
-            vErrors.length = _errs3;
+          if (_errs4) {
+            vErrors.length = _errs4;
           } else {
             vErrors = null;
           }
@@ -3485,15 +3627,15 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err8];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err8);
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -4032,14 +4174,14 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate79(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+      if (!validate81(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate81(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+      if (!validate83(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
         errors = vErrors.length;
       }
     }
@@ -4066,9 +4208,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   validate67.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate83;
-const schema33 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate85;
+const schema34 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
+function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4136,7 +4278,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema33.properties, key0)) {
+      if (!func3.call(schema34.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -4225,7 +4367,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema33.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema34.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -4258,7 +4400,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema33.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema34.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4412,7 +4554,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data14.currency !== void 0) {
           if (!(data14.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema33.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema34.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -4489,7 +4631,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data18.currency !== void 0) {
           if (!(data18.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema33.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema34.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -4532,8 +4674,8 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate79(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+      if (!validate81(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
@@ -4569,13 +4711,13 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate87;
-const schema34 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } } };
-const schema35 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared17" } };
-function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate89;
+const schema35 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
+const schema36 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -4613,11 +4755,11 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
-const schema36 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema37 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4665,7 +4807,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.currency !== void 0) {
       if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema36.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema37.properties.currency.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4694,10 +4836,10 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
-function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4728,16 +4870,9 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.tenderers !== void 0) {
-      if (!validate88(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.status !== void 0) {
-      let data1 = data.status;
-      if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema34.properties.status.enum }, message: "must be equal to one of the allowed values" };
+    for (const key0 in data) {
+      if (!(key0 === "tenderers" || key0 === "status" || key0 === "qualified" || key0 === "eligible" || key0 === "value")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4746,10 +4881,16 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.qualified !== void 0) {
-      let data2 = data.qualified;
-      if (typeof data2 !== "boolean") {
-        const err4 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (data.tenderers !== void 0) {
+      if (!validate90(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.status !== void 0) {
+      let data1 = data.status;
+      if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema35.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4757,8 +4898,11 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data2 === true)) {
-        const err5 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema34.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.qualified !== void 0) {
+      let data2 = data.qualified;
+      if (typeof data2 !== "boolean") {
+        const err5 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4766,167 +4910,29 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (!(data2 === true)) {
+        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema35.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
     }
     if (data.eligible !== void 0) {
       let data3 = data.eligible;
       if (typeof data3 !== "boolean") {
-        const err6 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err7 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
       if (!(data3 === true)) {
-        const err7 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema34.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.value !== void 0) {
-      if (!validate91(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate87.errors = vErrors;
-  return errors === 0;
-}
-const dgfInsiderBidPatch = validate93;
-const schema37 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } } };
-function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.tenderers !== void 0) {
-      if (!validate88(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.value !== void 0) {
-      if (!validate91(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate93.errors = vErrors;
-  return errors === 0;
-}
-const document = validate96;
-const schema38 = { "type": "object", "additionalProperties": false, "required": ["title", "url", "format", "hash"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } } };
-const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
-const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.title === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.url === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.format === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.hash === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "hash" }, message: "must have required property 'hash'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func3.call(schema38.properties, key0)) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.title !== void 0) {
-      let data0 = data.title;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err5 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err7 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err8 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema35.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -4935,8 +4941,768 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.value !== void 0) {
+      if (!validate93(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err9];
+    } else {
+      vErrors.push(err9);
+    }
+    errors++;
+  }
+  validate89.errors = vErrors;
+  return errors === 0;
+}
+const dgfInsiderBidPatch = validate95;
+const schema38 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
+function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "tenderers" || key0 === "value")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.tenderers !== void 0) {
+      if (!validate90(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.value !== void 0) {
+      if (!validate93(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate95.errors = vErrors;
+  return errors === 0;
+}
+const document = validate98;
+const schema39 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string" }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri" }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } } } } }] };
+const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
+const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
+function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs2 = errors;
+  let valid1 = true;
+  const _errs3 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    let missing0;
+    if (data.documentType === void 0 && (missing0 = "documentType")) {
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    } else {
+      if (data.documentType !== void 0) {
+        if (!(data.documentType === "x_dgfAssetFamiliarization")) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid0 = _errs3 === errors;
+  errors = _errs2;
+  if (vErrors !== null) {
+    if (_errs2) {
+      vErrors.length = _errs2;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs5 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.accessDetails === void 0) {
+        const err2 = { instancePath, schemaPath: "#/allOf/0/then/required", keyword: "required", params: { missingProperty: "accessDetails" }, message: "must have required property 'accessDetails'" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (data.accessDetails !== void 0) {
+        if (typeof data.accessDetails !== "string") {
+          const err3 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/allOf/0/then/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+      if (data.url !== void 0) {
+        const err4 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/0/then/properties/url/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (data.hash !== void 0) {
+        const err5 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/0/then/properties/hash/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs5 === errors;
+    valid1 = _valid0;
+  }
+  if (!valid1) {
+    const err6 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  const _errs13 = errors;
+  let valid4 = true;
+  const _errs14 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    let missing1;
+    if (data.documentType === void 0 && (missing1 = "documentType")) {
+      const err7 = {};
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    } else {
+      if (data.documentType !== void 0) {
+        let data4 = data.documentType;
+        if (!(data4 === "virtualDataRoom" || data4 === "x_dgfPublicAssetCertificate" || data4 === "x_dgfPlatformLegalDetails")) {
+          const err8 = {};
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid1 = _errs14 === errors;
+  errors = _errs13;
+  if (vErrors !== null) {
+    if (_errs13) {
+      vErrors.length = _errs13;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid1) {
+    const _errs16 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.url === void 0) {
+        const err9 = { instancePath, schemaPath: "#/allOf/1/then/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (data.url !== void 0) {
+        let data5 = data.url;
+        if (typeof data5 === "string") {
+          if (!formats0.validate(data5)) {
+            const err10 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        } else {
+          const err11 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+      if (data.hash !== void 0) {
+        const err12 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/1/then/properties/hash/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (data.format !== void 0) {
+        const err13 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/1/then/properties/format/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs16 === errors;
+    valid4 = _valid1;
+  }
+  if (!valid4) {
+    const err14 = { instancePath, schemaPath: "#/allOf/1/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  const _errs24 = errors;
+  let valid7 = true;
+  const _errs25 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    let missing2;
+    if (data.documentType === void 0 && (missing2 = "documentType")) {
+      const err15 = {};
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    } else {
+      if (data.documentType !== void 0) {
+        let data8 = data.documentType;
+        if (!(data8 === "x_dgfAssetFamiliarization" || data8 === "virtualDataRoom" || data8 === "x_dgfPublicAssetCertificate" || data8 === "x_dgfPlatformLegalDetails")) {
+          const err16 = {};
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid2 = _errs25 === errors;
+  errors = _errs24;
+  if (vErrors !== null) {
+    if (_errs24) {
+      vErrors.length = _errs24;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (!_valid2) {
+    const _errs27 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.url === void 0) {
+        const err17 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      if (data.format === void 0) {
+        const err18 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+      if (data.hash === void 0) {
+        const err19 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "hash" }, message: "must have required property 'hash'" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data.url !== void 0) {
+        let data9 = data.url;
+        if (typeof data9 === "string") {
+          if (!formats0.validate(data9)) {
+            const err20 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        } else {
+          const err21 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      }
+      if (data.format !== void 0) {
+        let data10 = data.format;
+        if (typeof data10 === "string") {
+          if (!pattern4.test(data10)) {
+            const err22 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        } else {
+          const err23 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      }
+      if (data.hash !== void 0) {
+        let data11 = data.hash;
+        if (typeof data11 === "string") {
+          if (!pattern5.test(data11)) {
+            const err24 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+        } else {
+          const err25 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+      }
+    }
+    var _valid2 = _errs27 === errors;
+    valid7 = _valid2;
+  }
+  if (!valid7) {
+    const err26 = { instancePath, schemaPath: "#/allOf/2/if", keyword: "if", params: { failingKeyword: "else" }, message: 'must match "else" schema' };
+    if (vErrors === null) {
+      vErrors = [err26];
+    } else {
+      vErrors.push(err26);
+    }
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.title === void 0) {
+      const err27 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
+      if (vErrors === null) {
+        vErrors = [err27];
+      } else {
+        vErrors.push(err27);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func3.call(schema39.properties, key0)) {
+        const err28 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
+    if (data.title !== void 0) {
+      let data12 = data.title;
+      if (typeof data12 === "string") {
+        if (func2(data12) < 1) {
+          const err29 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      } else {
+        const err30 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.title_en !== void 0) {
+      if (typeof data.title_en !== "string") {
+        const err31 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.title_ru !== void 0) {
+      if (typeof data.title_ru !== "string") {
+        const err32 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
     if (data.description !== void 0) {
       if (typeof data.description !== "string") {
+        const err33 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      if (typeof data.description_en !== "string") {
+        const err34 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      if (typeof data.description_ru !== "string") {
+        const err35 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.url !== void 0) {
+      let data18 = data.url;
+      if (typeof data18 === "string") {
+        if (!formats0.validate(data18)) {
+          const err36 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+      } else {
+        const err37 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.format !== void 0) {
+      let data19 = data.format;
+      if (typeof data19 === "string") {
+        if (!pattern4.test(data19)) {
+          const err38 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
+          if (vErrors === null) {
+            vErrors = [err38];
+          } else {
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+      } else {
+        const err39 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+    }
+    if (data.hash !== void 0) {
+      let data20 = data.hash;
+      if (typeof data20 === "string") {
+        if (!pattern5.test(data20)) {
+          const err40 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+      } else {
+        const err41 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+    if (data.documentType !== void 0) {
+      let data21 = data.documentType;
+      if (typeof data21 === "string") {
+        if (func2(data21) < 1) {
+          const err42 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err42];
+          } else {
+            vErrors.push(err42);
+          }
+          errors++;
+        }
+      } else {
+        const err43 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+    }
+    if (data.index !== void 0) {
+      let data22 = data.index;
+      if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
+        const err44 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+      if (typeof data22 == "number" && isFinite(data22)) {
+        if (data22 < 0 || isNaN(data22)) {
+          const err45 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err45];
+          } else {
+            vErrors.push(err45);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.language !== void 0) {
+      if (typeof data.language !== "string") {
+        const err46 = { instancePath: instancePath + "/language", schemaPath: "#/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+    }
+    if (data.relatedItem !== void 0) {
+      if (typeof data.relatedItem !== "string") {
+        const err47 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+    }
+    if (data.accessDetails !== void 0) {
+      if (typeof data.accessDetails !== "string") {
+        const err48 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err49 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err49];
+    } else {
+      vErrors.push(err49);
+    }
+    errors++;
+  }
+  validate98.errors = vErrors;
+  return errors === 0;
+}
+const landleaseAuction = validate99;
+const schema40 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
+const pattern9 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
+const schema41 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false };
+function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.scheme === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.description === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.scheme !== void 0) {
+      let data0 = data.scheme;
+      if (typeof data0 === "string") {
+        if (func2(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      let data1 = data.id;
+      if (typeof data1 === "string") {
+        if (func2(data1) < 1) {
+          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 === "string") {
+        if (func2(data2) < 1) {
+          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
         const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
@@ -4968,302 +5734,22 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.url !== void 0) {
-      let data6 = data.url;
-      if (typeof data6 === "string") {
-        if (!formats0.validate(data6)) {
-          const err12 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.format !== void 0) {
-      let data7 = data.format;
-      if (typeof data7 === "string") {
-        if (!pattern4.test(data7)) {
-          const err14 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.hash !== void 0) {
-      let data8 = data.hash;
-      if (typeof data8 === "string") {
-        if (!pattern5.test(data8)) {
-          const err16 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-      } else {
-        const err17 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.documentType !== void 0) {
-      let data9 = data.documentType;
-      if (typeof data9 === "string") {
-        if (func2(data9) < 1) {
-          const err18 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-      } else {
-        const err19 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.index !== void 0) {
-      let data10 = data.index;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err20 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 < 0 || isNaN(data10)) {
-          const err21 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.language !== void 0) {
-      if (typeof data.language !== "string") {
-        const err22 = { instancePath: instancePath + "/language", schemaPath: "#/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
-        }
-        errors++;
-      }
-    }
-    if (data.relatedItem !== void 0) {
-      if (typeof data.relatedItem !== "string") {
-        const err23 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-    }
-    if (data.accessDetails !== void 0) {
-      if (typeof data.accessDetails !== "string") {
-        const err24 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err25 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err25];
+      vErrors = [err12];
     } else {
-      vErrors.push(err25);
+      vErrors.push(err12);
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate97;
-const schema39 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared20" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared22" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-const pattern6 = new RegExp("^061[12]\\d{4}-\\d$", "u");
-const pattern7 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
-const schema40 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } };
-function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.scheme === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.description === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.scheme !== void 0) {
-      let data0 = data.scheme;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data1 = data.id;
-      if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data2 = data.description;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err9 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err10 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err11];
-    } else {
-      vErrors.push(err11);
-    }
-    errors++;
-  }
-  validate98.errors = vErrors;
-  return errors === 0;
-}
-const schema41 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
-const schema42 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
-const schema43 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
-function validate105(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema42 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema43 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
+const schema44 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
+function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5360,10 +5846,10 @@ function validate105(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
-function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -5378,8 +5864,8 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate105(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+      if (!validate108(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
         errors = vErrors.length;
       }
     }
@@ -5392,10 +5878,10 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
-function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5462,8 +5948,8 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate104(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+      if (!validate107(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
@@ -5476,10 +5962,10 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
-function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5592,7 +6078,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema39.properties, key0)) {
+      if (!func3.call(schema40.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -5681,7 +6167,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema39.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema40.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -5703,7 +6189,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema39.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema40.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -5815,7 +6301,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data12.currency !== void 0) {
           if (!(data12.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -5892,7 +6378,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -5969,7 +6455,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err46];
             } else {
@@ -6035,7 +6521,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data23.currency !== void 0) {
           if (!(data23.currency === "UAH")) {
-            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err52];
             } else {
@@ -6101,7 +6587,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err58];
             } else {
@@ -6202,7 +6688,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key6 in data31) {
-              if (!func3.call(schema39.properties.items.items.properties, key6)) {
+              if (!func3.call(schema40.properties.items.items.properties, key6)) {
                 const err68 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err68];
@@ -6297,9 +6783,9 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data36.scheme !== void 0) {
-                  if (!(data36.scheme === "CAV-PS")) {
-                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema39.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                for (const key7 in data36) {
+                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru")) {
+                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err77];
                     } else {
@@ -6308,24 +6794,35 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data36.scheme !== void 0) {
+                  if (!(data36.scheme === "CAV-PS")) {
+                    const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema40.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err78];
+                    } else {
+                      vErrors.push(err78);
+                    }
+                    errors++;
+                  }
+                }
                 if (data36.id !== void 0) {
                   let data38 = data36.id;
                   if (typeof data38 === "string") {
-                    if (!pattern6.test(data38)) {
-                      const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
+                    if (!pattern8.test(data38)) {
+                      const err79 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
-                        vErrors = [err78];
+                        vErrors = [err79];
                       } else {
-                        vErrors.push(err78);
+                        vErrors.push(err79);
                       }
                       errors++;
                     }
                   } else {
-                    const err79 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err80 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err79];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err79);
+                      vErrors.push(err80);
                     }
                     errors++;
                   }
@@ -6334,27 +6831,16 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                   let data39 = data36.description;
                   if (typeof data39 === "string") {
                     if (func2(data39) < 1) {
-                      const err80 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err81 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err80];
+                        vErrors = [err81];
                       } else {
-                        vErrors.push(err80);
+                        vErrors.push(err81);
                       }
                       errors++;
                     }
                   } else {
-                    const err81 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err81];
-                    } else {
-                      vErrors.push(err81);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description_en !== void 0) {
-                  if (typeof data36.description_en !== "string") {
-                    const err82 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err82 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err82];
                     } else {
@@ -6363,9 +6849,9 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data36.description_ru !== void 0) {
-                  if (typeof data36.description_ru !== "string") {
-                    const err83 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (data36.description_en !== void 0) {
+                  if (typeof data36.description_en !== "string") {
+                    const err83 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err83];
                     } else {
@@ -6374,12 +6860,23 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data36.description_ru !== void 0) {
+                  if (typeof data36.description_ru !== "string") {
+                    const err84 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err84 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err85 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err85];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err85);
                 }
                 errors++;
               }
@@ -6387,137 +6884,137 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             if (data31.additionalClassifications !== void 0) {
               let data42 = data31.additionalClassifications;
               if (Array.isArray(data42)) {
-                const _errs88 = errors;
+                const _errs89 = errors;
                 const len1 = data42.length;
                 for (let i1 = 0; i1 < len1; i1++) {
                   let data43 = data42[i1];
-                  const _errs89 = errors;
+                  const _errs90 = errors;
                   if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
                     if (data43.scheme !== void 0) {
                       if ("kvtspz" !== data43.scheme) {
-                        const err85 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
+                        const err86 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
                         if (vErrors === null) {
-                          vErrors = [err85];
+                          vErrors = [err86];
                         } else {
-                          vErrors.push(err85);
+                          vErrors.push(err86);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err86 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err87 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err86];
+                      vErrors = [err87];
                     } else {
-                      vErrors.push(err86);
+                      vErrors.push(err87);
                     }
                     errors++;
                   }
-                  var valid11 = _errs89 === errors;
+                  var valid11 = _errs90 === errors;
                   if (valid11) {
                     break;
                   }
                 }
                 if (!valid11) {
-                  const err87 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  const err88 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
-                    vErrors = [err87];
+                    vErrors = [err88];
                   } else {
-                    vErrors.push(err87);
+                    vErrors.push(err88);
                   }
                   errors++;
                 } else {
-                  errors = _errs88;
+                  errors = _errs89;
                   if (vErrors !== null) {
-                    if (_errs88) {
-                      vErrors.length = _errs88;
+                    if (_errs89) {
+                      vErrors.length = _errs89;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err88 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err89 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err88];
+                  vErrors = [err89];
                 } else {
-                  vErrors.push(err88);
+                  vErrors.push(err89);
                 }
                 errors++;
               }
               if (Array.isArray(data42)) {
-                const _errs94 = errors;
+                const _errs95 = errors;
                 const len2 = data42.length;
                 for (let i2 = 0; i2 < len2; i2++) {
                   let data45 = data42[i2];
-                  const _errs95 = errors;
+                  const _errs96 = errors;
                   if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
                     if (data45.scheme !== void 0) {
                       if ("cadastralNumber" !== data45.scheme) {
-                        const err89 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                        const err90 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
                         if (vErrors === null) {
-                          vErrors = [err89];
+                          vErrors = [err90];
                         } else {
-                          vErrors.push(err89);
+                          vErrors.push(err90);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err90 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err91 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err90];
+                      vErrors = [err91];
                     } else {
-                      vErrors.push(err90);
+                      vErrors.push(err91);
                     }
                     errors++;
                   }
-                  var valid13 = _errs95 === errors;
+                  var valid13 = _errs96 === errors;
                   if (valid13) {
                     break;
                   }
                 }
                 if (!valid13) {
-                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  const err92 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
-                    vErrors = [err91];
+                    vErrors = [err92];
                   } else {
-                    vErrors.push(err91);
+                    vErrors.push(err92);
                   }
                   errors++;
                 } else {
-                  errors = _errs94;
+                  errors = _errs95;
                   if (vErrors !== null) {
-                    if (_errs94) {
-                      vErrors.length = _errs94;
+                    if (_errs95) {
+                      vErrors.length = _errs95;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err92 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err93 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err93];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err93);
                 }
                 errors++;
               }
               if (Array.isArray(data42)) {
                 const len3 = data42.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate98(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+                  if (!validate100(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                     errors = vErrors.length;
                   }
                 }
               } else {
-                const err93 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err94 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err93];
+                  vErrors = [err94];
                 } else {
-                  vErrors.push(err93);
+                  vErrors.push(err94);
                 }
                 errors++;
               }
@@ -6529,52 +7026,49 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data31.unit !== void 0) {
-              let data49 = data31.unit;
-              if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
-                if (data49.code === void 0) {
-                  const err94 = { instancePath: instancePath + "/items/" + i0 + "/unit", schemaPath: "#/properties/items/items/properties/unit/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+              if (!validate76(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data31.quantity !== void 0) {
+              let data50 = data31.quantity;
+              if (typeof data50 == "number" && isFinite(data50)) {
+                if (data50 < 0 || isNaN(data50)) {
+                  const err95 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
-                    vErrors = [err94];
+                    vErrors = [err95];
                   } else {
-                    vErrors.push(err94);
+                    vErrors.push(err95);
                   }
                   errors++;
                 }
-                if (data49.code !== void 0) {
-                  let data50 = data49.code;
-                  if (typeof data50 === "string") {
-                    if (func2(data50) < 1) {
-                      const err95 = { instancePath: instancePath + "/items/" + i0 + "/unit/code", schemaPath: "#/properties/items/items/properties/unit/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err95];
-                      } else {
-                        vErrors.push(err95);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err96 = { instancePath: instancePath + "/items/" + i0 + "/unit/code", schemaPath: "#/properties/items/items/properties/unit/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err96];
-                    } else {
-                      vErrors.push(err96);
-                    }
-                    errors++;
-                  }
-                }
-                if (data49.name !== void 0) {
-                  if (typeof data49.name !== "string") {
-                    const err97 = { instancePath: instancePath + "/items/" + i0 + "/unit/name", schemaPath: "#/properties/items/items/properties/unit/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err97];
-                    } else {
-                      vErrors.push(err97);
-                    }
-                    errors++;
-                  }
-                }
               } else {
-                const err98 = { instancePath: instancePath + "/items/" + i0 + "/unit", schemaPath: "#/properties/items/items/properties/unit/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err96 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data31.schema_properties !== void 0) {
+              let data51 = data31.schema_properties;
+              if (!(data51 && typeof data51 == "object" && !Array.isArray(data51))) {
+                const err97 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data31.location !== void 0) {
+              let data52 = data31.location;
+              if (!(data52 && typeof data52 == "object" && !Array.isArray(data52))) {
+                const err98 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err98];
                 } else {
@@ -6583,68 +7077,22 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data31.quantity !== void 0) {
-              let data52 = data31.quantity;
-              if (typeof data52 == "number" && isFinite(data52)) {
-                if (data52 < 0 || isNaN(data52)) {
-                  const err99 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-                  if (vErrors === null) {
-                    vErrors = [err99];
-                  } else {
-                    vErrors.push(err99);
-                  }
-                  errors++;
-                }
-              } else {
-                const err100 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                if (vErrors === null) {
-                  vErrors = [err100];
-                } else {
-                  vErrors.push(err100);
-                }
-                errors++;
-              }
-            }
-            if (data31.schema_properties !== void 0) {
-              let data53 = data31.schema_properties;
-              if (!(data53 && typeof data53 == "object" && !Array.isArray(data53))) {
-                const err101 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err101];
-                } else {
-                  vErrors.push(err101);
-                }
-                errors++;
-              }
-            }
-            if (data31.location !== void 0) {
-              let data54 = data31.location;
-              if (!(data54 && typeof data54 == "object" && !Array.isArray(data54))) {
-                const err102 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err102];
-                } else {
-                  vErrors.push(err102);
-                }
-                errors++;
-              }
-            }
           } else {
-            const err103 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err99 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err103];
+              vErrors = [err99];
             } else {
-              vErrors.push(err103);
+              vErrors.push(err99);
             }
             errors++;
           }
         }
       } else {
-        const err104 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err100 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err104];
+          vErrors = [err100];
         } else {
-          vErrors.push(err104);
+          vErrors.push(err100);
         }
         errors++;
       }
@@ -6662,186 +7110,197 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate103(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+      if (!validate106(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
     if (data.contractTerms !== void 0) {
-      let data58 = data.contractTerms;
-      if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
-        if (data58.type === void 0) {
-          const err105 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      let data56 = data.contractTerms;
+      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+        if (data56.type === void 0) {
+          const err101 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
           if (vErrors === null) {
-            vErrors = [err105];
+            vErrors = [err101];
           } else {
-            vErrors.push(err105);
+            vErrors.push(err101);
           }
           errors++;
         }
-        if (data58.leaseTerms === void 0) {
-          const err106 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
+        if (data56.leaseTerms === void 0) {
+          const err102 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
           if (vErrors === null) {
-            vErrors = [err106];
+            vErrors = [err102];
           } else {
-            vErrors.push(err106);
+            vErrors.push(err102);
           }
           errors++;
         }
-        for (const key7 in data58) {
-          if (!(key7 === "type" || key7 === "leaseTerms")) {
-            const err107 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+        for (const key8 in data56) {
+          if (!(key8 === "type" || key8 === "leaseTerms")) {
+            const err103 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err103];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err103);
             }
             errors++;
           }
         }
-        if (data58.type !== void 0) {
-          if (!(data58.type === "lease")) {
-            const err108 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema39.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        if (data56.type !== void 0) {
+          if (!(data56.type === "lease")) {
+            const err104 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema40.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err108];
+              vErrors = [err104];
             } else {
-              vErrors.push(err108);
+              vErrors.push(err104);
             }
             errors++;
           }
         }
-        if (data58.leaseTerms !== void 0) {
-          let data60 = data58.leaseTerms;
-          if (data60 && typeof data60 == "object" && !Array.isArray(data60)) {
-            if (data60.leaseDuration === void 0) {
-              const err109 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
+        if (data56.leaseTerms !== void 0) {
+          let data58 = data56.leaseTerms;
+          if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
+            if (data58.leaseDuration === void 0) {
+              const err105 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
               if (vErrors === null) {
-                vErrors = [err109];
+                vErrors = [err105];
               } else {
-                vErrors.push(err109);
+                vErrors.push(err105);
               }
               errors++;
             }
-            for (const key8 in data60) {
-              if (!(key8 === "leaseDuration")) {
-                const err110 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+            for (const key9 in data58) {
+              if (!(key9 === "leaseDuration")) {
+                const err106 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err110];
+                  vErrors = [err106];
                 } else {
-                  vErrors.push(err110);
+                  vErrors.push(err106);
                 }
                 errors++;
               }
             }
-            if (data60.leaseDuration !== void 0) {
-              let data61 = data60.leaseDuration;
-              if (typeof data61 === "string") {
-                if (!pattern7.test(data61)) {
-                  const err111 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+            if (data58.leaseDuration !== void 0) {
+              let data59 = data58.leaseDuration;
+              if (typeof data59 === "string") {
+                if (!pattern9.test(data59)) {
+                  const err107 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
                   if (vErrors === null) {
-                    vErrors = [err111];
+                    vErrors = [err107];
                   } else {
-                    vErrors.push(err111);
+                    vErrors.push(err107);
                   }
                   errors++;
                 }
               } else {
-                const err112 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err108 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err112];
+                  vErrors = [err108];
                 } else {
-                  vErrors.push(err112);
+                  vErrors.push(err108);
                 }
                 errors++;
               }
             }
           } else {
-            const err113 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err109 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err113];
+              vErrors = [err109];
             } else {
-              vErrors.push(err113);
+              vErrors.push(err109);
             }
             errors++;
           }
         }
       } else {
-        const err114 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err110 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err114];
+          vErrors = [err110];
         } else {
-          vErrors.push(err114);
+          vErrors.push(err110);
         }
         errors++;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate81(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+      if (!validate83(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
         errors = vErrors.length;
       }
     }
     if (data.merchandisingObject !== void 0) {
-      let data63 = data.merchandisingObject;
-      if (typeof data63 === "string") {
-        if (!pattern1.test(data63)) {
-          const err115 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+      let data61 = data.merchandisingObject;
+      if (typeof data61 === "string") {
+        if (!pattern1.test(data61)) {
+          const err111 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
           if (vErrors === null) {
-            vErrors = [err115];
+            vErrors = [err111];
           } else {
-            vErrors.push(err115);
+            vErrors.push(err111);
           }
           errors++;
         }
       } else {
-        const err116 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err112 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err116];
+          vErrors = [err112];
         } else {
-          vErrors.push(err116);
+          vErrors.push(err112);
         }
         errors++;
       }
     }
   } else {
-    const err117 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err117];
+      vErrors = [err113];
     } else {
-      vErrors.push(err117);
+      vErrors.push(err113);
     }
     errors++;
   }
-  validate97.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate110;
-const schema44 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared22" } } };
-function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate113;
+const schema45 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared23" } }, "additionalProperties": false };
+function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "auctionPeriod")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
     if (data.auctionPeriod !== void 0) {
-      if (!validate81(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+      if (!validate83(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err0];
+      vErrors = [err1];
     } else {
-      vErrors.push(err0);
+      vErrors.push(err1);
     }
     errors++;
   }
-  validate110.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate112;
-const schema45 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } } }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared20" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared16" }, "unit": { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } } }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate115;
+const schema46 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6945,7 +7404,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema45.properties, key0)) {
+      if (!func3.call(schema46.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -7034,7 +7493,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema45.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema46.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -7056,7 +7515,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema45.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema46.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -7168,7 +7627,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data12.currency !== void 0) {
           if (!(data12.currency === "UAH")) {
-            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -7245,7 +7704,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err38];
             } else {
@@ -7322,7 +7781,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err45];
             } else {
@@ -7388,7 +7847,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data23.currency !== void 0) {
           if (!(data23.currency === "UAH")) {
-            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err51];
             } else {
@@ -7454,7 +7913,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -7555,7 +8014,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data31) {
-              if (!func3.call(schema45.properties.items.items.properties, key6)) {
+              if (!func3.call(schema46.properties.items.items.properties, key6)) {
                 const err67 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err67];
@@ -7650,9 +8109,9 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (data36.scheme !== void 0) {
-                  if (!(data36.scheme === "CAV-PS")) {
-                    const err76 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema45.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                for (const key7 in data36) {
+                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru")) {
+                    const err76 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err76];
                     } else {
@@ -7661,24 +8120,35 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
+                if (data36.scheme !== void 0) {
+                  if (!(data36.scheme === "CAV-PS")) {
+                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema46.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                }
                 if (data36.id !== void 0) {
                   let data38 = data36.id;
                   if (typeof data38 === "string") {
-                    if (!pattern6.test(data38)) {
-                      const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
+                    if (!pattern8.test(data38)) {
+                      const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
-                        vErrors = [err77];
+                        vErrors = [err78];
                       } else {
-                        vErrors.push(err77);
+                        vErrors.push(err78);
                       }
                       errors++;
                     }
                   } else {
-                    const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err79 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err78];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err78);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
@@ -7687,27 +8157,16 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                   let data39 = data36.description;
                   if (typeof data39 === "string") {
                     if (func2(data39) < 1) {
-                      const err79 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err80 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err79];
+                        vErrors = [err80];
                       } else {
-                        vErrors.push(err79);
+                        vErrors.push(err80);
                       }
                       errors++;
                     }
                   } else {
-                    const err80 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err80];
-                    } else {
-                      vErrors.push(err80);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description_en !== void 0) {
-                  if (typeof data36.description_en !== "string") {
-                    const err81 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err81 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err81];
                     } else {
@@ -7716,9 +8175,9 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
-                if (data36.description_ru !== void 0) {
-                  if (typeof data36.description_ru !== "string") {
-                    const err82 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (data36.description_en !== void 0) {
+                  if (typeof data36.description_en !== "string") {
+                    const err82 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err82];
                     } else {
@@ -7727,12 +8186,23 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
+                if (data36.description_ru !== void 0) {
+                  if (typeof data36.description_ru !== "string") {
+                    const err83 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err83];
+                    } else {
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err83 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err84 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err83];
+                  vErrors = [err84];
                 } else {
-                  vErrors.push(err83);
+                  vErrors.push(err84);
                 }
                 errors++;
               }
@@ -7740,137 +8210,137 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
             if (data31.additionalClassifications !== void 0) {
               let data42 = data31.additionalClassifications;
               if (Array.isArray(data42)) {
-                const _errs88 = errors;
+                const _errs89 = errors;
                 const len1 = data42.length;
                 for (let i1 = 0; i1 < len1; i1++) {
                   let data43 = data42[i1];
-                  const _errs89 = errors;
+                  const _errs90 = errors;
                   if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
                     if (data43.scheme !== void 0) {
                       if ("kvtspz" !== data43.scheme) {
-                        const err84 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
+                        const err85 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
                         if (vErrors === null) {
-                          vErrors = [err84];
+                          vErrors = [err85];
                         } else {
-                          vErrors.push(err84);
+                          vErrors.push(err85);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err85 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err86 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err85];
+                      vErrors = [err86];
                     } else {
-                      vErrors.push(err85);
+                      vErrors.push(err86);
                     }
                     errors++;
                   }
-                  var valid11 = _errs89 === errors;
+                  var valid11 = _errs90 === errors;
                   if (valid11) {
                     break;
                   }
                 }
                 if (!valid11) {
-                  const err86 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  const err87 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
-                    vErrors = [err86];
+                    vErrors = [err87];
                   } else {
-                    vErrors.push(err86);
+                    vErrors.push(err87);
                   }
                   errors++;
                 } else {
-                  errors = _errs88;
+                  errors = _errs89;
                   if (vErrors !== null) {
-                    if (_errs88) {
-                      vErrors.length = _errs88;
+                    if (_errs89) {
+                      vErrors.length = _errs89;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err87 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err88 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err87];
+                  vErrors = [err88];
                 } else {
-                  vErrors.push(err87);
+                  vErrors.push(err88);
                 }
                 errors++;
               }
               if (Array.isArray(data42)) {
-                const _errs94 = errors;
+                const _errs95 = errors;
                 const len2 = data42.length;
                 for (let i2 = 0; i2 < len2; i2++) {
                   let data45 = data42[i2];
-                  const _errs95 = errors;
+                  const _errs96 = errors;
                   if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
                     if (data45.scheme !== void 0) {
                       if ("cadastralNumber" !== data45.scheme) {
-                        const err88 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                        const err89 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
                         if (vErrors === null) {
-                          vErrors = [err88];
+                          vErrors = [err89];
                         } else {
-                          vErrors.push(err88);
+                          vErrors.push(err89);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err89 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err90 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err89];
+                      vErrors = [err90];
                     } else {
-                      vErrors.push(err89);
+                      vErrors.push(err90);
                     }
                     errors++;
                   }
-                  var valid13 = _errs95 === errors;
+                  var valid13 = _errs96 === errors;
                   if (valid13) {
                     break;
                   }
                 }
                 if (!valid13) {
-                  const err90 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
-                    vErrors = [err90];
+                    vErrors = [err91];
                   } else {
-                    vErrors.push(err90);
+                    vErrors.push(err91);
                   }
                   errors++;
                 } else {
-                  errors = _errs94;
+                  errors = _errs95;
                   if (vErrors !== null) {
-                    if (_errs94) {
-                      vErrors.length = _errs94;
+                    if (_errs95) {
+                      vErrors.length = _errs95;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err91 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err92 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err91];
+                  vErrors = [err92];
                 } else {
-                  vErrors.push(err91);
+                  vErrors.push(err92);
                 }
                 errors++;
               }
               if (Array.isArray(data42)) {
                 const len3 = data42.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate98(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+                  if (!validate100(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                     errors = vErrors.length;
                   }
                 }
               } else {
-                const err92 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err93 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err93];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err93);
                 }
                 errors++;
               }
@@ -7882,52 +8352,49 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data31.unit !== void 0) {
-              let data49 = data31.unit;
-              if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
-                if (data49.code === void 0) {
-                  const err93 = { instancePath: instancePath + "/items/" + i0 + "/unit", schemaPath: "#/properties/items/items/properties/unit/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+              if (!validate76(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data31.quantity !== void 0) {
+              let data50 = data31.quantity;
+              if (typeof data50 == "number" && isFinite(data50)) {
+                if (data50 < 0 || isNaN(data50)) {
+                  const err94 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
-                    vErrors = [err93];
+                    vErrors = [err94];
                   } else {
-                    vErrors.push(err93);
+                    vErrors.push(err94);
                   }
                   errors++;
                 }
-                if (data49.code !== void 0) {
-                  let data50 = data49.code;
-                  if (typeof data50 === "string") {
-                    if (func2(data50) < 1) {
-                      const err94 = { instancePath: instancePath + "/items/" + i0 + "/unit/code", schemaPath: "#/properties/items/items/properties/unit/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err94];
-                      } else {
-                        vErrors.push(err94);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err95 = { instancePath: instancePath + "/items/" + i0 + "/unit/code", schemaPath: "#/properties/items/items/properties/unit/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err95];
-                    } else {
-                      vErrors.push(err95);
-                    }
-                    errors++;
-                  }
-                }
-                if (data49.name !== void 0) {
-                  if (typeof data49.name !== "string") {
-                    const err96 = { instancePath: instancePath + "/items/" + i0 + "/unit/name", schemaPath: "#/properties/items/items/properties/unit/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err96];
-                    } else {
-                      vErrors.push(err96);
-                    }
-                    errors++;
-                  }
-                }
               } else {
-                const err97 = { instancePath: instancePath + "/items/" + i0 + "/unit", schemaPath: "#/properties/items/items/properties/unit/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err95 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data31.schema_properties !== void 0) {
+              let data51 = data31.schema_properties;
+              if (!(data51 && typeof data51 == "object" && !Array.isArray(data51))) {
+                const err96 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data31.location !== void 0) {
+              let data52 = data31.location;
+              if (!(data52 && typeof data52 == "object" && !Array.isArray(data52))) {
+                const err97 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err97];
                 } else {
@@ -7936,68 +8403,22 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.quantity !== void 0) {
-              let data52 = data31.quantity;
-              if (typeof data52 == "number" && isFinite(data52)) {
-                if (data52 < 0 || isNaN(data52)) {
-                  const err98 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-                  if (vErrors === null) {
-                    vErrors = [err98];
-                  } else {
-                    vErrors.push(err98);
-                  }
-                  errors++;
-                }
-              } else {
-                const err99 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                if (vErrors === null) {
-                  vErrors = [err99];
-                } else {
-                  vErrors.push(err99);
-                }
-                errors++;
-              }
-            }
-            if (data31.schema_properties !== void 0) {
-              let data53 = data31.schema_properties;
-              if (!(data53 && typeof data53 == "object" && !Array.isArray(data53))) {
-                const err100 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err100];
-                } else {
-                  vErrors.push(err100);
-                }
-                errors++;
-              }
-            }
-            if (data31.location !== void 0) {
-              let data54 = data31.location;
-              if (!(data54 && typeof data54 == "object" && !Array.isArray(data54))) {
-                const err101 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err101];
-                } else {
-                  vErrors.push(err101);
-                }
-                errors++;
-              }
-            }
           } else {
-            const err102 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err98 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err102];
+              vErrors = [err98];
             } else {
-              vErrors.push(err102);
+              vErrors.push(err98);
             }
             errors++;
           }
         }
       } else {
-        const err103 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err99 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err103];
+          vErrors = [err99];
         } else {
-          vErrors.push(err103);
+          vErrors.push(err99);
         }
         errors++;
       }
@@ -8015,168 +8436,168 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate103(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+      if (!validate106(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
     if (data.contractTerms !== void 0) {
-      let data58 = data.contractTerms;
-      if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
-        if (data58.type === void 0) {
-          const err104 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      let data56 = data.contractTerms;
+      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+        if (data56.type === void 0) {
+          const err100 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
           if (vErrors === null) {
-            vErrors = [err104];
+            vErrors = [err100];
           } else {
-            vErrors.push(err104);
+            vErrors.push(err100);
           }
           errors++;
         }
-        if (data58.leaseTerms === void 0) {
-          const err105 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
+        if (data56.leaseTerms === void 0) {
+          const err101 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
           if (vErrors === null) {
-            vErrors = [err105];
+            vErrors = [err101];
           } else {
-            vErrors.push(err105);
+            vErrors.push(err101);
           }
           errors++;
         }
-        for (const key7 in data58) {
-          if (!(key7 === "type" || key7 === "leaseTerms")) {
-            const err106 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+        for (const key8 in data56) {
+          if (!(key8 === "type" || key8 === "leaseTerms")) {
+            const err102 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err106];
+              vErrors = [err102];
             } else {
-              vErrors.push(err106);
+              vErrors.push(err102);
             }
             errors++;
           }
         }
-        if (data58.type !== void 0) {
-          if (!(data58.type === "lease")) {
-            const err107 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema45.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        if (data56.type !== void 0) {
+          if (!(data56.type === "lease")) {
+            const err103 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema46.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err103];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err103);
             }
             errors++;
           }
         }
-        if (data58.leaseTerms !== void 0) {
-          let data60 = data58.leaseTerms;
-          if (data60 && typeof data60 == "object" && !Array.isArray(data60)) {
-            if (data60.leaseDuration === void 0) {
-              const err108 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
+        if (data56.leaseTerms !== void 0) {
+          let data58 = data56.leaseTerms;
+          if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
+            if (data58.leaseDuration === void 0) {
+              const err104 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
               if (vErrors === null) {
-                vErrors = [err108];
+                vErrors = [err104];
               } else {
-                vErrors.push(err108);
+                vErrors.push(err104);
               }
               errors++;
             }
-            for (const key8 in data60) {
-              if (!(key8 === "leaseDuration")) {
-                const err109 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+            for (const key9 in data58) {
+              if (!(key9 === "leaseDuration")) {
+                const err105 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err109];
+                  vErrors = [err105];
                 } else {
-                  vErrors.push(err109);
+                  vErrors.push(err105);
                 }
                 errors++;
               }
             }
-            if (data60.leaseDuration !== void 0) {
-              let data61 = data60.leaseDuration;
-              if (typeof data61 === "string") {
-                if (!pattern7.test(data61)) {
-                  const err110 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+            if (data58.leaseDuration !== void 0) {
+              let data59 = data58.leaseDuration;
+              if (typeof data59 === "string") {
+                if (!pattern9.test(data59)) {
+                  const err106 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
                   if (vErrors === null) {
-                    vErrors = [err110];
+                    vErrors = [err106];
                   } else {
-                    vErrors.push(err110);
+                    vErrors.push(err106);
                   }
                   errors++;
                 }
               } else {
-                const err111 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err107 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err111];
+                  vErrors = [err107];
                 } else {
-                  vErrors.push(err111);
+                  vErrors.push(err107);
                 }
                 errors++;
               }
             }
           } else {
-            const err112 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err108 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err112];
+              vErrors = [err108];
             } else {
-              vErrors.push(err112);
+              vErrors.push(err108);
             }
             errors++;
           }
         }
       } else {
-        const err113 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err109 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err113];
+          vErrors = [err109];
         } else {
-          vErrors.push(err113);
+          vErrors.push(err109);
         }
         errors++;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      let data62 = data.auctionPeriod;
-      if (!(data62 && typeof data62 == "object" && !Array.isArray(data62))) {
-        const err114 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data60 = data.auctionPeriod;
+      if (!(data60 && typeof data60 == "object" && !Array.isArray(data60))) {
+        const err110 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err114];
+          vErrors = [err110];
         } else {
-          vErrors.push(err114);
+          vErrors.push(err110);
         }
         errors++;
       }
     }
     if (data.merchandisingObject !== void 0) {
-      let data63 = data.merchandisingObject;
-      if (typeof data63 === "string") {
-        if (!pattern1.test(data63)) {
-          const err115 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+      let data61 = data.merchandisingObject;
+      if (typeof data61 === "string") {
+        if (!pattern1.test(data61)) {
+          const err111 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
           if (vErrors === null) {
-            vErrors = [err115];
+            vErrors = [err111];
           } else {
-            vErrors.push(err115);
+            vErrors.push(err111);
           }
           errors++;
         }
       } else {
-        const err116 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err112 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err116];
+          vErrors = [err112];
         } else {
-          vErrors.push(err116);
+          vErrors.push(err112);
         }
         errors++;
       }
     }
   } else {
-    const err117 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err117];
+      vErrors = [err113];
     } else {
-      vErrors.push(err117);
+      vErrors.push(err113);
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate118;
-const schema46 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
-function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate122;
+const schema47 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
+function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8201,8 +8622,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate88(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+      if (!validate90(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -8293,19 +8714,18 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate120;
-const schema47 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } } };
-function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate124;
+const schema48 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status !== void 0) {
-      let data0 = data.status;
-      if (!(data0 === "draft" || data0 === "pending" || data0 === "active")) {
-        const err0 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema47.properties.status.enum }, message: "must be equal to one of the allowed values" };
+    for (const key0 in data) {
+      if (!(key0 === "status" || key0 === "qualified" || key0 === "bidNumber")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -8314,9 +8734,10 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.qualified !== void 0) {
-      if (typeof data.qualified !== "boolean") {
-        const err1 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (data.status !== void 0) {
+      let data0 = data.status;
+      if (!(data0 === "draft" || data0 === "pending" || data0 === "active")) {
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema48.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8325,10 +8746,9 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.bidNumber !== void 0) {
-      let data2 = data.bidNumber;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err2 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.qualified !== void 0) {
+      if (typeof data.qualified !== "boolean") {
+        const err2 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8336,33 +8756,45 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
+    }
+    if (data.bidNumber !== void 0) {
+      let data2 = data.bidNumber;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+        const err3 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
       if (typeof data2 == "number" && isFinite(data2)) {
         if (data2 < 1 || isNaN(data2)) {
-          const err3 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err4 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err4];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err4);
           }
           errors++;
         }
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err5];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err5);
     }
     errors++;
   }
-  validate120.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
-const lot = validate121;
-const schema48 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared17" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
-function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate125;
+const schema49 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
+function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8403,7 +8835,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema48.properties, key0)) {
+      if (!func3.call(schema49.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -8514,7 +8946,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema48.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema49.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -8635,7 +9067,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema48.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema49.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -8647,7 +9079,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data14 = data.status;
       if (!(data14 === "draft" || data14 === "pending" || data14 === "verification" || data14 === "active.salable" || data14 === "active.awaiting" || data14 === "active.auction" || data14 === "pending.sold" || data14 === "sold" || data14 === "recomposed" || data14 === "pending.dissolution" || data14 === "dissolved" || data14 === "pending.deleted" || data14 === "deleted")) {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema48.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema49.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -8665,12 +9097,12 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
-const question = validate123;
-const schema49 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared17" }, "questionOf": { "enum": ["tender"] } } };
-function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate127;
+const schema50 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender"] } } };
+function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8744,7 +9176,7 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.questionOf !== void 0) {
       if (!(data.questionOf === "tender")) {
-        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema49.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema50.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -8762,7 +9194,7 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 export {
