@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: unit (pure domain, no network), infra (CDK Template assertions)
-// and integration (HTTP through the local gateway over one DynamoDB Local JVM).
+// Four projects: unit (pure domain, no network), infra (CDK Template assertions), integration (HTTP through the
+// local gateway over one DynamoDB Local JVM) and bundled: the whole-sale walks and the docs page once more, served by
+// the built Lambda bundles (lib/build.ts, what CDK ships) instead of the sources, so a bundling mistake fails here.
+const BUNDLED = ['test/integration/auctions/walk.test.ts', 'test/integration/auctions/dgf-insider-walk.test.ts', 'test/integration/docs/docs-page.test.ts'];
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: ['test/support/load-validators.ts'] } },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
       {
         test: {
@@ -15,6 +17,17 @@ export default defineConfig({
           setupFiles: ['test/support/setup-env.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'bundled',
+          include: BUNDLED,
+          globalSetup: ['test/support/global-setup.ts', 'test/support/bundles-setup.ts'],
+          setupFiles: ['test/support/setup-env.ts', 'test/support/setup-bundles.ts'],
+          // Each route's first request loads its own bundle (a cold start per Lambda, as in AWS): walks take longer.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -2,8 +2,9 @@
  * `npm run bench`: how Agora holds under load, on this machine, in one run of under 5 minutes. Nothing is asserted;
  * the figures depend on the machine. The results go to the console and to `bench/RESULTS.md` (rewritten each run).
  *
- * 1. Bundles: every Lambda (routes.ts, the authorizer, bots.ts) bundled as the CDK bundles it (esbuild ESM, minified,
- *    SDK external) into a temp dir; its size and its cold import time (a fresh `node` importing it, median of runs).
+ * 1. Bundles: every Lambda from the one build CDK ships (lib/build.ts), its size and cold import beside its floor (a
+ *    fresh process importing only the SDK clients it needs): bench/lambdas.ts. `npm run bench -- --imports` runs only this
+ *    part and replaces only the Lambdas section of bench/RESULTS.md.
  * 2. Load: `npm start`'s stack (bin/serve.ts as a child, its own in-memory DynamoDB Local) on loopback, autocannon at 1
  *    and 16 connections: GET of a lot, an asset and an auction, each listing, lot create and bid create; the DynamoDB
  *    requests of each call (the local gateway's `x-agora-dynamodb-requests`); raw DynamoDB Local GetItem and Query in
@@ -15,7 +16,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -23,8 +24,6 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
-import { bots } from '../functions/bots.ts';
 import { sequenceId } from '../functions/domain/kernel/ids.ts';
 import { formatKyiv } from '../functions/domain/kernel/time.ts';
 import type { Lot } from '../functions/domain/lots/lot.ts';
@@ -32,6 +31,7 @@ import { routes } from '../functions/routes.ts';
 import { rootItem } from '../functions/store/aggregates.ts';
 import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
+import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -61,47 +61,25 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Bundles and cold imports, first, while nothing else runs on the machine.
 
-interface Bundle { lambda: string; kb: number; importMs: number | string; processMs: number | string }
-const bundles = await phase('bundles and cold imports', async (): Promise<Bundle[]> => {
-  const lambdas = [...new Set(routes.map((r) => r.handler)), 'auth/authorizer', ...bots.map((b) => b.handler)];
-  const dir = mkdtempSync(join(tmpdir(), 'agora-bench-'));
-  // The SDK stays external, as the Lambda runtime provides it: the bundles resolve it through this link.
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  try {
-    // One build per Lambda, so one that does not build (a change in progress) is reported and the others measured.
-    const built = await Promise.allSettled(lambdas.map((l) => build({
-      entryPoints: { [l]: join(ROOT, 'functions', `${l}.ts`) },
-      outdir: dir, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', minify: true,
-      target: 'node22', external: ['@aws-sdk/*'], mainFields: ['module', 'main'], logLevel: 'silent',
-      banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    })));
-    const env = { ...process.env, TABLE_NAME: TABLE, AWS_REGION: 'eu-central-1', NODE_OPTIONS: '' };
-    return lambdas.map((lambda, n) => {
-      const file = join(dir, `${lambda}.mjs`);
-      const outcome = built[n];
-      const failed = outcome.status === 'rejected' ? (String(outcome.reason).split('\n')[1] ?? String(outcome.reason)) : undefined;
-      if (failed) return { lambda, kb: NaN, importMs: `build failed: ${failed.slice(0, 100)}`, processMs: '' };
-      const imports: number[] = [];
-      const wall: number[] = [];
-      try {
-        for (let i = 0; i < IMPORT_RUNS; i++) {
-          const t = performance.now();
-          const out = execFileSync(process.execPath, ['--input-type=module', '-e',
-            `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t); process.exit(0);`],
-          { env, stdio: ['ignore', 'pipe', 'pipe'] });
-          wall.push(performance.now() - t);
-          imports.push(Number(out.toString().trim().split('\n').at(-1)));
-        }
-        return { lambda, kb: round(statSync(file).size / 1024), importMs: Math.round(median(imports)), processMs: Math.round(median(wall)) };
-      } catch (error) {
-        const message = String((error as { stderr?: Buffer }).stderr ?? error).split('\n').find((l) => /Error/.test(l)) ?? 'failed';
-        return { lambda, kb: round(statSync(file).size / 1024), importMs: `error: ${message.slice(0, 80)}`, processMs: '' };
-      }
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const IMPORTS_ONLY = process.argv.includes('--imports');
+const bundles = await phase('bundles and cold imports', () => measureLambdas(IMPORT_RUNS));
+if (IMPORTS_ONLY) {
+  // `npm run bench -- --imports`: only the Lambdas section of bench/RESULTS.md is measured and replaced.
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Agora bench results\n\n## Lambdas\n';
+  const section = [
+    ...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)),
+    `(Measured by \`npm run bench -- --imports\` on ${new Date().toISOString()}, ${cpus().length} CPUs, Node ${process.version}; load average ` +
+      `at the start ${loadBefore.map((l) => round(l, 2)).join(' / ')}, at the end ${loadavg().map((l) => round(l, 2)).join(' / ')}.)`,
+    '',
+  ].join('\n');
+  const start = before.indexOf('## Lambdas');
+  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1);
+  const text = start < 0 ? `${before}\n${section}` : before.slice(0, start) + section + (end < 0 ? '' : before.slice(end + 1));
+  writeFileSync(file, text);
+  console.log(section);
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // 2. The stack: DynamoDB Local and `npm start`'s server (bin/serve.ts), bots off (run on demand through /_local/bots).
@@ -477,15 +455,7 @@ table(
     ...[scale.conciergeIdle, scale.conciergeLarge].map((r) => [`concierge, 10 lots due`, r.idle, r.due, r.changed, r.requests, r.ms]),
   ],
 );
-md.push(
-  '## Lambdas',
-  '',
-  `Each Lambda bundled as the CDK bundles it (esbuild ESM, minified, \`@aws-sdk/*\` external, node22 target; no source map), into a temp dir. ` +
-    `Cold import: a fresh \`node\` process imports the bundle (the SDK from node_modules, as the runtime provides it); "import ms" is timed ` +
-    `inside the process around the \`import()\`, "process ms" is the whole process (Node start + import + exit); medians of ${IMPORT_RUNS} runs.`,
-  '',
-);
-table(['Lambda', 'KB', 'import ms', 'process ms'], bundles.map((b) => [`\`${b.lambda}\``, b.kb, b.importMs, b.processMs]));
+md.push(...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)));
 md.push('## Time per phase (s)', '');
 table(['phase', 's'], Object.entries(phases).map(([k, v]) => [k, v]));
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { organizationSchema } from '../functions/domain/kernel/organization.ts';
-import { compileCheck } from '../functions/domain/kernel/validation.ts';
+import { compileCheck } from '../functions/domain/kernel/schema-compiler.ts';
 import { deleteOrganization, organizationDirectory, putOrganization } from '../functions/store/organizations.ts';
 import { tableDescription, tableFailure, useTable } from './local-service.ts';
 

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
+import { buildLocalBundles } from '../lib/local/bundles.ts';
 import { startGateway } from '../lib/local/gateway.ts';
 import { humanizeStream } from '../lib/local/log-format.ts';
 import { nodeProblem, portFree, portHolder, takeLock } from '../lib/local/preflight.ts';
@@ -73,6 +75,8 @@ try {
       : `The local data in ${dbPath} cannot be read (${e.name}: ${e.message.split('\n')[0]}): reset it with \`rm -rf ${dbPath}\`, or run without it: AGORA_IN_MEMORY=1 npm start.`,
   );
 }
+// `npm run start:bundled`: the gateway serves the Lambda bundles CDK ships (lib/build.ts) instead of the sources.
+if (process.env.AGORA_BUNDLED === '1') process.env.AGORA_BUNDLES = await buildLocalBundles(resolve('.agora/lambdas'));
 const gateway = await startGateway({ port });
 // Where this service answers and its DynamoDB Local listens, for the CLIs (`npm run bot`, `keys`, `organizations`).
 if (owner) writeFileSync(LOCAL_FILE, JSON.stringify({ url: gateway.url, endpoint: db.endpoint, table: process.env.TABLE_NAME, pid: process.pid }));

@@ -128,7 +128,7 @@ export class ApiStack extends Stack {
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
       const fn = new AppFunction(this, id, {
-        handler: route.handler, table: props.table, access: route.table, role: routeRole(route), files: route.files, logGroup: routeLogs,
+        handler: route.handler, table: props.table, access: route.table, role: routeRole(route), logGroup: routeLogs,
         environment: {
           ...linkEnvironment,
           ...(documents && docserviceEnvironment),

@@ -1,14 +1,13 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, ParamsAndSecretsLayerVersion, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../functions');
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildLambdasSync, bundleDir, ROOT } from './build.ts';
 
 export interface AppFunctionProps {
   /** Module under `functions/`, without extension (from routes.ts / bots.ts). */
@@ -24,32 +23,51 @@ export interface AppFunctionProps {
   environment?: Record<string, string>;
   /** Reads secrets through the AWS Parameters and Secrets extension (localhost, cached; no SDK client). */
   secretsExtension?: boolean;
-  /**
-   * Files of npm packages the handler reads at run time (routes.ts `files`, e.g. `swagger-ui-dist/swagger-ui.css`).
-   * esbuild bundles code, not data files: after bundling each is copied to `node_modules/<package>/<file>` next to
-   * the bundle, where the handler's `createRequire(import.meta.url).resolve(file)` finds it exactly as it does in the
-   * project's node_modules locally. Copied, not installed (`nodeModules` would run npm at synth time).
-   */
-  files?: readonly string[];
 }
 
-/** `cp` commands (local or Docker bundling alike: both give input and output directories) for package files. */
-const copyPackageFiles = (files: readonly string[], inputDir: string, outputDir: string): string[] =>
-  files.flatMap((file) => {
-    const to = join(outputDir, 'node_modules', file);
-    return [`mkdir -p "${dirname(to)}"`, `cp "${join(inputDir, 'node_modules', file)}" "${to}"`];
+/**
+ * Every Lambda is built once per process, all in one esbuild run (lib/build.ts), the first time a stack needs its
+ * code; each function's asset is then its own directory of that build. Stacks synthesized without bundling (the
+ * infra tests: `aws:cdk:bundling-stacks` empty) never build.
+ */
+let built: string | undefined;
+function lambdaBuild(): string {
+  if (!built) {
+    const outdir = mkdtempSync(join(tmpdir(), 'agora-lambdas-'));
+    process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+    buildLambdasSync({ outdir, sourcemap: true });
+    built = outdir;
+  }
+  return built;
+}
+
+const lambdaCode = (handler: string) =>
+  Code.fromAsset(join(ROOT, 'functions'), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: local bundling always succeeds (the build runs in this process, with the project's esbuild).
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+      // Part of CDK's staging cache key, which cannot see into `local`: without it every function would get one asset.
+      environment: { AGORA_HANDLER: handler },
+      local: {
+        tryBundle(outputDir: string) {
+          cpSync(bundleDir(lambdaBuild(), handler), outputDir, { recursive: true });
+          return true;
+        },
+      },
+    },
   });
 
 /**
- * The one way this app makes a Lambda: ESM bundle by the local esbuild (SDK v3 left to the runtime), arm64,
- * source maps, its own (or a shared) log group, X-Ray, and exactly the table grant its route declares.
+ * The one way this app makes a Lambda: its bundle from the one build (ESM, SDK v3 left to the runtime), arm64,
+ * source maps, its own (or a shared) log group, X-Ray active tracing, and exactly the table grant its route declares.
  */
-export class AppFunction extends NodejsFunction {
+export class AppFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     const logGroup = props.logGroup ?? new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     super(scope, id, {
-      entry: join(FUNCTIONS, `${props.handler}.ts`),
-      handler: 'handler',
+      code: lambdaCode(props.handler),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
@@ -63,22 +81,6 @@ export class AppFunction extends NodejsFunction {
         ...props.environment,
       },
       paramsAndSecrets: props.secretsExtension ? ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103) : undefined,
-      bundling: {
-        format: OutputFormat.ESM,
-        minify: true,
-        sourceMap: true,
-        target: 'node22',
-        externalModules: ['@aws-sdk/*'],
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        ...(props.files?.length && {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (inputDir: string, outputDir: string) => copyPackageFiles(props.files!, inputDir, outputDir),
-          },
-        }),
-      },
     });
     if (props.access === 'ro') props.table.grantReadData(this);
     if (props.access === 'rw') props.table.grantReadWriteData(this);

@@ -1,5 +1,4 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
 import {
@@ -7,11 +6,12 @@ import {
   UnsupportedMediaTypeError,
 } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { loadValidators } from '#domain/kernel/validation.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { docserviceAccess, routeKey, routes, type RouteDefinition } from '../routes.ts';
 import { requestNow } from './clock.ts';
-import { log, requestCorrelationId, requestMetrics, tracer, withCorrelation } from './observability.ts';
+import { log, requestCorrelationId, requestMetrics, withCorrelation } from './observability.ts';
 
 /** What a handler sees: the request already checked, parsed and attributed to a principal. */
 export interface HttpRequest {
@@ -224,7 +224,6 @@ const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
  */
 export function httpHandler(handler: Handler) {
   return observed(middy<Event, APIGatewayProxyStructuredResultV2>()
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(envelope)
     .handler(async (event) => {
       const route = byKey.get(event.routeKey);
@@ -232,6 +231,8 @@ export function httpHandler(handler: Handler) {
       // Unknown paths answer 404 whatever their body.
       const body = route?.path === '$default' ? undefined : parseBody(event, route);
       const principal = principalOf(event, body);
+      // The body validators load apart from the bundle, on the first request that may need them (never on a read).
+      if (body) await loadValidators();
       const baseUrl = publicBaseUrl(event);
       const request: HttpRequest = {
         method: event.requestContext.http.method,

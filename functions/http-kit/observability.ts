@@ -2,9 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import { loadValidators } from '../domain/kernel/validation.ts';
 import { TELEMETRY } from '../bots.ts';
 import { instrumentClient } from '../store/client.ts';
+import { traceClient } from '../store/xray.ts';
 
 /**
  * Logs, metrics and traces of every Lambda (and of `npm start`, which runs the same handlers).
@@ -15,7 +16,8 @@ import { instrumentClient } from '../store/client.ts';
  *   passwords) are replaced by `[redacted]` whatever logs them; headers and query strings are never logged at all.
  * - Metrics: CloudWatch embedded metric format (Powertools metrics), namespace `Agora`, dimensions `service` plus
  *   `route` or `bot` (and `transition`). Emitted in Lambda; locally only with AGORA_METRICS=1.
- * - Traces: Powertools tracer (X-Ray), active only in Lambda; the DynamoDB client is captured (instrumentClient).
+ * - Traces: Lambda active tracing records each invocation; each DynamoDB call adds its subsegment (xray.ts, no X-Ray
+ *   SDK: Powertools' Tracer was a third of every bundle), only in Lambda.
  */
 const { namespace: NAMESPACE, service: SERVICE } = TELEMETRY;
 
@@ -30,9 +32,8 @@ const levelFromEnv = (): Level => {
 
 export const rootLogger = new Logger({ serviceName: SERVICE, logLevel: levelFromEnv(), jsonReplacerFn: redact });
 
-export const tracer = new Tracer({ serviceName: SERVICE });
-// Traced in Lambda (an X-Ray subsegment per DynamoDB call); the tracer leaves the client as it is elsewhere.
-instrumentClient((raw) => tracer.captureAWSv3Client(raw));
+// Traced in Lambda (an X-Ray subsegment per DynamoDB call); elsewhere the middleware passes calls through.
+instrumentClient((raw) => traceClient(raw, 'DynamoDB'));
 
 interface Scope {
   logger: Logger;
@@ -103,6 +104,7 @@ export async function observeBotRun<T extends { due: number; changed: number; fa
   const transitions = new Map<string, number>();
   const started = performance.now();
   return withCorrelation(randomUUID(), { bot }, async () => {
+    await loadValidators(); // bots check what they write as the API does
     const report = await run();
     const durationMs = Math.round(performance.now() - started);
     const failed = report.failed ?? 0;

@@ -10,10 +10,11 @@ import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } fro
 import { newAuctionSchema as landleaseNew, storedAuctionSchema as landleaseStored } from '#domain/auctions/types/landlease/schema.ts';
 import { documentSchema } from '#domain/documents/documents.ts';
 import { lotSchema } from '#domain/lots/lot.ts';
+import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
 
 /**
  * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the very objects the
- * domain validates with (`compileCheck(schema)`), imported, never copied. The few entries below the line have no
+ * domain validates with (`checkWith(name, schema, data)`), imported, never copied. The few entries below the line have no
  * JSON Schema in the domain (the answer of a command, or a body checked by rules rather than a schema): they describe
  * the shape here, and say so.
  */

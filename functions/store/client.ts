@@ -8,7 +8,10 @@ import { injectFaults } from './faults.ts';
  * DYNAMODB_ENDPOINT is set. Every request it sends is counted in the current `countRequests` scope:
  * the local gateway reports the count per API call (bench, tests: "a read is one DynamoDB request").
  */
-const counter = new AsyncLocalStorage<{ count: number }>();
+// One per process, shared by every copy of this module: the bundled local mode runs a bundle per route in one process,
+// each with its own copy, and the gateway counts with the sources' copy.
+const COUNTER = Symbol.for('agora.dynamodbRequestCounter');
+const counter: AsyncLocalStorage<{ count: number }> = ((globalThis as Record<symbol, unknown>)[COUNTER] ??= new AsyncLocalStorage()) as AsyncLocalStorage<{ count: number }>;
 
 export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
   const scope = { count: 0 };
@@ -18,8 +21,8 @@ export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; req
 let client: DynamoDBDocumentClient | undefined;
 
 /**
- * How the raw client is instrumented before use: the HTTP kit and the bots register the X-Ray tracer here, so the
- * authorizer (which uses the store but not the kit) does not bundle the tracer.
+ * How the raw client is instrumented before use: the HTTP kit and the bots register the X-Ray subsegments (xray.ts) here, so the
+ * authorizer (which uses the store but not the kit) is not traced.
  */
 let instrument = (raw: DynamoDBClient): DynamoDBClient => raw;
 export function instrumentClient(fn: (raw: DynamoDBClient) => DynamoDBClient): void {

@@ -14,12 +14,17 @@ import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
  * injection (store/faults.ts), and each answer reports `x-agora-dynamodb-requests`. The document
  * service's files live in a folder (AGORA_FILES_DIR, default `.agora/files`) and its `/api/docservice/get` route answers
  * their bytes itself where AWS redirects to S3.
+ *
+ * With AGORA_BUNDLES set to a build of lib/build.ts (lib/local/bundles.ts), each handler module is that Lambda's bundle
+ * (`<dir>/<module>/index.mjs`) instead of its TypeScript source: the code that ships, behind the same gateway.
  */
 const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../../functions');
 const modules = new Map<string, Promise<any>>();
-const load = (module: string) => {
-  if (!modules.has(module)) modules.set(module, import(pathToFileURL(join(FUNCTIONS, `${module}.ts`)).href));
-  return modules.get(module)!;
+const moduleUrl = (module: string, bundles = process.env.AGORA_BUNDLES) =>
+  pathToFileURL(bundles ? join(bundles, module, 'index.mjs') : join(FUNCTIONS, `${module}.ts`)).href;
+const load = (module: string, url = moduleUrl(module)) => {
+  if (!modules.has(url)) modules.set(url, import(url));
+  return modules.get(url)!;
 };
 
 interface Matcher {
@@ -199,7 +204,8 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     }
   }
   const event = toEvent(req, url, body, route, params);
-  const { countRequests } = await load('store/client');
+  // Counted by the sources' store client, whose counter the bundles' copies share (functions/store/client.ts).
+  const { countRequests } = await load('store/client', moduleUrl('store/client', ''));
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');

@@ -3,7 +3,7 @@ import { newId } from '../kernel/ids.ts';
 import { pick, type JsonObject } from '../kernel/objects.ts';
 import { requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import { compileCheck } from '../kernel/validation.ts';
+import { checkWith, type Check } from '../kernel/validation.ts';
 import { currentDocuments } from '../documents/documents.ts';
 import { accelerator, awardPeriods } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
@@ -281,7 +281,7 @@ export const contractPatchSchema = {
   additionalProperties: false,
   properties: { dateSigned: { type: 'string', format: 'date-time' }, status: { enum: ['pending', 'active'] } },
 };
-const checkContractPatch = compileCheck(contractPatchSchema);
+const checkContractPatch: Check = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
 export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {

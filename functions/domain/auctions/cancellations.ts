@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { compileCheck } from '../kernel/validation.ts';
+import { checkWith, type Check } from '../kernel/validation.ts';
 import { childKey, childrenOf, putChild, removeChild, type AuctionParts, type Working } from './auction.ts';
 import { BID } from './bids.ts';
 
@@ -37,13 +37,13 @@ export const cancellationSchema = {
   required: ['reason'],
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] }, cancellationOf: { enum: ['tender'] } },
 };
-const checkNew = compileCheck(cancellationSchema);
+const checkNew: Check = (data) => checkWith('cancellation', cancellationSchema, data);
 
 export const cancellationPatchSchema = {
   type: 'object',
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
 };
-const checkPatch = compileCheck(cancellationPatchSchema);
+const checkPatch: Check = (data) => checkWith('cancellationPatch', cancellationPatchSchema, data);
 
 function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   if (NOT_CANCELLABLE.includes(w.root.status)) {

@@ -6,7 +6,7 @@ import { omit, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { actingRole, type Principal } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
-import { compileCheck } from '../kernel/validation.ts';
+import { checkWith, type Check } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, documentList, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
@@ -349,7 +349,7 @@ export const auctionResultsSchema = {
     },
   },
 };
-const checkResults = compileCheck(auctionResultsSchema);
+const checkResults: Check = (data) => checkWith('auctionResults', auctionResultsSchema, data);
 
 /**
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).

@@ -3,7 +3,7 @@ import { newId } from '../kernel/ids.ts';
 import { omit, pick, type JsonObject } from '../kernel/objects.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { compileCheck } from '../kernel/validation.ts';
+import { checkWith, type Check } from '../kernel/validation.ts';
 import { childKey, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { listed } from './texts.ts';
@@ -22,7 +22,7 @@ export const questionSchema = {
     questionOf: { enum: ['tender'] },
   },
 };
-const checkQuestion = compileCheck(questionSchema);
+const checkQuestion: Check = (data) => checkWith('question', questionSchema, data);
 
 export const answerSchema = {
   type: 'object',
@@ -30,7 +30,7 @@ export const answerSchema = {
   required: ['answer'],
   properties: { answer: { type: 'string', minLength: 1 } },
 };
-const checkAnswer = compileCheck(answerSchema);
+const checkAnswer: Check = (data) => checkWith('answer', answerSchema, data);
 
 export function assertQuestionsOpen(
   auction: Auction,

@@ -3,7 +3,7 @@ import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { omit, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { compileCheck } from '../kernel/validation.ts';
+import { checkWith, type Check } from '../kernel/validation.ts';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
 import { multilingual } from '../kernel/structures.ts';
 
@@ -74,7 +74,7 @@ export const documentSchema = {
     },
   ],
 };
-const checkNew = compileCheck(documentSchema);
+const checkNew: Check = (data) => checkWith('document', documentSchema, data);
 
 export const DOC_PREFIX = 'DOC#';
 

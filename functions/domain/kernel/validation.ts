@@ -1,21 +1,31 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { UnprocessableError } from './errors.ts';
-import { parseInstant } from './time.ts';
 
 /**
- * One ajv instance for every body schema of the service. Each schema is compiled once per container, at its
- * first use, never per request. Errors come back in the upstream shape: one entry per top-level
- * field, messages as lists, nested fields as nested objects (schematics style).
+ * Body checks. Each schema's validator is compiled at build time (ajv standalone code in
+ * schemas/generated/request-validators.js, from the list in schemas/request-schemas.ts), so no Lambda ships or runs
+ * the compiler. Errors come back in the upstream shape: one entry per top-level field, messages as lists, nested
+ * fields as nested objects (schematics style).
  */
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-ajv.addVocabulary(['x-messages']);
-ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseInstant(s) !== undefined });
-ajv.addFormat('date', { type: 'string', validate: (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && parseInstant(s) !== undefined });
-ajv.addFormat('email', { type: 'string', validate: (s: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(s) });
-ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
 
-function message(e: ErrorObject): string {
-  const custom = (e.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
+/** A validator as ajv compiles it (standalone or not). */
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** The schema object an error's keyword sits in, found from its `schemaPath` (`#/properties/value/enum`). */
+function parentSchemaOf(e: ErrorObject, root: object | undefined): Record<string, unknown> | undefined {
+  if (e.parentSchema) return e.parentSchema as Record<string, unknown>;
+  if (!root || !e.schemaPath.startsWith('#')) return undefined;
+  const segments = e.schemaPath.split('/').slice(1, -1).map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
+  let node: unknown = root;
+  for (const segment of segments) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+  return node && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
+}
+
+function message(e: ErrorObject, root: object | undefined): string {
+  const custom = (parentSchemaOf(e, root) as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
   if (custom) return custom;
   const p = e.params as Record<string, any>;
   switch (e.keyword) {
@@ -69,7 +79,7 @@ function pathOf(e: ErrorObject): string[] {
  * with errors of its own (e.g. too many tenderers) shows those, not its insides' (each tenderer's missing name):
  * either order of errors gives the same tree.
  */
-export function toEntries(errors: ErrorObject[]): { location: 'body'; name: string; description: unknown }[] {
+export function toEntries(errors: ErrorObject[], schema?: object): { location: 'body'; name: string; description: unknown }[] {
   const tree: Record<string, any> = {};
   const ownMessages = new WeakSet<string[]>();
   for (const e of errors) {
@@ -90,7 +100,8 @@ export function toEntries(errors: ErrorObject[]): { location: 'body'; name: stri
     if (!node) continue;
     const field = path[path.length - 1];
     if (!ownMessages.has(node[field])) ownMessages.add((node[field] = []));
-    if (!node[field].includes(message(e))) node[field].push(message(e));
+    const text = message(e, schema);
+    if (!node[field].includes(text)) node[field].push(text);
   }
   return Object.entries(tree).map(([name, description]) => ({
     location: 'body',
@@ -101,29 +112,50 @@ export function toEntries(errors: ErrorObject[]): { location: 'body'; name: stri
 
 export type Check = (data: unknown) => void;
 
-/** Every schema declared, so a test can compile them all: a lazy compile must not hide a broken schema until use. */
-const declared: object[] = [];
+type RequestValidators = typeof import('../schemas/generated/request-validators.js');
+/** The name of a request body validator (functions/domain/schemas/request-schemas.ts). */
+export type ValidatorName = Exclude<keyof RequestValidators, 'landParcels'>;
+
+let loaded: RequestValidators | undefined;
 
 /**
- * A check that throws a 422 in the upstream shape. The schema is compiled once per container, at the first check:
- * a Lambda that never validates a body (every read) never pays for the compile (about 100 ms for the asset types).
+ * Loads the request body validators (compiled at build time: schemas/generated/request-validators.js). They load
+ * apart from a Lambda's own bundle, on demand, so a read never pays for them: the HTTP kit awaits this before the
+ * handler of every route that takes a body, the bots before a run. Checks are synchronous after that.
  */
-export function compileCheck(schema: object): Check {
-  closeObjects(schema);
-  declared.push(schema);
-  let validate: ValidateFunction | undefined;
-  return (data: unknown): void => {
-    validate ??= ajv.compile(schema);
-    if (!validate(data)) throw new UnprocessableError(toEntries(validate.errors ?? []));
-  };
+export async function loadValidators(): Promise<void> {
+  loaded ??= await import('../schemas/generated/request-validators.js');
 }
+
+/** The land-parcel item validators by schema id (schemas/generated/validators.js), once loaded. */
+export function landParcelValidators(): RequestValidators['landParcels'] {
+  if (!loaded) throw new Error('request validators not loaded: await loadValidators() before checking schema_properties');
+  return loaded.landParcels;
+}
+
+/** Throws a 422 in the upstream shape unless `validate` accepts `data` (the validator of `schema`). */
+function runCheck(validate: Validator, schema: object, data: unknown): void {
+  if (!validate(data)) throw new UnprocessableError(toEntries(validate.errors ?? [], schema));
+}
+
+/**
+ * Checks `data` by the generated validator `name` (that of `schema`). Call sites wrap it in a function
+ * (`const checkLot: Check = (data) => checkWith('lot', lotSchema, data)`).
+ */
+export function checkWith(name: ValidatorName, schema: object, data: unknown): void {
+  if (!loaded) throw new Error(`request validators not loaded: await loadValidators() before checking ${name}`);
+  runCheck(loaded[name], schema, data);
+}
+
+/** A Check by a validator compiled at run time (kernel/schema-compiler.ts, tools and tests). */
+export const schemaCheck = (schema: object, validate: Validator): Check => (data) => runCheck(validate, schema, data);
 
 /**
  * Unknown fields are refused at every level, as upstream's schematics models did ("Rogue field"): every object schema
  * with `properties` that the data itself is checked against (the root, its `properties`, `items`) gets
  * `additionalProperties: false` unless it says otherwise. Matchers (`contains`, `if`, `not`, `anyOf`…) only look at
- * some fields of a value and stay open. Done in place when a check is declared, so the OpenAPI document that shows the
- * same schema objects says so too.
+ * some fields of a value and stay open. Applied in place to the request schemas (schemas/request-schemas.ts) before
+ * their validators are generated, and so to the OpenAPI document that shows the same schema objects.
  */
 export function closeObjects(schema: unknown): void {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
@@ -133,10 +165,4 @@ export function closeObjects(schema: unknown): void {
   for (const child of Array.isArray(s.items) ? s.items : [s.items]) closeObjects(child);
   if (Array.isArray(s.prefixItems)) s.prefixItems.forEach(closeObjects);
   if (typeof s.additionalProperties === 'object') closeObjects(s.additionalProperties);
-}
-
-/** Compiles every schema declared so far (modules already imported); throws on the first invalid one. */
-export function compileDeclaredChecks(): number {
-  for (const schema of declared) ajv.compile(schema);
-  return declared.length;
 }

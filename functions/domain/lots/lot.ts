@@ -4,7 +4,7 @@ import type { JsonObject } from '../kernel/objects.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
-import { compileCheck } from '../kernel/validation.ts';
+import { checkWith, type Check } from '../kernel/validation.ts';
 import { multilingual } from '../kernel/structures.ts';
 
 /** A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2). */
@@ -103,7 +103,7 @@ export const lotSchema = {
   required: ['lotIdentifier', 'title', 'lotCustodian', 'assets'],
   properties: lotProperties,
 };
-export const checkLotFields = compileCheck(lotSchema);
+export const checkLotFields: Check = (data) => checkWith('lot', lotSchema, data);
 
 /** Server-owned fields a client may send but never sets (upstream create role blacklist). */
 export const SERVER_FIELDS = ['id', 'lotID', 'owner', 'date', 'dateModified', 'documents', 'revisions', 'doc_id'];

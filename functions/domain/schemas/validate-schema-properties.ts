@@ -1,4 +1,4 @@
-import { validators } from './generated/validators.js';
+import { landParcelValidators } from '../kernel/validation.ts';
 import { jsonschemaMessages, pyRepr } from './python-messages.ts';
 import { findSchema } from './registry.ts';
 
@@ -43,7 +43,7 @@ export function validateSchemaProperties(item: SchemaPropertiesItem): SchemaProp
   const entry = findSchema(code, version);
   if (entry === undefined) return { errors: [`Can't find schema by version ${version}`] };
 
-  const validate = validators[entry.id];
+  const validate = landParcelValidators()[entry.id];
   if (validate(sp.properties)) return { errors: [], normalized: { code: entry.code, version: entry.version } };
   return { errors: jsonschemaMessages(validate.errors ?? [], sp.properties) };
 }

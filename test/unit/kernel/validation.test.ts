@@ -1,7 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { UnprocessableError } from '../../../functions/domain/kernel/errors.ts';
-import { compileCheck, toEntries } from '../../../functions/domain/kernel/validation.ts';
+import { compileCheck } from '../../../functions/domain/kernel/schema-compiler.ts';
+import { toEntries } from '../../../functions/domain/kernel/validation.ts';
 
 const check = compileCheck({
   type: 'object',

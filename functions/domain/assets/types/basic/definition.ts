@@ -2,7 +2,7 @@ import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { isObject, withDefaults } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema, valueSchema } from '../../../kernel/structures.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
 import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS } from '../../rules.ts';
@@ -35,7 +35,7 @@ export const assetSchema = {
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
 };
-const checkAsset = compileCheck(assetSchema);
+const checkAsset: Check = (data) => checkWith('basicAsset', assetSchema, data);
 
 /** interface.md §2.2: the server fills `currency` and sets `valueAddedTaxIncluded` when they are not sent. */
 const VALUE_DEFAULTS = { currency: 'UAH', valueAddedTaxIncluded: true };

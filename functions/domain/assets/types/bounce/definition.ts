@@ -2,7 +2,7 @@ import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
@@ -73,7 +73,7 @@ export const relatedProcessSchema = {
     identifier: { type: 'string' },
   },
 };
-const checkRelatedProcess = compileCheck(relatedProcessSchema);
+const checkRelatedProcess: Check = (data) => checkWith('bounceRelatedProcess', relatedProcessSchema, data);
 
 export const assetSchema = {
   type: 'object',
@@ -92,9 +92,9 @@ export const assetSchema = {
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
 };
-const checkAsset = compileCheck(assetSchema);
+const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
 
-const checkItem = compileCheck(itemSchema);
+const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!asset.items?.length) {

@@ -3,7 +3,7 @@ import { pick, type JsonObject } from '../../../kernel/objects.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { childrenOf, instantOf, within, type Auction } from '../../auction.ts';
 import { AWARD } from '../../awarding.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
@@ -36,13 +36,13 @@ export const newBidSchema = {
     value,
   },
 };
-const checkNewBid = compileCheck(newBidSchema);
+const checkNewBid: Check = (data) => checkWith('dgfInsiderBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
   properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
 };
-const checkBidPatch = compileCheck(bidPatchSchema);
+const checkBidPatch: Check = (data) => checkWith('dgfInsiderBidPatch', bidPatchSchema, data);
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
 

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { uahMoneySchema } from '../../fields.ts';
 
 /** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
@@ -85,11 +85,11 @@ export const newAuctionSchema = {
   if: { properties: { merchandisingObject: { type: 'string' } }, required: ['merchandisingObject'] },
   else: { properties: { items: { type: 'array' } }, required: ['items'] },
 };
-const checkNew = compileCheck(newAuctionSchema);
+const checkNew: Check = (data) => checkWith('dgfInsiderAuction', newAuctionSchema, data);
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), re-checked after an owner's PATCH. */
 export const storedAuctionSchema = { type: 'object', additionalProperties: false, required: REQUIRED, properties: { ...properties, auctionPeriod: { type: 'object' } } };
-const checkStored = compileCheck(storedAuctionSchema);
+const checkStored: Check = (data) => checkWith('dgfInsiderAuctionStored', storedAuctionSchema, data);
 
 /**
  * `procurementMethodDetails` is accepted with or without `mode: "test"` (upstream answered 201 both ways; the

@@ -2,7 +2,7 @@ import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
 import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { within, type Auction } from '../../auction.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
 import { span } from '../../texts.ts';
@@ -27,7 +27,7 @@ export const newBidSchema = {
     eligible: { type: 'boolean' },
   },
 };
-const checkNewBid = compileCheck(newBidSchema);
+const checkNewBid: Check = (data) => checkWith('landleaseBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
@@ -37,7 +37,7 @@ export const bidPatchSchema = {
     bidNumber: { type: 'integer', minimum: 1 },
   },
 };
-const checkBidPatch = compileCheck(bidPatchSchema);
+const checkBidPatch: Check = (data) => checkWith('landleaseBidPatch', bidPatchSchema, data);
 
 function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   if (!within(auction, 'tenderPeriod', now)) {

@@ -5,7 +5,7 @@ import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { within, type Auction } from '../../auction.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
@@ -35,7 +35,7 @@ export const SERVER_FIELDS = [
 
 const PATCHABLE_STATUSES = ['draft', 'active.rectification'];
 
-const checkAuctionPeriod = compileCheck({
+export const auctionPeriodSchema = {
   type: 'object',
   properties: {
     auctionPeriod: {
@@ -44,7 +44,8 @@ const checkAuctionPeriod = compileCheck({
       properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
     },
   },
-});
+};
+const checkAuctionPeriod: Check = (data) => checkWith('landleaseAuctionPeriod', auctionPeriodSchema, data);
 
 /**
  * `auctionPeriod.startDate` sent as a date (or date-time) is the auction day: a draft shows it as Kyiv midnight of

@@ -3,7 +3,7 @@ import { ID_PATTERN } from '../../../kernel/ids.ts';
 import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
-import { compileCheck } from '../../../kernel/validation.ts';
+import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
@@ -122,7 +122,7 @@ export const newAuctionSchema = {
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms', 'auctionPeriod'],
   properties,
 };
-const checkNew = compileCheck(newAuctionSchema);
+const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema, data);
 
 /** The same fields as stored (auctionPeriod then holds Kyiv times, later `shouldStartAfter`), for re-checking after a PATCH. */
 export const storedAuctionSchema = {
@@ -131,7 +131,7 @@ export const storedAuctionSchema = {
   required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms'],
   properties: { ...properties, auctionPeriod: { type: 'object' } },
 };
-const checkStored = compileCheck(storedAuctionSchema);
+const checkStored: Check = (data) => checkWith('landleaseAuctionStored', storedAuctionSchema, data);
 
 /** Rules across fields, with upstream texts (sic: "miniamalStep"). */
 function checkRules(fields: JsonObject): void {

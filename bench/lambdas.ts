@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bots } from '../functions/bots.ts';
+import { docserviceAccess, routes } from '../functions/routes.ts';
+import { buildLambdas, lambdaHandlers, ROOT, validatorsFile } from '../lib/build.ts';
+
+/**
+ * Bundle sizes and cold imports of every Lambda, from the one build of lib/build.ts (the code CDK ships), each beside
+ * its floor: a fresh process importing only the AWS SDK clients the Lambda needs (the DynamoDB document client; plus
+ * the S3 client and presigner for the routes that store files). Bundle and floor are timed alternately, run by run,
+ * so both see the same load. Targets: import ≤ 1.15 × floor; bundle ≤ 60 KB for a read, ≤ 120 KB for a write.
+ */
+const DYNAMODB = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
+const S3 = ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'];
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+export interface LambdaRow {
+  lambda: string;
+  kind: 'read' | 'write';
+  floor: 'DynamoDB' | 'DynamoDB + S3';
+  kb: number;
+  /** The body validators a write loads at its first request with a body (beside the bundle), KB. */
+  validatorsKb?: number;
+  importMs: number;
+  floorMs: number;
+  error?: string;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function kindOf(handler: string): LambdaRow['kind'] {
+  if (bots.some((b) => b.handler === handler)) return 'write';
+  return routes.some((r) => r.handler === handler && WRITE_METHODS.has(r.method)) ? 'write' : 'read';
+}
+const floorOf = (handler: string): LambdaRow['floor'] =>
+  routes.some((r) => r.handler === handler && docserviceAccess(r) === 'files') ? 'DynamoDB + S3' : 'DynamoDB';
+
+/** ms a fresh `node` spends in `import()` of the given specifiers (timed inside the process), run in `cwd`. */
+function importMs(specifiers: string[], cwd: string, env: NodeJS.ProcessEnv): number {
+  const script = `const t = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); console.log(performance.now() - t); process.exit(0);`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return Number(out.toString().trim().split('\n').at(-1));
+}
+
+export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'agora-bench-'));
+  // The SDK stays external, as the Lambda runtime provides it: the bundles (and the floors) resolve it through this link.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const env = { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'eu-central-1', NODE_OPTIONS: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  try {
+    await buildLambdas({ outdir: join(dir, 'lambdas') });
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'lambdas', 'node_modules'));
+    return lambdaHandlers().map((lambda) => {
+      const file = join(dir, 'lambdas', lambda, 'index.mjs');
+      const floor = floorOf(lambda);
+      const clients = floor === 'DynamoDB' ? DYNAMODB : [...DYNAMODB, ...S3];
+      const kind = kindOf(lambda);
+      // A write's cold start includes the validators its first request loads: they are timed with the bundle.
+      const validators = kind === 'write' ? validatorsFile(join(dir, 'lambdas'), lambda) : undefined;
+      const row = { lambda, kind, floor, kb: round(statSync(file).size / 1024), ...(validators && { validatorsKb: round(statSync(validators).size / 1024) }) };
+      const bundle: number[] = [];
+      const floors: number[] = [];
+      try {
+        for (let i = 0; i < runs; i++) {
+          floors.push(importMs(clients, dir, env));
+          bundle.push(importMs([`file://${file}`, ...(validators ? [`file://${validators}`] : [])], dir, env));
+        }
+        return { ...row, importMs: Math.round(median(bundle)), floorMs: Math.round(median(floors)) };
+      } catch (error) {
+        const message = String((error as { stderr?: Buffer }).stderr ?? error).split('\n').find((l) => /Error/.test(l)) ?? 'failed';
+        return { ...row, importMs: NaN, floorMs: NaN, error: message.slice(0, 100) };
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Median import ÷ floor over all rows, reads, writes, and per resource (`http/<resource>`, bots). */
+function summary(rows: LambdaRow[]): string {
+  const ok = rows.filter((r) => !r.error);
+  const med = (rs: LambdaRow[]) => (rs.length ? round(median(rs.map((r) => r.importMs / r.floorMs)), 2) : '-');
+  const groups = [...new Set(ok.map((r) => r.lambda.split('/').slice(0, 2).join('/')))];
+  return `**${med(ok)}** over all, ${med(ok.filter((r) => r.kind === 'read'))} for reads, ${med(ok.filter((r) => r.kind === 'write'))} for writes` +
+    ` (${groups.map((g) => `${g} ${med(ok.filter((r) => r.lambda.startsWith(g)))}`).join(', ')})`;
+}
+
+/** The `## Lambdas` section of bench/RESULTS.md. */
+export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dynamodb: number; s3: number }): string[] {
+  const budget = (r: LambdaRow) => (r.kind === 'read' ? 60 : 120);
+  const within = rows.filter((r) => !r.error && r.importMs <= 1.15 * r.floorMs && r.kb <= budget(r));
+  const md = [
+    '## Lambdas',
+    '',
+    'Every Lambda from the one esbuild build (lib/build.ts: the code `cdk synth` ships; ESM, minified, `@aws-sdk/*` external, node22; ' +
+      'measured without source maps). "import ms": a fresh `node` process imports the bundle (the SDK from node_modules, as the runtime ' +
+      'provides it), timed inside the process around the `import()`. "floor ms": a fresh process importing only the SDK clients the Lambda ' +
+      'needs: the DynamoDB document client (`@aws-sdk/client-dynamodb` + `@aws-sdk/lib-dynamodb`), plus `@aws-sdk/client-s3` and ' +
+      '`@aws-sdk/s3-request-presigner` for the document service routes, which load them at their first file operation. Bundle and floor are ' +
+      `timed alternately, medians of ${runs} runs each. A write's "import ms" also imports the body validators its first request loads ` +
+      '(`request-validators.mjs` beside the bundle, "+ validators KB"); a read never loads them. ' +
+      'Targets: ratio ≤ 1.15; ≤ 60 KB for a read, ≤ 120 KB for a write (bots are writes), the bundle itself.',
+    '',
+    `Floor alone (medians over all rows): **DynamoDB ${floorOnly.dynamodb} ms**, **DynamoDB + S3 ${floorOnly.s3} ms**. ` +
+      `${within.length} of ${rows.length} Lambdas within both targets. Median ratio: ${summary(rows)}.`,
+    '',
+    '| Lambda | kind | KB | + validators KB | import ms | floor | floor ms | ratio | within |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const ratio = r.error ? '-' : round(r.importMs / r.floorMs, 2);
+      const ok = !r.error && r.importMs <= 1.15 * r.floorMs && r.kb <= budget(r);
+      return `| \`${r.lambda}\` | ${r.kind} | ${r.kb} | ${r.validatorsKb ?? '-'} | ${r.error ? `error: ${r.error}` : r.importMs} | ${r.floor} | ${r.error ? '-' : r.floorMs} | ${ratio} | ${ok ? 'yes' : 'no'} |`;
+    }),
+    '',
+  ];
+  return md;
+}
+
+export const floorMedians = (rows: LambdaRow[]) => ({
+  dynamodb: median(rows.filter((r) => r.floor === 'DynamoDB' && !r.error).map((r) => r.floorMs)) ?? NaN,
+  s3: median(rows.filter((r) => r.floor !== 'DynamoDB' && !r.error).map((r) => r.floorMs)) ?? NaN,
+});

@@ -1,0 +1,47 @@
+import { assetSchema as basicAsset } from '../assets/types/basic/definition.ts';
+import { assetSchema as bounceAsset, itemSchema as bounceItem, relatedProcessSchema as bounceRelatedProcess } from '../assets/types/bounce/definition.ts';
+import { contractPatchSchema } from '../auctions/awarding.ts';
+import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
+import { auctionResultsSchema } from '../auctions/commands.ts';
+import { answerSchema, questionSchema } from '../auctions/questions.ts';
+import { bidPatchSchema as dgfInsiderBidPatch, newBidSchema as dgfInsiderBid } from '../auctions/types/dgf-insider/bids.ts';
+import { newAuctionSchema as dgfInsiderAuction, storedAuctionSchema as dgfInsiderAuctionStored } from '../auctions/types/dgf-insider/schema.ts';
+import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } from '../auctions/types/landlease/bids.ts';
+import { auctionPeriodSchema as landleaseAuctionPeriod } from '../auctions/types/landlease/definition.ts';
+import { newAuctionSchema as landleaseAuction, storedAuctionSchema as landleaseAuctionStored } from '../auctions/types/landlease/schema.ts';
+import { documentSchema } from '../documents/documents.ts';
+import { closeObjects } from '../kernel/validation.ts';
+import { lotSchema } from '../lots/lot.ts';
+
+/**
+ * Every request body schema the service checks, by the name of its validator in generated/request-validators.js.
+ * `npm run generate` compiles each with ajv into standalone code (bin/build-schema-validators.ts); the module that
+ * checks a body imports its validator by that name. Add a schema here, run `npm run generate`, import the validator.
+ */
+export const requestSchemas: Readonly<Record<string, object>> = {
+  lot: lotSchema,
+  document: documentSchema,
+  basicAsset,
+  bounceAsset,
+  bounceItem,
+  bounceRelatedProcess,
+  dgfInsiderAuction,
+  dgfInsiderAuctionStored,
+  dgfInsiderBid,
+  dgfInsiderBidPatch,
+  landleaseAuction,
+  landleaseAuctionStored,
+  landleaseAuctionPeriod,
+  landleaseBid,
+  landleaseBidPatch,
+  question: questionSchema,
+  answer: answerSchema,
+  contractPatch: contractPatchSchema,
+  auctionResults: auctionResultsSchema,
+  cancellation: cancellationSchema,
+  cancellationPatch: cancellationPatchSchema,
+};
+
+// Unknown fields are refused at every level (closeObjects): in place, so the validators generated from these objects
+// and the OpenAPI document that shows them (functions/openapi/schemas.ts imports this module) agree.
+for (const schema of Object.values(requestSchemas)) closeObjects(schema);
