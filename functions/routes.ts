@@ -6,6 +6,8 @@
  * operations list `broker` and the owner's token is then checked by the domain command.
  * `table`: the grant the function gets (`ro` for reads).
  */
+import { AUCTION_TYPES } from './domain/auctions/catalog.ts';
+import type { AuctionTypeDescriptor } from './domain/auctions/descriptor.ts';
 import type { Role } from './domain/kernel/principal.ts';
 
 export interface RouteDefinition {
@@ -139,6 +141,17 @@ const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinitio
   ];
 };
 
+/** An auction type's routes (catalog.ts): its auctions, and where they can be taken over, ownership and transfers. */
+const auctionTypeRoutes = ({ apiBase, procurementMethodType: variant, style, transfers }: AuctionTypeDescriptor): RouteDefinition[] => [
+  ...auctionRoutes(apiBase, variant, style),
+  ...(transfers
+    ? [
+        { method: 'POST', path: `${apiBase}/{auctionId}/ownership`, handler: 'http/auctions/post-auction-ownership', auth: ['broker'], table: 'rw', variant, ...style, doc: { summary: 'Take an auction over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: `auction.${variant}` } } as const,
+        ...transferRoutes(transfers.version, style.location ? { location: style.location } : {}),
+      ]
+    : []),
+];
+
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: LOTS, handler: 'http/lots/list-lots', auth: 'any', table: 'ro', doc: { summary: 'List lots', response: 'listing' } },
   { method: 'POST', path: LOTS, handler: 'http/lots/post-lot', auth: ['broker', 'concierge', 'convoy'], table: 'rw', doc: { summary: 'Create a lot', request: 'lot', response: 'created' } },
@@ -169,10 +182,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PUT', path: `${DOCSERVICE}/upload/{key}`, handler: 'http/docservice/upload-registered', auth: ['broker'], table: 'none', body: 'binary', doc: { summary: 'Upload the bytes of a registered file (its signed upload url)', response: 'resource', resource: 'docservice.file' } },
   // Public: the signature is the credential (a browser follows the 302 of `?download=` without API keys).
   { method: 'GET', path: `${DOCSERVICE}/get/{key}`, handler: 'http/docservice/get-file', auth: 'public', table: 'none', doc: { summary: 'Download a file by its signed link', response: 'download' } },
-  ...auctionRoutes('/api/2.5/auctions', 'landlease', { location: 'path' }),
-  { method: 'POST', path: '/api/2.5/auctions/{auctionId}/ownership', handler: 'http/auctions/post-auction-ownership', auth: ['broker'], table: 'rw', variant: 'landlease', location: 'path', doc: { summary: 'Take an auction over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: 'auction.landlease' } },
-  ...transferRoutes('2.5', { location: 'path' }),
-  ...auctionRoutes('/api/2.3/auctions', 'dgfInsider', { contentType: 'application/json; charset=UTF-8' }),
+  ...AUCTION_TYPES.flatMap(auctionTypeRoutes),
   { method: 'GET', path: '/api/openapi.json', handler: 'http/docs/openapi-json', auth: 'public', table: 'none', doc: { summary: 'This OpenAPI 3.1 document', response: 'openapi' } },
   { method: 'GET', path: DOCS, handler: 'http/docs/docs-page', auth: 'public', table: 'none', doc: { summary: 'The API reference page (Swagger UI)', response: 'html' } },
   { method: 'GET', path: `${DOCS}/{file}`, handler: 'http/docs/docs-asset', auth: 'public', table: 'none', files: SWAGGER_UI_FILES, doc: { summary: 'A static file of the reference page', response: 'asset' } },

@@ -4,10 +4,7 @@ import { contractPatchSchema } from '#domain/auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/cancellations.ts';
 import { auctionResultsSchema } from '#domain/auctions/commands.ts';
 import { answerSchema, questionSchema } from '#domain/auctions/questions.ts';
-import { bidPatchSchema as dgfInsiderBidPatch, newBidSchema as dgfInsiderBid } from '#domain/auctions/types/dgf-insider/bids.ts';
-import { newAuctionSchema as dgfInsiderNew, storedAuctionSchema as dgfInsiderStored } from '#domain/auctions/types/dgf-insider/schema.ts';
-import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } from '#domain/auctions/types/landlease/bids.ts';
-import { newAuctionSchema as landleaseNew, storedAuctionSchema as landleaseStored } from '#domain/auctions/types/landlease/schema.ts';
+import { auctionDefinitions } from '#domain/auctions/registry.ts';
 import { documentSchema } from '#domain/documents/documents.ts';
 import { lotSchema } from '#domain/lots/lot.ts';
 import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
@@ -24,14 +21,11 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'asset.bounce': bounceAsset,
   'item.bounce': bounceItem,
   'asset.basic': basicAsset,
-  'auction.landlease': landleaseNew,
-  'auction.landlease.stored': landleaseStored,
-  'auction.dgfInsider': dgfInsiderNew,
-  'auction.dgfInsider.stored': dgfInsiderStored,
-  'bid.landlease': landleaseBid,
-  'bid.landlease.patch': landleaseBidPatch,
-  'bid.dgfInsider': dgfInsiderBid,
-  'bid.dgfInsider.patch': dgfInsiderBidPatch,
+  // Each auction type's schemas, from its definition (registry.ts).
+  ...Object.fromEntries(
+    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [[`auction.${t}`, schemas.auction], [`auction.${t}.stored`, schemas.auctionStored]]),
+  ),
+  ...Object.fromEntries(auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [[`bid.${t}`, schemas.bid], [`bid.${t}.patch`, schemas.bidPatch]])),
   question: questionSchema,
   answer: answerSchema,
   'contract.patch': contractPatchSchema,

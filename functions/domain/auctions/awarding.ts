@@ -28,7 +28,7 @@ export interface AwardingRules {
   /** Award status → the statuses the auction owner (or, for `byBidder`, the bid's owner) may move it to. */
   transitions: Readonly<Record<string, readonly string[]>>;
   /** Moves only the bid's owner may make (from → to), e.g. cancelling a `pending.waiting` award. */
-  byBidder?: Readonly<Record<string, string>>;
+  byBidder: Readonly<Record<string, string>>;
   /** Every ranked bid gets an award: the first `pending`, the rest `pending.waiting`. */
   chain: boolean;
   /** Auction statuses in which awards (and their documents) may change. */
@@ -39,9 +39,9 @@ export interface AwardingRules {
   contractStatuses: readonly string[];
   /**
    * Whose `auctionProtocol` lets a pending award become active: v3 (dgfInsider) only the auction owner's; v3.1
-   * (landlease) any, the winner's too (upstream `check_document_existence`). Absent: any author.
+   * (landlease) any, the winner's too (upstream `check_document_existence`): `null`.
    */
-  protocolAuthor?: string;
+  protocolAuthor: string | null;
 }
 
 /**
@@ -62,10 +62,12 @@ const awardStatuses = (rules: AwardingRules): string[] => [...new Set(Object.ent
  */
 export const SINGLE_AWARD: AwardingRules = {
   transitions: { pending: ['active'] },
+  byBidder: {},
   chain: false,
   awardStatuses: ['active.qualification', 'active.awarded'],
   awardedStatus: 'active.awarded',
   contractStatuses: ['active.awarded'],
+  protocolAuthor: null,
 };
 
 
@@ -111,7 +113,7 @@ const closeComplaints = (award: JsonObject, at: string) => ({ complaintPeriod: {
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
  * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order.
  */
-export function startAwarding(w: Working, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {
+export function startAwarding(w: Working, now: Micros, rules: AwardingRules): void {
   const at = stamp(w, now);
   const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
   w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: at } };
@@ -200,10 +202,10 @@ export interface AwardActor {
  *   waiting award becomes pending, or, with none left, the auction is unsuccessful;
  * - pending.waiting → cancelled: only by the bid's owner.
  */
-export function patchAward(w: Working, awardId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD, actor?: AwardActor): void {
+export function patchAward(w: Working, awardId: string, data: JsonObject, now: Micros, rules: AwardingRules, actor?: AwardActor): void {
   const child = findAward(w, awardId);
   const award = child.data;
-  const byBidder = rules.byBidder?.[award.status];
+  const byBidder = rules.byBidder[award.status];
   const bidOwner = actor?.bidOwner(award.bid_id) ?? false;
   if (actor && !actor.auctionOwner && !(byBidder && bidOwner)) throw new PermissionError();
   assertAuctionStatus(w, rules.awardStatuses, 'update award');
@@ -225,7 +227,7 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
 function activateAward(w: Working, child: Child, at: string, rules: AwardingRules): void {
   const award = child.data;
   const protocol = currentDocuments(w.children, documentScope(AWARD, award.id)).some(
-    (d) => d.documentType === 'auctionProtocol' && (!rules.protocolAuthor || d.author === rules.protocolAuthor),
+    (d) => d.documentType === 'auctionProtocol' && (rules.protocolAuthor === null || d.author === rules.protocolAuthor),
   );
   if (!protocol) throw new ForbiddenError("Can't switch award status to (active) before auction owner load auction protocol");
   putChild(w, {
@@ -284,7 +286,7 @@ export const contractPatchSchema = {
 const checkContractPatch: Check = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
-export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules = SINGLE_AWARD): void {
+export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules): void {
   assertAuctionStatus(w, rules.contractStatuses, 'update contract');
   const child = findContract(w, contractId);
   const contract = child.data;
@@ -343,7 +345,7 @@ function awardDeadlines(a: AuctionParts): { child: Child; at: Micros }[] {
  * becomes `unsuccessful` as if the owner had disqualified it (its contract cancelled; the next waiting award
  * becomes pending with its own periods, or, with none left, the auction is unsuccessful).
  */
-export const awardingDeadlines = (rules: AwardingRules = SINGLE_AWARD): TimedEvent => ({
+export const awardingDeadlines = (rules: AwardingRules): TimedEvent => ({
   name: 'award deadline passes',
   at: (auction, children) => (rules.awardStatuses.includes(auction.status) ? awardDeadlines({ root: auction, children: [...children] })[0]?.at : undefined),
   apply(w: Working, ctx: EventContext) {

@@ -40,7 +40,7 @@ export interface BidPolicy {
    * The bid gets its `participationUrl` as soon as it is `active` (dgfInsider, upstream `participation_url`);
    * otherwise only when the auction is scheduled.
    */
-  participationOnActive?: boolean;
+  participationOnActive: boolean;
 }
 
 export const BID = 'BID';

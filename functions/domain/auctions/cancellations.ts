@@ -19,6 +19,7 @@ export interface CancellationRules {
   clearBidsIn: readonly string[];
 }
 
+/** Cancelling leaves the bids where they are (dgfInsider). */
 export const NO_BID_CLEARING: CancellationRules = { clearBidsIn: [] };
 
 /**
@@ -69,7 +70,7 @@ function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void 
 }
 
 /** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
-export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules = NO_BID_CLEARING): JsonObject {
+export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules): JsonObject {
   assertCancellable(w, 'add');
   const fields = pick(data, FIELDS);
   checkNew(fields);
@@ -81,7 +82,7 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
 }
 
 /** The owner edits a pending cancellation; `status: active` cancels the auction. */
-export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros, rules: CancellationRules = NO_BID_CLEARING): JsonObject {
+export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros, rules: CancellationRules): JsonObject {
   assertCancellable(w, 'update');
   const child = findCancellation(w, id);
   if (child.data.status !== 'pending') throw new ForbiddenError(`Can't update cancellation in current (${child.data.status}) status`);

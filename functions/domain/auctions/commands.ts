@@ -104,9 +104,9 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
 export async function createAuction(ctx: AuctionsContext, data: JsonObject): Promise<{ auction: Auction; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
   assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
-  if (!def.createStatus && data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
+  const created = def.createStatus(data.status);
   const fromLot = fromLotOnCreate(data);
-  const status = fromLot?.status ?? def.createStatus?.(data.status);
+  const status = fromLot?.status ?? created;
   // An auction from a lot gets its items from the lot's assets (convoy), never from the client.
   const sent = omit(data, [...KERNEL_SERVER_FIELDS, 'status', ...(fromLot ? ['items'] : [])]);
   const fields = { ...def.initialize(sent, ctx.now), ...(status && { status }) };
@@ -125,7 +125,7 @@ export async function createAuction(ctx: AuctionsContext, data: JsonObject): Pro
   );
   const token = newToken();
   const transfer = def.transferToken ? newToken() : undefined;
-  const documents = (def.serverDocuments?.() ?? []).map((d) => serverDocument(d, { documentOf: def.documentOf ?? 'auction', now: ctx.now }));
+  const documents = def.serverDocuments().map((d) => serverDocument(d, { documentOf: def.documentOf, now: ctx.now }));
   await ctx.auctions.create({
     id: auction.id,
     root: auction,
@@ -162,7 +162,7 @@ function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionD
 export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: def.documentOf ?? 'auction', now: ctx.now, files: ctx.files });
+    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files });
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -200,7 +200,7 @@ export async function answerQuestion(ctx: AuctionsContext, id: string, questionI
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
-    const period = def.answerWithinQuestionPeriod === false ? undefined : def.questionPeriod;
+    const period = def.answerWithinQuestionPeriod ? def.questionPeriod : undefined;
     assertQuestionsOpen(w.root, def.statuses.questions, period, ctx.now, 'update', def.questionRefusal);
     const child = answered(question, data, ctx.now);
     putChild(w, child);
@@ -298,7 +298,7 @@ function documentableBid(ctx: AuctionsContext, w: Working, def: AuctionDefinitio
 export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     const bid = documentableBid(ctx, w, def, bidId, 'add', data);
-    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf ?? 'bid', now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
+    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
     return document;
   }, { serialize: true });
@@ -386,7 +386,6 @@ export async function updateAward(ctx: AuctionsContext, id: string, awardId: str
 }
 
 /** The documents of awards and contracts say what the type's own documents say (upstream: `tender` on 2.3, `auction` on 2.5). */
-const documentOf = (def: AuctionDefinition) => def.documentOf ?? 'auction';
 
 /**
  * During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol);
@@ -395,7 +394,7 @@ const documentOf = (def: AuctionDefinition) => def.documentOf ?? 'auction';
 export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newDocument(data, { author, documentOf: documentOf(def), now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    const { document, child } = newDocument(data, { author, documentOf: def.documentOf, now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
     assertAwardDocumentsOpen(w);
     putChild(w, child);
     touch(w, ctx.now);
@@ -410,7 +409,7 @@ export async function addContractDocument(ctx: AuctionsContext, id: string, cont
     assertOwner(ctx, w);
     findContract(w, contractId);
     // Upstream contract documents carry no `author`.
-    const { document, child } = newDocument(data, { documentOf: documentOf(def), now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    const { document, child } = newDocument(data, { documentOf: def.documentOf, now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
     assertContractDocumentsWritable(w, contractId, 'add');
     putChild(w, child);
     touch(w, ctx.now);

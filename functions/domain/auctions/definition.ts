@@ -2,16 +2,18 @@ import type { JsonObject } from '../kernel/objects.ts';
 import type { Micros } from '../kernel/time.ts';
 import type { Auction, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
+import type { AuctionTypeName } from './catalog.ts';
 import type { BidPolicy } from './bids.ts';
 import type { CancellationRules } from './cancellations.ts';
 import type { TimedEvent } from './timed-events.ts';
 
 /**
  * One auction type (landlease, dgfInsider, ...) as data and small functions; the kernel commands do the rest
- * (storage, tokens, documents, questions, bids, auction results, awards, contracts, the chronograph).
+ * (storage, tokens, documents, questions, bids, auction results, awards, contracts, the chronograph). Every member
+ * is required: no type is the default of another; what two types share is a named block both import.
  */
-export interface AuctionDefinition {
-  procurementMethodType: string;
+export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> {
+  procurementMethodType: T;
   /** Listing feed name (drafts are never listed). */
   feed: string;
   /** Accreditation level needed to create. */
@@ -39,27 +41,27 @@ export interface AuctionDefinition {
   /** Turns reported results into the next step (usually awarding); ranked bids first. */
   onResults(w: Working, now: Micros): void;
 
-  // Optional extension points; each defaults to the landlease behaviour.
-
   /**
-   * The status a new auction takes from the body's `status` (may refuse). Default: only `draft` may be sent, and
-   * the status is the one `initialize` returns.
+   * The status a new auction takes from the body's `status`, or refuses it; `undefined`: the one `initialize`
+   * returns (shared: `draftOnlyCreate`).
    */
-  createStatus?(sent: unknown): string;
+  createStatus(sent: unknown): string | undefined;
   /** Documents the server adds at creation (dgfInsider: `x_dgfPlatformLegalDetails`), without client checks. */
-  serverDocuments?(): JsonObject[];
-  /** `documentOf` of the auction's own documents, and of its awards' and contracts' (default `auction`; 2.3 says `tender`). */
-  documentOf?: string;
-  /** `documentOf` of bid documents (default `bid`; 2.3 bids hold the auction's kind of document: `tender`). */
-  bidDocumentOf?: string;
-  /** The refusal when questions are asked or answered in a status that does not admit them (default: the list). */
-  questionRefusal?(auction: Auction, verb: 'add' | 'update'): string;
-  /** Whether answering checks the question period too, not only the status (default true). */
-  answerWithinQuestionPeriod?: boolean;
-  /** Awarding and contract rules (default: one award, landlease). */
-  awarding?: AwardingRules;
-  /** What cancelling does besides the status (default: nothing; landlease removes the bids in some statuses). */
-  cancellation?: CancellationRules;
+  serverDocuments(): JsonObject[];
+  /** `documentOf` of the auction's own documents, and of its awards' and contracts' (2.5 `auction`; 2.3 `tender`). */
+  documentOf: string;
+  /** `documentOf` of bid documents (2.5 `bid`; 2.3 bids hold the auction's kind of document: `tender`). */
+  bidDocumentOf: string;
+  /** The refusal when questions are asked or answered in a status that does not admit them (shared: `questionsOnlyIn`). */
+  questionRefusal(auction: Auction, verb: 'add' | 'update'): string;
+  /** Whether answering checks the question period too, not only the status. */
+  answerWithinQuestionPeriod: boolean;
+  /** Awarding and contract rules (shared blocks in awarding.ts: `SINGLE_AWARD`, ...). */
+  awarding: AwardingRules;
+  /** What cancelling does besides the status (shared: `NO_BID_CLEARING`). */
+  cancellation: CancellationRules;
+  /** The JSON Schemas the type validates with, as the OpenAPI document names them (`auction.<type>`, ...). */
+  schemas: { auction: object; auctionStored: object; bid: object; bidPatch: object };
 
   /**
    * An auction created from a lot (`merchandisingObject`) waits in `pending.verification` until the convoy has

@@ -38,13 +38,17 @@ export function assertQuestionsOpen(
   period: string | undefined,
   now: Micros,
   verb: 'add' | 'update',
-  refusal?: (auction: Auction, verb: 'add' | 'update') => string,
+  refusal: (auction: Auction, verb: 'add' | 'update') => string,
 ): void {
-  if (!statuses.includes(auction.status)) {
-    throw new ForbiddenError(refusal ? refusal(auction, verb) : `Can ${verb} question only in ${listed(statuses)}`);
-  }
+  if (!statuses.includes(auction.status)) throw new ForbiddenError(refusal(auction, verb));
   if (period !== undefined && !within(auction, period, now)) throw new ForbiddenError(`Can ${verb} question only in ${period}`);
 }
+
+/** The refusal that names the statuses admitting questions (GEB: "Can add question only in (...)"). */
+export const questionsOnlyIn =
+  (statuses: readonly string[]) =>
+  (_auction: Auction, verb: 'add' | 'update'): string =>
+    `Can ${verb} question only in ${listed(statuses)}`;
 
 export function newQuestion(data: JsonObject, now: Micros): Child {
   const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);

@@ -1,15 +1,24 @@
 import { NotFoundError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import type { Auction } from './auction.ts';
+import type { AuctionTypeName } from './catalog.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { dgfInsider } from './types/dgf-insider/definition.ts';
 import { landlease } from './types/landlease/definition.ts';
 
-/** The auction types the service knows; a new type is one more definition here (e.g. `types/dgf-insider`). */
-const definitions: readonly AuctionDefinition[] = [landlease, dgfInsider];
+/**
+ * The definition of every type listed in catalog.ts (the one list of auction types): keyed by its name, so a type
+ * listed there without a definition here does not compile.
+ */
+const byType: { readonly [T in AuctionTypeName]: AuctionDefinition<T> } = { landlease, dgfInsider };
+
+/** Every auction definition, in catalog order (the OpenAPI document reads their schemas). */
+export const auctionDefinitions: readonly AuctionDefinition[] = Object.values(byType);
+
+const find = (type: string): AuctionDefinition | undefined => (Object.hasOwn(byType, type) ? byType[type as AuctionTypeName] : undefined);
 
 /** The type a POST to a route serving `type` creates; another `procurementMethodType` in the body is refused. */
 export function definitionForCreate(type: string, procurementMethodType: unknown): AuctionDefinition {
-  const found = definitions.find((d) => d.procurementMethodType === type);
+  const found = find(type);
   if (!found || (procurementMethodType !== undefined && procurementMethodType !== type)) {
     throw new UnsupportedMediaTypeError({ location: 'body', name: 'procurementMethodType', description: 'Not implemented' });
   }
@@ -18,7 +27,7 @@ export function definitionForCreate(type: string, procurementMethodType: unknown
 
 /** The definition of a type the service serves. */
 export function definitionFor(type: string): AuctionDefinition {
-  const found = definitions.find((d) => d.procurementMethodType === type);
+  const found = find(type);
   if (!found) throw new Error(`no auction definition for ${type}`);
   return found;
 }

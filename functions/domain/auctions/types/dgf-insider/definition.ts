@@ -7,11 +7,14 @@ import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel
 import { within, type Auction } from '../../auction.ts';
 import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
 import type { AuctionDefinition } from '../../definition.ts';
+import { NO_BID_CLEARING } from '../../cancellations.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
-import { insiderBids } from './bids.ts';
+import { bidPatchSchema, insiderBids, newBidSchema } from './bids.ts';
+import { takesTransfers } from '../../descriptor.ts';
+import { dgfInsiderType } from './descriptor.ts';
 import { insiderEvents } from './events.ts';
-import { checkNewAuction, checkStoredAuction } from './schema.ts';
+import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
 
 /** `dgfInsider` auctions, served at /api/2.3 (interface.md §2.5, §3.3, §4.3; reference-behaviour.md §7). */
 
@@ -162,11 +165,11 @@ function releaseFromLot(auction: Auction, items: JsonObject[]): Auction {
   return next;
 }
 
-export const dgfInsider: AuctionDefinition = {
-  procurementMethodType: 'dgfInsider',
+export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
+  procurementMethodType: dgfInsiderType.procurementMethodType,
   feed: 'auctions-dgfInsider',
   accreditation: '1',
-  transferToken: false,
+  transferToken: takesTransfers(dgfInsiderType),
   initialize,
   ownerPatch,
   events: [...insiderEvents, awardingDeadlines(AWARDING_V3)],
@@ -187,5 +190,7 @@ export const dgfInsider: AuctionDefinition = {
     verb === 'add' ? 'Can add question only in enquiryPeriod' : `Can't update question in current (${auction.status}) auction status`,
   answerWithinQuestionPeriod: false,
   awarding: AWARDING_V3,
+  cancellation: NO_BID_CLEARING,
   releaseFromLot,
+  schemas: { auction: newAuctionSchema, auctionStored: storedAuctionSchema, bid: newBidSchema, bidPatch: bidPatchSchema },
 };

@@ -1,7 +1,7 @@
-import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { auctionChecks } from '../../creation.ts';
 import { uahMoneySchema } from '../../fields.ts';
 
 /** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
@@ -95,6 +95,4 @@ const checkStored: Check = (data) => checkWith('dgfInsiderAuctionStored', stored
  * `procurementMethodDetails` is accepted with or without `mode: "test"` (upstream answered 201 both ways; the
  * interface's own create sends it without `mode`); its accelerator takes effect only in test mode (calendar/periods.ts).
  */
-export const checkNewAuction = (fields: JsonObject): void => checkNew(fields);
-
-export const checkStoredAuction = (fields: JsonObject): void => checkStored(fields);
+export const { checkNewAuction, checkStoredAuction } = auctionChecks({ newAuction: checkNew, storedAuction: checkStored }, []);

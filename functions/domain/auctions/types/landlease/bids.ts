@@ -105,4 +105,5 @@ export const landleaseBids: BidPolicy = {
   create,
   patch,
   assertDocumentWritable,
+  participationOnActive: false,
 };

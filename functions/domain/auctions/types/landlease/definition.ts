@@ -9,11 +9,15 @@ import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { within, type Auction } from '../../auction.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
+import { draftOnlyCreate } from '../../creation.ts';
 import { withVat as vatOn } from '../../fields.ts';
+import { questionsOnlyIn } from '../../questions.ts';
 import { span } from '../../texts.ts';
-import { landleaseBids } from './bids.ts';
+import { bidPatchSchema, landleaseBids, newBidSchema } from './bids.ts';
+import { takesTransfers } from '../../descriptor.ts';
+import { landleaseType } from './descriptor.ts';
 import { landleaseEvents } from './events.ts';
-import { checkNewAuction, checkStoredAuction } from './schema.ts';
+import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
 
 /** `landlease` auctions, served at /api/2.5 (interface.md §2.5, §3.4; reference-behaviour.md §8). */
 
@@ -135,24 +139,34 @@ function releaseFromLot(auction: Auction, items: JsonObject[], now: Micros): Auc
   return phaseCommit(next, now);
 }
 
-export const landlease: AuctionDefinition = {
-  procurementMethodType: 'landlease',
+const QUESTION_STATUSES = ['active.rectification', 'active.tendering', 'active.enquiry'];
+
+export const landlease: AuctionDefinition<'landlease'> = {
+  procurementMethodType: landleaseType.procurementMethodType,
   feed: 'auctions-landlease',
   accreditation: '1',
-  transferToken: true,
+  transferToken: takesTransfers(landleaseType),
+  createStatus: draftOnlyCreate,
   initialize,
+  serverDocuments: () => [],
   ownerPatch,
   events: [...landleaseEvents, awardingDeadlines(SINGLE_AWARD)],
   statuses: {
     documents: ['draft', 'active.rectification', 'active.tendering', 'active.enquiry'],
-    questions: ['active.rectification', 'active.tendering', 'active.enquiry'],
+    questions: QUESTION_STATUSES,
     bidsHidden: ['active.tendering', 'active.enquiry', 'active.auction'],
     auction: 'active.auction',
   },
+  documentOf: 'auction',
+  bidDocumentOf: 'bid',
   questionPeriod: 'enquiryPeriod',
+  questionRefusal: questionsOnlyIn(QUESTION_STATUSES),
+  answerWithinQuestionPeriod: true,
   bids: landleaseBids,
-  onResults: startAwarding,
+  onResults: (w, now) => startAwarding(w, now, SINGLE_AWARD),
+  awarding: SINGLE_AWARD,
   // Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION.
   cancellation: { clearBidsIn: ['active.tendering', 'active.enquiry', 'active.auction'] },
   releaseFromLot,
+  schemas: { auction: newAuctionSchema, auctionStored: storedAuctionSchema, bid: newBidSchema, bidPatch: bidPatchSchema },
 };

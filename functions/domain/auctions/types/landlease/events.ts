@@ -1,5 +1,5 @@
 import { instantOf, putChild, type Auction, type Working } from '../../auction.ts';
-import { startAwarding } from '../../awarding.ts';
+import { SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { bidChild, bidRecords } from '../../bids.ts';
 import { dropDraftBids, moveTo, scheduleAuction } from '../../scheduling.ts';
 import type { EventContext, TimedEvent } from '../../timed-events.ts';
@@ -32,7 +32,7 @@ function endEnquiry(w: Working, ctx: EventContext): void {
   const active = records.filter((r) => r.bid.status === 'active');
   w.root = { ...w.root, numberOfBids: active.length };
   if (active.length < minBids(w.root)) return moveTo(w, 'unsuccessful', ctx);
-  if (active.length === 1) return startAwarding(w, ctx.now);
+  if (active.length === 1) return startAwarding(w, ctx.now, SINGLE_AWARD);
   scheduleAuction(w, ctx);
 }
 

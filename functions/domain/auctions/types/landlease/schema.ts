@@ -4,6 +4,7 @@ import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { auctionChecks } from '../../creation.ts';
 import { uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
@@ -145,12 +146,4 @@ function checkRules(fields: JsonObject): void {
   }
 }
 
-export function checkNewAuction(fields: JsonObject): void {
-  checkNew(fields);
-  checkRules(fields);
-}
-
-export function checkStoredAuction(fields: JsonObject): void {
-  checkStored(fields);
-  checkRules(fields);
-}
+export const { checkNewAuction, checkStoredAuction } = auctionChecks({ newAuction: checkNew, storedAuction: checkStored }, [checkRules]);

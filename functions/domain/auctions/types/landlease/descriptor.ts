@@ -1,0 +1,9 @@
+import type { AuctionTypeDescriptor } from '../../descriptor.ts';
+
+/** landlease at /api/2.5: `Location` as a path; auctions taken over with 2.5 transfers. */
+export const landleaseType = {
+  procurementMethodType: 'landlease',
+  apiBase: '/api/2.5/auctions',
+  style: { location: 'path' },
+  transfers: { version: '2.5' },
+} as const satisfies AuctionTypeDescriptor;
