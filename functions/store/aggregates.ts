@@ -5,6 +5,7 @@ import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
+import { childPlaceOf, childSortKey } from './child-keys.ts';
 import { isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
@@ -48,7 +49,7 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
 }
 
 export function childItem(kind: string, id: string, child: Child): JsonObject {
-  return { ...keys.child(kind, id, child.key), entity: child.entity, schemaVersion: SCHEMA_VERSION, data: child.data, internal: child.internal };
+  return { ...keys.child(kind, id, childSortKey(child.place)), entity: child.entity, schemaVersion: SCHEMA_VERSION, data: child.data, internal: child.internal };
 }
 
 export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | undefined {
@@ -60,7 +61,7 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     tokenHash: root.tokenHash,
     rev: root.rev,
     internal: root.internal,
-    children: items.filter((i) => i !== root).map((i) => ({ key: i.SK, entity: i.entity, data: i.data, ...(i.internal && { internal: i.internal }) })),
+    children: items.filter((i) => i !== root).map((i) => ({ place: childPlaceOf(i.SK), entity: i.entity, data: i.data, ...(i.internal && { internal: i.internal }) })),
   };
 }
 
@@ -74,7 +75,7 @@ export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, ch
   return [
     rootWrite,
     ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
-    ...(change.remove ?? []).map((key) => ({ Delete: { TableName, Key: keys.child(def.kind, current.id, key) } })),
+    ...(change.remove ?? []).map((place) => ({ Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) } })),
   ];
 }
 
@@ -148,8 +149,8 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         if (!next) return current;
         await writeChange(changeWrites(def, current, next));
         const put = next.put ?? [];
-        const gone = new Set([...put.map((p) => p.key), ...(next.remove ?? [])]);
-        const kept = current.children.filter((c) => !gone.has(c.key));
+        const gone = new Set([...put.map((p) => p.place), ...(next.remove ?? [])].map(childSortKey));
+        const kept = current.children.filter((c) => !gone.has(childSortKey(c.place)));
         if (next.keepRevision) return { ...current, children: [...kept, ...put] };
         return { ...current, root: next.root, internal: next.internal ?? current.internal, tokenHash: next.tokenHash ?? current.tokenHash, rev: current.rev + 1, children: [...kept, ...put] };
       }),

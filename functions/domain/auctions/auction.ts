@@ -1,7 +1,27 @@
-import type { Child } from '../kernel/aggregate.ts';
+import { isOrUnder, samePlace, type Child, type ChildOwner, type ChildPlace } from '../kernel/aggregate.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import type { Micros } from '../kernel/time.ts';
 import { parseInstant } from '../kernel/time.ts';
+
+/**
+ * Every status an auction of any type can be in (each type's definition uses its subset): a new status must be
+ * added here, so a typo in a definition's status list or a status change does not compile.
+ */
+export const AUCTION_STATUSES = [
+  'draft',
+  'pending.verification',
+  'active.rectification',
+  'active.tendering',
+  'active.enquiry',
+  'active.auction',
+  'active.qualification',
+  'active.awarded',
+  'complete',
+  'cancelled',
+  'unsuccessful',
+  'invalid',
+] as const;
+export type AuctionStatus = (typeof AUCTION_STATUSES)[number];
 
 /**
  * An auction procedure as stored and shown (interface.md §2.5), whatever its type. The per-type fields are the
@@ -11,7 +31,7 @@ export interface Auction extends JsonObject {
   id: string;
   auctionID: string;
   procurementMethodType: string;
-  status: string;
+  status: AuctionStatus;
   owner: string;
   date: string;
   dateModified: string;
@@ -35,20 +55,25 @@ export interface AuctionParts {
  */
 export interface Working extends AuctionParts {
   put: Child[];
-  remove: string[];
+  remove: ChildPlace[];
 }
 
 export const working = (a: AuctionParts): Working => ({ root: a.root, children: [...a.children], tokenHash: a.tokenHash, put: [], remove: [] });
 
 export function putChild(w: Working, child: Child): void {
-  w.children = [...w.children.filter((c) => c.key !== child.key), child];
-  w.put = [...w.put.filter((c) => c.key !== child.key), child];
+  w.children = [...w.children.filter((c) => !samePlace(c.place, child.place)), child];
+  w.put = [...w.put.filter((c) => !samePlace(c.place, child.place)), child];
 }
 
-export function removeChild(w: Working, key: string): void {
-  w.children = w.children.filter((c) => c.key !== key);
-  w.put = w.put.filter((c) => c.key !== key);
-  w.remove = [...w.remove, key];
+export function removeChild(w: Working, place: ChildPlace): void {
+  w.children = w.children.filter((c) => !samePlace(c.place, place));
+  w.put = w.put.filter((c) => !samePlace(c.place, place));
+  w.remove = [...w.remove, place];
+}
+
+/** Removes a child (a bid) and everything that belongs to it (its documents). */
+export function removeWithBelongings(w: Working, owner: ChildOwner): void {
+  for (const c of w.children.filter((c) => isOrUnder(c.place, owner))) removeChild(w, c.place);
 }
 
 /** A period field (`tenderPeriod`, ...) boundary as microseconds, or undefined when absent. */
@@ -66,10 +91,10 @@ export function within(auction: JsonObject, period: string, now: Micros): boolea
 
 /** Children of one kind (`BID`, `QUESTION`, `AWARD`, `CONTRACT`): their own items, not their documents. */
 export function childrenOf(children: Child[], kind: string): Child[] {
-  return children.filter((c) => c.key.startsWith(`${kind}#`) && c.key.split('#').length === 2);
+  return children.filter((c) => c.place.kind === kind && !c.place.under);
 }
 
-export const childKey = (kind: string, id: string) => `${kind}#${id}`;
+export const childPlace = (kind: string, id: string): ChildPlace => ({ kind, id });
 
-/** The documents of a child live beside it: `BID#<id>#DOC#...`. */
-export const documentScope = (kind: string, id: string) => `${kind}#${id}#`;
+/** The documents of a child belong to it (`under` the bid, award or contract). */
+export const documentScope = (kind: string, id: string): ChildOwner => ({ kind, id });

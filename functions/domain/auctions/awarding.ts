@@ -7,7 +7,7 @@ import { checkWith, type Check } from '../kernel/validation.ts';
 import { currentDocuments } from '../documents/documents.ts';
 import { accelerator, awardPeriods } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
-import { childKey, childrenOf, documentScope, putChild, type AuctionParts, type Working } from './auction.ts';
+import { childPlace, childrenOf, documentScope, putChild, type AuctionParts, type AuctionStatus, type Working } from './auction.ts';
 import { bidChild, bidRecords, type Bid } from './bids.ts';
 import type { EventContext, TimedEvent } from './timed-events.ts';
 
@@ -32,11 +32,11 @@ export interface AwardingRules {
   /** Every ranked bid gets an award: the first `pending`, the rest `pending.waiting`. */
   chain: boolean;
   /** Auction statuses in which awards (and their documents) may change. */
-  awardStatuses: readonly string[];
+  awardStatuses: readonly AuctionStatus[];
   /** The auction status once an award is active (and a contract pending). */
-  awardedStatus: string;
+  awardedStatus: AuctionStatus;
   /** Auction statuses in which contracts may change. */
-  contractStatuses: readonly string[];
+  contractStatuses: readonly AuctionStatus[];
   /**
    * Whose `auctionProtocol` lets a pending award become active: v3 (dgfInsider) only the auction owner's; v3.1
    * (landlease) any, the winner's too (upstream `check_document_existence`): `null`.
@@ -130,7 +130,7 @@ export function startAwarding(w: Working, now: Micros, rules: AwardingRules): vo
       ...(rank === 0 && pendingPeriods(w, at, now)),
     };
     // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
-    putChild(w, { key: childKey(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
+    putChild(w, { place: childPlace(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
   });
 }
 
@@ -247,7 +247,7 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
     // The contract is signed within the award's signing period (upstream v3 copies it onto the contract).
     signingPeriod: award.signingPeriod ?? { startDate: at },
   };
-  putChild(w, { key: childKey(CONTRACT, contract.id), entity: 'contract', data: contract });
+  putChild(w, { place: childPlace(CONTRACT, contract.id), entity: 'contract', data: contract });
   w.root = {
     ...w.root,
     awardPeriod: { ...w.root.awardPeriod, endDate: at },

@@ -6,7 +6,7 @@ import type { JsonObject } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import { allDocuments } from '../documents/documents.ts';
-import { childKey, childrenOf, documentScope, type Auction, type AuctionParts } from './auction.ts';
+import { childPlace, childrenOf, documentScope, type Auction, type AuctionParts, type AuctionStatus } from './auction.ts';
 
 /** A bid (interface.md §2.6). Its owner token's hash is kept beside it (`Child.internal`), never in the bid. */
 export interface Bid extends JsonObject {
@@ -24,9 +24,9 @@ export interface Bid extends JsonObject {
 /** The per-type bid rules; storage, tokens, visibility and documents are the kernel's. */
 export interface BidPolicy {
   /** Auction statuses in which a bid may be added. */
-  addStatuses: readonly string[];
+  addStatuses: readonly AuctionStatus[];
   /** Auction statuses in which a bid may be changed or deleted, or get documents. */
-  changeStatuses: readonly string[];
+  changeStatuses: readonly AuctionStatus[];
   /** Validates a new bid's fields (422/403) and returns them as stored (status, value, ...). */
   create(data: JsonObject, auction: Auction, now: Micros): JsonObject;
   /** The owner's PATCH of a bid: the bid as it becomes, or a refusal. */
@@ -57,7 +57,7 @@ export function findBid(children: Child[], id: string): { bid: Bid; child: Child
   return found;
 }
 
-export const bidChild = (bid: Bid, tokenHash: string): Child => ({ key: childKey(BID, bid.id), entity: 'bid', data: bid, internal: { tokenHash } });
+export const bidChild = (bid: Bid, tokenHash: string): Child => ({ place: childPlace(BID, bid.id), entity: 'bid', data: bid, internal: { tokenHash } });
 
 /** A bid's owner is the broker key that made it, holding the bid's own token. */
 export function isBidOwner(principal: Principal, bid: Bid, child: Child): boolean {

@@ -4,7 +4,7 @@ import { newId } from '../kernel/ids.ts';
 import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { childKey, childrenOf, putChild, removeChild, type AuctionParts, type Working } from './auction.ts';
+import { childPlace, childrenOf, putChild, removeChild, type AuctionParts, type AuctionStatus, type Working } from './auction.ts';
 import { BID } from './bids.ts';
 
 /**
@@ -16,7 +16,7 @@ export const CANCELLATION = 'CANCELLATION';
 
 /** What a type says about cancelling: the auction statuses in which cancelling removes every bid (landlease). */
 export interface CancellationRules {
-  clearBidsIn: readonly string[];
+  clearBidsIn: readonly AuctionStatus[];
 }
 
 /** Cancelling leaves the bids where they are (dgfInsider). */
@@ -26,7 +26,7 @@ export const NO_BID_CLEARING: CancellationRules = { clearBidsIn: [] };
  * Auction statuses in which nothing can be cancelled: the final ones (upstream "Can't add cancellation in current
  * (<status>) auction status"), a draft (nothing published yet) and an auction still waiting for the convoy.
  */
-export const NOT_CANCELLABLE: readonly string[] = ['draft', 'pending.verification', 'complete', 'cancelled', 'unsuccessful', 'invalid'];
+export const NOT_CANCELLABLE: readonly AuctionStatus[] = ['draft', 'pending.verification', 'complete', 'cancelled', 'unsuccessful', 'invalid'];
 
 /** Fields the owner sends; anything else (id, date, documents, ...) is the server's and dropped. */
 const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'];
@@ -63,7 +63,7 @@ export function findCancellation(a: AuctionParts, id: string): Child {
 /** The auction is cancelled: in the type's listed statuses every bid (with its documents) is removed first. */
 function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void {
   if (rules.clearBidsIn.includes(w.root.status)) {
-    for (const c of w.children.filter((c) => c.key.startsWith(`${BID}#`))) removeChild(w, c.key);
+    for (const c of w.children.filter((c) => c.place.kind === BID || c.place.under?.kind === BID)) removeChild(w, c.place);
   }
   const at = formatKyiv(now);
   w.root = { ...w.root, status: 'cancelled', date: at, dateModified: at };
@@ -75,7 +75,7 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
   const fields = pick(data, FIELDS);
   checkNew(fields);
   const cancellation = { cancellationOf: 'tender', status: 'pending', ...fields, id: newId(), date: formatKyiv(now) };
-  putChild(w, { key: childKey(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
+  putChild(w, { place: childPlace(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
   if (cancellation.status === 'active') cancelAuction(w, rules, now);
   else w.root = { ...w.root, dateModified: formatKyiv(now) };
   return cancellation;

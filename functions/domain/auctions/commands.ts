@@ -1,4 +1,4 @@
-import type { Aggregate, AggregateRepository, Child, SequenceSource } from '../kernel/aggregate.ts';
+import type { Aggregate, AggregateRepository, Child, ChildOwner, SequenceSource } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
@@ -9,7 +9,7 @@ import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, documentList, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
-import { documentScope, removeChild, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
+import { documentScope, removeChild, removeWithBelongings, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
 import { assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
 import { assertBidDocumentsReadable, assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, participationUrlOf, readBid, type Bid } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
@@ -279,7 +279,7 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
     (w, def) => {
       const { bid } = ownBid(ctx, w, def, bidId, `Can't delete bid in current (${w.root.status}) auction status`);
       const shown = bidView(w, bid, true);
-      for (const c of w.children.filter((c) => c.key === `${BID}#${bid.id}` || c.key.startsWith(documentScope(BID, bid.id)))) removeChild(w, c.key);
+      removeWithBelongings(w, { kind: BID, id: bid.id });
       return shown;
     },
     { serialize: true },
@@ -433,7 +433,7 @@ export async function replaceContractDocument(ctx: AuctionsContext, id: string, 
 }
 
 /** The documents of one contract (404 for an unknown contract), for the read routes. */
-export async function loadContractDocuments(ctx: AuctionsContext, id: string, contractId: string): Promise<{ children: Child[]; scope: string }> {
+export async function loadContractDocuments(ctx: AuctionsContext, id: string, contractId: string): Promise<{ children: Child[]; scope: ChildOwner }> {
   const a = await loadAuction(ctx, id);
   findContract(a, contractId);
   return { children: a.children, scope: documentScope(CONTRACT, contractId) };

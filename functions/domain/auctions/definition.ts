@@ -1,6 +1,6 @@
 import type { JsonObject } from '../kernel/objects.ts';
 import type { Micros } from '../kernel/time.ts';
-import type { Auction, Working } from './auction.ts';
+import type { Auction, AuctionStatus, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
 import type { AuctionTypeName } from './catalog.ts';
 import type { BidPolicy } from './bids.ts';
@@ -28,12 +28,12 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
   events: readonly TimedEvent[];
   /** Which auction statuses admit each operation. */
   statuses: {
-    documents: readonly string[];
-    questions: readonly string[];
+    documents: readonly AuctionStatus[];
+    questions: readonly AuctionStatus[];
     /** Bids are hidden from everyone but their owner while the auction is in these statuses. */
-    bidsHidden: readonly string[];
+    bidsHidden: readonly AuctionStatus[];
     /** The status in which the auction system reads the procedure and reports results. */
-    auction: string;
+    auction: AuctionStatus;
   };
   /** The period within which questions may be asked. */
   questionPeriod: string;
@@ -45,7 +45,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
    * The status a new auction takes from the body's `status`, or refuses it; `undefined`: the one `initialize`
    * returns (shared: `draftOnlyCreate`).
    */
-  createStatus(sent: unknown): string | undefined;
+  createStatus(sent: unknown): AuctionStatus | undefined;
   /** Documents the server adds at creation (dgfInsider: `x_dgfPlatformLegalDetails`), without client checks. */
   serverDocuments(): JsonObject[];
   /** `documentOf` of the auction's own documents, and of its awards' and contracts' (2.5 `auction`; 2.3 `tender`). */

@@ -4,7 +4,7 @@ import { omit, pick, type JsonObject } from '../kernel/objects.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { childKey, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
+import { childPlace, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { listed } from './texts.ts';
 
@@ -54,7 +54,7 @@ export function newQuestion(data: JsonObject, now: Micros): Child {
   const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);
   checkQuestion(fields);
   const question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) };
-  return { key: childKey(QUESTION, question.id), entity: 'question', data: question };
+  return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
 }
 
 export const questionsOf = (a: AuctionParts): JsonObject[] => childrenOf(a.children, QUESTION).map((c) => c.data);

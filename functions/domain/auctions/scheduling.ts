@@ -1,12 +1,12 @@
 import { formatKyiv } from '../kernel/time.ts';
-import { putChild, removeChild, type Auction, type Working } from './auction.ts';
+import { putChild, removeChild, removeWithBelongings, type Auction, type AuctionStatus, type Working } from './auction.ts';
 import { auctionUrlOf, BID, bidChild, bidRecords, participationUrlOf } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
 /** Steps the types' timed events share: status moves, dropping draft bids, scheduling the auction. */
 
 /** A time-driven status change: `date` and `dateModified` move with it. */
-export function moveTo(w: Working, status: string, ctx: EventContext, extra: Partial<Auction> = {}): void {
+export function moveTo(w: Working, status: AuctionStatus, ctx: EventContext, extra: Partial<Auction> = {}): void {
   const at = formatKyiv(ctx.now);
   w.root = { ...w.root, ...extra, status, date: at, dateModified: at };
 }
@@ -14,7 +14,7 @@ export function moveTo(w: Working, status: string, ctx: EventContext, extra: Par
 /** Draft bids never registered are removed with their documents. */
 export function dropDraftBids(w: Working): void {
   for (const { bid } of bidRecords(w.children).filter((r) => r.bid.status === 'draft')) {
-    for (const c of w.children.filter((c) => c.key === `${BID}#${bid.id}` || c.key.startsWith(`${BID}#${bid.id}#`))) removeChild(w, c.key);
+    removeWithBelongings(w, { kind: BID, id: bid.id });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Child } from '../kernel/aggregate.ts';
+import type { Child, ChildOwner, ChildPlace } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { omit, type JsonObject } from '../kernel/objects.ts';
@@ -76,7 +76,7 @@ export const documentSchema = {
 };
 const checkNew: Check = (data) => checkWith('document', documentSchema, data);
 
-export const DOC_PREFIX = 'DOC#';
+export const DOC = 'DOC';
 
 /** Types whose `url` is a plain link or that have no file at all: no document service checks. */
 const WITHOUT_FILE = new Set([...OFFLINE_TYPES, ...URL_ONLY_TYPES]);
@@ -109,16 +109,23 @@ const downloadKey = (d: DocumentRecord): string | undefined => {
 };
 
 /**
- * Documents belong to the aggregate itself (scope `''`) or to one of its children, e.g. a bid: scope `BID#<id>#`
- * keys them `BID#<id>#DOC#<docId>#<version>`, so each owner's documents are read and versioned apart.
+ * Documents belong to the aggregate itself (no scope) or to one of its children, e.g. a bid (scope `{kind: BID,
+ * id}`), so each owner's documents are read and versioned apart; each version is a child of its own.
  */
-const versionKey = (scope: string, id: string, version: number) => `${scope}${DOC_PREFIX}${id}#${String(version).padStart(4, '0')}`;
+const versionPlace = (scope: ChildOwner | undefined, id: string, version: number): ChildPlace => ({ kind: DOC, id, version, ...(scope && { under: scope }) });
+
+/** The document versions of one scope. */
+const inScope = (children: Child[], scope: ChildOwner | undefined): Child[] =>
+  children.filter((c) => c.place.kind === DOC && c.place.under?.kind === scope?.kind && c.place.under?.id === scope?.id);
+
+/** Stored order: by document id, then version. */
+const byPlace = (a: Child, b: Child): number => byText(a.place.id, b.place.id) || (a.place.version ?? 0) - (b.place.version ?? 0);
 
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
   input: JsonObject,
   meta: { author?: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
-  scope = '',
+  scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
   const body = omit(input, SERVER_FIELDS);
   checkNew(body);
@@ -132,7 +139,7 @@ export function newDocument(
     datePublished: at,
     dateModified: at,
   } as DocumentRecord;
-  return { document, child: { key: versionKey(scope, document.id, 1), entity: 'document', data: document } };
+  return { document, child: { place: versionPlace(scope, document.id, 1), entity: 'document', data: document } };
 }
 
 /**
@@ -142,16 +149,14 @@ export function newDocument(
 export function serverDocument(fields: JsonObject, meta: { documentOf: string; now: Micros }): { document: DocumentRecord; child: Child } {
   const at = formatKyiv(meta.now);
   const document = { ...fields, id: newId(), documentOf: meta.documentOf, datePublished: at, dateModified: at } as DocumentRecord;
-  return { document, child: { key: versionKey('', document.id, 1), entity: 'document', data: document } };
+  return { document, child: { place: versionPlace(undefined, document.id, 1), entity: 'document', data: document } };
 }
 
 /** Every stored version of every document of a scope, grouped by id, oldest version first. */
-function versions(children: Child[], scope = ''): Map<string, DocumentRecord[]> {
-  const prefix = scope + DOC_PREFIX;
+function versions(children: Child[], scope?: ChildOwner): Map<string, DocumentRecord[]> {
   const byId = new Map<string, DocumentRecord[]>();
-  for (const c of [...children].filter((c) => c.key.startsWith(prefix)).sort((a, b) => (a.key < b.key ? -1 : 1))) {
-    const id = c.key.slice(prefix.length).split('#')[0];
-    byId.set(id, [...(byId.get(id) ?? []), c.data as DocumentRecord]);
+  for (const c of inScope(children, scope).sort(byPlace)) {
+    byId.set(c.place.id, [...(byId.get(c.place.id) ?? []), c.data as DocumentRecord]);
   }
   return byId;
 }
@@ -162,7 +167,7 @@ export function newVersion(
   id: string,
   input: JsonObject,
   meta: { now: Micros; files: DocumentContext | undefined },
-  scope = '',
+  scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
   const { now } = meta;
   const history = versions(children, scope).get(id);
@@ -180,7 +185,7 @@ export function newVersion(
     datePublished: previous.datePublished,
     dateModified: formatKyiv(now),
   } as DocumentRecord;
-  return { document, child: { key: versionKey(scope, id, history.length + 1), entity: 'document', data: document } };
+  return { document, child: { place: versionPlace(scope, id, history.length + 1), entity: 'document', data: document } };
 }
 
 /** Illustrations take the places of illustrations by ascending `index` (equal indexes keep their order: the sort is stable). */
@@ -193,7 +198,7 @@ function illustrationsByIndex(uploaded: DocumentRecord[]): DocumentRecord[] {
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The current version of each document in upload order, illustrations by ascending `index`. */
-export function currentDocuments(children: Child[], scope = ''): DocumentRecord[] {
+export function currentDocuments(children: Child[], scope?: ChildOwner): DocumentRecord[] {
   const current = [...versions(children, scope).values()].map((h) => h[h.length - 1]);
   return illustrationsByIndex(current.sort((a, b) => byText(a.datePublished, b.datePublished)));
 }
@@ -203,21 +208,19 @@ export function currentDocuments(children: Child[], scope = ''): DocumentRecord[
  * time; the key breaks ties), illustrations by ascending `index`: what an object's own view lists in `documents`,
  * as upstream, whose document lists kept each version.
  */
-export function allDocuments(children: Child[], scope = ''): DocumentRecord[] {
-  const prefix = scope + DOC_PREFIX;
-  const stored = children.filter((c) => c.key.startsWith(prefix));
-  const uploaded = stored.sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byText(a.key, b.key)).map((c) => c.data as DocumentRecord);
+export function allDocuments(children: Child[], scope?: ChildOwner): DocumentRecord[] {
+  const uploaded = inScope(children, scope).sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b)).map((c) => c.data as DocumentRecord);
   return illustrationsByIndex(uploaded);
 }
 
 /** A document collection GET: the current version of each, or with `?all=1` every version (upstream `all`). */
-export const documentList = (children: Child[], query: Record<string, string | undefined>, scope = ''): DocumentRecord[] =>
+export const documentList = (children: Child[], query: Record<string, string | undefined>, scope?: ChildOwner): DocumentRecord[] =>
   query.all ? allDocuments(children, scope) : currentDocuments(children, scope);
 
 const isIllustration = (d: DocumentRecord) => d.documentType === 'illustration';
 
 /** One document with its older versions (oldest first) in `previousVersions`. */
-export function documentWithHistory(children: Child[], id: string, scope = ''): DocumentRecord {
+export function documentWithHistory(children: Child[], id: string, scope?: ChildOwner): DocumentRecord {
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   return { ...history[history.length - 1], previousVersions: history.slice(0, -1) };
@@ -232,7 +235,7 @@ export function documentRead(
   id: string,
   query: Record<string, string>,
   files: DocumentContext | undefined,
-  scope = '',
+  scope?: ChildOwner,
 ): { data: DocumentRecord } | { redirect: string } {
   const document = documentWithHistory(children, id, scope);
   if (query.download === undefined) return { data: document };

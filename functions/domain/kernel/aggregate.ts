@@ -5,9 +5,33 @@ import type { Micros } from './time.ts';
  * An aggregate as the domain sees it: the root object (what GET shows), its owner token's hash, the revision
  * the store uses for optimistic concurrency, and its children (documents, bids, ...).
  */
+/** The child another child belongs to: a bid's (award's, contract's) documents sit under it. */
+export interface ChildOwner {
+  kind: string;
+  id: string;
+}
+
+/**
+ * Where a child sits in its aggregate: its kind (`BID`, `DOC`, ...) and id, the child it belongs to (none: the
+ * aggregate itself), and a document's version. The store turns it into its sort key and back; the domain never
+ * sees the key's format.
+ */
+export interface ChildPlace extends ChildOwner {
+  under?: ChildOwner;
+  version?: number;
+}
+
+const sameOwner = (a: ChildOwner | undefined, b: ChildOwner | undefined): boolean => a?.kind === b?.kind && a?.id === b?.id;
+
+export const samePlace = (a: ChildPlace, b: ChildPlace): boolean =>
+  a.kind === b.kind && a.id === b.id && a.version === b.version && sameOwner(a.under, b.under);
+
+/** The child is `owner` itself or belongs to it (a bid and its documents). */
+export const isOrUnder = (place: ChildPlace, owner: ChildOwner): boolean =>
+  (sameOwner(place, owner) && !place.under) || sameOwner(place.under, owner);
+
 export interface Child {
-  /** Sort key inside the aggregate, e.g. `DOC#<id>#0002`. */
-  key: string;
+  place: ChildPlace;
   entity: string;
   data: JsonObject;
   /** Server-only state of the child that views never show (e.g. a bid token's hash). */
@@ -37,8 +61,8 @@ export interface Change<T> {
   /** A new owner token's hash (an ownership transfer); absent: the token stays. */
   tokenHash?: string;
   put?: Child[];
-  /** Keys of children to delete. */
-  remove?: string[];
+  /** Children to delete. */
+  remove?: ChildPlace[];
   /**
    * The root is unchanged and the revision stays: the write only checks that `rev` did not move, so writers of
    * independent children (two bidders registering) never conflict with each other, yet lose to a root change.

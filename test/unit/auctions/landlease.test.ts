@@ -78,7 +78,7 @@ describe('landlease timed events', () => {
     const applied = applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'));
     expect(applied).toEqual(['rectification ends', 'tendering ends', 'enquiry ends']);
     expect(w.root).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: `https://auction.test/auctions/${committed.id}` });
-    expect(w.remove).toEqual([`BID#${'3'.repeat(32)}`]);
+    expect(w.remove).toEqual([{ kind: 'BID', id: '3'.repeat(32) }]);
     const auctionUrl = `https://auction.test/auctions/${committed.id}`;
     for (const b of bidsOf(w.children)) {
       expect(b.participationUrl).toBe(`${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`);
@@ -93,7 +93,7 @@ describe('landlease timed events', () => {
   });
 
   it('makes the auction unsuccessful when too few bids were activated, and marks the others unsuccessful', () => {
-    const enquiry = { ...committed, status: 'active.enquiry' };
+    const enquiry = { ...committed, status: 'active.enquiry' as const };
     const w = working({ root: enquiry, children: [bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'), bidChild(bid('2', 'pending'), 'h2')] });
     applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'));
     expect(w.root.status).toBe('unsuccessful');

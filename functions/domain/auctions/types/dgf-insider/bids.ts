@@ -4,7 +4,7 @@ import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { childrenOf, instantOf, within, type Auction } from '../../auction.ts';
+import { childrenOf, instantOf, within, type Auction, type AuctionStatus } from '../../auction.ts';
 import { AWARD } from '../../awarding.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
 import { span } from '../../texts.ts';
@@ -71,7 +71,7 @@ function patch(bid: Bid, data: JsonObject): Bid {
  * while tendering, strictly within the tender period; during qualification, only for a bid whose award is
  * pending; never an `auctionProtocol` (that goes to the award). The bid's status does not matter.
  */
-const DOCUMENT_STATUSES = ['active.tendering', 'active.qualification'];
+const DOCUMENT_STATUSES: readonly AuctionStatus[] = ['active.tendering', 'active.qualification'];
 
 function assertDocumentWritable(bid: Bid, ctx: Parameters<BidPolicy['assertDocumentWritable']>[1]): void {
   const { auction, operation, now } = ctx;

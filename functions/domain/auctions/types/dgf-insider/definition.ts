@@ -4,7 +4,7 @@ import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
-import { within, type Auction } from '../../auction.ts';
+import { within, type Auction, type AuctionStatus } from '../../auction.ts';
 import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { NO_BID_CLEARING } from '../../cancellations.ts';
@@ -62,7 +62,7 @@ export const AWARDING_V3: AwardingRules = {
   protocolAuthor: 'auction_owner',
 };
 
-const TENDERING = 'active.tendering';
+const TENDERING: AuctionStatus = 'active.tendering';
 
 const period = (p: { startDate: Micros; endDate: Micros }) => ({ startDate: formatKyiv(p.startDate), endDate: formatKyiv(p.endDate) });
 
@@ -122,7 +122,7 @@ function initialize(sent: JsonObject, now: Micros): JsonObject {
 }
 
 /** Upstream: a body `status` is honoured only as `draft` (two-phase commit); any other is ignored. */
-const createStatus = (sent: unknown): string => (sent === 'draft' ? 'draft' : TENDERING);
+const createStatus = (sent: unknown): AuctionStatus => (sent === 'draft' ? 'draft' : TENDERING);
 
 /**
  * The owner's PATCH (upstream `validate_patch_auction_data`, `dgf_auction_roles`):

@@ -3,7 +3,7 @@ import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { within, type Auction } from '../../auction.ts';
+import { within, type Auction, type AuctionStatus } from '../../auction.ts';
 import type { Bid, BidPolicy } from '../../bids.ts';
 import { span } from '../../texts.ts';
 
@@ -91,7 +91,7 @@ function patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[
   }
 }
 
-const CHANGE_STATUSES = ['active.tendering', 'active.enquiry'];
+const CHANGE_STATUSES: readonly AuctionStatus[] = ['active.tendering', 'active.enquiry'];
 
 /** Bid documents (upstream GEB): while bids may change, and only to a bid not yet active (eligibility documents). */
 function assertDocumentWritable(bid: Bid, { auction, operation }: Parameters<BidPolicy['assertDocumentWritable']>[1]): void {

@@ -6,7 +6,7 @@ import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { within, type Auction } from '../../auction.ts';
+import { within, type Auction, type AuctionStatus } from '../../auction.ts';
 import type { AuctionDefinition } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { draftOnlyCreate } from '../../creation.ts';
@@ -37,7 +37,7 @@ export const SERVER_FIELDS = [
   'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'cancellations', 'revisions', 'doc_id',
 ];
 
-const PATCHABLE_STATUSES = ['draft', 'active.rectification'];
+const PATCHABLE_STATUSES: readonly AuctionStatus[] = ['draft', 'active.rectification'];
 
 export const auctionPeriodSchema = {
   type: 'object',
@@ -139,7 +139,7 @@ function releaseFromLot(auction: Auction, items: JsonObject[], now: Micros): Auc
   return phaseCommit(next, now);
 }
 
-const QUESTION_STATUSES = ['active.rectification', 'active.tendering', 'active.enquiry'];
+const QUESTION_STATUSES: readonly AuctionStatus[] = ['active.rectification', 'active.tendering', 'active.enquiry'];
 
 export const landlease: AuctionDefinition<'landlease'> = {
   procurementMethodType: landleaseType.procurementMethodType,
