@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
@@ -31,20 +32,28 @@ export const NOT_CANCELLABLE: readonly AuctionStatus[] = ['draft', 'pending.veri
 /** Fields the owner sends; anything else (id, date, documents, ...) is the server's and dropped. */
 const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'];
 
-const text = { type: 'string', minLength: 1 };
+const text = { type: 'string', minLength: 1 } as const;
 
 export const cancellationSchema = {
   type: 'object',
   required: ['reason'],
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] }, cancellationOf: { enum: ['tender'] } },
-};
+} as const;
 const checkNew: Check = (data) => checkWith('cancellation', cancellationSchema, data);
 
 export const cancellationPatchSchema = {
   type: 'object',
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
-};
+} as const;
 const checkPatch: Check = (data) => checkWith('cancellationPatch', cancellationPatchSchema, data);
+
+/** A cancellation as stored and shown: the client's fields (typed from the schema they are checked with) and the server's. */
+export type Cancellation = FromSchema<typeof cancellationSchema, { keepDefaultedPropertiesOptional: true }> & {
+  id: string;
+  date: string;
+  status: 'pending' | 'active';
+  cancellationOf: 'tender';
+};
 
 function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   if (NOT_CANCELLABLE.includes(w.root.status)) {
@@ -52,7 +61,7 @@ function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   }
 }
 
-export const cancellationsOf = (a: AuctionParts): JsonObject[] => childrenOf(a.children, CANCELLATION).map((c) => c.data);
+export const cancellationsOf = (a: AuctionParts): Cancellation[] => childrenOf(a.children, CANCELLATION).map((c) => c.data as Cancellation);
 
 export function findCancellation(a: AuctionParts, id: string): Child {
   const found = childrenOf(a.children, CANCELLATION).find((c) => c.data.id === id);
@@ -70,11 +79,11 @@ function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void 
 }
 
 /** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
-export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules): JsonObject {
+export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules): Cancellation {
   assertCancellable(w, 'add');
   const fields = pick(data, FIELDS);
   checkNew(fields);
-  const cancellation = { cancellationOf: 'tender', status: 'pending', ...fields, id: newId(), date: formatKyiv(now) };
+  const cancellation = { cancellationOf: 'tender', status: 'pending', ...fields, id: newId(), date: formatKyiv(now) } as Cancellation;
   putChild(w, { place: childPlace(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
   if (cancellation.status === 'active') cancelAuction(w, rules, now);
   else w.root = { ...w.root, dateModified: formatKyiv(now) };
@@ -82,14 +91,15 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
 }
 
 /** The owner edits a pending cancellation; `status: active` cancels the auction. */
-export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros, rules: CancellationRules): JsonObject {
+export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros, rules: CancellationRules): Cancellation {
   assertCancellable(w, 'update');
   const child = findCancellation(w, id);
-  if (child.data.status !== 'pending') throw new ForbiddenError(`Can't update cancellation in current (${child.data.status}) status`);
+  const current = child.data as Cancellation;
+  if (current.status !== 'pending') throw new ForbiddenError(`Can't update cancellation in current (${current.status}) status`);
   const patch = pick(data, FIELDS.filter((f) => f !== 'cancellationOf'));
   checkPatch(patch);
-  const next = { ...child.data, ...patch };
-  if (sameJson(next, child.data)) return child.data;
+  const next: Cancellation = { ...current, ...patch };
+  if (sameJson(next, current)) return current;
   putChild(w, { ...child, data: next });
   if (next.status === 'active') cancelAuction(w, rules, now);
   else w.root = { ...w.root, dateModified: formatKyiv(now) };

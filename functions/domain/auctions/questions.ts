@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { omit, pick, type JsonObject } from '../kernel/objects.ts';
@@ -21,7 +22,7 @@ export const questionSchema = {
     author: { ...organizationSchema, required: ['name', 'identifier', 'address', 'contactPoint'] },
     questionOf: { enum: ['tender'] },
   },
-};
+} as const;
 const checkQuestion: Check = (data) => checkWith('question', questionSchema, data);
 
 export const answerSchema = {
@@ -29,8 +30,12 @@ export const answerSchema = {
   additionalProperties: false,
   required: ['answer'],
   properties: { answer: { type: 'string', minLength: 1 } },
-};
+} as const;
 const checkAnswer: Check = (data) => checkWith('answer', answerSchema, data);
+
+/** A question as stored and shown: the asker's fields (typed from the schema they are checked with) and the server's. */
+export type Question = FromSchema<typeof questionSchema> &
+  Partial<FromSchema<typeof answerSchema>> & { id: string; questionOf: 'tender'; date: string; dateAnswered?: string };
 
 export function assertQuestionsOpen(
   auction: Auction,
@@ -53,11 +58,11 @@ export const questionsOnlyIn =
 export function newQuestion(data: JsonObject, now: Micros): Child {
   const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);
   checkQuestion(fields);
-  const question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) };
+  const question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) } as Question;
   return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
 }
 
-export const questionsOf = (a: AuctionParts): JsonObject[] => childrenOf(a.children, QUESTION).map((c) => c.data);
+export const questionsOf = (a: AuctionParts): Question[] => childrenOf(a.children, QUESTION).map((c) => c.data as Question);
 
 export function findQuestion(a: AuctionParts, id: string): Child {
   const found = childrenOf(a.children, QUESTION).find((c) => c.data.id === id);

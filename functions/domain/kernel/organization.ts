@@ -10,7 +10,7 @@ export const identifierSchema = {
     legalName_en: { type: 'string' },
     legalName_ru: { type: 'string' },
   },
-};
+} as const;
 
 export const addressSchema = {
   type: 'object',
@@ -24,7 +24,7 @@ export const addressSchema = {
     streetAddress: { type: 'string' },
     locality: { type: 'string' },
   },
-};
+} as const;
 
 export const contactPointSchema = {
   type: 'object',
@@ -38,7 +38,7 @@ export const contactPointSchema = {
     faxNumber: { type: 'string' },
     url: { type: 'string' },
   },
-};
+} as const;
 
 /** A full organization: every part required (the asset registry may fill some of them from its directory first). */
 export const organizationSchema = {
@@ -54,4 +54,4 @@ export const organizationSchema = {
     contactPoint: contactPointSchema,
     kind: { type: 'string' },
   },
-};
+} as const;

@@ -1,0 +1,24 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Auction, AuctionStatus } from '../../../functions/domain/auctions/auction.ts';
+import type { Cancellation } from '../../../functions/domain/auctions/cancellations.ts';
+import type { Question } from '../../../functions/domain/auctions/questions.ts';
+
+// Checked by `npm run typecheck` (tsc covers test/): the record types come from the schemas the validators use.
+describe('typed domain records', () => {
+  it('derives a question from its schema', () => {
+    expectTypeOf<Question['title']>().toEqualTypeOf<string>();
+    expectTypeOf<Question['author']['identifier']['scheme']>().toEqualTypeOf<string>();
+    expectTypeOf<Question['questionOf']>().toEqualTypeOf<'tender'>();
+  });
+
+  it('derives a cancellation from its schema', () => {
+    expectTypeOf<Cancellation['reason']>().toEqualTypeOf<string>();
+    expectTypeOf<Cancellation['status']>().toEqualTypeOf<'pending' | 'active'>();
+  });
+
+  it('gives auctions the status union', () => {
+    expectTypeOf<Auction['status']>().toEqualTypeOf<AuctionStatus>();
+    expectTypeOf<'active.tendering'>().toMatchTypeOf<AuctionStatus>();
+    expectTypeOf<'active.tender'>().not.toMatchTypeOf<AuctionStatus>();
+  });
+});
