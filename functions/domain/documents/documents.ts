@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import type { Child, ChildOwner, ChildPlace } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
@@ -11,20 +12,15 @@ import { multilingual } from '../kernel/structures.ts';
  * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as
  * children `DOC#<id>#<version>` of the aggregate, `previousVersions`, and the display order of illustrations.
  */
-export interface DocumentRecord extends JsonObject {
+export type DocumentRecord = DocumentFields & {
   id: string;
-  title: string;
-  url: string;
-  format: string;
-  hash: string;
   documentOf: string;
   /** Who added it (`auction_owner`, `bid_owner`, ...); absent where upstream sets none (contract documents). */
   author?: string;
   datePublished: string;
   dateModified: string;
-  documentType?: string;
-  index?: number;
-}
+  previousVersions?: DocumentRecord[];
+};
 
 /** Fields the server owns: a client sending them is ignored, as upstream create roles do. */
 const SERVER_FIELDS = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'];
@@ -40,7 +36,10 @@ const documentProperties = {
   language: { type: 'string' },
   relatedItem: { type: 'string' },
   accessDetails: { type: 'string' },
-};
+} as const;
+
+/** A document's client fields, typed from the properties its validator checks (the type rules below only require more). */
+export type DocumentFields = FromSchema<{ type: 'object'; additionalProperties: false; required: ['title']; properties: typeof documentProperties }>;
 
 /**
  * Upstream DOCUMENT_TYPE_OFFLINE: no file, only where and when to see the asset (`accessDetails`); and
@@ -82,8 +81,9 @@ export const DOC = 'DOC';
 const WITHOUT_FILE = new Set([...OFFLINE_TYPES, ...URL_ONLY_TYPES]);
 
 /** The same link: stored as a path (`/api/...`), answered and resent absolute (`<base>/api/...`). */
-const sameLink = (sent: unknown, stored: string, files: DocumentContext | undefined) =>
-  sent === stored || (stored.startsWith('/') && sent === `${files?.baseUrl ?? ''}${stored}`);
+/** A previous version without a link (an offline document) has no file to keep. */
+const sameLink = (sent: unknown, stored: string | undefined, files: DocumentContext | undefined) =>
+  stored !== undefined && (sent === stored || (stored.startsWith('/') && sent === `${files?.baseUrl ?? ''}${stored}`));
 
 /**
  * A document's file: its `url` must come from the document service, signed for its `hash`; it is stored as the API's
@@ -102,7 +102,7 @@ function withFile(body: JsonObject, id: string, files: DocumentContext | undefin
 const downloadKey = (d: DocumentRecord): string | undefined => {
   try {
     // Stored links are paths; older ones absolute: either way the key is the `download` parameter.
-    return new URL(d.url, 'http://link.invalid').searchParams.get('download') ?? undefined;
+    return d.url === undefined ? undefined : (new URL(d.url, 'http://link.invalid').searchParams.get('download') ?? undefined);
   } catch {
     return undefined;
   }

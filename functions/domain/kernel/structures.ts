@@ -3,11 +3,13 @@ import { addressSchema } from './organization.ts';
 /** JSON Schemas of the shared structures of interface.md §2.2 other than Organization (see organization.ts). */
 
 /** A text field and its `_en` / `_ru` translations, as upstream's multilingual fields. */
-export const multilingual = (name: string, schema: object = { type: 'string' }) => ({
-  [name]: schema,
-  [`${name}_en`]: { type: 'string' },
-  [`${name}_ru`]: { type: 'string' },
-});
+export function multilingual<const N extends string, const S extends object = { readonly type: 'string' }>(
+  name: N,
+  schema: S = { type: 'string' } as S,
+): { [K in N]: S } & { [K in `${N}_en` | `${N}_ru`]: { readonly type: 'string' } } {
+  // Typed by name so that schemas built with it keep their property names for json-schema-to-ts.
+  return { [name]: schema, [`${name}_en`]: { type: 'string' }, [`${name}_ru`]: { type: 'string' } } as never;
+}
 
 /** `classification` of an item: `id` shaped `<8 digits>-<check digit>` (the digit is not recomputed: the CAV list has errata). */
 export const itemClassificationSchema = {

@@ -30,6 +30,17 @@ describe('dgfInsider offline and link documents', () => {
     expect((await api.get(`${INSIDER}/${id}`)).body.data.documents.filter((d: { id: string }) => d.id === added.body.data.id)).toHaveLength(2);
   });
 
+  it('takes a file as the next version of an offline document (the previous version has no link to keep)', async () => {
+    const { id, token } = await tenderingInsider(api);
+    const docs = `${INSIDER}/${id}/documents`;
+    const added = await api.post(docs, familiarization(), { token });
+    const file = aDocument();
+    const put = await api.put(`${docs}/${added.body.data.id}`, file, { token });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ id: added.body.data.id, documentType: 'technicalSpecifications', hash: file.hash, format: 'application/pdf' });
+    expect(put.body.data.url).toContain('download=');
+  });
+
   it('refuses a familiarization document without accessDetails or with a file', async () => {
     const { id, token } = await tenderingInsider(api);
     const docs = `${INSIDER}/${id}/documents`;
