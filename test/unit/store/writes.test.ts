@@ -85,9 +85,9 @@ describe('root item', () => {
 
   it('reads back as the aggregate it was built from, children beside it', () => {
     const a = stored(thing());
-    const child = { key: 'DOC#d#1', entity: 'document', data: { id: 'd' } };
+    const child = { place: { kind: 'DOC', id: 'd', version: 1 }, entity: 'document', data: { id: 'd' } };
     const items = [childItem(THING.kind, ID, child), rootItem(THING, a)];
-    expect(items[0]).toEqual({ PK: `THING#${ID}`, SK: 'DOC#d#1', entity: 'document', schemaVersion: SCHEMA_VERSION, data: { id: 'd' }, internal: undefined });
+    expect(items[0]).toEqual({ PK: `THING#${ID}`, SK: 'DOC#d#0001', entity: 'document', schemaVersion: SCHEMA_VERSION, data: { id: 'd' }, internal: undefined });
     expect(fromItems<Thing>(ID, items)).toEqual({ ...a, children: [child] });
     expect(fromItems(ID, [items[0]])).toBeUndefined();
   });
@@ -95,7 +95,7 @@ describe('root item', () => {
 
 describe('creating an aggregate', () => {
   it('puts the root at revision 1 only where nothing is stored yet, and its children', () => {
-    const child = { key: 'ITEM#i', entity: 'item', data: { id: 'i' } };
+    const child = { place: { kind: 'ITEM', id: 'i' }, entity: 'item', data: { id: 'i' } };
     const writes = createWrites(THING, { id: ID, root: thing(), tokenHash: 'h', children: [child] });
     expect(writes).toHaveLength(2);
     expect(writes[0].Put).toMatchObject({ TableName: TABLE, ConditionExpression: 'attribute_not_exists(PK)', Item: { PK: `THING#${ID}`, rev: 1, tokenHash: 'h' } });
@@ -121,15 +121,15 @@ describe('changing an aggregate', () => {
   });
 
   it('writes children beside the root: new ones put, removed ones deleted, all in one transaction', () => {
-    const put = [{ key: 'BID#b', entity: 'bid', data: { id: 'b' } }];
-    const writes = changeWrites(THING, stored(thing()), { root: thing(), put, remove: ['BID#old'] });
+    const put = [{ place: { kind: 'BID', id: 'b' }, entity: 'bid', data: { id: 'b' } }];
+    const writes = changeWrites(THING, stored(thing()), { root: thing(), put, remove: [{ kind: 'BID', id: 'old' }] });
     expect(writes).toHaveLength(3);
     expect(writes[1]).toEqual({ Put: { TableName: TABLE, Item: childItem('THING', ID, put[0]) } });
     expect(writes[2]).toEqual({ Delete: { TableName: TABLE, Key: { PK: `THING#${ID}`, SK: 'BID#old' } } });
   });
 
   it('only checks the revision when the root is kept (a child written alone)', () => {
-    const writes = changeWrites(THING, stored(thing()), { root: thing(), keepRevision: true, put: [{ key: 'Q#q', entity: 'question', data: {} }] });
+    const writes = changeWrites(THING, stored(thing()), { root: thing(), keepRevision: true, put: [{ place: { kind: 'Q', id: 'q' }, entity: 'question', data: {} }] });
     expect(writes[0]).toEqual({ ConditionCheck: { TableName: TABLE, Key: keys.root('THING', ID), ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': 3 } } });
     expect(writes[1].Put?.Item).toMatchObject({ SK: 'Q#q' });
   });
