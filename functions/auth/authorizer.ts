@@ -2,6 +2,7 @@ import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { RateLimit } from '../domain/kernel/rate-limit.ts';
 import { findApiKey, type ApiKeyRecord } from '../store/api-keys.ts';
 import { spendRequest } from '../store/rate-limits.ts';
+import { config } from '../runtime/config.ts';
 
 /**
  * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
@@ -51,13 +52,8 @@ export async function identify(header: string | undefined): Promise<AuthorizerCo
   return context;
 }
 
-/** The per-key limit configured for this function, or none (read per call: tests set it for one file). */
-export function keyRateLimit(): RateLimit | undefined {
-  const rate = Number(process.env.AGORA_KEY_RATE);
-  if (!Number.isFinite(rate) || rate <= 0) return undefined;
-  const burst = Number(process.env.AGORA_KEY_BURST);
-  return { rate, burst: Number.isFinite(burst) && burst >= 1 ? Math.floor(burst) : Math.max(1, Math.ceil(rate * 2)) };
-}
+/** The per-key limit configured for this function (AGORA_KEY_RATE, AGORA_KEY_BURST), or none. */
+export const keyRateLimit = (): RateLimit | undefined => config().keyRate;
 
 export async function authorize(header: string | undefined): Promise<AuthorizerContext> {
   let context: AuthorizerContext;

@@ -1,9 +1,9 @@
 import { runTimedEvents } from '#domain/auctions/commands.ts';
-import { recordTransition } from '#http-kit/observability.ts';
+import { recordTransition } from '#runtime/observability.ts';
 import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
 import type { BotReport } from '../bots.ts';
 import { participationSecret } from '#store/participation-secret.ts';
-import { auctionSite } from '../http/auctions/context.ts';
+import { config } from '#runtime/config.ts';
 import { sweep } from './sweep.ts';
 
 /**
@@ -13,7 +13,7 @@ import { sweep } from './sweep.ts';
  */
 export async function run(): Promise<BotReport> {
   const secret = await participationSecret(); // refused before any work when it is missing
-  const site = auctionSite();
+  const site = config().auctionSite;
   return sweep('chronograph', AUCTION_KIND, async (id, now) => {
     const applied = await runTimedEvents({ auctions: auctionRepository, now, auctionSite: site, participationSecret: secret }, id);
     for (const event of applied) recordTransition(event);

@@ -6,7 +6,7 @@ import type { Aggregate } from '#domain/kernel/aggregate.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
 import type { Micros } from '#domain/kernel/time.ts';
-import { recordTransition } from '#http-kit/observability.ts';
+import { recordTransition } from '#runtime/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { loadRoots } from '#store/batch.ts';
 import { isConditionFailure } from '#store/errors.ts';

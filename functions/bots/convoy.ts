@@ -6,7 +6,7 @@ import { DomainError } from '#domain/kernel/errors.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
-import { recordTransition } from '#http-kit/observability.ts';
+import { recordTransition } from '#runtime/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { AUCTION_KIND, auctionRepository } from '#store/auction-repository.ts';
 import { loadRoots } from '#store/batch.ts';

@@ -1,6 +1,6 @@
 import type { Micros } from '#domain/kernel/time.ts';
-import { requestNow } from '#http-kit/clock.ts';
-import { log, observeBotRun } from '#http-kit/observability.ts';
+import { requestNow } from '#runtime/clock.ts';
+import { log, observeBotRun } from '#runtime/observability.ts';
 import { countRequests } from '#store/client.ts';
 import { dueWork } from '#store/work.ts';
 import type { BotReport } from '../bots.ts';

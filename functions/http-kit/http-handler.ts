@@ -10,8 +10,10 @@ import { loadValidators } from '#domain/kernel/validation.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { docserviceAccess, routeKey, routes, type RouteDefinition } from '../routes.ts';
-import { requestNow } from './clock.ts';
-import { log, requestCorrelationId, requestMetrics, withCorrelation } from './observability.ts';
+import { requestNow } from '#runtime/clock.ts';
+import { config } from '#runtime/config.ts';
+import { log, requestCorrelationId, requestMetrics, withCorrelation } from '#runtime/observability.ts';
+import { wireRuntime } from '#runtime/wiring.ts';
 
 /** What a handler sees: the request already checked, parsed and attributed to a principal. */
 export interface HttpRequest {
@@ -52,6 +54,8 @@ export interface HttpResult {
 
 type Event = APIGatewayProxyEventV2 & { requestContext: { authorizer?: { lambda?: Record<string, string> } } };
 type Handler = (req: HttpRequest) => Promise<HttpResult>;
+
+wireRuntime();
 
 const byKey = new Map(routes.map((r) => [routeKey(r), r]));
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -169,7 +173,7 @@ function admit(route: RouteDefinition | undefined, event: Event): void {
 
 /** The public base URL: configured (AGORA_PUBLIC_URL), else the domain API Gateway received the request on. */
 function publicBaseUrl(event: Event): string {
-  const configured = process.env.AGORA_PUBLIC_URL;
+  const configured = config().publicUrl;
   return configured ? configured.replace(/\/+$/, '') : `https://${event.requestContext.domainName}`;
 }
 
@@ -304,11 +308,12 @@ const observed =
  * documents collection the path addresses); once it succeeded, the files its documents took are kept by the store.
  */
 async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult> {
-  const [{ loadKeyring }, { fileStore }] = await Promise.all([import('#store/docservice-keys.ts'), import('#store/files.ts')]);
+  // Loaded only by routes that touch documents (the store's keyring and file store stay out of the others' start).
+  const ports = await (await import('#runtime/documents.ts')).documentPorts();
   const at = req.path.lastIndexOf('/documents');
   const context: DocumentContext = {
-    keyring: await loadKeyring(),
-    docservice: process.env.AGORA_DOCSERVICE_URL ?? `${req.baseUrl}/api/docservice`,
+    keyring: ports.keyring,
+    docservice: ports.docservice(req.baseUrl),
     collection: at >= 0 ? req.path.slice(0, at + '/documents'.length) : undefined,
     baseUrl: req.baseUrl,
     nowSeconds: Math.floor(req.now / 1_000_000),
@@ -317,7 +322,7 @@ async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult
   const result = await run({ ...req, files: context });
   // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
   if (context.attached.length) {
-    await fileStore().markAttached(context.attached).catch((error) =>
+    await ports.markAttached(context.attached).catch((error) =>
       log().error('markAttached failed', { files: context.attached, error: error as Error }),
     );
   }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '#runtime/config.ts';
 import { injectFaults } from './faults.ts';
 
 /**
@@ -21,7 +22,7 @@ export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; req
 let client: DynamoDBDocumentClient | undefined;
 
 /**
- * How the raw client is instrumented before use: the HTTP kit and the bots register the X-Ray subsegments (xray.ts) here, so the
+ * How the raw client is instrumented before use: the runtime (wireRuntime, for the request stack and the bots) registers the X-Ray subsegments (xray.ts) here, so the
  * authorizer (which uses the store but not the kit) is not traced.
  */
 let instrument = (raw: DynamoDBClient): DynamoDBClient => raw;
@@ -31,10 +32,10 @@ export function instrumentClient(fn: (raw: DynamoDBClient) => DynamoDBClient): v
 
 export function documentClient(): DynamoDBDocumentClient {
   if (client) return client;
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const { dynamodbEndpoint: endpoint, awsRegion, inLambda } = config();
   const raw = instrument(new DynamoDBClient({
     endpoint,
-    region: process.env.AWS_REGION ?? 'eu-central-1',
+    region: awsRegion ?? 'eu-central-1',
     ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   }));
   raw.middlewareStack.add(
@@ -46,16 +47,16 @@ export function documentClient(): DynamoDBDocumentClient {
     { step: 'initialize', name: 'agoraRequestCounter' },
   );
   // Fault injection exists only outside Lambda (tests, `npm start`), and acts only while AGORA_FAULTS is set.
-  if (!process.env.AWS_LAMBDA_FUNCTION_NAME) injectFaults(raw);
+  if (!inLambda) injectFaults(raw);
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { convertEmptyValues: false, removeUndefinedValues: true },
   });
   return client;
 }
 
-/** Read per call, not at import: tests and `npm start` choose the table before the first request. */
+/** Read at first use, not at import: tests and `npm start` choose the table before the first request. */
 export function tableName(): string {
-  const name = process.env.TABLE_NAME;
+  const name = config().tableName;
   if (!name) throw new Error('TABLE_NAME is not set');
   return name;
 }

@@ -1,4 +1,5 @@
 import { keyringFromSeeds, seedFromSecret, type Keyring } from '#domain/documents/docservice.ts';
+import { config } from '#runtime/config.ts';
 import { readSecretString } from './secrets.ts';
 
 /**
@@ -13,7 +14,7 @@ import { readSecretString } from './secrets.ts';
 /** DEV ONLY: the documented signing seed of `npm start` and the tests. Never used in AWS (see loadKeyring). */
 export const DEV_DOCSERVICE_SEED = 'a9e1d0c2b3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0';
 
-export const devKeyring = (): Keyring => keyringFromSeeds(Buffer.from(process.env.AGORA_DOCSERVICE_SEED ?? DEV_DOCSERVICE_SEED, 'hex'));
+export const devKeyring = (): Keyring => keyringFromSeeds(Buffer.from(config().docserviceSeed ?? DEV_DOCSERVICE_SEED, 'hex'));
 
 let loading: Promise<Keyring> | undefined;
 
@@ -23,9 +24,9 @@ async function fromSecretsExtension(secretId: string): Promise<Keyring> {
 
 export function loadKeyring(): Promise<Keyring> {
   loading ??= (async () => {
-    const secretId = process.env.DOCSERVICE_SECRET_ARN;
+    const { docserviceSecretArn: secretId, local } = config();
     if (secretId) return fromSecretsExtension(secretId);
-    if (process.env.AGORA_LOCAL === '1') return devKeyring();
+    if (local) return devKeyring();
     throw new Error('docservice key: DOCSERVICE_SECRET_ARN is not set (and this is not the local runtime)');
   })();
   // A failed load is retried by the next request instead of poisoning the container.

@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { config } from '#runtime/config.ts';
 
 /**
  * Fault injection for tests and `npm start` (never in AWS: the client installs it only in the local runtime): a
@@ -52,7 +53,7 @@ const emptyStats = (): FaultStats => ({ calls: 0, injected: { throttle: 0, cance
 const holder = globalThis as unknown as { __agoraFaults?: State };
 
 function state(): State | undefined {
-  const raw = process.env.AGORA_FAULTS ?? '';
+  const raw = config().faults;
   if (!raw) return undefined;
   if (holder.__agoraFaults?.raw !== raw) {
     let config: FaultConfig;

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { config } from '#runtime/config.ts';
 
 /**
  * The blob store of the document service: files by key. Two adapters: S3 in AWS (`FILES_BUCKET` set,
@@ -48,8 +49,8 @@ let store: FileStore | undefined;
 
 export function fileStore(): FileStore {
   if (!store) {
-    const bucket = process.env.FILES_BUCKET;
-    store = bucket ? lazyS3(bucket) : folderStore(resolve(process.env.AGORA_FILES_DIR ?? '.agora/files'));
+    const { filesBucket: bucket, filesDir } = config();
+    store = bucket ? lazyS3(bucket) : folderStore(resolve(filesDir));
   }
   return store;
 }

@@ -1,3 +1,4 @@
+import { config } from '#runtime/config.ts';
 import { readSecretString } from './secrets.ts';
 
 /** DEV ONLY: the documented participation secret of `npm start` and the tests (`AGORA_LOCAL=1`). Never used in AWS. */
@@ -12,7 +13,7 @@ let fromSecretsManager: Promise<string> | undefined;
  * default could be forged.
  */
 export async function participationSecret(): Promise<string> {
-  const arn = process.env.PARTICIPATION_SECRET_ARN;
+  const { participationSecretArn: arn, participationSecret: configured, local } = config();
   if (arn) {
     fromSecretsManager ??= readSecretString(arn);
     // A failed read is retried by the next run instead of poisoning the container.
@@ -21,7 +22,7 @@ export async function participationSecret(): Promise<string> {
       throw error;
     });
   }
-  if (process.env.AGORA_PARTICIPATION_SECRET) return process.env.AGORA_PARTICIPATION_SECRET;
-  if (process.env.AGORA_LOCAL === '1') return DEV_PARTICIPATION_SECRET;
+  if (configured) return configured;
+  if (local) return DEV_PARTICIPATION_SECRET;
   throw new Error('participation links: AGORA_PARTICIPATION_SECRET is not set (nor PARTICIPATION_SECRET_ARN, and this is not the local runtime)');
 }

@@ -1,11 +1,13 @@
+import { config } from '#runtime/config.ts';
+
 /**
  * Reads a Secrets Manager secret through the AWS Parameters and Secrets Lambda extension (localhost, cached by the
  * extension; no SDK client in the bundle). Functions that read secrets get the extension layer from CDK.
  */
 export async function readSecretString(secretId: string): Promise<string> {
-  const port = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773';
+  const { secretsExtensionPort: port, awsSessionToken } = config();
   const res = await fetch(`http://localhost:${port}/secretsmanager/get?secretId=${encodeURIComponent(secretId)}`, {
-    headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
+    headers: { 'X-Aws-Parameters-Secrets-Token': awsSessionToken },
   });
   if (!res.ok) throw new Error(`secret ${secretId}: the secrets extension answered ${res.status}`);
   const { SecretString } = (await res.json()) as { SecretString?: string };

@@ -1,5 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
+import { config, traceHeader } from '#runtime/config.ts';
 
 /**
  * X-Ray subsegments for AWS SDK calls, without the X-Ray SDK. In Lambda with active tracing the runtime records the
@@ -70,7 +71,7 @@ let socket: Socket | undefined;
 const HEADER = '{"format":"json","version":1}\n';
 
 function send(document: Record<string, unknown>): void {
-  const address = daemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS);
+  const address = daemonAddress(config().xrayDaemonAddress);
   if (!address) return;
   if (!socket) {
     socket = createSocket('udp4');
@@ -90,7 +91,7 @@ interface MiddlewareStackLike {
 export function traceClient<C extends { middlewareStack: MiddlewareStackLike; config?: { region?: unknown } }>(client: C, service: string): C {
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const trace = daemonAddress(process.env.AWS_XRAY_DAEMON_ADDRESS) && parseTraceHeader(process.env._X_AMZN_TRACE_ID);
+      const trace = daemonAddress(config().xrayDaemonAddress) && parseTraceHeader(traceHeader());
       if (!trace) return next(args);
       const start = Date.now();
       const facts = (output: any, error?: any): SubsegmentFacts => ({
@@ -98,7 +99,7 @@ export function traceClient<C extends { middlewareStack: MiddlewareStackLike; co
         operation: String(context.commandName ?? 'Unknown').replace(/Command$/, ''),
         start,
         end: Date.now(),
-        region: process.env.AWS_REGION,
+        region: config().awsRegion,
         tableName: typeof args.input?.TableName === 'string' ? args.input.TableName : undefined,
         requestId: (output ?? error)?.$metadata?.requestId,
         status: (output ?? error)?.$metadata?.httpStatusCode,

@@ -151,12 +151,12 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
         return refuse(res, 422, 'data', 'Expecting a JSON object like {"share": 0.2, "seed": 42}'), true;
       }
       if (!config || typeof config !== 'object' || Array.isArray(config)) return refuse(res, 422, 'data', 'Expecting a JSON object'), true;
-      if (Object.keys(config).length) process.env.AGORA_FAULTS = JSON.stringify(config);
-      else delete process.env.AGORA_FAULTS;
+      (await runtimeConfig()).setLocal({ faults: Object.keys(config).length ? JSON.stringify(config) : '' });
       faults.resetFaultStats();
     }
     if (method === 'PUT' || method === 'GET') {
-      send(res, 200, JSON_TYPE, JSON.stringify({ data: { config: process.env.AGORA_FAULTS ? JSON.parse(process.env.AGORA_FAULTS) : {}, stats: faults.faultStats() } }));
+      const raw = (await runtimeConfig()).config().faults;
+      send(res, 200, JSON_TYPE, JSON.stringify({ data: { config: raw ? JSON.parse(raw) : {}, stats: faults.faultStats() } }));
       return true;
     }
   }
@@ -168,12 +168,23 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return refuse(res, 422, 'data', 'Expecting a JSON object like {"offsetMs": 0}'), true;
     }
     if (typeof offsetMs !== 'number' || !Number.isFinite(offsetMs)) return refuse(res, 422, 'offsetMs', 'Expecting a number of milliseconds'), true;
-    process.env.AGORA_CLOCK_OFFSET_MS = String(offsetMs);
+    (await runtimeConfig()).setLocal({ clockOffsetMs: offsetMs });
     send(res, 200, JSON_TYPE, JSON.stringify({ data: { offsetMs } }));
     return true;
   }
   return false;
 }
+
+/**
+ * The runtime's config module (the sources' copy; its state is shared with the bundles' copies on globalThis): the
+ * gateway sets the local-only knobs (clock offset, URLs, faults) through it, never through process.env.
+ */
+interface RuntimeConfig {
+  startLocalRuntime(): void;
+  setLocal(settings: { clockOffsetMs?: number; publicUrl?: string; docserviceUrl?: string; faults?: string }): void;
+  config(): { faults: string };
+}
+const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
 
 /** `host:port` this gateway listens on (set by startGateway). */
 let ownHost = 'localhost';
@@ -229,7 +240,8 @@ export interface Gateway {
 }
 
 export async function startGateway(options: { port?: number; host?: string } = {}): Promise<Gateway> {
-  process.env.AGORA_LOCAL = '1';
+  const runtime = await runtimeConfig();
+  runtime.startLocalRuntime();
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
       console.error('local gateway:', error);
@@ -243,12 +255,9 @@ export async function startGateway(options: { port?: number; host?: string } = {
   ownHost = `${host}:${port}`;
   // The public base URL of links (Location, next_page, document urls) is this gateway's own, unless the operator
   // configured one (AGORA_PUBLIC_URL before start, e.g. behind a proxy); never a request's Host header.
-  if (!process.env.AGORA_PUBLIC_URL || process.env.AGORA_PUBLIC_URL_FROM_GATEWAY === '1') {
-    process.env.AGORA_PUBLIC_URL = `http://${ownHost}`;
-    process.env.AGORA_PUBLIC_URL_FROM_GATEWAY = '1';
-  }
+  const publicUrl = process.env.AGORA_PUBLIC_URL || `http://${ownHost}`;
   // The document service of this gateway: the base its signed file URLs carry and the APIs accept.
-  process.env.AGORA_DOCSERVICE_URL = `${process.env.AGORA_PUBLIC_URL}/api/docservice`;
+  runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice` });
   return {
     url: `http://${host}:${port}`,
     port,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../support/http.ts';
 import { useService } from '../support/service.ts';
+import { resetConfig } from '../../functions/runtime/config.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -20,12 +21,14 @@ describe('GET /api/health', () => {
   it('answers 503 when the table does not', async () => {
     const table = process.env.TABLE_NAME;
     process.env.TABLE_NAME = 'no_such_table';
+    resetConfig();
     try {
       const res = await api.call('GET', '/api/health');
       expect(res.status).toBe(503);
       expect(res.body.data).toEqual({ status: 'unavailable', checks: { table: 'unavailable' } });
     } finally {
       process.env.TABLE_NAME = table;
+      resetConfig();
     }
   });
 });

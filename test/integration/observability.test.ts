@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rootLogger } from '../../functions/http-kit/observability.ts';
+import { rootLogger } from '../../functions/runtime/observability.ts';
 import { putApiKey } from '../../functions/store/api-keys.ts';
 import { aLot } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { createLot } from '../support/lots.ts';
 import { useService } from '../support/service.ts';
+import { resetConfig } from '../../functions/runtime/config.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -26,10 +27,12 @@ async function captured(fn: () => Promise<void>): Promise<{ raw: string; lines: 
 beforeAll(() => {
   rootLogger.setLogLevel('DEBUG');
   process.env.AGORA_METRICS = '1';
+  resetConfig();
 });
 afterAll(() => {
   rootLogger.setLogLevel('WARN');
   delete process.env.AGORA_METRICS;
+  resetConfig();
 });
 
 describe('logs, metrics and correlation ids', () => {

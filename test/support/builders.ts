@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileUrl, newFileKey } from '../../functions/domain/documents/docservice.ts';
 import { devKeyring } from '../../functions/store/docservice-keys.ts';
+import { localRuntime } from '../../functions/runtime/config.ts';
 
 /** Request bodies as a client sends them; override what a test is about. */
 export const hex32 = () => randomBytes(16).toString('hex');
@@ -28,7 +29,7 @@ export const aLot = (overrides: Record<string, unknown> = {}) => ({
  * file never uploaded: what a client gets from `POST /api/docservice/register`.
  */
 export const aFileUrl = (hash: string) =>
-  fileUrl(devKeyring(), process.env.AGORA_DOCSERVICE_URL ?? 'http://127.0.0.1/api/docservice', newFileKey(), hash);
+  fileUrl(devKeyring(), localRuntime()?.docserviceUrl ?? 'http://127.0.0.1/api/docservice', newFileKey(), hash);
 
 export const aDocument = (overrides: Record<string, unknown> = {}) => {
   const hash = typeof overrides.hash === 'string' ? overrides.hash : `md5:${randomBytes(16).toString('hex')}`;

@@ -4,6 +4,7 @@ import { seedDevKeys } from '../../bin/dev-keys.ts';
 import { seedDevOrganizations } from '../../bin/dev-organizations.ts';
 import { startGateway, type Gateway } from '../../lib/local/gateway.ts';
 import { createTable } from '../../lib/local/table.ts';
+import { localRuntime, resetConfig, setLocal } from '../../functions/runtime/config.ts';
 
 /**
  * A running service for one test file: its own table in the run's DynamoDB Local, the dev keys, and the local
@@ -31,6 +32,7 @@ export function useService(): Service {
   };
   beforeAll(async () => {
     process.env.TABLE_NAME = `t_${randomBytes(6).toString('hex')}`;
+    resetConfig(); // this file's table: the runtime reads its config afresh
     await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME);
     await seedDevKeys();
     await seedDevOrganizations();
@@ -38,7 +40,7 @@ export function useService(): Service {
     service.url = gateway.url;
   });
   afterAll(async () => {
-    process.env.AGORA_CLOCK_OFFSET_MS = '0';
+    if (localRuntime()) setLocal({ clockOffsetMs: 0 });
     await gateway?.close();
   });
   return service;

@@ -1,7 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+/**
+ * The dependency rules of docs/DESIGN.md (§1), one `it` each. A rule fails with the offending `file -> import` list.
+ * Imports are read from the text: static `import`/`export ... from`, side-effect `import '...'` and dynamic `import('...')`.
+ */
 const ROOT = resolve(import.meta.dirname, '../..');
 
 function files(dir: string): string[] {
@@ -12,34 +16,86 @@ function files(dir: string): string[] {
   });
 }
 
-/** Static imports of a file, resolved to paths relative to the project (bare packages kept as they are). */
+const rel = (file: string) => relative(ROOT, file);
+
+/** The `imports` aliases of package.json (`#domain/*` -> `functions/domain/`). */
+const ALIASES = Object.entries(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports as Record<string, string>).map(
+  ([alias, target]) => [alias.replace(/\*$/, ''), target.replace(/^\.\//, '').replace(/\*$/, '')] as const,
+);
+
+const IMPORT = /(?:^\s*(?:import|export)\s[^'"]*?from\s+|^\s*import\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm;
+
+/** Imports of a file, resolved to paths relative to the project (bare packages kept as they are). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(([, spec]) => {
-    if (spec.startsWith('#domain/')) return `functions/domain/${spec.slice(8)}`;
-    if (spec.startsWith('#store/')) return `functions/store/${spec.slice(7)}`;
-    if (spec.startsWith('#http-kit/')) return `functions/http-kit/${spec.slice(10)}`;
-    if (spec.startsWith('.')) return relative(ROOT, resolve(dirname(file), spec));
+  return [...text.matchAll(IMPORT)].map(([, spec]) => {
+    const alias = ALIASES.find(([prefix]) => spec.startsWith(prefix));
+    if (alias) return alias[1] + spec.slice(alias[0].length);
+    if (spec.startsWith('.')) return rel(resolve(dirname(file), spec));
     return spec;
   });
 }
 
-describe('dependency rules', () => {
-  it('keeps the domain pure: it imports only the domain, node built-ins, date-fns, ajv and json-schema-to-ts types', () => {
+/** `file -> import` for every import of the files under `dirs` that `forbidden` matches. */
+function offenders(dirs: string[], forbidden: (imported: string, file: string) => boolean): string[] {
+  return dirs
+    .map((d) => join(ROOT, d))
+    .flatMap((d) => (statSync(d).isDirectory() ? files(d) : [d]))
+    .flatMap((f) => importsOf(f).filter((i) => forbidden(i, rel(f))).map((i) => `${rel(f)} -> ${i}`));
+}
+
+/** Every source file reachable from `entries` through relative and aliased imports. */
+function closure(entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = entries.map(rel);
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file) || !file.endsWith('.ts') || !existsSync(join(ROOT, file))) continue;
+    seen.add(file);
+    queue.push(...importsOf(join(ROOT, file)).filter((i) => i.startsWith('functions/')));
+  }
+  return seen;
+}
+
+describe('dependency rules (docs/DESIGN.md)', () => {
+  it('keeps the domain pure: it imports only the domain, node built-ins, date-fns, ajv and json-schema-to-ts types (no store, http, http-kit, runtime, AWS SDK, middy, aws-lambda)', () => {
     const allowed = /^(functions\/domain\/|node:|date-fns|@date-fns\/tz|ajv|json-schema-to-ts$)/;
-    const offenders = files(join(ROOT, 'functions/domain')).flatMap((f) =>
-      importsOf(f).filter((i) => !allowed.test(i)).map((i) => `${relative(ROOT, f)} -> ${i}`),
+    expect(offenders(['functions/domain'], (i) => !allowed.test(i))).toEqual([]);
+  });
+
+  it('keeps the environment out of the domain: no process.env in functions/domain', () => {
+    const readers = files(join(ROOT, 'functions/domain')).filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8'))).map(rel);
+    expect(readers).toEqual([]);
+  });
+
+  it('reads the environment only in functions/runtime/config.ts', () => {
+    const readers = files(join(ROOT, 'functions'))
+      .filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8')))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/config.ts');
+    expect(readers).toEqual([]);
+  });
+
+  it('keeps bots off the request stack: nothing a bot loads imports functions/http/ or functions/http-kit/', () => {
+    const reachable = closure(files(join(ROOT, 'functions/bots')));
+    const fromBots = [...reachable].flatMap((f) =>
+      importsOf(join(ROOT, f)).filter((i) => /^functions\/(http|http-kit)\//.test(i)).map((i) => `${f} -> ${i}`),
     );
-    expect(offenders).toEqual([]);
+    expect(fromBots).toEqual([]);
+  });
+
+  it('keeps the store out of the HTTP kit: functions/http-kit/ never imports functions/store/', () => {
+    expect(offenders(['functions/http-kit'], (i) => i.startsWith('functions/store/'))).toEqual([]);
+  });
+
+  it('keeps lib/ out of functions/: nothing in functions/ imports lib/', () => {
+    expect(offenders(['functions'], (i) => i === 'lib' || i.startsWith('lib/'))).toEqual([]);
   });
 
   it('lets lib/ import from functions/ only the data tables, never handler code', () => {
     const tables = ['functions/routes.ts', 'functions/bots.ts', 'functions/store/table-design.ts'];
-    const offenders = files(join(ROOT, 'lib')).flatMap((f) =>
-      importsOf(f)
-        .filter((i) => i.startsWith('functions/') && !tables.includes(i) && !i.startsWith('functions/domain/kernel/principal'))
-        .map((i) => `${relative(ROOT, f)} -> ${i}`),
-    );
-    expect(offenders).toEqual([]);
+    expect(
+      offenders(['lib'], (i) => i.startsWith('functions/') && !tables.includes(i) && !i.startsWith('functions/domain/kernel/principal')),
+    ).toEqual([]);
   });
 });

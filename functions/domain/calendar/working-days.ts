@@ -119,8 +119,18 @@ export function ukraineCalendar(mode: CalendarMode = 'martial-law'): Calendar {
   );
 }
 
-/** The calendar the service uses, chosen once per process by `AGORA_CALENDAR`. */
-export const defaultCalendar: Calendar = ukraineCalendar(calendarMode(process.env.AGORA_CALENDAR));
+/**
+ * The calendar the service uses: martial-law until the runtime passes the configured mode in (`useCalendarMode`,
+ * called once by the request stack and the bot runs with `config().calendar`). The domain never reads the environment.
+ */
+export let defaultCalendar: Calendar = ukraineCalendar('martial-law');
+let defaultMode: CalendarMode = 'martial-law';
+
+export function useCalendarMode(mode: CalendarMode): void {
+  if (mode === defaultMode) return;
+  defaultCalendar = ukraineCalendar(mode);
+  defaultMode = mode;
+}
 
 export const isWorkingDay = (day: string): boolean => defaultCalendar.isWorkingDay(day);
 export const addWorkingDays = (day: string, n: number): string => defaultCalendar.addWorkingDays(day, n);

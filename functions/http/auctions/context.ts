@@ -2,9 +2,7 @@ import type { AuctionsContext } from '#domain/auctions/commands.ts';
 import type { HttpRequest } from '#http-kit/http-handler.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
 import { sequences } from '#store/sequences.ts';
-
-/** Where the auction system holds auctions; `auctionUrl` is built from it. */
-export const auctionSite = (): string => process.env.AGORA_AUCTION_SITE ?? 'https://auction.agora.example';
+import { config } from '#runtime/config.ts';
 
 /** The ports every auction command gets, bound to this request; the route's `variant` is the auction type. */
 export const auctionsContext = (req: HttpRequest): AuctionsContext => ({
@@ -14,5 +12,5 @@ export const auctionsContext = (req: HttpRequest): AuctionsContext => ({
   auctions: auctionRepository,
   sequences,
   type: req.variant ?? '',
-  auctionSite: auctionSite(),
+  auctionSite: config().auctionSite, // where the auction system holds auctions; `auctionUrl` is built from it
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
+import { resetConfig } from '../../../functions/runtime/config.ts';
 
 /**
  * Per-key fairness through HTTP: the local gateway runs the same authorizer, whose token bucket per API key lives in
@@ -9,10 +10,12 @@ import { useService } from '../../support/service.ts';
 beforeAll(() => {
   process.env.AGORA_KEY_RATE = '2';
   process.env.AGORA_KEY_BURST = '5';
+  resetConfig();
 });
 afterAll(() => {
   delete process.env.AGORA_KEY_RATE;
   delete process.env.AGORA_KEY_BURST;
+  resetConfig();
 });
 const service = useService();
 const api = client(() => service.url);

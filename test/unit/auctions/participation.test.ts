@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { participationKey, participationUrl, participationUrlOf } from '../../../functions/domain/auctions/bids.ts';
 import { DEV_PARTICIPATION_SECRET, participationSecret } from '../../../functions/store/participation-secret.ts';
+import { resetConfig } from '../../../functions/runtime/config.ts';
 
 describe('participation links', () => {
   const A = 'a'.repeat(32);
@@ -25,18 +26,22 @@ describe('participation secret', () => {
   afterEach(() => {
     restore('AGORA_PARTICIPATION_SECRET', saved.secret);
     restore('AGORA_LOCAL', saved.local);
+    resetConfig();
   });
 
   it('takes AGORA_PARTICIPATION_SECRET when it is set', async () => {
     process.env.AGORA_PARTICIPATION_SECRET = 'from-env';
+    resetConfig();
     expect(await participationSecret()).toBe('from-env');
   });
 
   it('falls back to the documented dev secret only in the local runtime', async () => {
     delete process.env.AGORA_PARTICIPATION_SECRET;
     process.env.AGORA_LOCAL = '1';
+    resetConfig();
     expect(await participationSecret()).toBe(DEV_PARTICIPATION_SECRET);
     delete process.env.AGORA_LOCAL;
+    resetConfig();
     await expect(participationSecret()).rejects.toThrow(/AGORA_PARTICIPATION_SECRET is not set/);
   });
 });

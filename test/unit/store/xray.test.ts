@@ -1,6 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonAddress, parseTraceHeader, traceClient } from '../../../functions/store/xray.ts';
+import { resetConfig } from '../../../functions/runtime/config.ts';
 
 /** A stand-in SDK client: the middleware stack of SDK v3 reduced to what traceClient uses. */
 function fakeClient(answer: () => Promise<unknown>) {
@@ -16,6 +17,7 @@ const ENV = ['AWS_XRAY_DAEMON_ADDRESS', '_X_AMZN_TRACE_ID', 'AWS_REGION'] as con
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 afterEach(() => {
   for (const k of ENV) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
+  resetConfig();
 });
 
 describe('X-Ray subsegments without the X-Ray SDK', () => {
@@ -34,7 +36,9 @@ describe('X-Ray subsegments without the X-Ray SDK', () => {
     const received = new Promise<string>((resolve) => daemon.once('message', (m) => resolve(m.toString())));
     process.env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${daemon.address().port}`;
     process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+    resetConfig();
     process.env.AWS_REGION = 'eu-central-1';
+    resetConfig();
     const client = traceClient(fakeClient(async () => ({ $metadata: { requestId: 'R1', httpStatusCode: 200, attempts: 1 } })), 'DynamoDB');
     await client.send('GetItemCommand', { TableName: 'agora' });
     const [header, body] = (await received).split('\n');
@@ -55,6 +59,7 @@ describe('X-Ray subsegments without the X-Ray SDK', () => {
     const received = new Promise<string>((resolve) => daemon.once('message', (m) => resolve(m.toString())));
     process.env.AWS_XRAY_DAEMON_ADDRESS = `127.0.0.1:${daemon.address().port}`;
     process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+    resetConfig();
     const failure = Object.assign(new Error('boom'), { $metadata: { httpStatusCode: 500 } });
     const client = traceClient(fakeClient(async () => { throw failure; }), 'DynamoDB');
     await expect(client.send('QueryCommand', {})).rejects.toBe(failure);
@@ -62,6 +67,7 @@ describe('X-Ray subsegments without the X-Ray SDK', () => {
     daemon.close();
     expect(doc).toMatchObject({ fault: true, aws: { operation: 'Query' }, http: { response: { status: 500 } } });
     delete process.env.AWS_XRAY_DAEMON_ADDRESS;
+    resetConfig();
     const quiet = traceClient(fakeClient(async () => ({ ok: 1 })), 'DynamoDB');
     await expect(quiet.send('QueryCommand', {})).resolves.toEqual({ output: { ok: 1 } });
   });

@@ -4,15 +4,15 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { loadValidators } from '../domain/kernel/validation.ts';
 import { TELEMETRY } from '../bots.ts';
-import { instrumentClient } from '../store/client.ts';
-import { traceClient } from '../store/xray.ts';
+import { config } from './config.ts';
+import { wireRuntime } from './wiring.ts';
 
 /**
  * Logs, metrics and traces of every Lambda (and of `npm start`, which runs the same handlers).
  *
  * - Logs: Powertools logger, one JSON object a line. Each request and each bot run gets a child logger carrying its
  *   `correlation_id` (kept in an AsyncLocalStorage, so concurrent requests of the local gateway do not mix). Level
- *   from AGORA_LOG_LEVEL (else INFO; WARN under vitest). Values under secret-looking keys (authorization, tokens, keys,
+ *   from the config's logLevel (AGORA_LOG_LEVEL, else INFO; WARN under vitest). Values under secret-looking keys (authorization, tokens, keys,
  *   passwords) are replaced by `[redacted]` whatever logs them; headers and query strings are never logged at all.
  * - Metrics: CloudWatch embedded metric format (Powertools metrics), namespace `Agora`, dimensions `service` plus
  *   `route` or `bot` (and `transition`). Emitted in Lambda; locally only with AGORA_METRICS=1.
@@ -24,16 +24,7 @@ const { namespace: NAMESPACE, service: SERVICE } = TELEMETRY;
 const SECRET_KEY = /^(authorization|proxy-authorization|cookie|x-access-token|acc_token|token|access_token|transfer|key|api_?key|password|secret)$/i;
 const redact = (key: string, value: unknown) => (key && SECRET_KEY.test(key) && value !== undefined && value !== null ? '[redacted]' : value);
 
-type Level = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | 'CRITICAL';
-const levelFromEnv = (): Level => {
-  const wanted = (process.env.AGORA_LOG_LEVEL ?? (process.env.VITEST ? 'WARN' : 'INFO')).toUpperCase();
-  return (['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'CRITICAL'].includes(wanted) ? wanted : 'INFO') as Level;
-};
-
-export const rootLogger = new Logger({ serviceName: SERVICE, logLevel: levelFromEnv(), jsonReplacerFn: redact });
-
-// Traced in Lambda (an X-Ray subsegment per DynamoDB call); elsewhere the middleware passes calls through.
-instrumentClient((raw) => traceClient(raw, 'DynamoDB'));
+export const rootLogger = new Logger({ serviceName: SERVICE, logLevel: config().logLevel, jsonReplacerFn: redact });
 
 interface Scope {
   logger: Logger;
@@ -59,8 +50,7 @@ const CLIENT_ID = /^[\w.:-]{8,64}$/;
 export const requestCorrelationId = (header: string | undefined, requestId: string | undefined): string =>
   header && CLIENT_ID.test(header) ? header : (requestId ?? randomUUID());
 
-const metricsOn = () =>
-  process.env.AGORA_METRICS === '1' || (process.env.AGORA_METRICS !== '0' && !!process.env.AWS_LAMBDA_FUNCTION_NAME);
+const metricsOn = () => config().metrics;
 
 /** One EMF line: the given counts/timings under `service` and `dimensions`. */
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
@@ -101,6 +91,7 @@ export function recordTransition(name: string): void {
  * and `Duration` under dimension `bot`, and one `Transitions` count per transition under `bot` and `transition`.
  */
 export async function observeBotRun<T extends { due: number; changed: number; failed?: number; requests?: number }>(bot: string, run: () => Promise<T>): Promise<T> {
+  wireRuntime();
   const transitions = new Map<string, number>();
   const started = performance.now();
   return withCorrelation(randomUUID(), { bot }, async () => {

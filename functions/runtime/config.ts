@@ -1,0 +1,146 @@
+import { calendarMode, type CalendarMode } from '#domain/calendar/working-days.ts';
+
+/**
+ * The service's configuration: the one place in functions/ that reads the environment. Read once per process on first
+ * use (tests choose TABLE_NAME per file before the first request) and passed down as values; the domain never sees it.
+ *
+ * The local runtime (the gateway of `npm start` and the tests, never AWS) has its own knobs (clock offset, public and
+ * docservice URLs, injected faults), set through `startLocalRuntime`/`setLocal`, not through the environment.
+ */
+export interface Config {
+  /** The DynamoDB table (absent only in processes that never touch the store). */
+  tableName?: string;
+  /** DynamoDB Local's endpoint; unset in AWS. */
+  dynamodbEndpoint?: string;
+  /** AWS_REGION as the Lambda runtime gives it (unset locally). */
+  awsRegion?: string;
+  /** Running inside AWS Lambda. */
+  inLambda: boolean;
+  /** The local runtime (gateway, tests, `AGORA_LOCAL=1`): dev secrets allowed. */
+  local: boolean;
+  logLevel: LogLevel;
+  /** Publish CloudWatch EMF metrics (in Lambda unless AGORA_METRICS=0; locally with AGORA_METRICS=1). */
+  metrics: boolean;
+  /** The working-day calendar (AGORA_CALENDAR). */
+  calendar: CalendarMode;
+  /** Base URL of the auction module (auctionUrl, participation links). */
+  auctionSite: string;
+  /** Public base URL of links; else the domain API Gateway received the request on. */
+  publicUrl?: string;
+  /** Base URL signed file URLs carry; else `<public base>/api/docservice`. */
+  docserviceUrl?: string;
+  /** The per-key limit of the authorizer, or none. */
+  keyRate?: { rate: number; burst: number };
+  participationSecretArn?: string;
+  participationSecret?: string;
+  docserviceSecretArn?: string;
+  /** 64 hex: the local document service seed. */
+  docserviceSeed?: string;
+  filesBucket?: string;
+  filesDir: string;
+  /** Fault injection (JSON) of the store client, outside Lambda only. */
+  faults: string;
+  secretsExtensionPort: string;
+  awsSessionToken: string;
+  xrayDaemonAddress?: string;
+}
+
+export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | 'CRITICAL';
+const LEVELS: readonly string[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'CRITICAL'];
+
+type Env = Record<string, string | undefined>;
+
+const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
+
+function keyRate(env: Env): Config['keyRate'] {
+  const rate = Number(env.AGORA_KEY_RATE);
+  if (!Number.isFinite(rate) || rate <= 0) return undefined;
+  const burst = Number(env.AGORA_KEY_BURST);
+  return { rate, burst: Number.isFinite(burst) && burst >= 1 ? Math.floor(burst) : Math.max(1, Math.ceil(rate * 2)) };
+}
+
+/** Builds and checks a configuration from an environment (pure: the tests build their own). */
+export function readConfig(env: Env): Config {
+  const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
+  const level = (env.AGORA_LOG_LEVEL ?? (env.VITEST ? 'WARN' : 'INFO')).toUpperCase();
+  const seed = nonEmpty(env.AGORA_DOCSERVICE_SEED);
+  if (seed !== undefined && !/^[0-9a-f]{64}$/i.test(seed)) throw new Error('AGORA_DOCSERVICE_SEED must be 64 hex digits');
+  return {
+    tableName: nonEmpty(env.TABLE_NAME),
+    dynamodbEndpoint: nonEmpty(env.DYNAMODB_ENDPOINT),
+    awsRegion: nonEmpty(env.AWS_REGION),
+    inLambda,
+    local: env.AGORA_LOCAL === '1',
+    logLevel: (LEVELS.includes(level) ? level : 'INFO') as LogLevel,
+    metrics: env.AGORA_METRICS === '1' || (env.AGORA_METRICS !== '0' && inLambda),
+    calendar: calendarMode(env.AGORA_CALENDAR),
+    auctionSite: env.AGORA_AUCTION_SITE ?? 'https://auction.agora.example',
+    publicUrl: nonEmpty(env.AGORA_PUBLIC_URL),
+    docserviceUrl: nonEmpty(env.AGORA_DOCSERVICE_URL),
+    keyRate: keyRate(env),
+    participationSecretArn: nonEmpty(env.PARTICIPATION_SECRET_ARN),
+    participationSecret: nonEmpty(env.AGORA_PARTICIPATION_SECRET),
+    docserviceSecretArn: nonEmpty(env.DOCSERVICE_SECRET_ARN),
+    docserviceSeed: seed,
+    filesBucket: nonEmpty(env.FILES_BUCKET),
+    filesDir: env.AGORA_FILES_DIR ?? '.agora/files',
+    faults: env.AGORA_FAULTS ?? '',
+    secretsExtensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
+    awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
+    xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
+  };
+}
+
+// On globalThis: the bundled local mode runs a bundle per route in one process, each with its own copy of this module;
+// they must all see one configuration and one local runtime.
+const CONFIG = Symbol.for('agora.config');
+const LOCAL = Symbol.for('agora.localRuntime');
+const shared = globalThis as unknown as Record<symbol, unknown>;
+
+/** The configuration of this process, read from the environment at first use. */
+export function config(): Config {
+  const base = (shared[CONFIG] ??= readConfig(process.env)) as Config;
+  const local = localRuntime();
+  if (!local) return base;
+  return {
+    ...base,
+    local: true,
+    publicUrl: local.publicUrl ?? base.publicUrl,
+    docserviceUrl: local.docserviceUrl ?? base.docserviceUrl,
+    faults: local.faults ?? base.faults,
+  };
+}
+
+/** Forgets the configuration read so far: tests that change the environment between requests call it. */
+export function resetConfig(): void {
+  delete shared[CONFIG];
+}
+
+/** The X-Ray trace header of the current invocation: the Lambda runtime sets it per invocation, so read per call. */
+export const traceHeader = (): string | undefined => process.env._X_AMZN_TRACE_ID;
+
+/** What only the local runtime may change while it runs. */
+export interface LocalSettings {
+  /** Shift of the service clock from real time, so tests and sandbox users can step past a deadline. */
+  clockOffsetMs: number;
+  publicUrl?: string;
+  docserviceUrl?: string;
+  /** Fault injection config (JSON), '' for none. */
+  faults?: string;
+}
+
+export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as LocalSettings | undefined;
+
+/** Turns this process into the local runtime (the gateway does, at start). Refused inside Lambda. */
+export function startLocalRuntime(settings: Partial<LocalSettings> = {}): LocalSettings {
+  if (readConfig(process.env).inLambda) throw new Error('the local runtime never runs in AWS Lambda');
+  const current = (shared[LOCAL] ??= { clockOffsetMs: 0 }) as LocalSettings;
+  return Object.assign(current, settings);
+}
+
+/** Changes a knob of the local runtime; refused unless the local runtime was started. */
+export function setLocal(settings: Partial<LocalSettings>): LocalSettings {
+  const current = localRuntime();
+  if (!current) throw new Error('not the local runtime: start it first (startLocalRuntime)');
+  return Object.assign(current, settings);
+}
