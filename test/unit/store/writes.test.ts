@@ -8,11 +8,13 @@ import { nextSequenceUpdate } from '../../../functions/store/sequences.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from '../../../functions/store/table-design.ts';
 import { transactionItems } from '../../../functions/store/transactions.ts';
 import { dueWorkQuery } from '../../../functions/store/work.ts';
+import { resetConfig } from '../../../functions/runtime/config.ts';
 
 /** The store's write builders: the DynamoDB inputs they build, checked offline (no table, no network). */
 const TABLE = 'agora-unit';
 beforeAll(() => {
   process.env.TABLE_NAME = TABLE; // the builders name the table per call
+  resetConfig(); // read at first use: this file's table, whatever an earlier file of this worker read
 });
 
 interface Thing {
