@@ -25,12 +25,6 @@ export interface BotReport {
   failed?: number;
 }
 
-/**
- * Names the code emits and the CDK alarms watch (CloudWatch embedded metric format): every metric is in `namespace`
- * with dimension `service`; a bot run publishes `botItemFailures` under dimension `bot`.
- */
-export const TELEMETRY = { namespace: 'Agora', service: 'agora', botItemFailures: 'BotItemFailures', authFailures: 'AuthFailures', throttled: 'Throttled' } as const;
-
 export const bots: readonly BotDefinition[] = [
   { name: 'convoy', handler: 'bots/convoy', schedule: 'rate(1 minute)', description: 'Joins auctions created from a lot with the lot: checks and claims it, releases the auction, reports the outcome.' },
   { name: 'concierge', handler: 'bots/concierge', schedule: 'rate(1 minute)', description: 'Settles lots and their assets: verification, recomposition, dissolution, deletion, sale.' },

@@ -6,7 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { TELEMETRY } from '../functions/bots.ts';
+import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 
 const FIVE_MINUTES = Duration.minutes(5);
 

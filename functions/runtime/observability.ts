@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { loadValidators } from '../domain/kernel/validation.ts';
-import { TELEMETRY } from '../bots.ts';
+import { TELEMETRY } from './telemetry.ts';
 import { config } from './config.ts';
 import { wireRuntime } from './wiring.ts';
 
