@@ -174,8 +174,14 @@ export function awardDocumentAuthor(w: Working, awardId: string, actor: AwardAct
   return author;
 }
 
-/** Award documents are added only while the auction is in qualification (checked after the document, as upstream). */
-export const assertAwardDocumentsOpen = (w: Working): void => assertAuctionStatus(w, AWARD_DOCUMENT_STATUSES, 'add document');
+/** Award documents are added or updated only while the auction is in qualification (checked after the document, as upstream). */
+export const assertAwardDocumentsOpen = (w: Working, operation: 'add' | 'update' = 'add'): void =>
+  assertAuctionStatus(w, AWARD_DOCUMENT_STATUSES, `${operation} document`);
+
+/** Only the role that added an award document may upload its new versions (upstream: checked after the auction status). */
+export function assertAwardDocumentAuthor(previousAuthor: unknown, author: string): void {
+  if (previousAuthor !== author) throw new ForbiddenError('Can update document only author', 'role', 'url');
+}
 
 /**
  * Contract documents are the auction owner's (the caller checks that), while the contract may still be signed

@@ -10,7 +10,7 @@ import { checkWith, type Check } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, documentList, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, removeWithBelongings, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
-import { assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
+import { assertAwardDocumentAuthor, assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findAward, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
 import { assertBidDocumentsReadable, assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, participationUrlOf, readBid, type Bid } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
@@ -401,6 +401,30 @@ export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId
     return document;
   });
   return result;
+}
+
+/**
+ * PUT: a new version of an award document, by the same role that added it (auction owner or the awarded bid's
+ * owner), while the auction is in qualification.
+ */
+export async function replaceAwardDocument(ctx: AuctionsContext, id: string, awardId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w) => {
+    const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
+    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    assertAwardDocumentsOpen(w, 'update');
+    assertAwardDocumentAuthor(document.author, author);
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+/** The documents of one award (404 for an unknown award), for the read routes. */
+export async function loadAwardDocuments(ctx: AuctionsContext, id: string, awardId: string): Promise<{ children: Child[]; scope: ChildOwner }> {
+  const a = await loadAuction(ctx, id);
+  findAward(a, awardId);
+  return { children: a.children, scope: documentScope(AWARD, awardId) };
 }
 
 /** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */

@@ -112,3 +112,57 @@ describe('landlease awards', () => {
     expect((await api.post(`${url}/awards/${auction.awards[0].id}/documents`, { title: 'x' }, { token })).status).toBe(422);
   });
 });
+
+describe.each([
+  ['dgfInsider', qualifyingInsider, 'tender'],
+  ['landlease', qualifyingLandlease, 'auction'],
+] as const)('%s award documents: reads and versions', (_type, qualifying, documentOf) => {
+  it('lists and reads them, and takes a new version from the author alone while in qualification', async () => {
+    const { url, token, bids, auction } = await qualifying(api, service, clock);
+    const award = auction.awards.find((w: { status: string }) => w.status === 'pending');
+    const awardUrl = `${url}/awards/${award.id}`;
+    const winner = bids.find((b) => b.id === award.bid_id)!;
+    const other = bids.find((b) => b.id !== award.bid_id)!;
+    const mine = (await api.post(`${awardUrl}/documents`, protocol(), { as: winner.as, token: winner.token })).body.data;
+    const theirs = (await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol', title: 'owner.pdf' }), { token })).body.data;
+    expect((await api.get(`${awardUrl}/documents`)).body.data.map((d: { id: string }) => d.id)).toEqual([mine.id, theirs.id]);
+
+    // A new version by its author: same id, author and datePublished.
+    const put = await api.put(`${awardUrl}/documents/${mine.id}`, aDocument({ documentType: 'auctionProtocol', title: 'v2.pdf' }), { as: winner.as, token: winner.token });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ id: mine.id, title: 'v2.pdf', author: 'bid_owner', documentOf, datePublished: mine.datePublished });
+    expect(put.body.data.dateModified >= mine.dateModified).toBe(true);
+
+    // Not the author: 403 url/role, whichever of the two it is; nobody else at all: 403 permission.
+    const notAuthor = { status: 'error', errors: [{ location: 'url', name: 'role', description: 'Can update document only author' }] };
+    expect((await api.put(`${awardUrl}/documents/${mine.id}`, protocol(), { token })).body).toEqual(notAuthor);
+    expect((await api.put(`${awardUrl}/documents/${theirs.id}`, protocol(), { as: winner.as, token: winner.token })).body).toEqual(notAuthor);
+    expect((await api.put(`${awardUrl}/documents/${mine.id}`, protocol(), { as: other.as, token: other.token })).body).toEqual(PERMISSION);
+    expect((await api.put(`${awardUrl}/documents/${mine.id}`, protocol())).body).toEqual(PERMISSION);
+    // The document is checked first (422), an unknown document is a 404.
+    expect((await api.put(`${awardUrl}/documents/${mine.id}`, { url: 'not a link' }, { as: winner.as, token: winner.token })).status).toBe(422);
+    const unknown = await api.put(`${awardUrl}/documents/${'0'.repeat(32)}`, protocol(), { token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors[0]).toMatchObject({ location: 'url', name: 'document_id' });
+
+    // Reads: the current version of each, every version with ?all=1, one with its previous versions.
+    const current = (await api.get(`${awardUrl}/documents`)).body.data;
+    expect(current.map((d: { id: string; title: string }) => [d.id, d.title])).toEqual([[mine.id, 'v2.pdf'], [theirs.id, 'owner.pdf']]);
+    expect((await api.get(`${awardUrl}/documents?all=1`)).body.data.map((d: { id: string }) => d.id)).toEqual([mine.id, theirs.id, mine.id]);
+    const one = (await api.get(`${awardUrl}/documents/${mine.id}`)).body.data;
+    expect(one).toMatchObject({ id: mine.id, title: 'v2.pdf' });
+    expect(one.previousVersions).toEqual([mine]);
+    expect((await api.get(`${awardUrl}/documents/${'0'.repeat(32)}`)).status).toBe(404);
+    const noAward = await api.get(`${url}/awards/${'0'.repeat(32)}/documents`);
+    expect(noAward.status).toBe(404);
+    expect(noAward.body.errors[0]).toMatchObject({ location: 'url', name: 'award_id' });
+
+    // Once the award is decided the auction has left qualification: no new versions, from anyone.
+    expect((await api.patch(awardUrl, { status: 'active' }, { token })).body.data.status).toBe('active');
+    expect((await api.put(`${awardUrl}/documents/${theirs.id}`, protocol(), { token })).body).toEqual(forbidden("Can't update document in current (active.awarded) auction status"));
+    expect((await api.put(`${awardUrl}/documents/${mine.id}`, protocol(), { as: winner.as, token: winner.token })).body).toEqual(
+      forbidden("Can't update document in current (active.awarded) auction status"),
+    );
+    expect((await api.get(`${awardUrl}/documents`)).body.data).toHaveLength(2);
+  });
+});

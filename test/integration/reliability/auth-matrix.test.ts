@@ -36,6 +36,7 @@ const KIND: Record<string, Kind> = {
   'http/auctions/list-awards': 'read', 'http/auctions/get-award': 'read', 'http/auctions/list-contracts': 'read', 'http/auctions/get-contract': 'read',
   'http/auctions/list-cancellations': 'read', 'http/auctions/get-cancellation': 'read',
   'http/auctions/list-contract-documents': 'read', 'http/auctions/get-contract-document': 'read',
+  'http/auctions/list-award-documents': 'read', 'http/auctions/get-award-document': 'read', 'http/auctions/put-award-document': 'owner',
   'http/auctions/post-contract-document': 'owner', 'http/auctions/put-contract-document': 'owner',
   'http/auctions/get-bid': 'bid-read', 'http/auctions/get-bid-document': 'bid-read', 'http/auctions/list-bid-documents': 'bid-read',
   'http/auctions/put-bid-document': 'owner',
@@ -90,6 +91,7 @@ function target(r: RouteDefinition, w: World): { path: string; owner: { as: stri
     cancellationId: FAKE, relatedProcessId: FAKE, transferId: w.transferId,
     documentId: r.path.startsWith('/api/0.1/lots') ? w.lotDocument : r.path.includes('/bids/') ? (insider ? w.insBidDocument : w.landBidDocument)
       : r.path.includes('/contracts/') ? w.insContractDocument
+      : r.path.includes('/awards/') ? (insider ? w.insAwardDocument : FAKE)
       : r.path.startsWith('/api/2.4/') ? w.assetDocument : insider ? w.insDocument : w.landDocument,
   };
   const path = r.path === '$default' ? '/api/nowhere' : r.path.replace(/\{(\w+)\}/g, (_, p) => params[p] ?? `missing-${p}`);
@@ -141,7 +143,7 @@ function expected(r: RouteDefinition, caller: Caller, w: World): [string, (res: 
     case 'owner':
       if (isOwner) return [`owner: ${admitted[0]}, never a permission 403`, (res) => admitted[1](res) && !permission403(res)];
       // The awarded bidder may add documents to its award too (the insider world's bid is the awarded one).
-      if (r.handler === 'http/auctions/post-award-document' && caller.name === "a bid's token on the auction" && r.path.startsWith('/api/2.3/')) {
+      if (/^http\/auctions\/(post|put)-award-document$/.test(r.handler) && caller.name === "a bid's token on the auction" && r.path.startsWith('/api/2.3/')) {
         return [`the awarded bidder: ${admitted[0]}, never a permission 403`, (res) => admitted[1](res) && !permission403(res)];
       }
       if (role !== 'broker') return ['a bot or admin acting by role: 2xx or 403', (res) => res.status === 200 || res.status === 403];

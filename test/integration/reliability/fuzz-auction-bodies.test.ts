@@ -106,8 +106,9 @@ describe('fuzzing the bodies of the auctions', () => {
     const award = (await api.get(a.url)).body.data.awards?.[0];
     if (!award) throw new Error('no award after the results');
     await fuzzEndpoint(api, owner(() => a, 'POST', `/awards/${award.id}/documents`), mutated(() => aDocument({ documentType: 'auctionProtocol' })), RUNS / 2);
+    const awardDoc = (await api.post(`${a.url}/awards/${award.id}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token })).body.data.id;
+    await fuzzEndpoint(api, owner(() => a, 'PUT', `/awards/${award.id}/documents/${awardDoc}`), mutated(() => aDocument({ documentType: 'auctionProtocol' })), RUNS / 2);
     await fuzzEndpoint(api, owner(() => a, 'PATCH', `/awards/${award.id}`), mutated(() => ({ status: 'active' })), RUNS);
-    await api.post(`${a.url}/awards/${award.id}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
     await api.patch(`${a.url}/awards/${award.id}`, { status: 'active' }, { token: a.token });
     const contract = (await api.get(a.url)).body.data.contracts?.[0];
     if (!contract) throw new Error('no contract after the award');

@@ -65,7 +65,7 @@ export async function fullProcedure(api: Api, service: Service) {
   await service.bot('chronograph');
   await ok('results', api.post(`${insUrl}/auction`, { bids: [{ id: b1.id, value: { amount: 150000 } }, { id: b2.id, value: { amount: 120000 } }] }, { as: 'auction' }), 200);
   const award = (await api.get(insUrl)).body.data.awards[0].id as string;
-  await ok('protocol', api.post(`${insUrl}/awards/${award}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: insider.token }));
+  const insAwardDocument = (await ok('protocol', api.post(`${insUrl}/awards/${award}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: insider.token }))).body.data.id as string;
   await ok('award', api.patch(`${insUrl}/awards/${award}`, { status: 'active' }, { token: insider.token }), 200);
   const contract = (await api.get(insUrl)).body.data.contracts[0].id as string;
   const insContractDocument = (await ok('contract document', api.post(`${insUrl}/contracts/${contract}/documents`, aDocument({ documentType: 'contractSigned' }), { token: insider.token }))).body.data.id as string;
@@ -77,6 +77,6 @@ export async function fullProcedure(api: Api, service: Service) {
   return {
     tokens, clock, lot, lotDocument, otherLot, bounce, assetDocument, basic,
     land, landDocument, landQuestion, landBid, landBidDocument, landSpareBid, landBrokerBid,
-    insider, insDocument, insQuestion, insBid: b1, insBidDocument, insBrokerBid: b2, award, contract, insContractDocument, other,
+    insider, insDocument, insQuestion, insBid: b1, insBidDocument, insBrokerBid: b2, award, insAwardDocument, contract, insContractDocument, other,
   };
 }

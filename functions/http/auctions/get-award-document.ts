@@ -1,0 +1,10 @@
+import { loadAwardDocuments } from '#domain/auctions/commands.ts';
+import { documentRead } from '#domain/documents/documents.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.5/auctions/{auctionId}/awards/{awardId}/documents/{documentId}: with `previousVersions`; `?download=` redirects. */
+export const handler = httpHandler(async (req) => {
+  const { children, scope } = await loadAwardDocuments(auctionsContext(req), req.params.auctionId, req.params.awardId);
+  return documentRead(children, req.params.documentId, req.query, req.files, scope);
+});

@@ -1,0 +1,10 @@
+import { loadAwardDocuments } from '#domain/auctions/commands.ts';
+import { documentList } from '#domain/documents/documents.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.5/auctions/{auctionId}/awards/{awardId}/documents: the current version of each award document (`?all=1`: every version). */
+export const handler = httpHandler(async (req) => {
+  const { children, scope } = await loadAwardDocuments(auctionsContext(req), req.params.auctionId, req.params.awardId);
+  return { data: documentList(children, req.query, scope) };
+});

@@ -1,0 +1,8 @@
+import { replaceAwardDocument } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PUT /api/2.5/auctions/{auctionId}/awards/{awardId}/documents/{documentId}: a new version, by the document's author. */
+export const handler = httpHandler(async (req) => ({
+  data: await replaceAwardDocument(auctionsContext(req), req.params.auctionId, req.params.awardId, req.params.documentId, req.data),
+}));
