@@ -1,9 +1,9 @@
 import { readAsset } from '#domain/assets/commands.ts';
-import { currentDocuments } from '#domain/documents/documents.ts';
+import { documentList } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { assetsContext } from './context.ts';
 
-/** GET /api/2.4/assets/{assetId}/documents: the current version of each document. */
+/** GET /api/2.4/assets/{assetId}/documents: the current version of each document (`?all=1`: every version, as upstream). */
 export const handler = httpHandler(async (req) => ({
-  data: currentDocuments((await readAsset(assetsContext(req), req.params.assetId)).children),
+  data: documentList((await readAsset(assetsContext(req), req.params.assetId)).children, req.query),
 }));

@@ -1,10 +1,10 @@
 import { loadContractDocuments } from '#domain/auctions/commands.ts';
-import { currentDocuments } from '#domain/documents/documents.ts';
+import { documentList } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
-/** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents: the current version of each contract document. */
+/** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents: the current version of each contract document (`?all=1`: every version). */
 export const handler = httpHandler(async (req) => {
   const { children, scope } = await loadContractDocuments(auctionsContext(req), req.params.auctionId, req.params.contractId);
-  return { data: currentDocuments(children, scope) };
+  return { data: documentList(children, req.query, scope) };
 });

@@ -160,6 +160,7 @@ describe('bounce asset documents', () => {
     expect(read.documents.map((d: any) => d.documentType)).toEqual(['informationDetails', 'technicalSpecifications']);
     expect(read.dateModified).toBe(document.dateModified);
     expect((await api.get(`${asset.url}/documents`)).body.data).toEqual(read.documents);
+    expect((await api.get(`${asset.url}/documents?all=1`)).body.data).toEqual(read.documents);
     expect((await api.get(`${asset.url}/documents/${document.id}`)).body.data).toEqual({ ...document, previousVersions: [] });
   });
 

@@ -51,6 +51,7 @@ describe.each([
     const download = await api.get(`${docs}/${first.body.data.id}?download=${new URL(first.body.data.url).searchParams.get('download')}`);
     expect(download.status).toBe(302);
     expect((await api.get(docs)).body.data.map((d: { title: string }) => d.title)).toEqual(['contract-v2.pdf']);
+    expect((await api.get(`${docs}?all=1`)).body.data.map((d: { title: string }) => d.title)).toEqual(['contract.pdf', 'contract-v2.pdf']);
 
     const auction = (await api.get(url)).body.data;
     expect(auction.status).toBe('active.awarded');

@@ -36,6 +36,10 @@ describe('lot documents', () => {
     expect(one.body.data.previousVersions).toEqual([first]);
     const list = await api.get(docs(lot.id));
     expect(list.body.data).toEqual([put.body.data]);
+    // ?all=1: every version, in upload order (upstream `all`); anything else in `all` is just as true.
+    expect((await api.get(`${docs(lot.id)}?all=1`)).body.data).toEqual([first, put.body.data]);
+    expect((await api.get(`${docs(lot.id)}?all=true`)).body.data).toHaveLength(2);
+    expect((await api.get(`${docs(lot.id)}?all=`)).body.data).toEqual([put.body.data]);
   });
 
   it('orders illustrations by index, equal indexes in upload order', async () => {
