@@ -42,6 +42,11 @@ export interface AwardingRules {
    * (landlease) any, the winner's too (upstream `check_document_existence`): `null`.
    */
   protocolAuthor: string | null;
+  /**
+   * Document types one of which the award must carry before the owner makes it `unsuccessful` (v3.1, landlease:
+   * a `rejectionProtocol` or an `act`); empty: no document needed (v3).
+   */
+  rejectionDocuments: readonly string[];
 }
 
 /**
@@ -57,12 +62,15 @@ const CONTRACT_DOCUMENT_CONTRACT_STATUSES = ['pending', 'active'];
 const awardStatuses = (rules: AwardingRules): string[] => [...new Set(Object.entries(rules.transitions).flat(2))];
 
 /**
- * Landlease: one award for the best bid; pending → active, which makes the auction `active.awarded` (upstream GEB's
+ * Landlease: one award for the best bid; pending → active (or unsuccessful), which makes the auction `active.awarded` (upstream GEB's
  * status between qualification and signing) until the contract is activated (complete).
  */
 export const SINGLE_AWARD: AwardingRules = {
-  transitions: { pending: ['active'] },
+  // v3.1: an active award is final; a pending one fails on the owner's rejection protocol or act (then, with no
+  // award left to qualify, the auction is unsuccessful).
+  transitions: { pending: ['active', 'unsuccessful'] },
   byBidder: {},
+  rejectionDocuments: ['rejectionProtocol', 'act'],
   chain: false,
   awardStatuses: ['active.qualification', 'active.awarded'],
   awardedStatus: 'active.awarded',
@@ -226,7 +234,10 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
   if (actor && !actor.auctionOwner && byBidder !== target) throw new PermissionError();
   const at = stamp(w, now);
   if (target === 'active') return activateAward(w, child, at, rules);
-  if (target === 'unsuccessful') return disqualify(w, child, at, now);
+  if (target === 'unsuccessful') {
+    assertRejectionDocument(w, award.id, rules);
+    return disqualify(w, child, at, now);
+  }
   putChild(w, { ...child, data: { ...award, status: target, date: at, ...closeComplaints(award, at) } });
 }
 
@@ -259,6 +270,15 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
     awardPeriod: { ...w.root.awardPeriod, endDate: at },
     ...(w.root.status !== rules.awardedStatus && { status: rules.awardedStatus, date: at }),
   };
+}
+
+/** Upstream v3.1 `check_document_existence`: any author's document of one of the rule's types will do. */
+function assertRejectionDocument(w: Working, awardId: string, rules: AwardingRules): void {
+  const types = rules.rejectionDocuments;
+  if (!types.length) return;
+  if (!currentDocuments(w.children, documentScope(AWARD, awardId)).some((d) => types.includes(d.documentType as string))) {
+    throw new ForbiddenError("Can't switch award status to (unsuccessful) before auction owner load reject protocol or act");
+  }
 }
 
 /** The award fails: its contract (if any) is cancelled and the next waiting award takes its turn. */

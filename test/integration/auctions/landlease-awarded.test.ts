@@ -94,4 +94,31 @@ describe('landlease award in qualification', () => {
     expect(failed.awards).toMatchObject([{ status: 'unsuccessful' }]);
     expect(failed).not.toHaveProperty('next_check');
   });
+
+  it.each(['rejectionProtocol', 'act'])('fails on the owner’s decision once the award carries a %s; the auction is then unsuccessful', async (documentType) => {
+    const { url, token, bids, auction } = await qualifyingLandlease(api, service, clock);
+    const [award] = auction.awards;
+    const awardUrl = `${url}/awards/${award.id}`;
+    const winner = bids.find((b) => b.id === award.bid_id)!;
+    const refused = forbidden("Can't switch award status to (unsuccessful) before auction owner load reject protocol or act");
+    expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { token })).body).toEqual(refused);
+    // An auction protocol is no reason to reject; the winner may not reject its own award.
+    await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token });
+    expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { token })).body).toEqual(refused);
+    expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType }), { token })).status).toBe(201);
+    expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { as: winner.as, token: winner.token })).status).toBe(403);
+    expect((await api.get(url)).body.data.status).toBe('active.qualification');
+
+    const failed = await api.patch(awardUrl, { status: 'unsuccessful' }, { token });
+    expect(failed.status).toBe(200);
+    const lost = failed.body.data;
+    expect(lost).toMatchObject({ status: 'unsuccessful', complaintPeriod: { startDate: award.complaintPeriod.startDate, endDate: lost.date } });
+    expect(lost.verificationPeriod.endDate).toBe(lost.date);
+    const after = (await api.get(url)).body.data;
+    expect(after).toMatchObject({ status: 'unsuccessful', awardPeriod: { endDate: lost.date } });
+    expect(after.contracts ?? []).toEqual([]);
+    expect(after).not.toHaveProperty('next_check');
+    // Final: nothing more on the award.
+    expect((await api.patch(awardUrl, { status: 'active' }, { token })).status).toBe(403);
+  });
 });

@@ -60,6 +60,8 @@ export const AWARDING_V3: AwardingRules = {
   awardedStatus: 'active.awarded',
   contractStatuses: ['active.awarded'],
   protocolAuthor: 'auction_owner',
+  // v3 disqualifies without a document (the v3.1 rejection protocol came later).
+  rejectionDocuments: [],
 };
 
 const TENDERING: AuctionStatus = 'active.tendering';
