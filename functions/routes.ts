@@ -83,9 +83,9 @@ const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
  * Transfers of ownership at an API version whose objects answer `access.transfer` (one store for all versions; the
  * version is the `variant` only so that each route gets its own function).
  */
-const transferRoutes = (version: string, style: Pick<RouteDefinition, 'location'> = {}): RouteDefinition[] => [
+const transferRoutes = (version: string, style: Pick<RouteDefinition, 'location' | 'contentType'> = {}): RouteDefinition[] => [
   { method: 'POST', path: `/api/${version}/transfers`, handler: 'http/transfers/post-transfer', auth: ['broker'], table: 'rw', variant: `v${version}`, ...style, doc: { summary: 'Create a transfer: the tokens a broker takes an object over with', response: 'created', resource: 'transfer' } },
-  { method: 'GET', path: `/api/${version}/transfers/{transferId}`, handler: 'http/transfers/get-transfer', auth: ['broker'], table: 'ro', variant: `v${version}`, doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' } },
+  { method: 'GET', path: `/api/${version}/transfers/{transferId}`, handler: 'http/transfers/get-transfer', auth: ['broker'], table: 'ro', variant: `v${version}`, ...(style.contentType && { contentType: style.contentType }), doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' } },
 ];
 
 /**
@@ -150,7 +150,7 @@ const auctionTypeRoutes = ({ apiBase, procurementMethodType: variant, style, tra
   ...(transfers
     ? [
         { method: 'POST', path: `${apiBase}/{auctionId}/ownership`, handler: 'http/auctions/post-auction-ownership', auth: ['broker'], table: 'rw', variant, ...style, doc: { summary: 'Take an auction over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: `auction.${variant}` } } as const,
-        ...transferRoutes(transfers.version, style.location ? { location: style.location } : {}),
+        ...transferRoutes(transfers.version, { ...(style.location && { location: style.location }), ...(style.contentType && { contentType: style.contentType }) }),
       ]
     : []),
 ];

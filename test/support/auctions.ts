@@ -207,7 +207,7 @@ export const dgfInsider: AuctionFixture = {
   // The dgf Document model: every auction-side document is a `tender` one.
   documentOf: { auction: 'tender', bid: 'tender', award: 'tender', contract: 'tender' },
   location: (service, path) => `${service.url}${path}`,
-  access: { token: expect.stringMatching(/^[0-9a-f]{32}$/) },
+  access: { token: expect.stringMatching(/^[0-9a-f]{32}$/), transfer: expect.stringMatching(/^[0-9a-f]{32}$/) },
   serverFields: { ...ORGANIZER_FIELDS, status: 'active.tendering', auctionParameters: { type: 'insider', dutchSteps: 80 } },
   body: (overrides = {}) => anInsiderAuction(kyivDayIn(14), { ...SANDBOX, ...overrides }),
   committed: 'active.tendering',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { putApiKey } from '../../../functions/store/api-keys.ts';
 import { aBasicAsset, aBounceAsset, ASSET_TYPES, LOT_ID, patchAs, type CreatedAsset } from '../../support/assets.ts';
-import { aLandleaseAuction, aLot, hex32 } from '../../support/builders.ts';
+import { aLandleaseAuction, aLot, anInsiderAuction, hex32 } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, kyivDayIn, SANDBOX } from '../../support/auctions.ts';
+import { AUCTIONS, INSIDER, kyivDayIn, SANDBOX } from '../../support/auctions.ts';
 import { scanTable } from '../reliability/fuzz-support.ts';
 
 const service = useService();
@@ -37,6 +37,11 @@ const OBJECTS = {
   'landlease auction': {
     make: () => made(AUCTIONS, aLandleaseAuction(kyivDayIn(21), SANDBOX), 'auctions'),
     ownerPatch: { status: 'active.rectification' },
+  },
+  // The insider auctions change hands too (upstream core transferring plugin, tested by the insider package).
+  'dgfInsider auction': {
+    make: () => made(INSIDER, anInsiderAuction(kyivDayIn(14), SANDBOX), 'auctions'),
+    ownerPatch: { description: 'Опис нового власника' },
   },
 } as const;
 
@@ -166,6 +171,21 @@ describe('ownership transfer', () => {
     const taken = await takeOver(sandbox.path, { id: testOnly.id, transfer: sandbox.transfer }, 'broker-test-only');
     expect(taken.status).toBe(200);
     expect(taken.body.data.owner).toBe('broker-test-only');
+  });
+
+  it('takes a dgfInsider auction over through the 2.3 transfers, answered as 2.3 answers', async () => {
+    const auction = await OBJECTS['dgfInsider auction'].make();
+    const created = await api.post('/api/2.3/transfers', {}, { as: 'broker2' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    const res = await takeOver(auction.path, { id: created.body.data.id, transfer: auction.transfer });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: auction.id, owner: 'broker2', procurementMethodType: 'dgfInsider' });
+    expect((await api.get(`/api/2.3/transfers/${created.body.data.id}`, { as: 'broker2' })).body.data.usedFor).toBe(`/auctions/${auction.id}`);
+    // Not through the other type's path.
+    const t = await newTransfer('broker2', '2.3');
+    const elsewhere = await takeOver(`${AUCTIONS}/${auction.id}`, { id: t.id, transfer: created.body.access.transfer });
+    expect(elsewhere.status).toBe(404);
   });
 
   it('is for brokers only, and finds an object only at the path of its own type', async () => {

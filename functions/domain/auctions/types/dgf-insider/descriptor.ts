@@ -1,8 +1,12 @@
 import type { AuctionTypeDescriptor } from '../../descriptor.ts';
 
-/** dgfInsider at /api/2.3: answers in `application/json; charset=UTF-8`; no transfers. */
+/**
+ * dgfInsider at /api/2.3: answers in `application/json; charset=UTF-8`; its auctions change hands with the 2.3
+ * transfers (upstream insider took the core transferring plugin).
+ */
 export const dgfInsiderType = {
   procurementMethodType: 'dgfInsider',
   apiBase: '/api/2.3/auctions',
   style: { contentType: 'application/json; charset=UTF-8' },
+  transfers: { version: '2.3' },
 } as const satisfies AuctionTypeDescriptor;
