@@ -295,11 +295,20 @@ function documentableBid(ctx: AuctionsContext, w: Working, def: AuctionDefinitio
   return bid;
 }
 
+/**
+ * A bid document changes the auction's `dateModified` except while tendering (upstream bid document views set
+ * `auction.modified = False` in `active.tendering` only: bids stay out of the feed then, not in qualification).
+ */
+const touchUnlessTendering = (w: Working, now: Micros) => {
+  if (w.root.status !== 'active.tendering') touch(w, now);
+};
+
 export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     const bid = documentableBid(ctx, w, def, bidId, 'add', data);
     const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
+    touchUnlessTendering(w, ctx.now);
     return document;
   }, { serialize: true });
   return result;
@@ -311,6 +320,7 @@ export async function replaceBidDocument(ctx: AuctionsContext, id: string, bidId
     const bid = documentableBid(ctx, w, def, bidId, 'update', data);
     const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
     putChild(w, child);
+    touchUnlessTendering(w, ctx.now);
     return document;
   }, { serialize: true });
   return result;

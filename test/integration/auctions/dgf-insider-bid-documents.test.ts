@@ -25,7 +25,10 @@ describe('dgfInsider bid documents', () => {
     expect(added.headers.get('location')).toBe(`${service.url}${docs}/${added.body.data.id}`);
     expect(added.body.data).toMatchObject({ title: 'licence.pdf', documentOf: 'tender', author: 'bid_owner' });
 
+    const before = (await api.get(`${INSIDER}/${id}`)).body.data.dateModified;
     const put = await api.put(`${docs}/${added.body.data.id}`, aDocument({ title: 'licence-v2.pdf', documentType: 'financialLicense' }), owner);
+    // While tendering bid documents leave the auction's dateModified alone (upstream `auction.modified = False`).
+    expect((await api.get(`${INSIDER}/${id}`)).body.data.dateModified).toBe(before);
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ id: added.body.data.id, title: 'licence-v2.pdf', datePublished: added.body.data.datePublished });
 
@@ -89,13 +92,19 @@ describe('dgfInsider bid documents', () => {
     expect(results.body.data.status).toBe('active.qualification');
     const added = await api.post(docsOf(first), aDocument({ title: 'winner.pdf' }), { as: 'broker2', token: first.token });
     expect(added.status).toBe(201);
+    // In qualification a bid document changes the auction (upstream saves it modified): its dateModified moves on.
+    const qualifying = (await api.get(`${INSIDER}/${id}`)).body.data;
+    expect(qualifying.dateModified).toBe(added.body.data.dateModified);
+    expect(qualifying.dateModified > results.body.data.dateModified).toBe(true);
+    const version = await api.put(`${docsOf(first)}/${added.body.data.id}`, aDocument({ title: 'winner-v2.pdf' }), { as: 'broker2', token: first.token });
+    expect((await api.get(`${INSIDER}/${id}`)).body.data.dateModified).toBe(version.body.data.dateModified);
     expect((await api.post(docsOf(second), aDocument(), { as: 'broker', token: second.token })).body).toEqual(
       forbidden("Can't add document because award of bid is not in pending state"),
     );
     const disclosed = await api.get(docsOf(first), { as: 'broker' });
     expect(disclosed.status).toBe(200);
-    expect(titles(disclosed.body.data)).toEqual(['winner.pdf']);
-    expect((await api.get(`${docsOf(first)}/${added.body.data.id}`)).body.data.title).toBe('winner.pdf');
+    expect(titles(disclosed.body.data)).toEqual(['winner-v2.pdf']);
+    expect((await api.get(`${docsOf(first)}/${added.body.data.id}`)).body.data.title).toBe('winner-v2.pdf');
   });
 });
 
