@@ -121,6 +121,7 @@ const auctionRoutes = (base: string, variant: string, style: Pick<RouteDefinitio
     route('GET', '/{auctionId}/bids/{bidId}/documents', 'list-bid-documents', 'any', { summary: 'List the documents of a bid (`?all=1`: every version; its owner, or anyone once bids are disclosed)', response: 'collection', resource: 'document', token: true }),
     route('GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', 'any', { summary: 'Read a document of a bid', response: 'resource', resource: 'document', token: true }),
     route('PUT', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'put-bid-document', ['broker'], { summary: 'Upload a new version of a bid document (bid owner)', request: 'document', response: 'resource', token: true }),
+    route('PATCH', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'patch-bid-document', ['broker'], { summary: 'Change the fields of a bid document, not its file (bid owner)', request: 'document.patch', response: 'resource', token: true }),
     route('GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], { summary: 'The procedure as the auction system reads it', response: 'resource', resource: auction }),
     route('POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], { summary: 'Report the auction results (auction system)', request: 'auction.results', response: 'resource', resource: auction }),
     route('GET', '/{auctionId}/awards', 'list-awards', 'any', { summary: 'List the awards of an auction', response: 'collection', resource: 'award' }),

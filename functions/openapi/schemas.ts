@@ -34,6 +34,10 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'cancellation.patch': cancellationPatchSchema,
   relatedProcess: relatedProcessSchema,
   // ---- shapes without a domain JSON Schema
+  'document.patch': {
+    type: 'object',
+    description: 'Any descriptive field of a document (title, description, documentType, format, index, language, accessDetails…); its file (url, hash) and the server fields stay. The merged document is checked as a document.',
+  },
   'award.patch': {
     type: 'object',
     description: 'Checked by the awarding rules of the auction type (allowed transitions), not by a JSON Schema.',

@@ -8,7 +8,7 @@ import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
-import { currentDocuments, documentList, newDocument, newVersion, serverDocument, type DocumentRecord } from '../documents/documents.ts';
+import { currentDocuments, documentList, newDocument, newVersion, patchedDocument, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, removeChild, removeWithBelongings, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
 import { assertAwardDocumentAuthor, assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findAward, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
 import { assertBidDocumentsReadable, assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, participationUrlOf, readBid, type Bid } from './bids.ts';
@@ -319,6 +319,18 @@ export async function replaceBidDocument(ctx: AuctionsContext, id: string, bidId
   const { result } = await change(ctx, id, (w, def) => {
     const bid = documentableBid(ctx, w, def, bidId, 'update', data);
     const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
+    putChild(w, child);
+    touchUnlessTendering(w, ctx.now);
+    return document;
+  }, { serialize: true });
+  return result;
+}
+
+/** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
+export async function patchBidDocument(ctx: AuctionsContext, id: string, bidId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    const bid = documentableBid(ctx, w, def, bidId, 'update', data);
+    const { document, child } = patchedDocument(w.children, documentId, data, documentScope(BID, bid.id));
     putChild(w, child);
     touchUnlessTendering(w, ctx.now);
     return document;

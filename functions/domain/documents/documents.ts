@@ -188,6 +188,21 @@ export function newVersion(
   return { document, child: { place: versionPlace(scope, id, history.length + 1), entity: 'document', data: document } };
 }
 
+/**
+ * PATCH (upstream `apply_patch` on the current version): the sent descriptive fields change the current version in
+ * place, no new version; its file (`url`, `hash`) and the server fields stay as they are.
+ */
+export function patchedDocument(children: Child[], id: string, input: JsonObject, scope?: ChildOwner): { document: DocumentRecord; child: Child } {
+  const history = versions(children, scope).get(id);
+  if (!history) throw new NotFoundError('document_id');
+  const previous = history[history.length - 1];
+  const document = { ...previous, ...omit(input, [...SERVER_FIELDS, 'url', 'hash']) } as DocumentRecord;
+  const body = omit(document, SERVER_FIELDS);
+  // The stored link is a path; it is checked as the absolute link it stands for.
+  checkNew(typeof body.url === 'string' && body.url.startsWith('/') ? { ...body, url: `http://link.invalid${body.url}` } : body);
+  return { document, child: { place: versionPlace(scope, id, history.length), entity: 'document', data: document } };
+}
+
 /** Illustrations take the places of illustrations by ascending `index` (equal indexes keep their order: the sort is stable). */
 function illustrationsByIndex(uploaded: DocumentRecord[]): DocumentRecord[] {
   const illustrations = uploaded.filter(isIllustration).sort((a, b) => (a.index ?? Infinity) - (b.index ?? Infinity));

@@ -108,6 +108,56 @@ describe('dgfInsider bid documents', () => {
   });
 });
 
+describe('PATCH of a bid document', () => {
+  it('dgfInsider: the bid owner changes the current version in place while tendering; its file stays, others are refused', async () => {
+    const { id, auction } = await tenderingInsider(api);
+    const bid = await insiderBid(api, id);
+    const owner = { as: 'broker2', token: bid.token };
+    const docs = `${INSIDER}/${id}/bids/${bid.id}/documents`;
+    const doc = (await api.post(docs, aDocument({ title: 'licence.pdf', documentType: 'financialLicense' }), owner)).body.data;
+    const before = (await api.get(`${INSIDER}/${id}`)).body.data.dateModified;
+
+    const patched = await api.patch(`${docs}/${doc.id}`, { title: 'licence (signed).pdf', description: 'Підписана', url: 'http://elsewhere.invalid/x', id: 'x' }, owner);
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toEqual({ ...doc, title: 'licence (signed).pdf', description: 'Підписана' });
+    // No new version; while tendering the auction's dateModified stays.
+    expect((await api.get(`${docs}?all=1`, owner)).body.data).toEqual([patched.body.data]);
+    expect((await api.get(`${INSIDER}/${id}`)).body.data.dateModified).toBe(before);
+
+    expect((await api.patch(`${docs}/${doc.id}`, { title: '' }, owner)).status).toBe(422);
+    expect((await api.patch(`${docs}/${doc.id}`, { title: 'x.pdf' }, { as: 'broker', token: bid.token })).status).toBe(403);
+    expect((await api.patch(`${docs}/${doc.id}`, { title: 'x.pdf' })).status).toBe(403);
+    const unknown = await api.patch(`${docs}/${'0'.repeat(32)}`, { title: 'x.pdf' }, owner);
+    expect(unknown.body.errors[0]).toMatchObject({ location: 'url', name: 'document_id' });
+    expect((await api.patch(`${docs}/${doc.id}`, { documentType: 'auctionProtocol' }, owner)).body).toEqual(
+      forbidden("Can't update document with auctionProtocol documentType"),
+    );
+
+    await clock.passTo(auction.tenderPeriod.endDate);
+    expect((await api.patch(`${docs}/${doc.id}`, { title: 'late.pdf' }, owner)).body).toEqual(
+      forbidden(`Document can be updated only during the tendering period: from (${auction.tenderPeriod.startDate}) to (${auction.tenderPeriod.endDate}).`),
+    );
+    expect((await api.get(`${docs}/${doc.id}`, owner)).body.data.title).toBe('licence (signed).pdf');
+  });
+
+  it('landlease: the bid owner changes it until the bid is active', async () => {
+    const { id, auction } = await rectifyingAuction(api);
+    await clock.passTo(auction.rectificationPeriod.endDate);
+    await service.bot('chronograph');
+    const bids = `${AUCTIONS}/${id}/bids`;
+    const created = await api.post(bids, aBid(), { as: 'broker2' });
+    const owner = { as: 'broker2', token: created.body.access.token };
+    const docs = `${bids}/${created.body.data.id}/documents`;
+    await api.patch(`${bids}/${created.body.data.id}`, { status: 'pending' }, owner);
+    const doc = (await api.post(docs, aDocument({ title: 'e1.pdf', documentType: 'eligibilityDocuments' }), owner)).body.data;
+    const patched = await api.patch(`${docs}/${doc.id}`, { title: 'e1 (signed).pdf' }, owner);
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toEqual({ ...doc, title: 'e1 (signed).pdf' });
+    await api.patch(`${bids}/${created.body.data.id}`, { status: 'active', qualified: true, bidNumber: 1 }, owner);
+    expect((await api.patch(`${docs}/${doc.id}`, { title: 'late.pdf' }, owner)).body).toEqual(forbidden("Can't update document in current (active) bid status"));
+  });
+});
+
 describe('landlease bid documents', () => {
   it('lists and versions the eligibility documents of a bid until it is active', async () => {
     const { id, auction } = await rectifyingAuction(api);

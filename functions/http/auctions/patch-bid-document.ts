@@ -1,0 +1,8 @@
+import { patchBidDocument } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PATCH /api/2.3/auctions/{auctionId}/bids/{bidId}/documents/{documentId}: the current version changes in place (bid owner). */
+export const handler = httpHandler(async (req) => ({
+  data: await patchBidDocument(auctionsContext(req), req.params.auctionId, req.params.bidId, req.params.documentId, req.data),
+}));
