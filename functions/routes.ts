@@ -151,6 +151,8 @@ const auctionTypeRoutes = ({ apiBase, procurementMethodType: variant, style, tra
   ...(transfers
     ? [
         { method: 'POST', path: `${apiBase}/{auctionId}/ownership`, handler: 'http/auctions/post-auction-ownership', auth: ['broker'], table: 'rw', variant, ...style, doc: { summary: 'Take an auction over with a transfer (new owner)', request: 'ownership', response: 'resource', resource: `auction.${variant}` } } as const,
+        // Upstream core transferring: the owner and stored transfer token for the contracting service (the admin's here).
+        { method: 'GET', path: `${apiBase}/{auctionId}/extract_credentials`, handler: 'http/auctions/get-auction-credentials', auth: ['admin'], table: 'ro', variant, ...style, doc: { summary: 'The owner and the stored (hashed) transfer token of an auction (admin; upstream: the contracting service)', response: 'resource', resource: 'credentials' } } as const,
         ...transferRoutes(transfers.version, { ...(style.location && { location: style.location }), ...(style.contentType && { contentType: style.contentType }) }),
       ]
     : []),

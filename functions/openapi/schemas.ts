@@ -34,6 +34,10 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'cancellation.patch': cancellationPatchSchema,
   relatedProcess: relatedProcessSchema,
   // ---- shapes without a domain JSON Schema
+  credentials: {
+    type: 'object',
+    properties: { id: { type: 'string' }, owner: { type: 'string' }, transfer_token: { type: ['string', 'null'], description: 'The hash the service keeps, never the token.' } },
+  },
   'document.patch': {
     type: 'object',
     description: 'Any descriptive field of a document (title, description, documentType, format, index, language, accessDetails…); its file (url, hash) and the server fields stay. The merged document is checked as a document.',

@@ -136,6 +136,15 @@ export async function createAuction(ctx: AuctionsContext, data: JsonObject): Pro
   return { auction: documents.length ? { ...auction, documents: documents.map((d) => d.document) } : auction, token, transfer };
 }
 
+/**
+ * Upstream core transferring `GET /auctions/{id}/extract_credentials` (for the contracting service, which Agora
+ * lacks: the admin's here): the auction's `id`, `owner` and stored `transfer_token`, which is its hash, as upstream.
+ */
+export async function extractCredentials(ctx: AuctionsContext, id: string): Promise<JsonObject> {
+  const a = await loadAuction(ctx, id);
+  return { id: a.root.id, owner: a.root.owner, transfer_token: (a.internal?.transferTokenHash as string | undefined) ?? null };
+}
+
 export async function getAuction(ctx: AuctionsContext, id: string): Promise<Auction> {
   return auctionView(await loadAuction(ctx, id));
 }

@@ -40,6 +40,7 @@ const KIND: Record<string, Kind> = {
   'http/auctions/post-contract-document': 'owner', 'http/auctions/put-contract-document': 'owner',
   'http/auctions/get-bid': 'bid-read', 'http/auctions/get-bid-document': 'bid-read', 'http/auctions/list-bid-documents': 'bid-read',
   'http/auctions/put-bid-document': 'owner', 'http/auctions/patch-bid-document': 'owner',
+  'http/auctions/get-auction-credentials': 'read', // admin only: every other role is refused by the route's auth
   'http/auctions/post-auction': 'create', 'http/auctions/post-question': 'create', 'http/auctions/post-bid': 'create',
   'http/auctions/patch-auction': 'owner', 'http/auctions/post-auction-document': 'owner', 'http/auctions/put-auction-document': 'owner',
   'http/auctions/patch-question': 'owner', 'http/auctions/patch-bid': 'owner', 'http/auctions/delete-bid': 'owner', 'http/auctions/post-bid-document': 'owner',

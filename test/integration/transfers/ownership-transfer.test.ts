@@ -203,6 +203,24 @@ describe('ownership transfer', () => {
     expect((await api.get(asset.path)).body.data.owner).toBe('broker');
   });
 
+  it.each(['landlease auction', 'dgfInsider auction'] as const)('extract_credentials of a %s: id, owner and the hashed transfer token, to the admin alone', async (name) => {
+    const auction = await OBJECTS[name].make();
+    const res = await api.get(`${auction.path}/extract_credentials`, { as: 'admin' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ id: auction.id, owner: 'broker', transfer_token: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(res.body.data.transfer_token).not.toContain(auction.transfer);
+    for (const as of ['broker', 'concierge', 'convoy']) {
+      expect((await api.get(`${auction.path}/extract_credentials`, { as })).body.errors).toEqual([{ location: 'url', name: 'permission', description: 'Forbidden' }]);
+    }
+    // It follows the owner: after a take-over it gives the new owner and the new transfer token's hash.
+    const t = await newTransfer('broker2');
+    await takeOver(auction.path, { id: t.id, transfer: auction.transfer });
+    const after = (await api.get(`${auction.path}/extract_credentials`, { as: 'admin' })).body.data;
+    expect(after.owner).toBe('broker2');
+    expect(after.transfer_token).not.toBe(res.body.data.transfer_token);
+    expect((await api.get(`${AUCTIONS}/${hex32()}/extract_credentials`, { as: 'admin' })).status).toBe(404);
+  });
+
   it('works on an asset whatever its status (an active asset attached to a lot changes hands too)', async () => {
     const object = await OBJECTS['bounce asset'].make();
     const asset: CreatedAsset = { type: 'bounce', id: object.id, token: object.token, asset: {}, url: object.path };

@@ -1,0 +1,6 @@
+import { extractCredentials } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.5/auctions/{auctionId}/extract_credentials: id, owner and the stored transfer token hash (admin). */
+export const handler = httpHandler(async (req) => ({ data: await extractCredentials(auctionsContext(req), req.params.auctionId) }));
