@@ -17,9 +17,12 @@ interface AssetServer<T extends string> {
   relatedLot?: string;
   rectificationPeriod?: { startDate: string; endDate: string };
   /** Bounce: links to other processes (at most one, of `type` `lot`), managed by the concierge. */
-  relatedProcesses?: Array<BounceRelatedProcess & { id: string }>;
+  relatedProcesses?: RelatedProcess[];
   mode?: 'test';
 }
+/** A bounce asset's link to another process (a lot), as stored: the request fields and its id. */
+export type RelatedProcess = BounceRelatedProcess & { id: string };
+
 /** The stored record of each asset type: the fields its request schema allows (generated) and the server's. */
 export type BasicAsset = Omit<BasicAssetBody, keyof AssetServer<string>> & AssetServer<'basic'>;
 export type BounceAsset = Omit<BounceAssetBody, keyof AssetServer<string>> & AssetServer<'bounce'>;
@@ -27,9 +30,9 @@ export type BounceAsset = Omit<BounceAssetBody, keyof AssetServer<string>> & Ass
 export type Asset = BasicAsset | BounceAsset;
 
 /** The items of an asset (only bounce assets have them). */
-export const itemsOf = (asset: Asset | undefined): JsonObject[] | undefined => (asset?.assetType === 'bounce' ? asset.items : undefined);
+export const itemsOf = (asset: Asset | undefined): BounceAsset['items'] => (asset?.assetType === 'bounce' ? asset.items : undefined);
 /** The decisions of an asset (only bounce assets have them). */
-export const decisionsOf = (asset: Asset | undefined): JsonObject[] | undefined => (asset?.assetType === 'bounce' ? asset.decisions : undefined);
+export const decisionsOf = (asset: Asset | undefined): BounceAsset['decisions'] => (asset?.assetType === 'bounce' ? asset.decisions : undefined);
 
 export const ASSET_STATUSES = ['draft', 'pending', 'verification', 'active', 'deleted', 'complete'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
@@ -121,7 +124,7 @@ export interface AssetTypeDefinition {
     /** At most this many on one asset. */
     max: number;
     /** Validates one related process (422). */
-    accept(process: JsonObject): JsonObject;
+    accept(process: JsonObject): RelatedProcess;
   };
 }
 

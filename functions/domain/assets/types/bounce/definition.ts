@@ -3,7 +3,7 @@ import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { ASSET_STATUSES, decisionsOf, itemsOf, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
+import { ASSET_STATUSES, decisionsOf, itemsOf, type AssetTypeDefinition, type RelatedProcess, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
@@ -151,7 +151,8 @@ export const bounce: AssetTypeDefinition = {
     accept(process) {
       const prepared = { type: 'lot', ...process };
       checkRelatedProcess(prepared);
-      return prepared;
+      // Checked by the schema the type is generated from; the caller has set its id.
+      return prepared as RelatedProcess;
     },
   },
 };
