@@ -20,6 +20,7 @@ import { newAjv } from '../functions/domain/kernel/schema-compiler.ts';
 import { runtime } from '../functions/domain/kernel/json-schema-runtime.ts';
 import { requestSchemas } from '../functions/domain/schemas/request-schemas.ts';
 import { listSchemas } from '../functions/domain/schemas/registry.ts';
+import { generateRequestTypes } from './request-types.ts';
 
 // Both are CommonJS: under NodeNext TypeScript types the default import as the whole module,
 // and each module also exports itself as `.default`.
@@ -143,7 +144,13 @@ export const REQUEST_OUTPUT = {
   dts: fileURLToPath(new URL('../functions/domain/schemas/generated/request-validators.d.ts', import.meta.url)),
 };
 
+/** The types of the same request bodies (bin/request-types.ts), which the domain's records are built from. */
+export const REQUEST_TYPES_OUTPUT = fileURLToPath(new URL('../functions/domain/schemas/generated/request-types.ts', import.meta.url));
+export const requestTypes = (): string => generateRequestTypes(requestSchemas);
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(REQUEST_TYPES_OUTPUT, requestTypes());
+  console.log(`wrote ${REQUEST_TYPES_OUTPUT}`);
   for (const [{ js, dts }, out] of [[generateValidators(), OUTPUT], [generateRequestValidators(), REQUEST_OUTPUT]] as const) {
     writeFileSync(out.js, js);
     writeFileSync(out.dts, dts);

@@ -1,26 +1,38 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import type { DocumentRecord } from '../documents/documents.ts';
 import type { JsonObject } from '../kernel/objects.ts';
+import type { BasicAsset as BasicAssetBody, BounceAsset as BounceAssetBody, BounceRelatedProcess } from '../schemas/generated/request-types.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import type { Micros } from '../kernel/time.ts';
 
-/** An asset of any type (interface.md §2.4): what GET shows, without its documents (children of the aggregate). */
-export interface Asset extends JsonObject {
+/** The server's own fields of an asset: ids, status from the status graph, dates, owner, links set by bots. */
+interface AssetServer<T extends string> {
   id: string;
   assetID: string;
-  assetType: string;
-  title: string;
+  assetType: T;
   status: AssetStatus;
   owner: string;
   date: string;
   dateModified: string;
-  assetCustodian: JsonObject;
   relatedLot?: string;
-  /** Bounce: links to other processes (at most one, of `type` `lot`), managed by the concierge. */
-  relatedProcesses?: JsonObject[];
   rectificationPeriod?: { startDate: string; endDate: string };
+  /** Bounce: links to other processes (at most one, of `type` `lot`), managed by the concierge. */
+  relatedProcesses?: RelatedProcess[];
   mode?: 'test';
 }
+/** A bounce asset's link to another process (a lot), as stored: the request fields and its id. */
+export type RelatedProcess = BounceRelatedProcess & { id: string };
+
+/** The stored record of each asset type: the fields its request schema allows (generated) and the server's. */
+export type BasicAsset = Omit<BasicAssetBody, keyof AssetServer<string>> & AssetServer<'basic'>;
+export type BounceAsset = Omit<BounceAssetBody, keyof AssetServer<string>> & AssetServer<'bounce'>;
+/** An asset of any type (interface.md §2.4): what GET shows, without its documents (children of the aggregate). */
+export type Asset = BasicAsset | BounceAsset;
+
+/** The items of an asset (only bounce assets have them). */
+export const itemsOf = (asset: Asset | undefined): BounceAsset['items'] => (asset?.assetType === 'bounce' ? asset.items : undefined);
+/** The decisions of an asset (only bounce assets have them). */
+export const decisionsOf = (asset: Asset | undefined): BounceAsset['decisions'] => (asset?.assetType === 'bounce' ? asset.decisions : undefined);
 
 export const ASSET_STATUSES = ['draft', 'pending', 'verification', 'active', 'deleted', 'complete'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
@@ -112,7 +124,7 @@ export interface AssetTypeDefinition {
     /** At most this many on one asset. */
     max: number;
     /** Validates one related process (422). */
-    accept(process: JsonObject): JsonObject;
+    accept(process: JsonObject): RelatedProcess;
   };
 }
 

@@ -14,6 +14,7 @@ import {
   assetStatusGraph,
   editableFields,
   OWNER_EDIT_STATUSES,
+  itemsOf,
   SERVER_FIELDS,
   type Asset,
   type AssetRole,
@@ -38,7 +39,7 @@ export interface AssetsContext {
 const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
 
 /** What GET shows: the root and the current version of each document. */
-export function assetView(a: Pick<Aggregate<Asset>, 'root' | 'children'>): Asset {
+export function assetView(a: Pick<Aggregate<Asset>, 'root' | 'children'>): Asset & { documents?: DocumentRecord[] } {
   const documents = currentDocuments(a.children);
   return documents.length ? { ...a.root, documents } : a.root;
 }
@@ -172,13 +173,14 @@ export async function patchAssetItem(ctx: AssetsContext, id: string, itemId: str
       throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
     }
     assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
-    const stored: JsonObject[] = asset.items ?? [];
+    const stored: JsonObject[] = itemsOf(asset) ?? [];
     const previous = stored.find((i) => i.id === itemId);
     if (!previous) throw new NotFoundError('item_id');
     const item = items.accept({ ...mergePatch(previous, omit(data, ['id'])), id: itemId });
     result = item;
     if (sameJson(item, previous)) return undefined;
-    return { root: { ...asset, items: stored.map((i) => (i === previous ? item : i)), dateModified: formatKyiv(ctx.now) } };
+    // Only types with items get here (ctx.type.items), so the record stays of its type.
+    return { root: { ...asset, items: stored.map((i) => (i === previous ? item : i)), dateModified: formatKyiv(ctx.now) } as Asset };
   });
   return result!;
 }

@@ -4,7 +4,7 @@ import { newId } from '../kernel/ids.ts';
 import { mergePatch, omit, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { actingRole } from '../kernel/principal.ts';
 import { formatKyiv } from '../kernel/time.ts';
-import type { Asset, AssetTypeDefinition } from './asset.ts';
+import type { Asset, AssetTypeDefinition, RelatedProcess } from './asset.ts';
 import { readAsset, type AssetsContext } from './commands.ts';
 import { lotOf } from './rules.ts';
 
@@ -14,7 +14,7 @@ import { lotOf } from './rules.ts';
  * `relatedProcesses`. Attaching, activating and detaching then go through the asset's status as with `relatedLot`.
  */
 
-const list = (asset: Asset): JsonObject[] => (Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses : []);
+const list = (asset: Asset): RelatedProcess[] => (Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses : []);
 
 function processesOf(type: AssetTypeDefinition): NonNullable<AssetTypeDefinition['relatedProcesses']> {
   if (!type.relatedProcesses) throw new NotFoundError('asset_id');
@@ -28,7 +28,7 @@ function assertWriter(ctx: AssetsContext, a: Aggregate<Asset>): void {
 }
 
 /** The asset with its new list; an active asset must keep a lot (upstream model check). */
-function withProcesses(asset: Asset, processes: JsonObject[]): Asset {
+function withProcesses(asset: Asset, processes: RelatedProcess[]): Asset {
   const { relatedProcesses: _old, ...rest } = asset;
   const next = (processes.length ? { ...rest, relatedProcesses: processes } : rest) as Asset;
   if (next.status === 'active' && !lotOf(next)) {
@@ -37,25 +37,25 @@ function withProcesses(asset: Asset, processes: JsonObject[]): Asset {
   return next;
 }
 
-function find(asset: Asset, id: string): JsonObject {
+function find(asset: Asset, id: string): RelatedProcess {
   const found = list(asset).find((rp) => rp.id === id);
   if (!found) throw new NotFoundError('relatedProcess_id');
   return found;
 }
 
-export async function listRelatedProcesses(ctx: AssetsContext, id: string): Promise<JsonObject[]> {
+export async function listRelatedProcesses(ctx: AssetsContext, id: string): Promise<RelatedProcess[]> {
   processesOf(ctx.type);
   return list((await readAsset(ctx, id)).root);
 }
 
-export async function getRelatedProcess(ctx: AssetsContext, id: string, processId: string): Promise<JsonObject> {
+export async function getRelatedProcess(ctx: AssetsContext, id: string, processId: string): Promise<RelatedProcess> {
   processesOf(ctx.type);
   return find((await readAsset(ctx, id)).root, processId);
 }
 
-export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonObject): Promise<JsonObject> {
+export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonObject): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
-  let added: JsonObject | undefined;
+  let added: RelatedProcess | undefined;
   await ctx.assets.modify(id, (current) => {
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);
@@ -70,9 +70,9 @@ export async function addRelatedProcess(ctx: AssetsContext, id: string, data: Js
   return added!;
 }
 
-export async function patchRelatedProcess(ctx: AssetsContext, id: string, processId: string, data: JsonObject): Promise<JsonObject> {
+export async function patchRelatedProcess(ctx: AssetsContext, id: string, processId: string, data: JsonObject): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
-  let result: JsonObject | undefined;
+  let result: RelatedProcess | undefined;
   await ctx.assets.modify(id, (current) => {
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);

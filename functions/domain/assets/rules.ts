@@ -1,7 +1,6 @@
 import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import type { JsonObject } from '../kernel/objects.ts';
-import type { Asset, TransitionRule, TransitionRules } from './asset.ts';
+import type { Asset, RelatedProcess, TransitionRule, TransitionRules } from './asset.ts';
 
 /** Building blocks the asset type definitions compose: rectification, the lot link, deletion (item ids: kernel/items.ts). */
 
@@ -26,8 +25,8 @@ export function rectificationEnded(asset: Asset, now: Micros): boolean {
 }
 
 /** The related processes that tie an asset to a lot (bounce: `relatedProcesses` of type `lot`). */
-const lotProcesses = (asset: Asset): JsonObject[] =>
-  Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses.filter((rp: JsonObject) => rp?.type === 'lot') : [];
+const lotProcesses = (asset: Asset): RelatedProcess[] =>
+  Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses.filter((rp) => rp?.type === 'lot') : [];
 
 /**
  * The lot an asset belongs to: its `relatedLot`, else the lot of its lot related process (the concierge may attach a
@@ -49,7 +48,7 @@ export const requireRelatedLot: TransitionRule = (asset) => {
  */
 export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => {
   if (!lotProcesses(asset as Asset).length) return asset as Asset;
-  const kept = (asset.relatedProcesses as JsonObject[]).filter((rp) => rp?.type !== 'lot');
+  const kept = (asset.relatedProcesses ?? []).filter((rp) => rp?.type !== 'lot');
   const { relatedProcesses: _all, ...rest } = asset;
   return (kept.length ? { ...rest, relatedProcesses: kept } : rest) as Asset;
 };

@@ -5,21 +5,28 @@ import { tokenMatches } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
+import type { DgfInsiderBid, LandleaseBid, LandleaseBidPatch } from '../schemas/generated/request-types.ts';
 import { allDocuments } from '../documents/documents.ts';
 import { childPlace, childrenOf, documentScope, type Auction, type AuctionParts, type AuctionStatus } from './auction.ts';
 
-/** A bid (interface.md §2.6). Its owner token's hash is kept beside it (`Child.internal`), never in the bid. */
-export interface Bid extends JsonObject {
+/** Every status a bid of any type can be in: what its request schemas allow (landlease: its patch), and `unsuccessful` (set by the server). */
+export type BidStatus = NonNullable<DgfInsiderBid['status'] | LandleaseBidPatch['status']> | 'unsuccessful';
+
+/** The server's own fields of a bid. */
+interface BidServer {
   id: string;
-  status: string;
+  status: BidStatus;
   owner: string;
   date: string;
-  tenderers: JsonObject[];
-  value?: JsonObject;
-  qualified?: boolean;
   bidNumber?: number;
   participationUrl?: string;
 }
+
+/**
+ * A bid (interface.md §2.6): the fields its type's request schema allows (generated from the same schema its
+ * validator uses) and the server's. Its owner token's hash is kept beside it (`Child.internal`), never in the bid.
+ */
+export type Bid = (Omit<DgfInsiderBid, keyof BidServer> | Omit<LandleaseBid & LandleaseBidPatch, keyof BidServer>) & BidServer;
 
 /** The per-type bid rules; storage, tokens, visibility and documents are the kernel's. */
 export interface BidPolicy {

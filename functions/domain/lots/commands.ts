@@ -26,7 +26,7 @@ const LOT_ROLES: readonly string[] = ['owner', 'concierge', 'convoy', 'admin'];
 const LOT_CREATE_LEVEL = '1';
 
 /** What GET shows: the root and the current version of each document. */
-export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot {
+export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot & { documents?: DocumentRecord[] } {
   const documents = currentDocuments(a.children);
   return documents.length ? { ...a.root, documents } : a.root;
 }

@@ -1,28 +1,25 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import { ID_PATTERN } from '../kernel/ids.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { Lot as LotBody } from '../schemas/generated/request-types.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
 import { multilingual } from '../kernel/structures.ts';
 
-/** A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2). */
-export interface Lot extends JsonObject {
+/**
+ * A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2): the fields its request schema allows
+ * (generated from `lotSchema`), with the server's own fields (ids, status from the status graph, dates, owner).
+ */
+export type Lot = Omit<LotBody, 'status' | 'lotType'> & {
   id: string;
   lotID: string;
   lotType: 'basic';
-  lotIdentifier: string;
-  title: string;
-  lotCustodian: JsonObject;
-  assets: string[];
   status: LotStatus;
   owner: string;
   date: string;
   dateModified: string;
-  mode?: 'test';
-  auctions?: string[];
-}
+};
 
 export const LOT_STATUSES = [
   'draft', 'pending', 'verification', 'active.salable', 'active.awaiting', 'active.auction', 'pending.sold', 'sold',

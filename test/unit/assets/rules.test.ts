@@ -22,10 +22,11 @@ describe('asset rules', () => {
   });
 
   it('composes rule sets, earlier sets first', () => {
-    const mark = (m: string): TransitionRule => (a) => ({ ...a, marks: [...(a.marks ?? []), m] });
+    type Marked = Asset & { marks?: string[] };
+    const mark = (m: string): TransitionRule => (a) => ({ ...a, marks: [...((a as Marked).marks ?? []), m] }) as Marked;
     const rules = composeTransitions({ 'draft->pending': [mark('guard')] }, { 'draft->pending': [mark('effect')], 'pending->deleted': [mark('x')] });
     const result = rules['draft->pending']!.reduce((a, rule) => rule(a, { now: NOW, documents: [] }), asset);
-    expect(result.marks).toEqual(['guard', 'effect']);
+    expect((result as Marked).marks).toEqual(['guard', 'effect']);
     expect(Object.keys(rules).sort()).toEqual(['draft->pending', 'pending->deleted']);
   });
 

@@ -8,7 +8,7 @@ const LOT = 'a'.repeat(32);
 const OTHER = 'b'.repeat(32);
 const lot = (status: Lot['status'], assets: string[]) => ({ id: LOT, status, assets }) as Lot;
 const asset = (id: string, fields: Partial<Asset>) => ({ id, assetType: 'bounce', status: 'pending', ...fields }) as Asset;
-const linked = (to: string) => ({ relatedProcesses: [{ id: 'c'.repeat(32), type: 'lot', relatedProcessID: to }] });
+const linked = (to: string) => ({ relatedProcesses: [{ id: 'c'.repeat(32), type: 'lot' as const, relatedProcessID: to }] });
 const world = (...assets: Asset[]) => new Map(assets.map((a) => [a.id, a]));
 
 describe('the lot of an asset', () => {

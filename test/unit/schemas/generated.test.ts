@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateValidators, OUTPUT } from '../../../bin/build-schema-validators.ts';
+import { generateValidators, OUTPUT, REQUEST_TYPES_OUTPUT, requestTypes } from '../../../bin/build-schema-validators.ts';
 
 describe('generated standalone validators', () => {
   it('are up to date with the schema JSON files (else run: npx tsx bin/build-schema-validators.ts)', () => {
@@ -11,5 +11,11 @@ describe('generated standalone validators', () => {
 
   it('do not import ajv or anything else at run time', () => {
     expect(readFileSync(OUTPUT.js, 'utf8')).not.toMatch(/\bimport\b|\brequire\(/);
+  });
+});
+
+describe('generated request types', () => {
+  it('are up to date with the request schemas (else run: npm run generate)', () => {
+    expect(readFileSync(REQUEST_TYPES_OUTPUT, 'utf8')).toBe(requestTypes());
   });
 });

@@ -3,7 +3,7 @@ import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { ASSET_STATUSES, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
+import { ASSET_STATUSES, decisionsOf, itemsOf, type AssetTypeDefinition, type RelatedProcess, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
@@ -97,14 +97,14 @@ const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
 const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
-  if (!asset.items?.length) {
+  if (!itemsOf(asset)?.length) {
     throw UnprocessableError.data('You cannot switch the asset status from draft to pending unless at least one item has been added.');
   }
   return asset;
 };
 
 const requireDecisions: TransitionRule = (asset) => {
-  if (!asset.decisions?.length) {
+  if (!decisionsOf(asset)?.length) {
     throw UnprocessableError.data('You cannot switch the asset status from draft to pending unless at least one decision has been added.');
   }
   return asset;
@@ -123,8 +123,8 @@ export const bounce: AssetTypeDefinition = {
   accept(fields, previous) {
     const prepared = {
       ...fields,
-      ...(fields.items !== undefined && { items: withItemIds(fields.items, previous?.items) }),
-      ...(fields.decisions !== undefined && { decisions: withDecisionIds(fields.decisions, previous?.decisions) }),
+      ...(fields.items !== undefined && { items: withItemIds(fields.items, itemsOf(previous)) }),
+      ...(fields.decisions !== undefined && { decisions: withDecisionIds(fields.decisions, decisionsOf(previous)) }),
     };
     checkAsset(prepared);
     return acceptItemsSchemaProperties(prepared);
@@ -151,7 +151,8 @@ export const bounce: AssetTypeDefinition = {
     accept(process) {
       const prepared = { type: 'lot', ...process };
       checkRelatedProcess(prepared);
-      return prepared;
+      // Checked by the schema the type is generated from; the caller has set its id.
+      return prepared as RelatedProcess;
     },
   },
 };
