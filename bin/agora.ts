@@ -13,7 +13,8 @@ import { bots } from '../functions/bots.ts';
 class RuntimeSettings implements IAspect {
   constructor(private readonly environment: Record<string, string>) {}
   visit(node: IConstruct) {
-    if (node instanceof LambdaFunction) for (const [key, value] of Object.entries(this.environment)) node.addEnvironment(key, value);
+    if (node instanceof LambdaFunction)
+      for (const [key, value] of Object.entries(this.environment)) node.addEnvironment(key, value);
   }
 }
 
@@ -23,17 +24,33 @@ class RuntimeSettings implements IAspect {
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
-  const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold, runtime, corsOrigins } = parameters(app.node, bots.map((b) => b.name));
+  const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold, runtime, corsOrigins } = parameters(
+    app.node,
+    bots.map((b) => b.name),
+  );
   const security = securityParameters(app.node);
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
-    table: data.table, files: data.files, docserviceKey: data.docserviceKey, participationKey: data.participationKey, throttle, api5xxThreshold, alarmTopic: data.alarmTopic, security,
+    table: data.table,
+    files: data.files,
+    docserviceKey: data.docserviceKey,
+    participationKey: data.participationKey,
+    throttle,
+    api5xxThreshold,
+    alarmTopic: data.alarmTopic,
+    security,
     corsOrigins,
   });
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
-    table: data.table, participationKey: data.participationKey, schedules: botSchedules, alarmTopic: data.alarmTopic, botConcurrency: security.botConcurrency,
+    table: data.table,
+    participationKey: data.participationKey,
+    schedules: botSchedules,
+    alarmTopic: data.alarmTopic,
+    botConcurrency: security.botConcurrency,
   });
-  Aspects.of(app).add(new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite, AGORA_CALENDAR: runtime.calendar }));
+  Aspects.of(app).add(
+    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite, AGORA_CALENDAR: runtime.calendar }),
+  );
   acknowledgeNagFindings({ data, api, bots: botsStack });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);
   return { app, data, api, bots: botsStack };

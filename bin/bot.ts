@@ -9,7 +9,9 @@ import { serviceUrl } from './local-service.ts';
 const name = process.argv[2];
 const names = bots.map((b) => b.name);
 if (!name || !names.includes(name)) {
-  console.error(`${name ? `unknown bot ${JSON.stringify(name)}` : 'which bot?'}: one of ${names.join(', ')}\nusage: npm run bot -- <${names.join('|')}>`);
+  console.error(
+    `${name ? `unknown bot ${JSON.stringify(name)}` : 'which bot?'}: one of ${names.join(', ')}\nusage: npm run bot -- <${names.join('|')}>`,
+  );
   process.exit(2);
 }
 const base = serviceUrl();

@@ -7,8 +7,19 @@ import { putOrganization } from '../functions/store/organizations.ts';
 export const DEV_ORGANIZATIONS = [
   {
     name: 'Державне управління справами',
-    identifier: { scheme: 'UA-EDR', id: '00037256', uri: 'http://www.dus.gov.ua/', legalName: 'Державне управління справами' },
-    address: { countryName: 'Україна', postalCode: '01220', region: 'м. Київ', locality: 'м. Київ', streetAddress: 'вул. Банкова, 11, корпус 1' },
+    identifier: {
+      scheme: 'UA-EDR',
+      id: '00037256',
+      uri: 'http://www.dus.gov.ua/',
+      legalName: 'Державне управління справами',
+    },
+    address: {
+      countryName: 'Україна',
+      postalCode: '01220',
+      region: 'м. Київ',
+      locality: 'м. Київ',
+      streetAddress: 'вул. Банкова, 11, корпус 1',
+    },
   },
 ] as const;
 

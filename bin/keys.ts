@@ -30,18 +30,21 @@ const refuse = (message: string): never => {
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) wrong('no command');
-if (!['add', 'list', 'revoke'].includes(command)) wrong(`unknown command ${JSON.stringify(command)}: add, list or revoke`);
+if (!['add', 'list', 'revoke'].includes(command))
+  wrong(`unknown command ${JSON.stringify(command)}: add, list or revoke`);
 if (command === 'add') {
   const [name, role, levels] = args;
   if (!name) wrong('add: the key needs a name');
   if (!NAME.test(name)) wrong(`add: name ${JSON.stringify(name)}: letters, digits, '.', '_' and '-', at most 64`);
   if (!role) wrong(`add: the role of ${name} is missing: one of ${ROLES.join(', ')}`);
   if (!ROLES.includes(role as Role)) wrong(`add: unknown role ${JSON.stringify(role)}: one of ${ROLES.join(', ')}`);
-  if (levels !== undefined && !/^[0-9]+$/.test(levels)) wrong(`add: levels ${JSON.stringify(levels)}: accreditation levels as digits, like 1234`);
+  if (levels !== undefined && !/^[0-9]+$/.test(levels))
+    wrong(`add: levels ${JSON.stringify(levels)}: accreditation levels as digits, like 1234`);
   if (args.length > 3) wrong(`add: too many arguments (${args.slice(3).join(' ')})`);
 }
 if (command === 'list' && args.length > 0) wrong(`list takes no arguments (got ${args.join(' ')})`);
-if (command === 'revoke' && args.length !== 1) wrong(args.length ? `revoke: one name or id, got ${args.length}` : 'revoke: which key? a name or an id (see list)');
+if (command === 'revoke' && args.length !== 1)
+  wrong(args.length ? `revoke: one name or id, got ${args.length}` : 'revoke: which key? a name or an id (see list)');
 
 const noTable = useTable();
 if (noTable) refuse(noTable);
@@ -52,11 +55,16 @@ async function main() {
   if (command === 'add') {
     const [name, role, levels = role === 'broker' ? '1234' : ''] = args;
     const existing = (await listApiKeys()).find((e) => e.name === name);
-    if (existing) refuse(`a key named ${name} exists in ${where} (id ${existing.id}, ${existing.role}): names are unique; revoke it first or choose another name`);
+    if (existing)
+      refuse(
+        `a key named ${name} exists in ${where} (id ${existing.id}, ${existing.role}): names are unique; revoke it first or choose another name`,
+      );
     const key = randomBytes(24).toString('hex');
     await putApiKey(key, { name, role: role as Role, levels });
     console.log(`key for ${name} (${role}${levels ? `, levels ${levels}` : ''}) in ${where}: ${key}`);
-    console.log('It is shown only now: the table keeps its SHA-256. Clients send it as the Basic user name with an empty password.');
+    console.log(
+      'It is shown only now: the table keeps its SHA-256. Clients send it as the Basic user name with an empty password.',
+    );
   } else if (command === 'list') {
     const entries = await listApiKeys();
     if (!entries.length) return console.log(`no keys in ${where}`);
@@ -66,10 +74,17 @@ async function main() {
     const [wanted] = args;
     const all = await listApiKeys();
     const byName = all.filter((e) => e.name === wanted);
-    const matches = byName.length ? byName : wanted.length >= 6 ? all.filter((e) => e.hash.startsWith(wanted.toLowerCase())) : [];
+    const matches = byName.length
+      ? byName
+      : wanted.length >= 6
+        ? all.filter((e) => e.hash.startsWith(wanted.toLowerCase()))
+        : [];
     if (!matches.length) refuse(`no key named or with id ${wanted} in ${where}`);
     // Names made unique only lately: several keys of one name (or an id prefix of several) need the exact id.
-    if (matches.length > 1) refuse(`${matches.length} keys match ${wanted} (ids ${matches.map((e) => e.id).join(', ')}): revoke one by its id`);
+    if (matches.length > 1)
+      refuse(
+        `${matches.length} keys match ${wanted} (ids ${matches.map((e) => e.id).join(', ')}): revoke one by its id`,
+      );
     await deleteApiKey(matches[0].hash);
     console.log(`revoked ${matches[0].id} ${matches[0].name} (${matches[0].role})`);
   }

@@ -26,7 +26,6 @@ export function runningService(file = LOCAL_FILE): LocalService | undefined {
   }
 }
 
-
 /** The service's base URL: AGORA_URL, else the running `npm start`'s, else the default port. */
 export function serviceUrl(): string {
   return (process.env.AGORA_URL ?? runningService()?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`).replace(/\/+$/, '');
@@ -57,10 +56,12 @@ export const tableDescription = () =>
 export function tableFailure(error: unknown): string {
   const e = error as Error & { cause?: unknown };
   const where = tableDescription();
-  if (e.name === 'ResourceNotFoundException') return `${where}: no such table (is \`npm start\` running, or is TABLE_NAME the deployed table's name?)`;
+  if (e.name === 'ResourceNotFoundException')
+    return `${where}: no such table (is \`npm start\` running, or is TABLE_NAME the deployed table's name?)`;
   if (/ECONNREFUSED|fetch failed/.test(`${e.message} ${String(e.cause)}`) || e.name === 'TimeoutError') {
     return `${where}: nothing answers (start \`npm start\` first, or set TABLE_NAME to the deployed table)`;
   }
-  if (e.name === 'CredentialsProviderError' || /credential/i.test(e.message)) return `${where}: no AWS credentials (set AWS_PROFILE, or the AWS_* variables)`;
+  if (e.name === 'CredentialsProviderError' || /credential/i.test(e.message))
+    return `${where}: no AWS credentials (set AWS_PROFILE, or the AWS_* variables)`;
   return `${where}: ${e.name}: ${e.message}`;
 }

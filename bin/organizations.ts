@@ -17,7 +17,12 @@ import { tableDescription, tableFailure, useTable } from './local-service.ts';
  * is stored.
  */
 const { contactPoint: _sentByClients, ...entryProperties } = organizationSchema.properties;
-const checkEntry = compileCheck({ type: 'object', additionalProperties: false, required: ['name', 'identifier', 'address'], properties: entryProperties });
+const checkEntry = compileCheck({
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'identifier', 'address'],
+  properties: entryProperties,
+});
 
 const USAGE = 'usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>';
 const wrong = (message: string): never => {
@@ -32,8 +37,10 @@ const refuse = (message: string): never => {
 const [command, ...args] = process.argv.slice(2);
 if (!command) wrong('no command');
 if (command === 'add' && args.length !== 1) wrong('add: one file (a JSON organization or an array of them)');
-else if ((command === 'show' || command === 'remove') && args.length !== 2) wrong(`${command}: the identifier's scheme and id, like UA-EDR 00037256`);
-else if (!['add', 'show', 'remove'].includes(command)) wrong(`unknown command ${JSON.stringify(command)}: add, show or remove`);
+else if ((command === 'show' || command === 'remove') && args.length !== 2)
+  wrong(`${command}: the identifier's scheme and id, like UA-EDR 00037256`);
+else if (!['add', 'show', 'remove'].includes(command))
+  wrong(`unknown command ${JSON.stringify(command)}: add, show or remove`);
 
 function readEntries(file: string): Record<string, any>[] {
   let text: string;
@@ -53,7 +60,9 @@ function readEntries(file: string): Record<string, any>[] {
     try {
       checkEntry(entry);
     } catch (error) {
-      refuse(`${file}${Array.isArray(parsed) ? `[${i}]` : ''}: refused ${JSON.stringify((entry as any)?.identifier ?? null)}: ${(error as Error).message}`);
+      refuse(
+        `${file}${Array.isArray(parsed) ? `[${i}]` : ''}: refused ${JSON.stringify((entry as any)?.identifier ?? null)}: ${(error as Error).message}`,
+      );
     }
   });
   return entries;

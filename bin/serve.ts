@@ -21,28 +21,35 @@ const fail = (line: string): never => {
   console.error(line);
   process.exit(1);
 };
-const engines = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines?: { node?: string } }).engines;
+const engines = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines?: { node?: string } }
+).engines;
 const tooOld = nodeProblem(engines?.node);
 if (tooOld) fail(tooOld);
 // Local settings (.env.example lists them); the environment wins over the file. Handlers read them lazily, after this.
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
-if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT ${JSON.stringify(process.env.PORT)} is not a port number (1..65535).`);
+if (!Number.isInteger(port) || port < 1 || port > 65535)
+  fail(`PORT ${JSON.stringify(process.env.PORT)} is not a port number (1..65535).`);
 const interval = Number(process.env.BOTS_INTERVAL_MS ?? 2000);
 const inMemory = process.env.AGORA_IN_MEMORY === '1';
 const dbPath = '.agora/dynamodb';
 
 if (!(await portFree(port))) {
   const holder = portHolder(port);
-  fail(`Port ${port} is in use${holder ? ` by ${holder}` : ''}: stop that process or start on another port (PORT=7201 npm start). Nothing was changed.`);
+  fail(
+    `Port ${port} is in use${holder ? ` by ${holder}` : ''}: stop that process or start on another port (PORT=7201 npm start). Nothing was changed.`,
+  );
 }
 mkdirSync('.agora', { recursive: true });
 const external = Boolean(process.env.DYNAMODB_ENDPOINT);
 const lock = takeLock('.agora/lock');
 if ('heldBy' in lock && !external) {
   const other = runningService();
-  fail(`Agora already runs from this folder (npm start, pid ${lock.heldBy}${other ? `, ${other.url}` : ''}): stop it first, or use it. Nothing was changed.`);
+  fail(
+    `Agora already runs from this folder (npm start, pid ${lock.heldBy}${other ? `, ${other.url}` : ''}): stop it first, or use it. Nothing was changed.`,
+  );
 }
 // With its own DYNAMODB_ENDPOINT (the bench, ops) a second one may run beside: it leaves .agora to the first.
 const owner = !('heldBy' in lock);
@@ -79,17 +86,30 @@ try {
 if (process.env.AGORA_BUNDLED === '1') process.env.AGORA_BUNDLES = await buildLocalBundles(resolve('.agora/lambdas'));
 const gateway = await startGateway({ port });
 // Where this service answers and its DynamoDB Local listens, for the CLIs (`npm run bot`, `keys`, `organizations`).
-if (owner) writeFileSync(LOCAL_FILE, JSON.stringify({ url: gateway.url, endpoint: db.endpoint, table: process.env.TABLE_NAME, pid: process.pid }));
-else console.log(`Another npm start (pid ${(lock as { heldBy: number }).heldBy}) owns .agora: the CLIs reach this one with AGORA_URL=${gateway.url}`);
+if (owner)
+  writeFileSync(
+    LOCAL_FILE,
+    JSON.stringify({ url: gateway.url, endpoint: db.endpoint, table: process.env.TABLE_NAME, pid: process.pid }),
+  );
+else
+  console.log(
+    `Another npm start (pid ${(lock as { heldBy: number }).heldBy}) owns .agora: the CLIs reach this one with AGORA_URL=${gateway.url}`,
+  );
 // Bot runs are logged by the bots themselves; the timer adds only what they cannot say (a run that threw).
 const stopBots = startBots(interval, (line) => {
   if (line.includes('failed:')) console.error(line);
 });
 
-console.log(`Agora is serving on ${gateway.url} (DynamoDB Local on ${db.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`);
+console.log(
+  `Agora is serving on ${gateway.url} (DynamoDB Local on ${db.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`,
+);
 console.log(`API keys (Basic user name, empty password): ${DEV_KEYS.map((k) => `${k.name} (${k.role})`).join(', ')}`);
-console.log(`Organization directory: ${DEV_ORGANIZATIONS.map((o) => `${o.identifier.scheme} ${o.identifier.id} (${o.name})`).join(', ')}`);
-console.log(`Bots every ${interval} ms. Logs: one line per request and bot run (Kyiv time; LOG_FORMAT=json for the JSON of AWS). Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`);
+console.log(
+  `Organization directory: ${DEV_ORGANIZATIONS.map((o) => `${o.identifier.scheme} ${o.identifier.id} (${o.name})`).join(', ')}`,
+);
+console.log(
+  `Bots every ${interval} ms. Logs: one line per request and bot run (Kyiv time; LOG_FORMAT=json for the JSON of AWS). Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`,
+);
 
 const stop = async () => {
   stopBots();

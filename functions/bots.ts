@@ -26,7 +26,24 @@ export interface BotReport {
 }
 
 export const bots: readonly BotDefinition[] = [
-  { name: 'convoy', handler: 'bots/convoy', schedule: 'rate(1 minute)', description: 'Joins auctions created from a lot with the lot: checks and claims it, releases the auction, reports the outcome.' },
-  { name: 'concierge', handler: 'bots/concierge', schedule: 'rate(1 minute)', description: 'Settles lots and their assets: verification, recomposition, dissolution, deletion, sale.' },
-  { name: 'chronograph', handler: 'bots/chronograph', schedule: 'rate(1 minute)', secrets: ['participation'], description: 'Applies due timed events of auctions: period ends and the transitions they cause.' },
+  {
+    name: 'convoy',
+    handler: 'bots/convoy',
+    schedule: 'rate(1 minute)',
+    description:
+      'Joins auctions created from a lot with the lot: checks and claims it, releases the auction, reports the outcome.',
+  },
+  {
+    name: 'concierge',
+    handler: 'bots/concierge',
+    schedule: 'rate(1 minute)',
+    description: 'Settles lots and their assets: verification, recomposition, dissolution, deletion, sale.',
+  },
+  {
+    name: 'chronograph',
+    handler: 'bots/chronograph',
+    schedule: 'rate(1 minute)',
+    secrets: ['participation'],
+    description: 'Applies due timed events of auctions: period ends and the transitions they cause.',
+  },
 ];

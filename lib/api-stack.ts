@@ -33,10 +33,14 @@ export interface ApiStackProps extends StackProps {
 }
 
 const functionId = (handler: string) =>
-  handler.split(/[/-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  handler
+    .split(/[/-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
 
 /** A handler module serving several variants (asset types) is one function per variant. */
-const routeFunctionId = (route: { handler: string; variant?: string }) => functionId(route.handler) + (route.variant ? functionId(route.variant) : '');
+const routeFunctionId = (route: { handler: string; variant?: string }) =>
+  functionId(route.handler) + (route.variant ? functionId(route.variant) : '');
 
 /**
  * The HTTP API: one Lambda per entry of routes.ts, all behind one REQUEST authorizer. The authorizer identifies
@@ -50,33 +54,59 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const security = props.security ?? { ...SECURITY_DEFAULTS, keyBurst: SECURITY_DEFAULTS.keyRate * 2 };
     const authorizerFunction = new AppFunction(this, 'Authorizer', {
-      handler: 'auth/authorizer', table: props.table, access: 'ro',
-      environment: security.keyRate > 0 ? { AGORA_KEY_RATE: String(security.keyRate), AGORA_KEY_BURST: String(security.keyBurst) } : {},
+      handler: 'auth/authorizer',
+      table: props.table,
+      access: 'ro',
+      environment:
+        security.keyRate > 0
+          ? { AGORA_KEY_RATE: String(security.keyRate), AGORA_KEY_BURST: String(security.keyBurst) }
+          : {},
     });
     // The token buckets: the authorizer writes its own items (RATE#<key name>) and nothing else.
-    authorizerFunction.addToRolePolicy(new PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [props.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
-    }));
+    authorizerFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    );
     const authorizer = new HttpLambdaAuthorizer('ApiKeys', authorizerFunction, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [],
       resultsCacheTtl: Duration.seconds(0),
     });
     const fallback = routes.find((r) => r.path === '$default')!;
-    const notFound = new AppFunction(this, functionId(fallback.handler), { handler: fallback.handler, table: props.table, access: 'none' });
+    const notFound = new AppFunction(this, functionId(fallback.handler), {
+      handler: fallback.handler,
+      table: props.table,
+      access: 'none',
+    });
     // API Gateway invokes the route functions (this stack's, by their generated name prefix) with one role.
     const invoker = new Role(this, 'RouteInvoker', { assumedBy: new ServicePrincipal('apigateway.amazonaws.com') });
-    invoker.addToPrincipalPolicy(new PolicyStatement({
-      actions: ['lambda:InvokeFunction'],
-      resources: [this.formatArn({ service: 'lambda', resource: 'function', resourceName: `${this.stackName}-*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-    }));
+    invoker.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [
+          this.formatArn({
+            service: 'lambda',
+            resource: 'function',
+            resourceName: `${this.stackName}-*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
     const cors = props.corsOrigins?.length ? corsPolicy(props.corsOrigins) : undefined;
     this.api = new HttpApi(this, 'Api', {
       defaultIntegration: new RoleInvokedLambdaIntegration('NotFound', notFound, invoker),
       // API Gateway answers the preflight itself (before the authorizer) and adds the headers to every answer.
-      ...(cors && { corsPreflight: { ...cors, allowMethods: cors.allowMethods.map((m) => CorsHttpMethod[m]), maxAge: Duration.seconds(cors.maxAgeSeconds) } }),
+      ...(cors && {
+        corsPreflight: {
+          ...cors,
+          allowMethods: cors.allowMethods.map((m) => CorsHttpMethod[m]),
+          maxAge: Duration.seconds(cors.maxAgeSeconds),
+        },
+      }),
     });
     // One execution role per table-access level, shared by the route functions: a role and a policy per function
     // would take the stack past CloudFormation's 500 resources. Each function still gets exactly its level's grant.
@@ -84,10 +114,13 @@ export class ApiStack extends Stack {
     const roleFor = (access: string) => {
       if (!roles.has(access)) {
         const prefix = access.charAt(0).toUpperCase() + access.slice(1);
-        roles.set(access, new Role(this, `${prefix}RouteRole`, {
-          assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-          managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
-        }));
+        roles.set(
+          access,
+          new Role(this, `${prefix}RouteRole`, {
+            assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+            managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+          }),
+        );
       }
       return roles.get(access)!;
     };
@@ -101,16 +134,26 @@ export class ApiStack extends Stack {
         docserviceRoles.add(role);
         props.docserviceKey.grantRead(role);
         if (access === 'files') props.files.grantReadWrite(role, 'files/*');
-        else role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:PutObjectTagging'], resources: [props.files.arnForObjects('files/*')] }));
+        else
+          role.addToPrincipalPolicy(
+            new PolicyStatement({
+              actions: ['s3:PutObjectTagging'],
+              resources: [props.files.arnForObjects('files/*')],
+            }),
+          );
       }
       return role;
     };
-    const docserviceEnvironment = { DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn, FILES_BUCKET: props.files.bucketName };
+    const docserviceEnvironment = {
+      DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn,
+      FILES_BUCKET: props.files.bucketName,
+    };
     // Routes that sign participation links get their own role with the secret's read grant (never the shared one).
     const participationRoles = new Set<Role>();
     const routeRole = (route: (typeof routes)[number]) => {
       if (!route.secrets?.includes('participation')) return docserviceRole(route);
-      if (docserviceAccess(route)) throw new Error(`${route.path}: a route reads either the docservice key or the participation secret`);
+      if (docserviceAccess(route))
+        throw new Error(`${route.path}: a route reads either the docservice key or the participation secret`);
       const role = roleFor(`${route.table}Participation`);
       if (!participationRoles.has(role)) {
         participationRoles.add(role);
@@ -120,7 +163,10 @@ export class ApiStack extends Stack {
     };
     // One log group for the route functions, for the same reason as the roles (each line names its function's stream
     // and carries the route key); the authorizer and the 404 function keep their own.
-    const routeLogs = new LogGroup(this, 'RouteLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const routeLogs = new LogGroup(this, 'RouteLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
     const linkEnvironment = { AGORA_PUBLIC_URL: security.publicBaseUrl ?? this.api.apiEndpoint };
     for (const route of routes.filter((r) => r.path !== '$default')) {
@@ -128,7 +174,11 @@ export class ApiStack extends Stack {
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
       const fn = new AppFunction(this, id, {
-        handler: route.handler, table: props.table, access: route.table, role: routeRole(route), logGroup: routeLogs,
+        handler: route.handler,
+        table: props.table,
+        access: route.table,
+        role: routeRole(route),
+        logGroup: routeLogs,
         environment: {
           ...linkEnvironment,
           ...(documents && docserviceEnvironment),
@@ -144,9 +194,16 @@ export class ApiStack extends Stack {
       });
     }
     new ApiOperations(this, 'Operations', {
-      api: this.api, throttle: props.throttle, alarmTopic: props.alarmTopic, serverErrorThreshold: props.api5xxThreshold,
-      authFailureThreshold: security.authFailureThreshold, throttleThreshold: security.throttleThreshold,
+      api: this.api,
+      throttle: props.throttle,
+      alarmTopic: props.alarmTopic,
+      serverErrorThreshold: props.api5xxThreshold,
+      authFailureThreshold: security.authFailureThreshold,
+      throttleThreshold: security.throttleThreshold,
     });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The base URL of the API (append /api/0.1/lots, /api/docs ...)' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.api.apiEndpoint,
+      description: 'The base URL of the API (append /api/0.1/lots, /api/docs ...)',
+    });
   }
 }

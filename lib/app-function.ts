@@ -1,9 +1,17 @@
 import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, ParamsAndSecretsLayerVersion, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsVersions,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +72,9 @@ const lambdaCode = (handler: string) =>
  */
 export class AppFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
-    const logGroup = props.logGroup ?? new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const logGroup =
+      props.logGroup ??
+      new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     super(scope, id, {
       code: lambdaCode(props.handler),
       handler: 'index.handler',
@@ -80,7 +90,9 @@ export class AppFunction extends LambdaFunction {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
-      paramsAndSecrets: props.secretsExtension ? ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103) : undefined,
+      paramsAndSecrets: props.secretsExtension
+        ? ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103)
+        : undefined,
     });
     if (props.access === 'ro') props.table.grantReadData(this);
     if (props.access === 'rw') props.table.grantReadWriteData(this);

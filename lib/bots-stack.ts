@@ -32,10 +32,14 @@ export class BotsStack extends Stack {
         table: props.table,
         access: 'rw',
         timeout: Duration.seconds(60),
-        ...(participation && { environment: { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }, secretsExtension: true }),
+        ...(participation && {
+          environment: { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn },
+          secretsExtension: true,
+        }),
       });
       if (participation) props.participationKey.grantRead(fn);
-      if (props.botConcurrency) (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.botConcurrency;
+      if (props.botConcurrency)
+        (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.botConcurrency;
       new Schedule(this, `${name}Schedule`, {
         description: bot.description,
         schedule: ScheduleExpression.expression(props.schedules?.[bot.name] ?? bot.schedule, TimeZone.EUROPE_KYIV),

@@ -20,10 +20,14 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FUNCTIONS = join(ROOT, 'functions');
 
 /** Every Lambda's handler module (under `functions/`, no extension), each once. */
-export const lambdaHandlers = (): string[] => [...new Set([...routes.map((r) => r.handler), 'auth/authorizer', ...bots.map((b) => b.handler)])];
+export const lambdaHandlers = (): string[] => [
+  ...new Set([...routes.map((r) => r.handler), 'auth/authorizer', ...bots.map((b) => b.handler)]),
+];
 
 /** The npm package files a handler reads at run time (routes.ts `files`). */
-const packageFiles = (handler: string): string[] => [...new Set(routes.filter((r) => r.handler === handler).flatMap((r) => r.files ?? []))];
+const packageFiles = (handler: string): string[] => [
+  ...new Set(routes.filter((r) => r.handler === handler).flatMap((r) => r.files ?? [])),
+];
 
 export interface BuildLambdasOptions {
   outdir: string;
@@ -43,7 +47,8 @@ const validatorsApart: Plugin = {
   name: 'validators-apart',
   setup(b) {
     b.onResolve({ filter: /\/request-validators\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: `./${VALIDATORS_FILE}`, external: true } : undefined);
+      args.kind === 'dynamic-import' ? { path: `./${VALIDATORS_FILE}`, external: true } : undefined,
+    );
   },
 };
 
@@ -77,10 +82,13 @@ function copyPackageFiles(outdir: string): void {
   for (const handler of lambdaHandlers()) {
     const dir = join(outdir, handler);
     // Only where a request can carry a body (the HTTP kit loads them for those) or a bot runs: reads never load them.
-    const takesBodies = bots.some((b) => b.handler === handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
+    const takesBodies =
+      bots.some((b) => b.handler === handler) ||
+      routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
     if (takesBodies && readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`)) {
       cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs`), join(dir, VALIDATORS_FILE));
-      if (existsSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`))) cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`), join(dir, `${VALIDATORS_FILE}.map`));
+      if (existsSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`)))
+        cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`), join(dir, `${VALIDATORS_FILE}.map`));
     }
     for (const file of packageFiles(handler)) {
       const to = join(outdir, handler, 'node_modules', file);

@@ -20,13 +20,20 @@ export const corsPolicy = (origins: string[]): CorsPolicy => ({
 
 /** The origins setting (`AGORA_CORS_ORIGINS` locally, context `corsOrigins` in AWS): comma-separated, `*` for any. */
 export const parseOrigins = (setting: string | undefined): string[] =>
-  (setting ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  (setting ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
 
 /**
  * The CORS headers of an answer to `origin` (API Gateway's behaviour): none when the origin is not allowed. A
  * preflight (`OPTIONS` with `Access-Control-Request-Method`) also gets the methods, headers and max age.
  */
-export function corsHeaders(policy: CorsPolicy, origin: string | undefined, preflight: boolean): Record<string, string> | undefined {
+export function corsHeaders(
+  policy: CorsPolicy,
+  origin: string | undefined,
+  preflight: boolean,
+): Record<string, string> | undefined {
   if (!origin) return undefined;
   const any = policy.allowOrigins.includes('*');
   if (!any && !policy.allowOrigins.includes(origin)) return undefined;

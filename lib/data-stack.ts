@@ -58,7 +58,11 @@ export class DataStack extends Stack {
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
-        { id: 'expire-unattached-uploads', tagFilters: { 'agora-attached': 'no' }, expiration: Duration.days(UNATTACHED_FILE_DAYS) },
+        {
+          id: 'expire-unattached-uploads',
+          tagFilters: { 'agora-attached': 'no' },
+          expiration: Duration.days(UNATTACHED_FILE_DAYS),
+        },
         { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
     });
@@ -73,7 +77,13 @@ export class DataStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     // For the operator CLIs (`TABLE_NAME=... npm run keys`) and whoever subscribes to the alarms.
-    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table: TABLE_NAME for npm run keys and npm run organizations' });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'The SNS topic every alarm notifies: subscribe mail, chat or a pager to it' });
+    new CfnOutput(this, 'TableName', {
+      value: this.table.tableName,
+      description: 'The DynamoDB table: TABLE_NAME for npm run keys and npm run organizations',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarmTopic.topicArn,
+      description: 'The SNS topic every alarm notifies: subscribe mail, chat or a pager to it',
+    });
   }
 }

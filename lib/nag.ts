@@ -10,39 +10,62 @@ import { routeKey, routes } from '../functions/routes.ts';
  * it, with the reason. test/infra/nag.test.ts runs the rule pack over the synthesized app: anything new fails `npm test`
  * until it is fixed or acknowledged here with a reason.
  */
-const BASIC_EXECUTION = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
+const BASIC_EXECUTION =
+  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
 
-const acknowledge = (scope: IConstruct, id: string, reason: string) => Validations.of(scope).acknowledge({ id, reason });
+const acknowledge = (scope: IConstruct, id: string, reason: string) =>
+  Validations.of(scope).acknowledge({ id, reason });
 
 export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: Stack; bots: Stack }): void {
   // --- Data
-  acknowledge(data.node.findChild('Files'), 'AwsSolutions-S1',
-    'Files are reached only through the API (uploads by authenticated brokers, downloads by 5-minute presigned links the route functions issue and log). Server access logs would add a second bucket of unbounded logs for no reader; enable CloudTrail S3 data events when an audit needs object-level access records.');
-  acknowledge(data.node.findChild('DocserviceKey'), 'AwsSolutions-SMG4',
-    'Signing key of the document service: an automatic rotation would invalidate every signed document URL already stored in lots, assets and auctions at once. It is rotated by hand (new secret version) as a planned operation.');
-  acknowledge(data.node.findChild('ParticipationKey'), 'AwsSolutions-SMG4',
-    'Keys bidders\' participation links (HMAC of auction and bid ids): an automatic rotation would break the links of every running auction. It is rotated by hand between auctions.');
+  acknowledge(
+    data.node.findChild('Files'),
+    'AwsSolutions-S1',
+    'Files are reached only through the API (uploads by authenticated brokers, downloads by 5-minute presigned links the route functions issue and log). Server access logs would add a second bucket of unbounded logs for no reader; enable CloudTrail S3 data events when an audit needs object-level access records.',
+  );
+  acknowledge(
+    data.node.findChild('DocserviceKey'),
+    'AwsSolutions-SMG4',
+    'Signing key of the document service: an automatic rotation would invalidate every signed document URL already stored in lots, assets and auctions at once. It is rotated by hand (new secret version) as a planned operation.',
+  );
+  acknowledge(
+    data.node.findChild('ParticipationKey'),
+    'AwsSolutions-SMG4',
+    "Keys bidders' participation links (HMAC of auction and bid ids): an automatic rotation would break the links of every running auction. It is rotated by hand between auctions.",
+  );
 
   for (const stack of [api, bots]) {
-    acknowledge(stack, BASIC_EXECUTION,
-      'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which every function needs to write its own log group; a copy as an inline policy would say the same.');
-    acknowledge(stack, 'AwsSolutions-IAM5[Resource::*]',
-      'The only statement on "*" is xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing): X-Ray does not support resource-level permissions.');
+    acknowledge(
+      stack,
+      BASIC_EXECUTION,
+      'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which every function needs to write its own log group; a copy as an inline policy would say the same.',
+    );
+    acknowledge(
+      stack,
+      'AwsSolutions-IAM5[Resource::*]',
+      'The only statement on "*" is xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing): X-Ray does not support resource-level permissions.',
+    );
   }
   const filesRole = api.node.tryFindChild('NoneFilesRouteRole');
   if (filesRole) {
     for (const action of ['s3:Abort*', 's3:DeleteObject*', 's3:GetBucket*', 's3:GetObject*', 's3:List*']) {
-      acknowledge(filesRole, `AwsSolutions-IAM5[Action::${action}]`,
-        'CDK\'s grantReadWrite action groups for the document service routes (upload, registered upload, download), limited to the files bucket and its files/ prefix.');
+      acknowledge(
+        filesRole,
+        `AwsSolutions-IAM5[Action::${action}]`,
+        "CDK's grantReadWrite action groups for the document service routes (upload, registered upload, download), limited to the files bucket and its files/ prefix.",
+      );
     }
   }
   for (const route of api.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute)) {
     const declared = routes.find((r) => routeKey(r) === route.routeKey);
     if (route.routeKey === '$default' || declared?.auth === 'public') {
-      acknowledge(route, 'AwsSolutions-APIG4',
+      acknowledge(
+        route,
+        'AwsSolutions-APIG4',
         route.routeKey === '$default'
-          ? 'The $default route only answers 404 in the service\'s error envelope for paths no route serves.'
-          : `${route.routeKey} is declared public in functions/routes.ts (API description, docs page, or a file download whose presigned link is the credential). Every other route goes through the API key authorizer.`);
+          ? "The $default route only answers 404 in the service's error envelope for paths no route serves."
+          : `${route.routeKey} is declared public in functions/routes.ts (API description, docs page, or a file download whose presigned link is the credential). Every other route goes through the API key authorizer.`,
+      );
     }
   }
 }
@@ -54,19 +77,23 @@ export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: 
 export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] = [
   {
     pattern: /^Resource::.*:ExportsOutputFnGetAttTable\w+Arn\w+\/index\/\*$/,
-    reason: 'The table grants (read or read/write) cover the table\'s own global secondary indexes, <table arn>/index/*: the listing feeds (GSI1) and the bots\' due work (GSI2) are Queries on them.',
+    reason:
+      "The table grants (read or read/write) cover the table's own global secondary indexes, <table arn>/index/*: the listing feeds (GSI1) and the bots' due work (GSI2) are Queries on them.",
   },
   {
     pattern: /^Resource::.*:ExportsOutputFnGetAttFiles\w+Arn\w+\/files\/\*$/,
-    reason: 'Document files are stored as files/<random id>: the grant is the files/ prefix of the document service bucket and nothing else.',
+    reason:
+      'Document files are stored as files/<random id>: the grant is the files/ prefix of the document service bucket and nothing else.',
   },
   {
     pattern: /^Resource::arn:<AWS::Partition>:lambda:<AWS::Region>:<AWS::AccountId>:function:[\w-]+-\*$/,
-    reason: 'API Gateway\'s route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.',
+    reason:
+      "API Gateway's route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.",
   },
   {
     pattern: /^Resource::<\w+Bot\w+\.Arn>:\*$/,
-    reason: 'EventBridge Scheduler\'s role may invoke exactly its bot\'s function, versions included (<function arn>:*), as CDK\'s LambdaInvoke target grants it.',
+    reason:
+      "EventBridge Scheduler's role may invoke exactly its bot's function, versions included (<function arn>:*), as CDK's LambdaInvoke target grants it.",
   },
 ];
 

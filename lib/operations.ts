@@ -10,7 +10,14 @@ import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-function alarm(scope: Construct, id: string, metric: IMetric, threshold: number, description: string, topic: ITopic): Alarm {
+function alarm(
+  scope: Construct,
+  id: string,
+  metric: IMetric,
+  threshold: number,
+  description: string,
+  topic: ITopic,
+): Alarm {
   const made = new Alarm(scope, id, {
     metric,
     threshold,
@@ -47,8 +54,14 @@ export class ApiOperations extends Construct {
   constructor(scope: Construct, id: string, props: ApiOperationsProps) {
     super(scope, id);
     const stage = props.api.defaultStage!.node.defaultChild as CfnStage;
-    stage.defaultRouteSettings = { throttlingRateLimit: props.throttle.rateLimit, throttlingBurstLimit: props.throttle.burstLimit };
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    stage.defaultRouteSettings = {
+      throttlingRateLimit: props.throttle.rateLimit,
+      throttlingBurstLimit: props.throttle.burstLimit,
+    };
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     stage.accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
       format: JSON.stringify({
@@ -73,11 +86,29 @@ export class ApiOperations extends Construct {
     // Spikes of refused credentials (someone trying keys or tokens) and of callers over their key's limit, from the
     // EMF counts the HTTP kit publishes (API Gateway's own 4xx metric mixes them with every 404 and 422).
     const serviceMetric = (metricName: string) =>
-      new Metric({ namespace: TELEMETRY.namespace, metricName, dimensionsMap: { service: TELEMETRY.service }, statistic: 'Sum', period: FIVE_MINUTES });
-    this.authFailures = alarm(this, 'AuthFailures', serviceMetric(TELEMETRY.authFailures), props.authFailureThreshold ?? 100,
-      'Agora answered many 401/403 in 5 minutes: look for status 401/403 in the route functions\' request lines (caller, route).', props.alarmTopic);
-    this.throttled = alarm(this, 'Throttled', serviceMetric(TELEMETRY.throttled), props.throttleThreshold ?? 50,
-      'Agora answered many 429 in 5 minutes: an API key is over its request limit (context keyRate/keyBurst).', props.alarmTopic);
+      new Metric({
+        namespace: TELEMETRY.namespace,
+        metricName,
+        dimensionsMap: { service: TELEMETRY.service },
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      });
+    this.authFailures = alarm(
+      this,
+      'AuthFailures',
+      serviceMetric(TELEMETRY.authFailures),
+      props.authFailureThreshold ?? 100,
+      "Agora answered many 401/403 in 5 minutes: look for status 401/403 in the route functions' request lines (caller, route).",
+      props.alarmTopic,
+    );
+    this.throttled = alarm(
+      this,
+      'Throttled',
+      serviceMetric(TELEMETRY.throttled),
+      props.throttleThreshold ?? 50,
+      'Agora answered many 429 in 5 minutes: an API key is over its request limit (context keyRate/keyBurst).',
+      props.alarmTopic,
+    );
   }
 }
 
@@ -94,9 +125,21 @@ export function botAlarms(scope: Construct, bot: string, fn: IFunction, topic: I
     period: FIVE_MINUTES,
   });
   return [
-    alarm(scope, `${fn.node.id}RunFailures`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 1,
-      `The ${bot} bot's run failed (Lambda error): nothing it owes is being done. See its log group.`, topic),
-    alarm(scope, `${fn.node.id}ItemFailures`, itemFailures, 1,
-      `The ${bot} bot failed on items (BotItemFailures): they stay due and are retried; see "bot item failed" in its logs.`, topic),
+    alarm(
+      scope,
+      `${fn.node.id}RunFailures`,
+      fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      1,
+      `The ${bot} bot's run failed (Lambda error): nothing it owes is being done. See its log group.`,
+      topic,
+    ),
+    alarm(
+      scope,
+      `${fn.node.id}ItemFailures`,
+      itemFailures,
+      1,
+      `The ${bot} bot failed on items (BotItemFailures): they stay due and are retried; see "bot item failed" in its logs.`,
+      topic,
+    ),
   ];
 }

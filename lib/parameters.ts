@@ -29,7 +29,12 @@ export interface Parameters {
 }
 
 export const DEFAULTS = {
-  stage: 'dev', throttleRate: 100, throttleBurst: 200, api5xxThreshold: 5, auctionSite: 'https://auction.agora.example', calendar: 'martial-law',
+  stage: 'dev',
+  throttleRate: 100,
+  throttleBurst: 200,
+  api5xxThreshold: 5,
+  auctionSite: 'https://auction.agora.example',
+  calendar: 'martial-law',
 } as const;
 
 const CALENDARS = ['martial-law', 'peacetime'] as const;
@@ -38,9 +43,15 @@ const CALENDARS = ['martial-law', 'peacetime'] as const;
 function origins(value: unknown): string[] {
   if (value === undefined || value === '') return [];
   let list: unknown = value;
-  if (typeof value === 'string') list = value.trim().startsWith('[') ? JSON.parse(value) : value.split(',').map((o) => o.trim());
-  if (!Array.isArray(list) || !list.every((o) => typeof o === 'string' && (o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))) {
-    throw new Error(`context corsOrigins: expected origins like https://app.example.org (comma-separated or a JSON array) or *, got ${JSON.stringify(value)}`);
+  if (typeof value === 'string')
+    list = value.trim().startsWith('[') ? JSON.parse(value) : value.split(',').map((o) => o.trim());
+  if (
+    !Array.isArray(list) ||
+    !list.every((o) => typeof o === 'string' && (o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))
+  ) {
+    throw new Error(
+      `context corsOrigins: expected origins like https://app.example.org (comma-separated or a JSON array) or *, got ${JSON.stringify(value)}`,
+    );
   }
   return list as string[];
 }
@@ -52,7 +63,8 @@ export function contextReader(node: Node) {
     const value = raw(key);
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new Error(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
+    if (!Number.isFinite(n) || n < min)
+      throw new Error(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
     return n;
   };
   return { raw, number };
@@ -64,7 +76,8 @@ const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\)|
 export function parameters(node: Node, botNames: readonly string[]): Parameters {
   const { raw, number } = contextReader(node);
   const stage = String(raw('stage') ?? DEFAULTS.stage);
-  if (!/^[A-Za-z][A-Za-z0-9-]{0,30}$/.test(stage)) throw new Error(`context stage: letters, digits and dashes, starting with a letter; got ${JSON.stringify(stage)}`);
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,30}$/.test(stage))
+    throw new Error(`context stage: letters, digits and dashes, starting with a letter; got ${JSON.stringify(stage)}`);
   let schedules = raw('botSchedules') ?? {};
   if (typeof schedules === 'string') {
     try {
@@ -73,24 +86,38 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
       throw new Error(`context botSchedules: expected JSON like {"convoy":"rate(5 minutes)"}, got ${schedules}`);
     }
   }
-  if (typeof schedules !== 'object' || schedules === null || Array.isArray(schedules)) throw new Error('context botSchedules: expected an object of bot name to schedule expression');
+  if (typeof schedules !== 'object' || schedules === null || Array.isArray(schedules))
+    throw new Error('context botSchedules: expected an object of bot name to schedule expression');
   for (const [bot, expression] of Object.entries(schedules)) {
-    if (!botNames.includes(bot)) throw new Error(`context botSchedules: unknown bot ${bot}; known: ${botNames.join(', ')}`);
-    if (typeof expression !== 'string' || !SCHEDULE.test(expression)) throw new Error(`context botSchedules.${bot}: not a schedule expression (rate(...), cron(...)): ${JSON.stringify(expression)}`);
+    if (!botNames.includes(bot))
+      throw new Error(`context botSchedules: unknown bot ${bot}; known: ${botNames.join(', ')}`);
+    if (typeof expression !== 'string' || !SCHEDULE.test(expression))
+      throw new Error(
+        `context botSchedules.${bot}: not a schedule expression (rate(...), cron(...)): ${JSON.stringify(expression)}`,
+      );
   }
   const rateLimit = number('throttleRate', DEFAULTS.throttleRate, 1);
   const burstLimit = number('throttleBurst', DEFAULTS.throttleBurst, 1);
   const alarmEmail = raw('alarmEmail');
-  if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail))) throw new Error(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
+  if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)))
+    throw new Error(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
   const auctionSite = String(raw('auctionSite') ?? DEFAULTS.auctionSite);
-  if (!/^https?:\/\/[^\s]+[^/\s]$/.test(auctionSite)) throw new Error(`context auctionSite: expected an http(s) URL without a trailing slash, got ${JSON.stringify(auctionSite)}`);
+  if (!/^https?:\/\/[^\s]+[^/\s]$/.test(auctionSite))
+    throw new Error(
+      `context auctionSite: expected an http(s) URL without a trailing slash, got ${JSON.stringify(auctionSite)}`,
+    );
   const calendar = String(raw('calendar') ?? DEFAULTS.calendar);
-  if (!(CALENDARS as readonly string[]).includes(calendar)) throw new Error(`context calendar: ${CALENDARS.join(' or ')}, got ${JSON.stringify(calendar)}`);
+  if (!(CALENDARS as readonly string[]).includes(calendar))
+    throw new Error(`context calendar: ${CALENDARS.join(' or ')}, got ${JSON.stringify(calendar)}`);
   let corsOrigins: string[];
   try {
     corsOrigins = origins(raw('corsOrigins'));
   } catch (error) {
-    throw new Error(error instanceof SyntaxError ? `context corsOrigins: not JSON: ${String(raw('corsOrigins'))}` : (error as Error).message);
+    throw new Error(
+      error instanceof SyntaxError
+        ? `context corsOrigins: not JSON: ${String(raw('corsOrigins'))}`
+        : (error as Error).message,
+    );
   }
   return {
     runtime: { auctionSite, calendar: calendar as Parameters['runtime']['calendar'] },

@@ -22,13 +22,20 @@ export interface SecurityParameters {
   botConcurrency: number;
 }
 
-export const SECURITY_DEFAULTS = { keyRate: 20, authFailureThreshold: 100, throttleThreshold: 50, botConcurrency: 1 } as const;
+export const SECURITY_DEFAULTS = {
+  keyRate: 20,
+  authFailureThreshold: 100,
+  throttleThreshold: 50,
+  botConcurrency: 1,
+} as const;
 
 export function securityParameters(node: Node): SecurityParameters {
   const { raw, number } = contextReader(node);
   const base = raw('publicBaseUrl');
   if (base !== undefined && (typeof base !== 'string' || !/^https:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(base))) {
-    throw new Error(`context publicBaseUrl: expected an https URL without query (https://api.example.org), got ${JSON.stringify(base)}`);
+    throw new Error(
+      `context publicBaseUrl: expected an https URL without query (https://api.example.org), got ${JSON.stringify(base)}`,
+    );
   }
   const keyRate = number('keyRate', SECURITY_DEFAULTS.keyRate, 0);
   return {

@@ -70,7 +70,9 @@ export async function authorize(header: string | undefined): Promise<AuthorizerC
     return wait === undefined ? context : { ...context, retryAfter: String(wait) };
   } catch (error) {
     // The limiter fails open: a database fault in the bucket must not refuse a caller the stage throttle still bounds.
-    console.warn(JSON.stringify({ level: 'WARN', message: 'rate limit check failed', key: context.name, error: String(error) }));
+    console.warn(
+      JSON.stringify({ level: 'WARN', message: 'rate limit check failed', key: context.name, error: String(error) }),
+    );
     return context;
   }
 }

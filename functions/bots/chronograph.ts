@@ -15,7 +15,10 @@ export async function run(): Promise<BotReport> {
   const secret = await participationSecret(); // refused before any work when it is missing
   const site = config().auctionSite;
   return sweep('chronograph', AUCTION_KIND, async (id, now) => {
-    const applied = await runTimedEvents({ auctions: auctionRepository, now, auctionSite: site, participationSecret: secret }, id);
+    const applied = await runTimedEvents(
+      { auctions: auctionRepository, now, auctionSite: site, participationSecret: secret },
+      id,
+    );
     for (const event of applied) recordTransition(event);
     return applied.length > 0;
   });

@@ -38,11 +38,19 @@ async function step(id: string, now: Micros): Promise<Step> {
   if (!plan) return 'idle';
   const assetWrites: AggregateWrite[] = plan.assets.map((move) => {
     const current = assets.get(move.id) as Aggregate<Asset>;
-    const root = decideAssetPatch(current, 'concierge', { status: move.status, ...(move.relatedLot !== undefined && { relatedLot: move.relatedLot }) }, assetType(current.root.assetType), now);
+    const root = decideAssetPatch(
+      current,
+      'concierge',
+      { status: move.status, ...(move.relatedLot !== undefined && { relatedLot: move.relatedLot }) },
+      assetType(current.root.assetType),
+      now,
+    );
     return { def: ASSET_KIND, current, change: { root: root ?? current.root } };
   });
   const lotRoot = plan.lotStatus && decideLotPatch(lot.root, 'concierge', { status: plan.lotStatus }, now);
-  const lotWrite: AggregateWrite[] = lotRoot ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root: lotRoot } }] : [];
+  const lotWrite: AggregateWrite[] = lotRoot
+    ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root: lotRoot } }]
+    : [];
   const chunk = MAX_TRANSACTION_ITEMS - 1;
   for (let i = 0; i < assetWrites.length - chunk; i += chunk) {
     await transact(assetWrites.slice(i, i + chunk), [{ def: LOT_KIND, current: lot }]);

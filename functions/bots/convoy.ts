@@ -25,7 +25,9 @@ const MAX_STEPS = 3;
 const MAX_ATTEMPTS = 5;
 
 const reasonOf = (error: DomainError) =>
-  error.entries.map((e) => (typeof e.description === 'string' ? e.description : `${e.name}: ${JSON.stringify(e.description)}`)).join('; ');
+  error.entries
+    .map((e) => (typeof e.description === 'string' ? e.description : `${e.name}: ${JSON.stringify(e.description)}`))
+    .join('; ');
 
 /** One step for one auction; false when there is nothing (more) to do. */
 async function step(id: string, now: Micros): Promise<boolean> {
@@ -38,11 +40,21 @@ async function step(id: string, now: Micros): Promise<boolean> {
     const root = lot && decideLotPatch(lot.root, 'convoy', patch, now);
     return root ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root } }] : [];
   };
-  const auctionWrite = (root: Auction, internal = auction.internal): AggregateWrite => ({ def: AUCTION_KIND, current: auction, change: { root, internal } });
+  const auctionWrite = (root: Auction, internal = auction.internal): AggregateWrite => ({
+    def: AUCTION_KIND,
+    current: auction,
+    change: { root, internal },
+  });
   const lotCheck = lot ? [{ def: LOT_KIND, current: lot }] : [];
   const refuse = (reason: string) => {
     const giveBack = lot?.root.status === 'active.awaiting' && lot.root.auctions?.at(-1) === id;
-    return transact([auctionWrite(refuseFromLot(auction.root, reason, now)), ...(giveBack ? lotWrite({ status: 'active.salable' }) : [])], giveBack ? [] : lotCheck);
+    return transact(
+      [
+        auctionWrite(refuseFromLot(auction.root, reason, now)),
+        ...(giveBack ? lotWrite({ status: 'active.salable' }) : []),
+      ],
+      giveBack ? [] : lotCheck,
+    );
   };
 
   switch (plan.step) {
@@ -55,7 +67,12 @@ async function step(id: string, now: Micros): Promise<boolean> {
       const items = itemsFromAssets([...assets.values()].flatMap((a) => (a ? [a.root] : [])));
       let released: Auction;
       try {
-        if (!items.length) throw new DomainError(403, { location: 'body', name: 'items', description: 'The lot has no assets to sell.' });
+        if (!items.length)
+          throw new DomainError(403, {
+            location: 'body',
+            name: 'items',
+            description: 'The lot has no assets to sell.',
+          });
         released = releaseFromLot(auction.root, items, now);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
@@ -73,7 +90,10 @@ async function step(id: string, now: Micros): Promise<boolean> {
       return true;
     case 'report':
       await transact(
-        [auctionWrite(auction.root, { ...auction.internal, lotReported: true }), ...(plan.lotPatch ? lotWrite(plan.lotPatch) : [])],
+        [
+          auctionWrite(auction.root, { ...auction.internal, lotReported: true }),
+          ...(plan.lotPatch ? lotWrite(plan.lotPatch) : []),
+        ],
         plan.lotPatch ? [] : lotCheck,
       );
       recordTransition('report');

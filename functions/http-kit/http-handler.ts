@@ -2,7 +2,13 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
 import {
-  DomainError, PayloadTooLargeError, PermissionError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError, UnprocessableError,
+  DomainError,
+  PayloadTooLargeError,
+  PermissionError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnprocessableError,
   UnsupportedMediaTypeError,
 } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
@@ -60,7 +66,13 @@ wireRuntime();
 const byKey = new Map(routes.map((r) => [routeKey(r), r]));
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function respond(route: RouteDefinition | undefined, event: Event, status: number, body: unknown, headers: Record<string, string> = {}) {
+function respond(
+  route: RouteDefinition | undefined,
+  event: Event,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const pretty = event.queryStringParameters?.opt_pretty;
   const text = pretty && pretty !== '0' && pretty !== 'false' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
   return {
@@ -94,10 +106,16 @@ function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject
       description: "Content-Type header should be one of ['application/json']",
     });
   }
-  const size = event.body === undefined ? 0 : event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
+  const size =
+    event.body === undefined
+      ? 0
+      : event.isBase64Encoded
+        ? Math.floor((event.body.length * 3) / 4)
+        : Buffer.byteLength(event.body);
   if (size > MAX_JSON_BODY_BYTES) throw new PayloadTooLargeError(MAX_JSON_BODY_BYTES);
   const raw = rawBytes(event).toString('utf8');
-  if (nestingDepth(raw) > MAX_JSON_DEPTH) throw UnprocessableError.data(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestingDepth(raw) > MAX_JSON_DEPTH)
+    throw UnprocessableError.data(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     // `__proto__` would become a prototype, not a field, when merged into an object; an own `constructor` makes the
@@ -119,7 +137,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
@@ -138,7 +157,11 @@ function assertStorableNumbers(data: JsonObject): void {
     return size === 0 || (size >= 1e-130 && size <= Number.MAX_SAFE_INTEGER);
   };
   const bad = (value: unknown): boolean =>
-    typeof value === 'number' ? !storable(value) : Array.isArray(value) ? value.some(bad) : isObject(value) && Object.values(value).some(bad);
+    typeof value === 'number'
+      ? !storable(value)
+      : Array.isArray(value)
+        ? value.some(bad)
+        : isObject(value) && Object.values(value).some(bad);
   for (const [field, value] of Object.entries(data)) {
     if (bad(value)) throw UnprocessableError.field(field, 'Number is out of range.');
   }
@@ -147,7 +170,9 @@ function assertStorableNumbers(data: JsonObject): void {
 function principalOf(event: Event, body: JsonObject | undefined): Principal {
   const ctx = event.requestContext.authorizer?.lambda ?? {};
   const token =
-    event.queryStringParameters?.acc_token ?? event.headers['x-access-token'] ?? (isObject(body?.access) ? body.access.token : undefined);
+    event.queryStringParameters?.acc_token ??
+    event.headers['x-access-token'] ??
+    (isObject(body?.access) ? body.access.token : undefined);
   return {
     name: ctx.name ?? 'anonymous',
     role: (ctx.role as Role) ?? 'anonymous',
@@ -182,12 +207,24 @@ function publicBaseUrl(event: Event): string {
  * of those): a 503 the client may retry, never a 500. Conditions that failed are the store's own business (412/409).
  */
 const TRANSIENT = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError',
-  'InternalFailure', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'AbortError',
   'TransactionInProgressException',
 ]);
 function isTransient(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number }; CancellationReasons?: { Code?: string }[] };
+  const e = error as {
+    name?: string;
+    $metadata?: { httpStatusCode?: number };
+    CancellationReasons?: { Code?: string }[];
+  };
   if (e?.name === 'TransactionCanceledException') {
     return !!e.CancellationReasons?.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict');
   }
@@ -205,13 +242,22 @@ const headersOf = (error: DomainError): Record<string, string> =>
 const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
   onError: async (request) => {
     const route = byKey.get(request.event.routeKey);
-    const error = request.error instanceof DomainError || !isTransient(request.error) ? request.error : new ServiceUnavailableError();
+    const error =
+      request.error instanceof DomainError || !isTransient(request.error)
+        ? request.error
+        : new ServiceUnavailableError();
     if (error instanceof ServiceUnavailableError) {
       const cause = request.error as Error;
       log().warn('database unavailable', { errorName: cause.name, errorMessage: cause.message });
     }
     if (error instanceof DomainError) {
-      request.response = respond(route, request.event, error.status, { status: 'error', errors: error.entries }, headersOf(error));
+      request.response = respond(
+        route,
+        request.event,
+        error.status,
+        { status: 'error', errors: error.entries },
+        headersOf(error),
+      );
       return;
     }
     log().error('unhandled', { error: error as Error });
@@ -227,44 +273,62 @@ const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
  * route admission (401/403), then the handler; its result becomes the `{data}` body with the service's headers.
  */
 export function httpHandler(handler: Handler) {
-  return observed(middy<Event, APIGatewayProxyStructuredResultV2>()
-    .use(envelope)
-    .handler(async (event) => {
-      const route = byKey.get(event.routeKey);
-      admit(route, event);
-      // Unknown paths answer 404 whatever their body.
-      const body = route?.path === '$default' ? undefined : parseBody(event, route);
-      const principal = principalOf(event, body);
-      // The body validators load apart from the bundle, on the first request that may need them (never on a read).
-      if (body) await loadValidators();
-      const baseUrl = publicBaseUrl(event);
-      const request: HttpRequest = {
-        method: event.requestContext.http.method,
-        params: (event.pathParameters ?? {}) as Record<string, string>,
-        query: (event.queryStringParameters ?? {}) as Record<string, string>,
-        headers: event.headers,
-        data: (body?.data as JsonObject) ?? {},
-        principal,
-        now: requestNow(),
-        baseUrl,
-        path: event.rawPath,
-        variant: route?.variant,
-        bytes: route?.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
-      };
-      const result = route && docserviceAccess(route) ? await withDocuments(request, handler) : await handler(request);
-      if (result.file) {
-        const headers = { 'content-type': result.file.contentType, 'x-content-type-options': 'nosniff', ...result.headers };
-        return { statusCode: 200, headers, body: Buffer.from(result.file.bytes).toString('base64'), isBase64Encoded: true };
-      }
-      if (result.redirect) return { statusCode: 302, headers: { location: result.redirect, 'cache-control': 'no-store' }, body: '' };
-      const headers: Record<string, string> = { ...result.headers };
-      // An answer with a token, or to a caller who showed one (owner-only fields), must not be kept by any cache.
-      if (result.access || principal.token) headers['cache-control'] = 'no-store';
-      if (result.location) headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
-      const data = result.data === undefined ? undefined : absoluteLinks(result.data, baseUrl);
-      const payload = { ...(data !== undefined && { data }), ...result.extra, ...(result.access && { access: result.access }) };
-      return respond(route, event, result.status ?? 200, payload, headers);
-    }));
+  return observed(
+    middy<Event, APIGatewayProxyStructuredResultV2>()
+      .use(envelope)
+      .handler(async (event) => {
+        const route = byKey.get(event.routeKey);
+        admit(route, event);
+        // Unknown paths answer 404 whatever their body.
+        const body = route?.path === '$default' ? undefined : parseBody(event, route);
+        const principal = principalOf(event, body);
+        // The body validators load apart from the bundle, on the first request that may need them (never on a read).
+        if (body) await loadValidators();
+        const baseUrl = publicBaseUrl(event);
+        const request: HttpRequest = {
+          method: event.requestContext.http.method,
+          params: (event.pathParameters ?? {}) as Record<string, string>,
+          query: (event.queryStringParameters ?? {}) as Record<string, string>,
+          headers: event.headers,
+          data: (body?.data as JsonObject) ?? {},
+          principal,
+          now: requestNow(),
+          baseUrl,
+          path: event.rawPath,
+          variant: route?.variant,
+          bytes: route?.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
+        };
+        const result =
+          route && docserviceAccess(route) ? await withDocuments(request, handler) : await handler(request);
+        if (result.file) {
+          const headers = {
+            'content-type': result.file.contentType,
+            'x-content-type-options': 'nosniff',
+            ...result.headers,
+          };
+          return {
+            statusCode: 200,
+            headers,
+            body: Buffer.from(result.file.bytes).toString('base64'),
+            isBase64Encoded: true,
+          };
+        }
+        if (result.redirect)
+          return { statusCode: 302, headers: { location: result.redirect, 'cache-control': 'no-store' }, body: '' };
+        const headers: Record<string, string> = { ...result.headers };
+        // An answer with a token, or to a caller who showed one (owner-only fields), must not be kept by any cache.
+        if (result.access || principal.token) headers['cache-control'] = 'no-store';
+        if (result.location)
+          headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
+        const data = result.data === undefined ? undefined : absoluteLinks(result.data, baseUrl);
+        const payload = {
+          ...(data !== undefined && { data }),
+          ...result.extra,
+          ...(result.access && { access: result.access }),
+        };
+        return respond(route, event, result.status ?? 200, payload, headers);
+      }),
+  );
 }
 
 /**
@@ -276,7 +340,10 @@ function absoluteLinks(value: unknown, baseUrl: string): unknown {
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = key === 'url' && typeof v === 'string' && v.startsWith('/') && !v.startsWith('//') ? baseUrl + v : absoluteLinks(v, baseUrl);
+    out[key] =
+      key === 'url' && typeof v === 'string' && v.startsWith('/') && !v.startsWith('//')
+        ? baseUrl + v
+        : absoluteLinks(v, baseUrl);
   }
   return out;
 }
@@ -288,7 +355,8 @@ function absoluteLinks(value: unknown, baseUrl: string): unknown {
  * route's metrics close it.
  */
 const observed =
-  (run: (event: Event, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) => (event: Event, context: Context) => {
+  (run: (event: Event, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) =>
+  (event: Event, context: Context) => {
     const started = performance.now();
     const id = requestCorrelationId(event.headers?.['x-correlation-id'], event.requestContext?.requestId);
     const route = event.routeKey ?? '$default';
@@ -297,7 +365,12 @@ const observed =
       const latencyMs = Math.round((performance.now() - started) * 10) / 10;
       const status = response.statusCode ?? 200;
       const caller = event.requestContext?.authorizer?.lambda;
-      log()[status >= 500 ? 'error' : 'info']('request', { status, latencyMs, caller: caller?.name ?? 'anonymous', role: caller?.role ?? 'anonymous' });
+      log()[status >= 500 ? 'error' : 'info']('request', {
+        status,
+        latencyMs,
+        caller: caller?.name ?? 'anonymous',
+        role: caller?.role ?? 'anonymous',
+      });
       requestMetrics(route, status, latencyMs);
       return { ...response, headers: { ...response.headers, 'x-correlation-id': id } };
     });
@@ -322,9 +395,9 @@ async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult
   const result = await run({ ...req, files: context });
   // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
   if (context.attached.length) {
-    await ports.markAttached(context.attached).catch((error) =>
-      log().error('markAttached failed', { files: context.attached, error: error as Error }),
-    );
+    await ports
+      .markAttached(context.attached)
+      .catch((error) => log().error('markAttached failed', { files: context.attached, error: error as Error }));
   }
   return result;
 }

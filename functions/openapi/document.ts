@@ -26,9 +26,25 @@ function partial(schema: object): object {
 /** The schema of an answered object: the fields as sent plus those the server sets (id, dates, status, owner ...). */
 function answered(schema: object): object {
   // The server adds fields: neither additional nor unevaluated properties are closed in an answer.
-  const { required: _required, additionalProperties: _additional, unevaluatedProperties: _unevaluated, if: _if, then: _then, else: _else, ...rest } = schema as Json;
-  const properties = { id: { type: 'string', description: 'Set by the server.' }, dateModified: { type: 'string', format: 'date-time', description: 'Set by the server.' }, ...(rest.properties as Json) };
-  return { ...rest, properties, description: 'The fields as sent, and those the server sets (id, date, dateModified, status ...).' };
+  const {
+    required: _required,
+    additionalProperties: _additional,
+    unevaluatedProperties: _unevaluated,
+    if: _if,
+    then: _then,
+    else: _else,
+    ...rest
+  } = schema as Json;
+  const properties = {
+    id: { type: 'string', description: 'Set by the server.' },
+    dateModified: { type: 'string', format: 'date-time', description: 'Set by the server.' },
+    ...(rest.properties as Json),
+  };
+  return {
+    ...rest,
+    properties,
+    description: 'The fields as sent, and those the server sets (id, date, dateModified, status ...).',
+  };
 }
 const answeredOf = (name: string) => `${name}.answer`;
 
@@ -81,7 +97,10 @@ const LISTING = {
 const HEALTH = {
   type: 'object',
   required: ['status'],
-  properties: { status: { enum: ['ok', 'unavailable'] }, checks: { type: 'object', properties: { table: { enum: ['ok', 'unavailable'] } } } },
+  properties: {
+    status: { enum: ['ok', 'unavailable'] },
+    checks: { type: 'object', properties: { table: { enum: ['ok', 'unavailable'] } } },
+  },
   example: { status: 'ok', checks: { table: 'ok' } },
 };
 
@@ -95,19 +114,46 @@ const refsOf = (value: unknown): string[] =>
 
 const ACCESS = {
   type: 'object',
-  description: 'The owner token, answered once at creation: send it as `acc_token` or `X-Access-Token` to act as the owner.',
+  description:
+    'The owner token, answered once at creation: send it as `acc_token` or `X-Access-Token` to act as the owner.',
   properties: { token: { type: 'string' }, transfer: { type: 'string' } },
 };
 
 const LISTING_PARAMETERS = [
-  { name: 'offset', in: 'query', description: 'The `dateModified` of the last row seen (from `next_page`).', schema: { type: 'string' } },
+  {
+    name: 'offset',
+    in: 'query',
+    description: 'The `dateModified` of the last row seen (from `next_page`).',
+    schema: { type: 'string' },
+  },
   { name: 'descending', in: 'query', description: 'Newest first.', schema: { type: 'string', enum: ['1'] } },
-  { name: 'limit', in: 'query', description: 'Rows per page: default 100, at most 1000 (100 with `opt_fields`); any other value gives 100, as upstream.', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
-  { name: 'opt_fields', in: 'query', description: 'Comma-separated fields to add to each row.', schema: { type: 'string' } },
-  { name: 'mode', in: 'query', description: '`test`: the feed of test objects.', schema: { type: 'string', enum: ['test'] } },
+  {
+    name: 'limit',
+    in: 'query',
+    description:
+      'Rows per page: default 100, at most 1000 (100 with `opt_fields`); any other value gives 100, as upstream.',
+    schema: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
+  {
+    name: 'opt_fields',
+    in: 'query',
+    description: 'Comma-separated fields to add to each row.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'mode',
+    in: 'query',
+    description: '`test`: the feed of test objects.',
+    schema: { type: 'string', enum: ['test'] },
+  },
 ];
 
-const PRETTY = { name: 'opt_pretty', in: 'query', description: 'Indented JSON.', schema: { type: 'string', enum: ['1'] } };
+const PRETTY = {
+  name: 'opt_pretty',
+  in: 'query',
+  description: 'Indented JSON.',
+  schema: { type: 'string', enum: ['1'] },
+};
 
 /** `GET /api/0.1/lots` → tag `lots 0.1`; `/api/2.5/auctions` (landlease) → `auctions 2.5 (landlease)`; else its first segment. */
 function tagOf(route: RouteDefinition): string {
@@ -117,7 +163,14 @@ function tagOf(route: RouteDefinition): string {
 }
 
 /** Handler verbs and the operationId verb a generated client gets (`post-lot` -> createLot). */
-const VERBS: Record<string, string> = { post: 'create', get: 'get', list: 'list', patch: 'update', put: 'replace', delete: 'delete' };
+const VERBS: Record<string, string> = {
+  post: 'create',
+  get: 'get',
+  list: 'list',
+  patch: 'update',
+  put: 'replace',
+  delete: 'delete',
+};
 /** Handlers whose name is no CRUD verb + noun: their operationId (`{Type}` = the route's variant). */
 const OPERATION_NAMES: Record<string, string> = {
   'post-auction-results': 'report{Type}AuctionResults',
@@ -132,13 +185,19 @@ const OPERATION_NAMES: Record<string, string> = {
   'list-schemas': 'listItemSchemas',
   'get-schema': 'getItemSchema',
 };
-const pascal = (words: string) => words.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const pascal = (words: string) =>
+  words
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 
 /**
  * The name generated clients give the operation, from the handler and the variant: `createLot`,
  * `listLandleaseAuctions`, `updateBounceAsset`. An explicit `doc.operationId` wins.
  */
-export const operationId = (route: Pick<RouteDefinition, 'method' | 'path' | 'handler' | 'variant' | 'doc'>): string => {
+export const operationId = (
+  route: Pick<RouteDefinition, 'method' | 'path' | 'handler' | 'variant' | 'doc'>,
+): string => {
   if (route.doc?.operationId) return route.doc.operationId;
   const name = route.handler.split('/').at(-1)!;
   // A type reads before the noun (createLandleaseAuction), an API version after it (createTransferV24).
@@ -157,16 +216,23 @@ export const operationId = (route: Pick<RouteDefinition, 'method' | 'path' | 'ha
 const TAG_DESCRIPTIONS: Record<string, string> = {
   lots: 'Lots of the registry: a set of assets offered for sale, through verification by the concierge to an auction.',
   assets: 'Assets of the registry (one type per API path): the things sold, grouped into lots.',
-  auctions: 'Auctions of one procurementMethodType: the procedure, its documents, questions, bids, awards, contracts and cancellations.',
+  auctions:
+    'Auctions of one procurementMethodType: the procedure, its documents, questions, bids, awards, contracts and cancellations.',
   schemas: 'The JSON Schemas of item families (land parcels...) that check `schema_properties`.',
-  docservice: 'The document service: files are uploaded here first; the signed `url` it answers is what documents carry.',
+  docservice:
+    'The document service: files are uploaded here first; the signed `url` it answers is what documents carry.',
   docs: 'This description and its reference page.',
 };
-const tagDescription = (tag: string) => TAG_DESCRIPTIONS[tag.split(' ')[0]] ?? `The routes under /api/${tag.split(' ')[0]}.`;
+const tagDescription = (tag: string) =>
+  TAG_DESCRIPTIONS[tag.split(' ')[0]] ?? `The routes under /api/${tag.split(' ')[0]}.`;
 
 function security(route: RouteDefinition, doc: RouteDoc): Json[] {
   if (route.auth === 'public') return [];
-  if (doc.token) return [{ apiKey: [], accessToken: [] }, { apiKey: [], accessTokenHeader: [] }];
+  if (doc.token)
+    return [
+      { apiKey: [], accessToken: [] },
+      { apiKey: [], accessTokenHeader: [] },
+    ];
   return [{ apiKey: [] }];
 }
 
@@ -184,47 +250,105 @@ function responses(route: RouteDefinition, doc: RouteDoc): Json {
     429: response('TooManyRequests'),
   };
   // What a client reads back: the example body it sent, with the fields the server adds.
-  const sample = of && route.method !== 'PATCH' && EXAMPLES[of] !== undefined
-    ? { example: { data: { id: '6cf2ba0bb5e1467da0b2b1c1d2e3f4a5', dateModified: '2026-11-23T12:04:05.123456+02:00', ...(EXAMPLES[of] as object) } } }
-    : {};
-  const withSample = (answer: { content: Record<string, object> }) =>
-    ({ ...answer, content: Object.fromEntries(Object.entries(answer.content).map(([type, media]) => [type, { ...media, ...sample }])) });
+  const sample =
+    of && route.method !== 'PATCH' && EXAMPLES[of] !== undefined
+      ? {
+          example: {
+            data: {
+              id: '6cf2ba0bb5e1467da0b2b1c1d2e3f4a5',
+              dateModified: '2026-11-23T12:04:05.123456+02:00',
+              ...(EXAMPLES[of] as object),
+            },
+          },
+        }
+      : {};
+  const withSample = (answer: { content: Record<string, object> }) => ({
+    ...answer,
+    content: Object.fromEntries(Object.entries(answer.content).map(([type, media]) => [type, { ...media, ...sample }])),
+  });
   switch (doc.response) {
     case 'resource':
-      return { 200: { description: 'The object.', ...withSample(json(route, { type: 'object', required: ['data'], properties: { data: item } })) }, ...errors };
+      return {
+        200: {
+          description: 'The object.',
+          ...withSample(json(route, { type: 'object', required: ['data'], properties: { data: item } })),
+        },
+        ...errors,
+      };
     case 'created':
       return {
         201: {
           description: 'Created.',
           headers: { Location: { description: 'Where the new object is read.', schema: { type: 'string' } } },
-          ...withSample(json(route, { type: 'object', required: ['data'], properties: { data: item, access: ref('Access') } })),
+          ...withSample(
+            json(route, { type: 'object', required: ['data'], properties: { data: item, access: ref('Access') } }),
+          ),
         },
         ...errors,
       };
     case 'listing':
       return { 200: { description: 'A page of the feed.', ...json(route, ref('Listing')) }, ...errors };
     case 'collection':
-      return { 200: { description: 'Every element.', ...json(route, { type: 'object', required: ['data'], properties: { data: { type: 'array', items: item } } }) }, ...errors };
+      return {
+        200: {
+          description: 'Every element.',
+          ...json(route, { type: 'object', required: ['data'], properties: { data: { type: 'array', items: item } } }),
+        },
+        ...errors,
+      };
     case 'download':
       return {
-        200: { description: 'The bytes (local service).', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-        302: { description: 'In AWS: a short-lived presigned link to the file.', headers: { Location: { schema: { type: 'string' } } } },
+        200: {
+          description: 'The bytes (local service).',
+          content: {
+            'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          },
+        },
+        302: {
+          description: 'In AWS: a short-lived presigned link to the file.',
+          headers: { Location: { schema: { type: 'string' } } },
+        },
         ...errors,
       };
     case 'schema':
-      return { 200: { description: 'A JSON Schema (draft-04).', ...json(route, { type: 'object', properties: { data: { type: 'object' } } }) }, ...errors };
+      return {
+        200: {
+          description: 'A JSON Schema (draft-04).',
+          ...json(route, { type: 'object', properties: { data: { type: 'object' } } }),
+        },
+        ...errors,
+      };
     case 'openapi':
-      return { 200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } }, 429: response('TooManyRequests') };
+      return {
+        200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } },
+        429: response('TooManyRequests'),
+      };
     case 'html':
-      return { 200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }, 429: response('TooManyRequests') };
+      return {
+        200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+        429: response('TooManyRequests'),
+      };
     case 'health':
       return {
-        200: { description: 'The table answers.', ...json(route, { type: 'object', required: ['data'], properties: { data: ref('Health') } }) },
-        503: { description: 'The table does not answer.', ...json(route, { type: 'object', required: ['data'], properties: { data: ref('Health') } }) },
+        200: {
+          description: 'The table answers.',
+          ...json(route, { type: 'object', required: ['data'], properties: { data: ref('Health') } }),
+        },
+        503: {
+          description: 'The table does not answer.',
+          ...json(route, { type: 'object', required: ['data'], properties: { data: ref('Health') } }),
+        },
         429: response('TooManyRequests'),
       };
     case 'asset':
-      return { 200: { description: 'The file (CSS or JavaScript).', content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } } } }, 404: response('NotFound'), 429: response('TooManyRequests') };
+      return {
+        200: {
+          description: 'The file (CSS or JavaScript).',
+          content: { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } } },
+        },
+        404: response('NotFound'),
+        429: response('TooManyRequests'),
+      };
   }
 }
 
@@ -235,12 +359,32 @@ function exampleOf(route: RouteDefinition, schema: string): Json {
 }
 
 function operation(route: RouteDefinition, doc: RouteDoc): Json {
-  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const query = doc.response === 'listing' ? LISTING_PARAMETERS : doc.response === 'resource' || doc.response === 'created' || doc.response === 'collection' ? [PRETTY] : [];
-  const auth = route.auth === 'public' ? 'Public.' : route.auth === 'any' ? 'Any API key.' : `API keys of role ${route.auth.join(', ')}.`;
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query =
+    doc.response === 'listing'
+      ? LISTING_PARAMETERS
+      : doc.response === 'resource' || doc.response === 'created' || doc.response === 'collection'
+        ? [PRETTY]
+        : [];
+  const auth =
+    route.auth === 'public'
+      ? 'Public.'
+      : route.auth === 'any'
+        ? 'Any API key.'
+        : `API keys of role ${route.auth.join(', ')}.`;
   const body =
     route.body === 'binary'
-      ? { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+      ? {
+          required: true,
+          content: {
+            'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          },
+        }
       : doc.request !== undefined
         ? {
             required: true,
@@ -250,7 +394,13 @@ function operation(route: RouteDefinition, doc: RouteDoc): Json {
                   type: 'object',
                   required: ['data'],
                   // A schema of its own for a PATCH (`award.patch`) is the body as is; else any part of the fields.
-                  properties: { data: ref(route.method === 'PATCH' && !doc.request.endsWith('.patch') ? partialOf(doc.request) : componentOf(doc.request)) },
+                  properties: {
+                    data: ref(
+                      route.method === 'PATCH' && !doc.request.endsWith('.patch')
+                        ? partialOf(doc.request)
+                        : componentOf(doc.request),
+                    ),
+                  },
                 },
                 ...exampleOf(route, doc.request),
               },
@@ -276,7 +426,9 @@ export function undocumented(): string[] {
     .flatMap((r) => {
       const key = `${r.method} ${r.path}`;
       if (!r.doc) return [`${key}: no doc`];
-      return [r.doc.request, r.doc.resource].filter((n) => n !== undefined && !(n in namedSchemas)).map((n) => `${key}: no schema named ${n}`);
+      return [r.doc.request, r.doc.resource]
+        .filter((n) => n !== undefined && !(n in namedSchemas))
+        .map((n) => `${key}: no schema named ${n}`);
     });
 }
 
@@ -294,7 +446,11 @@ export function openApiDocument(): Json {
     paths[route.path] ??= {};
     const doc = route.doc ?? { summary: `${route.handler} (not described yet)`, response: 'resource' };
     const known = (name: string | undefined) => (name !== undefined && name in namedSchemas ? name : undefined);
-    paths[route.path][route.method.toLowerCase()] = operation(route, { ...doc, request: known(doc.request), resource: known(doc.resource) });
+    paths[route.path][route.method.toLowerCase()] = operation(route, {
+      ...doc,
+      request: known(doc.request),
+      resource: known(doc.resource),
+    });
   }
   const all: Json = { Error: ERROR, PageLink: PAGE_LINK, Listing: LISTING, Access: ACCESS, Health: HEALTH };
   for (const [name, schema] of Object.entries(namedSchemas)) {
@@ -333,7 +489,10 @@ export function openApiDocument(): Json {
       { url: '/', description: 'The service that serves this document' },
       { url: 'http://127.0.0.1:6543', description: 'npm start (its default port)' },
     ],
-    tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({ name, description: tagDescription(name) })),
+    tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({
+      name,
+      description: tagDescription(name),
+    })),
     paths,
     components: {
       schemas,
@@ -343,14 +502,20 @@ export function openApiDocument(): Json {
         NotFound: error('No such object (or path).'),
         Unprocessable: error('The body is not valid: one entry per field at fault.'),
         TooManyRequests: {
-          description: 'Over the throttling rate (AWS): API Gateway answers `{"message":"Too Many Requests"}`; retry later.',
+          description:
+            'Over the throttling rate (AWS): API Gateway answers `{"message":"Too Many Requests"}`; retry later.',
           content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } },
         },
       },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'basic', description: 'The API key as the user name, an empty password.' },
         accessToken: { type: 'apiKey', in: 'query', name: 'acc_token', description: 'The owner token of the object.' },
-        accessTokenHeader: { type: 'apiKey', in: 'header', name: 'X-Access-Token', description: 'The owner token of the object.' },
+        accessTokenHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Access-Token',
+          description: 'The owner token of the object.',
+        },
       },
     },
   };

@@ -1,5 +1,9 @@
 import { assetSchema as basicAsset } from '#domain/assets/types/basic/definition.ts';
-import { assetSchema as bounceAsset, itemSchema as bounceItem, relatedProcessSchema } from '#domain/assets/types/bounce/definition.ts';
+import {
+  assetSchema as bounceAsset,
+  itemSchema as bounceItem,
+  relatedProcessSchema,
+} from '#domain/assets/types/bounce/definition.ts';
 import { contractPatchSchema } from '#domain/auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/cancellations.ts';
 import { auctionResultsSchema } from '#domain/auctions/commands.ts';
@@ -23,9 +27,17 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'asset.basic': basicAsset,
   // Each auction type's schemas, from its definition (registry.ts).
   ...Object.fromEntries(
-    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [[`auction.${t}`, schemas.auction], [`auction.${t}.stored`, schemas.auctionStored]]),
+    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [
+      [`auction.${t}`, schemas.auction],
+      [`auction.${t}.stored`, schemas.auctionStored],
+    ]),
   ),
-  ...Object.fromEntries(auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [[`bid.${t}`, schemas.bid], [`bid.${t}.patch`, schemas.bidPatch]])),
+  ...Object.fromEntries(
+    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [
+      [`bid.${t}`, schemas.bid],
+      [`bid.${t}.patch`, schemas.bidPatch],
+    ]),
+  ),
   question: questionSchema,
   answer: answerSchema,
   'contract.patch': contractPatchSchema,
@@ -36,11 +48,16 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   // ---- shapes without a domain JSON Schema
   credentials: {
     type: 'object',
-    properties: { id: { type: 'string' }, owner: { type: 'string' }, transfer_token: { type: ['string', 'null'], description: 'The hash the service keeps, never the token.' } },
+    properties: {
+      id: { type: 'string' },
+      owner: { type: 'string' },
+      transfer_token: { type: ['string', 'null'], description: 'The hash the service keeps, never the token.' },
+    },
   },
   'document.patch': {
     type: 'object',
-    description: 'Any descriptive field of a document (title, description, documentType, format, index, language, accessDetails…); its file (url, hash) and the server fields stay. The merged document is checked as a document.',
+    description:
+      'Any descriptive field of a document (title, description, documentType, format, index, language, accessDetails…); its file (url, hash) and the server fields stay. The merged document is checked as a document.',
   },
   'award.patch': {
     type: 'object',
@@ -60,7 +77,11 @@ export const namedSchemas: Readonly<Record<string, object>> = {
       complaintPeriod: { type: 'object', description: 'From the award creation; endDate once the award is decided.' },
       verificationPeriod: { type: 'object' },
       signingPeriod: { type: 'object' },
-      documents: { type: 'array', items: { type: 'object' }, description: 'The auction protocol, by the auction owner (author auction_owner) and the winner (bid_owner).' },
+      documents: {
+        type: 'array',
+        items: { type: 'object' },
+        description: 'The auction protocol, by the auction owner (author auction_owner) and the winner (bid_owner).',
+      },
     },
   },
   contract: {
@@ -89,22 +110,36 @@ export const namedSchemas: Readonly<Record<string, object>> = {
       hash: documentSchema.properties.hash,
       url: { type: 'string', format: 'uri', description: 'The signed link the APIs accept as a document `url`.' },
       upload_url: { type: 'string', format: 'uri', description: 'Where to PUT the bytes (register only).' },
-      direct_upload: { type: 'object', description: 'In AWS: a presigned S3 PUT for files past the API body limit (register only).' },
+      direct_upload: {
+        type: 'object',
+        description: 'In AWS: a presigned S3 PUT for files past the API body limit (register only).',
+      },
     },
   },
   ownership: {
     type: 'object',
-    description: 'Checked by the ownership rules: both required; `transfer` is the object\'s own transfer token (its `access.transfer`).',
+    description:
+      "Checked by the ownership rules: both required; `transfer` is the object's own transfer token (its `access.transfer`).",
     required: ['id', 'transfer'],
-    properties: { id: { type: 'string', description: 'The transfer\'s id.' }, transfer: { type: 'string' } },
+    properties: { id: { type: 'string', description: "The transfer's id." }, transfer: { type: 'string' } },
   },
   transfer: {
     type: 'object',
-    description: 'Created by POST /transfers; its `access` (token, transfer) becomes the tokens of the object it takes over.',
-    properties: { id: { type: 'string' }, date: { type: 'string', format: 'date-time' }, usedFor: { type: 'string', description: 'The object\'s path, e.g. `/lots/<id>`.' } },
+    description:
+      'Created by POST /transfers; its `access` (token, transfer) becomes the tokens of the object it takes over.',
+    properties: {
+      id: { type: 'string' },
+      date: { type: 'string', format: 'date-time' },
+      usedFor: { type: 'string', description: "The object's path, e.g. `/lots/<id>`." },
+    },
   },
   'schema.entry': {
     type: 'object',
-    properties: { code: { type: 'string' }, version: { type: 'string' }, id: { type: 'string' }, title: { type: 'string' } },
+    properties: {
+      code: { type: 'string' },
+      version: { type: 'string' },
+      id: { type: 'string' },
+      title: { type: 'string' },
+    },
   },
 };

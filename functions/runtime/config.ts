@@ -64,7 +64,8 @@ export function readConfig(env: Env): Config {
   const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
   const level = (env.AGORA_LOG_LEVEL ?? (env.VITEST ? 'WARN' : 'INFO')).toUpperCase();
   const seed = nonEmpty(env.AGORA_DOCSERVICE_SEED);
-  if (seed !== undefined && !/^[0-9a-f]{64}$/i.test(seed)) throw new Error('AGORA_DOCSERVICE_SEED must be 64 hex digits');
+  if (seed !== undefined && !/^[0-9a-f]{64}$/i.test(seed))
+    throw new Error('AGORA_DOCSERVICE_SEED must be 64 hex digits');
   return {
     tableName: nonEmpty(env.TABLE_NAME),
     dynamodbEndpoint: nonEmpty(env.DYNAMODB_ENDPOINT),
@@ -99,7 +100,8 @@ const shared = globalThis as unknown as Record<symbol, unknown>;
 
 /** The configuration of this process, read from the environment at first use. */
 export function config(): Config {
-  const base = (shared[CONFIG] ??= readConfig(process.env)) as Config;
+  shared[CONFIG] ??= readConfig(process.env);
+  const base = shared[CONFIG] as Config;
   const local = localRuntime();
   if (!local) return base;
   return {
@@ -134,7 +136,8 @@ export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as Lo
 /** Turns this process into the local runtime (the gateway does, at start). Refused inside Lambda. */
 export function startLocalRuntime(settings: Partial<LocalSettings> = {}): LocalSettings {
   if (readConfig(process.env).inLambda) throw new Error('the local runtime never runs in AWS Lambda');
-  const current = (shared[LOCAL] ??= { clockOffsetMs: 0 }) as LocalSettings;
+  shared[LOCAL] ??= { clockOffsetMs: 0 };
+  const current = shared[LOCAL] as LocalSettings;
   return Object.assign(current, settings);
 }
 

@@ -21,8 +21,10 @@ import { wireRuntime } from './wiring.ts';
  */
 const { namespace: NAMESPACE, service: SERVICE } = TELEMETRY;
 
-const SECRET_KEY = /^(authorization|proxy-authorization|cookie|x-access-token|acc_token|token|access_token|transfer|key|api_?key|password|secret)$/i;
-const redact = (key: string, value: unknown) => (key && SECRET_KEY.test(key) && value !== undefined && value !== null ? '[redacted]' : value);
+const SECRET_KEY =
+  /^(authorization|proxy-authorization|cookie|x-access-token|acc_token|token|access_token|transfer|key|api_?key|password|secret)$/i;
+const redact = (key: string, value: unknown) =>
+  key && SECRET_KEY.test(key) && value !== undefined && value !== null ? '[redacted]' : value;
 
 export const rootLogger = new Logger({ serviceName: SERVICE, logLevel: config().logLevel, jsonReplacerFn: redact });
 
@@ -40,7 +42,12 @@ export const log = (): Logger => scopes.getStore()?.logger ?? rootLogger;
 export const correlationId = (): string | undefined => scopes.getStore()?.correlationId;
 
 /** Runs `fn` with a child logger that stamps `correlation_id` (and `keys`) on every line it writes. */
-export function withCorrelation<T>(id: string, keys: Record<string, string>, fn: () => Promise<T>, extra: Partial<Scope> = {}): Promise<T> {
+export function withCorrelation<T>(
+  id: string,
+  keys: Record<string, string>,
+  fn: () => Promise<T>,
+  extra: Partial<Scope> = {},
+): Promise<T> {
   const logger = rootLogger.createChild({ persistentKeys: { correlation_id: id, ...keys } });
   return scopes.run({ logger, correlationId: id, ...extra }, fn);
 }
@@ -90,30 +97,46 @@ export function recordTransition(name: string): void {
  * `BotItemFailures` (items that threw, left due for the next run; the bot failure alarm watches it), `DynamoDbRequests`
  * and `Duration` under dimension `bot`, and one `Transitions` count per transition under `bot` and `transition`.
  */
-export async function observeBotRun<T extends { due: number; changed: number; failed?: number; requests?: number }>(bot: string, run: () => Promise<T>): Promise<T> {
+export async function observeBotRun<T extends { due: number; changed: number; failed?: number; requests?: number }>(
+  bot: string,
+  run: () => Promise<T>,
+): Promise<T> {
   wireRuntime();
   const transitions = new Map<string, number>();
   const started = performance.now();
-  return withCorrelation(randomUUID(), { bot }, async () => {
-    await loadValidators(); // bots check what they write as the API does
-    const report = await run();
-    const durationMs = Math.round(performance.now() - started);
-    const failed = report.failed ?? 0;
-    const line = { due: report.due, changed: report.changed, failed, requests: report.requests, durationMs, transitions: Object.fromEntries(transitions) };
-    if (failed) log().error('bot run had failures', line);
-    else if (report.changed) log().info('bot run', line);
-    else log().debug('bot run', line);
-    publishMetrics(
-      { bot },
-      {
-        Due: [report.due, MetricUnit.Count],
-        Changed: [report.changed, MetricUnit.Count],
-        [TELEMETRY.botItemFailures]: [failed, MetricUnit.Count],
-        DynamoDbRequests: [report.requests ?? 0, MetricUnit.Count],
-        Duration: [durationMs, MetricUnit.Milliseconds],
-      },
-    );
-    for (const [transition, count] of transitions) publishMetrics({ bot, transition }, { Transitions: [count, MetricUnit.Count] });
-    return report;
-  }, { transitions });
+  return withCorrelation(
+    randomUUID(),
+    { bot },
+    async () => {
+      await loadValidators(); // bots check what they write as the API does
+      const report = await run();
+      const durationMs = Math.round(performance.now() - started);
+      const failed = report.failed ?? 0;
+      const line = {
+        due: report.due,
+        changed: report.changed,
+        failed,
+        requests: report.requests,
+        durationMs,
+        transitions: Object.fromEntries(transitions),
+      };
+      if (failed) log().error('bot run had failures', line);
+      else if (report.changed) log().info('bot run', line);
+      else log().debug('bot run', line);
+      publishMetrics(
+        { bot },
+        {
+          Due: [report.due, MetricUnit.Count],
+          Changed: [report.changed, MetricUnit.Count],
+          [TELEMETRY.botItemFailures]: [failed, MetricUnit.Count],
+          DynamoDbRequests: [report.requests ?? 0, MetricUnit.Count],
+          Duration: [durationMs, MetricUnit.Milliseconds],
+        },
+      );
+      for (const [transition, count] of transitions)
+        publishMetrics({ bot, transition }, { Transitions: [count, MetricUnit.Count] });
+      return report;
+    },
+    { transitions },
+  );
 }

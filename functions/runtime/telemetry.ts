@@ -3,4 +3,10 @@
  * with dimension `service`; a bot run publishes `botItemFailures` under dimension `bot`. Data only: lib/operations.ts
  * reads it too.
  */
-export const TELEMETRY = { namespace: 'Agora', service: 'agora', botItemFailures: 'BotItemFailures', authFailures: 'AuthFailures', throttled: 'Throttled' } as const;
+export const TELEMETRY = {
+  namespace: 'Agora',
+  service: 'agora',
+  botItemFailures: 'BotItemFailures',
+  authFailures: 'AuthFailures',
+  throttled: 'Throttled',
+} as const;

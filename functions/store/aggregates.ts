@@ -43,13 +43,23 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     tokenHash: a.tokenHash,
     internal: a.internal,
     data: a.root,
-    ...(ix.feed && { GSI1PK: keys.feed(ix.feed.name, ix.feed.test), GSI1SK: `${modified}#${id}`, [FEED_VIEW]: listingView(a.root as JsonObject) }),
+    ...(ix.feed && {
+      GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
+      GSI1SK: `${modified}#${id}`,
+      [FEED_VIEW]: listingView(a.root as JsonObject),
+    }),
     ...(ix.work && { GSI2PK: keys.work(ix.work.bot), GSI2SK: `${sortableUtc(ix.work.due)}#${id}` }),
   };
 }
 
 export function childItem(kind: string, id: string, child: Child): JsonObject {
-  return { ...keys.child(kind, id, childSortKey(child.place)), entity: child.entity, schemaVersion: SCHEMA_VERSION, data: child.data, internal: child.internal };
+  return {
+    ...keys.child(kind, id, childSortKey(child.place)),
+    entity: child.entity,
+    schemaVersion: SCHEMA_VERSION,
+    data: child.data,
+    internal: child.internal,
+  };
 }
 
 export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | undefined {
@@ -61,26 +71,54 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     tokenHash: root.tokenHash,
     rev: root.rev,
     internal: root.internal,
-    children: items.filter((i) => i !== root).map((i) => ({ place: childPlaceOf(i.SK), entity: i.entity, data: i.data, ...(i.internal && { internal: i.internal }) })),
+    children: items
+      .filter((i) => i !== root)
+      .map((i) => ({
+        place: childPlaceOf(i.SK),
+        entity: i.entity,
+        data: i.data,
+        ...(i.internal && { internal: i.internal }),
+      })),
   };
 }
 
 /** The write of one change as DynamoDB inputs: a conditional Put of the root, plus children in one transaction. */
-export function changeWrites<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Change<T>): NonNullable<TransactWriteCommandInput['TransactItems']> {
+export function changeWrites<T>(
+  def: AggregateKind<T>,
+  current: Aggregate<T>,
+  change: Change<T>,
+): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
   const rootWrite = change.keepRevision
     ? { ConditionCheck: { TableName, Key: keys.root(def.kind, current.id), ...condition } }
-    : { Put: { TableName, Item: rootItem(def, { ...current, root: change.root, internal: change.internal ?? current.internal, tokenHash: change.tokenHash ?? current.tokenHash, rev: current.rev + 1 }), ...condition } };
+    : {
+        Put: {
+          TableName,
+          Item: rootItem(def, {
+            ...current,
+            root: change.root,
+            internal: change.internal ?? current.internal,
+            tokenHash: change.tokenHash ?? current.tokenHash,
+            rev: current.rev + 1,
+          }),
+          ...condition,
+        },
+      };
   return [
     rootWrite,
     ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
-    ...(change.remove ?? []).map((place) => ({ Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) } })),
+    ...(change.remove ?? []).map((place) => ({
+      Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) },
+    })),
   ];
 }
 
 /** The writes that create an aggregate: its root only if no item has its key yet, and its children. */
-export function createWrites<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'rev'>): NonNullable<TransactWriteCommandInput['TransactItems']> {
+export function createWrites<T>(
+  def: AggregateKind<T>,
+  a: Omit<Aggregate<T>, 'rev'>,
+): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   return [
     { Put: { TableName, Item: rootItem(def, { ...a, rev: 1 }), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -152,7 +190,14 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         const gone = new Set([...put.map((p) => p.place), ...(next.remove ?? [])].map(childSortKey));
         const kept = current.children.filter((c) => !gone.has(childSortKey(c.place)));
         if (next.keepRevision) return { ...current, children: [...kept, ...put] };
-        return { ...current, root: next.root, internal: next.internal ?? current.internal, tokenHash: next.tokenHash ?? current.tokenHash, rev: current.rev + 1, children: [...kept, ...put] };
+        return {
+          ...current,
+          root: next.root,
+          internal: next.internal ?? current.internal,
+          tokenHash: next.tokenHash ?? current.tokenHash,
+          rev: current.rev + 1,
+          children: [...kept, ...put],
+        };
       }),
   };
 }

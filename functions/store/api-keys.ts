@@ -63,7 +63,14 @@ export async function listApiKeys(): Promise<ApiKeyEntry[]> {
     for (const item of page.Items ?? []) {
       const hash = String(item.PK).slice('APIKEY#'.length);
       const view = item[FEED_VIEW];
-      out.push({ hash, id: hash.slice(0, 12), name: view.name, role: view.role, levels: view.levels, created: view.created });
+      out.push({
+        hash,
+        id: hash.slice(0, 12),
+        name: view.name,
+        role: view.role,
+        levels: view.levels,
+        created: view.created,
+      });
     }
     start = page.LastEvaluatedKey;
   } while (start);
@@ -72,11 +79,18 @@ export async function listApiKeys(): Promise<ApiKeyEntry[]> {
 
 /** Deletes the stored key of that hash; false when there was none. */
 export async function deleteApiKey(hash: string): Promise<boolean> {
-  const out = await documentClient().send(
-    new DeleteCommand({ TableName: tableName(), Key: keys.apiKey(hash), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_OLD' }),
-  ).catch((error) => {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  });
+  const out = await documentClient()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(hash),
+        ConditionExpression: 'attribute_exists(PK)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    )
+    .catch((error) => {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+      throw error;
+    });
   return !!out?.Attributes;
 }

@@ -11,18 +11,31 @@ const BATCH_GET_LIMIT = 100;
  * The root items of many aggregates of one kind (without children), consistently read: one BatchGetItem per 100
  * ids. Missing ids map to undefined. Used by bots that decide over a lot and all its assets at once.
  */
-export async function loadRoots<T>(def: AggregateKind<T>, ids: readonly string[]): Promise<Map<string, Aggregate<T> | undefined>> {
+export async function loadRoots<T>(
+  def: AggregateKind<T>,
+  ids: readonly string[],
+): Promise<Map<string, Aggregate<T> | undefined>> {
   const out = new Map<string, Aggregate<T> | undefined>(ids.map((id) => [id, undefined]));
   const unique = [...out.keys()];
   for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) {
     let request: JsonObject | undefined = {
-      [tableName()]: { Keys: unique.slice(i, i + BATCH_GET_LIMIT).map((id) => keys.root(def.kind, id)), ConsistentRead: true },
+      [tableName()]: {
+        Keys: unique.slice(i, i + BATCH_GET_LIMIT).map((id) => keys.root(def.kind, id)),
+        ConsistentRead: true,
+      },
     };
     while (request && Object.keys(request).length) {
       const page: BatchGetCommandOutput = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
       for (const item of page.Responses?.[tableName()] ?? []) {
         const id = String(item.PK).slice(def.kind.length + 1);
-        out.set(id, { id, root: item.data as T, tokenHash: item.tokenHash, rev: item.rev, internal: item.internal, children: [] });
+        out.set(id, {
+          id,
+          root: item.data as T,
+          tokenHash: item.tokenHash,
+          rev: item.rev,
+          internal: item.internal,
+          children: [],
+        });
       }
       request = page.UnprocessedKeys;
     }

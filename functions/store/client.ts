@@ -12,7 +12,9 @@ import { injectFaults } from './faults.ts';
 // One per process, shared by every copy of this module: the bundled local mode runs a bundle per route in one process,
 // each with its own copy, and the gateway counts with the sources' copy.
 const COUNTER = Symbol.for('agora.dynamodbRequestCounter');
-const counter: AsyncLocalStorage<{ count: number }> = ((globalThis as Record<symbol, unknown>)[COUNTER] ??= new AsyncLocalStorage()) as AsyncLocalStorage<{ count: number }>;
+const globals = globalThis as Record<symbol, unknown>;
+globals[COUNTER] ??= new AsyncLocalStorage();
+const counter = globals[COUNTER] as AsyncLocalStorage<{ count: number }>;
 
 export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
   const scope = { count: 0 };
@@ -33,11 +35,13 @@ export function instrumentClient(fn: (raw: DynamoDBClient) => DynamoDBClient): v
 export function documentClient(): DynamoDBDocumentClient {
   if (client) return client;
   const { dynamodbEndpoint: endpoint, awsRegion, inLambda } = config();
-  const raw = instrument(new DynamoDBClient({
-    endpoint,
-    region: awsRegion ?? 'eu-central-1',
-    ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  }));
+  const raw = instrument(
+    new DynamoDBClient({
+      endpoint,
+      region: awsRegion ?? 'eu-central-1',
+      ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   raw.middlewareStack.add(
     (next) => async (args) => {
       const scope = counter.getStore();

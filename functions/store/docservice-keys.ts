@@ -14,7 +14,8 @@ import { readSecretString } from './secrets.ts';
 /** DEV ONLY: the documented signing seed of `npm start` and the tests. Never used in AWS (see loadKeyring). */
 export const DEV_DOCSERVICE_SEED = 'a9e1d0c2b3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0';
 
-export const devKeyring = (): Keyring => keyringFromSeeds(Buffer.from(config().docserviceSeed ?? DEV_DOCSERVICE_SEED, 'hex'));
+export const devKeyring = (): Keyring =>
+  keyringFromSeeds(Buffer.from(config().docserviceSeed ?? DEV_DOCSERVICE_SEED, 'hex'));
 
 let loading: Promise<Keyring> | undefined;
 

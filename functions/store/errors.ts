@@ -19,8 +19,11 @@ export function isConditionFailure(error: unknown): boolean {
 export function storageLimitError(error: unknown): UnprocessableError | undefined {
   const e = error as { name?: string; message?: string };
   if (e?.name !== 'ValidationException') return undefined;
-  if (/item size .*exceeded/i.test(e.message ?? '')) return UnprocessableError.data('The object is too large to be stored');
-  if (/nesting levels .*exceeded/i.test(e.message ?? '')) return UnprocessableError.data('The object is nested too deeply to be stored');
-  if (/empty attribute name/i.test(e.message ?? '')) return UnprocessableError.data('An empty string cannot be a field name');
+  if (/item size .*exceeded/i.test(e.message ?? ''))
+    return UnprocessableError.data('The object is too large to be stored');
+  if (/nesting levels .*exceeded/i.test(e.message ?? ''))
+    return UnprocessableError.data('The object is nested too deeply to be stored');
+  if (/empty attribute name/i.test(e.message ?? ''))
+    return UnprocessableError.data('An empty string cannot be a field name');
   return undefined;
 }

@@ -47,7 +47,10 @@ function seeded(seed: number): () => number {
   };
 }
 
-const emptyStats = (): FaultStats => ({ calls: 0, injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0 } });
+const emptyStats = (): FaultStats => ({
+  calls: 0,
+  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0 },
+});
 
 // On globalThis: the gateway and a test may load this module through different loaders; they share one state.
 const holder = globalThis as unknown as { __agoraFaults?: State };
@@ -62,7 +65,13 @@ function state(): State | undefined {
     } catch {
       throw new Error(`AGORA_FAULTS is not JSON: ${raw}`);
     }
-    holder.__agoraFaults = { raw, config, random: seeded(config.seed ?? 1), calls: 0, stats: holder.__agoraFaults?.stats ?? emptyStats() };
+    holder.__agoraFaults = {
+      raw,
+      config,
+      random: seeded(config.seed ?? 1),
+      calls: 0,
+      stats: holder.__agoraFaults?.stats ?? emptyStats(),
+    };
   }
   return holder.__agoraFaults;
 }
@@ -75,18 +84,40 @@ export function resetFaultStats(): void {
 }
 
 const failure = (name: string, message: string, status: number, extra: Record<string, unknown> = {}) =>
-  Object.assign(new Error(`${message} (injected fault)`), { name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status }, ...extra });
+  Object.assign(new Error(`${message} (injected fault)`), {
+    name,
+    $fault: status >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode: status },
+    ...extra,
+  });
 
 function fault(kind: FaultKind, command: string): Error {
   switch (kind) {
     case 'throttle':
-      return failure('ThrottlingException', 'Rate of requests exceeds the allowed throughput', 400, { $retryable: { throttling: true } });
+      return failure('ThrottlingException', 'Rate of requests exceeds the allowed throughput', 400, {
+        $retryable: { throttling: true },
+      });
     case 'cancelled':
       return command === 'TransactWriteItemsCommand'
-        ? failure('TransactionCanceledException', 'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError]', 400, {
-            CancellationReasons: [{ Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more global secondary indexes' }],
-          })
-        : failure('ProvisionedThroughputExceededException', 'The level of configured provisioned throughput for the table was exceeded', 400, { $retryable: { throttling: true } });
+        ? failure(
+            'TransactionCanceledException',
+            'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError]',
+            400,
+            {
+              CancellationReasons: [
+                {
+                  Code: 'ThrottlingError',
+                  Message: 'Throughput exceeds the current capacity for one or more global secondary indexes',
+                },
+              ],
+            },
+          )
+        : failure(
+            'ProvisionedThroughputExceededException',
+            'The level of configured provisioned throughput for the table was exceeded',
+            400,
+            { $retryable: { throttling: true } },
+          );
     case 'internal':
       return failure('InternalServerError', 'Internal server error', 500);
     case 'timeout':

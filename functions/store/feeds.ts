@@ -28,7 +28,11 @@ export const feedReader: FeedReader = {
       );
     // Exclusive bounds: '~' sorts after '#<id>', so `after` skips every row of that exact instant.
     const range = after === undefined ? '' : descending ? ' AND GSI1SK < :after' : ' AND GSI1SK > :after';
-    const first = await query(range, after === undefined ? {} : { ':after': descending ? after : `${after}~` }, limit + 1);
+    const first = await query(
+      range,
+      after === undefined ? {} : { ':after': descending ? after : `${after}~` },
+      limit + 1,
+    );
     let rows = first.Items ?? [];
     if (rows.length > limit) {
       const last = rows[limit - 1].GSI1SK as string;
@@ -40,6 +44,8 @@ export const feedReader: FeedReader = {
         rows.push(...(rest.Items ?? []).filter((i) => i.GSI1SK !== last));
       }
     }
-    return { items: rows.map((i) => ({ id: i[FEED_VIEW].id, dateModified: i[FEED_VIEW].dateModified, root: i[FEED_VIEW] })) };
+    return {
+      items: rows.map((i) => ({ id: i[FEED_VIEW].id, dateModified: i[FEED_VIEW].dateModified, root: i[FEED_VIEW] })),
+    };
   },
 };

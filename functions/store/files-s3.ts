@@ -23,17 +23,27 @@ const getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl 
 
 export function s3Store(bucket: string, given?: S3Client): FileStore {
   let made: Promise<S3Client> | undefined;
-  const s3Client = () => (made ??= given ? Promise.resolve(given) : s3Sdk().then(({ S3Client }) => traceClient(new S3Client({}), 'S3')));
+  const s3Client = () =>
+    (made ??= given ? Promise.resolve(given) : s3Sdk().then(({ S3Client }) => traceClient(new S3Client({}), 'S3')));
   const s3 = async () => ({ sdk: await s3Sdk(), client: await s3Client() });
   return {
     async put(key, bytes, md5) {
       const { sdk, client } = await s3();
-      await client.send(new sdk.PutObjectCommand({
-        Bucket: bucket, Key: objectKey(key), Body: bytes, ContentMD5: base64Md5(md5), Tagging: UNATTACHED, ContentType: 'application/octet-stream',
-      }));
+      await client.send(
+        new sdk.PutObjectCommand({
+          Bucket: bucket,
+          Key: objectKey(key),
+          Body: bytes,
+          ContentMD5: base64Md5(md5),
+          Tagging: UNATTACHED,
+          ContentType: 'application/octet-stream',
+        }),
+      );
     },
     downloadUrl: async (key, seconds) =>
-      getSignedUrl(await s3Client(), new (await s3Sdk()).GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), { expiresIn: seconds }),
+      getSignedUrl(await s3Client(), new (await s3Sdk()).GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }), {
+        expiresIn: seconds,
+      }),
     read: async () => undefined,
     async exists(key) {
       try {
@@ -46,19 +56,36 @@ export function s3Store(bucket: string, given?: S3Client): FileStore {
       }
     },
     async directUpload(key, md5, seconds) {
-      const command = new (await s3Sdk()).PutObjectCommand({ Bucket: bucket, Key: objectKey(key), ContentMD5: base64Md5(md5), Tagging: UNATTACHED });
-      const url = await getSignedUrl(await s3Client(), command, { expiresIn: seconds, unhoistableHeaders: new Set(['x-amz-tagging']) });
+      const command = new (await s3Sdk()).PutObjectCommand({
+        Bucket: bucket,
+        Key: objectKey(key),
+        ContentMD5: base64Md5(md5),
+        Tagging: UNATTACHED,
+      });
+      const url = await getSignedUrl(await s3Client(), command, {
+        expiresIn: seconds,
+        unhoistableHeaders: new Set(['x-amz-tagging']),
+      });
       return { url, method: 'PUT', headers: { 'content-md5': base64Md5(md5), 'x-amz-tagging': UNATTACHED } };
     },
     async markAttached(keys) {
       const { sdk, client } = await s3();
-      await Promise.all(keys.map((key) =>
-        client.send(new sdk.PutObjectTaggingCommand({ Bucket: bucket, Key: objectKey(key), Tagging: { TagSet: [{ Key: 'agora-attached', Value: 'yes' }] } }))
-          .catch((error) => {
-            // Attached before its bytes were uploaded (either order is allowed): nothing to tag yet.
-            if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
-          }),
-      ));
+      await Promise.all(
+        keys.map((key) =>
+          client
+            .send(
+              new sdk.PutObjectTaggingCommand({
+                Bucket: bucket,
+                Key: objectKey(key),
+                Tagging: { TagSet: [{ Key: 'agora-attached', Value: 'yes' }] },
+              }),
+            )
+            .catch((error) => {
+              // Attached before its bytes were uploaded (either order is allowed): nothing to tag yet.
+              if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
+            }),
+        ),
+      );
     },
   };
 }

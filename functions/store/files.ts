@@ -15,7 +15,11 @@ export interface FileStore {
   read(key: string): Promise<Uint8Array | undefined>;
   exists(key: string): Promise<boolean>;
   /** A direct upload the client may use instead of the API route (S3 presigned PUT), when the store has one. */
-  directUpload(key: string, md5: string, seconds: number): Promise<{ url: string; method: 'PUT'; headers: Record<string, string> } | undefined>;
+  directUpload(
+    key: string,
+    md5: string,
+    seconds: number,
+  ): Promise<{ url: string; method: 'PUT'; headers: Record<string, string> } | undefined>;
   /** Keeps files that documents took: the bucket expires files nobody attached. */
   markAttached(keys: string[]): Promise<void>;
 }
@@ -39,7 +43,11 @@ export function folderStore(dir: string): FileStore {
         throw error;
       }
     },
-    exists: (key) => stat(path(key)).then(() => true, () => false),
+    exists: (key) =>
+      stat(path(key)).then(
+        () => true,
+        () => false,
+      ),
     directUpload: async () => undefined,
     markAttached: async () => {},
   };

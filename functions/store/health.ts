@@ -9,7 +9,10 @@ import { TABLE_KEYS } from './table-design.ts';
 export async function tableAnswers(timeoutMs = 2000): Promise<boolean> {
   try {
     await documentClient().send(
-      new GetCommand({ TableName: tableName(), Key: { [TABLE_KEYS.partitionKey]: 'HEALTH', [TABLE_KEYS.sortKey]: 'HEALTH' } }),
+      new GetCommand({
+        TableName: tableName(),
+        Key: { [TABLE_KEYS.partitionKey]: 'HEALTH', [TABLE_KEYS.sortKey]: 'HEALTH' },
+      }),
       { abortSignal: AbortSignal.timeout(timeoutMs) },
     );
     return true;

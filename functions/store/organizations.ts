@@ -10,7 +10,9 @@ import { keys, SCHEMA_VERSION } from './table-design.ts';
  */
 export const organizationDirectory: OrganizationDirectory = {
   async find(scheme, id) {
-    const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.organization(scheme, id) }));
+    const out = await documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.organization(scheme, id) }),
+    );
     return out.Item?.data as JsonObject | undefined;
   },
 };
@@ -18,7 +20,12 @@ export const organizationDirectory: OrganizationDirectory = {
 /** The item of a directory entry; `organization.identifier` gives its key. */
 export function organizationItem(organization: JsonObject): JsonObject {
   const { scheme, id } = organization.identifier;
-  return { ...keys.organization(scheme, id), entity: 'organization', schemaVersion: SCHEMA_VERSION, data: organization };
+  return {
+    ...keys.organization(scheme, id),
+    entity: 'organization',
+    schemaVersion: SCHEMA_VERSION,
+    data: organization,
+  };
 }
 
 /** Stores (or replaces) an entry. */

@@ -14,7 +14,10 @@ export function changeOwnership<T>(
   def: AggregateKind<T>,
   id: string,
   transferId: string,
-  decide: (object: Aggregate<T>, transfer: Aggregate<Transfer> | undefined) => { object: Change<T>; transfer: Change<Transfer> },
+  decide: (
+    object: Aggregate<T>,
+    transfer: Aggregate<Transfer> | undefined,
+  ) => { object: Change<T>; transfer: Change<Transfer> },
 ): Promise<Aggregate<T>> {
   return retryOnConflict(async () => {
     const object = await loadAggregate(def, id);
@@ -25,6 +28,12 @@ export function changeOwnership<T>(
       { def, current: object, change: change.object },
       { def: TRANSFER_KIND, current: transfer!, change: change.transfer },
     ]);
-    return { ...object, root: change.object.root, tokenHash: change.object.tokenHash ?? object.tokenHash, internal: change.object.internal ?? object.internal, rev: object.rev + 1 };
+    return {
+      ...object,
+      root: change.object.root,
+      tokenHash: change.object.tokenHash ?? object.tokenHash,
+      internal: change.object.internal ?? object.internal,
+      rev: object.rev + 1,
+    };
   });
 }

@@ -24,5 +24,7 @@ export async function participationSecret(): Promise<string> {
   }
   if (configured) return configured;
   if (local) return DEV_PARTICIPATION_SECRET;
-  throw new Error('participation links: AGORA_PARTICIPATION_SECRET is not set (nor PARTICIPATION_SECRET_ARN, and this is not the local runtime)');
+  throw new Error(
+    'participation links: AGORA_PARTICIPATION_SECRET is not set (nor PARTICIPATION_SECRET_ARN, and this is not the local runtime)',
+  );
 }

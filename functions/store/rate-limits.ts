@@ -15,15 +15,22 @@ export async function spendRequest(name: string, limit: RateLimit, nowMs = Date.
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       // The common case: the bucket is partly spent; move its time one interval on while it admits requests.
-      await documentClient().send(new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.rateLimit(name),
-        UpdateExpression: 'SET tat = tat + :step, #ttl = :ttl',
-        ConditionExpression: 'tat >= :now AND tat <= :last',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':step': step, ':now': nowMs, ':last': admitBefore(limit, nowMs), ':ttl': ttl(admitBefore(limit, nowMs) + step) },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }));
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.rateLimit(name),
+          UpdateExpression: 'SET tat = tat + :step, #ttl = :ttl',
+          ConditionExpression: 'tat >= :now AND tat <= :last',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':step': step,
+            ':now': nowMs,
+            ':last': admitBefore(limit, nowMs),
+            ':ttl': ttl(admitBefore(limit, nowMs) + step),
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
       return undefined;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -33,14 +40,21 @@ export async function spendRequest(name: string, limit: RateLimit, nowMs = Date.
     }
     try {
       // A new or full bucket (its time is past): start it again from now.
-      await documentClient().send(new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.rateLimit(name),
-        UpdateExpression: 'SET tat = :next, entity = :entity, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':next': nowMs + step, ':now': nowMs, ':entity': 'rateLimit', ':ttl': ttl(nowMs + step) },
-      }));
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.rateLimit(name),
+          UpdateExpression: 'SET tat = :next, entity = :entity, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':next': nowMs + step,
+            ':now': nowMs,
+            ':entity': 'rateLimit',
+            ':ttl': ttl(nowMs + step),
+          },
+        }),
+      );
       return undefined;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -23,7 +23,10 @@ export interface AggregateCheck {
  * Changes of several aggregates as one all-or-nothing transaction, each conditioned on the revision read:
  * a concurrent writer or a second bot run makes the whole transaction fail and nothing is written.
  */
-export function transactionItems(writes: AggregateWrite[], checks: AggregateCheck[] = []): NonNullable<TransactWriteCommandInput['TransactItems']> {
+export function transactionItems(
+  writes: AggregateWrite[],
+  checks: AggregateCheck[] = [],
+): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   return [
     ...writes.flatMap((w) => changeWrites(w.def, w.current, w.change)),
@@ -41,6 +44,7 @@ export function transactionItems(writes: AggregateWrite[], checks: AggregateChec
 export async function transact(writes: AggregateWrite[], checks: AggregateCheck[] = []): Promise<void> {
   const items = transactionItems(writes, checks);
   if (items.length === 0) return;
-  if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`A transaction takes at most ${MAX_TRANSACTION_ITEMS} items, got ${items.length}`);
+  if (items.length > MAX_TRANSACTION_ITEMS)
+    throw new Error(`A transaction takes at most ${MAX_TRANSACTION_ITEMS} items, got ${items.length}`);
   await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
 }

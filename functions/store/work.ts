@@ -11,7 +11,12 @@ export interface DueWork {
 }
 
 /** One page of the work index: what is due for `bot` at `now`, oldest first, only the keys. */
-export const dueWorkQuery = (bot: string, now: Micros, limit: number, ExclusiveStartKey?: Record<string, unknown>): QueryCommandInput => ({
+export const dueWorkQuery = (
+  bot: string,
+  now: Micros,
+  limit: number,
+  ExclusiveStartKey?: Record<string, unknown>,
+): QueryCommandInput => ({
   TableName: tableName(),
   IndexName: 'GSI2',
   KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :due',
@@ -27,7 +32,9 @@ export async function dueWork(bot: string, now: Micros, limit = 100): Promise<Du
   const out: DueWork[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new QueryCommand(dueWorkQuery(bot, now, limit - out.length, ExclusiveStartKey)));
+    const page = await documentClient().send(
+      new QueryCommand(dueWorkQuery(bot, now, limit - out.length, ExclusiveStartKey)),
+    );
     for (const item of page.Items ?? []) {
       const [kind, id] = String(item.PK).split('#');
       out.push({ kind, id });

@@ -81,14 +81,20 @@ function send(document: Record<string, unknown>): void {
 }
 
 interface MiddlewareStackLike {
-  add(middleware: (next: (args: any) => Promise<any>, context: any) => (args: any) => Promise<any>, options: { step: 'initialize'; name: string }): void;
+  add(
+    middleware: (next: (args: any) => Promise<any>, context: any) => (args: any) => Promise<any>,
+    options: { step: 'initialize'; name: string },
+  ): void;
 }
 
 /**
  * Adds a middleware to an SDK v3 client that sends one subsegment per call of a sampled invocation. The trace header
  * is read per call: the Lambda runtime sets it per invocation.
  */
-export function traceClient<C extends { middlewareStack: MiddlewareStackLike; config?: { region?: unknown } }>(client: C, service: string): C {
+export function traceClient<C extends { middlewareStack: MiddlewareStackLike; config?: { region?: unknown } }>(
+  client: C,
+  service: string,
+): C {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const trace = daemonAddress(config().xrayDaemonAddress) && parseTraceHeader(traceHeader());

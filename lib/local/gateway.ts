@@ -79,7 +79,13 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: RouteDefinition, pathParameters: Record<string, string>) {
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  route: RouteDefinition,
+  pathParameters: Record<string, string>,
+) {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (name === 'cookie' || value === undefined) continue;
@@ -106,7 +112,13 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: RouteDefin
       // The gateway's own address, as API Gateway gives the domain it serves: never the client's Host header.
       domainName: ownHost,
       domainPrefix: 'localhost',
-      http: { method: req.method ?? 'GET', path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey: key,
       stage: '$default',
@@ -125,13 +137,21 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const refuse = (res: ServerResponse, status: number, name: string, description: string) =>
-  send(res, status, JSON_TYPE, JSON.stringify({ status: 'error', errors: [{ location: status === 404 ? 'url' : 'body', name, description }] }));
+  send(
+    res,
+    status,
+    JSON_TYPE,
+    JSON.stringify({ status: 'error', errors: [{ location: status === 404 ? 'url' : 'body', name, description }] }),
+  );
 
 async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
   const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
   if (bot && method === 'POST') {
     const def = bots.find((b) => b.name === bot[1]);
-    if (!def) return refuse(res, 404, 'bot', 'Not Found'), true;
+    if (!def) {
+      refuse(res, 404, 'bot', 'Not Found');
+      return true;
+    }
     try {
       const report = await (await load(def.handler)).run();
       send(res, 200, JSON_TYPE, JSON.stringify({ data: report }));
@@ -148,15 +168,24 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       try {
         config = JSON.parse(body.toString('utf8') || '{}');
       } catch {
-        return refuse(res, 422, 'data', 'Expecting a JSON object like {"share": 0.2, "seed": 42}'), true;
+        refuse(res, 422, 'data', 'Expecting a JSON object like {"share": 0.2, "seed": 42}');
+        return true;
       }
-      if (!config || typeof config !== 'object' || Array.isArray(config)) return refuse(res, 422, 'data', 'Expecting a JSON object'), true;
+      if (!config || typeof config !== 'object' || Array.isArray(config)) {
+        refuse(res, 422, 'data', 'Expecting a JSON object');
+        return true;
+      }
       (await runtimeConfig()).setLocal({ faults: Object.keys(config).length ? JSON.stringify(config) : '' });
       faults.resetFaultStats();
     }
     if (method === 'PUT' || method === 'GET') {
       const raw = (await runtimeConfig()).config().faults;
-      send(res, 200, JSON_TYPE, JSON.stringify({ data: { config: raw ? JSON.parse(raw) : {}, stats: faults.faultStats() } }));
+      send(
+        res,
+        200,
+        JSON_TYPE,
+        JSON.stringify({ data: { config: raw ? JSON.parse(raw) : {}, stats: faults.faultStats() } }),
+      );
       return true;
     }
   }
@@ -165,9 +194,13 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
     try {
       offsetMs = (JSON.parse(body.toString('utf8') || '{}') as { offsetMs?: unknown } | null)?.offsetMs ?? 0;
     } catch {
-      return refuse(res, 422, 'data', 'Expecting a JSON object like {"offsetMs": 0}'), true;
+      refuse(res, 422, 'data', 'Expecting a JSON object like {"offsetMs": 0}');
+      return true;
     }
-    if (typeof offsetMs !== 'number' || !Number.isFinite(offsetMs)) return refuse(res, 422, 'offsetMs', 'Expecting a number of milliseconds'), true;
+    if (typeof offsetMs !== 'number' || !Number.isFinite(offsetMs)) {
+      refuse(res, 422, 'offsetMs', 'Expecting a number of milliseconds');
+      return true;
+    }
     (await runtimeConfig()).setLocal({ clockOffsetMs: offsetMs });
     send(res, 200, JSON_TYPE, JSON.stringify({ data: { offsetMs } }));
     return true;
@@ -220,15 +253,28 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');
-      const decision = await authorizer.handler({ type: 'REQUEST', routeKey: event.routeKey, rawPath: event.rawPath, headers: event.headers, requestContext: event.requestContext });
+      const decision = await authorizer.handler({
+        type: 'REQUEST',
+        routeKey: event.routeKey,
+        rawPath: event.rawPath,
+        headers: event.headers,
+        requestContext: event.requestContext,
+      });
       if (!decision.isAuthorized) return { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) };
       event.requestContext.authorizer = { lambda: decision.context };
     }
     const module = await load(route.handler);
     return module.handler(event, lambdaContext(route.handler));
   });
-  const out = typeof result === 'object' && result && 'statusCode' in result ? result : { statusCode: 200, body: JSON.stringify(result) };
-  const headers: Record<string, string> = { ...(out.headers ?? {}), ...cors, 'x-agora-dynamodb-requests': String(requests) };
+  const out =
+    typeof result === 'object' && result && 'statusCode' in result
+      ? result
+      : { statusCode: 200, body: JSON.stringify(result) };
+  const headers: Record<string, string> = {
+    ...(out.headers ?? {}),
+    ...cors,
+    'x-agora-dynamodb-requests': String(requests),
+  };
   send(res, out.statusCode, headers, out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? ''));
 }
 
@@ -245,7 +291,8 @@ export async function startGateway(options: { port?: number; host?: string } = {
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
       console.error('local gateway:', error);
-      if (!res.headersSent) send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
+      if (!res.headersSent)
+        send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -262,7 +309,11 @@ export async function startGateway(options: { port?: number; host?: string } = {
     url: `http://${host}:${port}`,
     port,
     server,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

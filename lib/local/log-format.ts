@@ -5,9 +5,29 @@
  *   12:04:05 200 GET /api/0.1/lots 12ms broker  [c0ffee12]
  *   12:04:07 bot convoy: due 2, changed 1 (claim 1)  [0a1b2c3d]
  */
-const KYIV = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Kyiv', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const KYIV = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Kyiv',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 /** Keys every line carries (or that say nothing to a person at a terminal). */
-const NOISE = new Set(['level', 'message', 'timestamp', 'service', 'sampling_rate', 'xray_trace_id', 'correlation_id', 'route', 'function_name', 'function_request_id', 'cold_start', 'function_arn', 'function_memory_size']);
+const NOISE = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'sampling_rate',
+  'xray_trace_id',
+  'correlation_id',
+  'route',
+  'function_name',
+  'function_request_id',
+  'cold_start',
+  'function_arn',
+  'function_memory_size',
+]);
 
 type Line = Record<string, unknown>;
 
@@ -15,7 +35,9 @@ const time = (line: Line) => KYIV.format(typeof line.timestamp === 'string' ? ne
 const short = (id: unknown) => (typeof id === 'string' ? `  [${id.slice(0, 8)}]` : '');
 const rest = (line: Line, skip: string[] = []) => {
   const extra = Object.entries(line).filter(([k]) => !NOISE.has(k) && !skip.includes(k));
-  return extra.length ? ` ${extra.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ')}` : '';
+  return extra.length
+    ? ` ${extra.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ')}`
+    : '';
 };
 
 /** One JSON log line as a short human line; anything that is not a Powertools line comes back as it was. */
@@ -26,14 +48,19 @@ export function humanLogLine(text: string): string {
   } catch {
     return text;
   }
-  if (!line || typeof line !== 'object' || typeof line.message !== 'string' || typeof line.level !== 'string') return text;
+  if (!line || typeof line !== 'object' || typeof line.message !== 'string' || typeof line.level !== 'string')
+    return text;
   if (line.message === 'request') {
     const latency = typeof line.latencyMs === 'number' ? ` ${Math.round(line.latencyMs)}ms` : '';
-    const caller = line.caller === line.role || line.role === undefined ? String(line.caller) : `${line.caller} (${line.role})`;
+    const caller =
+      line.caller === line.role || line.role === undefined ? String(line.caller) : `${line.caller} (${line.role})`;
     return `${time(line)} ${line.status} ${line.route ?? ''}${latency} ${caller}${rest(line, ['status', 'latencyMs', 'caller', 'role'])}${short(line.correlation_id)}`;
   }
   if (line.message.startsWith('bot run')) {
-    const transitions = line.transitions && typeof line.transitions === 'object' ? Object.entries(line.transitions as Record<string, number>) : [];
+    const transitions =
+      line.transitions && typeof line.transitions === 'object'
+        ? Object.entries(line.transitions as Record<string, number>)
+        : [];
     const moved = transitions.length ? ` (${transitions.map(([k, n]) => `${k} ${n}`).join(', ')})` : '';
     const failed = line.failed ? `, FAILED ${line.failed}` : '';
     return `${time(line)} bot ${line.bot}: due ${line.due}, changed ${line.changed}${failed}${moved}${short(line.correlation_id)}`;
@@ -48,7 +75,10 @@ export function humanizeStream(stream: NodeJS.WriteStream): void {
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     if (!text.startsWith('{')) return write(chunk, ...rest);
-    const out = text.split('\n').map((l) => (l ? humanLogLine(l) : l)).join('\n');
+    const out = text
+      .split('\n')
+      .map((l) => (l ? humanLogLine(l) : l))
+      .join('\n');
     return write(out, ...rest);
   }) as typeof stream.write;
 }

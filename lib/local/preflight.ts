@@ -33,9 +33,11 @@ export function javaMajor(output: string): number | undefined {
 
 export function javaProblem(minimum = 17): string | undefined {
   const run = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (run.error) return `Java ${minimum}+ is needed to run DynamoDB Local: \`java\` was not found on PATH (or point DYNAMODB_ENDPOINT at a running DynamoDB).`;
+  if (run.error)
+    return `Java ${minimum}+ is needed to run DynamoDB Local: \`java\` was not found on PATH (or point DYNAMODB_ENDPOINT at a running DynamoDB).`;
   const major = javaMajor(`${run.stderr}${run.stdout}`);
-  if (major !== undefined && major < minimum) return `Java ${minimum}+ is needed to run DynamoDB Local: \`java\` on PATH is Java ${major}.`;
+  if (major !== undefined && major < minimum)
+    return `Java ${minimum}+ is needed to run DynamoDB Local: \`java\` on PATH is Java ${major}.`;
   return undefined;
 }
 

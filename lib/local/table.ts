@@ -3,8 +3,16 @@ import { indexProjection, INDEXES, TABLE_KEYS } from '../../functions/store/tabl
 
 /** Creates the single table (keys and GSIs from table-design.ts) in DynamoDB Local; existing table kept. */
 export async function createTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'eu-central-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const attributes = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'eu-central-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const attributes = [
+    TABLE_KEYS.partitionKey,
+    TABLE_KEYS.sortKey,
+    ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
   try {
     await client.send(
       new CreateTableCommand({

@@ -19,7 +19,14 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('passes for another stage and other parameters too (acknowledgements do not depend on names)', () => {
-    expect(synthWithNag({ stage: 'prod', throttleRate: 20, alarmEmail: 'ops@example.org', botSchedules: '{"convoy":"rate(5 minutes)"}' })).not.toThrow();
+    expect(
+      synthWithNag({
+        stage: 'prod',
+        throttleRate: 20,
+        alarmEmail: 'ops@example.org',
+        botSchedules: '{"convoy":"rate(5 minutes)"}',
+      }),
+    ).not.toThrow();
   });
 
   it('still fails on a new, unacknowledged finding', () => {

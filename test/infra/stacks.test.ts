@@ -33,8 +33,13 @@ function actionsByRoute(): Map<string, string[]> {
     const policies = Object.values(resources).filter(
       (r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId),
     );
-    const actions = policies.flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()));
-    out.set(route.Properties.RouteKey, actions.filter((a: string) => a.startsWith('dynamodb:')));
+    const actions = policies.flatMap((p) =>
+      p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()),
+    );
+    out.set(
+      route.Properties.RouteKey,
+      actions.filter((a: string) => a.startsWith('dynamodb:')),
+    );
   }
   return out;
 }
@@ -49,7 +54,10 @@ describe('ApiStack', () => {
     api.resourceCountIs('AWS::ApiGatewayV2::Route', apiRoutes.length + 1);
     for (const r of apiRoutes) {
       const authorization = r.auth === 'public' ? 'NONE' : 'CUSTOM';
-      api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}`, AuthorizationType: authorization });
+      api.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: `${r.method} ${r.path}`,
+        AuthorizationType: authorization,
+      });
     }
     api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
   });
@@ -68,7 +76,10 @@ describe('ApiStack', () => {
       const granted = actions.get(`${r.method} ${r.path}`) ?? [];
       if (r.table === 'ro') {
         expect(granted, r.handler).toContain('dynamodb:Query');
-        expect(granted.filter((a) => /Put|Update|Delete|Write/.test(a)), r.handler).toEqual([]);
+        expect(
+          granted.filter((a) => /Put|Update|Delete|Write/.test(a)),
+          r.handler,
+        ).toEqual([]);
       }
       if (r.table === 'rw') expect(granted, r.handler).toContain('dynamodb:PutItem');
     }
@@ -88,7 +99,9 @@ describe('ApiStack document service', () => {
   /** The function behind a route key, and every IAM statement of its role. */
   function functionOf(routeKey: string) {
     const all = resources();
-    const route = Object.values(all).find((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === routeKey)!;
+    const route = Object.values(all).find(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === routeKey,
+    )!;
     const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
     const fn = all[all[integrationId].Properties.IntegrationUri['Fn::GetAtt'][0] as string];
     const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
@@ -101,9 +114,13 @@ describe('ApiStack document service', () => {
   it('gives the docservice routes the signing secret (through the secrets extension) and the bucket', () => {
     for (const r of routes.filter((r) => docserviceAccess(r) === 'files')) {
       const { fn, actions } = functionOf(`${r.method} ${r.path}`);
-      expect(Object.keys(fn.Properties.Environment.Variables), r.handler).toEqual(expect.arrayContaining(['DOCSERVICE_SECRET_ARN', 'FILES_BUCKET']));
+      expect(Object.keys(fn.Properties.Environment.Variables), r.handler).toEqual(
+        expect.arrayContaining(['DOCSERVICE_SECRET_ARN', 'FILES_BUCKET']),
+      );
       expect(fn.Properties.Layers, r.handler).toHaveLength(1);
-      expect(actions, r.handler).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObject', 's3:GetObject*']));
+      expect(actions, r.handler).toEqual(
+        expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObject', 's3:GetObject*']),
+      );
     }
   });
 
@@ -112,8 +129,13 @@ describe('ApiStack document service', () => {
     expect(documentRoutes.length).toBeGreaterThan(10);
     for (const r of documentRoutes) {
       const { actions } = functionOf(`${r.method} ${r.path}`);
-      expect(actions, r.handler).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObjectTagging']));
-      expect(actions.filter((a) => a === 's3:PutObject' || a.startsWith('s3:GetObject')), r.handler).toEqual([]);
+      expect(actions, r.handler).toEqual(
+        expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObjectTagging']),
+      );
+      expect(
+        actions.filter((a) => a === 's3:PutObject' || a.startsWith('s3:GetObject')),
+        r.handler,
+      ).toEqual([]);
     }
   });
 
@@ -123,7 +145,7 @@ describe('ApiStack document service', () => {
     expect(actions.filter((a) => /^(s3|secretsmanager):/.test(a))).toEqual([]);
   });
 
-  it('stays under CloudFormation\'s 500 resources', () => {
+  it("stays under CloudFormation's 500 resources", () => {
     expect(Object.keys(resources()).length).toBeLessThan(500);
   });
 
@@ -164,7 +186,12 @@ describe('DataStack', () => {
     data.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({
-        Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
       }),
     });
   });
@@ -175,8 +202,15 @@ describe('DataStack files', () => {
     data.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({
-        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
       }),
     });
     data.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -192,7 +226,11 @@ describe('DataStack files', () => {
     data.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
         Rules: Match.arrayWith([
-          Match.objectLike({ Status: 'Enabled', ExpirationInDays: 7, TagFilters: [{ Key: 'agora-attached', Value: 'no' }] }),
+          Match.objectLike({
+            Status: 'Enabled',
+            ExpirationInDays: 7,
+            TagFilters: [{ Key: 'agora-attached', Value: 'no' }],
+          }),
           Match.objectLike({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
         ]),
       },
@@ -202,7 +240,10 @@ describe('DataStack files', () => {
   it('generates the docservice signing secret, never written in the template', () => {
     data.hasResource('AWS::SecretsManager::Secret', {
       DeletionPolicy: 'Retain',
-      Properties: Match.objectLike({ GenerateSecretString: Match.objectLike({ PasswordLength: 64 }), SecretString: Match.absent() }),
+      Properties: Match.objectLike({
+        GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+        SecretString: Match.absent(),
+      }),
     });
   });
 });
@@ -223,14 +264,17 @@ describe('BotsStack', () => {
     const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.PARTICIPATION_SECRET_ARN);
     expect(withSecret).toHaveLength(bots.filter((b) => b.secrets?.includes('participation')).length);
     botsTemplate.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]),
+      },
     });
     data.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('participation') });
   });
 });
 
 describe('Operations (throttling, alarms, parameters)', () => {
-  const build = (context: Record<string, unknown>) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const build = (context: Record<string, unknown>) =>
+    buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
 
   it('throttles the API stage with the default rate and burst, and logs its access in JSON', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -241,20 +285,33 @@ describe('Operations (throttling, alarms, parameters)', () => {
   });
 
   it('takes stage name, throttling and bot schedules from context', () => {
-    const built = build({ stage: 'prod', throttleRate: '20', throttleBurst: 40, botSchedules: '{"concierge":"rate(5 minutes)"}' });
+    const built = build({
+      stage: 'prod',
+      throttleRate: '20',
+      throttleBurst: 40,
+      botSchedules: '{"concierge":"rate(5 minutes)"}',
+    });
     expect(built.api.stackName).toBe('Agora-prod-Api');
     Template.fromStack(built.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
     });
     const schedules = Template.fromStack(built.bots);
     schedules.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)' });
-    schedules.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: bots.find((b) => b.name === 'convoy')!.schedule });
+    schedules.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: bots.find((b) => b.name === 'convoy')!.schedule,
+    });
   });
 
   it('sets the auction site and the calendar of every function from context; defaults without', () => {
-    const env = (t: Template) => Object.values(t.findResources('AWS::Lambda::Function')).map((f: any) => f.Properties.Environment?.Variables ?? {});
+    const env = (t: Template) =>
+      Object.values(t.findResources('AWS::Lambda::Function')).map(
+        (f: any) => f.Properties.Environment?.Variables ?? {},
+      );
     for (const vars of [...env(api), ...env(botsTemplate)]) {
-      expect(vars).toMatchObject({ AGORA_AUCTION_SITE: 'https://auction.agora.example', AGORA_CALENDAR: 'martial-law' });
+      expect(vars).toMatchObject({
+        AGORA_AUCTION_SITE: 'https://auction.agora.example',
+        AGORA_CALENDAR: 'martial-law',
+      });
     }
     const built = build({ auctionSite: 'https://auction.example.org', calendar: 'peacetime' });
     for (const vars of [...env(Template.fromStack(built.api)), ...env(Template.fromStack(built.bots))]) {
@@ -301,15 +358,22 @@ describe('Operations (throttling, alarms, parameters)', () => {
     });
   });
 
-  it('alarms on each bot\'s failed runs and failed items', () => {
+  it("alarms on each bot's failed runs and failed items", () => {
     for (const bot of bots) {
       botsTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'Agora',
         MetricName: 'BotItemFailures',
-        Dimensions: Match.arrayWith([{ Name: 'bot', Value: bot.name }, { Name: 'service', Value: 'agora' }]),
+        Dimensions: Match.arrayWith([
+          { Name: 'bot', Value: bot.name },
+          { Name: 'service', Value: 'agora' },
+        ]),
       });
     }
-    const runAlarms = Object.values(botsTemplate.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors', Namespace: 'AWS/Lambda' } }));
+    const runAlarms = Object.values(
+      botsTemplate.findResources('AWS::CloudWatch::Alarm', {
+        Properties: { MetricName: 'Errors', Namespace: 'AWS/Lambda' },
+      }),
+    );
     expect(runAlarms).toHaveLength(bots.length);
   });
 
@@ -321,17 +385,20 @@ describe('Operations (throttling, alarms, parameters)', () => {
   });
 });
 
-
 describe('Security (links, per-key limits, alarms, bot capacity)', () => {
-  const build = (context: Record<string, unknown>) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
-  const functions = (template: Template) => Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+  const build = (context: Record<string, unknown>) =>
+    buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const functions = (template: Template) =>
+    Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
 
-  it('gives every route function the public base URL, by default the API\'s own endpoint', () => {
+  it("gives every route function the public base URL, by default the API's own endpoint", () => {
     const routeFns = functions(api).filter((f) => f.Properties.Environment?.Variables?.AGORA_PUBLIC_URL);
     expect(routeFns).toHaveLength(routes.length - 1);
     expect(JSON.stringify(routeFns[0].Properties.Environment.Variables.AGORA_PUBLIC_URL)).toContain('ApiEndpoint');
     const configured = functions(Template.fromStack(build({ publicBaseUrl: 'https://api.example.org/' }).api));
-    expect(configured.filter((f) => f.Properties.Environment?.Variables?.AGORA_PUBLIC_URL === 'https://api.example.org')).toHaveLength(routes.length - 1);
+    expect(
+      configured.filter((f) => f.Properties.Environment?.Variables?.AGORA_PUBLIC_URL === 'https://api.example.org'),
+    ).toHaveLength(routes.length - 1);
     expect(() => build({ publicBaseUrl: 'javascript:alert(1)//' })).toThrow(/publicBaseUrl/);
   });
 
@@ -341,20 +408,34 @@ describe('Security (links, per-key limits, alarms, bot capacity)', () => {
     api.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } }),
+          Match.objectLike({
+            Action: 'dynamodb:UpdateItem',
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+          }),
         ]),
       },
     });
-    const tuned = functions(Template.fromStack(build({ keyRate: 5, keyBurst: '8' }).api)).find((f) => f.Properties.Environment?.Variables?.AGORA_KEY_RATE);
+    const tuned = functions(Template.fromStack(build({ keyRate: 5, keyBurst: '8' }).api)).find(
+      (f) => f.Properties.Environment?.Variables?.AGORA_KEY_RATE,
+    );
     expect(tuned?.Properties.Environment.Variables).toMatchObject({ AGORA_KEY_RATE: '5', AGORA_KEY_BURST: '8' });
     expect(() => build({ keyRate: 'lots' })).toThrow(/keyRate/);
-    data.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
+    data.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+    });
   });
 
   it('alarms on spikes of 401/403 and of 429 answers into the alarm topic', () => {
-    for (const [metric, threshold] of [['AuthFailures', 100], ['Throttled', 50]] as const) {
+    for (const [metric, threshold] of [
+      ['AuthFailures', 100],
+      ['Throttled', 50],
+    ] as const) {
       api.hasResourceProperties('AWS::CloudWatch::Alarm', {
-        Namespace: 'Agora', MetricName: metric, Threshold: threshold, Dimensions: [{ Name: 'service', Value: 'agora' }], AlarmActions: [Match.anyValue()],
+        Namespace: 'Agora',
+        MetricName: metric,
+        Threshold: threshold,
+        Dimensions: [{ Name: 'service', Value: 'agora' }],
+        AlarmActions: [Match.anyValue()],
       });
     }
   });

@@ -19,11 +19,19 @@ interface Run {
   err: string;
 }
 function run(script: string, args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<Run> {
-  const base: Record<string, string | undefined> = { ...process.env, TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, ...env };
+  const base: Record<string, string | undefined> = {
+    ...process.env,
+    TABLE_NAME: process.env.TABLE_NAME,
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+    ...env,
+  };
   for (const [k, v] of Object.entries(base)) if (v === undefined) delete base[k];
   return new Promise((done) => {
-    execFile(TSX, [join(ROOT, script), ...args], { cwd, env: base as NodeJS.ProcessEnv, timeout: 60_000 }, (error, out, err) =>
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    execFile(
+      TSX,
+      [join(ROOT, script), ...args],
+      { cwd, env: base as NodeJS.ProcessEnv, timeout: 60_000 },
+      (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
 }
@@ -78,7 +86,10 @@ describe('npm run organizations', () => {
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.out).identifier.id).toBe('00032945');
     expect((await organizations('remove', 'UA-EDR', '00032945')).code).toBe(0);
-    const [show, remove] = await Promise.all([organizations('show', 'UA-EDR', '00032945'), organizations('remove', 'UA-EDR', '00032945')]);
+    const [show, remove] = await Promise.all([
+      organizations('show', 'UA-EDR', '00032945'),
+      organizations('remove', 'UA-EDR', '00032945'),
+    ]);
     expect([show.code, remove.code]).toEqual([1, 1]);
     expect(remove.err).toMatch(/UA-EDR 00032945 was not in the directory/);
   }, 120_000);
@@ -92,7 +103,12 @@ describe('npm run organizations', () => {
       organizations('add', join(dir, 'bad.json')),
       organizations('add', join(dir, 'partial.json')),
       run('bin/organizations.ts', ['show', 'UA-EDR', '1'], { TABLE_NAME: 'no_such_table' }),
-      run('bin/organizations.ts', ['show', 'UA-EDR', '1'], { TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir),
+      run(
+        'bin/organizations.ts',
+        ['show', 'UA-EDR', '1'],
+        { TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined },
+        dir,
+      ),
       organizations('show', 'UA-EDR'),
     ]);
     expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/nope.json: cannot read it \(ENOENT\)/) });
@@ -114,7 +130,9 @@ describe('npm run bot', () => {
     expect(ok.code, ok.err).toBe(0);
     expect(JSON.parse(ok.out).data).toMatchObject({ bot: 'convoy' });
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toMatch(/unknown bot "nosuch": one of .*concierge.*convoy|unknown bot "nosuch": one of .*convoy.*concierge/);
+    expect(unknown.err).toMatch(
+      /unknown bot "nosuch": one of .*concierge.*convoy|unknown bot "nosuch": one of .*convoy.*concierge/,
+    );
   }, 120_000);
 });
 
@@ -123,9 +141,16 @@ describe('npm start on a broken data folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
     mkdirSync(join(dir, '.agora/dynamodb'), { recursive: true });
     writeFileSync(join(dir, '.agora/dynamodb/shared-local-instance.db'), randomBytes(8192));
-    const r = await run('bin/serve.ts', [], { PORT: String(await freePort()), TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir);
+    const r = await run(
+      'bin/serve.ts',
+      [],
+      { PORT: String(await freePort()), TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined },
+      dir,
+    );
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toMatch(/^The local data in \.agora\/dynamodb cannot be read \(.*\): reset it with `rm -rf \.agora\/dynamodb`, or run without it: AGORA_IN_MEMORY=1 npm start\.$/);
+    expect(r.err.trim()).toMatch(
+      /^The local data in \.agora\/dynamodb cannot be read \(.*\): reset it with `rm -rf \.agora\/dynamodb`, or run without it: AGORA_IN_MEMORY=1 npm start\.$/,
+    );
     expect(readdirSync(join(dir, '.agora')).sort()).toEqual(['dynamodb']);
   }, 90_000);
 });
@@ -139,9 +164,16 @@ describe('npm start refuses to start twice', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const { port } = server.address() as { port: number };
     const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
-    const r = await run('bin/serve.ts', [], { PORT: String(port), AGORA_IN_MEMORY: '1', TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir);
+    const r = await run(
+      'bin/serve.ts',
+      [],
+      { PORT: String(port), AGORA_IN_MEMORY: '1', TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined },
+      dir,
+    );
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toMatch(new RegExp(`^Port ${port} is in use by node \\(pid ${process.pid}\\): .*Nothing was changed\\.$`));
+    expect(r.err.trim()).toMatch(
+      new RegExp(`^Port ${port} is in use by node \\(pid ${process.pid}\\): .*Nothing was changed\\.$`),
+    );
     expect(() => mkdirSync(join(dir, '.agora'))).not.toThrow(); // no .agora was made
   }, 60_000);
 
@@ -149,7 +181,12 @@ describe('npm start refuses to start twice', () => {
     const { port } = server.address() as { port: number };
     const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
     writeFileSync(join(dir, '.env'), `PORT=${port}\nAGORA_IN_MEMORY=1\n`);
-    const r = await run('bin/serve.ts', [], { PORT: undefined, TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir);
+    const r = await run(
+      'bin/serve.ts',
+      [],
+      { PORT: undefined, TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined },
+      dir,
+    );
     expect(r.code).toBe(1);
     expect(r.err).toMatch(new RegExp(`^Port ${port} is in use`));
   }, 60_000);
@@ -158,8 +195,15 @@ describe('npm start refuses to start twice', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agora-start-'));
     mkdirSync(join(dir, '.agora'));
     writeFileSync(join(dir, '.agora/lock'), String(process.pid)); // a live process
-    const r = await run('bin/serve.ts', [], { PORT: String(await freePort()), AGORA_IN_MEMORY: '1', TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined }, dir);
+    const r = await run(
+      'bin/serve.ts',
+      [],
+      { PORT: String(await freePort()), AGORA_IN_MEMORY: '1', TABLE_NAME: undefined, DYNAMODB_ENDPOINT: undefined },
+      dir,
+    );
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toMatch(new RegExp(`^Agora already runs from this folder \\(npm start, pid ${process.pid}\\): stop it first`));
+    expect(r.err.trim()).toMatch(
+      new RegExp(`^Agora already runs from this folder \\(npm start, pid ${process.pid}\\): stop it first`),
+    );
   }, 60_000);
 });

@@ -8,7 +8,11 @@ const api = client(() => service.url);
 const preflight = (origin: string) =>
   fetch(`${service.url}/api/0.1/lots`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization,content-type',
+    },
   });
 
 describe('GET /api/health', () => {

@@ -22,9 +22,19 @@ describe('the HTTP envelope', () => {
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const res = await api.call('POST', '/api/0.1/lots', undefined, { as: 'broker', raw: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await api.call('POST', '/api/0.1/lots', undefined, {
+      as: 'broker',
+      raw: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
-    expect(res.body.errors).toEqual([{ location: 'header', name: 'Content-Type', description: "Content-Type header should be one of ['application/json']" }]);
+    expect(res.body.errors).toEqual([
+      {
+        location: 'header',
+        name: 'Content-Type',
+        description: "Content-Type header should be one of ['application/json']",
+      },
+    ]);
   });
 
   it('answers 422 with the parser message for unparsable JSON', async () => {
@@ -46,16 +56,24 @@ describe('the HTTP envelope', () => {
   it('answers 404 in the envelope for an unknown path or method', async () => {
     const path = await api.get('/api/0.1/nothing-here');
     expect(path.status).toBe(404);
-    expect(path.body).toEqual({ status: 'error', errors: [{ location: 'url', name: 'url', description: 'Not Found' }] });
+    expect(path.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'url', name: 'url', description: 'Not Found' }],
+    });
     const method = await api.call('DELETE', '/api/0.1/lots', undefined, { as: 'broker' });
     expect(method.status).toBe(404);
   });
 
   it('answers 422 for numbers DynamoDB cannot store exactly, instead of failing to write them', async () => {
     for (const raw of ['9007199254740993', '1e-200', '1e308', '-1e200']) {
-      const res = await api.call('POST', '/api/0.1/lots', undefined, { as: 'broker', raw: `{"data": {"lotIdentifier": ${raw}}}` });
+      const res = await api.call('POST', '/api/0.1/lots', undefined, {
+        as: 'broker',
+        raw: `{"data": {"lotIdentifier": ${raw}}}`,
+      });
       expect(res.status, raw).toBe(422);
-      expect(res.body.errors).toEqual([{ location: 'body', name: 'lotIdentifier', description: ['Number is out of range.'] }]);
+      expect(res.body.errors).toEqual([
+        { location: 'body', name: 'lotIdentifier', description: ['Number is out of range.'] },
+      ]);
     }
   });
 
@@ -64,9 +82,9 @@ describe('the HTTP envelope', () => {
     expect(res.status).toBe(404);
     expect(res.body.errors[0]).toEqual({ location: 'url', name: 'lot_id', description: 'Not Found' });
     expect(res.requests).toBe(0);
-    const escape = await api.get('/api/0.1/lots/%E0%A4%A');
-    expect(escape.status).toBe(404);
-    expect(escape.body.status).toBe('error');
+    const badEscape = await api.get('/api/0.1/lots/%E0%A4%A');
+    expect(badEscape.status).toBe(404);
+    expect(badEscape.body.status).toBe('error');
   });
 
   it('refuses an offset that is not a real instant', async () => {

@@ -19,7 +19,13 @@ describe('listing feeds with ties', () => {
     const ids = assets.map((a) => a.id).sort();
     for (const query of ['limit=1', 'limit=2', 'descending=1&limit=1', 'descending=1&limit=2']) {
       const { seen } = await walkFeed(api, `/api/0.1/assets?${query}`, 2);
-      expect(seen.map((r: any) => r.id).filter((id: string) => ids.includes(id)).sort(), query).toEqual(ids);
+      expect(
+        seen
+          .map((r: any) => r.id)
+          .filter((id: string) => ids.includes(id))
+          .sort(),
+        query,
+      ).toEqual(ids);
       expect(new Set(seen.map((r: any) => r.id)).size, query).toBe(seen.length);
     }
   });

@@ -59,7 +59,9 @@ describe('listing feeds', () => {
     expect(empty.body.next_page.offset).toBe('2999-01-01T00:00:00+02:00');
     const bad = await api.get('/api/0.1/lots?offset=yesterday');
     expect(bad.status).toBe(404);
-    expect(bad.body.errors).toEqual([{ location: 'querystring', name: 'offset', description: 'Offset expired/invalid' }]);
+    expect(bad.body.errors).toEqual([
+      { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' },
+    ]);
   });
 
   it('bounds limit to 1..1000 (100 with opt_fields)', async () => {

@@ -14,14 +14,23 @@ const api = client(() => service.url);
 /** Everything written to stdout (Powertools logger and EMF metrics) while `fn` runs, one parsed JSON object a line. */
 async function captured(fn: () => Promise<void>): Promise<{ raw: string; lines: Record<string, any>[] }> {
   const chunks: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (chunks.push(String(chunk)), true));
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
+    chunks.push(String(chunk));
+    return true;
+  });
   try {
     await fn();
   } finally {
     spy.mockRestore();
   }
   const raw = chunks.join('');
-  return { raw, lines: raw.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  return {
+    raw,
+    lines: raw
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  };
 }
 
 beforeAll(() => {
@@ -45,10 +54,27 @@ describe('logs, metrics and correlation ids', () => {
     });
     const requests = lines.filter((l) => l.message === 'request');
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ level: 'INFO', service: 'agora', correlation_id: 'trace-me-12345', route: 'GET /api/0.1/lots', status: 200, caller: 'broker', role: 'broker' });
+    expect(requests[0]).toMatchObject({
+      level: 'INFO',
+      service: 'agora',
+      correlation_id: 'trace-me-12345',
+      route: 'GET /api/0.1/lots',
+      status: 200,
+      caller: 'broker',
+      role: 'broker',
+    });
     const metrics = lines.filter((l) => l._aws);
-    expect(metrics[0]).toMatchObject({ service: 'agora', route: 'GET /api/0.1/lots', Requests: 1, ServerErrors: 0, ClientErrors: 0 });
-    expect(metrics[0]._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'Agora', Dimensions: [['service', 'route']] });
+    expect(metrics[0]).toMatchObject({
+      service: 'agora',
+      route: 'GET /api/0.1/lots',
+      Requests: 1,
+      ServerErrors: 0,
+      ClientErrors: 0,
+    });
+    expect(metrics[0]._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'Agora',
+      Dimensions: [['service', 'route']],
+    });
   });
 
   it('never logs a key, an access token or an Authorization header', async () => {
@@ -61,10 +87,20 @@ describe('logs, metrics and correlation ids', () => {
       const lot = { id: created.body.data.id, token: created.body.access.token as string };
       secrets.push(lot.token);
       await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'pending' }, { as: key, token: lot.token });
-      await api.patch(`/api/0.1/lots/${lot.id}`, { description: 'x' }, { as: key, token: lot.token, tokenIn: 'header' });
-      await api.call('PATCH', `/api/0.1/lots/${lot.id}`, undefined, { as: key, raw: JSON.stringify({ data: { status: 'verification' }, access: { token: lot.token } }) });
+      await api.patch(
+        `/api/0.1/lots/${lot.id}`,
+        { description: 'x' },
+        { as: key, token: lot.token, tokenIn: 'header' },
+      );
+      await api.call('PATCH', `/api/0.1/lots/${lot.id}`, undefined, {
+        as: key,
+        raw: JSON.stringify({ data: { status: 'verification' }, access: { token: lot.token } }),
+      });
       await api.call('GET', '/api/0.1/lots', undefined, { headers: { authorization: `Bearer ${key}` } });
-      await api.call('PATCH', `/api/0.1/lots/${lot.id}?acc_token=${lot.token}`, undefined, { as: key, raw: '{not json' });
+      await api.call('PATCH', `/api/0.1/lots/${lot.id}?acc_token=${lot.token}`, undefined, {
+        as: key,
+        raw: '{not json',
+      });
       await service.bot('concierge');
     });
     expect(raw.length).toBeGreaterThan(0);

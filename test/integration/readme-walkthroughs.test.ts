@@ -22,8 +22,11 @@ function walkthrough(heading: string): string {
 
 function bash(script: string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((done) => {
-    execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: { ...process.env, AGORA_URL: service.url }, timeout: 240_000 }, (error, out, err) =>
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    execFile(
+      'bash',
+      ['-euo', 'pipefail', '-c', script],
+      { cwd: ROOT, env: { ...process.env, AGORA_URL: service.url }, timeout: 240_000 },
+      (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
 }

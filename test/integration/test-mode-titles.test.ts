@@ -11,12 +11,24 @@ describe('test-mode titles', () => {
   it('marks every title language of a test auction, those not sent too', async () => {
     const res = await api.post(INSIDER, anInsiderAuction(kyivDayIn(14), { mode: 'test', title: 'Права вимоги' }));
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ title: '[ТЕСТУВАННЯ] Права вимоги', title_en: '[TESTING] ', title_ru: '[ТЕСТИРОВАНИЕ] ' });
+    expect(res.body.data).toMatchObject({
+      title: '[ТЕСТУВАННЯ] Права вимоги',
+      title_en: '[TESTING] ',
+      title_ru: '[ТЕСТИРОВАНИЕ] ',
+    });
     const url = `${INSIDER}/${res.body.data.id}`;
     const token = res.body.access.token;
     // A language sent later gets its marker; a title already marked keeps it once.
-    const patched = await api.patch(url, { title_en: 'Claims', title_ru: '[ТЕСТИРОВАНИЕ] Права требования' }, { token });
-    expect(patched.body.data).toMatchObject({ title: '[ТЕСТУВАННЯ] Права вимоги', title_en: '[TESTING] Claims', title_ru: '[ТЕСТИРОВАНИЕ] Права требования' });
+    const patched = await api.patch(
+      url,
+      { title_en: 'Claims', title_ru: '[ТЕСТИРОВАНИЕ] Права требования' },
+      { token },
+    );
+    expect(patched.body.data).toMatchObject({
+      title: '[ТЕСТУВАННЯ] Права вимоги',
+      title_en: '[TESTING] Claims',
+      title_ru: '[ТЕСТИРОВАНИЕ] Права требования',
+    });
     expect((await api.get(url)).body.data.title_en).toBe('[TESTING] Claims');
   });
 
@@ -30,6 +42,10 @@ describe('test-mode titles', () => {
   it('marks every title language of a test lot', async () => {
     const res = await api.post('/api/0.1/lots', aLot({ mode: 'test', title: 'Лот', title_en: 'Lot' }));
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ title: '[ТЕСТУВАННЯ] Лот', title_en: '[TESTING] Lot', title_ru: '[ТЕСТИРОВАНИЕ] ' });
+    expect(res.body.data).toMatchObject({
+      title: '[ТЕСТУВАННЯ] Лот',
+      title_en: '[TESTING] Lot',
+      title_ru: '[ТЕСТИРОВАНИЕ] ',
+    });
   });
 });

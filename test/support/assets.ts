@@ -37,7 +37,13 @@ export const aBasicAsset = (overrides: Record<string, unknown> = {}) => ({
   classification: { scheme: 'CPV', id: '06121000-6', description: 'Земельні ділянки' },
   value: { amount: 100, currency: 'UAH' },
   unit: { code: '44617100-9', name: 'item' },
-  address: { countryName: 'Україна', postalCode: '79000', region: 'м. Київ', locality: 'м. Київ', streetAddress: 'вул. Банкова 1' },
+  address: {
+    countryName: 'Україна',
+    postalCode: '79000',
+    region: 'м. Київ',
+    locality: 'м. Київ',
+    streetAddress: 'вул. Банкова 1',
+  },
   assetCustodian: anOrganization(),
   quantity: 5,
   ...overrides,
@@ -56,7 +62,12 @@ export const LAND = {
 
 /** The two asset types as the tests see them: their API path, a body builder, the assetID shape. */
 export const ASSET_TYPES = {
-  bounce: { path: '/api/2.4/assets', build: aBounceAsset, assetID: /^UA-AR-DGF-\d{4}-\d{2}-\d{2}-\d{6}$/, documents: true },
+  bounce: {
+    path: '/api/2.4/assets',
+    build: aBounceAsset,
+    assetID: /^UA-AR-DGF-\d{4}-\d{2}-\d{2}-\d{6}$/,
+    documents: true,
+  },
   basic: { path: '/api/0.1/assets', build: aBasicAsset, assetID: /^UA-\d{4}-\d{2}-\d{2}-\d{6}$/, documents: false },
 } as const;
 export type AssetTypeName = keyof typeof ASSET_TYPES;
@@ -71,11 +82,21 @@ export interface CreatedAsset {
   url: string;
 }
 
-export async function createAsset(api: Api, type: AssetTypeName, overrides: Record<string, unknown> = {}): Promise<CreatedAsset> {
+export async function createAsset(
+  api: Api,
+  type: AssetTypeName,
+  overrides: Record<string, unknown> = {},
+): Promise<CreatedAsset> {
   const { path, build } = ASSET_TYPES[type];
   const res = await api.post(path, build(overrides));
   if (res.status !== 201) throw new Error(`create ${type} asset: ${res.status} ${JSON.stringify(res.body)}`);
-  return { type, id: res.body.data.id, token: res.body.access.token, asset: res.body.data, url: `${path}/${res.body.data.id}` };
+  return {
+    type,
+    id: res.body.data.id,
+    token: res.body.access.token,
+    asset: res.body.data,
+    url: `${path}/${res.body.data.id}`,
+  };
 }
 
 /** PATCHes an asset as a role: `owner` = broker with the token, `stranger` = broker without it, else that key. */
@@ -94,7 +115,9 @@ export async function prepareMove(api: Api, asset: CreatedAsset, to: string): Pr
     const doc = await addDocument(api, asset, { documentType: 'cancellationDetails' });
     if (doc.status !== 201) throw new Error(`cancellation document: ${doc.status} ${JSON.stringify(doc.body)}`);
   }
-  return to === 'verification' || to === 'active' ? { status: to, relatedLot: asset.asset.relatedLot ?? LOT_ID } : { status: to };
+  return to === 'verification' || to === 'active'
+    ? { status: to, relatedLot: asset.asset.relatedLot ?? LOT_ID }
+    : { status: to };
 }
 
 /** The lot the concierge attaches assets to in these tests. */
@@ -104,18 +127,39 @@ export const LOT_ID = hex32();
 const PATHS: Record<string, [string, string][]> = {
   draft: [],
   pending: [['pending', 'owner']],
-  verification: [['pending', 'owner'], ['verification', 'concierge']],
-  active: [['pending', 'owner'], ['verification', 'concierge'], ['active', 'concierge']],
-  deleted: [['pending', 'owner'], ['deleted', 'owner']],
-  complete: [['pending', 'owner'], ['verification', 'concierge'], ['active', 'concierge'], ['complete', 'concierge']],
+  verification: [
+    ['pending', 'owner'],
+    ['verification', 'concierge'],
+  ],
+  active: [
+    ['pending', 'owner'],
+    ['verification', 'concierge'],
+    ['active', 'concierge'],
+  ],
+  deleted: [
+    ['pending', 'owner'],
+    ['deleted', 'owner'],
+  ],
+  complete: [
+    ['pending', 'owner'],
+    ['verification', 'concierge'],
+    ['active', 'concierge'],
+    ['complete', 'concierge'],
+  ],
 };
 export const ASSET_STATUSES = Object.keys(PATHS);
 
-export async function assetIn(api: Api, type: AssetTypeName, status: string, overrides: Record<string, unknown> = {}): Promise<CreatedAsset> {
+export async function assetIn(
+  api: Api,
+  type: AssetTypeName,
+  status: string,
+  overrides: Record<string, unknown> = {},
+): Promise<CreatedAsset> {
   const asset = await createAsset(api, type, overrides);
   for (const [target, role] of PATHS[status]) {
     const res = await patchAs(api, asset, role, await prepareMove(api, asset, target));
-    if (res.status !== 200 || res.body.data.status !== target) throw new Error(`${status}: step ${target} by ${role}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 || res.body.data.status !== target)
+      throw new Error(`${status}: step ${target} by ${role}: ${res.status} ${JSON.stringify(res.body)}`);
     asset.asset = res.body.data;
   }
   return asset;

@@ -4,7 +4,10 @@ import { clockOf, type AuctionFixture } from './auctions.ts';
 import { client } from './http.ts';
 import { useService } from './service.ts';
 
-const forbidden = (description: string, name = 'data') => ({ status: 'error', errors: [{ location: 'body', name, description }] });
+const forbidden = (description: string, name = 'data') => ({
+  status: 'error',
+  errors: [{ location: 'body', name, description }],
+});
 const PERMISSION = { status: 'error', errors: [{ location: 'url', name: 'permission', description: 'Forbidden' }] };
 const UNKNOWN = '0'.repeat(32);
 
@@ -45,7 +48,11 @@ export function auctionContract(fx: AuctionFixture) {
       const read = await api.get(url(id));
       expect(read.requests).toBe(1);
       expect(read.body.data).toEqual(created.body.data);
-      expect((await api.get(url(UNKNOWN))).body.errors[0]).toMatchObject({ location: 'url', name: 'auction_id', description: 'Not Found' });
+      expect((await api.get(url(UNKNOWN))).body.errors[0]).toMatchObject({
+        location: 'url',
+        name: 'auction_id',
+        description: 'Not Found',
+      });
     });
 
     it('refuses another procurementMethodType (415), bots (403) and anonymous callers (401)', async () => {
@@ -56,7 +63,10 @@ export function auctionContract(fx: AuctionFixture) {
 
     it('keeps a draft out of the listing until its owner commits it; only the owner token commits', async () => {
       // Outside the sandbox: the feed of real auctions.
-      const draft = await api.post(fx.base, fx.body({ status: 'draft', mode: undefined, procurementMethodDetails: undefined }));
+      const draft = await api.post(
+        fx.base,
+        fx.body({ status: 'draft', mode: undefined, procurementMethodDetails: undefined }),
+      );
       expect(draft.body.data.status).toBe('draft');
       const { id } = draft.body.data;
       const token = draft.body.access.token;
@@ -74,7 +84,9 @@ export function auctionContract(fx: AuctionFixture) {
     it('lets only the owner change the auction', async () => {
       const a = await fx.open(api);
       expect((await api.patch(url(a.id), { title: 'Чужа назва' })).body).toEqual(PERMISSION);
-      expect((await api.patch(url(a.id), { title: 'Чужа назва' }, { as: 'broker2', token: a.token })).body).toEqual(PERMISSION);
+      expect((await api.patch(url(a.id), { title: 'Чужа назва' }, { as: 'broker2', token: a.token })).body).toEqual(
+        PERMISSION,
+      );
       expect((await api.get(url(a.id))).body.data.title).toBe(a.auction.title);
     });
   });
@@ -89,12 +101,19 @@ export function auctionContract(fx: AuctionFixture) {
       expect(first.status).toBe(201);
       expect(first.body.data).toMatchObject({ documentOf: fx.documentOf.auction, author: 'auction_owner' });
       const second = await api.put(`${docs}/${first.body.data.id}`, aDocument({ title: 'v2.pdf' }), { token: a.token });
-      expect(second.body.data).toMatchObject({ id: first.body.data.id, title: 'v2.pdf', datePublished: first.body.data.datePublished });
+      expect(second.body.data).toMatchObject({
+        id: first.body.data.id,
+        title: 'v2.pdf',
+        datePublished: first.body.data.datePublished,
+      });
       const one = (await api.get(`${docs}/${first.body.data.id}`)).body.data;
       expect(one.previousVersions.map((v: { title: string }) => v.title)).toEqual(['v1.pdf']);
       expect((await api.get(docs)).body.data.map((d: { title: string }) => d.title)).toContain('v2.pdf');
       expect((await api.put(`${docs}/${UNKNOWN}`, aDocument(), { token: a.token })).status).toBe(404);
-      expect((await api.get(`${docs}/${UNKNOWN}`)).body.errors[0]).toMatchObject({ name: 'document_id', description: 'Not Found' });
+      expect((await api.get(`${docs}/${UNKNOWN}`)).body.errors[0]).toMatchObject({
+        name: 'document_id',
+        description: 'Not Found',
+      });
     });
 
     it('takes questions until the enquiry period ends, answered by the owner only', async () => {
@@ -103,10 +122,17 @@ export function auctionContract(fx: AuctionFixture) {
       expect(question.status).toBe(201);
       const answerUrl = `${url(a.id)}/questions/${question.body.data.id}`;
       expect((await api.patch(answerUrl, { answer: 'Ні' }, { as: 'broker2' })).body).toEqual(PERMISSION);
-      expect((await api.patch(answerUrl, { answer: 'Так' }, { token: a.token })).body.data).toMatchObject({ answer: 'Так', questionOf: 'tender' });
-      expect((await api.get(`${url(a.id)}/questions`)).body.data).toMatchObject([{ id: question.body.data.id, answer: 'Так' }]);
+      expect((await api.patch(answerUrl, { answer: 'Так' }, { token: a.token })).body.data).toMatchObject({
+        answer: 'Так',
+        questionOf: 'tender',
+      });
+      expect((await api.get(`${url(a.id)}/questions`)).body.data).toMatchObject([
+        { id: question.body.data.id, answer: 'Так' },
+      ]);
       await clock.passTo(a.auction.enquiryPeriod.endDate);
-      expect((await api.post(`${url(a.id)}/questions`, aQuestion())).body).toEqual(forbidden('Can add question only in enquiryPeriod'));
+      expect((await api.post(`${url(a.id)}/questions`, aQuestion())).body).toEqual(
+        forbidden('Can add question only in enquiryPeriod'),
+      );
     });
   });
 
@@ -123,14 +149,19 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.patch(bidUrl, { status: 'active' }, { token: a.token })).body).toEqual(PERMISSION);
       expect((await api.del(bidUrl, { as: 'broker2', token: 'f'.repeat(32) })).status).toBe(403);
       expect((await api.patch(bidUrl, { status: 'active' }, { as: 'broker', token: bid.token })).status).toBe(403);
-      expect((await api.get(bidUrl, { as: 'broker2', token: bid.token })).body.data).toMatchObject({ id: bid.id, status: 'active' });
+      expect((await api.get(bidUrl, { as: 'broker2', token: bid.token })).body.data).toMatchObject({
+        id: bid.id,
+        status: 'active',
+      });
     });
 
     it('hides bids from others while tendering, and lets the bidder withdraw its bid', async () => {
       const bid = await fx.bid(api, a.id, 'broker2', 2);
       const bidUrl = `${url(a.id)}/bids/${bid.id}`;
       expect((await api.get(url(a.id))).body.data).not.toHaveProperty('bids');
-      expect((await api.get(bidUrl, { as: 'broker' })).body).toEqual(forbidden("Can't view bid in current (active.tendering) auction status"));
+      expect((await api.get(bidUrl, { as: 'broker' })).body).toEqual(
+        forbidden("Can't view bid in current (active.tendering) auction status"),
+      );
       const withdrawn = await api.del(bidUrl, { as: 'broker2', token: bid.token });
       expect(withdrawn.status).toBe(200);
       expect(withdrawn.body.data.id).toBe(bid.id);
@@ -153,14 +184,27 @@ export function auctionContract(fx: AuctionFixture) {
       const read = await api.get(url(a.id));
       expect(read.requests).toBe(1); // the auction and its bids: one Query
       const running = read.body.data;
-      expect(running).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: expect.stringContaining(a.id) });
+      expect(running).toMatchObject({
+        status: 'active.auction',
+        numberOfBids: 2,
+        auctionUrl: expect.stringContaining(a.id),
+      });
       expect(running).not.toHaveProperty('bids');
       expect(running).not.toHaveProperty('next_check');
       const [first, second] = a.bids;
-      expect((await api.get(`${url(a.id)}/bids/${first.id}`, { as: 'broker' })).body).toEqual(forbidden("Can't view bid in current (active.auction) auction status"));
-      const links = await Promise.all(a.bids.map(async (b) => (await api.get(`${url(a.id)}/bids/${b.id}`, { as: b.as, token: b.token })).body.data.participationUrl));
+      expect((await api.get(`${url(a.id)}/bids/${first.id}`, { as: 'broker' })).body).toEqual(
+        forbidden("Can't view bid in current (active.auction) auction status"),
+      );
+      const links = await Promise.all(
+        a.bids.map(
+          async (b) =>
+            (await api.get(`${url(a.id)}/bids/${b.id}`, { as: b.as, token: b.token })).body.data.participationUrl,
+        ),
+      );
       for (const [i, link] of links.entries()) {
-        expect(link).toMatch(new RegExp(`^${running.auctionUrl}/login\\?bidder_id=${a.bids[i].id}&signature=[0-9a-f]{64}$`));
+        expect(link).toMatch(
+          new RegExp(`^${running.auctionUrl}/login\\?bidder_id=${a.bids[i].id}&signature=[0-9a-f]{64}$`),
+        );
         // The signature is keyed under the server secret: knowing the ids gives nothing.
         expect(link.split('signature=')[1]).not.toContain(a.bids[i].id);
         expect(link.split('signature=')[1]).not.toContain(second.id);
@@ -177,23 +221,35 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.get(module)).status).toBe(403);
       expect((await api.post(module, { bids: results.slice(1) }, { as: 'auction' })).body).toEqual({
         status: 'error',
-        errors: [{ location: 'body', name: 'bids', description: ['Number of auction results did not match the number of auction bids'] }],
+        errors: [
+          {
+            location: 'body',
+            name: 'bids',
+            description: ['Number of auction results did not match the number of auction bids'],
+          },
+        ],
       });
-      expect((await api.post(module, { bids: [results[0], { ...results[1], id: 'f'.repeat(32) }] }, { as: 'auction' })).body.errors[0].description).toEqual([
-        'Auction bids should be identical to the auction bids',
-      ]);
+      expect(
+        (await api.post(module, { bids: [results[0], { ...results[1], id: 'f'.repeat(32) }] }, { as: 'auction' })).body
+          .errors[0].description,
+      ).toEqual(['Auction bids should be identical to the auction bids']);
       expect((await api.get(url(a.id))).body.data.status).toBe('active.auction');
     });
 
     it('awards the best bid, activates the award after the protocol, and completes when the contract is signed', async () => {
       const [low, best] = a.bids;
-      const results = [{ id: low.id, value: { amount: 110000 } }, { id: best.id, value: { amount: 125000 } }];
+      const results = [
+        { id: low.id, value: { amount: 110000 } },
+        { id: best.id, value: { amount: 125000 } },
+      ];
       expect((await api.post(`${url(a.id)}/auction`, { bids: results }, { as: 'auction' })).status).toBe(200);
       const qualifying = (await api.get(url(a.id))).body.data;
       expect(qualifying.status).toBe('active.qualification');
       expect(qualifying.awardPeriod).toHaveProperty('startDate');
       // The bids' documents stay theirs: none shows among the auction's own.
-      expect((qualifying.documents ?? []).map((d: { documentType: string }) => d.documentType)).not.toContain('eligibilityDocuments');
+      expect((qualifying.documents ?? []).map((d: { documentType: string }) => d.documentType)).not.toContain(
+        'eligibilityDocuments',
+      );
       const award = qualifying.awards.find((w: { status: string }) => w.status === 'pending');
       expect(award).toMatchObject({ bid_id: best.id, value: { amount: 125000 } });
       expect((await api.get(`${url(a.id)}/awards`)).body.data.map((w: { id: string }) => w.id)).toContain(award.id);
@@ -202,8 +258,12 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.patch(awardUrl, { status: 'active' }, { token: a.token })).body).toEqual(
         forbidden("Can't switch award status to (active) before auction owner load auction protocol"),
       );
-      expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }))).body).toEqual(PERMISSION);
-      const protocol = await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
+      expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }))).body).toEqual(
+        PERMISSION,
+      );
+      const protocol = await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), {
+        token: a.token,
+      });
       expect(protocol.status).toBe(201);
       expect(protocol.body.data).toMatchObject({ author: 'auction_owner', documentOf: fx.documentOf.award });
       expect((await api.patch(awardUrl, { status: 'active' })).body).toEqual(PERMISSION);
@@ -211,7 +271,9 @@ export function auctionContract(fx: AuctionFixture) {
 
       const awarded = (await api.get(url(a.id))).body.data;
       expect(awarded.status).toBe('active.awarded');
-      expect(awarded.contracts).toMatchObject([{ status: 'pending', awardID: award.id, contractID: `${awarded.auctionID}-1` }]);
+      expect(awarded.contracts).toMatchObject([
+        { status: 'pending', awardID: award.id, contractID: `${awarded.auctionID}-1` },
+      ]);
       expect((await api.get(`${url(a.id)}/contracts`)).body.data).toEqual(awarded.contracts);
       const contractUrl = `${url(a.id)}/contracts/${awarded.contracts[0].id}`;
       expect((await api.patch(contractUrl, { status: 'active' }, { token: a.token })).body).toEqual(
@@ -229,7 +291,8 @@ export function auctionContract(fx: AuctionFixture) {
       expect(done.bids).toHaveLength(2);
       expect(done.bids.every((b: Record<string, unknown>) => !('participationUrl' in b))).toBe(true);
       // Each bid came with its bidder's eligibility document (the fixture's bid).
-      for (const b of done.bids) expect(b.documents).toMatchObject([{ documentOf: fx.documentOf.bid, author: 'bid_owner' }]);
+      for (const b of done.bids)
+        expect(b.documents).toMatchObject([{ documentOf: fx.documentOf.bid, author: 'bid_owner' }]);
       expect((await api.get(`${url(a.id)}/bids/${low.id}`, { as: 'broker' })).body.data.id).toBe(low.id);
     });
   });
@@ -243,7 +306,11 @@ export function auctionContract(fx: AuctionFixture) {
       expect(missing.status).toBe(422);
       expect(missing.body.errors[0].name).toBe('reason');
 
-      const created = await api.post(cancellations, { reason: 'Рішення власника', id: 'mine', date: '2000-01-01' }, { token: a.token });
+      const created = await api.post(
+        cancellations,
+        { reason: 'Рішення власника', id: 'mine', date: '2000-01-01' },
+        { token: a.token },
+      );
       expect(created.status).toBe(201);
       const cancellation = created.body.data;
       expect(cancellation).toEqual({
@@ -260,11 +327,18 @@ export function auctionContract(fx: AuctionFixture) {
       expect(list.body.data).toEqual([cancellation]);
       expect((await api.get(cancellationUrl)).body.data).toEqual(cancellation);
       expect((await api.get(`${cancellations}/${UNKNOWN}`)).status).toBe(404);
-      expect((await api.get(url(a.id))).body.data).toMatchObject({ status: 'active.tendering', cancellations: [cancellation], next_check: a.auction.next_check });
+      expect((await api.get(url(a.id))).body.data).toMatchObject({
+        status: 'active.tendering',
+        cancellations: [cancellation],
+        next_check: a.auction.next_check,
+      });
 
       expect((await api.patch(cancellationUrl, { status: 'active' }, { as: 'broker2' })).body).toEqual(PERMISSION);
       expect((await api.patch(cancellationUrl, { status: 'closed' }, { token: a.token })).status).toBe(422);
-      expect((await api.patch(cancellationUrl, { reason: 'Уточнено' }, { token: a.token })).body.data).toMatchObject({ reason: 'Уточнено', status: 'pending' });
+      expect((await api.patch(cancellationUrl, { reason: 'Уточнено' }, { token: a.token })).body.data).toMatchObject({
+        reason: 'Уточнено',
+        status: 'pending',
+      });
       const activated = await api.patch(cancellationUrl, { status: 'active' }, { token: a.token });
       expect(activated.body.data).toMatchObject({ id: cancellation.id, status: 'active' });
       const cancelled = (await api.get(url(a.id))).body.data;
@@ -272,11 +346,15 @@ export function auctionContract(fx: AuctionFixture) {
       expect(cancelled).not.toHaveProperty('next_check');
       expect(cancelled.date).toBe(cancelled.dateModified);
 
-      expect((await api.post(cancellations, { reason: 'Ще раз' }, { token: a.token })).body).toEqual(forbidden("Can't add cancellation in current (cancelled) auction status"));
+      expect((await api.post(cancellations, { reason: 'Ще раз' }, { token: a.token })).body).toEqual(
+        forbidden("Can't add cancellation in current (cancelled) auction status"),
+      );
       expect((await api.patch(cancellationUrl, { reason: 'Пізно' }, { token: a.token })).body).toEqual(
         forbidden("Can't update cancellation in current (cancelled) auction status"),
       );
-      expect((await api.patch(url(a.id), { title: 'Пізно' }, { token: a.token })).body).toEqual(forbidden(fx.closedForEdits('cancelled')));
+      expect((await api.patch(url(a.id), { title: 'Пізно' }, { token: a.token })).body).toEqual(
+        forbidden(fx.closedForEdits('cancelled')),
+      );
       // The chronograph leaves it alone.
       await clock.passTo(a.auction.enquiryPeriod.endDate);
       await service.bot('chronograph');

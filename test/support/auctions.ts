@@ -14,7 +14,8 @@ type Api = ReturnType<typeof client>;
 export const SANDBOX = { mode: 'test', procurementMethodDetails: 'quick, accelerator=1440' };
 
 /** The Kyiv date `days` from now: far enough for the periods to fit. */
-export const kyivDayIn = (days: number): string => format(new TZDate(Date.now() + days * 86_400_000, 'Europe/Kyiv'), 'yyyy-MM-dd');
+export const kyivDayIn = (days: number): string =>
+  format(new TZDate(Date.now() + days * 86_400_000, 'Europe/Kyiv'), 'yyyy-MM-dd');
 
 /**
  * Moves the service clock just past `instant` (an ISO date-time). The offset only grows: `clock.offset` remembers it
@@ -81,7 +82,12 @@ export const INSIDER = '/api/2.3/auctions';
 export async function tenderingInsider(api: Api, overrides: Record<string, unknown> = {}) {
   const res = await api.post(INSIDER, anInsiderAuction(kyivDayIn(14), { ...SANDBOX, ...overrides }));
   if (res.status !== 201) throw new Error(`create failed: ${JSON.stringify(res.body)}`);
-  return { id: res.body.data.id as string, token: res.body.access.token as string, auction: res.body.data, created: res };
+  return {
+    id: res.body.data.id as string,
+    token: res.body.access.token as string,
+    auction: res.body.data,
+    created: res,
+  };
 }
 
 /** A registered dgfInsider bid (active unless the body says otherwise), with its own token. */
@@ -107,7 +113,11 @@ export async function qualifyingInsider(api: Api, service: Service, clock: Clock
   for (const as of bidders) bids.push({ ...(await insiderBid(api, a.id, as)), as });
   await clock.passTo(a.auction.enquiryPeriod.endDate);
   await service.bot('chronograph');
-  const res = await api.post(`${url}/auction`, { bids: bids.map((b, i) => ({ id: b.id, value: { amount: 200000 - i * 10000 } })) }, { as: 'auction' });
+  const res = await api.post(
+    `${url}/auction`,
+    { bids: bids.map((b, i) => ({ id: b.id, value: { amount: 200000 - i * 10000 } })) },
+    { as: 'auction' },
+  );
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return { ...a, url, bids, auction: (await api.get(url)).body.data };
 }
@@ -118,12 +128,19 @@ export async function qualifyingLandlease(api: Api, service: Service, clock: Clo
   const url = `${AUCTIONS}/${a.id}`;
   await clock.passTo(a.auction.rectificationPeriod.endDate);
   await service.bot('chronograph');
-  const bids: Bidder[] = [{ ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' }, { ...(await activeBid(api, a.id, 2, 'broker')), as: 'broker' }];
+  const bids: Bidder[] = [
+    { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' },
+    { ...(await activeBid(api, a.id, 2, 'broker')), as: 'broker' },
+  ];
   await clock.passTo(a.auction.tenderPeriod.endDate);
   await service.bot('chronograph');
   await clock.passTo(a.auction.enquiryPeriod.endDate);
   await service.bot('chronograph');
-  const res = await api.post(`${url}/auction`, { bids: bids.map((b, i) => ({ id: b.id, value: { amount: 150000 + i * 1000 } })) }, { as: 'auction' });
+  const res = await api.post(
+    `${url}/auction`,
+    { bids: bids.map((b, i) => ({ id: b.id, value: { amount: 150000 + i * 1000 } })) },
+    { as: 'auction' },
+  );
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return { ...a, url, bids, auction: (await api.get(url)).body.data };
 }
@@ -171,7 +188,12 @@ export interface AuctionFixture {
   toAuction: (service: Service, clock: Clock, auction: any) => Promise<void>;
 }
 
-const ORGANIZER_FIELDS = { procurementMethod: 'open', submissionMethod: 'electronicAuction', awardCriteria: 'highestCost', owner: 'broker' };
+const ORGANIZER_FIELDS = {
+  procurementMethod: 'open',
+  submissionMethod: 'electronicAuction',
+  awardCriteria: 'highestCost',
+  owner: 'broker',
+};
 
 export const landlease: AuctionFixture = {
   type: 'landlease',
@@ -208,7 +230,11 @@ export const dgfInsider: AuctionFixture = {
   documentOf: { auction: 'tender', bid: 'tender', award: 'tender', contract: 'tender' },
   location: (service, path) => `${service.url}${path}`,
   access: { token: expect.stringMatching(/^[0-9a-f]{32}$/), transfer: expect.stringMatching(/^[0-9a-f]{32}$/) },
-  serverFields: { ...ORGANIZER_FIELDS, status: 'active.tendering', auctionParameters: { type: 'insider', dutchSteps: 80 } },
+  serverFields: {
+    ...ORGANIZER_FIELDS,
+    status: 'active.tendering',
+    auctionParameters: { type: 'insider', dutchSteps: 80 },
+  },
   body: (overrides = {}) => anInsiderAuction(kyivDayIn(14), { ...SANDBOX, ...overrides }),
   committed: 'active.tendering',
   closedForEdits: (status) => `Can't update auction in current (${status}) status`,
@@ -216,7 +242,11 @@ export const dgfInsider: AuctionFixture = {
   tendering: (api) => tenderingInsider(api),
   async bid(api, auctionId, as) {
     const bid = await insiderBid(api, auctionId, as);
-    const doc = await api.post(`${INSIDER}/${auctionId}/bids/${bid.id}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), { as, token: bid.token });
+    const doc = await api.post(
+      `${INSIDER}/${auctionId}/bids/${bid.id}/documents`,
+      aDocument({ documentType: 'eligibilityDocuments' }),
+      { as, token: bid.token },
+    );
     if (doc.status !== 201) throw new Error(`bid document failed: ${JSON.stringify(doc.body)}`);
     return bid;
   },

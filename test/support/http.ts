@@ -17,7 +17,12 @@ export interface CallOptions {
 }
 
 export function client(base: () => string) {
-  async function call<T = any>(method: string, path: string, data?: unknown, options: CallOptions = {}): Promise<Answer<T>> {
+  async function call<T = any>(
+    method: string,
+    path: string,
+    data?: unknown,
+    options: CallOptions = {},
+  ): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.as !== undefined) headers.authorization = `Basic ${Buffer.from(`${options.as}:`).toString('base64')}`;
     let url = `${base()}${path}`;
@@ -38,13 +43,20 @@ export function client(base: () => string) {
     } catch {
       /* not JSON: keep the text */
     }
-    return { status: res.status, headers: res.headers, body: parsed, requests: Number(res.headers.get('x-agora-dynamodb-requests') ?? NaN) };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: parsed,
+      requests: Number(res.headers.get('x-agora-dynamodb-requests') ?? NaN),
+    };
   }
   return {
     call,
     get: <T = any>(path: string, o?: CallOptions) => call<T>('GET', path, undefined, { as: 'broker', ...o }),
-    post: <T = any>(path: string, data: unknown, o?: CallOptions) => call<T>('POST', path, data, { as: 'broker', ...o }),
-    patch: <T = any>(path: string, data: unknown, o?: CallOptions) => call<T>('PATCH', path, data, { as: 'broker', ...o }),
+    post: <T = any>(path: string, data: unknown, o?: CallOptions) =>
+      call<T>('POST', path, data, { as: 'broker', ...o }),
+    patch: <T = any>(path: string, data: unknown, o?: CallOptions) =>
+      call<T>('PATCH', path, data, { as: 'broker', ...o }),
     put: <T = any>(path: string, data: unknown, o?: CallOptions) => call<T>('PUT', path, data, { as: 'broker', ...o }),
     del: <T = any>(path: string, o?: CallOptions) => call<T>('DELETE', path, undefined, { as: 'broker', ...o }),
   };

@@ -7,17 +7,73 @@ type Api = ReturnType<typeof client>;
 const PATHS: Record<string, [string, string][]> = {
   draft: [],
   pending: [['pending', 'owner']],
-  verification: [['pending', 'owner'], ['verification', 'owner']],
-  'active.salable': [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge']],
-  'pending.deleted': [['pending', 'owner'], ['pending.deleted', 'owner']],
-  deleted: [['pending', 'owner'], ['pending.deleted', 'owner'], ['deleted', 'concierge']],
-  recomposed: [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['recomposed', 'owner']],
-  'pending.dissolution': [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['pending.dissolution', 'owner']],
-  dissolved: [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['pending.dissolution', 'owner'], ['dissolved', 'concierge']],
-  'active.awaiting': [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['active.awaiting', 'convoy']],
-  'active.auction': [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['active.awaiting', 'convoy'], ['active.auction', 'convoy']],
-  'pending.sold': [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['active.awaiting', 'convoy'], ['active.auction', 'convoy'], ['pending.sold', 'convoy']],
-  sold: [['pending', 'owner'], ['verification', 'owner'], ['active.salable', 'concierge'], ['active.awaiting', 'convoy'], ['active.auction', 'convoy'], ['pending.sold', 'convoy'], ['sold', 'concierge']],
+  verification: [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+  ],
+  'active.salable': [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+  ],
+  'pending.deleted': [
+    ['pending', 'owner'],
+    ['pending.deleted', 'owner'],
+  ],
+  deleted: [
+    ['pending', 'owner'],
+    ['pending.deleted', 'owner'],
+    ['deleted', 'concierge'],
+  ],
+  recomposed: [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['recomposed', 'owner'],
+  ],
+  'pending.dissolution': [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['pending.dissolution', 'owner'],
+  ],
+  dissolved: [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['pending.dissolution', 'owner'],
+    ['dissolved', 'concierge'],
+  ],
+  'active.awaiting': [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['active.awaiting', 'convoy'],
+  ],
+  'active.auction': [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['active.awaiting', 'convoy'],
+    ['active.auction', 'convoy'],
+  ],
+  'pending.sold': [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['active.awaiting', 'convoy'],
+    ['active.auction', 'convoy'],
+    ['pending.sold', 'convoy'],
+  ],
+  sold: [
+    ['pending', 'owner'],
+    ['verification', 'owner'],
+    ['active.salable', 'concierge'],
+    ['active.awaiting', 'convoy'],
+    ['active.auction', 'convoy'],
+    ['pending.sold', 'convoy'],
+    ['sold', 'concierge'],
+  ],
 };
 
 export const LOT_STATUSES = Object.keys(PATHS);
@@ -45,7 +101,8 @@ export async function lotIn(api: Api, status: string, overrides: Record<string, 
   const lot = await createLot(api, overrides);
   for (const [target, role] of PATHS[status]) {
     const res = await patchAs(api, lot, role, { status: target });
-    if (res.status !== 200 || res.body.data.status !== target) throw new Error(`${status}: step ${target} by ${role}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 || res.body.data.status !== target)
+      throw new Error(`${status}: step ${target} by ${role}: ${res.status} ${JSON.stringify(res.body)}`);
     lot.lot = res.body.data;
   }
   return lot;

@@ -19,9 +19,9 @@ function files(dir: string): string[] {
 const rel = (file: string) => relative(ROOT, file);
 
 /** The `imports` aliases of package.json (`#domain/*` -> `functions/domain/`). */
-const ALIASES = Object.entries(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports as Record<string, string>).map(
-  ([alias, target]) => [alias.replace(/\*$/, ''), target.replace(/^\.\//, '').replace(/\*$/, '')] as const,
-);
+const ALIASES = Object.entries(
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports as Record<string, string>,
+).map(([alias, target]) => [alias.replace(/\*$/, ''), target.replace(/^\.\//, '').replace(/\*$/, '')] as const);
 
 const IMPORT = /(?:^\s*(?:import|export)\s[^'"]*?from\s+|^\s*import\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm;
 
@@ -41,7 +41,11 @@ function offenders(dirs: string[], forbidden: (imported: string, file: string) =
   return dirs
     .map((d) => join(ROOT, d))
     .flatMap((d) => (statSync(d).isDirectory() ? files(d) : [d]))
-    .flatMap((f) => importsOf(f).filter((i) => forbidden(i, rel(f))).map((i) => `${rel(f)} -> ${i}`));
+    .flatMap((f) =>
+      importsOf(f)
+        .filter((i) => forbidden(i, rel(f)))
+        .map((i) => `${rel(f)} -> ${i}`),
+    );
 }
 
 /** Every source file reachable from `entries` through relative and aliased imports. */
@@ -64,7 +68,9 @@ describe('dependency rules (docs/DESIGN.md)', () => {
   });
 
   it('keeps the environment out of the domain: no process.env in functions/domain', () => {
-    const readers = files(join(ROOT, 'functions/domain')).filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8'))).map(rel);
+    const readers = files(join(ROOT, 'functions/domain'))
+      .filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8')))
+      .map(rel);
     expect(readers).toEqual([]);
   });
 
@@ -79,7 +85,9 @@ describe('dependency rules (docs/DESIGN.md)', () => {
   it('keeps bots off the request stack: nothing a bot loads imports functions/http/ or functions/http-kit/', () => {
     const reachable = closure(files(join(ROOT, 'functions/bots')));
     const fromBots = [...reachable].flatMap((f) =>
-      importsOf(join(ROOT, f)).filter((i) => /^functions\/(http|http-kit)\//.test(i)).map((i) => `${f} -> ${i}`),
+      importsOf(join(ROOT, f))
+        .filter((i) => /^functions\/(http|http-kit)\//.test(i))
+        .map((i) => `${f} -> ${i}`),
     );
     expect(fromBots).toEqual([]);
   });
@@ -93,9 +101,17 @@ describe('dependency rules (docs/DESIGN.md)', () => {
   });
 
   it('lets lib/ import from functions/ only the data tables, never handler code', () => {
-    const tables = ['functions/routes.ts', 'functions/bots.ts', 'functions/store/table-design.ts', 'functions/runtime/telemetry.ts'];
+    const tables = [
+      'functions/routes.ts',
+      'functions/bots.ts',
+      'functions/store/table-design.ts',
+      'functions/runtime/telemetry.ts',
+    ];
     expect(
-      offenders(['lib'], (i) => i.startsWith('functions/') && !tables.includes(i) && !i.startsWith('functions/domain/kernel/principal')),
+      offenders(
+        ['lib'],
+        (i) => i.startsWith('functions/') && !tables.includes(i) && !i.startsWith('functions/domain/kernel/principal'),
+      ),
     ).toEqual([]);
   });
 });

@@ -1,7 +1,11 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import type { DocumentRecord } from '../documents/documents.ts';
 import type { JsonObject } from '../kernel/objects.ts';
-import type { BasicAsset as BasicAssetBody, BounceAsset as BounceAssetBody, BounceRelatedProcess } from '../schemas/generated/request-types.ts';
+import type {
+  BasicAsset as BasicAssetBody,
+  BounceAsset as BounceAssetBody,
+  BounceRelatedProcess,
+} from '../schemas/generated/request-types.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import type { Micros } from '../kernel/time.ts';
 
@@ -30,9 +34,11 @@ export type BounceAsset = Omit<BounceAssetBody, keyof AssetServer<string>> & Ass
 export type Asset = BasicAsset | BounceAsset;
 
 /** The items of an asset (only bounce assets have them). */
-export const itemsOf = (asset: Asset | undefined): BounceAsset['items'] => (asset?.assetType === 'bounce' ? asset.items : undefined);
+export const itemsOf = (asset: Asset | undefined): BounceAsset['items'] =>
+  asset?.assetType === 'bounce' ? asset.items : undefined;
 /** The decisions of an asset (only bounce assets have them). */
-export const decisionsOf = (asset: Asset | undefined): BounceAsset['decisions'] => (asset?.assetType === 'bounce' ? asset.decisions : undefined);
+export const decisionsOf = (asset: Asset | undefined): BounceAsset['decisions'] =>
+  asset?.assetType === 'bounce' ? asset.decisions : undefined;
 
 export const ASSET_STATUSES = ['draft', 'pending', 'verification', 'active', 'deleted', 'complete'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
@@ -44,16 +50,33 @@ export type AssetRole = 'owner' | 'concierge' | 'admin';
  */
 export const assetStatusGraph: StatusGraph<AssetStatus, AssetRole> = {
   draft: { editableBy: ['owner', 'admin'], next: { pending: ['owner', 'admin'] } },
-  pending: { editableBy: ['owner', 'concierge', 'admin'], next: { deleted: ['owner', 'admin'], verification: ['concierge', 'admin'] } },
-  verification: { editableBy: ['concierge', 'admin'], next: { active: ['concierge', 'admin'], pending: ['concierge', 'admin'] } },
-  active: { editableBy: ['concierge', 'admin'], next: { pending: ['concierge', 'admin'], complete: ['concierge', 'admin'] } },
+  pending: {
+    editableBy: ['owner', 'concierge', 'admin'],
+    next: { deleted: ['owner', 'admin'], verification: ['concierge', 'admin'] },
+  },
+  verification: {
+    editableBy: ['concierge', 'admin'],
+    next: { active: ['concierge', 'admin'], pending: ['concierge', 'admin'] },
+  },
+  active: {
+    editableBy: ['concierge', 'admin'],
+    next: { pending: ['concierge', 'admin'], complete: ['concierge', 'admin'] },
+  },
   deleted: { editableBy: [], next: {} },
   complete: { editableBy: [], next: {} },
 };
 
 /** Fields the server owns: sent by a client they are ignored (upstream create and edit roles). */
 export const SERVER_FIELDS = [
-  'id', 'assetID', 'owner', 'date', 'dateModified', 'documents', 'rectificationPeriod', 'revisions', 'doc_id',
+  'id',
+  'assetID',
+  'owner',
+  'date',
+  'dateModified',
+  'documents',
+  'rectificationPeriod',
+  'revisions',
+  'doc_id',
   // written only through `/related_processes` (bounce), never by an asset POST or PATCH
   'relatedProcesses',
 ] as const;
@@ -62,7 +85,11 @@ export const SERVER_FIELDS = [
 export const OWNER_EDIT_STATUSES: readonly AssetStatus[] = ['draft', 'pending'];
 
 /** Fields each role may PATCH; anything else in the body is dropped silently, as upstream. */
-export function editableFields(role: AssetRole, status: AssetStatus, ownerFields: readonly string[]): readonly string[] {
+export function editableFields(
+  role: AssetRole,
+  status: AssetStatus,
+  ownerFields: readonly string[],
+): readonly string[] {
   switch (role) {
     case 'owner':
       return OWNER_EDIT_STATUSES.includes(status) ? ['status', ...ownerFields] : ['status'];

@@ -57,9 +57,15 @@ export async function readAsset(ctx: Pick<AssetsContext, 'assets' | 'type'>, id:
 
 /** Completes the organizations of `fields` (only those listed in `touched`) from the directory entries read. */
 async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
-  const entries = await readDirectory(ctx.organizations, ctx.type.organizations.map((f) => data[f]));
+  const entries = await readDirectory(
+    ctx.organizations,
+    ctx.type.organizations.map((f) => data[f]),
+  );
   return (fields: JsonObject, touched: JsonObject): JsonObject =>
-    ctx.type.organizations.reduce((out, f) => (touched[f] === undefined ? out : completeOrganization(out, f, entries)), fields);
+    ctx.type.organizations.reduce(
+      (out, f) => (touched[f] === undefined ? out : completeOrganization(out, f, entries)),
+      fields,
+    );
 }
 
 /**
@@ -69,7 +75,10 @@ async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
  * 3. numbers it `<prefix>-<Kyiv date>-<n>`, adds the type's initial documents, stores it with the hashes of its
  *    owner token and its transfer token (answered once, as upstream `set_ownership`).
  */
-export async function createAsset(ctx: AssetsContext, data: JsonObject): Promise<{ asset: Asset; token: string; transfer: string }> {
+export async function createAsset(
+  ctx: AssetsContext,
+  data: JsonObject,
+): Promise<{ asset: Asset; token: string; transfer: string }> {
   const { type } = ctx;
   if (data.assetType !== undefined && data.assetType !== type.assetType) throw notImplemented();
   assertAccreditation(ctx.principal, type.createLevel, 'asset', data.mode);
@@ -161,7 +170,12 @@ export function decideAssetPatch(
  * PATCH of one item (types with an items sub-resource) by the owner, in draft or pending, during rectification.
  * The item keeps its id; the merged item is validated with its `schema_properties`. Returns the item.
  */
-export async function patchAssetItem(ctx: AssetsContext, id: string, itemId: string, data: JsonObject): Promise<JsonObject> {
+export async function patchAssetItem(
+  ctx: AssetsContext,
+  id: string,
+  itemId: string,
+  data: JsonObject,
+): Promise<JsonObject> {
   const items = ctx.type.items;
   if (!items) throw new NotFoundError('item_id');
   let result: JsonObject | undefined;
@@ -180,7 +194,13 @@ export async function patchAssetItem(ctx: AssetsContext, id: string, itemId: str
     result = item;
     if (sameJson(item, previous)) return undefined;
     // Only types with items get here (ctx.type.items), so the record stays of its type.
-    return { root: { ...asset, items: stored.map((i) => (i === previous ? item : i)), dateModified: formatKyiv(ctx.now) } as Asset };
+    return {
+      root: {
+        ...asset,
+        items: stored.map((i) => (i === previous ? item : i)),
+        dateModified: formatKyiv(ctx.now),
+      } as Asset,
+    };
   });
   return result!;
 }
@@ -195,8 +215,14 @@ export async function addAssetDocument(ctx: AssetsContext, id: string, data: Jso
     assertServed(ctx.type, current);
     const asset = current.root;
     if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-    if (asset.status !== 'pending') throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
-    const { document, child } = newDocument(data, { author: 'asset_owner', documentOf: 'asset', now: ctx.now, files: ctx.files });
+    if (asset.status !== 'pending')
+      throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
+    const { document, child } = newDocument(data, {
+      author: 'asset_owner',
+      documentOf: 'asset',
+      now: ctx.now,
+      files: ctx.files,
+    });
     if (rectificationEnded(asset, ctx.now) && document.documentType !== 'cancellationDetails') {
       throw new ForbiddenError('You can add only document with cancellationDetails after rectification period', 'mode');
     }
@@ -207,7 +233,10 @@ export async function addAssetDocument(ctx: AssetsContext, id: string, data: Jso
 }
 
 /** The ownership decision for an asset served at the request's path (`POST /assets/{id}/ownership`). */
-export function assetOwnership(ctx: Pick<AssetsContext, 'principal' | 'now' | 'type'>, data: { id: string; transfer: string }) {
+export function assetOwnership(
+  ctx: Pick<AssetsContext, 'principal' | 'now' | 'type'>,
+  data: { id: string; transfer: string },
+) {
   return (object: Aggregate<Asset>, transfer: Aggregate<Transfer> | undefined) => {
     assertServed(ctx.type, object);
     const target = { level: ctx.type.createLevel, mode: object.root.mode, location: `/assets/${object.id}` };

@@ -62,7 +62,10 @@ export async function addRelatedProcess(ctx: AssetsContext, id: string, data: Js
     const process = rules.accept({ ...omit(data, ['id']), id: newId() });
     const processes = [...list(current.root), process];
     if (processes.length > rules.max) {
-      throw UnprocessableError.field('relatedProcesses', `Please provide no more than ${rules.max} item${rules.max === 1 ? '' : 's'}.`);
+      throw UnprocessableError.field(
+        'relatedProcesses',
+        `Please provide no more than ${rules.max} item${rules.max === 1 ? '' : 's'}.`,
+      );
     }
     added = process;
     return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(ctx.now) } };
@@ -70,7 +73,12 @@ export async function addRelatedProcess(ctx: AssetsContext, id: string, data: Js
   return added!;
 }
 
-export async function patchRelatedProcess(ctx: AssetsContext, id: string, processId: string, data: JsonObject): Promise<RelatedProcess> {
+export async function patchRelatedProcess(
+  ctx: AssetsContext,
+  id: string,
+  processId: string,
+  data: JsonObject,
+): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
   let result: RelatedProcess | undefined;
   await ctx.assets.modify(id, (current) => {
@@ -93,6 +101,11 @@ export async function deleteRelatedProcess(ctx: AssetsContext, id: string, proce
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);
     const previous = find(current.root, processId);
-    return { root: withProcesses(current.root, list(current.root).filter((rp) => rp !== previous)) };
+    return {
+      root: withProcesses(
+        current.root,
+        list(current.root).filter((rp) => rp !== previous),
+      ),
+    };
   });
 }

@@ -58,7 +58,13 @@ export interface Working extends AuctionParts {
   remove: ChildPlace[];
 }
 
-export const working = (a: AuctionParts): Working => ({ root: a.root, children: [...a.children], tokenHash: a.tokenHash, put: [], remove: [] });
+export const working = (a: AuctionParts): Working => ({
+  root: a.root,
+  children: [...a.children],
+  tokenHash: a.tokenHash,
+  put: [],
+  remove: [],
+});
 
 export function putChild(w: Working, child: Child): void {
   w.children = [...w.children.filter((c) => !samePlace(c.place, child.place)), child];

@@ -7,7 +7,15 @@ import { checkWith, type Check } from '../kernel/validation.ts';
 import { currentDocuments } from '../documents/documents.ts';
 import { accelerator, awardPeriods } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
-import { childPlace, childrenOf, documentScope, putChild, type AuctionParts, type AuctionStatus, type Working } from './auction.ts';
+import {
+  childPlace,
+  childrenOf,
+  documentScope,
+  putChild,
+  type AuctionParts,
+  type AuctionStatus,
+  type Working,
+} from './auction.ts';
 import { bidChild, bidRecords, type Bid } from './bids.ts';
 import type { EventContext, TimedEvent } from './timed-events.ts';
 
@@ -78,7 +86,6 @@ export const SINGLE_AWARD: AwardingRules = {
   protocolAuthor: null,
 };
 
-
 const stamp = (w: Working, now: Micros) => {
   const at = formatKyiv(now);
   w.root = { ...w.root, dateModified: at };
@@ -89,7 +96,10 @@ const stamp = (w: Working, now: Micros) => {
 export function rankBids(bids: Bid[]): Bid[] {
   return bids
     .filter((b) => b.status === 'active')
-    .sort((a, b) => (b.value?.amount ?? 0) - (a.value?.amount ?? 0) || (parseInstant(a.date) ?? 0) - (parseInstant(b.date) ?? 0));
+    .sort(
+      (a, b) =>
+        (b.value?.amount ?? 0) - (a.value?.amount ?? 0) || (parseInstant(a.date) ?? 0) - (parseInstant(b.date) ?? 0),
+    );
 }
 
 /**
@@ -98,7 +108,10 @@ export function rankBids(bids: Bid[]): Bid[] {
  * signed by the end of `signingPeriod`; both count from now, as upstream v3.
  */
 function pendingPeriods(w: Working, at: string, now: Micros) {
-  const { verificationEnd, signingEnd } = awardPeriods({ now, accelerator: accelerator(w.root.procurementMethodDetails, w.root.mode) });
+  const { verificationEnd, signingEnd } = awardPeriods({
+    now,
+    accelerator: accelerator(w.root.procurementMethodDetails, w.root.mode),
+  });
   return {
     verificationPeriod: { startDate: at, endDate: formatKyiv(verificationEnd) },
     signingPeriod: { startDate: at, endDate: formatKyiv(signingEnd) },
@@ -111,11 +124,17 @@ function pendingPeriods(w: Working, at: string, now: Micros) {
  */
 function awardValue(w: Working, bid: Bid): JsonObject {
   const { currency = 'UAH', valueAddedTaxIncluded = true } = w.root.value ?? {};
-  return { amount: bid.value?.amount, currency: bid.value?.currency ?? currency, valueAddedTaxIncluded: bid.value?.valueAddedTaxIncluded ?? valueAddedTaxIncluded };
+  return {
+    amount: bid.value?.amount,
+    currency: bid.value?.currency ?? currency,
+    valueAddedTaxIncluded: bid.value?.valueAddedTaxIncluded ?? valueAddedTaxIncluded,
+  };
 }
 
 /** The award's complaint period closes when its outcome is known (activated, disqualified, cancelled), as upstream. */
-const closeComplaints = (award: JsonObject, at: string) => ({ complaintPeriod: { ...award.complaintPeriod, endDate: at } });
+const closeComplaints = (award: JsonObject, at: string) => ({
+  complaintPeriod: { ...award.complaintPeriod, endDate: at },
+});
 
 /**
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
@@ -148,7 +167,8 @@ function view(a: AuctionParts, kind: string, child: Child): JsonObject {
 }
 
 const rankOf = (c: Child): number => c.internal?.rank ?? 0;
-const rankedAwards = (a: AuctionParts): Child[] => [...childrenOf(a.children, AWARD)].sort((x, y) => rankOf(x) - rankOf(y));
+const rankedAwards = (a: AuctionParts): Child[] =>
+  [...childrenOf(a.children, AWARD)].sort((x, y) => rankOf(x) - rankOf(y));
 
 export const awardsOf = (a: AuctionParts) => rankedAwards(a).map((c) => view(a, AWARD, c));
 export const contractsOf = (a: AuctionParts) => childrenOf(a.children, CONTRACT).map((c) => view(a, CONTRACT, c));
@@ -216,7 +236,14 @@ export interface AwardActor {
  *   waiting award becomes pending, or, with none left, the auction is unsuccessful;
  * - pending.waiting → cancelled: only by the bid's owner.
  */
-export function patchAward(w: Working, awardId: string, data: JsonObject, now: Micros, rules: AwardingRules, actor?: AwardActor): void {
+export function patchAward(
+  w: Working,
+  awardId: string,
+  data: JsonObject,
+  now: Micros,
+  rules: AwardingRules,
+  actor?: AwardActor,
+): void {
   const child = findAward(w, awardId);
   const award = child.data;
   const byBidder = rules.byBidder[award.status];
@@ -227,18 +254,18 @@ export function patchAward(w: Working, awardId: string, data: JsonObject, now: M
   if (target === undefined || target === award.status) return;
   const allowed = rules.transitions[award.status];
   if (!allowed) throw new ForbiddenError(`Can't update award in current (${award.status}) status`);
-  if (!allowed.includes(target)) throw new ForbiddenError(`Can't switch award (${award.status}) status to (${target}) status`);
+  if (!allowed.includes(target))
+    throw new ForbiddenError(`Can't switch award (${award.status}) status to (${target}) status`);
   if (byBidder === target && actor && !bidOwner) {
     throw new ForbiddenError(`Only bid owner may cancel award in current (${award.status}) status`);
   }
   if (actor && !actor.auctionOwner && byBidder !== target) throw new PermissionError();
   const at = stamp(w, now);
-  if (target === 'active') return activateAward(w, child, at, rules);
-  if (target === 'unsuccessful') {
+  if (target === 'active') activateAward(w, child, at, rules);
+  else if (target === 'unsuccessful') {
     assertRejectionDocument(w, award.id, rules);
-    return disqualify(w, child, at, now);
-  }
-  putChild(w, { ...child, data: { ...award, status: target, date: at, ...closeComplaints(award, at) } });
+    disqualify(w, child, at, now);
+  } else putChild(w, { ...child, data: { ...award, status: target, date: at, ...closeComplaints(award, at) } });
 }
 
 function activateAward(w: Working, child: Child, at: string, rules: AwardingRules): void {
@@ -246,10 +273,17 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
   const protocol = currentDocuments(w.children, documentScope(AWARD, award.id)).some(
     (d) => d.documentType === 'auctionProtocol' && (rules.protocolAuthor === null || d.author === rules.protocolAuthor),
   );
-  if (!protocol) throw new ForbiddenError("Can't switch award status to (active) before auction owner load auction protocol");
+  if (!protocol)
+    throw new ForbiddenError("Can't switch award status to (active) before auction owner load auction protocol");
   putChild(w, {
     ...child,
-    data: { ...award, status: 'active', date: at, verificationPeriod: { ...award.verificationPeriod, endDate: at }, ...closeComplaints(award, at) },
+    data: {
+      ...award,
+      status: 'active',
+      date: at,
+      verificationPeriod: { ...award.verificationPeriod, endDate: at },
+      ...closeComplaints(award, at),
+    },
   });
   const n = childrenOf(w.children, CONTRACT).length + 1;
   const contract = {
@@ -276,29 +310,47 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
 function assertRejectionDocument(w: Working, awardId: string, rules: AwardingRules): void {
   const types = rules.rejectionDocuments;
   if (!types.length) return;
-  if (!currentDocuments(w.children, documentScope(AWARD, awardId)).some((d) => types.includes(d.documentType as string))) {
-    throw new ForbiddenError("Can't switch award status to (unsuccessful) before auction owner load reject protocol or act");
+  if (
+    !currentDocuments(w.children, documentScope(AWARD, awardId)).some((d) => types.includes(d.documentType as string))
+  ) {
+    throw new ForbiddenError(
+      "Can't switch award status to (unsuccessful) before auction owner load reject protocol or act",
+    );
   }
 }
 
 /** The award fails: its contract (if any) is cancelled and the next waiting award takes its turn. */
 function disqualify(w: Working, child: Child, at: string, now: Micros): void {
   const award = child.data;
-  const contracts = childrenOf(w.children, CONTRACT).filter((c) => c.data.awardID === award.id && c.data.status !== 'cancelled');
+  const contracts = childrenOf(w.children, CONTRACT).filter(
+    (c) => c.data.awardID === award.id && c.data.status !== 'cancelled',
+  );
   if (contracts.some((c) => c.data.dateSigned)) {
     throw new ForbiddenError('You cannot disqualify the bidder the contract for whom has already been downloaded.');
   }
   for (const c of contracts) putChild(w, { ...c, data: { ...c.data, status: 'cancelled' } });
   // The period the award failed in ends now (upstream: verification for a pending award, signing for an active one).
-  const failedIn = award.status === 'pending' ? 'verificationPeriod' : award.status === 'active' ? 'signingPeriod' : undefined;
+  const failedIn =
+    award.status === 'pending' ? 'verificationPeriod' : award.status === 'active' ? 'signingPeriod' : undefined;
   putChild(w, {
     ...child,
-    data: { ...award, status: 'unsuccessful', date: at, ...(failedIn && award[failedIn] && { [failedIn]: { ...award[failedIn], endDate: at } }), ...closeComplaints(award, at) },
+    data: {
+      ...award,
+      status: 'unsuccessful',
+      date: at,
+      ...(failedIn && award[failedIn] && { [failedIn]: { ...award[failedIn], endDate: at } }),
+      ...closeComplaints(award, at),
+    },
   });
   const next = rankedAwards(w).find((c) => c.data.status === 'pending.waiting');
   if (next) {
     putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(w, at, now) } });
-    w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at } };
+    w.root = {
+      ...w.root,
+      status: 'active.qualification',
+      date: at,
+      awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at },
+    };
   } else {
     w.root = { ...w.root, status: 'unsuccessful', date: at, awardPeriod: { ...w.root.awardPeriod, endDate: at } };
   }
@@ -312,17 +364,28 @@ export const contractPatchSchema = {
 const checkContractPatch: Check = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
-export function patchContract(w: Working, contractId: string, data: JsonObject, now: Micros, rules: AwardingRules): void {
+export function patchContract(
+  w: Working,
+  contractId: string,
+  data: JsonObject,
+  now: Micros,
+  rules: AwardingRules,
+): void {
   assertAuctionStatus(w, rules.contractStatuses, 'update contract');
   const child = findContract(w, contractId);
   const contract = child.data;
-  if (contract.status !== 'pending') throw new ForbiddenError(`Can't update contract in current (${contract.status}) status`);
+  if (contract.status !== 'pending')
+    throw new ForbiddenError(`Can't update contract in current (${contract.status}) status`);
   const patch = pick(data, ['dateSigned', 'status']);
   checkContractPatch(patch);
   if (patch.dateSigned !== undefined && parseInstant(patch.dateSigned)! > now) {
     throw UnprocessableError.field('dateSigned', "Contract signature date can't be in the future");
   }
-  const next = { ...contract, ...patch, ...(patch.dateSigned && { dateSigned: formatKyiv(parseInstant(patch.dateSigned)!) }) };
+  const next = {
+    ...contract,
+    ...patch,
+    ...(patch.dateSigned && { dateSigned: formatKyiv(parseInstant(patch.dateSigned)!) }),
+  };
   if (next.status === 'active' && !next.dateSigned) {
     throw new ForbiddenError("Can't switch contract status to (active) before dateSigned is set");
   }
@@ -342,7 +405,6 @@ export function recordResults(w: Working, results: JsonObject[], now: Micros): v
   w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: at } };
 }
 
-
 // ---------------------------------------------------------------------------------------------------- deadlines
 
 /**
@@ -358,7 +420,9 @@ function awardDeadlines(a: AuctionParts): { child: Child; at: Micros }[] {
     if (award.status === 'pending') return parseInstant(award.verificationPeriod?.endDate ?? '');
     if (award.status !== 'active') return undefined;
     const open = contracts.filter((c) => c.awardID === award.id && c.status === 'pending');
-    return open.length && !open.some((c) => c.dateSigned) ? parseInstant(award.signingPeriod?.endDate ?? '') : undefined;
+    return open.length && !open.some((c) => c.dateSigned)
+      ? parseInstant(award.signingPeriod?.endDate ?? '')
+      : undefined;
   };
   return childrenOf(a.children, AWARD)
     .map((child) => ({ child, at: deadline(child) }))
@@ -373,7 +437,10 @@ function awardDeadlines(a: AuctionParts): { child: Child; at: Micros }[] {
  */
 export const awardingDeadlines = (rules: AwardingRules): TimedEvent => ({
   name: 'award deadline passes',
-  at: (auction, children) => (rules.awardStatuses.includes(auction.status) ? awardDeadlines({ root: auction, children: [...children] })[0]?.at : undefined),
+  at: (auction, children) =>
+    rules.awardStatuses.includes(auction.status)
+      ? awardDeadlines({ root: auction, children: [...children] })[0]?.at
+      : undefined,
   apply(w: Working, ctx: EventContext) {
     const due = awardDeadlines(w)[0];
     if (!due || due.at > ctx.now) return;

@@ -7,7 +7,14 @@ import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import type { DgfInsiderBid, LandleaseBid, LandleaseBidPatch } from '../schemas/generated/request-types.ts';
 import { allDocuments } from '../documents/documents.ts';
-import { childPlace, childrenOf, documentScope, type Auction, type AuctionParts, type AuctionStatus } from './auction.ts';
+import {
+  childPlace,
+  childrenOf,
+  documentScope,
+  type Auction,
+  type AuctionParts,
+  type AuctionStatus,
+} from './auction.ts';
 
 /** Every status a bid of any type can be in: what its request schemas allow (landlease: its patch), and `unsuccessful` (set by the server). */
 export type BidStatus = NonNullable<DgfInsiderBid['status'] | LandleaseBidPatch['status']> | 'unsuccessful';
@@ -26,7 +33,8 @@ interface BidServer {
  * A bid (interface.md §2.6): the fields its type's request schema allows (generated from the same schema its
  * validator uses) and the server's. Its owner token's hash is kept beside it (`Child.internal`), never in the bid.
  */
-export type Bid = (Omit<DgfInsiderBid, keyof BidServer> | Omit<LandleaseBid & LandleaseBidPatch, keyof BidServer>) & BidServer;
+export type Bid = (Omit<DgfInsiderBid, keyof BidServer> | Omit<LandleaseBid & LandleaseBidPatch, keyof BidServer>) &
+  BidServer;
 
 /** The per-type bid rules; storage, tokens, visibility and documents are the kernel's. */
 export interface BidPolicy {
@@ -37,12 +45,25 @@ export interface BidPolicy {
   /** Validates a new bid's fields (422/403) and returns them as stored (status, value, ...). */
   create(data: JsonObject, auction: Auction, now: Micros): JsonObject;
   /** The owner's PATCH of a bid: the bid as it becomes, or a refusal. */
-  patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid;
+  patch(
+    bid: Bid,
+    data: JsonObject,
+    ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros },
+  ): Bid;
   /**
    * Whether the bid's owner (already checked) may add (`add`) or replace (`update`) a document of the bid now:
    * throws the type's refusal (403).
    */
-  assertDocumentWritable(bid: Bid, ctx: { auction: Auction; children: readonly Child[]; operation: 'add' | 'update'; documentType: unknown; now: Micros }): void;
+  assertDocumentWritable(
+    bid: Bid,
+    ctx: {
+      auction: Auction;
+      children: readonly Child[];
+      operation: 'add' | 'update';
+      documentType: unknown;
+      now: Micros;
+    },
+  ): void;
   /**
    * The bid gets its `participationUrl` as soon as it is `active` (dgfInsider, upstream `participation_url`);
    * otherwise only when the auction is scheduled.
@@ -64,11 +85,20 @@ export function findBid(children: Child[], id: string): { bid: Bid; child: Child
   return found;
 }
 
-export const bidChild = (bid: Bid, tokenHash: string): Child => ({ place: childPlace(BID, bid.id), entity: 'bid', data: bid, internal: { tokenHash } });
+export const bidChild = (bid: Bid, tokenHash: string): Child => ({
+  place: childPlace(BID, bid.id),
+  entity: 'bid',
+  data: bid,
+  internal: { tokenHash },
+});
 
 /** A bid's owner is the broker key that made it, holding the bid's own token. */
 export function isBidOwner(principal: Principal, bid: Bid, child: Child): boolean {
-  return principal.role === 'broker' && principal.name === bid.owner && tokenMatches(principal.token, child.internal?.tokenHash);
+  return (
+    principal.role === 'broker' &&
+    principal.name === bid.owner &&
+    tokenMatches(principal.token, child.internal?.tokenHash)
+  );
 }
 
 export function assertBidOwner(principal: Principal, bid: Bid, child: Child): void {
@@ -79,7 +109,11 @@ export function assertBidOwner(principal: Principal, bid: Bid, child: Child): vo
 export function bidView(a: AuctionParts, bid: Bid, toOwner: boolean): Bid {
   const { participationUrl, ...rest } = bid;
   const documents = allDocuments(a.children, documentScope(BID, bid.id));
-  return { ...rest, ...(documents.length && { documents }), ...(toOwner && participationUrl && { participationUrl }) } as Bid;
+  return {
+    ...rest,
+    ...(documents.length && { documents }),
+    ...(toOwner && participationUrl && { participationUrl }),
+  } as Bid;
 }
 
 /** The bids GET shows inside the auction: none while they are hidden, otherwise all but drafts. */
@@ -103,7 +137,13 @@ export function readBid(a: AuctionParts, id: string, principal: Principal, hidde
  * A bid's documents are seen by whoever may see the bid: its owner always, others once bids are no longer hidden
  * (upstream texts "Can't view bid document(s) in current (<status>) auction status"). Unknown bid: 404.
  */
-export function assertBidDocumentsReadable(a: AuctionParts, id: string, principal: Principal, hiddenIn: readonly string[], noun: 'document' | 'documents'): void {
+export function assertBidDocumentsReadable(
+  a: AuctionParts,
+  id: string,
+  principal: Principal,
+  hiddenIn: readonly string[],
+  noun: 'document' | 'documents',
+): void {
   const { bid, child } = findBid(a.children, id);
   if (!isBidOwner(principal, bid, child) && hiddenIn.includes(a.root.status)) {
     throw new ForbiddenError(`Can't view bid ${noun} in current (${a.root.status}) auction status`);
@@ -128,5 +168,13 @@ export const participationUrl = (auctionUrl: string, bidId: string, key: string)
   `${auctionUrl}/login?bidder_id=${bidId}&signature=${key}`;
 
 /** The bid's own participation link, keyed under the server secret. */
-export const participationUrlOf = (link: { auctionSite: string; participationSecret: string }, auctionId: string, bidId: string): string =>
-  participationUrl(auctionUrlOf(link.auctionSite, auctionId), bidId, participationKey(link.participationSecret, auctionId, bidId));
+export const participationUrlOf = (
+  link: { auctionSite: string; participationSecret: string },
+  auctionId: string,
+  bidId: string,
+): string =>
+  participationUrl(
+    auctionUrlOf(link.auctionSite, auctionId),
+    bidId,
+    participationKey(link.participationSecret, auctionId, bidId),
+  );

@@ -5,7 +5,15 @@ import { newId } from '../kernel/ids.ts';
 import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { childPlace, childrenOf, putChild, removeChild, type AuctionParts, type AuctionStatus, type Working } from './auction.ts';
+import {
+  childPlace,
+  childrenOf,
+  putChild,
+  removeChild,
+  type AuctionParts,
+  type AuctionStatus,
+  type Working,
+} from './auction.ts';
 import { BID } from './bids.ts';
 
 /**
@@ -27,7 +35,14 @@ export const NO_BID_CLEARING: CancellationRules = { clearBidsIn: [] };
  * Auction statuses in which nothing can be cancelled: the final ones (upstream "Can't add cancellation in current
  * (<status>) auction status"), a draft (nothing published yet) and an auction still waiting for the convoy.
  */
-export const NOT_CANCELLABLE: readonly AuctionStatus[] = ['draft', 'pending.verification', 'complete', 'cancelled', 'unsuccessful', 'invalid'];
+export const NOT_CANCELLABLE: readonly AuctionStatus[] = [
+  'draft',
+  'pending.verification',
+  'complete',
+  'cancelled',
+  'unsuccessful',
+  'invalid',
+];
 
 /** Fields the owner sends; anything else (id, date, documents, ...) is the server's and dropped. */
 const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'];
@@ -37,7 +52,13 @@ const text = { type: 'string', minLength: 1 } as const;
 export const cancellationSchema = {
   type: 'object',
   required: ['reason'],
-  properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] }, cancellationOf: { enum: ['tender'] } },
+  properties: {
+    reason: text,
+    reason_en: text,
+    reason_ru: text,
+    status: { enum: ['pending', 'active'] },
+    cancellationOf: { enum: ['tender'] },
+  },
 } as const;
 const checkNew: Check = (data) => checkWith('cancellation', cancellationSchema, data);
 
@@ -61,7 +82,8 @@ function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   }
 }
 
-export const cancellationsOf = (a: AuctionParts): Cancellation[] => childrenOf(a.children, CANCELLATION).map((c) => c.data as Cancellation);
+export const cancellationsOf = (a: AuctionParts): Cancellation[] =>
+  childrenOf(a.children, CANCELLATION).map((c) => c.data as Cancellation);
 
 export function findCancellation(a: AuctionParts, id: string): Child {
   const found = childrenOf(a.children, CANCELLATION).find((c) => c.data.id === id);
@@ -72,7 +94,8 @@ export function findCancellation(a: AuctionParts, id: string): Child {
 /** The auction is cancelled: in the type's listed statuses every bid (with its documents) is removed first. */
 function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void {
   if (rules.clearBidsIn.includes(w.root.status)) {
-    for (const c of w.children.filter((c) => c.place.kind === BID || c.place.under?.kind === BID)) removeChild(w, c.place);
+    for (const c of w.children.filter((c) => c.place.kind === BID || c.place.under?.kind === BID))
+      removeChild(w, c.place);
   }
   const at = formatKyiv(now);
   w.root = { ...w.root, status: 'cancelled', date: at, dateModified: at };
@@ -83,7 +106,13 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
   assertCancellable(w, 'add');
   const fields = pick(data, FIELDS);
   checkNew(fields);
-  const cancellation = { cancellationOf: 'tender', status: 'pending', ...fields, id: newId(), date: formatKyiv(now) } as Cancellation;
+  const cancellation = {
+    cancellationOf: 'tender',
+    status: 'pending',
+    ...fields,
+    id: newId(),
+    date: formatKyiv(now),
+  } as Cancellation;
   putChild(w, { place: childPlace(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
   if (cancellation.status === 'active') cancelAuction(w, rules, now);
   else w.root = { ...w.root, dateModified: formatKyiv(now) };
@@ -91,12 +120,22 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
 }
 
 /** The owner edits a pending cancellation; `status: active` cancels the auction. */
-export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros, rules: CancellationRules): Cancellation {
+export function patchCancellation(
+  w: Working,
+  id: string,
+  data: JsonObject,
+  now: Micros,
+  rules: CancellationRules,
+): Cancellation {
   assertCancellable(w, 'update');
   const child = findCancellation(w, id);
   const current = child.data as Cancellation;
-  if (current.status !== 'pending') throw new ForbiddenError(`Can't update cancellation in current (${current.status}) status`);
-  const patch = pick(data, FIELDS.filter((f) => f !== 'cancellationOf'));
+  if (current.status !== 'pending')
+    throw new ForbiddenError(`Can't update cancellation in current (${current.status}) status`);
+  const patch = pick(
+    data,
+    FIELDS.filter((f) => f !== 'cancellationOf'),
+  );
   checkPatch(patch);
   const next: Cancellation = { ...current, ...patch };
   if (sameJson(next, current)) return current;

@@ -8,10 +8,53 @@ import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
-import { currentDocuments, documentList, newDocument, newVersion, patchedDocument, serverDocument, type DocumentRecord } from '../documents/documents.ts';
-import { documentScope, removeChild, removeWithBelongings, working, putChild, type Auction, type AuctionParts, type Working } from './auction.ts';
-import { assertAwardDocumentAuthor, assertAwardDocumentsOpen, assertContractDocumentsWritable, AWARD, awardDocumentAuthor, awardView, CONTRACT, contractView, findAward, findContract, patchAward, patchContract, recordResults, type AwardActor } from './awarding.ts';
-import { assertBidDocumentsReadable, assertBidOwner, BID, bidChild, bidRecords, bidView, findBid, isBidOwner, participationUrlOf, readBid, type Bid } from './bids.ts';
+import {
+  currentDocuments,
+  documentList,
+  newDocument,
+  newVersion,
+  patchedDocument,
+  serverDocument,
+  type DocumentRecord,
+} from '../documents/documents.ts';
+import {
+  documentScope,
+  removeWithBelongings,
+  working,
+  putChild,
+  type Auction,
+  type AuctionParts,
+  type Working,
+} from './auction.ts';
+import {
+  assertAwardDocumentAuthor,
+  assertAwardDocumentsOpen,
+  assertContractDocumentsWritable,
+  AWARD,
+  awardDocumentAuthor,
+  awardView,
+  CONTRACT,
+  contractView,
+  findAward,
+  findContract,
+  patchAward,
+  patchContract,
+  recordResults,
+  type AwardActor,
+} from './awarding.ts';
+import {
+  assertBidDocumentsReadable,
+  assertBidOwner,
+  BID,
+  bidChild,
+  bidRecords,
+  bidView,
+  findBid,
+  isBidOwner,
+  participationUrlOf,
+  readBid,
+  type Bid,
+} from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
 import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts';
@@ -38,9 +81,25 @@ export interface AuctionsContext {
 }
 
 /** The server fields every type shares; a client sending them is ignored. */
-const KERNEL_SERVER_FIELDS = ['id', 'auctionID', 'owner', 'date', 'dateModified', 'next_check', 'documents', 'questions', 'bids', 'awards', 'contracts', 'cancellations'];
+const KERNEL_SERVER_FIELDS = [
+  'id',
+  'auctionID',
+  'owner',
+  'date',
+  'dateModified',
+  'next_check',
+  'documents',
+  'questions',
+  'bids',
+  'awards',
+  'contracts',
+  'cancellations',
+];
 
-export async function loadAuction(ctx: Pick<AuctionsContext, 'auctions' | 'type'>, id: string): Promise<Aggregate<Auction>> {
+export async function loadAuction(
+  ctx: Pick<AuctionsContext, 'auctions' | 'type'>,
+  id: string,
+): Promise<Aggregate<Auction>> {
   const found = await ctx.auctions.get(id);
   assertServedBy(ctx.type, found?.root);
   return found!;
@@ -101,7 +160,10 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
  * 1. type (415), accreditation, `status` and the client's fields (422) by the definition;
  * 2. numbers it `UA-EA-<Kyiv date>-<n>`; stores the owner and transfer tokens as hashes only.
  */
-export async function createAuction(ctx: AuctionsContext, data: JsonObject): Promise<{ auction: Auction; token: string; transfer?: string }> {
+export async function createAuction(
+  ctx: AuctionsContext,
+  data: JsonObject,
+): Promise<{ auction: Auction; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
   assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
   const created = def.createStatus(data.status);
@@ -133,7 +195,11 @@ export async function createAuction(ctx: AuctionsContext, data: JsonObject): Pro
     ...(transfer && { internal: { transferTokenHash: sha256(transfer) } }),
     children: documents.map((d) => d.child),
   });
-  return { auction: documents.length ? { ...auction, documents: documents.map((d) => d.document) } : auction, token, transfer };
+  return {
+    auction: documents.length ? { ...auction, documents: documents.map((d) => d.document) } : auction,
+    token,
+    transfer,
+  };
 }
 
 /**
@@ -142,7 +208,11 @@ export async function createAuction(ctx: AuctionsContext, data: JsonObject): Pro
  */
 export async function extractCredentials(ctx: AuctionsContext, id: string): Promise<JsonObject> {
   const a = await loadAuction(ctx, id);
-  return { id: a.root.id, owner: a.root.owner, transfer_token: (a.internal?.transferTokenHash as string | undefined) ?? null };
+  return {
+    id: a.root.id,
+    owner: a.root.owner,
+    transfer_token: (a.internal?.transferTokenHash as string | undefined) ?? null,
+  };
 }
 
 export async function getAuction(ctx: AuctionsContext, id: string): Promise<Auction> {
@@ -171,7 +241,12 @@ function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionD
 export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newDocument(data, { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files });
+    const { document, child } = newDocument(data, {
+      author: 'auction_owner',
+      documentOf: def.documentOf,
+      now: ctx.now,
+      files: ctx.files,
+    });
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -179,7 +254,12 @@ export async function addAuctionDocument(ctx: AuctionsContext, id: string, data:
   return result;
 }
 
-export async function replaceAuctionDocument(ctx: AuctionsContext, id: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+export async function replaceAuctionDocument(
+  ctx: AuctionsContext,
+  id: string,
+  documentId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
     const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files });
@@ -205,7 +285,12 @@ export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonOb
 }
 
 /** The organizer answers, under the same conditions as asking. */
-export async function answerQuestion(ctx: AuctionsContext, id: string, questionId: string, data: JsonObject): Promise<JsonObject> {
+export async function answerQuestion(
+  ctx: AuctionsContext,
+  id: string,
+  questionId: string,
+  data: JsonObject,
+): Promise<JsonObject> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
@@ -234,13 +319,23 @@ export async function getBid(ctx: AuctionsContext, id: string, bidId: string): P
  */
 export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject): Promise<{ bid: Bid; token: string }> {
   const token = newToken();
-  const { result } = await change(ctx, id, (w, def) => {
-    assertStatus(w.root, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
-    const fields = def.bids.create(data, w.root, ctx.now);
-    const bid = withParticipation(ctx, def, w.root, { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) } as Bid);
-    putChild(w, bidChild(bid, sha256(token)));
-    return bidView(w, bid, true);
-  }, { serialize: true });
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      assertStatus(w.root, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
+      const fields = def.bids.create(data, w.root, ctx.now);
+      const bid = withParticipation(ctx, def, w.root, {
+        ...fields,
+        id: newId(),
+        owner: ctx.principal.name,
+        date: formatKyiv(ctx.now),
+      } as Bid);
+      putChild(w, bidChild(bid, sha256(token)));
+      return bidView(w, bid, true);
+    },
+    { serialize: true },
+  );
   return { bid: result, token };
 }
 
@@ -251,7 +346,14 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject)
 function withParticipation(ctx: AuctionsContext, def: AuctionDefinition, auction: Auction, bid: Bid): Bid {
   if (!def.bids.participationOnActive || bid.status !== 'active' || bid.participationUrl) return bid;
   if (ctx.participationSecret === undefined) throw new Error('participation links: no secret on this route');
-  return { ...bid, participationUrl: participationUrlOf({ auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret }, auction.id, bid.id) };
+  return {
+    ...bid,
+    participationUrl: participationUrlOf(
+      { auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret },
+      auction.id,
+      bid.id,
+    ),
+  };
 }
 
 /** Bid operations need the bid's own token and an auction status that admits bid changes. */
@@ -269,9 +371,16 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
     (w, def) => {
       const refusal = `Can't change bid, it can be done only in ${listed(def.bids.changeStatuses)} auction statuses`;
       const { bid, child } = ownBid(ctx, w, def, bidId, refusal);
-      const others = bidRecords(w.children).map((r) => r.bid).filter((b) => b.id !== bid.id);
+      const others = bidRecords(w.children)
+        .map((r) => r.bid)
+        .filter((b) => b.id !== bid.id);
       const documents = currentDocuments(w.children, documentScope(BID, bid.id));
-      const next = withParticipation(ctx, def, w.root, def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now }));
+      const next = withParticipation(
+        ctx,
+        def,
+        w.root,
+        def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now }),
+      );
       if (!sameJson(next, bid)) putChild(w, bidChild(next, child.internal?.tokenHash));
       return bidView(w, next, true);
     },
@@ -297,10 +406,23 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
 }
 
 /** The bid's owner (bid token), when the type's rules admit a document now (`add` or `update`). */
-function documentableBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId: string, operation: 'add' | 'update', data: JsonObject): Bid {
+function documentableBid(
+  ctx: AuctionsContext,
+  w: Working,
+  def: AuctionDefinition,
+  bidId: string,
+  operation: 'add' | 'update',
+  data: JsonObject,
+): Bid {
   const { bid, child } = findBid(w.children, bidId);
   assertBidOwner(ctx.principal, bid, child);
-  def.bids.assertDocumentWritable(bid, { auction: w.root, children: w.children, operation, documentType: data.documentType, now: ctx.now });
+  def.bids.assertDocumentWritable(bid, {
+    auction: w.root,
+    children: w.children,
+    operation,
+    documentType: data.documentType,
+    now: ctx.now,
+  });
   return bid;
 }
 
@@ -312,43 +434,90 @@ const touchUnlessTendering = (w: Working, now: Micros) => {
   if (w.root.status !== 'active.tendering') touch(w, now);
 };
 
-export async function addBidDocument(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
-    const bid = documentableBid(ctx, w, def, bidId, 'add', data);
-    const { document, child } = newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
-    putChild(w, child);
-    touchUnlessTendering(w, ctx.now);
-    return document;
-  }, { serialize: true });
+export async function addBidDocument(
+  ctx: AuctionsContext,
+  id: string,
+  bidId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      const bid = documentableBid(ctx, w, def, bidId, 'add', data);
+      const { document, child } = newDocument(
+        data,
+        { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files },
+        documentScope(BID, bid.id),
+      );
+      putChild(w, child);
+      touchUnlessTendering(w, ctx.now);
+      return document;
+    },
+    { serialize: true },
+  );
   return result;
 }
 
 /** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
-export async function replaceBidDocument(ctx: AuctionsContext, id: string, bidId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
-    const bid = documentableBid(ctx, w, def, bidId, 'update', data);
-    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(BID, bid.id));
-    putChild(w, child);
-    touchUnlessTendering(w, ctx.now);
-    return document;
-  }, { serialize: true });
+export async function replaceBidDocument(
+  ctx: AuctionsContext,
+  id: string,
+  bidId: string,
+  documentId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      const bid = documentableBid(ctx, w, def, bidId, 'update', data);
+      const { document, child } = newVersion(
+        w.children,
+        documentId,
+        data,
+        { now: ctx.now, files: ctx.files },
+        documentScope(BID, bid.id),
+      );
+      putChild(w, child);
+      touchUnlessTendering(w, ctx.now);
+      return document;
+    },
+    { serialize: true },
+  );
   return result;
 }
 
 /** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
-export async function patchBidDocument(ctx: AuctionsContext, id: string, bidId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
-    const bid = documentableBid(ctx, w, def, bidId, 'update', data);
-    const { document, child } = patchedDocument(w.children, documentId, data, documentScope(BID, bid.id));
-    putChild(w, child);
-    touchUnlessTendering(w, ctx.now);
-    return document;
-  }, { serialize: true });
+export async function patchBidDocument(
+  ctx: AuctionsContext,
+  id: string,
+  bidId: string,
+  documentId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      const bid = documentableBid(ctx, w, def, bidId, 'update', data);
+      const { document, child } = patchedDocument(w.children, documentId, data, documentScope(BID, bid.id));
+      putChild(w, child);
+      touchUnlessTendering(w, ctx.now);
+      return document;
+    },
+    { serialize: true },
+  );
   return result;
 }
 
 /** A bid's documents (current versions, `?all=1` every version), to whoever may see the bid. */
-export async function listBidDocuments(ctx: AuctionsContext, id: string, bidId: string, query: Record<string, string>): Promise<DocumentRecord[]> {
+export async function listBidDocuments(
+  ctx: AuctionsContext,
+  id: string,
+  bidId: string,
+  query: Record<string, string>,
+): Promise<DocumentRecord[]> {
   const a = await loadAuction(ctx, id);
   assertBidDocumentsReadable(a, bidId, ctx.principal, definitionOf(a.root).statuses.bidsHidden, 'documents');
   return documentList(a.children, query, documentScope(BID, bidId));
@@ -375,7 +544,10 @@ export const auctionResultsSchema = {
       items: {
         type: 'object',
         required: ['id', 'value'],
-        properties: { id: { type: 'string' }, value: { type: 'object', required: ['amount'], properties: { amount: { type: 'number', minimum: 0 } } } },
+        properties: {
+          id: { type: 'string' },
+          value: { type: 'object', required: ['amount'], properties: { amount: { type: 'number', minimum: 0 } } },
+        },
       },
     },
   },
@@ -390,11 +562,19 @@ export async function postAuctionResults(ctx: AuctionsContext, id: string, data:
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   checkResults(data);
   const { saved } = await change(ctx, id, (w, def) => {
-    assertStatus(w.root, [def.statuses.auction], `Can't report auction results in current (${w.root.status}) auction status`);
-    const active = bidRecords(w.children).filter((r) => r.bid.status === 'active').map((r) => r.bid.id);
+    assertStatus(
+      w.root,
+      [def.statuses.auction],
+      `Can't report auction results in current (${w.root.status}) auction status`,
+    );
+    const active = bidRecords(w.children)
+      .filter((r) => r.bid.status === 'active')
+      .map((r) => r.bid.id);
     const reported: string[] = data.bids.map((b: JsonObject) => b.id);
-    if (reported.length !== active.length) throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
-    if (!active.every((bidId) => reported.includes(bidId))) throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
+    if (reported.length !== active.length)
+      throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
+    if (!active.every((bidId) => reported.includes(bidId)))
+      throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
     recordResults(w, data.bids, ctx.now);
     def.onResults(w, ctx.now);
   });
@@ -406,10 +586,16 @@ export async function postAuctionResults(ctx: AuctionsContext, id: string, data:
 /** Who is acting on an award: the auction's owner and/or the owner of one of its bids. */
 const awardActor = (ctx: AuctionsContext, w: Working): AwardActor => ({
   auctionOwner: isOwner(ctx, w),
-  bidOwner: (bidId: string) => bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
+  bidOwner: (bidId: string) =>
+    bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
 });
 
-export async function updateAward(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<JsonObject> {
+export async function updateAward(
+  ctx: AuctionsContext,
+  id: string,
+  awardId: string,
+  data: JsonObject,
+): Promise<JsonObject> {
   const { saved } = await change(ctx, id, (w, def) => {
     patchAward(w, awardId, data, ctx.now, def.awarding, awardActor(ctx, w));
   });
@@ -422,10 +608,19 @@ export async function updateAward(ctx: AuctionsContext, id: string, awardId: str
  * During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol);
  * its `author` says which of them did.
  */
-export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId: string, data: JsonObject): Promise<DocumentRecord> {
+export async function addAwardDocument(
+  ctx: AuctionsContext,
+  id: string,
+  awardId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newDocument(data, { author, documentOf: def.documentOf, now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    const { document, child } = newDocument(
+      data,
+      { author, documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      documentScope(AWARD, awardId),
+    );
     assertAwardDocumentsOpen(w);
     putChild(w, child);
     touch(w, ctx.now);
@@ -438,10 +633,22 @@ export async function addAwardDocument(ctx: AuctionsContext, id: string, awardId
  * PUT: a new version of an award document, by the same role that added it (auction owner or the awarded bid's
  * owner), while the auction is in qualification.
  */
-export async function replaceAwardDocument(ctx: AuctionsContext, id: string, awardId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+export async function replaceAwardDocument(
+  ctx: AuctionsContext,
+  id: string,
+  awardId: string,
+  documentId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(AWARD, awardId));
+    const { document, child } = newVersion(
+      w.children,
+      documentId,
+      data,
+      { now: ctx.now, files: ctx.files },
+      documentScope(AWARD, awardId),
+    );
     assertAwardDocumentsOpen(w, 'update');
     assertAwardDocumentAuthor(document.author, author);
     putChild(w, child);
@@ -452,19 +659,32 @@ export async function replaceAwardDocument(ctx: AuctionsContext, id: string, awa
 }
 
 /** The documents of one award (404 for an unknown award), for the read routes. */
-export async function loadAwardDocuments(ctx: AuctionsContext, id: string, awardId: string): Promise<{ children: Child[]; scope: ChildOwner }> {
+export async function loadAwardDocuments(
+  ctx: AuctionsContext,
+  id: string,
+  awardId: string,
+): Promise<{ children: Child[]; scope: ChildOwner }> {
   const a = await loadAuction(ctx, id);
   findAward(a, awardId);
   return { children: a.children, scope: documentScope(AWARD, awardId) };
 }
 
 /** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */
-export async function addContractDocument(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<DocumentRecord> {
+export async function addContractDocument(
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     // Upstream contract documents carry no `author`.
-    const { document, child } = newDocument(data, { documentOf: def.documentOf, now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    const { document, child } = newDocument(
+      data,
+      { documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      documentScope(CONTRACT, contractId),
+    );
     assertContractDocumentsWritable(w, contractId, 'add');
     putChild(w, child);
     touch(w, ctx.now);
@@ -474,11 +694,23 @@ export async function addContractDocument(ctx: AuctionsContext, id: string, cont
 }
 
 /** PUT: a new version of a contract document, under the same conditions as adding one. */
-export async function replaceContractDocument(ctx: AuctionsContext, id: string, contractId: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+export async function replaceContractDocument(
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  documentId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
-    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, documentScope(CONTRACT, contractId));
+    const { document, child } = newVersion(
+      w.children,
+      documentId,
+      data,
+      { now: ctx.now, files: ctx.files },
+      documentScope(CONTRACT, contractId),
+    );
     assertContractDocumentsWritable(w, contractId, 'update');
     putChild(w, child);
     touch(w, ctx.now);
@@ -488,13 +720,22 @@ export async function replaceContractDocument(ctx: AuctionsContext, id: string, 
 }
 
 /** The documents of one contract (404 for an unknown contract), for the read routes. */
-export async function loadContractDocuments(ctx: AuctionsContext, id: string, contractId: string): Promise<{ children: Child[]; scope: ChildOwner }> {
+export async function loadContractDocuments(
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+): Promise<{ children: Child[]; scope: ChildOwner }> {
   const a = await loadAuction(ctx, id);
   findContract(a, contractId);
   return { children: a.children, scope: documentScope(CONTRACT, contractId) };
 }
 
-export async function updateContract(ctx: AuctionsContext, id: string, contractId: string, data: JsonObject): Promise<JsonObject> {
+export async function updateContract(
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  data: JsonObject,
+): Promise<JsonObject> {
   const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     patchContract(w, contractId, data, ctx.now, def.awarding);
@@ -506,15 +747,25 @@ export async function updateContract(ctx: AuctionsContext, id: string, contractI
 
 /** The auction owner adds a cancellation (`pending`; `active` cancels at once). */
 export async function addCancellation(ctx: AuctionsContext, id: string, data: JsonObject): Promise<JsonObject> {
-  const { result } = await change(ctx, id, (w, def) => {
-    assertOwner(ctx, w);
-    return newCancellation(w, data, ctx.now, def.cancellation);
-  }, { serialize: true });
+  const { result } = await change(
+    ctx,
+    id,
+    (w, def) => {
+      assertOwner(ctx, w);
+      return newCancellation(w, data, ctx.now, def.cancellation);
+    },
+    { serialize: true },
+  );
   return result;
 }
 
 /** The auction owner edits or activates a pending cancellation; activation cancels the auction. */
-export async function updateCancellation(ctx: AuctionsContext, id: string, cancellationId: string, data: JsonObject): Promise<JsonObject> {
+export async function updateCancellation(
+  ctx: AuctionsContext,
+  id: string,
+  cancellationId: string,
+  data: JsonObject,
+): Promise<JsonObject> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     return patchCancellation(w, cancellationId, data, ctx.now, def.cancellation);

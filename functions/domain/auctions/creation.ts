@@ -29,7 +29,9 @@ export function auctionChecks(
   rules: readonly ((fields: JsonObject) => void)[],
 ): AuctionChecks {
   const { newAuction: checkNew, storedAuction: checkStored } = validators;
-  const checkRules = (fields: JsonObject) => rules.forEach((rule) => rule(fields));
+  const checkRules = (fields: JsonObject) => {
+    for (const rule of rules) rule(fields);
+  };
   return {
     checkNewAuction(fields) {
       checkNew(fields);

@@ -54,7 +54,16 @@ export const refuseFromLot = (auction: Auction, reason: string, now: Micros): Au
  * The items of an auction from the lot's assets (reference-behaviour.md §6): an asset with items gives its items;
  * an asset without (the basic shape) is one item itself, described by its title.
  */
-const ITEM_FIELDS = ['description', 'classification', 'additionalClassifications', 'address', 'unit', 'quantity', 'location', 'schema_properties'];
+const ITEM_FIELDS = [
+  'description',
+  'classification',
+  'additionalClassifications',
+  'address',
+  'unit',
+  'quantity',
+  'location',
+  'schema_properties',
+];
 
 export function itemsFromAssets(assets: readonly JsonObject[]): JsonObject[] {
   return assets.flatMap((asset) => {

@@ -9,10 +9,17 @@ import { assertServedBy, definitionFor } from './registry.ts';
  * The ownership decision for an auction of the type the route serves (`POST /auctions/{id}/ownership`): the
  * broker needs the type's create accreditation; only auctions created with a transfer token can change hands.
  */
-export function auctionOwnership(ctx: { principal: Principal; now: Micros; type: string }, data: { id: string; transfer: string }) {
+export function auctionOwnership(
+  ctx: { principal: Principal; now: Micros; type: string },
+  data: { id: string; transfer: string },
+) {
   return (object: Aggregate<Auction>, transfer: Aggregate<Transfer> | undefined) => {
     assertServedBy(ctx.type, object.root);
-    const target = { level: definitionFor(ctx.type).accreditation, mode: object.root.mode, location: `/auctions/${object.id}` };
+    const target = {
+      level: definitionFor(ctx.type).accreditation,
+      mode: object.root.mode,
+      location: `/auctions/${object.id}`,
+    };
     return decideOwnership(ctx.principal, ctx.now, target, object, transfer, data);
   };
 }

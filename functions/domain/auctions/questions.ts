@@ -46,7 +46,8 @@ export function assertQuestionsOpen(
   refusal: (auction: Auction, verb: 'add' | 'update') => string,
 ): void {
   if (!statuses.includes(auction.status)) throw new ForbiddenError(refusal(auction, verb));
-  if (period !== undefined && !within(auction, period, now)) throw new ForbiddenError(`Can ${verb} question only in ${period}`);
+  if (period !== undefined && !within(auction, period, now))
+    throw new ForbiddenError(`Can ${verb} question only in ${period}`);
 }
 
 /** The refusal that names the statuses admitting questions (GEB: "Can add question only in (...)"). */
@@ -62,7 +63,8 @@ export function newQuestion(data: JsonObject, now: Micros): Child {
   return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
 }
 
-export const questionsOf = (a: AuctionParts): Question[] => childrenOf(a.children, QUESTION).map((c) => c.data as Question);
+export const questionsOf = (a: AuctionParts): Question[] =>
+  childrenOf(a.children, QUESTION).map((c) => c.data as Question);
 
 export function findQuestion(a: AuctionParts, id: string): Child {
   const found = childrenOf(a.children, QUESTION).find((c) => c.data.id === id);

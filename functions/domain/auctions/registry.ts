@@ -14,13 +14,18 @@ const byType: { readonly [T in AuctionTypeName]: AuctionDefinition<T> } = { land
 /** Every auction definition, in catalog order (the OpenAPI document reads their schemas). */
 export const auctionDefinitions: readonly AuctionDefinition[] = Object.values(byType);
 
-const find = (type: string): AuctionDefinition | undefined => (Object.hasOwn(byType, type) ? byType[type as AuctionTypeName] : undefined);
+const find = (type: string): AuctionDefinition | undefined =>
+  Object.hasOwn(byType, type) ? byType[type as AuctionTypeName] : undefined;
 
 /** The type a POST to a route serving `type` creates; another `procurementMethodType` in the body is refused. */
 export function definitionForCreate(type: string, procurementMethodType: unknown): AuctionDefinition {
   const found = find(type);
   if (!found || (procurementMethodType !== undefined && procurementMethodType !== type)) {
-    throw new UnsupportedMediaTypeError({ location: 'body', name: 'procurementMethodType', description: 'Not implemented' });
+    throw new UnsupportedMediaTypeError({
+      location: 'body',
+      name: 'procurementMethodType',
+      description: 'Not implemented',
+    });
   }
   return found;
 }

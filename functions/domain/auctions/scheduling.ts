@@ -1,5 +1,5 @@
 import { formatKyiv } from '../kernel/time.ts';
-import { putChild, removeChild, removeWithBelongings, type Auction, type AuctionStatus, type Working } from './auction.ts';
+import { putChild, removeWithBelongings, type Auction, type AuctionStatus, type Working } from './auction.ts';
 import { auctionUrlOf, BID, bidChild, bidRecords, participationUrlOf } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
@@ -26,7 +26,8 @@ export function scheduleAuction(w: Working, ctx: EventContext): void {
   const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root.id);
   for (const { bid, child } of bidRecords(w.children).filter((r) => r.bid.status === 'active')) {
     const link = participationUrlOf(ctx, w.root.id, bid.id);
-    if (bid.participationUrl !== link) putChild(w, bidChild({ ...bid, participationUrl: link }, child.internal?.tokenHash));
+    if (bid.participationUrl !== link)
+      putChild(w, bidChild({ ...bid, participationUrl: link }, child.internal?.tokenHash));
   }
   moveTo(w, 'active.auction', ctx, {
     auctionUrl,

@@ -25,13 +25,21 @@ export interface TimedEvent {
 }
 
 /** The earliest due time among the events, or undefined when none applies: stored as `next_check`. */
-export function nextCheck(events: readonly TimedEvent[], auction: Auction, children: readonly Child[] = []): Micros | undefined {
+export function nextCheck(
+  events: readonly TimedEvent[],
+  auction: Auction,
+  children: readonly Child[] = [],
+): Micros | undefined {
   const times = events.map((e) => e.at(auction, children)).filter((t): t is Micros => t !== undefined);
   return times.length ? Math.min(...times) : undefined;
 }
 
 /** `next_check` kept in step with the auction's state: set to the next due time, removed when nothing is due. */
-export function withNextCheck(events: readonly TimedEvent[], auction: Auction, children: readonly Child[] = []): Auction {
+export function withNextCheck(
+  events: readonly TimedEvent[],
+  auction: Auction,
+  children: readonly Child[] = [],
+): Auction {
   const { next_check: _, ...rest } = auction;
   const due = nextCheck(events, rest as Auction, children);
   return (due === undefined ? rest : { ...rest, next_check: formatKyiv(due) }) as Auction;

@@ -33,7 +33,9 @@ export function auctionView(a: AuctionParts): Auction {
 
 /** What the auction system reads: the procedure and its active bids with their participation links. */
 export function auctionModuleView(a: AuctionParts): Auction {
-  const bids = bidsOf(a.children).filter((b) => b.status === 'active').map((b) => bidView(a, b, true));
+  const bids = bidsOf(a.children)
+    .filter((b) => b.status === 'active')
+    .map((b) => bidView(a, b, true));
   return { ...a.root, bids };
 }
 
@@ -44,7 +46,8 @@ export function auctionModuleView(a: AuctionParts): Auction {
 export function auctionIndexing(auction: Auction, internal?: JsonObject): Indexing {
   const convoy = convoyDue(auction, internal);
   const due = auction.next_check ? parseInstant(auction.next_check) : undefined;
-  const work = convoy !== undefined ? { bot: 'convoy', due: convoy } : due !== undefined ? { bot: 'chronograph', due } : undefined;
+  const work =
+    convoy !== undefined ? { bot: 'convoy', due: convoy } : due !== undefined ? { bot: 'chronograph', due } : undefined;
   return {
     ...(auction.status !== 'draft' && { feed: { name: definitionOf(auction).feed, test: auction.mode === 'test' } }),
     ...(work && { work }),

@@ -39,7 +39,10 @@ export const kyivMidnight = (day: string): Micros => atKyivTime(day, 0);
  * from `now`: every boundary moves to now + (boundary − now) / N, so specific hours are lost and a walk through
  * all periods takes minutes (N = 1440: a day becomes a minute). Order between boundaries is kept.
  */
-const accelerate = (now: Micros, n: number) => (at: Micros): Micros => (n > 1 ? now + Math.round((at - now) / n) : at);
+const accelerate =
+  (now: Micros, n: number) =>
+  (at: Micros): Micros =>
+    n > 1 ? now + Math.round((at - now) / n) : at;
 
 export interface PeriodsInput {
   now: Micros;
@@ -70,7 +73,12 @@ export interface LandleasePeriods {
  * Throws ForbiddenError (403) when the auction day is too close for the periods to be in order.
  * In the sandbox the auction day must still be far enough ahead; only the waits shrink.
  */
-export function landleasePeriods({ now, auctionStartDay, accelerator: n = 1, calendar = defaultCalendar }: PeriodsInput): LandleasePeriods {
+export function landleasePeriods({
+  now,
+  auctionStartDay,
+  accelerator: n = 1,
+  calendar = defaultCalendar,
+}: PeriodsInput): LandleasePeriods {
   const rectificationEnd = now + 2 * DAY;
   const tenderEnd = atKyivTime(calendar.addWorkingDays(auctionStartDay, -3), 20);
   const enquiryEnd = atKyivTime(addCalendarDays(auctionStartDay, -1), 20);
@@ -111,7 +119,10 @@ export function insiderPeriods({
   const enquiryEnd = at(atKyivTime(addCalendarDays(auctionStartDay, -1), 20));
   return {
     enquiryPeriod: { startDate: now, endDate: enquiryEnd },
-    tenderPeriod: { startDate: now, endDate: quick ? enquiryEnd + 10 * MINUTE : at(atKyivTime(auctionStartDay, 16, 15)) },
+    tenderPeriod: {
+      startDate: now,
+      endDate: quick ? enquiryEnd + 10 * MINUTE : at(atKyivTime(auctionStartDay, 16, 15)),
+    },
     rectificationPeriod: { startDate: now, endDate: at(workingDaysLater(now, 2, calendar)) },
     auctionShouldStartAfter: at(kyivMidnight(auctionStartDay)),
   };
@@ -127,7 +138,16 @@ export function workingDaysLater(now: Micros, n: number, calendar: Calendar = de
   if (!calendar.isWorkingDay(today)) return kyivMidnight(calendar.addWorkingDays(today, n + 1));
   const [y, m, d] = calendar.addWorkingDays(today, n).split('-').map(Number);
   const local = new TZDate(Math.floor(now / 1000), KYIV);
-  const ms = new TZDate(y, m - 1, d, local.getHours(), local.getMinutes(), local.getSeconds(), local.getMilliseconds(), KYIV).getTime();
+  const ms = new TZDate(
+    y,
+    m - 1,
+    d,
+    local.getHours(),
+    local.getMinutes(),
+    local.getSeconds(),
+    local.getMilliseconds(),
+    KYIV,
+  ).getTime();
   return ms * 1000 + (now % 1000); // keep the microseconds
 }
 
@@ -150,7 +170,11 @@ const AWARD_END_HOUR = 18;
  * Past the working-day calendar's coverage, calendar days are counted instead (never a refusal: awarding is
  * started by the auction system or the chronograph, not by a client). Accelerated in the sandbox like every period.
  */
-export function awardPeriods({ now, accelerator: n = 1, calendar = defaultCalendar }: Omit<PeriodsInput, 'auctionStartDay'>): AwardPeriods {
+export function awardPeriods({
+  now,
+  accelerator: n = 1,
+  calendar = defaultCalendar,
+}: Omit<PeriodsInput, 'auctionStartDay'>): AwardPeriods {
   const dayAfter = (days: number): string => {
     try {
       return kyivDate(workingDaysLater(now, days, calendar));

@@ -70,7 +70,8 @@ export function createCalendar(data: CalendarData): Calendar {
     if (!covered(day) || isWeekend(day)) throw new Error(`calendar holiday ${day} must be a weekday within coverage`);
   }
   for (const day of data.workingWeekends) {
-    if (!covered(day) || !isWeekend(day)) throw new Error(`calendar working weekend ${day} must be a Saturday or Sunday within coverage`);
+    if (!covered(day) || !isWeekend(day))
+      throw new Error(`calendar working weekend ${day} must be a Saturday or Sunday within coverage`);
   }
   const holidays = new Set(data.holidays);
   const workingWeekends = new Set(data.workingWeekends);
@@ -114,7 +115,11 @@ export function calendarMode(setting: string | undefined): CalendarMode {
 export function ukraineCalendar(mode: CalendarMode = 'martial-law'): Calendar {
   return createCalendar(
     mode === 'peacetime'
-      ? { coverage: ukraine.coverage, holidays: ukraine.peacetimeHolidays, workingWeekends: ukraine.peacetimeWorkingWeekends }
+      ? {
+          coverage: ukraine.coverage,
+          holidays: ukraine.peacetimeHolidays,
+          workingWeekends: ukraine.peacetimeWorkingWeekends,
+        }
       : { coverage: ukraine.coverage, holidays: ukraine.holidays, workingWeekends: ukraine.workingWeekends },
   );
 }

@@ -44,7 +44,11 @@ function available(lot: Lot, a: Asset | undefined): boolean {
 function moveHeld(lot: Lot, assets: Assets, from: readonly AssetStatus[], status: AssetStatus): AssetMove[] {
   return [...assets.values()]
     .filter((a): a is Asset => holds(lot, a) && from.includes(a!.status))
-    .map((a) => ({ id: a.id, status, ...(status === 'pending' ? { relatedLot: null } : a.relatedLot && { relatedLot: a.relatedLot }) }));
+    .map((a) => ({
+      id: a.id,
+      status,
+      ...(status === 'pending' ? { relatedLot: null } : a.relatedLot && { relatedLot: a.relatedLot }),
+    }));
 }
 
 const release = (lot: Lot, assets: Assets) => moveHeld(lot, assets, ['verification', 'active'], 'pending');
@@ -56,7 +60,10 @@ const SETTLE: Partial<Record<LotStatus, (lot: Lot, assets: Assets) => Settlement
     if (!all.every((a) => available(lot, a))) return { lotStatus: 'pending', assets: release(lot, assets) };
     const free = (all as Asset[]).filter((a) => a.status === 'pending');
     // a free asset is claimed by `relatedLot`; one linked by a related process keeps that link
-    if (free.length) return { assets: free.map((a) => ({ id: a.id, status: 'verification', ...(!holds(lot, a) && { relatedLot: lot.id }) })) };
+    if (free.length)
+      return {
+        assets: free.map((a) => ({ id: a.id, status: 'verification', ...(!holds(lot, a) && { relatedLot: lot.id }) })),
+      };
     return { lotStatus: 'active.salable', assets: moveHeld(lot, assets, ['verification'], 'active') };
   },
   recomposed: (lot, assets) => ({ lotStatus: 'pending', assets: release(lot, assets) }),

@@ -22,9 +22,16 @@ const isLast = (lot: Lot, auction: Auction) => lot.auctions?.at(-1) === auction.
 export function planConvoy(auction: Auction, lot: Lot | undefined, reported: boolean): ConvoyStep | undefined {
   if (auction.status === AWAITING_CONVOY) {
     if (!lot) return { step: 'refuse', reason: `Lot ${auction.merchandisingObject} was not found.` };
-    if (lot.status === 'active.salable') return { step: 'claim', lotPatch: { status: 'active.awaiting', auctions: [...(lot.auctions ?? []), auction.id] } };
+    if (lot.status === 'active.salable')
+      return {
+        step: 'claim',
+        lotPatch: { status: 'active.awaiting', auctions: [...(lot.auctions ?? []), auction.id] },
+      };
     if (lot.status === 'active.awaiting' && isLast(lot, auction)) return { step: 'release' };
-    return { step: 'refuse', reason: `Lot ${lot.lotID} is ${lot.status}: an auction can be created only from a lot in active.salable status.` };
+    return {
+      step: 'refuse',
+      reason: `Lot ${lot.lotID} is ${lot.status}: an auction can be created only from a lot in active.salable status.`,
+    };
   }
   const outcome = LOT_AFTER_AUCTION[auction.status];
   if (!outcome || !auction.merchandisingObject || reported) return undefined;

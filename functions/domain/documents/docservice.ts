@@ -59,7 +59,8 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 type Purpose = 'file' | 'upload' | 'download';
 const message = (purpose: Purpose, key: string, value: string) => `${purpose}\0${key}\0${value}`;
 
-const signature = (keyring: Keyring, message: string) => sign(null, Buffer.from(message, 'utf8'), keyring.privateKey).toString('base64');
+const signature = (keyring: Keyring, message: string) =>
+  sign(null, Buffer.from(message, 'utf8'), keyring.privateKey).toString('base64');
 
 function verified(keyring: Keyring, keyId: string, message: string, sig: string): boolean {
   const key = keyring.verifyKeys.get(keyId);
@@ -72,20 +73,31 @@ const hexOf = (hash: string) => HASH.exec(hash)?.[1];
 
 /** The file's URL: `<docservice>/get/<key>?KeyID=..&Signature=..`, bound to the file's hash. */
 export function fileUrl(keyring: Keyring, docservice: string, key: string, hash: string): string {
-  const query = new URLSearchParams({ KeyID: keyring.keyId, Signature: signature(keyring, message('file', key, hexOf(hash)!)) });
+  const query = new URLSearchParams({
+    KeyID: keyring.keyId,
+    Signature: signature(keyring, message('file', key, hexOf(hash)!)),
+  });
   return `${docservice}/get/${key}?${query}`;
 }
 
 /** Where the bytes of a registered file go: `<docservice>/upload/<key>?hash=md5:..&KeyID=..&Signature=..`. */
 export function uploadUrl(keyring: Keyring, docservice: string, key: string, hash: string): string {
-  const query = new URLSearchParams({ hash, KeyID: keyring.keyId, Signature: signature(keyring, message('upload', key, hexOf(hash)!)) });
+  const query = new URLSearchParams({
+    hash,
+    KeyID: keyring.keyId,
+    Signature: signature(keyring, message('upload', key, hexOf(hash)!)),
+  });
   return `${docservice}/upload/${key}?${query}`;
 }
 
 /** A short-lived download link: `<docservice>/get/<key>?KeyID=..&Signature=..&Expires=<unix s>`. */
 export function temporaryUrl(keyring: Keyring, docservice: string, key: string, nowSeconds: number): string {
   const expires = String(Math.floor(nowSeconds) + TEMPORARY_LINK_SECONDS);
-  const query = new URLSearchParams({ KeyID: keyring.keyId, Signature: signature(keyring, message('download', key, expires)), Expires: expires });
+  const query = new URLSearchParams({
+    KeyID: keyring.keyId,
+    Signature: signature(keyring, message('download', key, expires)),
+    Expires: expires,
+  });
   return `${docservice}/get/${key}?${query}`;
 }
 
@@ -94,10 +106,18 @@ export function registerFile(keyring: Keyring, docservice: string, data: Record<
   const hash = data.hash;
   if (hash === undefined) throw UnprocessableError.field('hash', 'This field is required.');
   if (typeof hash !== 'string' || !HASH.test(hash)) {
-    throw UnprocessableError.field('hash', "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>.");
+    throw UnprocessableError.field(
+      'hash',
+      "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>.",
+    );
   }
   const key = newFileKey();
-  return { key, hash, url: fileUrl(keyring, docservice, key, hash), upload_url: uploadUrl(keyring, docservice, key, hash) };
+  return {
+    key,
+    hash,
+    url: fileUrl(keyring, docservice, key, hash),
+    upload_url: uploadUrl(keyring, docservice, key, hash),
+  };
 }
 
 /**
@@ -107,7 +127,11 @@ export function registerFile(keyring: Keyring, docservice: string, data: Record<
 export function checkUpload(keyring: Keyring, key: string, query: Record<string, string>, bytes: Uint8Array): string {
   const hash = query.hash ?? '';
   const hex = hexOf(hash);
-  if (!KEY.test(key) || !hex || !verified(keyring, query.KeyID ?? '', message('upload', key, hex), query.Signature ?? '')) {
+  if (
+    !KEY.test(key) ||
+    !hex ||
+    !verified(keyring, query.KeyID ?? '', message('upload', key, hex), query.Signature ?? '')
+  ) {
     throw new ForbiddenError('Upload link invalid.', 'Signature', 'querystring');
   }
   if (md5Hex(bytes) !== hex) throw UnprocessableError.field('file', 'Invalid checksum');
@@ -148,7 +172,11 @@ export function checkDocumentUrl(keyring: Keyring, docservice: string, url: stri
   }
   const key = parsed.pathname.split('/').pop() ?? '';
   const params = [...parsed.searchParams.keys()].sort();
-  if (`${parsed.origin}${parsed.pathname}` !== `${docservice}/get/${key}` || !KEY.test(key) || params.join() !== 'KeyID,Signature') {
+  if (
+    `${parsed.origin}${parsed.pathname}` !== `${docservice}/get/${key}` ||
+    !KEY.test(key) ||
+    params.join() !== 'KeyID,Signature'
+  ) {
     throw fromService();
   }
   if (hash === undefined) throw UnprocessableError.field('hash', 'This field is required.');

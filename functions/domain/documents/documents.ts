@@ -30,7 +30,13 @@ const documentProperties = {
   ...multilingual('description'),
   url: { type: 'string', format: 'uri' },
   format: { type: 'string', pattern: '^[-\\w.+]+/[-\\w.+]+$' },
-  hash: { type: 'string', pattern: '^md5:[0-9a-f]{32}$', 'x-messages': { pattern: "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } },
+  hash: {
+    type: 'string',
+    pattern: '^md5:[0-9a-f]{32}$',
+    'x-messages': {
+      pattern: "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>.",
+    },
+  },
   documentType: { type: 'string', minLength: 1 },
   index: { type: 'integer', minimum: 0 },
   language: { type: 'string' },
@@ -39,7 +45,12 @@ const documentProperties = {
 } as const;
 
 /** A document's client fields, typed from the properties its validator checks (the type rules below only require more). */
-export type DocumentFields = FromSchema<{ type: 'object'; additionalProperties: false; required: ['title']; properties: typeof documentProperties }>;
+export type DocumentFields = FromSchema<{
+  type: 'object';
+  additionalProperties: false;
+  required: ['title'];
+  properties: typeof documentProperties;
+}>;
 
 /**
  * Upstream DOCUMENT_TYPE_OFFLINE: no file, only where and when to see the asset (`accessDetails`); and
@@ -64,12 +75,21 @@ export const documentSchema = {
   allOf: [
     {
       if: ofType(OFFLINE_TYPES),
-      then: { required: ['accessDetails'], properties: { accessDetails: documentProperties.accessDetails, url: notRequired, hash: notRequired } },
+      then: {
+        required: ['accessDetails'],
+        properties: { accessDetails: documentProperties.accessDetails, url: notRequired, hash: notRequired },
+      },
     },
-    { if: ofType(URL_ONLY_TYPES), then: { required: ['url'], properties: { url: documentProperties.url, hash: notRequired, format: notRequired } } },
+    {
+      if: ofType(URL_ONLY_TYPES),
+      then: { required: ['url'], properties: { url: documentProperties.url, hash: notRequired, format: notRequired } },
+    },
     {
       if: ofType([...OFFLINE_TYPES, ...URL_ONLY_TYPES]),
-      else: { required: ['url', 'format', 'hash'], properties: { url: documentProperties.url, format: documentProperties.format, hash: documentProperties.hash } },
+      else: {
+        required: ['url', 'format', 'hash'],
+        properties: { url: documentProperties.url, format: documentProperties.format, hash: documentProperties.hash },
+      },
     },
   ],
 };
@@ -90,9 +110,15 @@ const sameLink = (sent: unknown, stored: string | undefined, files: DocumentCont
  * own link, the path `<collection>/<id>?download=<key>` (made absolute when answered). A version that resends its
  * previous `url` and `hash` keeps the file.
  */
-function withFile(body: JsonObject, id: string, files: DocumentContext | undefined, previous?: DocumentRecord): JsonObject {
+function withFile(
+  body: JsonObject,
+  id: string,
+  files: DocumentContext | undefined,
+  previous?: DocumentRecord,
+): JsonObject {
   if (WITHOUT_FILE.has(body.documentType as string)) return body;
-  if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash) return { ...body, url: previous.url };
+  if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash)
+    return { ...body, url: previous.url };
   const ctx = requireFiles(files);
   const key = checkDocumentUrl(ctx.keyring, ctx.docservice, body.url as string, body.hash as string | undefined);
   ctx.attached.push(key);
@@ -102,7 +128,9 @@ function withFile(body: JsonObject, id: string, files: DocumentContext | undefin
 const downloadKey = (d: DocumentRecord): string | undefined => {
   try {
     // Stored links are paths; older ones absolute: either way the key is the `download` parameter.
-    return d.url === undefined ? undefined : (new URL(d.url, 'http://link.invalid').searchParams.get('download') ?? undefined);
+    return d.url === undefined
+      ? undefined
+      : (new URL(d.url, 'http://link.invalid').searchParams.get('download') ?? undefined);
   } catch {
     return undefined;
   }
@@ -112,14 +140,22 @@ const downloadKey = (d: DocumentRecord): string | undefined => {
  * Documents belong to the aggregate itself (no scope) or to one of its children, e.g. a bid (scope `{kind: BID,
  * id}`), so each owner's documents are read and versioned apart; each version is a child of its own.
  */
-const versionPlace = (scope: ChildOwner | undefined, id: string, version: number): ChildPlace => ({ kind: DOC, id, version, ...(scope && { under: scope }) });
+const versionPlace = (scope: ChildOwner | undefined, id: string, version: number): ChildPlace => ({
+  kind: DOC,
+  id,
+  version,
+  ...(scope && { under: scope }),
+});
 
 /** The document versions of one scope. */
 const inScope = (children: Child[], scope: ChildOwner | undefined): Child[] =>
-  children.filter((c) => c.place.kind === DOC && c.place.under?.kind === scope?.kind && c.place.under?.id === scope?.id);
+  children.filter(
+    (c) => c.place.kind === DOC && c.place.under?.kind === scope?.kind && c.place.under?.id === scope?.id,
+  );
 
 /** Stored order: by document id, then version. */
-const byPlace = (a: Child, b: Child): number => byText(a.place.id, b.place.id) || (a.place.version ?? 0) - (b.place.version ?? 0);
+const byPlace = (a: Child, b: Child): number =>
+  byText(a.place.id, b.place.id) || (a.place.version ?? 0) - (b.place.version ?? 0);
 
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
@@ -146,9 +182,18 @@ export function newDocument(
  * A document the server adds itself (a bounce asset's `informationDetails`): a link without a file, so no client
  * checks and no `hash` or `format`, as upstream.
  */
-export function serverDocument(fields: JsonObject, meta: { documentOf: string; now: Micros }): { document: DocumentRecord; child: Child } {
+export function serverDocument(
+  fields: JsonObject,
+  meta: { documentOf: string; now: Micros },
+): { document: DocumentRecord; child: Child } {
   const at = formatKyiv(meta.now);
-  const document = { ...fields, id: newId(), documentOf: meta.documentOf, datePublished: at, dateModified: at } as DocumentRecord;
+  const document = {
+    ...fields,
+    id: newId(),
+    documentOf: meta.documentOf,
+    datePublished: at,
+    dateModified: at,
+  } as DocumentRecord;
   return { document, child: { place: versionPlace(undefined, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -185,21 +230,33 @@ export function newVersion(
     datePublished: previous.datePublished,
     dateModified: formatKyiv(now),
   } as DocumentRecord;
-  return { document, child: { place: versionPlace(scope, id, history.length + 1), entity: 'document', data: document } };
+  return {
+    document,
+    child: { place: versionPlace(scope, id, history.length + 1), entity: 'document', data: document },
+  };
 }
 
 /**
  * PATCH (upstream `apply_patch` on the current version): the sent descriptive fields change the current version in
  * place, no new version; its file (`url`, `hash`) and the server fields stay as they are.
  */
-export function patchedDocument(children: Child[], id: string, input: JsonObject, scope?: ChildOwner): { document: DocumentRecord; child: Child } {
+export function patchedDocument(
+  children: Child[],
+  id: string,
+  input: JsonObject,
+  scope?: ChildOwner,
+): { document: DocumentRecord; child: Child } {
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
   const document = { ...previous, ...omit(input, [...SERVER_FIELDS, 'url', 'hash']) } as DocumentRecord;
   const body = omit(document, SERVER_FIELDS);
   // The stored link is a path; it is checked as the absolute link it stands for.
-  checkNew(typeof body.url === 'string' && body.url.startsWith('/') ? { ...body, url: `http://link.invalid${body.url}` } : body);
+  checkNew(
+    typeof body.url === 'string' && body.url.startsWith('/')
+      ? { ...body, url: `http://link.invalid${body.url}` }
+      : body,
+  );
   return { document, child: { place: versionPlace(scope, id, history.length), entity: 'document', data: document } };
 }
 
@@ -224,13 +281,18 @@ export function currentDocuments(children: Child[], scope?: ChildOwner): Documen
  * as upstream, whose document lists kept each version.
  */
 export function allDocuments(children: Child[], scope?: ChildOwner): DocumentRecord[] {
-  const uploaded = inScope(children, scope).sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b)).map((c) => c.data as DocumentRecord);
+  const uploaded = inScope(children, scope)
+    .sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b))
+    .map((c) => c.data as DocumentRecord);
   return illustrationsByIndex(uploaded);
 }
 
 /** A document collection GET: the current version of each, or with `?all=1` every version (upstream `all`). */
-export const documentList = (children: Child[], query: Record<string, string | undefined>, scope?: ChildOwner): DocumentRecord[] =>
-  query.all ? allDocuments(children, scope) : currentDocuments(children, scope);
+export const documentList = (
+  children: Child[],
+  query: Record<string, string | undefined>,
+  scope?: ChildOwner,
+): DocumentRecord[] => (query.all ? allDocuments(children, scope) : currentDocuments(children, scope));
 
 const isIllustration = (d: DocumentRecord) => d.documentType === 'illustration';
 

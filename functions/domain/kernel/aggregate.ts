@@ -21,7 +21,8 @@ export interface ChildPlace extends ChildOwner {
   version?: number;
 }
 
-const sameOwner = (a: ChildOwner | undefined, b: ChildOwner | undefined): boolean => a?.kind === b?.kind && a?.id === b?.id;
+const sameOwner = (a: ChildOwner | undefined, b: ChildOwner | undefined): boolean =>
+  a?.kind === b?.kind && a?.id === b?.id;
 
 export const samePlace = (a: ChildPlace, b: ChildPlace): boolean =>
   a.kind === b.kind && a.id === b.id && a.version === b.version && sameOwner(a.under, b.under);

@@ -12,6 +12,8 @@ export function withItemIds(items: unknown, previous: readonly JsonObject[] = []
   if (!Array.isArray(items)) return items;
   const known = new Set(previous.map((i) => i?.id));
   return items.map((item) =>
-    item && typeof item === 'object' && !Array.isArray(item) ? { ...item, id: known.has(item.id) ? item.id : newId() } : item,
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? { ...item, id: known.has(item.id) ? item.id : newId() }
+      : item,
   );
 }

@@ -12,7 +12,11 @@ export interface OrganizationDirectory {
 }
 
 /** What the directory can fill in: an organization lacking any of these is looked up. */
-const FILLED = { top: ['name'], identifier: ['uri'], address: ['countryName', 'postalCode', 'region', 'streetAddress', 'locality'] };
+const FILLED = {
+  top: ['name'],
+  identifier: ['uri'],
+  address: ['countryName', 'postalCode', 'region', 'streetAddress', 'locality'],
+};
 
 const identifierOf = (org: unknown): { scheme: string; id: string } | undefined => {
   const identifier = isObject(org) ? org.identifier : undefined;
@@ -34,7 +38,10 @@ const entryKey = (scheme: string, id: string) => `${scheme}#${id}`;
 const MAX_IDENTIFIER = 256;
 
 /** Reads, once each, the entries the given organizations need. Called before a command's synchronous part. */
-export async function readDirectory(directory: OrganizationDirectory, organizations: unknown[]): Promise<DirectoryEntries> {
+export async function readDirectory(
+  directory: OrganizationDirectory,
+  organizations: unknown[],
+): Promise<DirectoryEntries> {
   const entries: DirectoryEntries = new Map();
   for (const org of organizations) {
     const identifier = identifierOf(org);
@@ -42,7 +49,8 @@ export async function readDirectory(directory: OrganizationDirectory, organizati
     const key = entryKey(identifier.scheme, identifier.id);
     // No directory holds an identifier this long (and it would not fit a DynamoDB key): unknown.
     const plausible = identifier.scheme.length <= MAX_IDENTIFIER && identifier.id.length <= MAX_IDENTIFIER;
-    if (!entries.has(key)) entries.set(key, plausible ? await directory.find(identifier.scheme, identifier.id) : undefined);
+    if (!entries.has(key))
+      entries.set(key, plausible ? await directory.find(identifier.scheme, identifier.id) : undefined);
   }
   return entries;
 }

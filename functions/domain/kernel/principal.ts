@@ -22,7 +22,11 @@ export interface Owned {
 
 /** The role a principal acts in on one object: `owner` when name and token match, else its key's role. */
 export function actingRole(principal: Principal, object: Owned): Role | 'owner' | 'anonymous' {
-  if (principal.role === 'broker' && principal.name === object.owner && tokenMatches(principal.token, object.tokenHash)) {
+  if (
+    principal.role === 'broker' &&
+    principal.name === object.owner &&
+    tokenMatches(principal.token, object.tokenHash)
+  ) {
     return 'owner';
   }
   return principal.role;

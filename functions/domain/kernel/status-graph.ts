@@ -39,7 +39,8 @@ export function assertTransition<S extends string, R extends string>(
   }
 }
 
-export const statusesOf = <S extends string, R extends string>(graph: StatusGraph<S, R>): S[] => Object.keys(graph) as S[];
+export const statusesOf = <S extends string, R extends string>(graph: StatusGraph<S, R>): S[] =>
+  Object.keys(graph) as S[];
 
 const notOneOf = (choices: readonly string[]) =>
   UnprocessableError.field('status', `Value must be one of [${choices.map((s) => `'${s}'`).join(', ')}].`);

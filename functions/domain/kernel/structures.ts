@@ -58,7 +58,11 @@ export const locationSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['latitude', 'longitude'],
-  properties: { latitude: { type: ['number', 'string'] }, longitude: { type: ['number', 'string'] }, elevation: { type: ['number', 'string'] } },
+  properties: {
+    latitude: { type: ['number', 'string'] },
+    longitude: { type: ['number', 'string'] },
+    elevation: { type: ['number', 'string'] },
+  },
 };
 
 export { addressSchema };

@@ -51,7 +51,9 @@ export function parseInstant(text: string): Micros | undefined {
   if (!realDay(day) || !realTime(hms)) return undefined;
   let ms: number;
   if (zone) {
-    ms = Date.parse(`${day}T${hms}${zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`);
+    ms = Date.parse(
+      `${day}T${hms}${zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`,
+    );
   } else {
     const [y, mo, d] = day.split('-').map(Number);
     const [h, mi, s] = hms.split(':').map(Number);

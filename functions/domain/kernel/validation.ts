@@ -18,14 +18,20 @@ export interface Validator {
 function parentSchemaOf(e: ErrorObject, root: object | undefined): Record<string, unknown> | undefined {
   if (e.parentSchema) return e.parentSchema as Record<string, unknown>;
   if (!root || !e.schemaPath.startsWith('#')) return undefined;
-  const segments = e.schemaPath.split('/').slice(1, -1).map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const segments = e.schemaPath
+    .split('/')
+    .slice(1, -1)
+    .map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
   let node: unknown = root;
-  for (const segment of segments) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+  for (const segment of segments)
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
   return node && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
 }
 
 function message(e: ErrorObject, root: object | undefined): string {
-  const custom = (parentSchemaOf(e, root) as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[e.keyword];
+  const custom = (parentSchemaOf(e, root) as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[
+    e.keyword
+  ];
   if (custom) return custom;
   const p = e.params as Record<string, any>;
   switch (e.keyword) {
@@ -67,7 +73,10 @@ function message(e: ErrorObject, root: object | undefined): string {
 
 /** The JSON-pointer path of an error as segments, pointing at the field itself (for `required`/rogue fields too). */
 function pathOf(e: ErrorObject): string[] {
-  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const p = e.params as Record<string, any>;
   if (e.keyword === 'required') segments.push(p.missingProperty);
   if (e.keyword === 'additionalProperties') segments.push(p.additionalProperty);
@@ -79,7 +88,10 @@ function pathOf(e: ErrorObject): string[] {
  * with errors of its own (e.g. too many tenderers) shows those, not its insides' (each tenderer's missing name):
  * either order of errors gives the same tree.
  */
-export function toEntries(errors: ErrorObject[], schema?: object): { location: 'body'; name: string; description: unknown }[] {
+export function toEntries(
+  errors: ErrorObject[],
+  schema?: object,
+): { location: 'body'; name: string; description: unknown }[] {
   const tree: Record<string, any> = {};
   const ownMessages = new WeakSet<string[]>();
   for (const e of errors) {
@@ -99,7 +111,10 @@ export function toEntries(errors: ErrorObject[], schema?: object): { location: '
     }
     if (!node) continue;
     const field = path[path.length - 1];
-    if (!ownMessages.has(node[field])) ownMessages.add((node[field] = []));
+    if (!ownMessages.has(node[field])) {
+      node[field] = [];
+      ownMessages.add(node[field]);
+    }
     const text = message(e, schema);
     if (!node[field].includes(text)) node[field].push(text);
   }
@@ -129,7 +144,8 @@ export async function loadValidators(): Promise<void> {
 
 /** The land-parcel item validators by schema id (schemas/generated/validators.js), once loaded. */
 export function landParcelValidators(): RequestValidators['landParcels'] {
-  if (!loaded) throw new Error('request validators not loaded: await loadValidators() before checking schema_properties');
+  if (!loaded)
+    throw new Error('request validators not loaded: await loadValidators() before checking schema_properties');
   return loaded.landParcels;
 }
 
@@ -148,7 +164,10 @@ export function checkWith(name: ValidatorName, schema: object, data: unknown): v
 }
 
 /** A Check by a validator compiled at run time (kernel/schema-compiler.ts, tools and tests). */
-export const schemaCheck = (schema: object, validate: Validator): Check => (data) => runCheck(validate, schema, data);
+export const schemaCheck =
+  (schema: object, validate: Validator): Check =>
+  (data) =>
+    runCheck(validate, schema, data);
 
 /**
  * Unknown fields are refused at every level, as upstream's schematics models did ("Rogue field"): every object schema
@@ -160,7 +179,8 @@ export const schemaCheck = (schema: object, validate: Validator): Check => (data
 export function closeObjects(schema: unknown): void {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
   const s = schema as Record<string, unknown>;
-  if (s.properties && typeof s.properties === 'object' && !('additionalProperties' in s)) s.additionalProperties = false;
+  if (s.properties && typeof s.properties === 'object' && !('additionalProperties' in s))
+    s.additionalProperties = false;
   for (const child of Object.values((s.properties ?? {}) as Record<string, unknown>)) closeObjects(child);
   for (const child of Array.isArray(s.items) ? s.items : [s.items]) closeObjects(child);
   if (Array.isArray(s.prefixItems)) s.prefixItems.forEach(closeObjects);

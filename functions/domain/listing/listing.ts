@@ -22,8 +22,17 @@ const truthy = (v: string | undefined) => !!v && v !== '0' && v.toLowerCase() !=
 
 /** The fields a listing can show with `opt_fields` (upstream FIELDS of lots, assets and auctions); others are dropped. */
 export const LISTING_FIELDS = [
-  'status', 'mode', 'lotID', 'lotType', 'assetID', 'assetType', 'auctionID', 'procurementMethodType', 'auctionPeriod',
-  'next_check', 'auctionParameters',
+  'status',
+  'mode',
+  'lotID',
+  'lotType',
+  'assetID',
+  'assetType',
+  'auctionID',
+  'procurementMethodType',
+  'auctionPeriod',
+  'next_check',
+  'auctionParameters',
 ] as const;
 
 /** What the feed index stores for an item. */
@@ -49,18 +58,23 @@ function pageLink(req: ListingRequest, offset: string, descending: boolean) {
 export async function listFeed(reader: FeedReader, req: ListingRequest) {
   const { query } = req;
   const descending = truthy(query.descending);
-  const fields = (query.opt_fields ?? '').split(',').map((f) => f.trim()).filter((f) => (LISTING_FIELDS as readonly string[]).includes(f));
+  const fields = (query.opt_fields ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => (LISTING_FIELDS as readonly string[]).includes(f));
   const limit = listingLimit(query.limit, fields.length > 0);
   let after: string | undefined;
   if (query.offset) {
     const micros = parseInstant(query.offset);
-    if (micros === undefined) throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
+    if (micros === undefined)
+      throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
     after = sortableUtc(micros);
   }
   const page = await reader.page({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
   const data = page.items.map((i) => ({ ...pick(i.root, fields), id: i.id, dateModified: i.dateModified }));
   const last = data.at(-1)?.dateModified ?? query.offset ?? '';
   const out: JsonObject = { data, next_page: pageLink(req, last, descending) };
-  if (descending || query.offset) out.prev_page = pageLink(req, data[0]?.dateModified ?? query.offset ?? '', !descending);
+  if (descending || query.offset)
+    out.prev_page = pageLink(req, data[0]?.dateModified ?? query.offset ?? '', !descending);
   return out;
 }

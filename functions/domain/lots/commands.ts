@@ -8,7 +8,13 @@ import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
-import { currentDocuments, documentWithHistory, newDocument, newVersion, type DocumentRecord } from '../documents/documents.ts';
+import {
+  currentDocuments,
+  documentWithHistory,
+  newDocument,
+  newVersion,
+  type DocumentRecord,
+} from '../documents/documents.ts';
 import { decideOwnership, newTransferToken, type Transfer } from '../transfers/transfer.ts';
 import { checkLotFields, editableFields, lotStatusGraph, SERVER_FIELDS, type Lot, type LotRole } from './lot.ts';
 
@@ -37,7 +43,10 @@ export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot & { d
  * 2. validates the client fields (422), dropping server-owned ones;
  * 3. numbers it `UA-LR-DGF-<Kyiv date>-<n>` and stores it with the hashes of a new owner token and transfer token.
  */
-export async function createLot(ctx: LotsContext, data: JsonObject): Promise<{ lot: Lot; token: string; transfer: string }> {
+export async function createLot(
+  ctx: LotsContext,
+  data: JsonObject,
+): Promise<{ lot: Lot; token: string; transfer: string }> {
   if (ctx.principal.role === 'concierge' || ctx.principal.role === 'convoy') {
     throw new ForbiddenError("Can't create lot as bot", 'accreditation');
   }
@@ -112,14 +121,24 @@ export async function addLotDocument(ctx: LotsContext, id: string, data: JsonObj
   let added: DocumentRecord | undefined;
   await ctx.lots.modify(id, (current) => {
     assertDocumentsWritable(ctx, current);
-    const { document, child } = newDocument(data, { author: 'lot_owner', documentOf: 'lot', now: ctx.now, files: ctx.files });
+    const { document, child } = newDocument(data, {
+      author: 'lot_owner',
+      documentOf: 'lot',
+      now: ctx.now,
+      files: ctx.files,
+    });
     added = document;
     return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
   });
   return added!;
 }
 
-export async function replaceLotDocument(ctx: LotsContext, id: string, documentId: string, data: JsonObject): Promise<DocumentRecord> {
+export async function replaceLotDocument(
+  ctx: LotsContext,
+  id: string,
+  documentId: string,
+  data: JsonObject,
+): Promise<DocumentRecord> {
   let replaced: DocumentRecord | undefined;
   await ctx.lots.modify(id, (current) => {
     assertDocumentsWritable(ctx, current);
@@ -133,7 +152,14 @@ export async function replaceLotDocument(ctx: LotsContext, id: string, documentI
 /** The ownership decision for a lot (`POST /lots/{id}/ownership`): a lot's create level is 1. */
 export function lotOwnership(ctx: Pick<LotsContext, 'principal' | 'now'>, data: { id: string; transfer: string }) {
   return (object: Aggregate<Lot>, transfer: Aggregate<Transfer> | undefined) =>
-    decideOwnership(ctx.principal, ctx.now, { level: LOT_CREATE_LEVEL, mode: object.root.mode, location: `/lots/${object.id}` }, object, transfer, data);
+    decideOwnership(
+      ctx.principal,
+      ctx.now,
+      { level: LOT_CREATE_LEVEL, mode: object.root.mode, location: `/lots/${object.id}` },
+      object,
+      transfer,
+      data,
+    );
 }
 
 export { currentDocuments, documentWithHistory };

@@ -22,8 +22,19 @@ export type Lot = Omit<LotBody, 'status' | 'lotType'> & {
 };
 
 export const LOT_STATUSES = [
-  'draft', 'pending', 'verification', 'active.salable', 'active.awaiting', 'active.auction', 'pending.sold', 'sold',
-  'recomposed', 'pending.dissolution', 'dissolved', 'pending.deleted', 'deleted',
+  'draft',
+  'pending',
+  'verification',
+  'active.salable',
+  'active.awaiting',
+  'active.auction',
+  'pending.sold',
+  'sold',
+  'recomposed',
+  'pending.dissolution',
+  'dissolved',
+  'pending.deleted',
+  'deleted',
 ] as const;
 export type LotStatus = (typeof LOT_STATUSES)[number];
 export type LotRole = 'owner' | 'concierge' | 'convoy' | 'admin';
@@ -32,24 +43,59 @@ export type LotRole = 'owner' | 'concierge' | 'convoy' | 'admin';
 export const lotStatusGraph: StatusGraph<LotStatus, LotRole> = {
   draft: { editableBy: ['owner', 'admin'], next: { pending: ['owner', 'admin'] } },
   // `deleted`: the owner deletes a pending lot outright (lots.basic); its assets are free already
-  pending: { editableBy: ['owner', 'admin'], next: { verification: ['owner', 'admin'], 'pending.deleted': ['owner', 'admin'], 'pending.dissolution': ['owner', 'admin'], deleted: ['owner', 'admin'] } },
-  verification: { editableBy: ['concierge', 'admin'], next: { 'active.salable': ['concierge', 'admin'], pending: ['concierge', 'admin'] } },
+  pending: {
+    editableBy: ['owner', 'admin'],
+    next: {
+      verification: ['owner', 'admin'],
+      'pending.deleted': ['owner', 'admin'],
+      'pending.dissolution': ['owner', 'admin'],
+      deleted: ['owner', 'admin'],
+    },
+  },
+  verification: {
+    editableBy: ['concierge', 'admin'],
+    next: { 'active.salable': ['concierge', 'admin'], pending: ['concierge', 'admin'] },
+  },
   'pending.deleted': { editableBy: ['concierge', 'admin'], next: { deleted: ['concierge', 'admin'] } },
   recomposed: { editableBy: ['concierge', 'admin'], next: { pending: ['concierge', 'admin'] } },
   'active.salable': {
     editableBy: ['convoy', 'admin', 'owner'],
-    next: { 'pending.dissolution': ['owner', 'admin'], recomposed: ['owner', 'admin'], 'active.awaiting': ['convoy', 'admin'], verification: ['admin'] },
+    next: {
+      'pending.dissolution': ['owner', 'admin'],
+      recomposed: ['owner', 'admin'],
+      'active.awaiting': ['convoy', 'admin'],
+      verification: ['admin'],
+    },
   },
-  'pending.dissolution': { editableBy: ['concierge', 'admin'], next: { dissolved: ['concierge', 'admin'], 'active.salable': ['admin'] } },
-  'active.awaiting': { editableBy: ['convoy', 'admin'], next: { 'active.auction': ['convoy', 'admin'], 'active.salable': ['convoy', 'admin'] } },
-  'active.auction': { editableBy: ['convoy', 'admin'], next: { 'active.salable': ['convoy', 'admin'], 'pending.sold': ['convoy', 'admin'] } },
+  'pending.dissolution': {
+    editableBy: ['concierge', 'admin'],
+    next: { dissolved: ['concierge', 'admin'], 'active.salable': ['admin'] },
+  },
+  'active.awaiting': {
+    editableBy: ['convoy', 'admin'],
+    next: { 'active.auction': ['convoy', 'admin'], 'active.salable': ['convoy', 'admin'] },
+  },
+  'active.auction': {
+    editableBy: ['convoy', 'admin'],
+    next: { 'active.salable': ['convoy', 'admin'], 'pending.sold': ['convoy', 'admin'] },
+  },
   'pending.sold': { editableBy: ['concierge', 'admin'], next: { sold: ['concierge', 'admin'] } },
   sold: { editableBy: [], next: {} },
   dissolved: { editableBy: [], next: {} },
   deleted: { editableBy: [], next: {} },
 };
 
-const OWNER_CONTENT = ['lotIdentifier', 'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru', 'lotCustodian', 'assets'];
+const OWNER_CONTENT = [
+  'lotIdentifier',
+  'title',
+  'title_en',
+  'title_ru',
+  'description',
+  'description_en',
+  'description_ru',
+  'lotCustodian',
+  'assets',
+];
 
 /** Fields each role may PATCH, per status; everything else in the body is dropped silently (upstream roles). */
 export function editableFields(role: LotRole, status: LotStatus): readonly string[] {
@@ -66,12 +112,20 @@ export function editableFields(role: LotRole, status: LotStatus): readonly strin
 }
 
 /** Statuses in which a bot has work on the lot (the concierge settles assets; the sparse work index lists them). */
-export const CONCIERGE_STATUSES: readonly LotStatus[] = ['verification', 'recomposed', 'pending.dissolution', 'pending.deleted', 'pending.sold'];
+export const CONCIERGE_STATUSES: readonly LotStatus[] = [
+  'verification',
+  'recomposed',
+  'pending.dissolution',
+  'pending.deleted',
+  'pending.sold',
+];
 
 export function lotIndexing(lot: Lot): Indexing {
   return {
     ...(lot.status !== 'draft' && { feed: { name: 'lots', test: lot.mode === 'test' } }),
-    ...(CONCIERGE_STATUSES.includes(lot.status) && { work: { bot: 'concierge', due: parseInstant(lot.dateModified) ?? 0 } }),
+    ...(CONCIERGE_STATUSES.includes(lot.status) && {
+      work: { bot: 'concierge', due: parseInstant(lot.dateModified) ?? 0 },
+    }),
   };
 }
 

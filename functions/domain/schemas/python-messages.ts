@@ -83,7 +83,10 @@ export function jsonschemaMessages(errors: readonly ErrorObject[], instance: unk
     }
     const first = [name];
     extras.set(error.instancePath, first);
-    out.push(() => `Additional properties are not allowed (${first.map(pyRepr).join(', ')} ${first.length === 1 ? 'was' : 'were'} unexpected)`);
+    out.push(
+      () =>
+        `Additional properties are not allowed (${first.map(pyRepr).join(', ')} ${first.length === 1 ? 'was' : 'were'} unexpected)`,
+    );
   }
   return out.map((message) => message());
 }

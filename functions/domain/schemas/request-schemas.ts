@@ -1,14 +1,27 @@
 import { assetSchema as basicAsset } from '../assets/types/basic/definition.ts';
-import { assetSchema as bounceAsset, itemSchema as bounceItem, relatedProcessSchema as bounceRelatedProcess } from '../assets/types/bounce/definition.ts';
+import {
+  assetSchema as bounceAsset,
+  itemSchema as bounceItem,
+  relatedProcessSchema as bounceRelatedProcess,
+} from '../assets/types/bounce/definition.ts';
 import { contractPatchSchema } from '../auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
 import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
-import { bidPatchSchema as dgfInsiderBidPatch, newBidSchema as dgfInsiderBid } from '../auctions/types/dgf-insider/bids.ts';
-import { newAuctionSchema as dgfInsiderAuction, storedAuctionSchema as dgfInsiderAuctionStored } from '../auctions/types/dgf-insider/schema.ts';
+import {
+  bidPatchSchema as dgfInsiderBidPatch,
+  newBidSchema as dgfInsiderBid,
+} from '../auctions/types/dgf-insider/bids.ts';
+import {
+  newAuctionSchema as dgfInsiderAuction,
+  storedAuctionSchema as dgfInsiderAuctionStored,
+} from '../auctions/types/dgf-insider/schema.ts';
 import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } from '../auctions/types/landlease/bids.ts';
 import { auctionPeriodSchema as landleaseAuctionPeriod } from '../auctions/types/landlease/definition.ts';
-import { newAuctionSchema as landleaseAuction, storedAuctionSchema as landleaseAuctionStored } from '../auctions/types/landlease/schema.ts';
+import {
+  newAuctionSchema as landleaseAuction,
+  storedAuctionSchema as landleaseAuctionStored,
+} from '../auctions/types/landlease/schema.ts';
 import { documentSchema } from '../documents/documents.ts';
 import { closeObjects } from '../kernel/validation.ts';
 import { lotSchema } from '../lots/lot.ts';

@@ -26,7 +26,11 @@ export interface TransferInternal extends JsonObject {
 }
 
 /** The upstream view role: `id`, `date`, `usedFor`; the owner and the hashes are never shown. */
-export const transferView = (t: Transfer): JsonObject => ({ id: t.id, date: t.date, ...(t.usedFor && { usedFor: t.usedFor }) });
+export const transferView = (t: Transfer): JsonObject => ({
+  id: t.id,
+  date: t.date,
+  ...(t.usedFor && { usedFor: t.usedFor }),
+});
 
 /** A new transfer token for an object being created: its hash goes into the object's `internal`. */
 export function newTransferToken(): { transfer: string; internal: TransferInternal } {
@@ -41,7 +45,9 @@ export interface TransfersContext {
 }
 
 /** POST /transfers by a broker: the new transfer and, once, its owner token and transfer token. */
-export async function createTransfer(ctx: TransfersContext): Promise<{ transfer: JsonObject; token: string; transferToken: string }> {
+export async function createTransfer(
+  ctx: TransfersContext,
+): Promise<{ transfer: JsonObject; token: string; transferToken: string }> {
   if (ctx.principal.role !== 'broker') throw new PermissionError();
   const token = newToken();
   const { transfer: transferToken, internal } = newTransferToken();
@@ -59,9 +65,15 @@ export async function getTransfer(ctx: Pick<TransfersContext, 'transfers'>, id: 
 /** The body of an ownership request: `id` (the transfer) and `transfer` (the object's transfer token), both required. */
 export function readOwnershipData(data: JsonObject): { id: string; transfer: string } {
   const missing = ['id', 'transfer'].filter((f) => !data[f]);
-  if (missing.length) throw new UnprocessableError(missing.map((name) => ({ location: 'body', name, description: 'This field is required.' })));
+  if (missing.length)
+    throw new UnprocessableError(
+      missing.map((name) => ({ location: 'body', name, description: 'This field is required.' })),
+    );
   const wrong = ['id', 'transfer'].filter((f) => typeof data[f] !== 'string');
-  if (wrong.length) throw new UnprocessableError(wrong.map((name) => ({ location: 'body', name, description: ['Value must be of type string.'] })));
+  if (wrong.length)
+    throw new UnprocessableError(
+      wrong.map((name) => ({ location: 'body', name, description: ['Value must be of type string.'] })),
+    );
   return { id: data.id, transfer: data.transfer };
 }
 
@@ -94,10 +106,13 @@ export function decideOwnership<T extends JsonObject>(
   if (!principal.levels.includes(target.level)) throw new ForbiddenError(NOT_PERMITTED);
   if (target.mode !== 'test' && principal.levels.includes('t')) throw new ForbiddenError(NOT_PERMITTED);
   const internal: TransferInternal = isObject(object.internal) ? object.internal : {};
-  if (!tokenMatches(data.transfer, internal.transferTokenHash)) throw new ForbiddenError('Invalid transfer', 'transfer');
+  if (!tokenMatches(data.transfer, internal.transferTokenHash))
+    throw new ForbiddenError('Invalid transfer', 'transfer');
   if (!transfer) throw new NotFoundError('transfer_id');
-  if (transfer.root.usedFor && transfer.root.usedFor !== target.location) throw new ForbiddenError('Transfer already used', 'transfer');
-  if (transfer.root.owner !== principal.name) throw new ForbiddenError('Transfer was created by another broker', 'transfer');
+  if (transfer.root.usedFor && transfer.root.usedFor !== target.location)
+    throw new ForbiddenError('Transfer already used', 'transfer');
+  if (transfer.root.owner !== principal.name)
+    throw new ForbiddenError('Transfer was created by another broker', 'transfer');
   const at = formatKyiv(now);
   return {
     object: {

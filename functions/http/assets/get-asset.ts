@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { assetsContext } from './context.ts';
 
 /** GET /api/2.4/assets/{assetId}, /api/0.1/assets/{assetId}: one Query for the asset and its documents. */
-export const handler = httpHandler(async (req) => ({ data: assetView(await readAsset(assetsContext(req), req.params.assetId)) }));
+export const handler = httpHandler(async (req) => ({
+  data: assetView(await readAsset(assetsContext(req), req.params.assetId)),
+}));

@@ -5,5 +5,10 @@ import { feedReader } from '#store/feeds.ts';
 
 /** GET /api/2.4/assets, /api/0.1/assets: the dateModified feed of the route's asset type, one Query per page. */
 export const handler = httpHandler(async (req) => ({
-  extra: await listFeed(feedReader, { feed: assetType(req.variant).feed, query: req.query, path: req.path, baseUrl: req.baseUrl }),
+  extra: await listFeed(feedReader, {
+    feed: assetType(req.variant).feed,
+    query: req.query,
+    path: req.path,
+    baseUrl: req.baseUrl,
+  }),
 }));

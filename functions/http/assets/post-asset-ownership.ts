@@ -8,5 +8,9 @@ import { assetsContext } from './context.ts';
 /** POST /api/2.4/assets/{assetId}/ownership (and 0.1): a broker takes the asset over with a transfer. */
 export const handler = httpHandler(async (req) => {
   const data = readOwnershipData(req.data);
-  return { data: assetView(await changeOwnership(ASSET_KIND, req.params.assetId, data.id, assetOwnership(assetsContext(req), data))) };
+  return {
+    data: assetView(
+      await changeOwnership(ASSET_KIND, req.params.assetId, data.id, assetOwnership(assetsContext(req), data)),
+    ),
+  };
 });

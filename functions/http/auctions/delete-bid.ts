@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** DELETE /api/2.5/auctions/{auctionId}/bids/{bidId}: the bid owner withdraws; the answer shows the bid. */
-export const handler = httpHandler(async (req) => ({ data: await deleteBid(auctionsContext(req), req.params.auctionId, req.params.bidId) }));
+export const handler = httpHandler(async (req) => ({
+  data: await deleteBid(auctionsContext(req), req.params.auctionId, req.params.bidId),
+}));

@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/extract_credentials: id, owner and the stored transfer token hash (admin). */
-export const handler = httpHandler(async (req) => ({ data: await extractCredentials(auctionsContext(req), req.params.auctionId) }));
+export const handler = httpHandler(async (req) => ({
+  data: await extractCredentials(auctionsContext(req), req.params.auctionId),
+}));

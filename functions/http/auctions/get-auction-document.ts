@@ -5,5 +5,10 @@ import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/documents/{documentId}: the current version with `previousVersions`; `?download=` redirects. */
 export const handler = httpHandler(async (req) =>
-  documentRead((await loadAuction(auctionsContext(req), req.params.auctionId)).children, req.params.documentId, req.query, req.files),
+  documentRead(
+    (await loadAuction(auctionsContext(req), req.params.auctionId)).children,
+    req.params.documentId,
+    req.query,
+    req.files,
+  ),
 );

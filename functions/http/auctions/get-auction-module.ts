@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/auction: the auction system reads the procedure and its active bids. */
-export const handler = httpHandler(async (req) => ({ data: await getAuctionForModule(auctionsContext(req), req.params.auctionId) }));
+export const handler = httpHandler(async (req) => ({
+  data: await getAuctionForModule(auctionsContext(req), req.params.auctionId),
+}));

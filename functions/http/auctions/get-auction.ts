@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}: the auction with its children, one Query; bids hidden while it runs. */
-export const handler = httpHandler(async (req) => ({ data: await getAuction(auctionsContext(req), req.params.auctionId) }));
+export const handler = httpHandler(async (req) => ({
+  data: await getAuction(auctionsContext(req), req.params.auctionId),
+}));

@@ -12,6 +12,18 @@ import { auctionsContext } from './context.ts';
  */
 export const handler = httpHandler(async (req) => {
   const auction = await loadAuction(auctionsContext(req), req.params.auctionId);
-  assertBidDocumentsReadable(auction, req.params.bidId, req.principal, definitionOf(auction.root).statuses.bidsHidden, 'document');
-  return documentRead(auction.children, req.params.documentId, req.query, req.files, documentScope(BID, req.params.bidId));
+  assertBidDocumentsReadable(
+    auction,
+    req.params.bidId,
+    req.principal,
+    definitionOf(auction.root).statuses.bidsHidden,
+    'document',
+  );
+  return documentRead(
+    auction.children,
+    req.params.documentId,
+    req.query,
+    req.files,
+    documentScope(BID, req.params.bidId),
+  );
 });

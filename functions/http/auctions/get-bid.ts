@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/bids/{bidId}: with the bid token while bids are hidden. */
-export const handler = httpHandler(async (req) => ({ data: await getBid(auctionsContext(req), req.params.auctionId, req.params.bidId) }));
+export const handler = httpHandler(async (req) => ({
+  data: await getBid(auctionsContext(req), req.params.auctionId, req.params.bidId),
+}));

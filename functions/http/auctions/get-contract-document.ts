@@ -5,6 +5,10 @@ import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents/{documentId}: with `previousVersions`; `?download=` redirects. */
 export const handler = httpHandler(async (req) => {
-  const { children, scope } = await loadContractDocuments(auctionsContext(req), req.params.auctionId, req.params.contractId);
+  const { children, scope } = await loadContractDocuments(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.contractId,
+  );
   return documentRead(children, req.params.documentId, req.query, req.files, scope);
 });

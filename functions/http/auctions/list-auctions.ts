@@ -5,5 +5,10 @@ import { feedReader } from '#store/feeds.ts';
 
 /** GET /api/2.5/auctions: the type's dateModified feed (no drafts), one Query per page. */
 export const handler = httpHandler(async (req) => ({
-  extra: await listFeed(feedReader, { feed: definitionFor(req.variant ?? '').feed, query: req.query, path: req.path, baseUrl: req.baseUrl }),
+  extra: await listFeed(feedReader, {
+    feed: definitionFor(req.variant ?? '').feed,
+    query: req.query,
+    path: req.path,
+    baseUrl: req.baseUrl,
+  }),
 }));

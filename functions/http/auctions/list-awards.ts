@@ -4,4 +4,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/awards. */
-export const handler = httpHandler(async (req) => ({ data: awardsOf(await loadAuction(auctionsContext(req), req.params.auctionId)) }));
+export const handler = httpHandler(async (req) => ({
+  data: awardsOf(await loadAuction(auctionsContext(req), req.params.auctionId)),
+}));

@@ -5,6 +5,10 @@ import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents: the current version of each contract document (`?all=1`: every version). */
 export const handler = httpHandler(async (req) => {
-  const { children, scope } = await loadContractDocuments(auctionsContext(req), req.params.auctionId, req.params.contractId);
+  const { children, scope } = await loadContractDocuments(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.contractId,
+  );
   return { data: documentList(children, req.query, scope) };
 });

@@ -4,4 +4,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts. */
-export const handler = httpHandler(async (req) => ({ data: contractsOf(await loadAuction(auctionsContext(req), req.params.auctionId)) }));
+export const handler = httpHandler(async (req) => ({
+  data: contractsOf(await loadAuction(auctionsContext(req), req.params.auctionId)),
+}));

@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** PATCH /api/2.5/auctions/{auctionId}: the owner commits the draft or edits during rectification. */
-export const handler = httpHandler(async (req) => ({ data: await patchAuction(auctionsContext(req), req.params.auctionId, req.data) }));
+export const handler = httpHandler(async (req) => ({
+  data: await patchAuction(auctionsContext(req), req.params.auctionId, req.data),
+}));

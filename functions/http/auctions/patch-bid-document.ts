@@ -4,5 +4,11 @@ import { auctionsContext } from './context.ts';
 
 /** PATCH /api/2.3/auctions/{auctionId}/bids/{bidId}/documents/{documentId}: the current version changes in place (bid owner). */
 export const handler = httpHandler(async (req) => ({
-  data: await patchBidDocument(auctionsContext(req), req.params.auctionId, req.params.bidId, req.params.documentId, req.data),
+  data: await patchBidDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.bidId,
+    req.params.documentId,
+    req.data,
+  ),
 }));

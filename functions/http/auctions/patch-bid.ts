@@ -8,5 +8,10 @@ import { auctionsContext } from './context.ts';
  * bid made active gets its participation link at once.
  */
 export const handler = httpHandler(async (req) => ({
-  data: await patchBid({ ...auctionsContext(req), participationSecret: await participationSecret() }, req.params.auctionId, req.params.bidId, req.data),
+  data: await patchBid(
+    { ...auctionsContext(req), participationSecret: await participationSecret() },
+    req.params.auctionId,
+    req.params.bidId,
+    req.data,
+  ),
 }));

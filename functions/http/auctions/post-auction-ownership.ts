@@ -9,5 +9,9 @@ import { auctionsContext } from './context.ts';
 /** POST /api/2.5/auctions/{auctionId}/ownership: a broker takes the auction over with a transfer. */
 export const handler = httpHandler(async (req) => {
   const data = readOwnershipData(req.data);
-  return { data: auctionView(await changeOwnership(AUCTION_KIND, req.params.auctionId, data.id, auctionOwnership(auctionsContext(req), data))) };
+  return {
+    data: auctionView(
+      await changeOwnership(AUCTION_KIND, req.params.auctionId, data.id, auctionOwnership(auctionsContext(req), data)),
+    ),
+  };
 });

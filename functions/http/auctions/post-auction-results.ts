@@ -3,4 +3,6 @@ import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/auction: the auction system reports the bids' final values. */
-export const handler = httpHandler(async (req) => ({ data: await postAuctionResults(auctionsContext(req), req.params.auctionId, req.data) }));
+export const handler = httpHandler(async (req) => ({
+  data: await postAuctionResults(auctionsContext(req), req.params.auctionId, req.data),
+}));

@@ -5,5 +5,10 @@ import { auctionsContext } from './context.ts';
 /** POST /api/2.5/auctions: a broker creates an auction in `draft`; owner and transfer tokens are returned once. */
 export const handler = httpHandler(async (req) => {
   const { auction, token, transfer } = await createAuction(auctionsContext(req), req.data);
-  return { status: 201, data: auction, access: { token, ...(transfer && { transfer }) }, location: `${req.path}/${auction.id}` };
+  return {
+    status: 201,
+    data: auction,
+    access: { token, ...(transfer && { transfer }) },
+    location: `${req.path}/${auction.id}`,
+  };
 });

@@ -8,6 +8,10 @@ import { auctionsContext } from './context.ts';
  * created active carries its participation link at once (keyed with the participation secret).
  */
 export const handler = httpHandler(async (req) => {
-  const { bid, token } = await addBid({ ...auctionsContext(req), participationSecret: await participationSecret() }, req.params.auctionId, req.data);
+  const { bid, token } = await addBid(
+    { ...auctionsContext(req), participationSecret: await participationSecret() },
+    req.params.auctionId,
+    req.data,
+  );
   return { status: 201, data: bid, access: { token }, location: `${req.path}/${bid.id}` };
 });

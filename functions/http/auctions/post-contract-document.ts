@@ -4,6 +4,11 @@ import { auctionsContext } from './context.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents: the auction owner adds e.g. the signed contract. */
 export const handler = httpHandler(async (req) => {
-  const document = await addContractDocument(auctionsContext(req), req.params.auctionId, req.params.contractId, req.data);
+  const document = await addContractDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.contractId,
+    req.data,
+  );
   return { status: 201, data: document, location: `${req.path}/${document.id}` };
 });

@@ -4,5 +4,11 @@ import { auctionsContext } from './context.ts';
 
 /** PUT /api/2.5/auctions/{auctionId}/awards/{awardId}/documents/{documentId}: a new version, by the document's author. */
 export const handler = httpHandler(async (req) => ({
-  data: await replaceAwardDocument(auctionsContext(req), req.params.auctionId, req.params.awardId, req.params.documentId, req.data),
+  data: await replaceAwardDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.awardId,
+    req.params.documentId,
+    req.data,
+  ),
 }));

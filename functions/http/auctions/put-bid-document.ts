@@ -4,5 +4,11 @@ import { auctionsContext } from './context.ts';
 
 /** PUT /api/2.3/auctions/{auctionId}/bids/{bidId}/documents/{documentId}: the bid owner uploads a new version. */
 export const handler = httpHandler(async (req) => ({
-  data: await replaceBidDocument(auctionsContext(req), req.params.auctionId, req.params.bidId, req.params.documentId, req.data),
+  data: await replaceBidDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.bidId,
+    req.params.documentId,
+    req.data,
+  ),
 }));

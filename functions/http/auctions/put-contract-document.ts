@@ -4,5 +4,11 @@ import { auctionsContext } from './context.ts';
 
 /** PUT /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents/{documentId}: a new version (same id and datePublished). */
 export const handler = httpHandler(async (req) => ({
-  data: await replaceContractDocument(auctionsContext(req), req.params.auctionId, req.params.contractId, req.params.documentId, req.data),
+  data: await replaceContractDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.contractId,
+    req.params.documentId,
+    req.data,
+  ),
 }));

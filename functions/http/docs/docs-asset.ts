@@ -17,7 +17,14 @@ export const handler = httpHandler(async (req) => {
   const name = req.params.file;
   const file = SWAGGER_UI_FILES.find((f) => f === `swagger-ui-dist/${name}`);
   if (!file) throw new NotFoundError('file');
-  if (!cache.has(file)) cache.set(file, readFile(packages.resolve(file)).catch((error) => (cache.delete(file), Promise.reject(error))));
+  if (!cache.has(file))
+    cache.set(
+      file,
+      readFile(packages.resolve(file)).catch((error) => {
+        cache.delete(file);
+        throw error;
+      }),
+    );
   const bytes = await cache.get(file)!;
   return { file: { bytes, contentType: TYPES[name.slice(name.lastIndexOf('.') + 1)] } };
 });

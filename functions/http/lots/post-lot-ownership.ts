@@ -8,5 +8,7 @@ import { lotsContext } from './context.ts';
 /** POST /api/0.1/lots/{lotId}/ownership `{id: <transfer id>, transfer: <the lot's transfer token>}`: a broker takes the lot over. */
 export const handler = httpHandler(async (req) => {
   const data = readOwnershipData(req.data);
-  return { data: lotView(await changeOwnership(LOT_KIND, req.params.lotId, data.id, lotOwnership(lotsContext(req), data))) };
+  return {
+    data: lotView(await changeOwnership(LOT_KIND, req.params.lotId, data.id, lotOwnership(lotsContext(req), data))),
+  };
 });

@@ -5,5 +5,10 @@ import { transfersContext } from './context.ts';
 /** POST /api/<v>/transfers: a broker creates a transfer; its owner token and transfer token are answered once. */
 export const handler = httpHandler(async (req) => {
   const { transfer, token, transferToken } = await createTransfer(transfersContext(req));
-  return { status: 201, data: transfer, access: { token, transfer: transferToken }, location: `${req.path}/${transfer.id}` };
+  return {
+    status: 201,
+    data: transfer,
+    access: { token, transfer: transferToken },
+    location: `${req.path}/${transfer.id}`,
+  };
 });

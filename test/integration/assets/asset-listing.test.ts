@@ -20,7 +20,8 @@ describe('asset listing and reading', () => {
     expect(bounceFeed.last.next_page.uri).toBe(`${service.url}${bounceFeed.last.next_page.path}`);
     const basicFeed = await walk('/api/0.1/assets');
     expect(basicFeed.seen.map((r) => r.id)).toEqual(basic.map((a) => a.id));
-    for (const draft of drafts) expect([...bounceFeed.seen, ...basicFeed.seen].map((r) => r.id)).not.toContain(draft.id);
+    for (const draft of drafts)
+      expect([...bounceFeed.seen, ...basicFeed.seen].map((r) => r.id)).not.toContain(draft.id);
   });
 
   it('serves the listing fields of opt_fields', async () => {
@@ -34,7 +35,7 @@ describe('asset listing and reading', () => {
     });
   });
 
-  it.each(TYPE_NAMES)('reads a %s asset in one Query, and not at the other type\'s path (404)', async (type) => {
+  it.each(TYPE_NAMES)("reads a %s asset in one Query, and not at the other type's path (404)", async (type) => {
     const asset = await createAsset(api, type);
     const read = await api.get(asset.url);
     expect(read.requests).toBe(1);
@@ -56,7 +57,9 @@ describe('asset listing and reading', () => {
 
   it('pretty-prints with opt_pretty and says nosniff', async () => {
     const asset = await createAsset(api, 'bounce');
-    const res = await fetch(`${service.url}${asset.url}?opt_pretty=1`, { headers: { authorization: `Basic ${Buffer.from('broker:').toString('base64')}` } });
+    const res = await fetch(`${service.url}${asset.url}?opt_pretty=1`, {
+      headers: { authorization: `Basic ${Buffer.from('broker:').toString('base64')}` },
+    });
     expect(await res.text()).toContain('\n  "data": {');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });

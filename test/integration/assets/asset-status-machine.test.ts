@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ASSET_STATUSES, ASSET_TYPES, addDocument, assetIn, createAsset, LOT_ID, patchAs, prepareMove, TYPE_NAMES } from '../../support/assets.ts';
+import {
+  ASSET_STATUSES,
+  ASSET_TYPES,
+  addDocument,
+  assetIn,
+  createAsset,
+  LOT_ID,
+  patchAs,
+  prepareMove,
+  TYPE_NAMES,
+} from '../../support/assets.ts';
 import { hex32 } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
@@ -34,7 +44,8 @@ const allowedMoves = TYPE_NAMES.flatMap((type) =>
     return roles.split(' ').map((role) => ({ type, from, to, role }));
   }),
 );
-const isAllowed = (from: string, to: string, role: string) => allowedMoves.some((m) => m.from === from && m.to === to && m.role === role);
+const isAllowed = (from: string, to: string, role: string) =>
+  allowedMoves.some((m) => m.from === from && m.to === to && m.role === role);
 
 describe('asset status machine', () => {
   it.each(allowedMoves)('lets $role move a $type asset from $from to $to', async ({ type, from, to, role }) => {
@@ -59,9 +70,16 @@ describe('asset status machine', () => {
           expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
           const [error] = res.body.errors;
           if (role === 'stranger') expect(error).toEqual({ location: 'url', name: 'role', description: 'Forbidden' });
-          else if (role === 'convoy') expect(error).toEqual({ location: 'url', name: 'permission', description: 'Forbidden' });
-          else if (to === 'draft' && EDITORS[from]?.includes(role)) expect(error.description).toBe("Can't switch asset to draft status");
-          else expect(error).toEqual({ location: 'body', name: 'data', description: `Can't update asset in current (${from}) status` });
+          else if (role === 'convoy')
+            expect(error).toEqual({ location: 'url', name: 'permission', description: 'Forbidden' });
+          else if (to === 'draft' && EDITORS[from]?.includes(role))
+            expect(error.description).toBe("Can't switch asset to draft status");
+          else
+            expect(error).toEqual({
+              location: 'body',
+              name: 'data',
+              description: `Can't update asset in current (${from}) status`,
+            });
         }
       }
       expect((await api.get(asset.url)).body.data).toEqual(before);
@@ -87,17 +105,22 @@ describe('asset transition rules', () => {
     expect(endDate.slice(-13, -6)).toBe(startDate.slice(-13, -6)); // same microseconds
   });
 
-  it.each(TYPE_NAMES)('keeps the rectification period of a %s asset that comes back to pending from a lot', async (type) => {
-    const asset = await assetIn(api, type, 'active');
-    const res = await patchAs(api, asset, 'concierge', { status: 'pending' });
-    expect(res.body.data.rectificationPeriod).toEqual(asset.asset.rectificationPeriod);
-  });
+  it.each(TYPE_NAMES)(
+    'keeps the rectification period of a %s asset that comes back to pending from a lot',
+    async (type) => {
+      const asset = await assetIn(api, type, 'active');
+      const res = await patchAs(api, asset, 'concierge', { status: 'pending' });
+      expect(res.body.data.rectificationPeriod).toEqual(asset.asset.rectificationPeriod);
+    },
+  );
 
   it.each(TYPE_NAMES)('needs the lot for verification and activation of a %s asset (422 relatedLot)', async (type) => {
     const pending = await assetIn(api, type, 'pending');
     const res = await patchAs(api, pending, 'concierge', { status: 'verification' });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'relatedLot', description: ['This field is required.'] }]);
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'relatedLot', description: ['This field is required.'] },
+    ]);
     const inVerification = await assetIn(api, type, 'verification');
     const cleared = await patchAs(api, inVerification, 'concierge', { status: 'active', relatedLot: null });
     expect(cleared.status).toBe(422);
@@ -135,7 +158,12 @@ describe('asset transition rules', () => {
 
   it('lets the concierge and an admin write only status and relatedLot (and mode for an admin)', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
-    const res = await patchAs(api, asset, 'concierge', { title: 'Інша назва', mode: 'test', status: 'verification', relatedLot: LOT_ID });
+    const res = await patchAs(api, asset, 'concierge', {
+      title: 'Інша назва',
+      mode: 'test',
+      status: 'verification',
+      relatedLot: LOT_ID,
+    });
     expect(res.body.data.title).toBe(asset.asset.title);
     expect(res.body.data).not.toHaveProperty('mode');
     const admin = await patchAs(api, asset, 'admin', { title: 'Інша назва', mode: 'test' });
@@ -150,7 +178,12 @@ describe('bounce transition rules', () => {
     const res = await patchAs(api, asset, 'owner', { status: 'pending' });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
-      { location: 'body', name: 'data', description: 'You cannot switch the asset status from draft to pending unless at least one item has been added.' },
+      {
+        location: 'body',
+        name: 'data',
+        description:
+          'You cannot switch the asset status from draft to pending unless at least one item has been added.',
+      },
     ]);
     expect((await api.get(asset.url)).body.data.status).toBe('draft');
   });
@@ -166,7 +199,10 @@ describe('bounce transition rules', () => {
 
   it('becomes pending once the owner adds the missing items and decisions by PATCH', async () => {
     const asset = await createAsset(api, 'bounce', { items: undefined, decisions: undefined });
-    const fixed = await patchAs(api, asset, 'owner', { items: ASSET_TYPES.bounce.build().items, decisions: ASSET_TYPES.bounce.build().decisions });
+    const fixed = await patchAs(api, asset, 'owner', {
+      items: ASSET_TYPES.bounce.build().items,
+      decisions: ASSET_TYPES.bounce.build().decisions,
+    });
     expect(fixed.status).toBe(200);
     expect(fixed.body.data.items).toHaveLength(2);
     const res = await patchAs(api, asset, 'owner', { status: 'pending' });
@@ -182,7 +218,8 @@ describe('bounce transition rules', () => {
       {
         location: 'body',
         name: 'mode',
-        description: "You can set deleted status only when asset have at least one document with 'cancellationDetails' documentType",
+        description:
+          "You can set deleted status only when asset have at least one document with 'cancellationDetails' documentType",
       },
     ]);
     expect((await api.get(asset.url)).body.data.status).toBe('pending');

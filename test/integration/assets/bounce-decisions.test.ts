@@ -10,7 +10,9 @@ const HEX = /^[0-9a-f]{32}$/;
 
 describe('bounce asset decisions', () => {
   it("gives each decision a server id and decisionOf 'asset', whatever the client sent", async () => {
-    const { asset } = await createAsset(api, 'bounce', { decisions: [aDecision({ id: 'mine', decisionOf: 'asset' }), aDecision({ decisionID: '2222-5' })] });
+    const { asset } = await createAsset(api, 'bounce', {
+      decisions: [aDecision({ id: 'mine', decisionOf: 'asset' }), aDecision({ decisionID: '2222-5' })],
+    });
     const [a, b] = asset.decisions;
     expect(a).toEqual({ ...aDecision(), id: expect.stringMatching(HEX), decisionOf: 'asset' });
     expect(b).toEqual({ ...aDecision({ decisionID: '2222-5' }), id: expect.stringMatching(HEX), decisionOf: 'asset' });
@@ -20,7 +22,9 @@ describe('bounce asset decisions', () => {
   it('keeps decision ids across PATCHes that send them back, and gives new decisions new ids', async () => {
     const created = await createAsset(api, 'bounce');
     const [first] = created.asset.decisions;
-    const res = await patchAs(api, created, 'owner', { decisions: [{ ...first, title: 'Рішення' }, aDecision({ decisionID: '3333-1' })] });
+    const res = await patchAs(api, created, 'owner', {
+      decisions: [{ ...first, title: 'Рішення' }, aDecision({ decisionID: '3333-1' })],
+    });
     expect(res.status).toBe(200);
     const [kept, added] = res.body.data.decisions;
     expect(kept).toEqual({ ...first, title: 'Рішення' });

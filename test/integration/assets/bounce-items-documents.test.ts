@@ -13,7 +13,11 @@ describe('bounce asset items', () => {
   it('lets the owner PATCH one item with X-Access-Token, returning the item', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
     const [item, other] = asset.asset.items;
-    const res = await api.patch(`${asset.url}/items/${item.id}`, { quantity: 42.5, id: 'ignored', registrationDetails: { status: 'registering' } }, headerToken(asset.token));
+    const res = await api.patch(
+      `${asset.url}/items/${item.id}`,
+      { quantity: 42.5, id: 'ignored', registrationDetails: { status: 'registering' } },
+      headerToken(asset.token),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ ...item, quantity: 42.5, registrationDetails: { status: 'registering' } });
     const read = (await api.get(asset.url)).body.data;
@@ -47,27 +51,46 @@ describe('bounce asset items', () => {
     expect(concierge.body.errors).toEqual([{ location: 'url', name: 'permission', description: 'Forbidden' }]);
   });
 
-  it.each(['verification', 'active', 'deleted', 'complete'])('refuses item edits of a bounce asset in %s (403)', async (status) => {
-    const asset = await assetIn(api, 'bounce', status);
-    const res = await api.patch(`${asset.url}/items/${asset.asset.items[0].id}`, { quantity: 1 }, headerToken(asset.token));
-    expect(res.status).toBe(403);
-    expect(res.body.errors).toEqual([
-      { location: 'body', name: 'data', description: `Can't update or create item in current (${status}) asset status` },
-    ]);
-  });
+  it.each(['verification', 'active', 'deleted', 'complete'])(
+    'refuses item edits of a bounce asset in %s (403)',
+    async (status) => {
+      const asset = await assetIn(api, 'bounce', status);
+      const res = await api.patch(
+        `${asset.url}/items/${asset.asset.items[0].id}`,
+        { quantity: 1 },
+        headerToken(asset.token),
+      );
+      expect(res.status).toBe(403);
+      expect(res.body.errors).toEqual([
+        {
+          location: 'body',
+          name: 'data',
+          description: `Can't update or create item in current (${status}) asset status`,
+        },
+      ]);
+    },
+  );
 
   it('answers an unknown item or asset with 404', async () => {
     const asset = await createAsset(api, 'bounce');
     const item = await api.patch(`${asset.url}/items/${'0'.repeat(32)}`, { quantity: 1 }, headerToken(asset.token));
     expect(item.status).toBe(404);
     expect(item.body.errors).toEqual([{ location: 'url', name: 'item_id', description: 'Not Found' }]);
-    const unknown = await api.patch(`/api/2.4/assets/${'0'.repeat(32)}/items/x`, { quantity: 1 }, headerToken(asset.token));
+    const unknown = await api.patch(
+      `/api/2.4/assets/${'0'.repeat(32)}/items/x`,
+      { quantity: 1 },
+      headerToken(asset.token),
+    );
     expect(unknown.body.errors).toEqual([{ location: 'url', name: 'asset_id', description: 'Not Found' }]);
   });
 
   it('validates the merged item (422 on the field)', async () => {
     const asset = await createAsset(api, 'bounce');
-    const res = await api.patch(`${asset.url}/items/${asset.asset.items[0].id}`, { quantity: 'many', unit: null }, headerToken(asset.token));
+    const res = await api.patch(
+      `${asset.url}/items/${asset.asset.items[0].id}`,
+      { quantity: 'many', unit: null },
+      headerToken(asset.token),
+    );
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
       { location: 'body', name: 'unit', description: ['This field is required.'] },
@@ -80,7 +103,11 @@ describe('bounce asset items', () => {
     const [first] = asset.asset.items;
     // A client id that is not one of the asset's items is replaced (flip one hex digit so it never collides).
     const unknown = (first.id[0] === 'f' ? '0' : 'f') + first.id.slice(1);
-    const res = await api.patch(asset.url, { items: [{ ...first, quantity: 7 }, anItem({ id: unknown })] }, { token: asset.token });
+    const res = await api.patch(
+      asset.url,
+      { items: [{ ...first, quantity: 7 }, anItem({ id: unknown })] },
+      { token: asset.token },
+    );
     expect(res.body.data.items[0]).toEqual({ ...first, quantity: 7 });
     expect(res.body.data.items[1].id).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body.data.items[1].id).not.toBe(unknown);
@@ -93,12 +120,19 @@ describe('bounce asset item schema_properties', () => {
   it('accepts land-parcel properties of families 06 and 061, normalising code and version', async () => {
     const { asset } = await createAsset(api, 'bounce', {
       items: [
-        anItem({ classification: { scheme: 'CAV-PS', id: '06000000-2', description: 'Земельні ділянки' }, ...land('06000000', LAND) }),
+        anItem({
+          classification: { scheme: 'CAV-PS', id: '06000000-2', description: 'Земельні ділянки' },
+          ...land('06000000', LAND),
+        }),
         anItem({ ...land('06121000', { ...LAND, city: 'Бровари' }) }),
       ],
     });
     expect(asset.items[0].schema_properties).toEqual({ code: '06', version: '001', properties: LAND });
-    expect(asset.items[1].schema_properties).toEqual({ code: '061', version: '001', properties: { ...LAND, city: 'Бровари' } });
+    expect(asset.items[1].schema_properties).toEqual({
+      code: '061',
+      version: '001',
+      properties: { ...LAND, city: 'Бровари' },
+    });
   });
 
   it('refuses invalid properties in an asset body, naming the property (422 items[i].schema_properties)', async () => {
@@ -111,16 +145,28 @@ describe('bounce asset item schema_properties', () => {
 
   it.each([
     ['a missing property', { ...LAND, region: undefined }, "'region' is a required property"],
-    ['an extra property', { ...LAND, city: 'Бровари', pool: true }, "Additional properties are not allowed ('pool' was unexpected)"],
+    [
+      'an extra property',
+      { ...LAND, city: 'Бровари', pool: true },
+      "Additional properties are not allowed ('pool' was unexpected)",
+    ],
     ['an area of 0', { ...LAND, area: 0 }, '0 is less than the minimum of 1'],
     ['an area of 1.5', { ...LAND, area: 1.5 }, "1.5 is not of type 'integer'"],
-    ['a wrong form of ownership', { ...LAND, forms_of_land_ownership: ['оренда'] }, "'оренда' is not one of ['державна', 'приватна', 'комунальна']"],
+    [
+      'a wrong form of ownership',
+      { ...LAND, forms_of_land_ownership: ['оренда'] },
+      "'оренда' is not one of ['державна', 'приватна', 'комунальна']",
+    ],
     ['a wrong type', { ...LAND, co_owners: 'ні' }, "'ні' is not of type 'boolean'"],
   ])('refuses an item PATCH with %s (422 schema_properties)', async (_case, properties, message) => {
     const asset = await createAsset(api, 'bounce');
     const url = `${asset.url}/items/${asset.asset.items[0].id}`;
     const city = (p: Record<string, unknown>) => ('city' in p ? p : { ...p, city: 'Бровари' });
-    const res = await api.patch(url, land('06121000', city(properties as Record<string, unknown>)), headerToken(asset.token));
+    const res = await api.patch(
+      url,
+      land('06121000', city(properties as Record<string, unknown>)),
+      headerToken(asset.token),
+    );
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ location: 'body', name: 'schema_properties', description: [message] }]);
     expect((await api.get(asset.url)).body.data.items[0]).toEqual(asset.asset.items[0]);
@@ -128,9 +174,17 @@ describe('bounce asset item schema_properties', () => {
 
   it('refuses a code that does not match the classification (422)', async () => {
     const asset = await createAsset(api, 'bounce');
-    const res = await api.patch(`${asset.url}/items/${asset.asset.items[0].id}`, land('06000000', LAND), headerToken(asset.token));
+    const res = await api.patch(
+      `${asset.url}/items/${asset.asset.items[0].id}`,
+      land('06000000', LAND),
+      headerToken(asset.token),
+    );
     expect(res.body.errors).toEqual([
-      { location: 'body', name: 'schema_properties', description: ['classification id mismatch with schema_properties code'] },
+      {
+        location: 'body',
+        name: 'schema_properties',
+        description: ['classification id mismatch with schema_properties code'],
+      },
     ]);
   });
 });
@@ -138,7 +192,12 @@ describe('bounce asset item schema_properties', () => {
 describe('bounce asset documents', () => {
   it('lets the owner add a document to a pending asset with X-Access-Token; the server sets author, documentOf, dates', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
-    const sent = aDocument({ documentType: 'technicalSpecifications', author: 'me', documentOf: 'lot', datePublished: '2020-01-01' });
+    const sent = aDocument({
+      documentType: 'technicalSpecifications',
+      author: 'me',
+      documentOf: 'lot',
+      datePublished: '2020-01-01',
+    });
     const res = await api.post(`${asset.url}/documents`, sent, headerToken(asset.token));
     expect(res.status).toBe(201);
     const document = res.body.data;
@@ -161,7 +220,10 @@ describe('bounce asset documents', () => {
     expect(read.dateModified).toBe(document.dateModified);
     expect((await api.get(`${asset.url}/documents`)).body.data).toEqual(read.documents);
     expect((await api.get(`${asset.url}/documents?all=1`)).body.data).toEqual(read.documents);
-    expect((await api.get(`${asset.url}/documents/${document.id}`)).body.data).toEqual({ ...document, previousVersions: [] });
+    expect((await api.get(`${asset.url}/documents/${document.id}`)).body.data).toEqual({
+      ...document,
+      previousVersions: [],
+    });
   });
 
   it.each([
@@ -176,12 +238,17 @@ describe('bounce asset documents', () => {
     expect(res.body.errors.map((e: any) => e.name)).toEqual([field]);
   });
 
-  it.each(['draft', 'verification', 'active', 'deleted', 'complete'])('refuses documents while the asset is %s (403)', async (status) => {
-    const asset = await assetIn(api, 'bounce', status);
-    const res = await addDocument(api, asset);
-    expect(res.status).toBe(403);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'data', description: `Can't update document in current (${status}) asset status` }]);
-  });
+  it.each(['draft', 'verification', 'active', 'deleted', 'complete'])(
+    'refuses documents while the asset is %s (403)',
+    async (status) => {
+      const asset = await assetIn(api, 'bounce', status);
+      const res = await addDocument(api, asset);
+      expect(res.status).toBe(403);
+      expect(res.body.errors).toEqual([
+        { location: 'body', name: 'data', description: `Can't update document in current (${status}) asset status` },
+      ]);
+    },
+  );
 
   it('refuses documents from anyone but the owner', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');

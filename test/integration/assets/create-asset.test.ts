@@ -60,7 +60,9 @@ describe('asset creation', () => {
     expect(a.quantity).toBe(5.0001);
     expect(b.quantity).toBe(0.5);
     expect(a.registrationDetails).toEqual({ status: 'unknown' });
-    expect(asset.decisions).toEqual(sent.decisions.map((d: object) => ({ ...d, id: expect.stringMatching(/^[0-9a-f]{32}$/), decisionOf: 'asset' })));
+    expect(asset.decisions).toEqual(
+      sent.decisions.map((d: object) => ({ ...d, id: expect.stringMatching(/^[0-9a-f]{32}$/), decisionOf: 'asset' })),
+    );
   });
 
   it('fills in the value of a basic asset (VAT included, UAH) and adds no document', async () => {
@@ -71,7 +73,13 @@ describe('asset creation', () => {
 
   it.each(TYPE_NAMES)('ignores server fields a client sends for a %s asset', async (type) => {
     const { asset } = await createAsset(api, type, {
-      id: 'x', assetID: 'x', owner: 'someone', status: 'active', date: '2020-01-01', relatedLot: 'a'.repeat(32), rectificationPeriod: {},
+      id: 'x',
+      assetID: 'x',
+      owner: 'someone',
+      status: 'active',
+      date: '2020-01-01',
+      relatedLot: 'a'.repeat(32),
+      rectificationPeriod: {},
     });
     expect(asset.id).not.toBe('x');
     expect(asset.owner).toBe('broker');
@@ -118,7 +126,11 @@ describe('asset creation refusals', () => {
     const bounce = await api.post(ASSET_TYPES.bounce.path, ASSET_TYPES.bounce.build(), { as: 'broker-level-1' });
     expect(bounce.status).toBe(403);
     expect(bounce.body.errors).toEqual([
-      { location: 'body', name: 'accreditation', description: 'Broker Accreditation level does not permit asset creation' },
+      {
+        location: 'body',
+        name: 'accreditation',
+        description: 'Broker Accreditation level does not permit asset creation',
+      },
     ]);
     const basic = await api.post(ASSET_TYPES.basic.path, ASSET_TYPES.basic.build(), { as: 'broker-level-1' });
     expect(basic.status).toBe(201);
@@ -128,17 +140,26 @@ describe('asset creation refusals', () => {
     await putApiKey('broker-test', { name: 'broker-test', role: 'broker', levels: '3t' });
     const real = await api.post(ASSET_TYPES.bounce.path, ASSET_TYPES.bounce.build(), { as: 'broker-test' });
     expect(real.status).toBe(403);
-    expect(real.body.errors[0]).toEqual({ location: 'body', name: 'mode', description: 'Broker Accreditation level does not permit asset creation' });
-    const test = await api.post(ASSET_TYPES.bounce.path, ASSET_TYPES.bounce.build({ mode: 'test' }), { as: 'broker-test' });
+    expect(real.body.errors[0]).toEqual({
+      location: 'body',
+      name: 'mode',
+      description: 'Broker Accreditation level does not permit asset creation',
+    });
+    const test = await api.post(ASSET_TYPES.bounce.path, ASSET_TYPES.bounce.build({ mode: 'test' }), {
+      as: 'broker-test',
+    });
     expect(test.status).toBe(201);
   });
 
   it.each(TYPE_NAMES)('names every missing required field of a %s asset (422)', async (type) => {
     const { path, build } = ASSET_TYPES[type];
-    const required = type === 'bounce' ? ['title', 'description', 'assetCustodian'] : ['title', 'classification', 'assetCustodian'];
+    const required =
+      type === 'bounce' ? ['title', 'description', 'assetCustodian'] : ['title', 'classification', 'assetCustodian'];
     const res = await api.post(path, build(Object.fromEntries(required.map((f) => [f, undefined]))));
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual(required.map((name) => ({ location: 'body', name, description: ['This field is required.'] })));
+    expect(res.body.errors).toEqual(
+      required.map((name) => ({ location: 'body', name, description: ['This field is required.'] })),
+    );
   });
 
   it.each(TYPE_NAMES)('refuses rogue fields and wrong types in a %s asset (422)', async (type) => {
@@ -157,7 +178,14 @@ describe('asset creation refusals', () => {
     const res = await api.post(
       ASSET_TYPES.bounce.path,
       aBounceAsset({
-        items: [anItem(), anItem({ quantity: 'five', registrationDetails: { status: 'sold' }, classification: { scheme: 'CAV-PS', id: '0612', description: 'x' } })],
+        items: [
+          anItem(),
+          anItem({
+            quantity: 'five',
+            registrationDetails: { status: 'sold' },
+            classification: { scheme: 'CAV-PS', id: '0612', description: 'x' },
+          }),
+        ],
         decisions: [{ decisionID: '1' }],
       }),
     );
@@ -175,16 +203,30 @@ describe('asset creation refusals', () => {
   });
 
   it('checks the value of a basic asset (422)', async () => {
-    const res = await api.post(ASSET_TYPES.basic.path, ASSET_TYPES.basic.build({ value: { amount: -1, currency: 'UAHX' } }));
+    const res = await api.post(
+      ASSET_TYPES.basic.path,
+      ASSET_TYPES.basic.build({ value: { amount: -1, currency: 'UAHX' } }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
-      { location: 'body', name: 'value', description: { amount: ['Value should be greater than or equal to 0.'], currency: ['String value is too long.'] } },
+      {
+        location: 'body',
+        name: 'value',
+        description: {
+          amount: ['Value should be greater than or equal to 0.'],
+          currency: ['String value is too long.'],
+        },
+      },
     ]);
   });
 
   it.each(TYPE_NAMES)('answers a body that is not JSON, or not {data}, as the envelope says (%s)', async (type) => {
     const { path } = ASSET_TYPES[type];
-    const wrongType = await api.call('POST', path, undefined, { as: 'broker', raw: 'x', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await api.call('POST', path, undefined, {
+      as: 'broker',
+      raw: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
     const notJson = await api.call('POST', path, undefined, { as: 'broker', raw: '{' });
     expect(notJson.status).toBe(422);
@@ -205,9 +247,20 @@ describe('organization directory fill-in', () => {
     const { asset } = await createAsset(api, type, { assetCustodian: minimal() });
     expect(asset.assetCustodian).toEqual({
       name: 'Державне управління справами',
-      identifier: { scheme: 'UA-EDR', id: '00037256', uri: 'http://www.dus.gov.ua/', legalName: 'Державне управління справами' },
+      identifier: {
+        scheme: 'UA-EDR',
+        id: '00037256',
+        uri: 'http://www.dus.gov.ua/',
+        legalName: 'Державне управління справами',
+      },
       contactPoint: { name: 'Державне управління справами', telephone: '0440000000' },
-      address: { countryName: 'Україна', postalCode: '01220', region: 'м. Київ', locality: 'м. Київ', streetAddress: 'вул. Банкова, 11, корпус 1' },
+      address: {
+        countryName: 'Україна',
+        postalCode: '01220',
+        region: 'м. Київ',
+        locality: 'м. Київ',
+        streetAddress: 'вул. Банкова, 11, корпус 1',
+      },
     });
   });
 
@@ -226,13 +279,18 @@ describe('organization directory fill-in', () => {
       {
         location: 'body',
         name: 'assetCustodian',
-        description: ['Organization UA-EDR 99999999 is not in the organization directory: send its name and address in full.'],
+        description: [
+          'Organization UA-EDR 99999999 is not in the organization directory: send its name and address in full.',
+        ],
       },
     ]);
   });
 
   it('refuses an absurdly long identifier as unknown (422), without a lookup DynamoDB would reject', async () => {
-    const res = await api.post('/api/2.4/assets', ASSET_TYPES.bounce.build({ assetCustodian: minimal('9'.repeat(2100)) }));
+    const res = await api.post(
+      '/api/2.4/assets',
+      ASSET_TYPES.bounce.build({ assetCustodian: minimal('9'.repeat(2100)) }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.errors[0].name).toBe('assetCustodian');
   });
@@ -244,7 +302,9 @@ describe('organization directory fill-in', () => {
   });
 
   it('fills a custodian changed by PATCH too', async () => {
-    const asset = await createAsset(api, 'bounce', { assetCustodian: anOrganization({ name: 'Інша', identifier: { scheme: 'UA-EDR', id: '99999999' } }) });
+    const asset = await createAsset(api, 'bounce', {
+      assetCustodian: anOrganization({ name: 'Інша', identifier: { scheme: 'UA-EDR', id: '99999999' } }),
+    });
     const identifier = { scheme: 'UA-EDR', id: '00037256', uri: null };
     const res = await api.patch(asset.url, { assetCustodian: { name: null, identifier } }, { token: asset.token });
     expect(res.status).toBe(200);
@@ -256,6 +316,8 @@ describe('organization directory fill-in', () => {
     const asset = await createAsset(api, 'bounce');
     const res = await api.patch(asset.url, { assetCustodian: { name: null } }, { token: asset.token });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'assetCustodian', description: { name: ['This field is required.'] } }]);
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'assetCustodian', description: { name: ['This field is required.'] } },
+    ]);
   });
 });

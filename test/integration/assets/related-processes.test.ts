@@ -10,17 +10,30 @@ const api = client(() => service.url);
 
 const HEX = /^[0-9a-f]{32}$/;
 const processesOf = (a: CreatedAsset) => `${a.url}/related_processes`;
-const link = (a: CreatedAsset, data: Record<string, unknown>, as = 'concierge') => api.post(processesOf(a), data, { as });
+const link = (a: CreatedAsset, data: Record<string, unknown>, as = 'concierge') =>
+  api.post(processesOf(a), data, { as });
 const read = async (a: CreatedAsset) => (await api.get(a.url)).body.data;
 
 describe('bounce asset related processes', () => {
   it('lets the concierge link an asset to a lot; the asset shows it in relatedProcesses', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
     const lotId = hex32();
-    const res = await link(asset, { type: 'lot', relatedProcessID: lotId, identifier: 'UA-LR-DGF-2026-11-23-000001', id: 'ignored' });
+    const res = await link(asset, {
+      type: 'lot',
+      relatedProcessID: lotId,
+      identifier: 'UA-LR-DGF-2026-11-23-000001',
+      id: 'ignored',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ id: expect.stringMatching(HEX), type: 'lot', relatedProcessID: lotId, identifier: 'UA-LR-DGF-2026-11-23-000001' });
-    expect(res.headers.get('location')).toMatch(new RegExp(`/api/2\\.4/assets/${asset.id}/related_processes/${res.body.data.id}$`));
+    expect(res.body.data).toEqual({
+      id: expect.stringMatching(HEX),
+      type: 'lot',
+      relatedProcessID: lotId,
+      identifier: 'UA-LR-DGF-2026-11-23-000001',
+    });
+    expect(res.headers.get('location')).toMatch(
+      new RegExp(`/api/2\\.4/assets/${asset.id}/related_processes/${res.body.data.id}$`),
+    );
     const after = await read(asset);
     expect(after.relatedProcesses).toEqual([res.body.data]);
     expect(after.dateModified).not.toBe(asset.asset.dateModified);
@@ -60,7 +73,9 @@ describe('bounce asset related processes', () => {
     expect(owner.status).toBe(403);
     const missing = await link(asset, { type: 'lot' });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual([{ location: 'body', name: 'relatedProcessID', description: ['This field is required.'] }]);
+    expect(missing.body.errors).toEqual([
+      { location: 'body', name: 'relatedProcessID', description: ['This field is required.'] },
+    ]);
     const badType = await link(asset, { type: 'auction', relatedProcessID: hex32() });
     expect(badType.status).toBe(422);
     expect(badType.body.errors[0].name).toBe('type');
@@ -74,18 +89,24 @@ describe('bounce asset related processes', () => {
     expect((await link(asset, { relatedProcessID: hex32() })).status).toBe(201);
     const second = await link(asset, { relatedProcessID: hex32() });
     expect(second.status).toBe(422);
-    expect(second.body.errors).toEqual([{ location: 'body', name: 'relatedProcesses', description: ['Please provide no more than 1 item.'] }]);
+    expect(second.body.errors).toEqual([
+      { location: 'body', name: 'relatedProcesses', description: ['Please provide no more than 1 item.'] },
+    ]);
     expect((await read(asset)).relatedProcesses).toHaveLength(1);
   });
 
   it('answers 404 for an unknown asset or related process, and at the basic assets path', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
-    expect((await api.get(`/api/2.4/assets/${hex32()}/related_processes`)).body.errors).toEqual([{ location: 'url', name: 'asset_id', description: 'Not Found' }]);
+    expect((await api.get(`/api/2.4/assets/${hex32()}/related_processes`)).body.errors).toEqual([
+      { location: 'url', name: 'asset_id', description: 'Not Found' },
+    ]);
     const unknown = await api.patch(`${processesOf(asset)}/${hex32()}`, { identifier: 'x' }, { as: 'concierge' });
     expect(unknown.body.errors).toEqual([{ location: 'url', name: 'relatedProcess_id', description: 'Not Found' }]);
     expect((await api.del(`${processesOf(asset)}/${hex32()}`, { as: 'concierge' })).status).toBe(404);
     const basic = await createAsset(api, 'basic');
-    expect((await api.post(`${basic.url}/related_processes`, { relatedProcessID: hex32() }, { as: 'concierge' })).status).toBe(404);
+    expect(
+      (await api.post(`${basic.url}/related_processes`, { relatedProcessID: hex32() }, { as: 'concierge' })).status,
+    ).toBe(404);
   });
 
   it('attaches an asset to a lot through a related process: verification and active without relatedLot, detach frees it', async () => {
@@ -94,19 +115,26 @@ describe('bounce asset related processes', () => {
     // No lot yet: the concierge cannot claim the asset.
     const early = await patchAs(api, asset, 'concierge', { status: 'verification' });
     expect(early.status).toBe(422);
-    expect(early.body.errors).toEqual([{ location: 'body', name: 'relatedLot', description: ['This field is required.'] }]);
+    expect(early.body.errors).toEqual([
+      { location: 'body', name: 'relatedLot', description: ['This field is required.'] },
+    ]);
     await link(asset, { type: 'lot', relatedProcessID: lotId });
     const claimed = await patchAs(api, asset, 'concierge', { status: 'verification' });
     expect(claimed.status).toBe(200);
     expect(claimed.body.data.status).toBe('verification');
     expect(claimed.body.data.relatedLot).toBeUndefined();
     const active = await patchAs(api, asset, 'concierge', { status: 'active' });
-    expect(active.body.data).toMatchObject({ status: 'active', relatedProcesses: [{ type: 'lot', relatedProcessID: lotId }] });
+    expect(active.body.data).toMatchObject({
+      status: 'active',
+      relatedProcesses: [{ type: 'lot', relatedProcessID: lotId }],
+    });
     // An active asset keeps its lot.
     const rp = active.body.data.relatedProcesses[0];
     const orphan = await api.del(`${processesOf(asset)}/${rp.id}`, { as: 'concierge' });
     expect(orphan.status).toBe(422);
-    expect(orphan.body.errors).toEqual([{ location: 'body', name: 'relatedProcesses', description: ['Asset must have related lot to become active.'] }]);
+    expect(orphan.body.errors).toEqual([
+      { location: 'body', name: 'relatedProcesses', description: ['Asset must have related lot to become active.'] },
+    ]);
     const detached = await patchAs(api, asset, 'concierge', { status: 'pending' });
     expect(detached.body.data.status).toBe('pending');
     expect(detached.body.data.relatedProcesses).toBeUndefined();
@@ -140,7 +168,9 @@ describe('concierge bot and related processes', () => {
     expect(active).toMatchObject({ status: 'active', relatedProcesses: [{ relatedProcessID: lot.id }] });
     expect(active.relatedLot).toBeUndefined();
 
-    expect((await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'recomposed' }, { token: lot.token })).status).toBe(200);
+    expect((await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'recomposed' }, { token: lot.token })).status).toBe(
+      200,
+    );
     await service.bot('concierge');
     expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.status).toBe('pending');
     const freed = await read(asset);

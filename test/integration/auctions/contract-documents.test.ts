@@ -9,13 +9,20 @@ const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
 
-const forbidden = (description: string) => ({ status: 'error', errors: [{ location: 'body', name: 'data', description }] });
+const forbidden = (description: string) => ({
+  status: 'error',
+  errors: [{ location: 'body', name: 'data', description }],
+});
 const PERMISSION = { status: 'error', errors: [{ location: 'url', name: 'permission', description: 'Forbidden' }] };
-const signed = (overrides: Record<string, unknown> = {}) => aDocument({ documentType: 'contractSigned', title: 'contract.pdf', ...overrides });
+const signed = (overrides: Record<string, unknown> = {}) =>
+  aDocument({ documentType: 'contractSigned', title: 'contract.pdf', ...overrides });
 
 /** An auction of either type with its award activated: a pending contract. */
 async function pendingContract(type: 'dgfInsider' | 'landlease') {
-  const a = type === 'dgfInsider' ? await qualifyingInsider(api, service, clock) : await qualifyingLandlease(api, service, clock);
+  const a =
+    type === 'dgfInsider'
+      ? await qualifyingInsider(api, service, clock)
+      : await qualifyingLandlease(api, service, clock);
   const [award] = a.auction.awards;
   const awardUrl = `${a.url}/awards/${award.id}`;
   await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
@@ -43,15 +50,25 @@ describe.each([
 
     const second = await api.put(`${docs}/${first.body.data.id}`, signed({ title: 'contract-v2.pdf' }), { token });
     expect(second.status).toBe(200);
-    expect(second.body.data).toMatchObject({ id: first.body.data.id, title: 'contract-v2.pdf', datePublished: first.body.data.datePublished, documentOf });
+    expect(second.body.data).toMatchObject({
+      id: first.body.data.id,
+      title: 'contract-v2.pdf',
+      datePublished: first.body.data.datePublished,
+      documentOf,
+    });
 
     const one = (await api.get(`${docs}/${first.body.data.id}`)).body.data;
     expect(one.title).toBe('contract-v2.pdf');
     expect(one.previousVersions.map((v: { title: string }) => v.title)).toEqual(['contract.pdf']);
-    const download = await api.get(`${docs}/${first.body.data.id}?download=${new URL(first.body.data.url).searchParams.get('download')}`);
+    const download = await api.get(
+      `${docs}/${first.body.data.id}?download=${new URL(first.body.data.url).searchParams.get('download')}`,
+    );
     expect(download.status).toBe(302);
     expect((await api.get(docs)).body.data.map((d: { title: string }) => d.title)).toEqual(['contract-v2.pdf']);
-    expect((await api.get(`${docs}?all=1`)).body.data.map((d: { title: string }) => d.title)).toEqual(['contract.pdf', 'contract-v2.pdf']);
+    expect((await api.get(`${docs}?all=1`)).body.data.map((d: { title: string }) => d.title)).toEqual([
+      'contract.pdf',
+      'contract-v2.pdf',
+    ]);
 
     const auction = (await api.get(url)).body.data;
     expect(auction.status).toBe('active.awarded');
@@ -78,8 +95,12 @@ describe.each([
     await api.patch(contractUrl, { dateSigned: clock.now() }, { token });
     expect((await api.patch(contractUrl, { status: 'active' }, { token })).body.data.status).toBe('active');
     expect((await api.get(url)).body.data.status).toBe('complete');
-    expect((await api.post(docs, signed(), { token })).body).toEqual(forbidden("Can't add document in current (complete) auction status"));
-    expect((await api.put(`${docs}/${doc.id}`, signed(), { token })).body).toEqual(forbidden("Can't update document in current (complete) auction status"));
+    expect((await api.post(docs, signed(), { token })).body).toEqual(
+      forbidden("Can't add document in current (complete) auction status"),
+    );
+    expect((await api.put(`${docs}/${doc.id}`, signed(), { token })).body).toEqual(
+      forbidden("Can't update document in current (complete) auction status"),
+    );
     // As upstream, the document itself is checked before the statuses.
     expect((await api.post(docs, { title: 'no file' }, { token })).status).toBe(422);
     expect((await api.get(docs)).body.data).toHaveLength(1);
@@ -90,8 +111,12 @@ describe('contract documents of a cancelled contract', () => {
   it('are refused once the contract is cancelled by a disqualification', async () => {
     const { url, token, auction, contractUrl } = await pendingContract('dgfInsider');
     // Disqualifying the active award cancels its contract; the next award becomes pending (back to qualification).
-    expect((await api.patch(`${url}/awards/${auction.awards[0].id}`, { status: 'unsuccessful' }, { token })).status).toBe(200);
+    expect(
+      (await api.patch(`${url}/awards/${auction.awards[0].id}`, { status: 'unsuccessful' }, { token })).status,
+    ).toBe(200);
     expect((await api.get(url)).body.data.status).toBe('active.qualification');
-    expect((await api.post(`${contractUrl}/documents`, signed(), { token })).body).toEqual(forbidden("Can't add document in current contract status"));
+    expect((await api.post(`${contractUrl}/documents`, signed(), { token })).body).toEqual(
+      forbidden("Can't add document in current contract status"),
+    );
   });
 });

@@ -46,7 +46,9 @@ describe('dgfInsider awarding deadlines (chronograph)', () => {
 
     // The second award is activated in time; its contract is not signed by the end of the signing period.
     const awardUrl = `${url}/awards/${promoted.id}`;
-    expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token })).status).toBe(201);
+    expect(
+      (await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token })).status,
+    ).toBe(201);
     expect((await api.patch(awardUrl, { status: 'active' }, { token })).status).toBe(200);
     const awarded = await read(url);
     expect(awarded.status).toBe('active.awarded');
@@ -70,7 +72,9 @@ describe('dgfInsider awarding deadlines (chronograph)', () => {
     await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token });
     await api.patch(awardUrl, { status: 'active' }, { token });
     const [contract] = (await read(url)).contracts;
-    expect((await api.patch(`${url}/contracts/${contract.id}`, { dateSigned: clock.now() }, { token })).status).toBe(200);
+    expect((await api.patch(`${url}/contracts/${contract.id}`, { dateSigned: clock.now() }, { token })).status).toBe(
+      200,
+    );
     expect(await read(url)).not.toHaveProperty('next_check');
 
     await clock.passTo(first.signingPeriod.endDate);

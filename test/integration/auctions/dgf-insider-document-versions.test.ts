@@ -25,6 +25,8 @@ describe('dgfInsider document versions', () => {
     expect(latest.requests).toBe(1);
     const all = await api.get(`${docs}?all=1`);
     expect(titles(all.body.data)).toEqual([LEGAL, 'a1.pdf', 'b1.pdf', 'a2.pdf']);
-    expect(all.body.data.filter((d: { id: string }) => d.id === a.id).map((d: { datePublished: string }) => d.datePublished)).toEqual([a.datePublished, a.datePublished]);
+    expect(
+      all.body.data.filter((d: { id: string }) => d.id === a.id).map((d: { datePublished: string }) => d.datePublished),
+    ).toEqual([a.datePublished, a.datePublished]);
   });
 });

@@ -16,7 +16,12 @@ describe('dgfInsider auction documents', () => {
     const second = await api.put(`${docs}/${first.id}`, aDocument({ title: 'v2.pdf' }), { token });
     expect(second.status).toBe(200);
     expect(second.headers.get('content-type')).toBe('application/json; charset=UTF-8');
-    expect(second.body.data).toMatchObject({ id: first.id, title: 'v2.pdf', datePublished: first.datePublished, documentOf: 'tender' });
+    expect(second.body.data).toMatchObject({
+      id: first.id,
+      title: 'v2.pdf',
+      datePublished: first.datePublished,
+      documentOf: 'tender',
+    });
     expect(Date.parse(second.body.data.dateModified)).toBeGreaterThan(Date.parse(first.dateModified));
     await api.put(`${docs}/${first.id}`, { title: 'v3.pdf' }, { token });
 
@@ -24,18 +29,36 @@ describe('dgfInsider auction documents', () => {
     expect(one.title).toBe('v3.pdf');
     expect(one.previousVersions.map((v: { title: string }) => v.title)).toEqual(['v1.pdf', 'v2.pdf']);
     const list = (await api.get(docs)).body.data;
-    expect(list.map((d: { title: string }) => d.title)).toEqual(['Перелік та реквізити авторизованих електронних майданчиків', 'v3.pdf']);
+    expect(list.map((d: { title: string }) => d.title)).toEqual([
+      'Перелік та реквізити авторизованих електронних майданчиків',
+      'v3.pdf',
+    ]);
   });
 
   it('shows illustrations by ascending index, equal indexes in upload order', async () => {
     const { id, token } = await tenderingInsider(api);
     const docs = `${INSIDER}/${id}/documents`;
-    for (const [title, index] of [['c', 3], ['a1', 1], ['b', 2], ['a2', 1]] as const) {
-      expect((await api.post(docs, aDocument({ title, documentType: 'illustration', index, format: 'image/jpeg' }), { token })).status).toBe(201);
+    for (const [title, index] of [
+      ['c', 3],
+      ['a1', 1],
+      ['b', 2],
+      ['a2', 1],
+    ] as const) {
+      expect(
+        (
+          await api.post(docs, aDocument({ title, documentType: 'illustration', index, format: 'image/jpeg' }), {
+            token,
+          })
+        ).status,
+      ).toBe(201);
     }
-    const titles = (await api.get(docs)).body.data.filter((d: { documentType: string }) => d.documentType === 'illustration').map((d: { title: string }) => d.title);
+    const titles = (await api.get(docs)).body.data
+      .filter((d: { documentType: string }) => d.documentType === 'illustration')
+      .map((d: { title: string }) => d.title);
     expect(titles).toEqual(['a1', 'a2', 'b', 'c']);
-    expect((await api.get(`${INSIDER}/${id}`)).body.data.documents.slice(1).map((d: { title: string }) => d.title)).toEqual(['a1', 'a2', 'b', 'c']);
+    expect(
+      (await api.get(`${INSIDER}/${id}`)).body.data.documents.slice(1).map((d: { title: string }) => d.title),
+    ).toEqual(['a1', 'a2', 'b', 'c']);
   });
 
   it('refuses a malformed hash with 422 on the field', async () => {

@@ -21,7 +21,10 @@ describe('procurementMethodDetails on create', () => {
   });
 
   it('accelerates the periods of a dgfInsider auction only with mode test', async () => {
-    const res = await api.post(INSIDER, anInsiderAuction(kyivDayIn(14), { procurementMethodDetails: DETAILS, mode: 'test' }));
+    const res = await api.post(
+      INSIDER,
+      anInsiderAuction(kyivDayIn(14), { procurementMethodDetails: DETAILS, mode: 'test' }),
+    );
     expect(res.status).toBe(201);
     // 14 days / 1440 ≈ 14 minutes.
     expect(Date.parse(res.body.data.enquiryPeriod.endDate) - Date.now()).toBeLessThan(HOUR);
@@ -38,6 +41,9 @@ describe('procurementMethodDetails on create', () => {
 
   it('still refuses a procurementMethodDetails that is not a string', async () => {
     const res = await api.post(INSIDER, anInsiderAuction(kyivDayIn(14), { procurementMethodDetails: 1440 }));
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'body', name: 'procurementMethodDetails', description: ['Value must be of type string.'] }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'body', name: 'procurementMethodDetails', description: ['Value must be of type string.'] }],
+    });
   });
 });

@@ -33,14 +33,22 @@ describe('dgfInsider auction', () => {
     expect(Date.parse(auction.rectificationPeriod.endDate)).toBeLessThan(Date.parse(auction.enquiryPeriod.endDate));
     expect(Date.parse(auction.enquiryPeriod.endDate)).toBeLessThan(Date.parse(auction.auctionPeriod.shouldStartAfter));
     expect(auction.documents).toEqual([
-      expect.objectContaining({ documentType: 'x_dgfPlatformLegalDetails', documentOf: 'tender', url: 'http://torgi.fg.gov.ua/prozorrosale' }),
+      expect.objectContaining({
+        documentType: 'x_dgfPlatformLegalDetails',
+        documentOf: 'tender',
+        url: 'http://torgi.fg.gov.ua/prozorrosale',
+      }),
     ]);
     const read = await api.get(url);
     expect(read.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     expect(read.body.data).toEqual(auction);
 
     // Rectification: an editable field changes; a server period sent by the client is ignored.
-    const edited = await api.patch(url, { title: 'Права вимоги (уточнено)', tenderPeriod: { endDate: clock.now() } }, { token });
+    const edited = await api.patch(
+      url,
+      { title: 'Права вимоги (уточнено)', tenderPeriod: { endDate: clock.now() } },
+      { token },
+    );
     expect(edited.status).toBe(200);
     expect(edited.body.data.title).toBe('[ТЕСТУВАННЯ] Права вимоги (уточнено)');
     expect(edited.body.data.tenderPeriod).toEqual(auction.tenderPeriod);
@@ -59,7 +67,11 @@ describe('dgfInsider auction', () => {
     await clock.passTo(auction.rectificationPeriod.endDate);
     const ignored = await api.patch(url, { title: 'Пізно', dgfID: 'N-9' }, { token });
     expect(ignored.status).toBe(200);
-    expect(ignored.body.data).toMatchObject({ title: '[ТЕСТУВАННЯ] Права вимоги (уточнено)', dgfID: 'N-0000000000', dateModified: before });
+    expect(ignored.body.data).toMatchObject({
+      title: '[ТЕСТУВАННЯ] Права вимоги (уточнено)',
+      dgfID: 'N-0000000000',
+      dateModified: before,
+    });
 
     // The enquiry period ends: the chronograph schedules the auction.
     await clock.passTo(auction.enquiryPeriod.endDate);
@@ -69,14 +81,24 @@ describe('dgfInsider auction', () => {
     // The auction system reports results: a chain of awards, the best pending, the other waiting.
     const results = await api.post(
       `${url}/auction`,
-      { bids: [{ id: first.id, value: { amount: 150000 } }, { id: second.id, value: { amount: 120000 } }] },
+      {
+        bids: [
+          { id: first.id, value: { amount: 150000 } },
+          { id: second.id, value: { amount: 120000 } },
+        ],
+      },
       { as: 'auction' },
     );
     expect(results.status).toBe(200);
     const qualifying = (await api.get(url)).body.data;
     expect(qualifying.status).toBe('active.qualification');
     expect(qualifying.awards).toMatchObject([
-      { status: 'pending', bid_id: first.id, value: { amount: 150000 }, verificationPeriod: { startDate: expect.any(String) } },
+      {
+        status: 'pending',
+        bid_id: first.id,
+        value: { amount: 150000 },
+        verificationPeriod: { startDate: expect.any(String) },
+      },
       { status: 'pending.waiting', bid_id: second.id, value: { amount: 120000 } },
     ]);
     expect(qualifying.awards[1]).not.toHaveProperty('verificationPeriod');
@@ -92,7 +114,10 @@ describe('dgfInsider auction', () => {
     const token = res.body.access.token;
     const committed = await api.patch(url, { status: 'active.tendering' }, { token });
     expect(committed.status).toBe(200);
-    expect(committed.body.data).toMatchObject({ status: 'active.tendering', next_check: committed.body.data.enquiryPeriod.endDate });
+    expect(committed.body.data).toMatchObject({
+      status: 'active.tendering',
+      next_check: committed.body.data.enquiryPeriod.endDate,
+    });
     expect(committed.body.data.enquiryPeriod).toEqual(res.body.data.enquiryPeriod);
   });
 

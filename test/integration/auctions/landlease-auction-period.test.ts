@@ -32,19 +32,31 @@ describe('landlease auctionPeriod.startDate', () => {
     const later = kyivDayIn(33);
     const edited = await api.patch(`${AUCTIONS}/${id}`, { auctionPeriod: { startDate: later } }, { token });
     expect(edited.body.data.auctionPeriod).toEqual({ startDate: midnight(later) });
-    expect((await api.patch(`${AUCTIONS}/${id}`, { auctionPeriod: { startDate: 'soon' } }, { token })).status).toBe(422);
+    expect((await api.patch(`${AUCTIONS}/${id}`, { auctionPeriod: { startDate: 'soon' } }, { token })).status).toBe(
+      422,
+    );
     expect((await api.patch(`${AUCTIONS}/${id}`, { auctionPeriod: {} }, { token })).status).toBe(422);
   });
 
   it('keeps the planned start next to shouldStartAfter from the phase commit on, outside the sandbox', async () => {
     const day = kyivDayIn(30);
-    const { id, token } = await draftAuction(api, { mode: undefined, procurementMethodDetails: undefined, auctionPeriod: { startDate: day } });
+    const { id, token } = await draftAuction(api, {
+      mode: undefined,
+      procurementMethodDetails: undefined,
+      auctionPeriod: { startDate: day },
+    });
     const committed = (await api.patch(`${AUCTIONS}/${id}`, { status: 'active.rectification' }, { token })).body.data;
     expect(committed.auctionPeriod).toEqual({ startDate: midnight(day), shouldStartAfter: midnight(day) });
     const read = (await api.get(`${AUCTIONS}/${id}`)).body.data;
     expect(read.auctionPeriod).toEqual(committed.auctionPeriod);
     // A rectification edit leaves it alone (auctionPeriod is not editable then).
-    const edited = (await api.patch(`${AUCTIONS}/${id}`, { title: 'Інша назва', auctionPeriod: { startDate: kyivDayIn(40) } }, { token })).body.data;
+    const edited = (
+      await api.patch(
+        `${AUCTIONS}/${id}`,
+        { title: 'Інша назва', auctionPeriod: { startDate: kyivDayIn(40) } },
+        { token },
+      )
+    ).body.data;
     expect(edited.auctionPeriod).toEqual(committed.auctionPeriod);
   });
 
@@ -65,7 +77,10 @@ describe('landlease auctionPeriod.startDate', () => {
     await service.bot('chronograph');
     const running = (await api.get(`${AUCTIONS}/${id}`)).body.data;
     expect(running.status).toBe('active.auction');
-    expect(running.auctionPeriod).toEqual({ startDate: committed.auctionPeriod.shouldStartAfter, shouldStartAfter: committed.auctionPeriod.shouldStartAfter });
+    expect(running.auctionPeriod).toEqual({
+      startDate: committed.auctionPeriod.shouldStartAfter,
+      shouldStartAfter: committed.auctionPeriod.shouldStartAfter,
+    });
   });
 
   it('is required on create', async () => {

@@ -9,7 +9,10 @@ const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
 
-const forbidden = (description: string) => ({ status: 'error', errors: [{ location: 'body', name: 'data', description }] });
+const forbidden = (description: string) => ({
+  status: 'error',
+  errors: [{ location: 'body', name: 'data', description }],
+});
 
 /** A landlease auction whose award the owner has just activated. */
 async function awardedLandlease() {
@@ -24,7 +27,9 @@ async function awardedLandlease() {
 
 /** The auction as the test feed lists it (sandbox auctions are test-mode). */
 async function listed(id: string) {
-  const rows: { id: string; status: string }[] = (await api.get(`${AUCTIONS}?mode=test&opt_fields=status&descending=1&limit=100`)).body.data;
+  const rows: { id: string; status: string }[] = (
+    await api.get(`${AUCTIONS}?mode=test&opt_fields=status&descending=1&limit=100`)
+  ).body.data;
   return rows.find((r) => r.id === id);
 }
 
@@ -48,7 +53,9 @@ describe('landlease active.awarded', () => {
     expect((await api.patch(contractUrl, { status: 'active' }, { token })).body.data.status).toBe('active');
     expect((await api.get(url)).body.data.status).toBe('complete');
     expect(await listed(id)).toMatchObject({ status: 'complete' });
-    expect((await api.patch(contractUrl, { dateSigned: clock.now() }, { token })).body).toEqual(forbidden("Can't update contract in current (complete) auction status"));
+    expect((await api.patch(contractUrl, { dateSigned: clock.now() }, { token })).body).toEqual(
+      forbidden("Can't update contract in current (complete) auction status"),
+    );
   });
 
   it('is watched by the chronograph until the signing deadline, which fails the award and the auction', async () => {
@@ -63,14 +70,21 @@ describe('landlease active.awarded', () => {
     const failed = (await api.get(url)).body.data;
     expect(failed.status).toBe('unsuccessful');
     const [lost] = failed.awards;
-    expect(lost).toMatchObject({ status: 'unsuccessful', complaintPeriod: { startDate: award.complaintPeriod.startDate, endDate: lost.date } });
+    expect(lost).toMatchObject({
+      status: 'unsuccessful',
+      complaintPeriod: { startDate: award.complaintPeriod.startDate, endDate: lost.date },
+    });
     expect(lost.signingPeriod.endDate).toBe(lost.date);
     expect(failed.contracts).toMatchObject([{ status: 'cancelled' }]);
   });
 
   it('can be cancelled by the owner, keeping the bids', async () => {
     const { url, token, bids } = await awardedLandlease();
-    const cancellation = await api.post(`${url}/cancellations`, { reason: 'Рішення організатора', status: 'active' }, { token });
+    const cancellation = await api.post(
+      `${url}/cancellations`,
+      { reason: 'Рішення організатора', status: 'active' },
+      { token },
+    );
     expect(cancellation.status).toBe(201);
     const cancelled = (await api.get(url)).body.data;
     expect(cancelled.status).toBe('cancelled');
@@ -95,30 +109,40 @@ describe('landlease award in qualification', () => {
     expect(failed).not.toHaveProperty('next_check');
   });
 
-  it.each(['rejectionProtocol', 'act'])('fails on the owner’s decision once the award carries a %s; the auction is then unsuccessful', async (documentType) => {
-    const { url, token, bids, auction } = await qualifyingLandlease(api, service, clock);
-    const [award] = auction.awards;
-    const awardUrl = `${url}/awards/${award.id}`;
-    const winner = bids.find((b) => b.id === award.bid_id)!;
-    const refused = forbidden("Can't switch award status to (unsuccessful) before auction owner load reject protocol or act");
-    expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { token })).body).toEqual(refused);
-    // An auction protocol is no reason to reject; the winner may not reject its own award.
-    await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token });
-    expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { token })).body).toEqual(refused);
-    expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType }), { token })).status).toBe(201);
-    expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { as: winner.as, token: winner.token })).status).toBe(403);
-    expect((await api.get(url)).body.data.status).toBe('active.qualification');
+  it.each(['rejectionProtocol', 'act'])(
+    'fails on the owner’s decision once the award carries a %s; the auction is then unsuccessful',
+    async (documentType) => {
+      const { url, token, bids, auction } = await qualifyingLandlease(api, service, clock);
+      const [award] = auction.awards;
+      const awardUrl = `${url}/awards/${award.id}`;
+      const winner = bids.find((b) => b.id === award.bid_id)!;
+      const refused = forbidden(
+        "Can't switch award status to (unsuccessful) before auction owner load reject protocol or act",
+      );
+      expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { token })).body).toEqual(refused);
+      // An auction protocol is no reason to reject; the winner may not reject its own award.
+      await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token });
+      expect((await api.patch(awardUrl, { status: 'unsuccessful' }, { token })).body).toEqual(refused);
+      expect((await api.post(`${awardUrl}/documents`, aDocument({ documentType }), { token })).status).toBe(201);
+      expect(
+        (await api.patch(awardUrl, { status: 'unsuccessful' }, { as: winner.as, token: winner.token })).status,
+      ).toBe(403);
+      expect((await api.get(url)).body.data.status).toBe('active.qualification');
 
-    const failed = await api.patch(awardUrl, { status: 'unsuccessful' }, { token });
-    expect(failed.status).toBe(200);
-    const lost = failed.body.data;
-    expect(lost).toMatchObject({ status: 'unsuccessful', complaintPeriod: { startDate: award.complaintPeriod.startDate, endDate: lost.date } });
-    expect(lost.verificationPeriod.endDate).toBe(lost.date);
-    const after = (await api.get(url)).body.data;
-    expect(after).toMatchObject({ status: 'unsuccessful', awardPeriod: { endDate: lost.date } });
-    expect(after.contracts ?? []).toEqual([]);
-    expect(after).not.toHaveProperty('next_check');
-    // Final: nothing more on the award.
-    expect((await api.patch(awardUrl, { status: 'active' }, { token })).status).toBe(403);
-  });
+      const failed = await api.patch(awardUrl, { status: 'unsuccessful' }, { token });
+      expect(failed.status).toBe(200);
+      const lost = failed.body.data;
+      expect(lost).toMatchObject({
+        status: 'unsuccessful',
+        complaintPeriod: { startDate: award.complaintPeriod.startDate, endDate: lost.date },
+      });
+      expect(lost.verificationPeriod.endDate).toBe(lost.date);
+      const after = (await api.get(url)).body.data;
+      expect(after).toMatchObject({ status: 'unsuccessful', awardPeriod: { endDate: lost.date } });
+      expect(after.contracts ?? []).toEqual([]);
+      expect(after).not.toHaveProperty('next_check');
+      // Final: nothing more on the award.
+      expect((await api.patch(awardUrl, { status: 'active' }, { token })).status).toBe(403);
+    },
+  );
 });

@@ -9,7 +9,10 @@ const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
 
-const forbidden = (description: string) => ({ status: 'error', errors: [{ location: 'body', name: 'data', description }] });
+const forbidden = (description: string) => ({
+  status: 'error',
+  errors: [{ location: 'body', name: 'data', description }],
+});
 /** A 422 naming `items`: a null item is the client's mistake, never a server crash. */
 const expectItems422 = (res: { status: number; body: { errors: { name: string }[] } }) => {
   expect(res.status).toBe(422);
@@ -38,28 +41,44 @@ describe('landlease auction creation', () => {
     expect(res.status).toBe(422);
     const names = res.body.errors.map((e: { name: string }) => e.name).sort();
     expect(names).toEqual(['contractTerms', 'items', 'lotHolder', 'value']);
-    expect(JSON.stringify(res.body)).toContain('At least must be two additional classifications (kvtspz, cadastralNumber)');
+    expect(JSON.stringify(res.body)).toContain(
+      'At least must be two additional classifications (kvtspz, cadastralNumber)',
+    );
   });
 
   it('refuses a minimal step not below the value', async () => {
-    const res = await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), { minimalStep: { amount: 200000, currency: 'UAH' } }));
+    const res = await api.post(
+      AUCTIONS,
+      aLandleaseAuction(kyivDayIn(21), { minimalStep: { amount: 200000, currency: 'UAH' } }),
+    );
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'minimalStep', description: ['miniamalStep.amount should be less than value.amount'] }]);
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'minimalStep', description: ['miniamalStep.amount should be less than value.amount'] },
+    ]);
   });
 
   it('validates schema_properties of items', async () => {
-    const res = await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), { items: [aLandItem({ schema_properties: { code: '06', version: 'latest', properties: { area: 0 } } })] }));
+    const res = await api.post(
+      AUCTIONS,
+      aLandleaseAuction(kyivDayIn(21), {
+        items: [aLandItem({ schema_properties: { code: '06', version: 'latest', properties: { area: 0 } } })],
+      }),
+    );
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ name: 'items', description: [{ schema_properties: expect.any(Array) }] });
+    expect(res.body.errors[0]).toMatchObject({
+      name: 'items',
+      description: [{ schema_properties: expect.any(Array) }],
+    });
   });
 
   it('refuses a status other than draft', async () => {
-    expect((await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), { status: 'active.tendering' }))).status).toBe(403);
+    expect((await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), { status: 'active.tendering' }))).status).toBe(
+      403,
+    );
   });
 });
 
 describe('landlease phase commit', () => {
-
   it('allows only active.rectification as the next status', async () => {
     const { id, token } = await draftAuction(api);
     const res = await api.patch(`${AUCTIONS}/${id}`, { status: 'active.tendering' }, { token });
@@ -74,26 +93,42 @@ describe('landlease phase commit', () => {
   it('refuses an auction day too close for the periods', async () => {
     const { id, token } = await draftAuction(api, { auctionPeriod: { startDate: kyivDayIn(3) } });
     const res = await api.patch(`${AUCTIONS}/${id}`, { status: 'active.rectification' }, { token });
-    expect(res.body).toEqual(forbidden('auctionPeriod.startDate is incorrect, it does not allow to create periods correctly'));
+    expect(res.body).toEqual(
+      forbidden('auctionPeriod.startDate is incorrect, it does not allow to create periods correctly'),
+    );
   });
 
   it('stores the auction day as Kyiv midnight and computes real periods outside the sandbox', async () => {
     const day = kyivDayIn(30);
-    const { id, token } = await draftAuction(api, { mode: undefined, procurementMethodDetails: undefined, auctionPeriod: { startDate: day } });
+    const { id, token } = await draftAuction(api, {
+      mode: undefined,
+      procurementMethodDetails: undefined,
+      auctionPeriod: { startDate: day },
+    });
     const a = (await api.patch(`${AUCTIONS}/${id}`, { status: 'active.rectification' }, { token })).body.data;
     expect(a.auctionPeriod.shouldStartAfter.startsWith(`${day}T00:00:00+0`)).toBe(true);
     expect(a.tenderPeriod.endDate).toMatch(/T20:00:00\+0[23]:00$/);
     expect(a.enquiryPeriod.endDate).toMatch(/T20:00:00\+0[23]:00$/);
-    expect(Date.parse(a.rectificationPeriod.endDate) - Date.parse(a.rectificationPeriod.startDate)).toBe(2 * 86_400_000);
+    expect(Date.parse(a.rectificationPeriod.endDate) - Date.parse(a.rectificationPeriod.startDate)).toBe(
+      2 * 86_400_000,
+    );
   });
 });
 
 describe('landlease rectification', () => {
   it('changes listed fields, drops the others silently', async () => {
     const { id, token, auction } = await rectifyingAuction(api);
-    const res = await api.patch(`${AUCTIONS}/${id}`, { lotIdentifier: 'LL-0002', auctionPeriod: { startDate: kyivDayIn(40) }, owner: 'someone' }, { token });
+    const res = await api.patch(
+      `${AUCTIONS}/${id}`,
+      { lotIdentifier: 'LL-0002', auctionPeriod: { startDate: kyivDayIn(40) }, owner: 'someone' },
+      { token },
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ lotIdentifier: 'LL-0002', auctionPeriod: auction.auctionPeriod, owner: 'broker' });
+    expect(res.body.data).toMatchObject({
+      lotIdentifier: 'LL-0002',
+      auctionPeriod: auction.auctionPeriod,
+      owner: 'broker',
+    });
   });
 
   it('refuses edits once the rectification period is over, even before the chronograph ran, and nothing changes', async () => {
@@ -113,7 +148,9 @@ describe('landlease questions', () => {
   it('are refused in draft', async () => {
     const { id } = await draftAuction(api);
     const res = await api.post(`${AUCTIONS}/${id}/questions`, aQuestion());
-    expect(res.body).toEqual(forbidden("Can add question only in ['active.rectification', 'active.tendering', 'active.enquiry']"));
+    expect(res.body).toEqual(
+      forbidden("Can add question only in ['active.rectification', 'active.tendering', 'active.enquiry']"),
+    );
   });
 });
 
@@ -141,7 +178,11 @@ describe('landlease bids', () => {
   it('go from draft only to pending', async () => {
     const { id } = await tenderingAuction();
     const bid = await api.post(`${AUCTIONS}/${id}/bids`, aBid());
-    const res = await api.patch(`${AUCTIONS}/${id}/bids/${bid.body.data.id}`, { status: 'active' }, { token: bid.body.access.token });
+    const res = await api.patch(
+      `${AUCTIONS}/${id}/bids/${bid.body.data.id}`,
+      { status: 'active' },
+      { token: bid.body.access.token },
+    );
     expect(res.body).toEqual(forbidden("Can't update bid, in draft status are only valid change status to pending"));
   });
 
@@ -155,8 +196,12 @@ describe('landlease bids', () => {
       forbidden('Can`t activate bid, need document of documentType: eligibilityDocuments'),
     );
     await api.post(`${url}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), { token });
-    expect((await api.patch(url, { status: 'active', bidNumber: 1 }, { token })).body).toEqual(forbidden('Can`t activate bid, qualified must be True'));
-    expect((await api.patch(url, { status: 'active', qualified: true }, { token })).body).toEqual(forbidden('Can`t activate bid, you must add the bidNumber'));
+    expect((await api.patch(url, { status: 'active', bidNumber: 1 }, { token })).body).toEqual(
+      forbidden('Can`t activate bid, qualified must be True'),
+    );
+    expect((await api.patch(url, { status: 'active', qualified: true }, { token })).body).toEqual(
+      forbidden('Can`t activate bid, you must add the bidNumber'),
+    );
     expect((await api.get(url, { token })).body.data.status).toBe('pending');
   });
 
@@ -167,7 +212,10 @@ describe('landlease bids', () => {
     const url = `${AUCTIONS}/${id}/bids/${bid.body.data.id}`;
     await api.patch(url, { status: 'pending' }, { token: bid.body.access.token });
     const res = await api.patch(url, { bidNumber: 7 }, { token: bid.body.access.token });
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'body', name: 'bidNumber', description: ['bidNumber must be unique'] }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'body', name: 'bidNumber', description: ['bidNumber must be unique'] }],
+    });
   });
 
   it('make the auction unsuccessful when fewer than two are registered when tendering ends', async () => {
@@ -199,14 +247,17 @@ describe('landlease cancellation', () => {
     const bid = await activeBid(api, a.id, 1, 'broker2');
     const created = await api.post(`${url}/cancellations`, { reason: 'Рішення органу' }, { token: a.token });
     expect(created.status).toBe(201);
-    expect((await api.patch(`${url}/cancellations/${created.body.data.id}`, { status: 'active' }, { token: a.token })).status).toBe(200);
+    expect(
+      (await api.patch(`${url}/cancellations/${created.body.data.id}`, { status: 'active' }, { token: a.token }))
+        .status,
+    ).toBe(200);
     const cancelled = (await api.get(url)).body.data;
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled).not.toHaveProperty('bids');
     expect((await api.get(`${url}/bids/${bid.id}`, { as: 'broker2', token: bid.token })).status).toBe(404);
-    expect((await api.patch(`${url}/cancellations/${created.body.data.id}`, { status: 'pending' }, { token: a.token })).body).toEqual(
-      forbidden("Can't update cancellation in current (cancelled) auction status"),
-    );
+    expect(
+      (await api.patch(`${url}/cancellations/${created.body.data.id}`, { status: 'pending' }, { token: a.token })).body,
+    ).toEqual(forbidden("Can't update cancellation in current (cancelled) auction status"));
   });
 
   it('is refused for a draft', async () => {

@@ -29,11 +29,14 @@ describe('landlease auction', () => {
     expect(committed.status).toBe(200);
     const periods = committed.body.data;
     expect(periods.status).toBe('active.rectification');
-    for (const p of ['rectificationPeriod', 'tenderPeriod', 'enquiryPeriod']) expect(periods[p]).toHaveProperty('endDate');
+    for (const p of ['rectificationPeriod', 'tenderPeriod', 'enquiryPeriod'])
+      expect(periods[p]).toHaveProperty('endDate');
     expect(periods.next_check).toBe(periods.rectificationPeriod.endDate);
 
     // Rectification: an editable field changes (documents and questions: the contract suite).
-    expect((await api.patch(url, { title: 'Оренда ділянки (уточнено)' }, { token })).body.data.title).toBe('[ТЕСТУВАННЯ] Оренда ділянки (уточнено)');
+    expect((await api.patch(url, { title: 'Оренда ділянки (уточнено)' }, { token })).body.data.title).toBe(
+      '[ТЕСТУВАННЯ] Оренда ділянки (уточнено)',
+    );
 
     // Tendering.
     await clock.passTo(periods.rectificationPeriod.endDate);
@@ -50,16 +53,25 @@ describe('landlease auction', () => {
     const firstUrl = `${bids}/${first.body.data.id}`;
     const pending = await api.patch(firstUrl, { status: 'pending' }, { as: 'broker2', token: firstToken });
     expect(pending.body.data).toMatchObject({ status: 'pending', qualified: false });
-    const eligibility = await api.post(`${firstUrl}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), { as: 'broker2', token: firstToken });
+    const eligibility = await api.post(`${firstUrl}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), {
+      as: 'broker2',
+      token: firstToken,
+    });
     expect(eligibility.body.data).toMatchObject({ documentOf: 'bid' });
-    const firstActive = await api.patch(firstUrl, { status: 'active', qualified: true, bidNumber: 1 }, { as: 'broker2', token: firstToken });
+    const firstActive = await api.patch(
+      firstUrl,
+      { status: 'active', qualified: true, bidNumber: 1 },
+      { as: 'broker2', token: firstToken },
+    );
     expect(firstActive.body.data).toMatchObject({ status: 'active', qualified: true, bidNumber: 1 });
 
     const second = await api.post(bids, aBid(), { as: 'broker' });
     const secondToken = second.body.access.token;
     const secondUrl = `${bids}/${second.body.data.id}`;
     await api.patch(secondUrl, { status: 'pending' }, { token: secondToken });
-    await api.post(`${secondUrl}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), { token: secondToken });
+    await api.post(`${secondUrl}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), {
+      token: secondToken,
+    });
     await api.patch(secondUrl, { qualified: true }, { token: secondToken });
     await api.patch(secondUrl, { bidNumber: 2 }, { token: secondToken });
     expect((await api.patch(secondUrl, { status: 'active' }, { token: secondToken })).body.data.status).toBe('active');
@@ -72,7 +84,9 @@ describe('landlease auction', () => {
     await clock.passTo(periods.tenderPeriod.endDate);
     await service.bot('chronograph');
     expect((await api.get(url)).body.data.status).toBe('active.enquiry');
-    expect((await api.get(`${bids}/${third.body.data.id}`, { as: 'broker2', token: third.body.access.token })).status).toBe(404);
+    expect(
+      (await api.get(`${bids}/${third.body.data.id}`, { as: 'broker2', token: third.body.access.token })).status,
+    ).toBe(404);
 
     // Auction: scheduled with the two active bids (results, award and contract: the contract suite).
     await clock.passTo(periods.enquiryPeriod.endDate);

@@ -12,7 +12,10 @@ afterEach(() => clock.reset());
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?\+0[23]:00$/;
 
 async function listed(base: string, id: string) {
-  const page = (await api.get(`${base}?mode=test&descending=1&opt_fields=next_check,status`)).body.data as { id: string; next_check?: string }[];
+  const page = (await api.get(`${base}?mode=test&descending=1&opt_fields=next_check,status`)).body.data as {
+    id: string;
+    next_check?: string;
+  }[];
   return page.find((a) => a.id === id);
 }
 

@@ -129,7 +129,8 @@ describe('concierge bot', () => {
 
   it('settles a lot of 100 assets, past the 100-item transaction limit', async () => {
     const assets: CreatedAsset[] = [];
-    for (let i = 0; i < 100; i += 20) assets.push(...(await Promise.all(Array.from({ length: 20 }, () => assetIn(api, 'basic', 'pending')))));
+    for (let i = 0; i < 100; i += 20)
+      assets.push(...(await Promise.all(Array.from({ length: 20 }, () => assetIn(api, 'basic', 'pending')))));
     const lot = await lotOver(assets.map((a) => a.id));
     await service.bot('concierge');
     expect((await readLot(lot.id)).status).toBe('active.salable');

@@ -33,7 +33,9 @@ describe('convoy bot and cancelled auctions', () => {
 
     // The owner cancels the auction; the convoy reports it once; the lot is for sale again.
     const cancellation = (await api.post(`${url}/cancellations`, { reason: 'Рішення власника' }, { token })).body.data;
-    expect((await api.patch(`${url}/cancellations/${cancellation.id}`, { status: 'active' }, { token })).status).toBe(200);
+    expect((await api.patch(`${url}/cancellations/${cancellation.id}`, { status: 'active' }, { token })).status).toBe(
+      200,
+    );
     expect((await read(url)).status).toBe('cancelled');
     expect(await service.bot('convoy')).toMatchObject({ due: 1, changed: 1 });
     expect(await read(lotUrl)).toMatchObject({ status: 'active.salable', auctions: [id] });

@@ -29,7 +29,12 @@ async function auctionFrom(lot: CreatedLot, path = INSIDER, days = 14) {
   const { items: _, ...body } = build(kyivDayIn(days), { ...SANDBOX, merchandisingObject: lot.id });
   const res = await api.post(path, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.data.id as string, token: res.body.access.token as string, url: `${path}/${res.body.data.id}`, auction: res.body.data };
+  return {
+    id: res.body.data.id as string,
+    token: res.body.access.token as string,
+    url: `${path}/${res.body.data.id}`,
+    auction: res.body.data,
+  };
 }
 
 describe('convoy bot and the whole sale', () => {
@@ -43,7 +48,10 @@ describe('convoy bot and the whole sale', () => {
     expect(await service.bot('convoy')).toMatchObject({ due: 1, changed: 1 });
     const released = await read(url);
     expect(released.status, released.statusReason).toBe('active.tendering');
-    expect(released.items.map((i: any) => i.description)).toEqual([...assets[0].asset.items.map((i: any) => i.description), assets[1].asset.title]);
+    expect(released.items.map((i: any) => i.description)).toEqual([
+      ...assets[0].asset.items.map((i: any) => i.description),
+      assets[1].asset.title,
+    ]);
     expect(await readLot(lot)).toMatchObject({ status: 'active.auction', auctions: [id] });
     expect(await service.bot('convoy')).toMatchObject({ due: 0 });
 
@@ -53,10 +61,22 @@ describe('convoy bot and the whole sale', () => {
     await clock.passTo(released.enquiryPeriod.endDate);
     await service.bot('chronograph');
     expect((await read(url)).status).toBe('active.auction');
-    const results = await api.post(`${url}/auction`, { bids: [{ id: first.id, value: { amount: 150000 } }, { id: second.id, value: { amount: 120000 } }] }, { as: 'auction' });
+    const results = await api.post(
+      `${url}/auction`,
+      {
+        bids: [
+          { id: first.id, value: { amount: 150000 } },
+          { id: second.id, value: { amount: 120000 } },
+        ],
+      },
+      { as: 'auction' },
+    );
     expect(results.status, JSON.stringify(results.body)).toBe(200);
     const award = (await read(url)).awards[0];
-    expect((await api.post(`${url}/awards/${award.id}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token })).status).toBe(201);
+    expect(
+      (await api.post(`${url}/awards/${award.id}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token }))
+        .status,
+    ).toBe(201);
     expect((await api.patch(`${url}/awards/${award.id}`, { status: 'active' }, { token })).status).toBe(200);
     const contract = (await read(url)).contracts[0];
     await api.patch(`${url}/contracts/${contract.id}`, { dateSigned: clock.now() }, { token });
@@ -97,7 +117,9 @@ describe('convoy bot and the whole sale', () => {
     await service.bot('convoy');
     const refused = await read(url);
     expect(refused.status).toBe('invalid');
-    expect(refused.statusReason).toBe(`Lot ${lot.lot.lotID} is pending: an auction can be created only from a lot in active.salable status.`);
+    expect(refused.statusReason).toBe(
+      `Lot ${lot.lot.lotID} is pending: an auction can be created only from a lot in active.salable status.`,
+    );
     expect(await readLot(lot)).toEqual(lot.lot);
   });
 
@@ -123,7 +145,11 @@ describe('convoy bot and the whole sale', () => {
   });
 
   it('releases a landlease auction from a lot of land parcels into active.rectification, its periods counted from now', async () => {
-    const parcels = await Promise.all([1, 2].map(() => assetIn(api, 'bounce', 'pending', { items: [aLandItem({ registrationDetails: { status: 'unknown' } })] })));
+    const parcels = await Promise.all(
+      [1, 2].map(() =>
+        assetIn(api, 'bounce', 'pending', { items: [aLandItem({ registrationDetails: { status: 'unknown' } })] }),
+      ),
+    );
     const lot = await lotIn(api, 'verification', { assets: parcels.map((a) => a.id) });
     await service.bot('concierge');
     const { url, id } = await auctionFrom(lot, AUCTIONS, 30);
@@ -131,7 +157,10 @@ describe('convoy bot and the whole sale', () => {
     const released = await read(url);
     expect(released.status, released.statusReason).toBe('active.rectification');
     expect(released.items).toHaveLength(2);
-    expect(released.items[0].additionalClassifications.map((c: any) => c.scheme).sort()).toEqual(['cadastralNumber', 'kvtspz']);
+    expect(released.items[0].additionalClassifications.map((c: any) => c.scheme).sort()).toEqual([
+      'cadastralNumber',
+      'kvtspz',
+    ]);
     expect(Date.parse(released.rectificationPeriod.startDate)).toBeGreaterThan(Date.parse(lot.lot.dateModified));
     expect(Date.parse(released.tenderPeriod.endDate)).toBeLessThan(Date.parse(released.enquiryPeriod.endDate));
     expect(await readLot(lot)).toMatchObject({ status: 'active.auction', auctions: [id] });

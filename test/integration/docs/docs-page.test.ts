@@ -19,16 +19,27 @@ function chromium(): string {
       /* next */
     }
   }
-  throw new Error('Chromium is not installed: the docs page test renders /api/docs in a real browser. Install it (apt-get install -y chromium) or set CHROMIUM.');
+  throw new Error(
+    'Chromium is not installed: the docs page test renders /api/docs in a real browser. Install it (apt-get install -y chromium) or set CHROMIUM.',
+  );
 }
 
 /** The page's DOM once Swagger UI has rendered: headless Chromium, virtual time lets the scripts and fetches settle. */
 function renderedDom(url: string): Promise<string> {
   const profile = mkdtempSync(join(tmpdir(), 'agora-chromium-'));
   const args = [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', `--user-data-dir=${profile}`,
-    '--virtual-time-budget=20000', '--dump-dom', url,
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-dev-shm-usage',
+    `--user-data-dir=${profile}`,
+    '--virtual-time-budget=20000',
+    '--dump-dom',
+    url,
   ];
   return new Promise<string>((resolve, reject) => {
     execFile(chromium(), args, { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
@@ -46,7 +57,8 @@ describe('API reference', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const r of apiRoutes) expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
+    for (const r of apiRoutes)
+      expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
   });
 
   it('serves the page and its Swagger UI files from the package, without a key, and nothing else', async () => {
@@ -55,8 +67,14 @@ describe('API reference', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
     // No CDN: every script and stylesheet comes from this API.
-    expect([...html.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, u]) => u).filter((u) => !u.startsWith('/api/docs/'))).toEqual([]);
-    for (const [file, type] of [['swagger-ui.css', 'text/css'], ['swagger-ui-bundle.js', 'text/javascript'], ['swagger-ui-standalone-preset.js', 'text/javascript']]) {
+    expect(
+      [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, u]) => u).filter((u) => !u.startsWith('/api/docs/')),
+    ).toEqual([]);
+    for (const [file, type] of [
+      ['swagger-ui.css', 'text/css'],
+      ['swagger-ui-bundle.js', 'text/javascript'],
+      ['swagger-ui-standalone-preset.js', 'text/javascript'],
+    ]) {
       const res = await fetch(`${service.url}/api/docs/${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers.get('content-type')).toMatch(new RegExp(`^${type}`));
@@ -70,7 +88,9 @@ describe('API reference', () => {
   it('renders every operation of the route table in headless Chromium', async () => {
     const dom = await renderedDom(`${service.url}/api/docs`);
     const shown = new Set(
-      [...dom.matchAll(/<span class="opblock-summary-method">(\w+)<\/span>.*?data-path="([^"]+)"/g)].map(([, method, path]) => `${method} ${path}`),
+      [...dom.matchAll(/<span class="opblock-summary-method">(\w+)<\/span>.*?data-path="([^"]+)"/g)].map(
+        ([, method, path]) => `${method} ${path}`,
+      ),
     );
     const missing = apiRoutes.map((r) => `${r.method} ${r.path}`).filter((key) => !shown.has(key));
     expect(missing, `operations not on the page (${shown.size} shown)`).toEqual([]);

@@ -22,7 +22,11 @@ const keyOf = (url: string) => new URL(url).pathname.split('/').pop()!;
 /** Sends raw bytes (never JSON) to a docservice route, as a client uploading a file does. */
 async function sendBytes(method: string, pathOrUrl: string, bytes: Uint8Array, as = 'broker') {
   const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${service.url}${pathOrUrl}`;
-  const res = await fetch(url, { method, headers: { authorization: basic(as), 'content-type': 'application/octet-stream' }, body: bytes as unknown as BodyInit });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: basic(as), 'content-type': 'application/octet-stream' },
+    body: bytes as unknown as BodyInit,
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -55,12 +59,16 @@ describe('document service', () => {
     const { key, url, upload_url } = registered.body.data;
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     expect(url).toMatch(new RegExp(`^${service.url}${DS}/get/${key}\\?KeyID=[0-9a-f]{8}&Signature=[^&]+$`));
-    expect(upload_url).toMatch(new RegExp(`^${service.url}${DS}/upload/${key}\\?hash=md5%3A[0-9a-f]{32}&KeyID=[0-9a-f]{8}&Signature=`));
+    expect(upload_url).toMatch(
+      new RegExp(`^${service.url}${DS}/upload/${key}\\?hash=md5%3A[0-9a-f]{32}&KeyID=[0-9a-f]{8}&Signature=`),
+    );
     const uploaded = await sendBytes('PUT', upload_url, bytes);
     expect(uploaded).toEqual({ status: 200, body: { data: { key, hash: md5(bytes), url } } });
 
     const lot = await lotIn(api, 'pending');
-    const added = await api.post(`/api/0.1/lots/${lot.id}/documents`, fileDocument({ url, hash: md5(bytes) }), { token: lot.token });
+    const added = await api.post(`/api/0.1/lots/${lot.id}/documents`, fileDocument({ url, hash: md5(bytes) }), {
+      token: lot.token,
+    });
     expect(added.status).toBe(201);
     const document = added.body.data;
     expect(document.url).toBe(`${service.url}/api/0.1/lots/${lot.id}/documents/${document.id}?download=${key}`);
@@ -68,7 +76,9 @@ describe('document service', () => {
 
     const started = Math.floor(Date.now() / 1000);
     const got = await download(document.url);
-    expect(got.location).toMatch(new RegExp(`^${service.url}${DS}/get/${key}\\?KeyID=[0-9a-f]{8}&Signature=[^&]+&Expires=\\d+$`));
+    expect(got.location).toMatch(
+      new RegExp(`^${service.url}${DS}/get/${key}\\?KeyID=[0-9a-f]{8}&Signature=[^&]+&Expires=\\d+$`),
+    );
     const expires = Number(new URL(got.location).searchParams.get('Expires'));
     expect(expires - started).toBeGreaterThanOrEqual(299);
     expect(expires - started).toBeLessThanOrEqual(301);
@@ -80,11 +90,19 @@ describe('document service', () => {
     const bytes = Buffer.from('Протокол огляду майна\n', 'utf8');
     const uploaded = await sendBytes('POST', `${DS}/upload`, bytes);
     expect(uploaded.status).toBe(200);
-    expect(uploaded.body.data).toEqual({ key: expect.stringMatching(/^[0-9a-f]{32}$/), hash: md5(bytes), url: expect.any(String) });
+    expect(uploaded.body.data).toEqual({
+      key: expect.stringMatching(/^[0-9a-f]{32}$/),
+      hash: md5(bytes),
+      url: expect.any(String),
+    });
     const asset = await assetIn(api, 'bounce', 'pending');
-    const added = await api.post(`${asset.url}/documents`, fileDocument(uploaded.body.data, { format: 'text/plain' }), { token: asset.token });
+    const added = await api.post(`${asset.url}/documents`, fileDocument(uploaded.body.data, { format: 'text/plain' }), {
+      token: asset.token,
+    });
     expect(added.status).toBe(201);
-    expect(added.body.data.url).toBe(`${service.url}${asset.url}/documents/${added.body.data.id}?download=${uploaded.body.data.key}`);
+    expect(added.body.data.url).toBe(
+      `${service.url}${asset.url}/documents/${added.body.data.id}?download=${uploaded.body.data.key}`,
+    );
     const got = await download(added.body.data.url);
     expect(got.bytes.equals(bytes)).toBe(true);
   });
@@ -108,15 +126,26 @@ describe('document service', () => {
     await api.patch(bidUrl, { status: 'pending' }, { as: 'broker2', token: bidToken });
     const eligibility = randomBytes(7_000);
     const uploaded = await sendBytes('POST', `${DS}/upload`, eligibility, 'broker2');
-    const bidDocument = await api.post(`${bidUrl}/documents`, fileDocument(uploaded.body.data, { documentType: 'eligibilityDocuments' }), { as: 'broker2', token: bidToken });
+    const bidDocument = await api.post(
+      `${bidUrl}/documents`,
+      fileDocument(uploaded.body.data, { documentType: 'eligibilityDocuments' }),
+      { as: 'broker2', token: bidToken },
+    );
     expect(bidDocument.status).toBe(201);
-    expect(bidDocument.body.data.url).toBe(`${service.url}${bidUrl}/documents/${bidDocument.body.data.id}?download=${uploaded.body.data.key}`);
-    const first = await fetch(`${bidDocument.body.data.url}&acc_token=${bidToken}`, { headers: { authorization: basic('broker2') }, redirect: 'manual' });
+    expect(bidDocument.body.data.url).toBe(
+      `${service.url}${bidUrl}/documents/${bidDocument.body.data.id}?download=${uploaded.body.data.key}`,
+    );
+    const first = await fetch(`${bidDocument.body.data.url}&acc_token=${bidToken}`, {
+      headers: { authorization: basic('broker2') },
+      redirect: 'manual',
+    });
     expect(first.status).toBe(302);
     const bytes = Buffer.from(await (await fetch(first.headers.get('location')!)).arrayBuffer());
     expect(bytes.equals(eligibility)).toBe(true);
     // Bids are hidden while tendering: another broker sees neither the bid nor its file.
-    const stranger = await api.get(`${bidUrl}/documents/${bidDocument.body.data.id}?download=${uploaded.body.data.key}`);
+    const stranger = await api.get(
+      `${bidUrl}/documents/${bidDocument.body.data.id}?download=${uploaded.body.data.key}`,
+    );
     expect(stranger.status).toBe(403);
     await clock.reset();
   });
@@ -127,8 +156,13 @@ describe('document service', () => {
     const v1 = randomBytes(1_000);
     const v2 = randomBytes(2_000);
     const first = (await api.post(docs, fileDocument(await registeredFile(v1)), { token: lot.token })).body.data;
-    const second = (await api.put(`${docs}/${first.id}`, fileDocument(await registeredFile(v2)), { token: lot.token })).body.data;
-    const retitled = await api.put(`${docs}/${first.id}`, { title: 'Renamed.bin', url: second.url, hash: second.hash }, { token: lot.token });
+    const second = (await api.put(`${docs}/${first.id}`, fileDocument(await registeredFile(v2)), { token: lot.token }))
+      .body.data;
+    const retitled = await api.put(
+      `${docs}/${first.id}`,
+      { title: 'Renamed.bin', url: second.url, hash: second.hash },
+      { token: lot.token },
+    );
     expect(retitled.status).toBe(200);
     expect(retitled.body.data.url).toBe(second.url);
     const read = (await api.get(`${docs}/${first.id}`)).body.data;
@@ -143,17 +177,27 @@ describe('document service', () => {
     const document = (await api.post(docs, aDocument(), { token: lot.token })).body.data;
     const res = await api.get(`${docs}/${document.id}?download=${newFileKey()}`);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'url', name: 'download', description: 'Not Found' }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'url', name: 'download', description: 'Not Found' }],
+    });
   });
 });
 
 describe('document service refusals', () => {
-  const FROM_SERVICE = { status: 'error', errors: [{ location: 'body', name: 'url', description: 'Can add document only from document service.' }] };
-  const unprocessable = (description: string) => ({ status: 'error', errors: [{ location: 'body', name: 'url', description }] });
+  const FROM_SERVICE = {
+    status: 'error',
+    errors: [{ location: 'body', name: 'url', description: 'Can add document only from document service.' }],
+  };
+  const unprocessable = (description: string) => ({
+    status: 'error',
+    errors: [{ location: 'body', name: 'url', description }],
+  });
 
   async function pendingLot() {
     const lot = await lotIn(api, 'pending');
-    const post = (document: Record<string, unknown>) => api.post(`/api/0.1/lots/${lot.id}/documents`, document, { token: lot.token });
+    const post = (document: Record<string, unknown>) =>
+      api.post(`/api/0.1/lots/${lot.id}/documents`, document, { token: lot.token });
     return { lot, post };
   }
 
@@ -211,11 +255,19 @@ describe('document service refusals', () => {
   it('refuses bytes that do not match the registered hash, and upload links it did not sign', async () => {
     const registered = (await api.post(`${DS}/register`, { hash: md5(randomBytes(64)) })).body.data;
     const wrong = await sendBytes('PUT', registered.upload_url, randomBytes(64));
-    expect(wrong).toEqual({ status: 422, body: { status: 'error', errors: [{ location: 'body', name: 'file', description: ['Invalid checksum'] }] } });
-    const forged = registered.upload_url.replace(/hash=md5%3A[0-9a-f]{32}/, `hash=${encodeURIComponent(md5(Buffer.from('x')))}`);
+    expect(wrong).toEqual({
+      status: 422,
+      body: { status: 'error', errors: [{ location: 'body', name: 'file', description: ['Invalid checksum'] }] },
+    });
+    const forged = registered.upload_url.replace(
+      /hash=md5%3A[0-9a-f]{32}/,
+      `hash=${encodeURIComponent(md5(Buffer.from('x')))}`,
+    );
     const res = await sendBytes('PUT', forged, Buffer.from('x'));
     expect(res.status).toBe(403);
-    expect(res.body.errors).toEqual([{ location: 'querystring', name: 'Signature', description: 'Upload link invalid.' }]);
+    expect(res.body.errors).toEqual([
+      { location: 'querystring', name: 'Signature', description: 'Upload link invalid.' },
+    ]);
     const empty = await sendBytes('POST', `${DS}/upload`, Buffer.alloc(0));
     expect(empty.body.errors).toEqual([{ location: 'body', name: 'file', description: 'Not Found' }]);
   });
@@ -224,24 +276,34 @@ describe('document service refusals', () => {
     const bytes = randomBytes(500);
     const file = await registeredFile(bytes);
     const { lot } = await pendingLot();
-    const document = (await api.post(`/api/0.1/lots/${lot.id}/documents`, fileDocument(file), { token: lot.token })).body.data;
+    const document = (await api.post(`/api/0.1/lots/${lot.id}/documents`, fileDocument(file), { token: lot.token }))
+      .body.data;
     const redirect = await fetch(document.url, { headers: { authorization: basic('broker') }, redirect: 'manual' });
     const link = redirect.headers.get('location')!;
     const forged = new URL(link);
     forged.searchParams.set('Expires', String(Number(forged.searchParams.get('Expires')) + 3600));
     const forgedRes = await fetch(forged);
     expect(forgedRes.status, forged.toString()).toBe(403);
-    expect((await forgedRes.json()).errors).toEqual([{ location: 'querystring', name: 'Signature', description: 'Signature invalid.' }]);
+    expect((await forgedRes.json()).errors).toEqual([
+      { location: 'querystring', name: 'Signature', description: 'Signature invalid.' },
+    ]);
 
     await clock.passTo(new Date(Number(forged.searchParams.get('Expires')) * 1000 - 3600_000).toISOString());
     const expired = await fetch(link);
     await clock.reset();
     expect(expired.status).toBe(403);
-    expect((await expired.json()).errors).toEqual([{ location: 'querystring', name: 'Expires', description: 'Request has expired' }]);
+    expect((await expired.json()).errors).toEqual([
+      { location: 'querystring', name: 'Expires', description: 'Request has expired' },
+    ]);
 
     const never = (await api.post(`${DS}/register`, { hash: md5(randomBytes(8)) })).body.data;
-    const unsent = (await api.post(`/api/0.1/lots/${lot.id}/documents`, fileDocument(never), { token: lot.token })).body.data;
-    const missing = await fetch((await fetch(unsent.url, { headers: { authorization: basic('broker') }, redirect: 'manual' })).headers.get('location')!);
+    const unsent = (await api.post(`/api/0.1/lots/${lot.id}/documents`, fileDocument(never), { token: lot.token })).body
+      .data;
+    const missing = await fetch(
+      (await fetch(unsent.url, { headers: { authorization: basic('broker') }, redirect: 'manual' })).headers.get(
+        'location',
+      )!,
+    );
     expect(missing.status).toBe(404);
     expect((await missing.json()).errors).toEqual([{ location: 'url', name: 'key', description: 'Not Found' }]);
   });
@@ -253,11 +315,15 @@ describe('document service refusals', () => {
     asDownload.searchParams.set('Expires', nines);
     const res = await fetch(asDownload);
     expect(res.status).toBe(403);
-    expect((await res.json()).errors).toEqual([{ location: 'querystring', name: 'Signature', description: 'Signature invalid.' }]);
+    expect((await res.json()).errors).toEqual([
+      { location: 'querystring', name: 'Signature', description: 'Signature invalid.' },
+    ]);
     const upload = new URL(registered.upload_url);
     const asFile = `${service.url}${DS}/get/${registered.key}?KeyID=${upload.searchParams.get('KeyID')}&Signature=${encodeURIComponent(upload.searchParams.get('Signature')!)}`;
     const { lot } = await pendingLot();
-    const post = await api.post(`/api/0.1/lots/${lot.id}/documents`, aDocument({ url: asFile, hash: `md5:${nines}` }), { token: lot.token });
+    const post = await api.post(`/api/0.1/lots/${lot.id}/documents`, aDocument({ url: asFile, hash: `md5:${nines}` }), {
+      token: lot.token,
+    });
     expect(post.status).toBe(422);
   });
 

@@ -11,7 +11,10 @@ const KYIV_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?\+0[23]:00
 describe('POST /api/0.1/lots', () => {
   it('creates a draft lot with server fields, an owner token and an absolute Location', async () => {
     const sentId = hex32();
-    const res = await api.post('/api/0.1/lots', aLot({ id: sentId, owner: 'someone', lotID: 'mine', dateModified: '2000-01-01' }));
+    const res = await api.post(
+      '/api/0.1/lots',
+      aLot({ id: sentId, owner: 'someone', lotID: 'mine', dateModified: '2000-01-01' }),
+    );
     expect(res.status).toBe(201);
     const lot = res.body.data;
     expect(lot.id).toMatch(/^[0-9a-f]{32}$/);
@@ -41,7 +44,10 @@ describe('POST /api/0.1/lots', () => {
   it('refuses a status other than draft', async () => {
     const res = await api.post('/api/0.1/lots', aLot({ status: 'pending' }));
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'body', name: 'status', description: 'You can create only in draft status' }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'body', name: 'status', description: 'You can create only in draft status' }],
+    });
   });
 
   it('answers 415 for a lotType it does not implement', async () => {
@@ -71,7 +77,10 @@ describe('POST /api/0.1/lots', () => {
   });
 
   it('reports nested organization errors under the field, and rogue fields', async () => {
-    const res = await api.post('/api/0.1/lots', aLot({ lotCustodian: { identifier: { scheme: 'UA-EDR' } }, colour: 'red' }));
+    const res = await api.post(
+      '/api/0.1/lots',
+      aLot({ lotCustodian: { identifier: { scheme: 'UA-EDR' } }, colour: 'red' }),
+    );
     expect(res.status).toBe(422);
     const byName = Object.fromEntries(res.body.errors.map((e: any) => [e.name, e.description]));
     expect(byName.colour).toEqual(['Rogue field']);
@@ -82,7 +91,9 @@ describe('POST /api/0.1/lots', () => {
   it('refuses bots and keys of other roles', async () => {
     const bot = await api.post('/api/0.1/lots', aLot(), { as: 'concierge' });
     expect(bot.status).toBe(403);
-    expect(bot.body.errors).toEqual([{ location: 'body', name: 'accreditation', description: "Can't create lot as bot" }]);
+    expect(bot.body.errors).toEqual([
+      { location: 'body', name: 'accreditation', description: "Can't create lot as bot" },
+    ]);
     const auction = await api.post('/api/0.1/lots', aLot(), { as: 'auction' });
     expect(auction.status).toBe(403);
     expect(auction.body.errors).toEqual([{ location: 'url', name: 'permission', description: 'Forbidden' }]);
@@ -107,7 +118,10 @@ describe('GET /api/0.1/lots/{id}', () => {
   it('answers 404 for an unknown id', async () => {
     const res = await api.get(`/api/0.1/lots/${hex32()}`);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'url', name: 'lot_id', description: 'Not Found' }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'url', name: 'lot_id', description: 'Not Found' }],
+    });
   });
 
   it('pretty-prints with opt_pretty=1', async () => {

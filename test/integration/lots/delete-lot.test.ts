@@ -21,21 +21,28 @@ describe('deleting a lot', () => {
     expect((await api.get(asset.url)).body.data).toEqual(asset.asset);
     const after = await patchAs(api, lot, 'owner', { status: 'pending' });
     expect(after.status).toBe(403);
-    expect(after.body.errors).toEqual([{ location: 'body', name: 'data', description: "Can't update lot in current (deleted) status" }]);
+    expect(after.body.errors).toEqual([
+      { location: 'body', name: 'data', description: "Can't update lot in current (deleted) status" },
+    ]);
   });
 
   it.each(['draft', 'verification', 'active.salable'])('refuses the owner deleting a lot in %s', async (status) => {
     const lot = await lotIn(api, status);
     const res = await patchAs(api, lot, 'owner', { status: 'deleted' });
     expect(res.status).toBe(403);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'data', description: `Can't update lot in current (${status}) status` }]);
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'data', description: `Can't update lot in current (${status}) status` },
+    ]);
     expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.status).toBe(status);
   });
 
   it('refuses anyone but the owner (and an admin) deleting a pending lot', async () => {
     const lot = await lotIn(api, 'pending');
-    expect((await patchAs(api, lot, 'stranger', { status: 'deleted' })).body.errors).toEqual([{ location: 'url', name: 'role', description: 'Forbidden' }]);
-    for (const bot of ['concierge', 'convoy']) expect((await patchAs(api, lot, bot, { status: 'deleted' })).status).toBe(403);
+    expect((await patchAs(api, lot, 'stranger', { status: 'deleted' })).body.errors).toEqual([
+      { location: 'url', name: 'role', description: 'Forbidden' },
+    ]);
+    for (const bot of ['concierge', 'convoy'])
+      expect((await patchAs(api, lot, bot, { status: 'deleted' })).status).toBe(403);
     expect((await patchAs(api, lot, 'admin', { status: 'deleted' })).body.data.status).toBe('deleted');
   });
 

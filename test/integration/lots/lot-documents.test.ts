@@ -14,7 +14,12 @@ describe('lot documents', () => {
     const res = await api.post(docs(lot.id), aDocument({ id: 'mine', author: 'me' }), { token: lot.token });
     expect(res.status).toBe(201);
     const doc = res.body.data;
-    expect(doc).toMatchObject({ author: 'lot_owner', documentOf: 'lot', title: 'Notice.pdf', format: 'application/pdf' });
+    expect(doc).toMatchObject({
+      author: 'lot_owner',
+      documentOf: 'lot',
+      title: 'Notice.pdf',
+      format: 'application/pdf',
+    });
     expect(doc.id).toMatch(/^[0-9a-f]{32}$/);
     expect(doc.datePublished).toBe(doc.dateModified);
     expect(res.headers.get('location')).toBe(`${service.url}${docs(lot.id)}/${doc.id}`);
@@ -27,9 +32,16 @@ describe('lot documents', () => {
   it('keeps versions: PUT keeps id and datePublished, and the older ones are previousVersions', async () => {
     const lot = await lotIn(api, 'pending');
     const first = (await api.post(docs(lot.id), aDocument(), { token: lot.token })).body.data;
-    const put = await api.put(`${docs(lot.id)}/${first.id}`, aDocument({ title: 'Notice v2.pdf' }), { token: lot.token });
+    const put = await api.put(`${docs(lot.id)}/${first.id}`, aDocument({ title: 'Notice v2.pdf' }), {
+      token: lot.token,
+    });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ id: first.id, datePublished: first.datePublished, title: 'Notice v2.pdf', author: 'lot_owner' });
+    expect(put.body.data).toMatchObject({
+      id: first.id,
+      datePublished: first.datePublished,
+      title: 'Notice v2.pdf',
+      author: 'lot_owner',
+    });
     expect(put.body.data.dateModified).not.toBe(first.dateModified);
     const one = await api.get(`${docs(lot.id)}/${first.id}`);
     expect(one.body.data.title).toBe('Notice v2.pdf');
@@ -45,7 +57,18 @@ describe('lot documents', () => {
   it('orders illustrations by index, equal indexes in upload order', async () => {
     const lot = await lotIn(api, 'pending');
     const add = async (title: string, index?: number) =>
-      (await api.post(docs(lot.id), aDocument({ title, documentType: 'illustration', format: 'image/png', ...(index !== undefined && { index }) }), { token: lot.token })).body.data;
+      (
+        await api.post(
+          docs(lot.id),
+          aDocument({
+            title,
+            documentType: 'illustration',
+            format: 'image/png',
+            ...(index !== undefined && { index }),
+          }),
+          { token: lot.token },
+        )
+      ).body.data;
     await add('c', 3);
     await add('a1', 1);
     await add('b', 2);

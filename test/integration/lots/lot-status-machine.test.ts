@@ -63,20 +63,29 @@ describe('lot status machine', () => {
     expect(read.body.data.status).toBe(to);
   });
 
-  it.each(LOT_STATUSES)('refuses every other move out of %s, with the upstream error, changing nothing', async (from) => {
-    const lot = await lotIn(api, from);
-    for (const role of ROLES) {
-      for (const to of LOT_STATUSES) {
-        if (to === from || allowedMoves.some((m) => m.from === from && m.to === to && m.role === role)) continue;
-        const res = await patchAs(api, lot, role, { status: to });
-        expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
-        const [error] = res.body.errors;
-        if (role === 'stranger') expect(error).toEqual({ location: 'url', name: 'role', description: 'Forbidden' });
-        else if (to === 'draft' && EDITORS[from]?.includes(role)) expect(error.description).toBe("Can't switch lot to draft status");
-        else expect(error).toEqual({ location: 'body', name: 'data', description: `Can't update lot in current (${from}) status` });
+  it.each(LOT_STATUSES)(
+    'refuses every other move out of %s, with the upstream error, changing nothing',
+    async (from) => {
+      const lot = await lotIn(api, from);
+      for (const role of ROLES) {
+        for (const to of LOT_STATUSES) {
+          if (to === from || allowedMoves.some((m) => m.from === from && m.to === to && m.role === role)) continue;
+          const res = await patchAs(api, lot, role, { status: to });
+          expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
+          const [error] = res.body.errors;
+          if (role === 'stranger') expect(error).toEqual({ location: 'url', name: 'role', description: 'Forbidden' });
+          else if (to === 'draft' && EDITORS[from]?.includes(role))
+            expect(error.description).toBe("Can't switch lot to draft status");
+          else
+            expect(error).toEqual({
+              location: 'body',
+              name: 'data',
+              description: `Can't update lot in current (${from}) status`,
+            });
+        }
       }
-    }
-    const read = await api.get(`/api/0.1/lots/${lot.id}`);
-    expect(read.body.data).toEqual(lot.lot);
-  });
+      const read = await api.get(`/api/0.1/lots/${lot.id}`);
+      expect(read.body.data).toEqual(lot.lot);
+    },
+  );
 });

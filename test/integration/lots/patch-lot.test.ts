@@ -10,7 +10,11 @@ const api = client(() => service.url);
 describe('PATCH /api/0.1/lots/{id}', () => {
   it('takes the owner token from acc_token, X-Access-Token or body access.token', async () => {
     const lot = await createLot(api);
-    const viaHeader = await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'pending' }, { token: lot.token, tokenIn: 'header' });
+    const viaHeader = await api.patch(
+      `/api/0.1/lots/${lot.id}`,
+      { status: 'pending' },
+      { token: lot.token, tokenIn: 'header' },
+    );
     expect(viaHeader.status).toBe(200);
     const viaBody = await api.call('PATCH', `/api/0.1/lots/${lot.id}`, undefined, {
       as: 'broker',
@@ -24,18 +28,42 @@ describe('PATCH /api/0.1/lots/{id}', () => {
     const lot = await createLot(api);
     const wrong = await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'pending' }, { token: hex32() });
     expect(wrong.status).toBe(403);
-    const other = await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'pending' }, { as: 'broker2', token: lot.token });
+    const other = await api.patch(
+      `/api/0.1/lots/${lot.id}`,
+      { status: 'pending' },
+      { as: 'broker2', token: lot.token },
+    );
     expect(other.status).toBe(403);
     expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.status).toBe('draft');
   });
 
   it('drops fields the role may not change in the status, silently', async () => {
     const lot = await createLot(api);
-    const draft = await patchAs(api, lot, 'owner', { status: 'pending', title: 'new title', lotID: 'UA-x', owner: 'me' });
+    const draft = await patchAs(api, lot, 'owner', {
+      status: 'pending',
+      title: 'new title',
+      lotID: 'UA-x',
+      owner: 'me',
+    });
     expect(draft.status).toBe(200);
-    expect(draft.body.data).toMatchObject({ status: 'pending', title: lot.lot.title, lotID: lot.lot.lotID, owner: 'broker' });
-    const pending = await patchAs(api, lot, 'owner', { title: 'new title', description: 'new', date: '2000-01-01', owner: 'me' });
-    expect(pending.body.data).toMatchObject({ title: 'new title', description: 'new', date: draft.body.data.date, owner: 'broker' });
+    expect(draft.body.data).toMatchObject({
+      status: 'pending',
+      title: lot.lot.title,
+      lotID: lot.lot.lotID,
+      owner: 'broker',
+    });
+    const pending = await patchAs(api, lot, 'owner', {
+      title: 'new title',
+      description: 'new',
+      date: '2000-01-01',
+      owner: 'me',
+    });
+    expect(pending.body.data).toMatchObject({
+      title: 'new title',
+      description: 'new',
+      date: draft.body.data.date,
+      owner: 'broker',
+    });
     const salable = await lotIn(api, 'active.salable');
     const convoy = await patchAs(api, salable, 'convoy', { title: 'convoy title', auctions: [hex32()] });
     expect(convoy.status).toBe(200);
@@ -85,8 +113,14 @@ describe('PATCH /api/0.1/lots/{id}', () => {
   it('merges nested objects and replaces lists', async () => {
     const lot = await lotIn(api, 'pending');
     const asset = hex32();
-    const res = await patchAs(api, lot, 'owner', { lotCustodian: { contactPoint: { telephone: '+380000000001' } }, assets: [asset] });
-    expect(res.body.data.lotCustodian.contactPoint).toEqual({ ...lot.lot.lotCustodian.contactPoint, telephone: '+380000000001' });
+    const res = await patchAs(api, lot, 'owner', {
+      lotCustodian: { contactPoint: { telephone: '+380000000001' } },
+      assets: [asset],
+    });
+    expect(res.body.data.lotCustodian.contactPoint).toEqual({
+      ...lot.lot.lotCustodian.contactPoint,
+      telephone: '+380000000001',
+    });
     expect(res.body.data.lotCustodian.name).toBe(lot.lot.lotCustodian.name);
     expect(res.body.data.assets).toEqual([asset]);
   });
@@ -99,7 +133,15 @@ describe('PATCH /api/0.1/lots/{id}', () => {
 
   it('loses no acknowledged change when many writers PATCH one lot at once', async () => {
     const lot = await lotIn(api, 'pending');
-    const fields = ['title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru', 'lotIdentifier'];
+    const fields = [
+      'title',
+      'title_en',
+      'title_ru',
+      'description',
+      'description_en',
+      'description_ru',
+      'lotIdentifier',
+    ];
     const answers = await Promise.all(fields.map((field) => patchAs(api, lot, 'owner', { [field]: `${field} v2` })));
     expect(answers.map((a) => a.status)).toEqual(fields.map(() => 200));
     const read = (await api.get(`/api/0.1/lots/${lot.id}`)).body.data;

@@ -33,7 +33,15 @@ const content = (o: any) => {
 };
 const same = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 const sortKeys = (v: any): any =>
-  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v;
+  Array.isArray(v)
+    ? v.map(sortKeys)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sortKeys(v[k])]),
+        )
+      : v;
 
 /** `singles` are each set by one PATCH; the rest of the 50 are spread over `shared`. */
 function plan(singles: string[], shared: string[], run: string): Write[] {
@@ -49,19 +57,29 @@ function expectLinearizable(initial: any, writes: Write[], answers: Answer[], fi
   for (const [i, res] of answers.entries()) {
     if (res.status === 200) continue;
     expect(res.status, `${writes[i].path}: ${JSON.stringify(res.body)}`).toBe(412);
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'body', name: 'data', description: expect.stringMatching(/Precondition Failed/) }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'body', name: 'data', description: expect.stringMatching(/Precondition Failed/) }],
+    });
   }
-  let pending = answers.flatMap((res, i) => (res.status === 200 ? [{ write: writes[i], after: content(res.body.data) }] : []));
+  let pending = answers.flatMap((res, i) =>
+    res.status === 200 ? [{ write: writes[i], after: content(res.body.data) }] : [],
+  );
   expect(pending.length, 'some PATCHes are acknowledged').toBeGreaterThan(0);
-  for (const { write, after } of pending) expect(getPath(after, write.path), 'an answer shows its own change').toBe(write.value);
+  for (const { write, after } of pending)
+    expect(getPath(after, write.path), 'an answer shows its own change').toBe(write.value);
   let state = content(initial);
   while (pending.length) {
     const next = pending.filter(({ write, after }) => same(setPath(state, write.path, write.value), after));
     const left = pending.map((p) => p.write.value).join(' | ');
-    expect(new Set(next.map((n) => n.write.path)).size, `acknowledged PATCHes of one field follow the state (left: ${left})`).toBe(1);
+    expect(
+      new Set(next.map((n) => n.write.path)).size,
+      `acknowledged PATCHes of one field follow the state (left: ${left})`,
+    ).toBe(1);
     // Writes of one field on one state commute but for the value that stays: consume first those no later state shows.
     const seen = (n: (typeof next)[number]) =>
-      getPath(final, n.write.path) === n.write.value || pending.some((p) => p !== n && getPath(p.after, n.write.path) === n.write.value);
+      getPath(final, n.write.path) === n.write.value ||
+      pending.some((p) => p !== n && getPath(p.after, n.write.path) === n.write.value);
     const chosen = next.find((n) => !seen(n)) ?? next[0];
     state = chosen.after;
     pending = pending.filter((p) => p !== chosen);
@@ -82,7 +100,11 @@ describe('50 concurrent PATCHes of one object', () => {
   it('on a pending lot: every acknowledged change is in the final lot, the others are 412', async () => {
     const lot = await lotIn(api, 'pending');
     const url = `/api/0.1/lots/${lot.id}`;
-    const writes = plan(['title_en', 'title_ru', 'description_en', 'description_ru', 'lotIdentifier'], ['title', 'description', 'lotCustodian.contactPoint.name'], 'lot');
+    const writes = plan(
+      ['title_en', 'title_ru', 'description_en', 'description_ru', 'lotIdentifier'],
+      ['title', 'description', 'lotCustodian.contactPoint.name'],
+      'lot',
+    );
     const initial = (await api.get(url)).body.data;
     const answers = await storm(url, lot.token, writes);
     expectLinearizable(initial, writes, answers, (await api.get(url)).body.data);
@@ -91,7 +113,11 @@ describe('50 concurrent PATCHes of one object', () => {
   it('on a landlease auction in active.rectification: every acknowledged change is in the final auction, the others are 412', async () => {
     const auction = await rectifyingAuction(api);
     const url = `${AUCTIONS}/${auction.id}`;
-    const writes = plan(['lotIdentifier', 'bankAccount.description', 'lotHolder.name', 'procuringEntity.contactPoint.name'], ['description', 'lotHolder.contactPoint.name', 'bankAccount.bankName'], 'landlease');
+    const writes = plan(
+      ['lotIdentifier', 'bankAccount.description', 'lotHolder.name', 'procuringEntity.contactPoint.name'],
+      ['description', 'lotHolder.contactPoint.name', 'bankAccount.bankName'],
+      'landlease',
+    );
     const initial = (await api.get(url)).body.data;
     const answers = await storm(url, auction.token, writes);
     expectLinearizable(initial, writes, answers, (await api.get(url)).body.data);

@@ -25,14 +25,23 @@ afterAll(() => {
 });
 afterEach(() => setFaults({}));
 
-const SEED = process.env.FUZZ_SEED && process.env.FUZZ_SEED !== 'random' ? Number(process.env.FUZZ_SEED) : process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : 20261123;
+const SEED =
+  process.env.FUZZ_SEED && process.env.FUZZ_SEED !== 'random'
+    ? Number(process.env.FUZZ_SEED)
+    : process.env.FUZZ_SEED === 'random'
+      ? Math.floor(Math.random() * 2 ** 31)
+      : 20261123;
 const SHARE = 0.25;
 
 async function setFaults(config: Record<string, unknown>) {
   const res = await fetch(`${service.url}/_local/faults`, { method: 'PUT', body: JSON.stringify(config) });
   expect(res.status).toBe(200);
 }
-const faultStats = async () => (await (await fetch(`${service.url}/_local/faults`)).json()).data.stats as { calls: number; injected: Record<string, number> };
+const faultStats = async () =>
+  (await (await fetch(`${service.url}/_local/faults`)).json()).data.stats as {
+    calls: number;
+    injected: Record<string, number>;
+  };
 
 /** Every answer under faults: the expected status, or a retryable refusal in the envelope; never a 500 or a stack. */
 const byStatus: Record<string, number> = {};
@@ -66,7 +75,8 @@ describe('the API under injected DynamoDB faults', () => {
     for (let i = 0; i < 30; i++) {
       const title = `fault lot ${i}`;
       const res = await api.post('/api/0.1/lots', aLot({ title }));
-      if (expectRightOr503(res, 201, 'create lot')) created.push({ id: res.body.data.id, token: res.body.access.token, title });
+      if (expectRightOr503(res, 201, 'create lot'))
+        created.push({ id: res.body.data.id, token: res.body.access.token, title });
       else refusedCreates++;
     }
     const patched = new Map<string, boolean>();
@@ -94,13 +104,20 @@ describe('the API under injected DynamoDB faults', () => {
       if (!stored || stored.title !== lot.title) halfWritten(`lot ${lot.id} lost`);
       const pending = patched.get(lot.id);
       if (listed.has(lot.id) !== pending) halfWritten(`lot ${lot.id} listed ${listed.has(lot.id)}, pending ${pending}`);
-      if (stored?.status !== (pending ? 'pending' : 'draft')) halfWritten(`lot ${lot.id} ${stored?.status}, answered ${pending}`);
+      if (stored?.status !== (pending ? 'pending' : 'draft'))
+        halfWritten(`lot ${lot.id} ${stored?.status}, answered ${pending}`);
       const doc = documents.get(lot.id)!;
       const hasDoc = (stored?.documents ?? []).some((d: { title: string }) => d.title === doc.title);
       if (hasDoc !== doc.saved) halfWritten(`lot ${lot.id} document stored ${hasDoc}, answered ${doc.saved}`);
     }
     if (feed.length !== [...patched.values()].filter(Boolean).length) halfWritten(`feed has ${feed.length} lots`);
-    Object.assign(figures, { seed: SEED, share: SHARE, apiCalls: stats.calls, apiFaults: stats.injected, refusedCreates });
+    Object.assign(figures, {
+      seed: SEED,
+      share: SHARE,
+      apiCalls: stats.calls,
+      apiFaults: stats.injected,
+      refusedCreates,
+    });
     expect(stats.calls).toBeGreaterThan(100);
     expect(Object.values(stats.injected).reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
     expect(halfWrites, mismatches.join('; ')).toBe(0);
@@ -112,7 +129,8 @@ describe('the bots under injected faults and crashes', () => {
   async function settledConsistently(lot: CreatedLot, assets: CreatedAsset[]) {
     const l = await readLot(lot);
     const a = await Promise.all(assets.map((x) => read(x.url)));
-    const all = (status: string, related: boolean) => a.every((x) => x.status === status && (related ? x.relatedLot === lot.id : x.relatedLot === undefined));
+    const all = (status: string, related: boolean) =>
+      a.every((x) => x.status === status && (related ? x.relatedLot === lot.id : x.relatedLot === undefined));
     const ok =
       (l.status === 'verification' && (all('pending', false) || all('verification', true))) ||
       (l.status === 'active.salable' && all('active', true));
@@ -177,13 +195,23 @@ describe('the bots under injected faults and crashes', () => {
       timed: await Promise.all(timed.map(async (a) => (await read(`${INSIDER}/${a.id}`)).status)),
     };
     const final = [
-      ...(await Promise.all(concierge.map(async (w) => (await settledConsistently(w.lot, w.assets)) === 'active.salable'))),
-      ...(await Promise.all(fromLots.map(async (id) => (await read(`${INSIDER}/${id}`)).status === 'active.tendering'))),
+      ...(await Promise.all(
+        concierge.map(async (w) => (await settledConsistently(w.lot, w.assets)) === 'active.salable'),
+      )),
+      ...(await Promise.all(
+        fromLots.map(async (id) => (await read(`${INSIDER}/${id}`)).status === 'active.tendering'),
+      )),
       ...(await Promise.all(salable.map(async (w) => (await readLot(w.lot)).status === 'active.auction'))),
       ...(await Promise.all(timed.map(async (a) => (await read(`${INSIDER}/${a.id}`)).status === 'active.auction'))),
     ];
     const convergence = final.filter(Boolean).length / final.length;
-    Object.assign(figures, { botRuns: runs, botCalls: botStats.calls, botFaults: botStats.injected, objects: final.length, convergence });
+    Object.assign(figures, {
+      botRuns: runs,
+      botCalls: botStats.calls,
+      botFaults: botStats.injected,
+      objects: final.length,
+      convergence,
+    });
     expect(halfWrites, mismatches.join('; ')).toBe(0);
     expect(convergence, JSON.stringify(statuses)).toBe(1);
   }, 60_000);
@@ -200,7 +228,9 @@ describe('the bots under injected faults and crashes', () => {
       for (const w of work) await settledConsistently(w.lot, w.assets);
     }
     await runBotsToRest();
-    const settled = await Promise.all(work.map(async (w) => (await settledConsistently(w.lot, w.assets)) === 'active.salable'));
+    const settled = await Promise.all(
+      work.map(async (w) => (await settledConsistently(w.lot, w.assets)) === 'active.salable'),
+    );
     Object.assign(figures, { crashPoints: 12, crashesHit: crashes });
     expect(crashes).toBeGreaterThan(3);
     expect(settled.every(Boolean)).toBe(true);
@@ -210,5 +240,7 @@ describe('the bots under injected faults and crashes', () => {
 
 afterAll(() => {
   // The figures the issue asks for, in the test output (and README "Security and resilience").
-  console.log(`fault injection: ${JSON.stringify({ ...figures, requestsSent, answersByStatus: byStatus, halfWrites })}`);
+  console.log(
+    `fault injection: ${JSON.stringify({ ...figures, requestsSent, answersByStatus: byStatus, halfWrites })}`,
+  );
 });

@@ -10,9 +10,24 @@ const service = useService();
 const api = client(() => service.url);
 
 /** PATCH bodies: a few editable fields with valid values, then mutated. */
-const lotPatch = () => ({ title: 'Новий заголовок', description: 'Новий опис', lotCustodian: anOrganization(), assets: [hex32()] });
-const bouncePatch = () => ({ title: 'Інша назва', description: 'Інший опис', items: [anItem()], assetCustodian: anOrganization() });
-const basicPatch = () => ({ title: 'Інша назва', value: { amount: 200, currency: 'UAH' }, quantity: 7, address: { countryName: 'Україна' } });
+const lotPatch = () => ({
+  title: 'Новий заголовок',
+  description: 'Новий опис',
+  lotCustodian: anOrganization(),
+  assets: [hex32()],
+});
+const bouncePatch = () => ({
+  title: 'Інша назва',
+  description: 'Інший опис',
+  items: [anItem()],
+  assetCustodian: anOrganization(),
+});
+const basicPatch = () => ({
+  title: 'Інша назва',
+  value: { amount: 200, currency: 'UAH' },
+  quantity: 7,
+  address: { countryName: 'Україна' },
+});
 
 describe('fuzzing the bodies of the lots and assets registries', () => {
   let lot: CreatedLot;
@@ -29,11 +44,30 @@ describe('fuzzing the bodies of the lots and assets registries', () => {
   it('POST /api/0.1/lots', () => fuzzEndpoint(api, () => ({ method: 'POST', path: '/api/0.1/lots' }), mutated(aLot)));
 
   it('PATCH /api/0.1/lots/{id}', () =>
-    fuzzEndpoint(api, () => ({ method: 'PATCH', path: `/api/0.1/lots/${lot.id}`, token: lot.token, pk: `LOT#${lot.id}` }), mutated(lotPatch)));
+    fuzzEndpoint(
+      api,
+      () => ({ method: 'PATCH', path: `/api/0.1/lots/${lot.id}`, token: lot.token, pk: `LOT#${lot.id}` }),
+      mutated(lotPatch),
+    ));
 
   it('POST and PUT of lot documents', async () => {
-    await fuzzEndpoint(api, () => ({ method: 'POST', path: `/api/0.1/lots/${lot.id}/documents`, token: lot.token, pk: `LOT#${lot.id}` }), mutated(aDocument), 60);
-    await fuzzEndpoint(api, () => ({ method: 'PUT', path: `/api/0.1/lots/${lot.id}/documents/${lotDocument}`, token: lot.token, pk: `LOT#${lot.id}` }), mutated(aDocument), 60);
+    await fuzzEndpoint(
+      api,
+      () => ({ method: 'POST', path: `/api/0.1/lots/${lot.id}/documents`, token: lot.token, pk: `LOT#${lot.id}` }),
+      mutated(aDocument),
+      60,
+    );
+    await fuzzEndpoint(
+      api,
+      () => ({
+        method: 'PUT',
+        path: `/api/0.1/lots/${lot.id}/documents/${lotDocument}`,
+        token: lot.token,
+        pk: `LOT#${lot.id}`,
+      }),
+      mutated(aDocument),
+      60,
+    );
   });
 
   it('POST of assets of both types', async () => {
@@ -42,30 +76,78 @@ describe('fuzzing the bodies of the lots and assets registries', () => {
   });
 
   it('PATCH of assets of both types, and of a bounce item', async () => {
-    await fuzzEndpoint(api, () => ({ method: 'PATCH', path: bounce.url, token: bounce.token, pk: `ASSET#${bounce.id}` }), mutated(bouncePatch));
-    await fuzzEndpoint(api, () => ({ method: 'PATCH', path: basic.url, token: basic.token, pk: `ASSET#${basic.id}` }), mutated(basicPatch));
+    await fuzzEndpoint(
+      api,
+      () => ({ method: 'PATCH', path: bounce.url, token: bounce.token, pk: `ASSET#${bounce.id}` }),
+      mutated(bouncePatch),
+    );
+    await fuzzEndpoint(
+      api,
+      () => ({ method: 'PATCH', path: basic.url, token: basic.token, pk: `ASSET#${basic.id}` }),
+      mutated(basicPatch),
+    );
     const item = () => bounce.asset.items[0].id;
-    await fuzzEndpoint(api, () => ({ method: 'PATCH', path: `${bounce.url}/items/${item()}`, token: bounce.token, pk: `ASSET#${bounce.id}` }), mutated(anItem), 60);
+    await fuzzEndpoint(
+      api,
+      () => ({ method: 'PATCH', path: `${bounce.url}/items/${item()}`, token: bounce.token, pk: `ASSET#${bounce.id}` }),
+      mutated(anItem),
+      60,
+    );
   });
 
   it('POST of bounce asset documents', () =>
-    fuzzEndpoint(api, () => ({ method: 'POST', path: `${bounce.url}/documents`, token: bounce.token, pk: `ASSET#${bounce.id}` }), mutated(aDocument), 60));
+    fuzzEndpoint(
+      api,
+      () => ({ method: 'POST', path: `${bounce.url}/documents`, token: bounce.token, pk: `ASSET#${bounce.id}` }),
+      mutated(aDocument),
+      60,
+    ));
 
   it('POST and PATCH of bounce related processes (concierge)', async () => {
     const process = () => ({ type: 'lot', relatedProcessID: hex32(), identifier: 'UA-LR-DGF-2026-11-23-000001' });
     const linked = await assetIn(api, 'bounce', 'pending');
-    await fuzzEndpoint(api, () => ({ method: 'POST', path: `${linked.url}/related_processes`, as: 'concierge', pk: `ASSET#${linked.id}` }), mutated(process), 60);
+    await fuzzEndpoint(
+      api,
+      () => ({ method: 'POST', path: `${linked.url}/related_processes`, as: 'concierge', pk: `ASSET#${linked.id}` }),
+      mutated(process),
+      60,
+    );
     const rp = (await api.get(`${linked.url}/related_processes`)).body.data[0]?.id ?? hex32();
-    await fuzzEndpoint(api, () => ({ method: 'PATCH', path: `${linked.url}/related_processes/${rp}`, as: 'concierge', pk: `ASSET#${linked.id}` }), mutated(process), 60);
+    await fuzzEndpoint(
+      api,
+      () => ({
+        method: 'PATCH',
+        path: `${linked.url}/related_processes/${rp}`,
+        as: 'concierge',
+        pk: `ASSET#${linked.id}`,
+      }),
+      mutated(process),
+      60,
+    );
   });
 
   it('POST of ownership (a transfer and the transfer token)', async () => {
     const created = await api.post('/api/0.1/lots', aLot());
     const transfer = (await api.post('/api/0.1/transfers', {}, { as: 'broker2' })).body.data.id;
     const body = () => ({ id: transfer, transfer: created.body.access.transfer });
-    await fuzzEndpoint(api, () => ({ method: 'POST', path: `/api/0.1/lots/${created.body.data.id}/ownership`, as: 'broker2', pk: `LOT#${created.body.data.id}` }), mutated(body), 60);
+    await fuzzEndpoint(
+      api,
+      () => ({
+        method: 'POST',
+        path: `/api/0.1/lots/${created.body.data.id}/ownership`,
+        as: 'broker2',
+        pk: `LOT#${created.body.data.id}`,
+      }),
+      mutated(body),
+      60,
+    );
   });
 
   it('POST /api/docservice/register', () =>
-    fuzzEndpoint(api, () => ({ method: 'POST', path: '/api/docservice/register' }), mutated(() => ({ hash: `md5:${'0123456789abcdef'.repeat(2)}` })), 60));
+    fuzzEndpoint(
+      api,
+      () => ({ method: 'POST', path: '/api/docservice/register' }),
+      mutated(() => ({ hash: `md5:${'0123456789abcdef'.repeat(2)}` })),
+      60,
+    ));
 });

@@ -31,21 +31,46 @@ export const garbage: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.string() },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
-  { weight: 3, arbitrary: fc.constantFrom('', ' ', '\u0000', '\ud800', '😀'.repeat(100), 'x'.repeat(10_000), '2017-13-45', '2099-01-01T00:00:00+02:00', 'NaN', 'UAH', 'draft', 'active', 'pending') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\u0000',
+      '\ud800',
+      '😀'.repeat(100),
+      'x'.repeat(10_000),
+      '2017-13-45',
+      '2099-01-01T00:00:00+02:00',
+      'NaN',
+      'UAH',
+      'draft',
+      'active',
+      'pending',
+    ),
+  },
   // Past DynamoDB's item size (400 KB) and nesting (32 levels) limits.
   { weight: 1, arbitrary: fc.constant('x'.repeat(450_000)) },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 120 }).map((d) => nested(d, 'deep')) },
   { weight: 3, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }) },
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.constant(Array.from({ length: 2000 }, (_, i) => i)) },
-  { weight: 2, arbitrary: fc.dictionary(fc.constantFrom(PROTO, 'constructor', 'prototype', '', 'ключ', '$ref', 'toString', 'valueOf', 'id'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
+  {
+    weight: 2,
+    arbitrary: fc.dictionary(
+      fc.constantFrom(PROTO, 'constructor', 'prototype', '', 'ключ', '$ref', 'toString', 'valueOf', 'id'),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 3 },
+    ),
+  },
 );
 
 type Path = (string | number)[];
 
 function paths(value: unknown, at: Path = []): Path[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => [[...at, i], ...paths(v, [...at, i])]);
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [[...at, k], ...paths(v, [...at, k])]);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [[...at, k], ...paths(v, [...at, k])]);
   return [];
 }
 
@@ -70,7 +95,12 @@ function dropAt(root: any, path: Path): any {
 
 /** A body: the valid one, mutated 1–3 times, or garbage instead of an object. */
 export function mutated(valid: () => Record<string, unknown>): fc.Arbitrary<unknown> {
-  const edit = fc.tuple(fc.constantFrom('set', 'set', 'drop', 'add'), fc.nat(), garbage, fc.constantFrom(PROTO, 'constructor', 'unknownField', 'status', 'id', 'owner', 'ключ'));
+  const edit = fc.tuple(
+    fc.constantFrom('set', 'set', 'drop', 'add'),
+    fc.nat(),
+    garbage,
+    fc.constantFrom(PROTO, 'constructor', 'unknownField', 'status', 'id', 'owner', 'ключ'),
+  );
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant(null).map(() => valid()) },
     {
@@ -79,7 +109,13 @@ export function mutated(valid: () => Record<string, unknown>): fc.Arbitrary<unkn
         let body: any = valid();
         for (const [kind, n, value, key] of edits) {
           const all = paths(body);
-          const containers = [[], ...all.filter((p) => { const v = p.reduce((o: any, k) => o?.[k], body); return v && typeof v === 'object' && !Array.isArray(v); })];
+          const containers = [
+            [],
+            ...all.filter((p) => {
+              const v = p.reduce((o: any, k) => o?.[k], body);
+              return v && typeof v === 'object' && !Array.isArray(v);
+            }),
+          ];
           if (kind === 'add' || !all.length) body = setAt(body, [...containers[n % containers.length], key], value);
           else if (kind === 'set') body = setAt(body, all[n % all.length], value);
           else body = dropAt(body, all[n % all.length]);
@@ -113,7 +149,15 @@ export async function partition(pk: string): Promise<string> {
   const items: unknown[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey }));
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
     items.push(...(page.Items ?? []));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -125,7 +169,9 @@ export async function scanTable(): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new ScanCommand({ TableName: tableName(), ConsistentRead: true, ExclusiveStartKey }));
+    const page = await documentClient().send(
+      new ScanCommand({ TableName: tableName(), ConsistentRead: true, ExclusiveStartKey }),
+    );
     items.push(...(page.Items ?? []));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -137,7 +183,9 @@ export async function itemCount(): Promise<number> {
   let count = 0;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient().send(new ScanCommand({ TableName: tableName(), Select: 'COUNT', ConsistentRead: true, ExclusiveStartKey }));
+    const page = await documentClient().send(
+      new ScanCommand({ TableName: tableName(), Select: 'COUNT', ConsistentRead: true, ExclusiveStartKey }),
+    );
     count += page.Count ?? 0;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -159,10 +207,15 @@ export async function fuzzEndpoint(api: Api, target: () => Target, body: fc.Arbi
     fc.asyncProperty(body, async (data) => {
       const t = target();
       const before = t.pk ? await partition(t.pk) : await itemCount();
-      const res = await api.call(t.method, t.path, undefined, { as: t.as ?? 'broker', token: t.token, raw: requestText(data) });
+      const res = await api.call(t.method, t.path, undefined, {
+        as: t.as ?? 'broker',
+        token: t.token,
+        raw: requestText(data),
+      });
       const what = `${t.method} ${t.path} ${requestText(data).slice(0, 300)}`;
       expectNoServerError(res, what);
-      if (res.status >= 400) expect(t.pk ? await partition(t.pk) : await itemCount(), `${what}: a refusal stored nothing`).toEqual(before);
+      if (res.status >= 400)
+        expect(t.pk ? await partition(t.pk) : await itemCount(), `${what}: a refusal stored nothing`).toEqual(before);
     }),
     { ...fuzzParameters(numRuns), endOnFailure: true },
   );

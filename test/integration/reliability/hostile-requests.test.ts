@@ -5,7 +5,15 @@ import { client } from '../../support/http.ts';
 import { assetIn } from '../../support/assets.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, clockOf, INSIDER, insiderBid, qualifyingInsider, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
+import {
+  AUCTIONS,
+  clockOf,
+  INSIDER,
+  insiderBid,
+  qualifyingInsider,
+  rectifyingAuction,
+  tenderingInsider,
+} from '../../support/auctions.ts';
 
 /**
  * What a hostile client tried against the service (issue 15) and must not get: links built from its headers, the
@@ -18,7 +26,11 @@ afterEach(() => clock.reset());
 const basic = (as: string) => `Basic ${Buffer.from(`${as}:`).toString('base64')}`;
 
 /** The headers a hostile client sends to steer absolute links (fetch cannot set Host, so node:http does it). */
-const HOSTILE = { host: 'evil.example', 'x-forwarded-proto': 'javascript:alert(document.domain)//', 'x-forwarded-host': 'evil.example' };
+const HOSTILE = {
+  host: 'evil.example',
+  'x-forwarded-proto': 'javascript:alert(document.domain)//',
+  'x-forwarded-host': 'evil.example',
+};
 
 interface Raw {
   status: number;
@@ -27,7 +39,11 @@ interface Raw {
 }
 
 /** One request over a raw socket with exactly these headers. */
-function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Raw> {
+function raw(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Raw> {
   const { port } = new URL(service.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers: options.headers }, (res) => {
@@ -57,7 +73,10 @@ const hostileJson = (method: string, path: string, data: unknown, token?: string
 
 describe('absolute links come from the configured base URL, never from request headers', () => {
   /** Each document route: how to reach a collection that takes documents, and its owner's token. */
-  const documentRoutes: { name: string; collection: () => Promise<{ path: string; token: string; as?: string; read: string; documentType?: string }> }[] = [
+  const documentRoutes: {
+    name: string;
+    collection: () => Promise<{ path: string; token: string; as?: string; read: string; documentType?: string }>;
+  }[] = [
     {
       name: 'lot documents',
       collection: async () => {
@@ -123,7 +142,9 @@ describe('absolute links come from the configured base URL, never from request h
       const document = () => aDocument(target.documentType ? { documentType: target.documentType } : {});
       const posted = await hostileJson('POST', target.path, document(), target.token, target.as);
       expect(posted.status, JSON.stringify(posted.body)).toBe(201);
-      expect(posted.body.data.url.startsWith(`${service.url}${target.path}/${posted.body.data.id}?download=`)).toBe(true);
+      expect(posted.body.data.url.startsWith(`${service.url}${target.path}/${posted.body.data.id}?download=`)).toBe(
+        true,
+      );
       // 2.5 answers Location as a path; the others as an absolute URL on the service's own host.
       expect(String(posted.headers.location ?? '/')).toMatch(new RegExp(`^(${service.url})?/`));
       const read = await api.get(`${target.read}?acc_token=${target.token}`, { as: target.as ?? 'broker' });
@@ -132,7 +153,13 @@ describe('absolute links come from the configured base URL, never from request h
       const mine = read.body.data.documents.find((d: { id: string }) => d.id === posted.body.data.id);
       expect(mine.url.startsWith(`${service.url}${target.path}/`), mine.url).toBe(true);
       if (route.name === 'lot documents' || route.name === 'landlease auction documents') {
-        const put = await hostileJson('PUT', `${target.path}/${posted.body.data.id}`, document(), target.token, target.as);
+        const put = await hostileJson(
+          'PUT',
+          `${target.path}/${posted.body.data.id}`,
+          document(),
+          target.token,
+          target.as,
+        );
         expect(put.status, JSON.stringify(put.body)).toBe(200);
         expect(put.body.data.url.startsWith(`${service.url}/`)).toBe(true);
       }
@@ -154,7 +181,13 @@ describe('the auction system', () => {
     await insiderBid(api, a.id);
     const early = await api.get(`${INSIDER}/${a.id}/auction`, { as: 'auction' });
     expect(early.status).toBe(403);
-    expect(early.body.errors).toEqual([{ location: 'body', name: 'data', description: "Can't get auction info in current (active.tendering) auction status" }]);
+    expect(early.body.errors).toEqual([
+      {
+        location: 'body',
+        name: 'data',
+        description: "Can't get auction info in current (active.tendering) auction status",
+      },
+    ]);
     expect(JSON.stringify(early.body)).not.toContain('tenderers');
   });
 });
@@ -164,7 +197,10 @@ describe('the credential comes before the body', () => {
   it('answers 401 without a key whatever the body: wrong type, malformed JSON, too large', async () => {
     const wrongType = await raw('POST', LOTS, { headers: { 'content-type': 'text/plain' }, body: 'x' });
     const malformed = await raw('POST', LOTS, { headers: { 'content-type': 'application/json' }, body: '{"data": ' });
-    const huge = await raw('POST', LOTS, { headers: { 'content-type': 'application/json' }, body: `{"data": {"title": "${'x'.repeat(8 * 1024 * 1024)}"}}` });
+    const huge = await raw('POST', LOTS, {
+      headers: { 'content-type': 'application/json' },
+      body: `{"data": {"title": "${'x'.repeat(8 * 1024 * 1024)}"}}`,
+    });
     for (const res of [wrongType, malformed, huge]) {
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toMatch(/^Basic/);
@@ -182,7 +218,9 @@ describe('the credential comes before the body', () => {
     const deep = `{"data": {"title": ${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
     const res = await api.call('POST', LOTS, undefined, { as: 'broker', raw: deep });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'data', description: 'JSON nested deeper than 32 levels' }]);
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'data', description: 'JSON nested deeper than 32 levels' },
+    ]);
     expect(JSON.stringify(res.body)).not.toMatch(/call stack/i);
   });
 });
@@ -193,8 +231,13 @@ describe('unknown fields', () => {
     const rogue = { ...custodian, contactPoint: { ...custodian.contactPoint, rogue: '<img src=x onerror=alert(1)>' } };
     const res = await api.post('/api/0.1/lots', aLot({ lotCustodian: rogue }));
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ location: 'body', name: 'lotCustodian', description: { contactPoint: { rogue: ['Rogue field'] } } }]);
-    const inIdentifier = await api.post('/api/0.1/lots', aLot({ lotCustodian: { ...custodian, identifier: { ...custodian.identifier, x: 1 } } }));
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'lotCustodian', description: { contactPoint: { rogue: ['Rogue field'] } } },
+    ]);
+    const inIdentifier = await api.post(
+      '/api/0.1/lots',
+      aLot({ lotCustodian: { ...custodian, identifier: { ...custodian.identifier, x: 1 } } }),
+    );
     expect(inIdentifier.status).toBe(422);
     const listed = await api.get('/api/0.1/lots?opt_fields=lotCustodian');
     expect(JSON.stringify(listed.body)).not.toContain('onerror');
@@ -229,10 +272,16 @@ describe('headers', () => {
   });
 
   it('answers bad input to the local-only routes with a 4xx in the envelope', async () => {
-    const clock = await raw('PUT', '/_local/clock', { headers: { 'content-type': 'application/json' }, body: '{"offsetMs": ' });
+    const clock = await raw('PUT', '/_local/clock', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"offsetMs": ',
+    });
     expect(clock.status).toBe(422);
     expect(clock.body.status).toBe('error');
-    const text = await raw('PUT', '/_local/clock', { headers: { 'content-type': 'application/json' }, body: '{"offsetMs": "soon"}' });
+    const text = await raw('PUT', '/_local/clock', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"offsetMs": "soon"}',
+    });
     expect(text.status).toBe(422);
     const bot = await raw('POST', '/_local/bots/nobody');
     expect(bot.status).toBe(404);

@@ -32,7 +32,9 @@ describe('per-key request limits', () => {
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused!.body).toEqual({
       status: 'error',
-      errors: [{ location: 'header', name: 'Authorization', description: 'Too many requests for this API key; retry later' }],
+      errors: [
+        { location: 'header', name: 'Authorization', description: 'Too many requests for this API key; retry later' },
+      ],
     });
     // Another key is not starved by the first one.
     expect((await api.get(LOTS, { as: 'broker2' })).status).toBe(200);

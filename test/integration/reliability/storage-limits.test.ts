@@ -25,16 +25,29 @@ describe('content past what DynamoDB stores', () => {
     const before = await itemCount();
     // A body over the item size is refused before it is parsed (413); two bodies under it can still make one item over it.
     const big = 'x'.repeat(450_000);
-    const tooBig = await api.post('/api/2.4/assets', aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: big } })] }));
+    const tooBig = await api.post(
+      '/api/2.4/assets',
+      aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: big } })] }),
+    );
     expect(tooBig.status).toBe(413);
     expect(await itemCount()).toBe(before);
     const half = 'x'.repeat(250_000);
-    const created = await api.post('/api/2.4/assets', aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: half } })] }));
+    const created = await api.post(
+      '/api/2.4/assets',
+      aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: half } })] }),
+    );
     expect(created.status).toBe(201);
     const stored = await itemCount();
-    const res = await api.patch(`/api/2.4/assets/${created.body.data.id}`, { description: half }, { token: created.body.access.token });
+    const res = await api.patch(
+      `/api/2.4/assets/${created.body.data.id}`,
+      { description: half },
+      { token: created.body.access.token },
+    );
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ status: 'error', errors: [{ location: 'body', name: 'data', description: 'The object is too large to be stored' }] });
+    expect(res.body).toEqual({
+      status: 'error',
+      errors: [{ location: 'body', name: 'data', description: 'The object is too large to be stored' }],
+    });
     expect(await itemCount()).toBe(stored);
   });
 
@@ -42,7 +55,10 @@ describe('content past what DynamoDB stores', () => {
     let deep: unknown = 'deep';
     for (let i = 0; i < 40; i++) deep = { a: deep };
     const before = await itemCount();
-    const res = await api.post('/api/2.4/assets', aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', deep } })] }));
+    const res = await api.post(
+      '/api/2.4/assets',
+      aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', deep } })] }),
+    );
     expect(res.status).toBe(422);
     expect(await itemCount()).toBe(before);
   });
@@ -54,7 +70,11 @@ describe('content past what DynamoDB stores', () => {
     const pk = `AUCTION#${auction.id}`;
     const before = await partition(pk);
     const tenderer = anOrganization({ name: 'ТОВ Учасник' });
-    const res = await api.post(`${AUCTIONS}/${auction.id}/bids`, aBid({ tenderers: [{ ...tenderer, address: { ...(tenderer.address as object), owner: { '': 1 } } }] }), { as: 'broker2' });
+    const res = await api.post(
+      `${AUCTIONS}/${auction.id}/bids`,
+      aBid({ tenderers: [{ ...tenderer, address: { ...(tenderer.address as object), owner: { '': 1 } } }] }),
+      { as: 'broker2' },
+    );
     await clock.reset();
     // Unknown nested fields are refused by the schema now, before DynamoDB sees the empty name.
     expect(res.status).toBe(422);

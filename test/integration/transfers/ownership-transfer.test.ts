@@ -16,24 +16,42 @@ const HEX = /^[0-9a-f]{32}$/;
 async function newTransfer(as = 'broker2', version = '0.1') {
   const res = await api.post(`/api/${version}/transfers`, {}, { as });
   expect(res.status).toBe(201);
-  return { id: res.body.data.id as string, token: res.body.access.token as string, transfer: res.body.access.transfer as string, res };
+  return {
+    id: res.body.data.id as string,
+    token: res.body.access.token as string,
+    transfer: res.body.access.transfer as string,
+    res,
+  };
 }
 
-const takeOver = (path: string, data: Record<string, unknown>, as = 'broker2') => api.post(`${path}/ownership`, data, { as });
+const takeOver = (path: string, data: Record<string, unknown>, as = 'broker2') =>
+  api.post(`${path}/ownership`, data, { as });
 
 /** Creates an object at `collection` as `broker`: where it lives and both tokens of its create answer. */
 async function made(collection: string, body: unknown, location: string) {
   const res = await api.post(collection, body);
   expect(res.status).toBe(201);
   const id = res.body.data.id as string;
-  return { path: `${collection}/${id}`, id, location: `/${location}/${id}`, token: res.body.access.token as string, transfer: res.body.access.transfer as string };
+  return {
+    path: `${collection}/${id}`,
+    id,
+    location: `/${location}/${id}`,
+    token: res.body.access.token as string,
+    transfer: res.body.access.transfer as string,
+  };
 }
 
 /** Every object that answers `access.transfer`: how one is made, and a PATCH only its owner may send. */
 const OBJECTS = {
   lot: { make: () => made('/api/0.1/lots', aLot(), 'lots'), ownerPatch: { status: 'pending' } },
-  'bounce asset': { make: () => made(ASSET_TYPES.bounce.path, aBounceAsset(), 'assets'), ownerPatch: { description: 'Опис нового власника' } },
-  'basic asset': { make: () => made(ASSET_TYPES.basic.path, aBasicAsset(), 'assets'), ownerPatch: { title: 'Назва нового власника' } },
+  'bounce asset': {
+    make: () => made(ASSET_TYPES.bounce.path, aBounceAsset(), 'assets'),
+    ownerPatch: { description: 'Опис нового власника' },
+  },
+  'basic asset': {
+    make: () => made(ASSET_TYPES.basic.path, aBasicAsset(), 'assets'),
+    ownerPatch: { title: 'Назва нового власника' },
+  },
   'landlease auction': {
     make: () => made(AUCTIONS, aLandleaseAuction(kyivDayIn(21), SANDBOX), 'auctions'),
     ownerPatch: { status: 'active.rectification' },
@@ -67,37 +85,43 @@ describe('ownership transfer', () => {
     }
   });
 
-  it.each(Object.keys(OBJECTS) as (keyof typeof OBJECTS)[])('hands a %s to the broker of the transfer: new tokens, old token dead', async (name) => {
-    const object = await OBJECTS[name].make();
-    const t = await newTransfer('broker2');
-    const res = await takeOver(object.path, { id: t.id, transfer: object.transfer });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: object.id, owner: 'broker2' });
-    expect(JSON.stringify(res.body.data)).not.toMatch(/transfer/i);
-    expect((await api.get(object.path)).body.data.owner).toBe('broker2');
+  it.each(Object.keys(OBJECTS) as (keyof typeof OBJECTS)[])(
+    'hands a %s to the broker of the transfer: new tokens, old token dead',
+    async (name) => {
+      const object = await OBJECTS[name].make();
+      const t = await newTransfer('broker2');
+      const res = await takeOver(object.path, { id: t.id, transfer: object.transfer });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ id: object.id, owner: 'broker2' });
+      expect(JSON.stringify(res.body.data)).not.toMatch(/transfer/i);
+      expect((await api.get(object.path)).body.data.owner).toBe('broker2');
 
-    // The transfer records what it was used for.
-    const used = (await api.get(`/api/2.5/transfers/${t.id}`, { as: 'broker2' })).body.data;
-    expect(used).toEqual({ id: t.id, date: expect.any(String), usedFor: object.location });
+      // The transfer records what it was used for.
+      const used = (await api.get(`/api/2.5/transfers/${t.id}`, { as: 'broker2' })).body.data;
+      expect(used).toEqual({ id: t.id, date: expect.any(String), usedFor: object.location });
 
-    // The old owner's token stops working; the transfer's token is the object's token now.
-    const old = await api.patch(object.path, OBJECTS[name].ownerPatch, { token: object.token });
-    expect(old.status).toBe(403);
-    const oldAsNewBroker = await api.patch(object.path, OBJECTS[name].ownerPatch, { as: 'broker2', token: object.token });
-    expect(oldAsNewBroker.status).toBe(403);
-    const now = await api.patch(object.path, OBJECTS[name].ownerPatch, { as: 'broker2', token: t.token });
-    expect(now.status).toBe(200);
-    expect(now.body.data.owner).toBe('broker2');
+      // The old owner's token stops working; the transfer's token is the object's token now.
+      const old = await api.patch(object.path, OBJECTS[name].ownerPatch, { token: object.token });
+      expect(old.status).toBe(403);
+      const oldAsNewBroker = await api.patch(object.path, OBJECTS[name].ownerPatch, {
+        as: 'broker2',
+        token: object.token,
+      });
+      expect(oldAsNewBroker.status).toBe(403);
+      const now = await api.patch(object.path, OBJECTS[name].ownerPatch, { as: 'broker2', token: t.token });
+      expect(now.status).toBe(200);
+      expect(now.body.data.owner).toBe('broker2');
 
-    // The object's transfer token is the transfer's now: the old one is refused, the new one hands it on again.
-    const back = await newTransfer('broker');
-    const stale = await takeOver(object.path, { id: back.id, transfer: object.transfer }, 'broker');
-    expect(stale.status).toBe(403);
-    expect(stale.body.errors).toEqual([{ location: 'body', name: 'transfer', description: 'Invalid transfer' }]);
-    const again = await takeOver(object.path, { id: back.id, transfer: t.transfer }, 'broker');
-    expect(again.status).toBe(200);
-    expect(again.body.data.owner).toBe('broker');
-  });
+      // The object's transfer token is the transfer's now: the old one is refused, the new one hands it on again.
+      const back = await newTransfer('broker');
+      const stale = await takeOver(object.path, { id: back.id, transfer: object.transfer }, 'broker');
+      expect(stale.status).toBe(403);
+      expect(stale.body.errors).toEqual([{ location: 'body', name: 'transfer', description: 'Invalid transfer' }]);
+      const again = await takeOver(object.path, { id: back.id, transfer: t.transfer }, 'broker');
+      expect(again.status).toBe(200);
+      expect(again.body.data.owner).toBe('broker');
+    },
+  );
 
   it('keeps every token hashed at rest: none a client got is in the table', async () => {
     const object = await OBJECTS.lot.make();
@@ -126,7 +150,9 @@ describe('ownership transfer', () => {
     const theirs = await newTransfer('broker');
     const notMine = await takeOver(object.path, { id: theirs.id, transfer: object.transfer }, 'broker2');
     expect(notMine.status).toBe(403);
-    expect(notMine.body.errors).toEqual([{ location: 'body', name: 'transfer', description: 'Transfer was created by another broker' }]);
+    expect(notMine.body.errors).toEqual([
+      { location: 'body', name: 'transfer', description: 'Transfer was created by another broker' },
+    ]);
     const mine = await newTransfer('broker2');
     const wrong = await takeOver(object.path, { id: mine.id, transfer: hex32() });
     expect(wrong.body.errors).toEqual([{ location: 'body', name: 'transfer', description: 'Invalid transfer' }]);
@@ -154,7 +180,9 @@ describe('ownership transfer', () => {
   it('needs the accreditation that creates the object, and a test-only broker takes only test objects', async () => {
     await putApiKey('broker-level-1', { name: 'broker-level-1', role: 'broker', levels: '1' });
     await putApiKey('broker-test-only', { name: 'broker-test-only', role: 'broker', levels: '1234t' });
-    const refusal = [{ location: 'body', name: 'data', description: 'Broker Accreditation level does not permit ownership change' }];
+    const refusal = [
+      { location: 'body', name: 'data', description: 'Broker Accreditation level does not permit ownership change' },
+    ];
     const asset = await OBJECTS['bounce asset'].make();
     const low = await newTransfer('broker-level-1');
     const lowRes = await takeOver(asset.path, { id: low.id, transfer: asset.transfer }, 'broker-level-1');
@@ -181,7 +209,9 @@ describe('ownership transfer', () => {
     const res = await takeOver(auction.path, { id: created.body.data.id, transfer: auction.transfer });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: auction.id, owner: 'broker2', procurementMethodType: 'dgfInsider' });
-    expect((await api.get(`/api/2.3/transfers/${created.body.data.id}`, { as: 'broker2' })).body.data.usedFor).toBe(`/auctions/${auction.id}`);
+    expect((await api.get(`/api/2.3/transfers/${created.body.data.id}`, { as: 'broker2' })).body.data.usedFor).toBe(
+      `/auctions/${auction.id}`,
+    );
     // Not through the other type's path.
     const t = await newTransfer('broker2', '2.3');
     const elsewhere = await takeOver(`${AUCTIONS}/${auction.id}`, { id: t.id, transfer: created.body.access.transfer });
@@ -203,28 +233,41 @@ describe('ownership transfer', () => {
     expect((await api.get(asset.path)).body.data.owner).toBe('broker');
   });
 
-  it.each(['landlease auction', 'dgfInsider auction'] as const)('extract_credentials of a %s: id, owner and the hashed transfer token, to the admin alone', async (name) => {
-    const auction = await OBJECTS[name].make();
-    const res = await api.get(`${auction.path}/extract_credentials`, { as: 'admin' });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: auction.id, owner: 'broker', transfer_token: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(res.body.data.transfer_token).not.toContain(auction.transfer);
-    for (const as of ['broker', 'concierge', 'convoy']) {
-      expect((await api.get(`${auction.path}/extract_credentials`, { as })).body.errors).toEqual([{ location: 'url', name: 'permission', description: 'Forbidden' }]);
-    }
-    // It follows the owner: after a take-over it gives the new owner and the new transfer token's hash.
-    const t = await newTransfer('broker2');
-    await takeOver(auction.path, { id: t.id, transfer: auction.transfer });
-    const after = (await api.get(`${auction.path}/extract_credentials`, { as: 'admin' })).body.data;
-    expect(after.owner).toBe('broker2');
-    expect(after.transfer_token).not.toBe(res.body.data.transfer_token);
-    expect((await api.get(`${AUCTIONS}/${hex32()}/extract_credentials`, { as: 'admin' })).status).toBe(404);
-  });
+  it.each(['landlease auction', 'dgfInsider auction'] as const)(
+    'extract_credentials of a %s: id, owner and the hashed transfer token, to the admin alone',
+    async (name) => {
+      const auction = await OBJECTS[name].make();
+      const res = await api.get(`${auction.path}/extract_credentials`, { as: 'admin' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        id: auction.id,
+        owner: 'broker',
+        transfer_token: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+      expect(res.body.data.transfer_token).not.toContain(auction.transfer);
+      for (const as of ['broker', 'concierge', 'convoy']) {
+        expect((await api.get(`${auction.path}/extract_credentials`, { as })).body.errors).toEqual([
+          { location: 'url', name: 'permission', description: 'Forbidden' },
+        ]);
+      }
+      // It follows the owner: after a take-over it gives the new owner and the new transfer token's hash.
+      const t = await newTransfer('broker2');
+      await takeOver(auction.path, { id: t.id, transfer: auction.transfer });
+      const after = (await api.get(`${auction.path}/extract_credentials`, { as: 'admin' })).body.data;
+      expect(after.owner).toBe('broker2');
+      expect(after.transfer_token).not.toBe(res.body.data.transfer_token);
+      expect((await api.get(`${AUCTIONS}/${hex32()}/extract_credentials`, { as: 'admin' })).status).toBe(404);
+    },
+  );
 
   it('works on an asset whatever its status (an active asset attached to a lot changes hands too)', async () => {
     const object = await OBJECTS['bounce asset'].make();
     const asset: CreatedAsset = { type: 'bounce', id: object.id, token: object.token, asset: {}, url: object.path };
-    for (const [data, role] of [[{ status: 'pending' }, 'owner'], [{ status: 'verification', relatedLot: LOT_ID }, 'concierge'], [{ status: 'active' }, 'concierge']] as const) {
+    for (const [data, role] of [
+      [{ status: 'pending' }, 'owner'],
+      [{ status: 'verification', relatedLot: LOT_ID }, 'concierge'],
+      [{ status: 'active' }, 'concierge'],
+    ] as const) {
       expect((await patchAs(api, asset, role, data)).status).toBe(200);
     }
     const t = await newTransfer('broker2');

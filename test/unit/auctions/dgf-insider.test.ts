@@ -11,7 +11,14 @@ import { anInsiderAuction } from '../../support/builders.ts';
 const at = (text: string): Micros => parseInstant(text)!;
 
 function created(day: string, now: Micros, overrides: Record<string, unknown> = {}): Auction {
-  return { ...dgfInsider.initialize(anInsiderAuction(day, overrides), now), id: 'a'.repeat(32), auctionID: 'UA-EA-2026-01-01-000001', owner: 'broker', date: '', dateModified: '' } as Auction;
+  return {
+    ...dgfInsider.initialize(anInsiderAuction(day, overrides), now),
+    id: 'a'.repeat(32),
+    auctionID: 'UA-EA-2026-01-01-000001',
+    owner: 'broker',
+    date: '',
+    dateModified: '',
+  } as Auction;
 }
 
 describe('dgfInsider creation periods', () => {
@@ -36,7 +43,11 @@ describe('dgfInsider owner PATCH', () => {
   const now = at('2026-03-19T12:00:00+02:00');
   it('takes rectification fields during rectification and drops the rest', () => {
     const a = created('2026-03-30', now);
-    const next = dgfInsider.ownerPatch(a, { dgfID: 'N-2', value: { amount: 1, currency: 'UAH' }, enquiryPeriod: {} }, now + 1);
+    const next = dgfInsider.ownerPatch(
+      a,
+      { dgfID: 'N-2', value: { amount: 1, currency: 'UAH' }, enquiryPeriod: {} },
+      now + 1,
+    );
     expect(next.dgfID).toBe('N-2');
     expect(next.value).toEqual(a.value);
     expect(next.enquiryPeriod).toEqual(a.enquiryPeriod);
@@ -50,9 +61,24 @@ describe('dgfInsider owner PATCH', () => {
 
 describe('awarding v3 chain', () => {
   it('gives the best bid a pending award and the others waiting awards, in rank order', () => {
-    const bid = (id: string, amount: number, date: string): Bid => ({ id, status: 'active', owner: 'b', date, tenderers: [], value: { amount } });
+    const bid = (id: string, amount: number, date: string): Bid => ({
+      id,
+      status: 'active',
+      owner: 'b',
+      date,
+      tenderers: [],
+      value: { amount },
+    });
     const w = working({
-      root: { id: 'a', auctionID: 'UA', procurementMethodType: 'dgfInsider', status: 'active.auction', owner: 'o', date: '', dateModified: '' },
+      root: {
+        id: 'a',
+        auctionID: 'UA',
+        procurementMethodType: 'dgfInsider',
+        status: 'active.auction',
+        owner: 'o',
+        date: '',
+        dateModified: '',
+      },
       children: [
         bidChild(bid('low', 10, '2026-03-19T10:00:00+02:00'), 'h'),
         bidChild(bid('high', 30, '2026-03-19T11:00:00+02:00'), 'h'),

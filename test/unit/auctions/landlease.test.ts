@@ -13,20 +13,34 @@ const at = (text: string): Micros => parseInstant(text)!;
 /** A landlease draft as the kernel stores it (server fields of the kernel added by hand). */
 function draft(day: string, overrides: Record<string, unknown> = {}): Auction {
   const { status: _, ...fields } = aLandleaseAuction(day, overrides);
-  return { ...landlease.initialize(fields, 0), id: 'a'.repeat(32), auctionID: 'UA-EA-2026-01-01-000001', owner: 'broker', date: '', dateModified: '' } as Auction;
+  return {
+    ...landlease.initialize(fields, 0),
+    id: 'a'.repeat(32),
+    auctionID: 'UA-EA-2026-01-01-000001',
+    owner: 'broker',
+    date: '',
+    dateModified: '',
+  } as Auction;
 }
 
-const commit = (auction: Auction, now: Micros) => landlease.ownerPatch(auction, { status: 'active.rectification' }, now);
+const commit = (auction: Auction, now: Micros) =>
+  landlease.ownerPatch(auction, { status: 'active.rectification' }, now);
 
 describe('landlease phase commit periods', () => {
   it('ends tendering at 20:00 three business days before the auction day, across the spring DST change', () => {
     // Friday 20 March 2026 (+02:00); the auction on Monday 30 March (+03:00 since the 29th).
     const a = commit(draft('2026-03-30'), at('2026-03-20T12:00:00+02:00'));
-    expect(a.rectificationPeriod).toEqual({ startDate: '2026-03-20T12:00:00+02:00', endDate: '2026-03-22T12:00:00+02:00' });
+    expect(a.rectificationPeriod).toEqual({
+      startDate: '2026-03-20T12:00:00+02:00',
+      endDate: '2026-03-22T12:00:00+02:00',
+    });
     // Mon 30 → Fri 27, Thu 26, Wed 25 (the weekend is skipped).
     expect(a.tenderPeriod).toEqual({ startDate: '2026-03-22T12:00:00+02:00', endDate: '2026-03-25T20:00:00+02:00' });
     expect(a.enquiryPeriod.endDate).toBe('2026-03-29T20:00:00+03:00');
-    expect(a.auctionPeriod).toEqual({ startDate: '2026-03-30T00:00:00+03:00', shouldStartAfter: '2026-03-30T00:00:00+03:00' });
+    expect(a.auctionPeriod).toEqual({
+      startDate: '2026-03-30T00:00:00+03:00',
+      shouldStartAfter: '2026-03-30T00:00:00+03:00',
+    });
   });
 
   it('keeps Kyiv wall-clock hours across the autumn DST change', () => {
@@ -41,7 +55,9 @@ describe('landlease phase commit periods', () => {
   });
 
   it('refuses a day beyond the working-day calendar with a clear 403', () => {
-    expect(() => commit(draft('2031-01-15'), at('2026-03-20T12:00:00+02:00'))).toThrow(/auctionPeriod.startDate is incorrect: the working-day calendar covers/);
+    expect(() => commit(draft('2031-01-15'), at('2026-03-20T12:00:00+02:00'))).toThrow(
+      /auctionPeriod.startDate is incorrect: the working-day calendar covers/,
+    );
   });
 
   it('divides every period by the sandbox accelerator', () => {
@@ -54,7 +70,9 @@ describe('landlease phase commit periods', () => {
   });
 
   it('needs items', () => {
-    expect(() => commit(draft('2026-03-30', { items: undefined }), at('2026-03-02T10:00:00+02:00'))).toThrow("Can't switch to (active.rectification) without items");
+    expect(() => commit(draft('2026-03-30', { items: undefined }), at('2026-03-02T10:00:00+02:00'))).toThrow(
+      "Can't switch to (active.rectification) without items",
+    );
   });
 });
 
@@ -63,7 +81,11 @@ describe('landlease timed events', () => {
   const committed = withNextCheck(landlease.events, commit(draft('2026-03-30'), now));
   const bid = (id: string, status: string, extra: Partial<Bid> = {}): Bid =>
     ({ id: id.repeat(32), status, owner: 'broker', date: formatKyiv(now), tenderers: [], ...extra }) as Bid;
-  const ctx = (text: string) => ({ now: at(text), auctionSite: 'https://auction.test', participationSecret: 'unit-test-secret' });
+  const ctx = (text: string) => ({
+    now: at(text),
+    auctionSite: 'https://auction.test',
+    participationSecret: 'unit-test-secret',
+  });
 
   it('arms next_check at the end of the current period', () => {
     expect(committed.next_check).toBe(committed.rectificationPeriod.endDate);
@@ -73,15 +95,25 @@ describe('landlease timed events', () => {
   it('crosses several periods in one run, dropping draft bids and scheduling the auction', () => {
     const w = working({
       root: committed,
-      children: [bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'), bidChild(bid('2', 'active', { bidNumber: 2 }), 'h2'), bidChild(bid('3', 'draft'), 'h3')],
+      children: [
+        bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'),
+        bidChild(bid('2', 'active', { bidNumber: 2 }), 'h2'),
+        bidChild(bid('3', 'draft'), 'h3'),
+      ],
     });
     const applied = applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'));
     expect(applied).toEqual(['rectification ends', 'tendering ends', 'enquiry ends']);
-    expect(w.root).toMatchObject({ status: 'active.auction', numberOfBids: 2, auctionUrl: `https://auction.test/auctions/${committed.id}` });
+    expect(w.root).toMatchObject({
+      status: 'active.auction',
+      numberOfBids: 2,
+      auctionUrl: `https://auction.test/auctions/${committed.id}`,
+    });
     expect(w.remove).toEqual([{ kind: 'BID', id: '3'.repeat(32) }]);
     const auctionUrl = `https://auction.test/auctions/${committed.id}`;
     for (const b of bidsOf(w.children)) {
-      expect(b.participationUrl).toBe(`${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`);
+      expect(b.participationUrl).toBe(
+        `${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`,
+      );
     }
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);
   });
@@ -94,21 +126,42 @@ describe('landlease timed events', () => {
 
   it('makes the auction unsuccessful when too few bids were activated, and marks the others unsuccessful', () => {
     const enquiry = { ...committed, status: 'active.enquiry' as const };
-    const w = working({ root: enquiry, children: [bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'), bidChild(bid('2', 'pending'), 'h2')] });
+    const w = working({
+      root: enquiry,
+      children: [bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'), bidChild(bid('2', 'pending'), 'h2')],
+    });
     applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'));
     expect(w.root.status).toBe('unsuccessful');
-    expect(bidsOf(w.children).map((b) => b.status).sort()).toEqual(['active', 'unsuccessful']);
+    expect(
+      bidsOf(w.children)
+        .map((b) => b.status)
+        .sort(),
+    ).toEqual(['active', 'unsuccessful']);
   });
 });
 
 describe('landlease bid rules', () => {
   const now = at('2026-03-05T10:00:00+02:00');
-  const tendering: Auction = { ...commit(draft('2026-03-30'), at('2026-03-02T10:00:00+02:00')), status: 'active.tendering' };
-  const pending = { id: '1'.repeat(32), status: 'pending', qualified: false, owner: 'broker', date: '', tenderers: [] } as Bid;
+  const tendering: Auction = {
+    ...commit(draft('2026-03-30'), at('2026-03-02T10:00:00+02:00')),
+    status: 'active.tendering',
+  };
+  const pending = {
+    id: '1'.repeat(32),
+    status: 'pending',
+    qualified: false,
+    owner: 'broker',
+    date: '',
+    tenderers: [],
+  } as Bid;
   const ctx = (documents: object[] = [], others: Bid[] = []) => ({ auction: tendering, others, documents, now });
 
   it('creates bids in draft with the auction value and without qualified', () => {
-    const fields = landleaseBids.create({ qualified: true, tenderers: [draft('2026-03-30').procuringEntity] }, tendering, now);
+    const fields = landleaseBids.create(
+      { qualified: true, tenderers: [draft('2026-03-30').procuringEntity] },
+      tendering,
+      now,
+    );
     expect(fields).toMatchObject({ status: 'draft', value: tendering.value });
     expect(fields).not.toHaveProperty('qualified');
   });
@@ -116,8 +169,16 @@ describe('landlease bid rules', () => {
   it('activates with an eligibility document, qualified and a unique bidNumber, in one PATCH or several', () => {
     const eligible = [{ documentType: 'eligibilityDocuments' }];
     const numbered = landleaseBids.patch(pending, { bidNumber: 3, qualified: true }, ctx(eligible));
-    expect(landleaseBids.patch(numbered, { status: 'active' }, ctx(eligible))).toMatchObject({ status: 'active', bidNumber: 3, qualified: true });
-    expect(() => landleaseBids.patch(pending, { status: 'active', qualified: true, bidNumber: 3 }, ctx())).toThrow(ForbiddenError);
-    expect(() => landleaseBids.patch(pending, { bidNumber: 3 }, ctx(eligible, [{ ...pending, id: '2'.repeat(32), bidNumber: 3 }]))).toThrow(UnprocessableError);
+    expect(landleaseBids.patch(numbered, { status: 'active' }, ctx(eligible))).toMatchObject({
+      status: 'active',
+      bidNumber: 3,
+      qualified: true,
+    });
+    expect(() => landleaseBids.patch(pending, { status: 'active', qualified: true, bidNumber: 3 }, ctx())).toThrow(
+      ForbiddenError,
+    );
+    expect(() =>
+      landleaseBids.patch(pending, { bidNumber: 3 }, ctx(eligible, [{ ...pending, id: '2'.repeat(32), bidNumber: 3 }])),
+    ).toThrow(UnprocessableError);
   });
 });

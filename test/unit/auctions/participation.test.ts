@@ -13,7 +13,9 @@ describe('participation links', () => {
     expect(key).toBe(participationKey('s3cret', A, B));
     expect(key).not.toBe(participationKey('other', A, B));
     expect(key).not.toBe(participationKey('s3cret', B, A));
-    expect(participationUrl('https://auction.test/auctions/x', B, key)).toBe(`https://auction.test/auctions/x/login?bidder_id=${B}&signature=${key}`);
+    expect(participationUrl('https://auction.test/auctions/x', B, key)).toBe(
+      `https://auction.test/auctions/x/login?bidder_id=${B}&signature=${key}`,
+    );
     expect(participationUrlOf({ auctionSite: 'https://auction.test', participationSecret: 's3cret' }, A, B)).toBe(
       `https://auction.test/auctions/${A}/login?bidder_id=${B}&signature=${key}`,
     );
@@ -22,7 +24,10 @@ describe('participation links', () => {
 
 describe('participation secret', () => {
   const saved = { secret: process.env.AGORA_PARTICIPATION_SECRET, local: process.env.AGORA_LOCAL };
-  const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  const restore = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
   afterEach(() => {
     restore('AGORA_PARTICIPATION_SECRET', saved.secret);
     restore('AGORA_LOCAL', saved.local);

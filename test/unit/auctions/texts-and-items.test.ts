@@ -24,7 +24,9 @@ describe('auction texts', () => {
 
   it('prints a period as upstream refusals do', () => {
     const period = { startDate: '2030-01-01T10:00:00+02:00', endDate: '2030-01-02T10:00:00+02:00' };
-    expect(span({ tenderPeriod: period }, 'tenderPeriod')).toBe('from (2030-01-01T10:00:00+02:00) to (2030-01-02T10:00:00+02:00)');
+    expect(span({ tenderPeriod: period }, 'tenderPeriod')).toBe(
+      'from (2030-01-01T10:00:00+02:00) to (2030-01-02T10:00:00+02:00)',
+    );
   });
 });
 

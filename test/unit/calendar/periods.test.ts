@@ -10,7 +10,11 @@ import {
   PERIODS_INCORRECT,
   workingDaysLater,
 } from '../../../functions/domain/calendar/periods.ts';
-import { CalendarCoverageError, createCalendar, ukraineCalendar } from '../../../functions/domain/calendar/working-days.ts';
+import {
+  CalendarCoverageError,
+  createCalendar,
+  ukraineCalendar,
+} from '../../../functions/domain/calendar/working-days.ts';
 
 const at = (text: string): Micros => parseInstant(text)!;
 const utc = (micros: Micros): string => new Date(micros / 1000).toISOString();
@@ -58,7 +62,10 @@ describe('landleasePeriods', () => {
     const p = landleasePeriods({ now, auctionStartDay: '2026-12-07', accelerator: 1 });
     expect(p.rectificationPeriod).toEqual({ startDate: now, endDate: at('2026-11-25T10:00:00.123456+02:00') });
     // 3 business days before Monday 7 Dec: Fri 4, Thu 3, Wed 2
-    expect(p.tenderPeriod).toEqual({ startDate: p.rectificationPeriod.endDate, endDate: at('2026-12-02T20:00:00+02:00') });
+    expect(p.tenderPeriod).toEqual({
+      startDate: p.rectificationPeriod.endDate,
+      endDate: at('2026-12-02T20:00:00+02:00'),
+    });
     expect(p.enquiryPeriod).toEqual({ startDate: now, endDate: at('2026-12-06T20:00:00+02:00') });
     expect(formatKyiv(p.auctionShouldStartAfter)).toBe('2026-12-07T00:00:00+02:00');
   });
@@ -83,9 +90,9 @@ describe('landleasePeriods', () => {
     const input = { now: at('2025-08-01T10:00:00+03:00'), auctionStartDay: '2025-08-27', accelerator: 1 };
     // Wed 27 Aug 2025: Tue 26, Mon 25, Fri 22 — or, with Mon 25 off (Independence Day moved from Sunday), Thu 21
     expect(formatKyiv(landleasePeriods(input).tenderPeriod.endDate)).toBe('2025-08-22T20:00:00+03:00');
-    expect(formatKyiv(landleasePeriods({ ...input, calendar: ukraineCalendar('peacetime') }).tenderPeriod.endDate)).toBe(
-      '2025-08-21T20:00:00+03:00',
-    );
+    expect(
+      formatKyiv(landleasePeriods({ ...input, calendar: ukraineCalendar('peacetime') }).tenderPeriod.endDate),
+    ).toBe('2025-08-21T20:00:00+03:00');
   });
 
   it('uses an injected calendar with a working Saturday and an extra holiday', () => {
@@ -115,12 +122,16 @@ describe('landleasePeriods', () => {
       }
       expect(error).toBeInstanceOf(ForbiddenError);
       expect((error as ForbiddenError).status).toBe(403);
-      expect((error as ForbiddenError).entries).toEqual([{ location: 'body', name: 'data', description: PERIODS_INCORRECT }]);
+      expect((error as ForbiddenError).entries).toEqual([
+        { location: 'body', name: 'data', description: PERIODS_INCORRECT },
+      ]);
     }
   });
 
   it('refuses the same too-close day in the sandbox', () => {
-    expect(() => landleasePeriods({ now, auctionStartDay: '2026-11-27', accelerator: 1440 })).toThrow(PERIODS_INCORRECT);
+    expect(() => landleasePeriods({ now, auctionStartDay: '2026-11-27', accelerator: 1440 })).toThrow(
+      PERIODS_INCORRECT,
+    );
   });
 
   it('divides every wait by the accelerator, measured from now', () => {
@@ -139,7 +150,9 @@ describe('landleasePeriods', () => {
   });
 
   it('refuses an auction day outside the calendar data', () => {
-    expect(() => landleasePeriods({ now, auctionStartDay: '2028-01-04', accelerator: 1 })).toThrow(CalendarCoverageError);
+    expect(() => landleasePeriods({ now, auctionStartDay: '2028-01-04', accelerator: 1 })).toThrow(
+      CalendarCoverageError,
+    );
   });
 });
 
@@ -192,7 +205,9 @@ describe('workingDaysLater', () => {
   });
 
   it('starts from midnight of the next working day when now is a day off, leaving whole working days', () => {
-    expect(formatKyiv(workingDaysLater(at('2026-11-28T15:00:00+02:00'), 2, calendar))).toBe('2026-12-02T00:00:00+02:00');
+    expect(formatKyiv(workingDaysLater(at('2026-11-28T15:00:00+02:00'), 2, calendar))).toBe(
+      '2026-12-02T00:00:00+02:00',
+    );
   });
 
   it('skips peacetime holidays', () => {

@@ -16,7 +16,11 @@ const peace = ukraineCalendar('peacetime');
 describe('isWorkingDay', () => {
   it('treats Monday to Friday as working and Saturday and Sunday as days off', () => {
     expect(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'].map(martial.isWorkingDay)).toEqual([
-      true, true, true, true, true,
+      true,
+      true,
+      true,
+      true,
+      true,
     ]);
     expect(martial.isWorkingDay('2026-11-28')).toBe(false);
     expect(martial.isWorkingDay('2026-11-29')).toBe(false);
@@ -108,9 +112,15 @@ describe('addWorkingDays', () => {
 describe('createCalendar', () => {
   it('rejects a holiday on a weekend, a working weekday and dates outside coverage', () => {
     const coverage = { from: '2026-01-01', to: '2026-12-31' };
-    expect(() => createCalendar({ coverage, holidays: ['2026-11-28'], workingWeekends: [] })).toThrow(/must be a weekday/);
-    expect(() => createCalendar({ coverage, holidays: [], workingWeekends: ['2026-11-27'] })).toThrow(/Saturday or Sunday/);
-    expect(() => createCalendar({ coverage, holidays: ['2027-01-04'], workingWeekends: [] })).toThrow(/within coverage/);
+    expect(() => createCalendar({ coverage, holidays: ['2026-11-28'], workingWeekends: [] })).toThrow(
+      /must be a weekday/,
+    );
+    expect(() => createCalendar({ coverage, holidays: [], workingWeekends: ['2026-11-27'] })).toThrow(
+      /Saturday or Sunday/,
+    );
+    expect(() => createCalendar({ coverage, holidays: ['2027-01-04'], workingWeekends: [] })).toThrow(
+      /within coverage/,
+    );
   });
 });
 
@@ -138,14 +148,21 @@ function orthodoxEaster(year: number): string {
 
 describe('ukraine-calendar.json', () => {
   it('has the Orthodox Easter dates the peacetime list is built on', () => {
-    expect([2024, 2025, 2026, 2027].map(orthodoxEaster)).toEqual(['2024-05-05', '2025-04-20', '2026-04-12', '2027-05-02']);
+    expect([2024, 2025, 2026, 2027].map(orthodoxEaster)).toEqual([
+      '2024-05-05',
+      '2025-04-20',
+      '2026-04-12',
+      '2027-05-02',
+    ]);
   });
 
   it('lists exactly the art. 73 days off for 2024-2027, weekend ones moved to the next free working day', () => {
     const expected: string[] = [];
     for (const year of [2024, 2025, 2026, 2027]) {
       const easter = orthodoxEaster(year);
-      const fixed = ['01-01', '03-08', '05-01', '05-08', '06-28', '07-15', '08-24', '10-01', '12-25'].map((md) => `${year}-${md}`);
+      const fixed = ['01-01', '03-08', '05-01', '05-08', '06-28', '07-15', '08-24', '10-01', '12-25'].map(
+        (md) => `${year}-${md}`,
+      );
       const all = [...fixed, easter, addCalendarDays(easter, 49)].sort();
       const weekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00Z`).getUTCDay());
       const off = new Set(all.filter((day) => !weekend(day)));

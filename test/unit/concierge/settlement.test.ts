@@ -7,8 +7,11 @@ import type { Lot } from '../../../functions/domain/lots/lot.ts';
 const LOT = 'a'.repeat(32);
 const OTHER = 'b'.repeat(32);
 const lot = (status: Lot['status'], assets: string[]) => ({ id: LOT, status, assets }) as Lot;
-const asset = (id: string, fields: Partial<Asset>) => ({ id, assetType: 'bounce', status: 'pending', ...fields }) as Asset;
-const linked = (to: string) => ({ relatedProcesses: [{ id: 'c'.repeat(32), type: 'lot' as const, relatedProcessID: to }] });
+const asset = (id: string, fields: Partial<Asset>) =>
+  ({ id, assetType: 'bounce', status: 'pending', ...fields }) as Asset;
+const linked = (to: string) => ({
+  relatedProcesses: [{ id: 'c'.repeat(32), type: 'lot' as const, relatedProcessID: to }],
+});
 const world = (...assets: Asset[]) => new Map(assets.map((a) => [a.id, a]));
 
 describe('the lot of an asset', () => {
@@ -27,12 +30,29 @@ describe('the lot of an asset', () => {
 describe('concierge settlement with related processes', () => {
   it('claims a free asset by relatedLot and one linked to this lot by keeping its link', () => {
     const plan = planSettlement(lot('verification', ['1', '2']), world(asset('1', {}), asset('2', linked(LOT))));
-    expect(plan).toEqual({ assets: [{ id: '1', status: 'verification', relatedLot: LOT }, { id: '2', status: 'verification' }] });
+    expect(plan).toEqual({
+      assets: [
+        { id: '1', status: 'verification', relatedLot: LOT },
+        { id: '2', status: 'verification' },
+      ],
+    });
   });
 
   it('activates claimed assets without giving a linked one a relatedLot', () => {
-    const plan = planSettlement(lot('verification', ['1', '2']), world(asset('1', { status: 'verification', relatedLot: LOT }), asset('2', { status: 'verification', ...linked(LOT) })));
-    expect(plan).toEqual({ lotStatus: 'active.salable', assets: [{ id: '1', status: 'active', relatedLot: LOT }, { id: '2', status: 'active' }] });
+    const plan = planSettlement(
+      lot('verification', ['1', '2']),
+      world(
+        asset('1', { status: 'verification', relatedLot: LOT }),
+        asset('2', { status: 'verification', ...linked(LOT) }),
+      ),
+    );
+    expect(plan).toEqual({
+      lotStatus: 'active.salable',
+      assets: [
+        { id: '1', status: 'active', relatedLot: LOT },
+        { id: '2', status: 'active' },
+      ],
+    });
   });
 
   it('sends the lot back to pending over an asset linked to another lot', () => {
@@ -42,7 +62,13 @@ describe('concierge settlement with related processes', () => {
 
   it('releases and completes linked assets like attached ones', () => {
     const held = world(asset('1', { status: 'active', ...linked(LOT) }));
-    expect(planSettlement(lot('recomposed', ['1']), held)).toEqual({ lotStatus: 'pending', assets: [{ id: '1', status: 'pending', relatedLot: null }] });
-    expect(planSettlement(lot('pending.sold', ['1']), held)).toEqual({ lotStatus: 'sold', assets: [{ id: '1', status: 'complete' }] });
+    expect(planSettlement(lot('recomposed', ['1']), held)).toEqual({
+      lotStatus: 'pending',
+      assets: [{ id: '1', status: 'pending', relatedLot: null }],
+    });
+    expect(planSettlement(lot('pending.sold', ['1']), held)).toEqual({
+      lotStatus: 'sold',
+      assets: [{ id: '1', status: 'complete' }],
+    });
   });
 });

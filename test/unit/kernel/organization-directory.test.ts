@@ -1,13 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { completeOrganization, needsDirectory, readDirectory } from '../../../functions/domain/kernel/organization-directory.ts';
+import {
+  completeOrganization,
+  needsDirectory,
+  readDirectory,
+} from '../../../functions/domain/kernel/organization-directory.ts';
 
 const FULL = {
   name: 'Державне управління справами',
   identifier: { scheme: 'UA-EDR', id: '00037256', uri: 'http://www.dus.gov.ua/' },
-  address: { countryName: 'Україна', postalCode: '01220', region: 'м. Київ', locality: 'м. Київ', streetAddress: 'вул. Банкова, 11' },
+  address: {
+    countryName: 'Україна',
+    postalCode: '01220',
+    region: 'м. Київ',
+    locality: 'м. Київ',
+    streetAddress: 'вул. Банкова, 11',
+  },
   contactPoint: { name: 'ДУС' },
 };
-const MINIMAL = { identifier: { scheme: 'UA-EDR', id: '00037256' }, address: { countryName: 'Україна' }, contactPoint: { name: 'ДУС' } };
+const MINIMAL = {
+  identifier: { scheme: 'UA-EDR', id: '00037256' },
+  address: { countryName: 'Україна' },
+  contactPoint: { name: 'ДУС' },
+};
 const directory = (entries: Record<string, object>) => {
   const asked: string[] = [];
   return {
@@ -44,8 +58,12 @@ describe('organization directory', () => {
 
   it('refuses a nameless organization the directory was asked about and does not know', async () => {
     const entries = await readDirectory(directory({}), [MINIMAL]);
-    expect(() => completeOrganization({ custodian: MINIMAL }, 'custodian', entries)).toThrow(/not in the organization directory/);
-    expect(completeOrganization({ custodian: { ...MINIMAL, name: 'X' } }, 'custodian', entries)).toEqual({ custodian: { ...MINIMAL, name: 'X' } });
+    expect(() => completeOrganization({ custodian: MINIMAL }, 'custodian', entries)).toThrow(
+      /not in the organization directory/,
+    );
+    expect(completeOrganization({ custodian: { ...MINIMAL, name: 'X' } }, 'custodian', entries)).toEqual({
+      custodian: { ...MINIMAL, name: 'X' },
+    });
   });
 
   it('leaves an organization it was not asked about to the schema', () => {

@@ -24,19 +24,34 @@ describe('request body validators', () => {
       expect(typeof (generated as Record<string, unknown>)[name], name).toBe('function');
       expect(() => ajv.compile(schema), name).not.toThrow();
     }
-    expect(Object.keys(generated).filter((k) => k !== 'landParcels').sort()).toEqual(Object.keys(requestSchemas).sort());
+    expect(
+      Object.keys(generated)
+        .filter((k) => k !== 'landParcels')
+        .sort(),
+    ).toEqual(Object.keys(requestSchemas).sort());
   });
 
   it('import nothing but the formats and helpers of kernel/json-schema-runtime.ts and the land-parcel validators (no ajv at run time)', () => {
-    const imports = [...readFileSync(REQUEST_OUTPUT.js, 'utf8').matchAll(/\b(?:import|from)\s*["']([^"']+)["']|\brequire\(/g)].map((m) => m[1] ?? 'require(');
+    const imports = [
+      ...readFileSync(REQUEST_OUTPUT.js, 'utf8').matchAll(/\b(?:import|from)\s*["']([^"']+)["']|\brequire\(/g),
+    ].map((m) => m[1] ?? 'require(');
     expect(imports).toEqual(['../../kernel/json-schema-runtime.ts', './validators.js']);
   });
 
   it('give the same errors as ajv compiling the schema at run time, with subschemas shared', () => {
     const ajv = newAjv();
     const samples: Record<string, unknown[]> = {
-      lot: [{}, { title: 1, assets: ['a', 'a'], lotCustodian: { name: '', identifier: {}, address: { countryName: 5 } } }, { rogue: true }],
-      question: [{ title: '', author: { name: 'x', identifier: { scheme: 'UA-EDR' }, address: {}, contactPoint: { email: 'no' } } }],
+      lot: [
+        {},
+        { title: 1, assets: ['a', 'a'], lotCustodian: { name: '', identifier: {}, address: { countryName: 5 } } },
+        { rogue: true },
+      ],
+      question: [
+        {
+          title: '',
+          author: { name: 'x', identifier: { scheme: 'UA-EDR' }, address: {}, contactPoint: { email: 'no' } },
+        },
+      ],
       dgfInsiderBid: [{ tenderers: [{}, { name: 'n' }], value: { amount: 'x', currency: 'USD' } }],
       landleaseAuction: [{ value: { amount: -1, currency: 'EUR' }, items: [{ classification: { id: 'bad' } }] }],
       document: [{ hash: 'md5:zz', url: 'no url', title: '' }],
@@ -46,7 +61,8 @@ describe('request body validators', () => {
       const precompiled = (generated as unknown as Record<string, Validator>)[name];
       for (const input of inputs) {
         expect(precompiled(input), name).toBe(runtime(input));
-        const key = (e: { instancePath: string; keyword: string; params: unknown }) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
+        const key = (e: { instancePath: string; keyword: string; params: unknown }) =>
+          `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
         expect((precompiled.errors ?? []).map(key).sort(), name).toEqual((runtime.errors ?? []).map(key).sort());
       }
     }
@@ -63,8 +79,14 @@ describe('request body validators', () => {
       return [];
     };
     expect(entries('document', { title: 't', url: 'http://x/y', hash: 'sha1:00' })).toContainEqual({
-      location: 'body', name: 'hash', description: ["Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>."],
+      location: 'body',
+      name: 'hash',
+      description: ["Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>."],
     });
-    expect(entries('lot', { assets: ['a', 'a'] })).toContainEqual({ location: 'body', name: 'assets', description: ['Assets should be unique'] });
+    expect(entries('lot', { assets: ['a', 'a'] })).toContainEqual({
+      location: 'body',
+      name: 'assets',
+      description: ['Assets should be unique'],
+    });
   });
 });

@@ -9,7 +9,14 @@ describe('instants', () => {
   });
 
   it('refuse days and times that do not exist instead of rolling them over', () => {
-    for (const text of ['2026-02-30', '2026-02-29T00:00:00Z', '2026-13-01', '2026-01-01T24:00:00Z', '2026-01-01T10:60:00Z', 'yesterday']) {
+    for (const text of [
+      '2026-02-30',
+      '2026-02-29T00:00:00Z',
+      '2026-13-01',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T10:60:00Z',
+      'yesterday',
+    ]) {
       expect(parseInstant(text), text).toBeUndefined();
     }
     expect(parseInstant('2024-02-29')).toBeDefined();
@@ -22,7 +29,7 @@ describe('instants', () => {
     expect(kyivDate(parseInstant('2026-10-24T21:30:00Z')!)).toBe('2026-10-25');
   });
 
-  it('write a whole second without a fraction, as Python\'s isoformat() did in the original services', () => {
+  it("write a whole second without a fraction, as Python's isoformat() did in the original services", () => {
     expect(formatKyiv(parseInstant('2018-11-19T22:00:00Z')!)).toBe('2018-11-20T00:00:00+02:00');
     expect(formatKyiv(parseInstant('2026-06-01T17:00:00.5Z')!)).toBe('2026-06-01T20:00:00.500000+03:00');
   });

@@ -7,7 +7,11 @@ import { toEntries } from '../../../functions/domain/kernel/validation.ts';
 const check = compileCheck({
   type: 'object',
   properties: {
-    tenderers: { type: 'array', maxItems: 1, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+    tenderers: {
+      type: 'array',
+      maxItems: 1,
+      items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+    },
   },
 });
 
@@ -36,6 +40,8 @@ describe('toEntries', () => {
   });
 
   it('nests the errors of items and fields', () => {
-    expect(entriesOf({ tenderers: [{}] })).toEqual([{ location: 'body', name: 'tenderers', description: [{ name: ['This field is required.'] }] }]);
+    expect(entriesOf({ tenderers: [{}] })).toEqual([
+      { location: 'body', name: 'tenderers', description: [{ name: ['This field is required.'] }] },
+    ]);
   });
 });

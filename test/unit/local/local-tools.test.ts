@@ -5,16 +5,40 @@ import { atLeast, javaMajor, nodeProblem } from '../../../lib/local/preflight.ts
 describe("npm start's human log lines (LOG_FORMAT=json keeps the JSON)", () => {
   it('makes a request line short, in Kyiv time, without the noise', () => {
     const json = JSON.stringify({
-      level: 'INFO', message: 'request', timestamp: '2026-11-23T10:04:05.123Z', service: 'agora', sampling_rate: 0,
-      correlation_id: 'c0ffee12-aaaa-bbbb', route: 'GET /api/0.1/lots', status: 200, latencyMs: 65.6, caller: 'broker', role: 'broker',
+      level: 'INFO',
+      message: 'request',
+      timestamp: '2026-11-23T10:04:05.123Z',
+      service: 'agora',
+      sampling_rate: 0,
+      correlation_id: 'c0ffee12-aaaa-bbbb',
+      route: 'GET /api/0.1/lots',
+      status: 200,
+      latencyMs: 65.6,
+      caller: 'broker',
+      role: 'broker',
     });
     expect(humanLogLine(json)).toBe('12:04:05 200 GET /api/0.1/lots 66ms broker  [c0ffee12]');
   });
 
   it('makes a bot run one line with its transitions, and keeps other lines readable', () => {
-    const bot = { level: 'INFO', message: 'bot run', timestamp: '2026-07-01T09:00:00Z', bot: 'convoy', due: 2, changed: 1, failed: 0, transitions: { claim: 1 } };
+    const bot = {
+      level: 'INFO',
+      message: 'bot run',
+      timestamp: '2026-07-01T09:00:00Z',
+      bot: 'convoy',
+      due: 2,
+      changed: 1,
+      failed: 0,
+      transitions: { claim: 1 },
+    };
     expect(humanLogLine(JSON.stringify(bot))).toBe('12:00:00 bot convoy: due 2, changed 1 (claim 1)');
-    const error = { level: 'ERROR', message: 'bot item failed', timestamp: '2026-07-01T09:00:00Z', sampling_rate: 0, item: 'x' };
+    const error = {
+      level: 'ERROR',
+      message: 'bot item failed',
+      timestamp: '2026-07-01T09:00:00Z',
+      sampling_rate: 0,
+      item: 'x',
+    };
     expect(humanLogLine(JSON.stringify(error))).toBe('12:00:00 ERROR bot item failed item=x');
     expect(humanLogLine('plain text')).toBe('plain text');
   });
@@ -32,6 +56,8 @@ describe("npm start's checks", () => {
     expect(atLeast('20.19.0', '20.19')).toBe(true);
     expect(atLeast('20.18.3', '20.19')).toBe(false);
     expect(nodeProblem('>=20.19', '22.1.0')).toBeUndefined();
-    expect(nodeProblem('>=20.19', '18.20.4')).toBe('Node 18.20.4 is too old: Agora needs Node >=20.19 (package.json engines; nvm use reads .nvmrc).');
+    expect(nodeProblem('>=20.19', '18.20.4')).toBe(
+      'Node 18.20.4 is too old: Agora needs Node >=20.19 (package.json engines; nvm use reads .nvmrc).',
+    );
   });
 });

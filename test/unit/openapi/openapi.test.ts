@@ -49,7 +49,8 @@ describe('the OpenAPI document', () => {
     for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
     const post = doc.paths['/api/0.1/lots'].post.requestBody.content['application/json'];
     expect(post.example.data.lotType).toBe('basic');
-    const award = doc.paths['/api/2.5/auctions/{auctionId}/awards/{awardId}'].patch.requestBody.content['application/json'];
+    const award =
+      doc.paths['/api/2.5/auctions/{auctionId}/awards/{awardId}'].patch.requestBody.content['application/json'];
     expect(award.schema.properties.data).toEqual({ $ref: '#/components/schemas/award.patch' });
   });
 
@@ -63,8 +64,13 @@ describe('the OpenAPI document', () => {
     for (const r of apiRoutes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       if (r.auth === 'public') expect(op.security, r.path).toEqual([]);
-      else expect(op.security.every((s: object) => 'apiKey' in s), `${r.method} ${r.path}`).toBe(true);
-      if (r.doc?.token) expect(op.security.map((s: object) => Object.keys(s).sort())).toContainEqual(['accessToken', 'apiKey']);
+      else
+        expect(
+          op.security.every((s: object) => 'apiKey' in s),
+          `${r.method} ${r.path}`,
+        ).toBe(true);
+      if (r.doc?.token)
+        expect(op.security.map((s: object) => Object.keys(s).sort())).toContainEqual(['accessToken', 'apiKey']);
     }
   });
 
@@ -74,10 +80,14 @@ describe('the OpenAPI document', () => {
     expect(namedSchemas['auction.landlease']).toBe(newAuctionSchema);
     expect(doc.components.schemas.lot).toBe(lotSchema);
     const post = doc.paths['/api/0.1/lots'].post;
-    expect(post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/lot' });
+    expect(post.requestBody.content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/lot',
+    });
     // A PATCH takes any part of the fields.
     const patch = doc.paths['/api/0.1/lots/{lotId}'].patch;
-    expect(patch.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/lot.partial' });
+    expect(patch.requestBody.content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/lot.partial',
+    });
     expect(doc.components.schemas['lot.partial'].required).toBeUndefined();
   });
 
@@ -90,7 +100,9 @@ describe('the OpenAPI document', () => {
       expect(Object.values(content)[0]).toEqual({ schema: { $ref: '#/components/schemas/Listing' } });
     }
     expect(doc.components.schemas.Error.properties.status).toEqual({ const: 'error' });
-    expect(doc.components.responses.Unprocessable.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.components.responses.Unprocessable.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
   });
 
   it('resolves every $ref', () => {
@@ -103,7 +115,9 @@ describe('the OpenAPI document', () => {
   it('is generated from pure modules: the domain, the route table and node built-ins', () => {
     const dir = join(ROOT, 'functions/openapi');
     const imports = readdirSync(dir).flatMap((f) =>
-      [...readFileSync(join(dir, f), 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(([, spec]) => spec),
+      [...readFileSync(join(dir, f), 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(
+        ([, spec]) => spec,
+      ),
     );
     expect(imports.filter((i) => !/^(#domain\/|\.\.\/routes\.ts$|\.\/|node:)/.test(i))).toEqual([]);
   });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateValidators, OUTPUT, REQUEST_TYPES_OUTPUT, requestTypes } from '../../../bin/build-schema-validators.ts';
+import {
+  generateValidators,
+  OUTPUT,
+  REQUEST_TYPES_OUTPUT,
+  requestTypes,
+} from '../../../bin/build-schema-validators.ts';
 
 describe('generated standalone validators', () => {
   it('are up to date with the schema JSON files (else run: npx tsx bin/build-schema-validators.ts)', () => {

@@ -104,7 +104,9 @@ describe('validateSchemaProperties', () => {
   });
 
   it('rejects additional properties, naming them together', () => {
-    expect(errorsOf(land({ ...LAND, foo: 1 }))).toEqual(["Additional properties are not allowed ('foo' was unexpected)"]);
+    expect(errorsOf(land({ ...LAND, foo: 1 }))).toEqual([
+      "Additional properties are not allowed ('foo' was unexpected)",
+    ]);
     expect(errorsOf(land({ ...LAND, foo: 1, city: 'Бровари' }))).toEqual([
       "Additional properties are not allowed ('foo', 'city' were unexpected)",
     ]);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isConditionFailure } from '../../../functions/store/errors.ts';
 
-const cancelled = (...codes: string[]) => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+const cancelled = (...codes: string[]) =>
+  Object.assign(new Error('cancelled'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 
 describe('lost races', () => {
   it('are a failed condition or a colliding transaction: retried from a fresh read', () => {

@@ -4,7 +4,10 @@ import { s3Store } from '../../../functions/store/files-s3.ts';
 
 // The S3 adapter loads the SDK and the presigner at first use (never with the module); presigning needs no network.
 describe('S3 file store', () => {
-  const client = new S3Client({ region: 'eu-central-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' } });
+  const client = new S3Client({
+    region: 'eu-central-1',
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+  });
   const store = s3Store('agora-files', client);
   const md5 = '9e107d9d372bb6826bd81d3542a419d6';
 
@@ -15,7 +18,10 @@ describe('S3 file store', () => {
     expect(url.pathname).toBe('/files/k1');
     expect(url.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-md5');
-    expect(upload!.headers).toEqual({ 'content-md5': Buffer.from(md5, 'hex').toString('base64'), 'x-amz-tagging': 'agora-attached=no' });
+    expect(upload!.headers).toEqual({
+      'content-md5': Buffer.from(md5, 'hex').toString('base64'),
+      'x-amz-tagging': 'agora-attached=no',
+    });
   });
 
   it('presigns a download of the file for the given seconds', async () => {

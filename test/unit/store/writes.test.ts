@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Aggregate } from '../../../functions/domain/kernel/aggregate.ts';
 import { sha256 } from '../../../functions/domain/kernel/ids.ts';
-import { changeWrites, childItem, createWrites, fromItems, rootItem, type AggregateKind } from '../../../functions/store/aggregates.ts';
+import {
+  changeWrites,
+  childItem,
+  createWrites,
+  fromItems,
+  rootItem,
+  type AggregateKind,
+} from '../../../functions/store/aggregates.ts';
 import { apiKeyItem } from '../../../functions/store/api-keys.ts';
 import { organizationItem } from '../../../functions/store/organizations.ts';
 import { nextSequenceUpdate } from '../../../functions/store/sequences.ts';
@@ -41,8 +48,20 @@ const THING: AggregateKind<Thing> = {
   id: (root) => root.id,
 };
 
-const thing = (overrides: Partial<Thing> = {}): Thing => ({ id: ID, status: 'active', dateModified: '2026-01-01T12:00:00.123456+02:00', ...overrides });
-const stored = (root: Thing, rev = 3): Aggregate<Thing> => ({ id: ID, root, tokenHash: 'h'.repeat(64), rev, children: [], internal: { seen: true } });
+const thing = (overrides: Partial<Thing> = {}): Thing => ({
+  id: ID,
+  status: 'active',
+  dateModified: '2026-01-01T12:00:00.123456+02:00',
+  ...overrides,
+});
+const stored = (root: Thing, rev = 3): Aggregate<Thing> => ({
+  id: ID,
+  root,
+  tokenHash: 'h'.repeat(64),
+  rev,
+  children: [],
+  internal: { seen: true },
+});
 
 describe('keys', () => {
   it('put an aggregate and its children in one item collection, and index keys in their own partitions', () => {
@@ -89,7 +108,14 @@ describe('root item', () => {
     const a = stored(thing());
     const child = { place: { kind: 'DOC', id: 'd', version: 1 }, entity: 'document', data: { id: 'd' } };
     const items = [childItem(THING.kind, ID, child), rootItem(THING, a)];
-    expect(items[0]).toEqual({ PK: `THING#${ID}`, SK: 'DOC#d#0001', entity: 'document', schemaVersion: SCHEMA_VERSION, data: { id: 'd' }, internal: undefined });
+    expect(items[0]).toEqual({
+      PK: `THING#${ID}`,
+      SK: 'DOC#d#0001',
+      entity: 'document',
+      schemaVersion: SCHEMA_VERSION,
+      data: { id: 'd' },
+      internal: undefined,
+    });
     expect(fromItems<Thing>(ID, items)).toEqual({ ...a, children: [child] });
     expect(fromItems(ID, [items[0]])).toBeUndefined();
   });
@@ -100,7 +126,11 @@ describe('creating an aggregate', () => {
     const child = { place: { kind: 'ITEM', id: 'i' }, entity: 'item', data: { id: 'i' } };
     const writes = createWrites(THING, { id: ID, root: thing(), tokenHash: 'h', children: [child] });
     expect(writes).toHaveLength(2);
-    expect(writes[0].Put).toMatchObject({ TableName: TABLE, ConditionExpression: 'attribute_not_exists(PK)', Item: { PK: `THING#${ID}`, rev: 1, tokenHash: 'h' } });
+    expect(writes[0].Put).toMatchObject({
+      TableName: TABLE,
+      ConditionExpression: 'attribute_not_exists(PK)',
+      Item: { PK: `THING#${ID}`, rev: 1, tokenHash: 'h' },
+    });
     expect(writes[1]).toEqual({ Put: { TableName: TABLE, Item: childItem(THING.kind, ID, child) } });
   });
 });
@@ -118,7 +148,11 @@ describe('changing an aggregate', () => {
   });
 
   it('replaces the token hash and the internal state only when the change says so', () => {
-    const [write] = changeWrites(THING, stored(thing()), { root: thing(), tokenHash: 'n'.repeat(64), internal: { reported: 'sold' } });
+    const [write] = changeWrites(THING, stored(thing()), {
+      root: thing(),
+      tokenHash: 'n'.repeat(64),
+      internal: { reported: 'sold' },
+    });
     expect(write.Put?.Item).toMatchObject({ tokenHash: 'n'.repeat(64), internal: { reported: 'sold' } });
   });
 
@@ -131,8 +165,19 @@ describe('changing an aggregate', () => {
   });
 
   it('only checks the revision when the root is kept (a child written alone)', () => {
-    const writes = changeWrites(THING, stored(thing()), { root: thing(), keepRevision: true, put: [{ place: { kind: 'Q', id: 'q' }, entity: 'question', data: {} }] });
-    expect(writes[0]).toEqual({ ConditionCheck: { TableName: TABLE, Key: keys.root('THING', ID), ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': 3 } } });
+    const writes = changeWrites(THING, stored(thing()), {
+      root: thing(),
+      keepRevision: true,
+      put: [{ place: { kind: 'Q', id: 'q' }, entity: 'question', data: {} }],
+    });
+    expect(writes[0]).toEqual({
+      ConditionCheck: {
+        TableName: TABLE,
+        Key: keys.root('THING', ID),
+        ConditionExpression: 'rev = :rev',
+        ExpressionAttributeValues: { ':rev': 3 },
+      },
+    });
     expect(writes[1].Put?.Item).toMatchObject({ SK: 'Q#q' });
   });
 });
@@ -140,11 +185,19 @@ describe('changing an aggregate', () => {
 describe('transactions over several aggregates', () => {
   it('write each change and check, without writing, the aggregates that must stay as read', () => {
     const other = { ...stored(thing(), 7), id: 'b'.repeat(32), root: thing({ id: 'b'.repeat(32) }) };
-    const items = transactionItems([{ def: THING, current: stored(thing()), change: { root: thing({ status: 'done' }) } }], [{ def: THING, current: other }]);
+    const items = transactionItems(
+      [{ def: THING, current: stored(thing()), change: { root: thing({ status: 'done' }) } }],
+      [{ def: THING, current: other }],
+    );
     expect(items).toHaveLength(2);
     expect(items[0].Put?.Item).toMatchObject({ rev: 4 });
     expect(items[1]).toEqual({
-      ConditionCheck: { TableName: TABLE, Key: keys.root('THING', 'b'.repeat(32)), ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': 7 } },
+      ConditionCheck: {
+        TableName: TABLE,
+        Key: keys.root('THING', 'b'.repeat(32)),
+        ConditionExpression: 'rev = :rev',
+        ExpressionAttributeValues: { ':rev': 7 },
+      },
     });
     expect(transactionItems([])).toEqual([]);
   });
@@ -179,13 +232,30 @@ describe('other items', () => {
 
   it('store an API key only as its hash, never the key, in the item nor in its feed view', () => {
     const item = apiKeyItem('s3cret-key', { name: 'broker', role: 'broker', levels: '1234' }, '2026-01-01T00:00:00Z');
-    expect(item).toMatchObject({ ...keys.apiKey(sha256('s3cret-key')), name: 'broker', role: 'broker', GSI1PK: 'APIKEYS', GSI1SK: `broker#${sha256('s3cret-key')}` });
-    expect(item[FEED_VIEW]).toEqual({ name: 'broker', role: 'broker', levels: '1234', created: '2026-01-01T00:00:00Z' });
+    expect(item).toMatchObject({
+      ...keys.apiKey(sha256('s3cret-key')),
+      name: 'broker',
+      role: 'broker',
+      GSI1PK: 'APIKEYS',
+      GSI1SK: `broker#${sha256('s3cret-key')}`,
+    });
+    expect(item[FEED_VIEW]).toEqual({
+      name: 'broker',
+      role: 'broker',
+      levels: '1234',
+      created: '2026-01-01T00:00:00Z',
+    });
     expect(JSON.stringify(item)).not.toContain('s3cret-key');
   });
 
   it('key an organization by its identifier', () => {
     const organization = { name: 'ДУС', identifier: { scheme: 'UA-EDR', id: '00037256' } };
-    expect(organizationItem(organization)).toEqual({ PK: 'ORG#UA-EDR#00037256', SK: '#ORG', entity: 'organization', schemaVersion: SCHEMA_VERSION, data: organization });
+    expect(organizationItem(organization)).toEqual({
+      PK: 'ORG#UA-EDR#00037256',
+      SK: '#ORG',
+      entity: 'organization',
+      schemaVersion: SCHEMA_VERSION,
+      data: organization,
+    });
   });
 });

@@ -1,7 +1,15 @@
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { isObject, withDefaults } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
-import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema, valueSchema } from '../../../kernel/structures.ts';
+import {
+  addressSchema,
+  classificationSchema,
+  itemClassificationSchema,
+  locationSchema,
+  multilingual,
+  unitSchema,
+  valueSchema,
+} from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
 import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
@@ -46,8 +54,21 @@ export const basic: AssetTypeDefinition = {
   feed: 'assets.basic',
   createLevel: '1',
   ownerFields: [
-    'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru', 'classification',
-    'additionalClassifications', 'value', 'unit', 'quantity', 'address', 'location', 'assetCustodian', 'schema_properties',
+    'title',
+    'title_en',
+    'title_ru',
+    'description',
+    'description_en',
+    'description_ru',
+    'classification',
+    'additionalClassifications',
+    'value',
+    'unit',
+    'quantity',
+    'address',
+    'location',
+    'assetCustodian',
+    'schema_properties',
   ],
   organizations: ['assetCustodian'],
   accept(fields) {

@@ -1,9 +1,23 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
-import { addressSchema, classificationSchema, itemClassificationSchema, locationSchema, multilingual, unitSchema } from '../../../kernel/structures.ts';
+import {
+  addressSchema,
+  classificationSchema,
+  itemClassificationSchema,
+  locationSchema,
+  multilingual,
+  unitSchema,
+} from '../../../kernel/structures.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { ASSET_STATUSES, decisionsOf, itemsOf, type AssetTypeDefinition, type RelatedProcess, type TransitionRule } from '../../asset.ts';
+import {
+  ASSET_STATUSES,
+  decisionsOf,
+  itemsOf,
+  type AssetTypeDefinition,
+  type RelatedProcess,
+  type TransitionRule,
+} from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
@@ -98,14 +112,18 @@ const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!itemsOf(asset)?.length) {
-    throw UnprocessableError.data('You cannot switch the asset status from draft to pending unless at least one item has been added.');
+    throw UnprocessableError.data(
+      'You cannot switch the asset status from draft to pending unless at least one item has been added.',
+    );
   }
   return asset;
 };
 
 const requireDecisions: TransitionRule = (asset) => {
   if (!decisionsOf(asset)?.length) {
-    throw UnprocessableError.data('You cannot switch the asset status from draft to pending unless at least one decision has been added.');
+    throw UnprocessableError.data(
+      'You cannot switch the asset status from draft to pending unless at least one decision has been added.',
+    );
   }
   return asset;
 };
@@ -116,8 +134,16 @@ export const bounce: AssetTypeDefinition = {
   feed: 'assets.bounce',
   createLevel: '3',
   ownerFields: [
-    'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru',
-    'assetCustodian', 'assetHolder', 'items', 'decisions',
+    'title',
+    'title_en',
+    'title_ru',
+    'description',
+    'description_en',
+    'description_ru',
+    'assetCustodian',
+    'assetHolder',
+    'items',
+    'decisions',
   ],
   organizations: ['assetCustodian', 'assetHolder'],
   accept(fields, previous) {

@@ -22,7 +22,11 @@ const value = {
   type: 'object',
   additionalProperties: false,
   required: ['amount'],
-  properties: { amount: { type: 'number', minimum: 0 }, currency: { enum: ['UAH'] }, valueAddedTaxIncluded: { type: 'boolean' } },
+  properties: {
+    amount: { type: 'number', minimum: 0 },
+    currency: { enum: ['UAH'] },
+    valueAddedTaxIncluded: { type: 'boolean' },
+  },
 };
 
 export const newBidSchema = {
@@ -82,13 +86,19 @@ function assertDocumentWritable(bid: Bid, ctx: Parameters<BidPolicy['assertDocum
     const start = instantOf(auction, 'tenderPeriod', 'startDate');
     const end = instantOf(auction, 'tenderPeriod', 'endDate');
     if (start === undefined || end === undefined || !(start < now && now < end)) {
-      throw new ForbiddenError(`Document can be ${operation === 'add' ? 'added' : 'updated'} only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
+      throw new ForbiddenError(
+        `Document can be ${operation === 'add' ? 'added' : 'updated'} only during the tendering period: ${span(auction, 'tenderPeriod')}.`,
+      );
     }
   }
-  if (auction.status === 'active.qualification' && !childrenOf([...ctx.children], AWARD).some((c) => c.data.status === 'pending' && c.data.bid_id === bid.id)) {
+  if (
+    auction.status === 'active.qualification' &&
+    !childrenOf([...ctx.children], AWARD).some((c) => c.data.status === 'pending' && c.data.bid_id === bid.id)
+  ) {
     throw new ForbiddenError(`Can't ${operation} document because award of bid is not in pending state`);
   }
-  if (ctx.documentType === 'auctionProtocol') throw new ForbiddenError(`Can't ${operation} document with auctionProtocol documentType`);
+  if (ctx.documentType === 'auctionProtocol')
+    throw new ForbiddenError(`Can't ${operation} document with auctionProtocol documentType`);
 }
 
 export const insiderBids: BidPolicy = {

@@ -20,16 +20,52 @@ import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSch
 
 /** Fields the owner may change during rectification (upstream `dgf_auction_roles`); dropped silently after it. */
 export const RECTIFICATION_FIELDS = [
-  'title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru', 'dgfDecisionDate', 'dgfDecisionID', 'dgfID',
-  'guarantee', 'items', 'tenderAttempts',
+  'title',
+  'title_en',
+  'title_ru',
+  'description',
+  'description_en',
+  'description_ru',
+  'dgfDecisionDate',
+  'dgfDecisionID',
+  'dgfID',
+  'guarantee',
+  'items',
+  'tenderAttempts',
 ];
 
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
 export const SERVER_FIELDS = [
-  'id', 'auctionID', 'owner', 'date', 'dateModified', 'status', 'next_check', 'procurementMethod', 'submissionMethod', 'awardCriteria',
-  'minimalStep', 'eligibilityCriteria', 'eligibilityCriteria_en', 'eligibilityCriteria_ru', 'rectificationPeriod', 'tenderPeriod',
-  'enquiryPeriod', 'awardPeriod', 'auctionUrl', 'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'revisions',
-  'doc_id', 'complaints', 'cancellations', 'lots',
+  'id',
+  'auctionID',
+  'owner',
+  'date',
+  'dateModified',
+  'status',
+  'next_check',
+  'procurementMethod',
+  'submissionMethod',
+  'awardCriteria',
+  'minimalStep',
+  'eligibilityCriteria',
+  'eligibilityCriteria_en',
+  'eligibilityCriteria_ru',
+  'rectificationPeriod',
+  'tenderPeriod',
+  'enquiryPeriod',
+  'awardPeriod',
+  'auctionUrl',
+  'numberOfBids',
+  'documents',
+  'questions',
+  'bids',
+  'awards',
+  'contracts',
+  'revisions',
+  'doc_id',
+  'complaints',
+  'cancellations',
+  'lots',
 ];
 
 /** Upstream DGF_ELIGIBILITY_CRITERIA. */
@@ -66,7 +102,10 @@ export const AWARDING_V3: AwardingRules = {
 
 const TENDERING: AuctionStatus = 'active.tendering';
 
-const period = (p: { startDate: Micros; endDate: Micros }) => ({ startDate: formatKyiv(p.startDate), endDate: formatKyiv(p.endDate) });
+const period = (p: { startDate: Micros; endDate: Micros }) => ({
+  startDate: formatKyiv(p.startDate),
+  endDate: formatKyiv(p.endDate),
+});
 
 /**
  * The periods from `now` and the auction day (calendar/periods.ts `insiderPeriods`): enquiry until 20:00 Kyiv the
@@ -74,7 +113,7 @@ const period = (p: { startDate: Micros; endDate: Micros }) => ({ startDate: form
  * day; accelerated in the sandbox. An auction day whose enquiry period would already be over is refused.
  */
 function withPeriods(auction: JsonObject, startDate: string, now: Micros): JsonObject {
-  let periods;
+  let periods: ReturnType<typeof insiderPeriods>;
   try {
     periods = insiderPeriods({
       now,
@@ -83,7 +122,8 @@ function withPeriods(auction: JsonObject, startDate: string, now: Micros): JsonO
       quick: /quick/.test(auction.submissionMethodDetails ?? ''),
     });
   } catch (error) {
-    if (error instanceof CalendarCoverageError) throw new ForbiddenError(`auctionPeriod.startDate is incorrect: ${error.message}`);
+    if (error instanceof CalendarCoverageError)
+      throw new ForbiddenError(`auctionPeriod.startDate is incorrect: ${error.message}`);
     throw error;
   }
   if (periods.enquiryPeriod.endDate <= now) throw new ForbiddenError(PERIODS_INCORRECT);
@@ -145,7 +185,9 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   }
   if (!within(auction, 'rectificationPeriod', now)) {
     if ('items' in data) {
-      throw new ForbiddenError(`Item can be edited only during the rectification period of the auction: ${span(auction, 'rectificationPeriod')}.`);
+      throw new ForbiddenError(
+        `Item can be edited only during the rectification period of the auction: ${span(auction, 'rectificationPeriod')}.`,
+      );
     }
     return auction; // edits after rectification are ignored, as upstream
   }
@@ -189,10 +231,17 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
   documentOf: 'tender',
   bidDocumentOf: 'tender',
   questionRefusal: (auction, verb) =>
-    verb === 'add' ? 'Can add question only in enquiryPeriod' : `Can't update question in current (${auction.status}) auction status`,
+    verb === 'add'
+      ? 'Can add question only in enquiryPeriod'
+      : `Can't update question in current (${auction.status}) auction status`,
   answerWithinQuestionPeriod: false,
   awarding: AWARDING_V3,
   cancellation: NO_BID_CLEARING,
   releaseFromLot,
-  schemas: { auction: newAuctionSchema, auctionStored: storedAuctionSchema, bid: newBidSchema, bidPatch: bidPatchSchema },
+  schemas: {
+    auction: newAuctionSchema,
+    auctionStored: storedAuctionSchema,
+    bid: newBidSchema,
+    bidPatch: bidPatchSchema,
+  },
 };

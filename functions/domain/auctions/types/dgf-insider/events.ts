@@ -12,14 +12,15 @@ function endEnquiry(w: Working, ctx: EventContext): void {
   dropDraftBids(w);
   const active = bidRecords(w.children).filter((r) => r.bid.status === 'active');
   w.root = { ...w.root, numberOfBids: active.length };
-  if (!active.length) return moveTo(w, 'unsuccessful', ctx);
-  scheduleAuction(w, ctx);
+  if (!active.length) moveTo(w, 'unsuccessful', ctx);
+  else scheduleAuction(w, ctx);
 }
 
 export const insiderEvents: readonly TimedEvent[] = [
   {
     name: 'enquiry ends',
-    at: (auction: Auction) => (auction.status === 'active.tendering' ? instantOf(auction, 'enquiryPeriod', 'endDate') : undefined),
+    at: (auction: Auction) =>
+      auction.status === 'active.tendering' ? instantOf(auction, 'enquiryPeriod', 'endDate') : undefined,
     apply: endEnquiry,
   },
 ];

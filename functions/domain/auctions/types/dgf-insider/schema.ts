@@ -31,7 +31,11 @@ const item = {
     classification,
     additionalClassifications: { type: 'array', items: classification },
     address: addressSchema,
-    unit: { type: 'object', required: ['code'], properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } } },
+    unit: {
+      type: 'object',
+      required: ['code'],
+      properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } },
+    },
     quantity: { type: 'number', minimum: 0 },
     deliveryDate: { type: 'object' },
     deliveryLocation: { type: 'object' },
@@ -68,7 +72,15 @@ const properties = {
   auctionPeriod: {
     type: 'object',
     required: ['startDate'],
-    properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
+    properties: {
+      startDate: {
+        type: 'string',
+        anyOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', format: 'date-time' },
+        ],
+      },
+    },
   },
   merchandisingObject: { type: 'string' },
 };
@@ -88,11 +100,19 @@ export const newAuctionSchema = {
 const checkNew: Check = (data) => checkWith('dgfInsiderAuction', newAuctionSchema, data);
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), re-checked after an owner's PATCH. */
-export const storedAuctionSchema = { type: 'object', additionalProperties: false, required: REQUIRED, properties: { ...properties, auctionPeriod: { type: 'object' } } };
+export const storedAuctionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: REQUIRED,
+  properties: { ...properties, auctionPeriod: { type: 'object' } },
+};
 const checkStored: Check = (data) => checkWith('dgfInsiderAuctionStored', storedAuctionSchema, data);
 
 /**
  * `procurementMethodDetails` is accepted with or without `mode: "test"` (upstream answered 201 both ways; the
  * interface's own create sends it without `mode`); its accelerator takes effect only in test mode (calendar/periods.ts).
  */
-export const { checkNewAuction, checkStoredAuction } = auctionChecks({ newAuction: checkNew, storedAuction: checkStored }, []);
+export const { checkNewAuction, checkStoredAuction } = auctionChecks(
+  { newAuction: checkNew, storedAuction: checkStored },
+  [],
+);

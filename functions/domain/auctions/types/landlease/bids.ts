@@ -22,7 +22,11 @@ export const newBidSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['amount'],
-      properties: { amount: { type: 'number' }, currency: { type: 'string' }, valueAddedTaxIncluded: { type: 'boolean' } },
+      properties: {
+        amount: { type: 'number' },
+        currency: { type: 'string' },
+        valueAddedTaxIncluded: { type: 'boolean' },
+      },
     },
     eligible: { type: 'boolean' },
   },
@@ -43,19 +47,33 @@ function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   if (!within(auction, 'tenderPeriod', now)) {
     throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
   }
-  if (data.status !== undefined && data.status !== 'draft') throw new ForbiddenError('You can create only in draft status', 'status');
+  if (data.status !== undefined && data.status !== 'draft')
+    throw new ForbiddenError('You can create only in draft status', 'status');
   // `qualified` sent on create is dropped (upstream): it is set at activation.
-  const fields = omit(data, ['id', 'status', 'qualified', 'bidNumber', 'owner', 'date', 'participationUrl', 'documents']);
+  const fields = omit(data, [
+    'id',
+    'status',
+    'qualified',
+    'bidNumber',
+    'owner',
+    'date',
+    'participationUrl',
+    'documents',
+  ]);
   checkNewBid(fields);
   const value = auction.value;
-  if (fields.value && (fields.value.amount !== value.amount || (fields.value.currency ?? value.currency) !== value.currency)) {
+  if (
+    fields.value &&
+    (fields.value.amount !== value.amount || (fields.value.currency ?? value.currency) !== value.currency)
+  ) {
     throw UnprocessableError.field('value', 'value of bid should be equal to value of auction');
   }
   return { ...fields, value: { ...value }, status: 'draft' };
 }
 
 function activate(next: Bid, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid {
-  if (!within(ctx.auction, 'enquiryPeriod', ctx.now)) throw new ForbiddenError('Can`t activate bid, can only in enquiry Period Auction status');
+  if (!within(ctx.auction, 'enquiryPeriod', ctx.now))
+    throw new ForbiddenError('Can`t activate bid, can only in enquiry Period Auction status');
   if (!ctx.documents.some((d) => d.documentType === 'eligibilityDocuments')) {
     throw new ForbiddenError('Can`t activate bid, need document of documentType: eligibilityDocuments');
   }
@@ -64,14 +82,20 @@ function activate(next: Bid, ctx: { auction: Auction; others: Bid[]; documents: 
   return { ...next, status: 'active' };
 }
 
-function patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid {
+function patch(
+  bid: Bid,
+  data: JsonObject,
+  ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros },
+): Bid {
   const change = pick(data, ['status', 'qualified', 'bidNumber']);
   checkBidPatch(change);
   switch (bid.status) {
     case 'draft':
       if (change.status === undefined || change.status === 'draft') return bid;
-      if (change.status !== 'pending') throw new ForbiddenError("Can't update bid, in draft status are only valid change status to pending");
-      if (ctx.auction.status !== 'active.tendering') throw new ForbiddenError('Can`t activate bid, can only in active.tendering Auction status');
+      if (change.status !== 'pending')
+        throw new ForbiddenError("Can't update bid, in draft status are only valid change status to pending");
+      if (ctx.auction.status !== 'active.tendering')
+        throw new ForbiddenError('Can`t activate bid, can only in active.tendering Auction status');
       return { ...bid, status: 'pending', qualified: false };
     case 'pending': {
       if (change.status !== undefined && change.status !== 'pending' && change.status !== 'active') {
@@ -84,7 +108,8 @@ function patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[
       return change.status === 'active' ? activate(next, ctx) : next;
     }
     case 'active':
-      if (change.status !== undefined && change.status !== 'active') throw new ForbiddenError("Can't update bid status, in bid active status");
+      if (change.status !== undefined && change.status !== 'active')
+        throw new ForbiddenError("Can't update bid status, in bid active status");
       return bid;
     default:
       throw new ForbiddenError(`Can't update bid in current (${bid.status}) status`);
@@ -94,9 +119,14 @@ function patch(bid: Bid, data: JsonObject, ctx: { auction: Auction; others: Bid[
 const CHANGE_STATUSES: readonly AuctionStatus[] = ['active.tendering', 'active.enquiry'];
 
 /** Bid documents (upstream GEB): while bids may change, and only to a bid not yet active (eligibility documents). */
-function assertDocumentWritable(bid: Bid, { auction, operation }: Parameters<BidPolicy['assertDocumentWritable']>[1]): void {
-  if (!CHANGE_STATUSES.includes(auction.status)) throw new ForbiddenError(`Can't ${operation} document in current (${auction.status}) auction status`);
-  if (bid.status !== 'draft' && bid.status !== 'pending') throw new ForbiddenError(`Can't ${operation} document in current (${bid.status}) bid status`);
+function assertDocumentWritable(
+  bid: Bid,
+  { auction, operation }: Parameters<BidPolicy['assertDocumentWritable']>[1],
+): void {
+  if (!CHANGE_STATUSES.includes(auction.status))
+    throw new ForbiddenError(`Can't ${operation} document in current (${auction.status}) auction status`);
+  if (bid.status !== 'draft' && bid.status !== 'pending')
+    throw new ForbiddenError(`Can't ${operation} document in current (${bid.status}) bid status`);
 }
 
 export const landleaseBids: BidPolicy = {

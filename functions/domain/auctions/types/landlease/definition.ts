@@ -23,18 +23,61 @@ import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSch
 
 /** Fields the owner may change during rectification (interface.md §3.4); anything else is dropped silently. */
 export const RECTIFICATION_FIELDS = [
-  'title', 'description', 'tenderAttempts', 'lotIdentifier', 'value', 'minimalStep', 'guarantee', 'items', 'budgetSpent',
-  'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms',
+  'title',
+  'description',
+  'tenderAttempts',
+  'lotIdentifier',
+  'value',
+  'minimalStep',
+  'guarantee',
+  'items',
+  'budgetSpent',
+  'registrationFee',
+  'procuringEntity',
+  'lotHolder',
+  'bankAccount',
+  'contractTerms',
 ];
 
 /** In draft the owner may also move the auction day and commit the draft. */
-const DRAFT_FIELDS = [...RECTIFICATION_FIELDS, 'title_en', 'title_ru', 'description_en', 'description_ru', 'auctionPeriod', 'status'];
+const DRAFT_FIELDS = [
+  ...RECTIFICATION_FIELDS,
+  'title_en',
+  'title_ru',
+  'description_en',
+  'description_ru',
+  'auctionPeriod',
+  'status',
+];
 
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
 export const SERVER_FIELDS = [
-  'id', 'auctionID', 'owner', 'date', 'dateModified', 'status', 'next_check', 'procurementMethod', 'submissionMethod', 'awardCriteria',
-  'minNumberOfQualifiedBids', 'auctionParameters', 'rectificationPeriod', 'tenderPeriod', 'enquiryPeriod', 'awardPeriod', 'auctionUrl',
-  'numberOfBids', 'documents', 'questions', 'bids', 'awards', 'contracts', 'cancellations', 'revisions', 'doc_id',
+  'id',
+  'auctionID',
+  'owner',
+  'date',
+  'dateModified',
+  'status',
+  'next_check',
+  'procurementMethod',
+  'submissionMethod',
+  'awardCriteria',
+  'minNumberOfQualifiedBids',
+  'auctionParameters',
+  'rectificationPeriod',
+  'tenderPeriod',
+  'enquiryPeriod',
+  'awardPeriod',
+  'auctionUrl',
+  'numberOfBids',
+  'documents',
+  'questions',
+  'bids',
+  'awards',
+  'contracts',
+  'cancellations',
+  'revisions',
+  'doc_id',
 ];
 
 const PATCHABLE_STATUSES: readonly AuctionStatus[] = ['draft', 'active.rectification'];
@@ -45,7 +88,15 @@ export const auctionPeriodSchema = {
     auctionPeriod: {
       type: 'object',
       required: ['startDate'],
-      properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
+      properties: {
+        startDate: {
+          type: 'string',
+          anyOf: [
+            { type: 'string', format: 'date' },
+            { type: 'string', format: 'date-time' },
+          ],
+        },
+      },
     },
   },
 };
@@ -56,7 +107,9 @@ const checkAuctionPeriod: Check = (data) => checkWith('landleaseAuctionPeriod', 
  * that day with its offset (upstream GEB: a date-only start becomes `T00:00:00+02:00`); the phase commit adds
  * `shouldStartAfter` beside it.
  */
-const auctionPeriodFrom = (startDate: string) => ({ startDate: formatKyiv(kyivMidnight(kyivDate(parseInstant(startDate)!))) });
+const auctionPeriodFrom = (startDate: string) => ({
+  startDate: formatKyiv(kyivMidnight(kyivDate(parseInstant(startDate)!))),
+});
 
 /** The VAT flags the server sets on output (interface.md §2.5). */
 const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep', 'budgetSpent']);
@@ -87,14 +140,22 @@ function phaseCommit(auction: Auction, now: Micros): Auction {
   // Drafts stored before the day was kept as `startDate` hold it in `shouldStartAfter`.
   const planned: string = auction.auctionPeriod.startDate ?? auction.auctionPeriod.shouldStartAfter;
   const day = kyivDate(parseInstant(planned)!);
-  let periods;
+  let periods: ReturnType<typeof landleasePeriods>;
   try {
-    periods = landleasePeriods({ now, auctionStartDay: day, accelerator: accelerator(auction.procurementMethodDetails, auction.mode) });
+    periods = landleasePeriods({
+      now,
+      auctionStartDay: day,
+      accelerator: accelerator(auction.procurementMethodDetails, auction.mode),
+    });
   } catch (error) {
-    if (error instanceof CalendarCoverageError) throw new ForbiddenError(`auctionPeriod.startDate is incorrect: ${error.message}`);
+    if (error instanceof CalendarCoverageError)
+      throw new ForbiddenError(`auctionPeriod.startDate is incorrect: ${error.message}`);
     throw error;
   }
-  const period = (p: { startDate: Micros; endDate: Micros }) => ({ startDate: formatKyiv(p.startDate), endDate: formatKyiv(p.endDate) });
+  const period = (p: { startDate: Micros; endDate: Micros }) => ({
+    startDate: formatKyiv(p.startDate),
+    endDate: formatKyiv(p.endDate),
+  });
   return {
     ...auction,
     status: 'active.rectification',
@@ -102,12 +163,16 @@ function phaseCommit(auction: Auction, now: Micros): Auction {
     tenderPeriod: period(periods.tenderPeriod),
     enquiryPeriod: period(periods.enquiryPeriod),
     // The planned start stays visible next to the time the auction may start after (accelerated in the sandbox).
-    auctionPeriod: { startDate: formatKyiv(kyivMidnight(day)), shouldStartAfter: formatKyiv(periods.auctionShouldStartAfter) },
+    auctionPeriod: {
+      startDate: formatKyiv(kyivMidnight(day)),
+      shouldStartAfter: formatKyiv(periods.auctionShouldStartAfter),
+    },
   };
 }
 
 function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
-  if (!PATCHABLE_STATUSES.includes(auction.status)) throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
+  if (!PATCHABLE_STATUSES.includes(auction.status))
+    throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
   let patch: JsonObject;
   if (auction.status === 'draft') {
     patch = pick(data, DRAFT_FIELDS);
@@ -118,10 +183,13 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
     checkAuctionPeriod(pick(patch, ['auctionPeriod']));
   } else {
     if (!within(auction, 'rectificationPeriod', now)) {
-      throw new ForbiddenError(`Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`);
+      throw new ForbiddenError(
+        `Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`,
+      );
     }
     patch = pick(data, RECTIFICATION_FIELDS);
-    if ('items' in patch && !(Array.isArray(patch.items) && patch.items.length)) throw new ForbiddenError('Can`t change items, at least there should be one');
+    if ('items' in patch && !(Array.isArray(patch.items) && patch.items.length))
+      throw new ForbiddenError('Can`t change items, at least there should be one');
   }
   const merged = mergePatch(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
@@ -168,5 +236,10 @@ export const landlease: AuctionDefinition<'landlease'> = {
   // Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION.
   cancellation: { clearBidsIn: ['active.tendering', 'active.enquiry', 'active.auction'] },
   releaseFromLot,
-  schemas: { auction: newAuctionSchema, auctionStored: storedAuctionSchema, bid: newBidSchema, bidPatch: bidPatchSchema },
+  schemas: {
+    auction: newAuctionSchema,
+    auctionStored: storedAuctionSchema,
+    bid: newBidSchema,
+    bidPatch: bidPatchSchema,
+  },
 };

@@ -15,7 +15,10 @@ const minBids = (auction: Auction): number => auction.minNumberOfQualifiedBids ?
 function endTendering(w: Working, ctx: EventContext): void {
   const records = bidRecords(w.children);
   const registered = records.filter((r) => r.bid.status === 'pending' || r.bid.status === 'active');
-  if (registered.length < minBids(w.root)) return moveTo(w, 'unsuccessful', ctx);
+  if (registered.length < minBids(w.root)) {
+    moveTo(w, 'unsuccessful', ctx);
+    return;
+  }
   dropDraftBids(w);
   moveTo(w, 'active.enquiry', ctx);
 }
@@ -27,17 +30,22 @@ function endTendering(w: Working, ctx: EventContext): void {
 function endEnquiry(w: Working, ctx: EventContext): void {
   const records = bidRecords(w.children);
   for (const { bid, child } of records) {
-    if (bid.status === 'draft' || bid.status === 'pending') putChild(w, bidChild({ ...bid, status: 'unsuccessful' }, child.internal?.tokenHash));
+    if (bid.status === 'draft' || bid.status === 'pending')
+      putChild(w, bidChild({ ...bid, status: 'unsuccessful' }, child.internal?.tokenHash));
   }
   const active = records.filter((r) => r.bid.status === 'active');
   w.root = { ...w.root, numberOfBids: active.length };
-  if (active.length < minBids(w.root)) return moveTo(w, 'unsuccessful', ctx);
-  if (active.length === 1) return startAwarding(w, ctx.now, SINGLE_AWARD);
-  scheduleAuction(w, ctx);
+  if (active.length < minBids(w.root)) moveTo(w, 'unsuccessful', ctx);
+  else if (active.length === 1) startAwarding(w, ctx.now, SINGLE_AWARD);
+  else scheduleAuction(w, ctx);
 }
 
 export const landleaseEvents: readonly TimedEvent[] = [
-  { name: 'rectification ends', at: dueIn('active.rectification', 'rectificationPeriod'), apply: (w, ctx) => moveTo(w, 'active.tendering', ctx) },
+  {
+    name: 'rectification ends',
+    at: dueIn('active.rectification', 'rectificationPeriod'),
+    apply: (w, ctx) => moveTo(w, 'active.tendering', ctx),
+  },
   { name: 'tendering ends', at: dueIn('active.tendering', 'tenderPeriod'), apply: endTendering },
   { name: 'enquiry ends', at: dueIn('active.enquiry', 'enquiryPeriod'), apply: endEnquiry },
 ];

@@ -15,7 +15,13 @@ const money = uahMoneySchema;
 const classification = (scheme: object) => ({
   type: 'object',
   required: ['scheme', 'id', 'description'],
-  properties: { scheme, id: { type: 'string', minLength: 1 }, description: { type: 'string', minLength: 1 }, description_en: { type: 'string' }, description_ru: { type: 'string' } },
+  properties: {
+    scheme,
+    id: { type: 'string', minLength: 1 },
+    description: { type: 'string', minLength: 1 },
+    description_en: { type: 'string' },
+    description_ru: { type: 'string' },
+  },
 });
 
 const item = {
@@ -31,7 +37,11 @@ const item = {
         ...classification({}).properties,
         scheme: { enum: ['CAV-PS'] },
         // Land plots only: CAV-PS 06110000-6 … 06129000-2 (upstream CAV_PS_CODES).
-        id: { type: 'string', pattern: '^061[12]\\d{4}-\\d$', 'x-messages': { pattern: 'Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x).' } },
+        id: {
+          type: 'string',
+          pattern: '^061[12]\\d{4}-\\d$',
+          'x-messages': { pattern: 'Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x).' },
+        },
       },
     },
     additionalClassifications: {
@@ -44,7 +54,11 @@ const item = {
       })),
     },
     address: addressSchema,
-    unit: { type: 'object', required: ['code'], properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } } },
+    unit: {
+      type: 'object',
+      required: ['code'],
+      properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } },
+    },
     quantity: { type: 'number', minimum: 0 },
     schema_properties: { type: 'object' },
     location: { type: 'object' },
@@ -82,7 +96,11 @@ const properties = {
           type: 'object',
           additionalProperties: false,
           required: ['scheme', 'id'],
-          properties: { scheme: { type: 'string', minLength: 1 }, id: { type: 'string', minLength: 1 }, description: { type: 'string' } },
+          properties: {
+            scheme: { type: 'string', minLength: 1 },
+            id: { type: 'string', minLength: 1 },
+            description: { type: 'string' },
+          },
         },
       },
     },
@@ -111,7 +129,15 @@ const properties = {
   auctionPeriod: {
     type: 'object',
     required: ['startDate'],
-    properties: { startDate: { type: 'string', anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] } },
+    properties: {
+      startDate: {
+        type: 'string',
+        anyOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', format: 'date-time' },
+        ],
+      },
+    },
   },
   merchandisingObject: { type: 'string', pattern: ID_PATTERN },
 };
@@ -120,7 +146,20 @@ const properties = {
 export const newAuctionSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms', 'auctionPeriod'],
+  required: [
+    'title',
+    'lotIdentifier',
+    'tenderAttempts',
+    'value',
+    'minimalStep',
+    'guarantee',
+    'registrationFee',
+    'procuringEntity',
+    'lotHolder',
+    'bankAccount',
+    'contractTerms',
+    'auctionPeriod',
+  ],
   properties,
 };
 const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema, data);
@@ -129,7 +168,19 @@ const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema
 export const storedAuctionSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['title', 'lotIdentifier', 'tenderAttempts', 'value', 'minimalStep', 'guarantee', 'registrationFee', 'procuringEntity', 'lotHolder', 'bankAccount', 'contractTerms'],
+  required: [
+    'title',
+    'lotIdentifier',
+    'tenderAttempts',
+    'value',
+    'minimalStep',
+    'guarantee',
+    'registrationFee',
+    'procuringEntity',
+    'lotHolder',
+    'bankAccount',
+    'contractTerms',
+  ],
   properties: { ...properties, auctionPeriod: { type: 'object' } },
 };
 const checkStored: Check = (data) => checkWith('landleaseAuctionStored', storedAuctionSchema, data);
@@ -142,8 +193,15 @@ function checkRules(fields: JsonObject): void {
   }
   const errors = (fields.items ?? []).map((i: JsonObject) => validateSchemaProperties(i).errors);
   if (errors.some((e: string[]) => e.length)) {
-    throw new UnprocessableError({ location: 'body', name: 'items', description: errors.map((e: string[]) => (e.length ? { schema_properties: e } : {})) });
+    throw new UnprocessableError({
+      location: 'body',
+      name: 'items',
+      description: errors.map((e: string[]) => (e.length ? { schema_properties: e } : {})),
+    });
   }
 }
 
-export const { checkNewAuction, checkStoredAuction } = auctionChecks({ newAuction: checkNew, storedAuction: checkStored }, [checkRules]);
+export const { checkNewAuction, checkStoredAuction } = auctionChecks(
+  { newAuction: checkNew, storedAuction: checkStored },
+  [checkRules],
+);
