@@ -434,22 +434,28 @@ const touchUnlessTendering = (w: Working, now: Micros) => {
   if (w.root.status !== 'active.tendering') touch(w, now);
 };
 
-export async function addBidDocument(
+/**
+ * One write to a bid's documents, under the type's rules for the bid and the auction (`documentableBid`); the
+ * auction moves its revision (serialize) and its `dateModified` outside tendering.
+ */
+async function writeBidDocument(
   ctx: AuctionsContext,
   id: string,
   bidId: string,
+  verb: 'add' | 'update',
   data: JsonObject,
+  write: (
+    w: Working,
+    def: AuctionDefinition,
+    scope: ReturnType<typeof documentScope>,
+  ) => { document: DocumentRecord; child: Child },
 ): Promise<DocumentRecord> {
   const { result } = await change(
     ctx,
     id,
     (w, def) => {
-      const bid = documentableBid(ctx, w, def, bidId, 'add', data);
-      const { document, child } = newDocument(
-        data,
-        { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files },
-        documentScope(BID, bid.id),
-      );
+      const bid = documentableBid(ctx, w, def, bidId, verb, data);
+      const { document, child } = write(w, def, documentScope(BID, bid.id));
       putChild(w, child);
       touchUnlessTendering(w, ctx.now);
       return document;
@@ -458,58 +464,35 @@ export async function addBidDocument(
   );
   return result;
 }
+
+export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonObject) =>
+  writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope) =>
+    newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files }, scope),
+  );
 
 /** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
-export async function replaceBidDocument(
+export const replaceBidDocument = (
   ctx: AuctionsContext,
   id: string,
   bidId: string,
   documentId: string,
   data: JsonObject,
-): Promise<DocumentRecord> {
-  const { result } = await change(
-    ctx,
-    id,
-    (w, def) => {
-      const bid = documentableBid(ctx, w, def, bidId, 'update', data);
-      const { document, child } = newVersion(
-        w.children,
-        documentId,
-        data,
-        { now: ctx.now, files: ctx.files },
-        documentScope(BID, bid.id),
-      );
-      putChild(w, child);
-      touchUnlessTendering(w, ctx.now);
-      return document;
-    },
-    { serialize: true },
+) =>
+  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
+    newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, scope),
   );
-  return result;
-}
 
 /** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
-export async function patchBidDocument(
+export const patchBidDocument = (
   ctx: AuctionsContext,
   id: string,
   bidId: string,
   documentId: string,
   data: JsonObject,
-): Promise<DocumentRecord> {
-  const { result } = await change(
-    ctx,
-    id,
-    (w, def) => {
-      const bid = documentableBid(ctx, w, def, bidId, 'update', data);
-      const { document, child } = patchedDocument(w.children, documentId, data, documentScope(BID, bid.id));
-      putChild(w, child);
-      touchUnlessTendering(w, ctx.now);
-      return document;
-    },
-    { serialize: true },
+) =>
+  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
+    patchedDocument(w.children, documentId, data, scope),
   );
-  return result;
-}
 
 /** A bid's documents (current versions, `?all=1` every version), to whoever may see the bid. */
 export async function listBidDocuments(
