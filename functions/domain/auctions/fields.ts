@@ -20,3 +20,31 @@ export function withVat(fields: JsonObject, moneyFields: readonly string[]): Jso
   for (const key of moneyFields) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
   return out;
 }
+
+/** What the server sets on an auction of any type (each type adds its own): never taken from a client. */
+export const AUCTION_SERVER_FIELDS = [
+  'id',
+  'auctionID',
+  'owner',
+  'date',
+  'dateModified',
+  'status',
+  'next_check',
+  'procurementMethod',
+  'submissionMethod',
+  'awardCriteria',
+  'rectificationPeriod',
+  'tenderPeriod',
+  'enquiryPeriod',
+  'awardPeriod',
+  'auctionUrl',
+  'numberOfBids',
+  'documents',
+  'questions',
+  'bids',
+  'awards',
+  'contracts',
+  'cancellations',
+  'revisions',
+  'doc_id',
+] as const;

@@ -1,4 +1,5 @@
 import { accelerator, insiderPeriods, PERIODS_INCORRECT } from '../../../calendar/periods.ts';
+import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
@@ -36,35 +37,12 @@ export const RECTIFICATION_FIELDS = [
 
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
 export const SERVER_FIELDS = [
-  'id',
-  'auctionID',
-  'owner',
-  'date',
-  'dateModified',
-  'status',
-  'next_check',
-  'procurementMethod',
-  'submissionMethod',
-  'awardCriteria',
+  ...AUCTION_SERVER_FIELDS,
   'minimalStep',
   'eligibilityCriteria',
   'eligibilityCriteria_en',
   'eligibilityCriteria_ru',
-  'rectificationPeriod',
-  'tenderPeriod',
-  'enquiryPeriod',
-  'awardPeriod',
-  'auctionUrl',
-  'numberOfBids',
-  'documents',
-  'questions',
-  'bids',
-  'awards',
-  'contracts',
-  'revisions',
-  'doc_id',
   'complaints',
-  'cancellations',
   'lots',
 ];
 

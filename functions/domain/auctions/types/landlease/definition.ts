@@ -1,4 +1,5 @@
 import { accelerator, kyivMidnight, landleasePeriods } from '../../../calendar/periods.ts';
+import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
@@ -51,34 +52,7 @@ const DRAFT_FIELDS = [
 ];
 
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
-export const SERVER_FIELDS = [
-  'id',
-  'auctionID',
-  'owner',
-  'date',
-  'dateModified',
-  'status',
-  'next_check',
-  'procurementMethod',
-  'submissionMethod',
-  'awardCriteria',
-  'minNumberOfQualifiedBids',
-  'auctionParameters',
-  'rectificationPeriod',
-  'tenderPeriod',
-  'enquiryPeriod',
-  'awardPeriod',
-  'auctionUrl',
-  'numberOfBids',
-  'documents',
-  'questions',
-  'bids',
-  'awards',
-  'contracts',
-  'cancellations',
-  'revisions',
-  'doc_id',
-];
+export const SERVER_FIELDS = [...AUCTION_SERVER_FIELDS, 'minNumberOfQualifiedBids', 'auctionParameters'];
 
 const PATCHABLE_STATUSES: readonly AuctionStatus[] = ['draft', 'active.rectification'];
 

@@ -142,24 +142,26 @@ const properties = {
   merchandisingObject: { type: 'string', pattern: ID_PATTERN },
 };
 
+/** What a landlease auction must carry, stored or new. */
+const REQUIRED = [
+  'title',
+  'lotIdentifier',
+  'tenderAttempts',
+  'value',
+  'minimalStep',
+  'guarantee',
+  'registrationFee',
+  'procuringEntity',
+  'lotHolder',
+  'bankAccount',
+  'contractTerms',
+];
+
 /** Fields of a new auction; `auctionPeriod` is the start date as sent (upstream: required on POST). */
 export const newAuctionSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [
-    'title',
-    'lotIdentifier',
-    'tenderAttempts',
-    'value',
-    'minimalStep',
-    'guarantee',
-    'registrationFee',
-    'procuringEntity',
-    'lotHolder',
-    'bankAccount',
-    'contractTerms',
-    'auctionPeriod',
-  ],
+  required: [...REQUIRED, 'auctionPeriod'],
   properties,
 };
 const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema, data);
@@ -168,19 +170,7 @@ const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema
 export const storedAuctionSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [
-    'title',
-    'lotIdentifier',
-    'tenderAttempts',
-    'value',
-    'minimalStep',
-    'guarantee',
-    'registrationFee',
-    'procuringEntity',
-    'lotHolder',
-    'bankAccount',
-    'contractTerms',
-  ],
+  required: REQUIRED,
   properties: { ...properties, auctionPeriod: { type: 'object' } },
 };
 const checkStored: Check = (data) => checkWith('landleaseAuctionStored', storedAuctionSchema, data);
