@@ -12,7 +12,7 @@
  * 3. Scale: lots seeded straight into DynamoDB Local (BatchWriteItem, the store's root item shape); the listing page
  *    time with BENCH_SCALE_LOTS lots in the table against 1 000, and one concierge run with 10 000 idle lots and 10 due.
  *
- * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 3).
+ * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,7 +35,7 @@ import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE_LOTS = Number(process.env.BENCH_SCALE_LOTS ?? 100_000);
-const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
+const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 5);
 const SCALE_SECONDS = Math.max(2, Math.round(SECONDS / 2));
 const CONNECTIONS = [1, 16] as const;
 const TABLE = 'bench';
