@@ -2,12 +2,15 @@ import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import {
+  ApplicationLogLevel,
   Architecture,
   Code,
   Function as LambdaFunction,
+  LoggingFormat,
   ParamsAndSecretsLayerVersion,
   ParamsAndSecretsVersions,
   Runtime,
+  SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
@@ -68,7 +71,8 @@ const lambdaCode = (handler: string) =>
 
 /**
  * The one way this app makes a Lambda: its bundle from the one build (ESM, SDK v3 left to the runtime), arm64,
- * source maps, its own (or a shared) log group, X-Ray active tracing, and exactly the table grant its route declares.
+ * source maps, its own (or a shared) log group in Lambda's JSON log format, X-Ray active tracing, and exactly the table
+ * grant its route declares.
  */
 export class AppFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
@@ -84,6 +88,13 @@ export class AppFunction extends LambdaFunction {
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup,
+      // JSON logs: the platform's own lines (START, REPORT with the init duration) are JSON too, and the code's lines,
+      // JSON written straight to stdout (runtime/observability.ts), are kept as they are and filtered by their level.
+      // The application level is the code's level too (AWS_LAMBDA_LOG_LEVEL, runtime/config.ts). It must stay INFO:
+      // Lambda counts a line without a level, such as an EMF metrics document, as INFO, and would drop the metrics.
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel.INFO,
       role: props.role,
       environment: {
         TABLE_NAME: props.table.tableName,

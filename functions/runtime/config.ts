@@ -62,7 +62,10 @@ function keyRate(env: Env): Config['keyRate'] {
 /** Builds and checks a configuration from an environment (pure: the tests build their own). */
 export function readConfig(env: Env): Config {
   const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
-  const level = (env.AGORA_LOG_LEVEL ?? (env.VITEST ? 'WARN' : 'INFO')).toUpperCase();
+  // AWS_LAMBDA_LOG_LEVEL: the function's application log level (CDK); Lambda's FATAL is our CRITICAL.
+  const level = (env.AGORA_LOG_LEVEL ?? env.AWS_LAMBDA_LOG_LEVEL ?? (env.VITEST ? 'WARN' : 'INFO'))
+    .toUpperCase()
+    .replace(/^FATAL$/, 'CRITICAL');
   const seed = nonEmpty(env.AGORA_DOCSERVICE_SEED);
   if (seed !== undefined && !/^[0-9a-f]{64}$/i.test(seed))
     throw new Error('AGORA_DOCSERVICE_SEED must be 64 hex digits');

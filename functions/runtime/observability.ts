@@ -1,32 +1,129 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { loadValidators } from '../domain/kernel/validation.ts';
 import { TELEMETRY } from './telemetry.ts';
-import { config } from './config.ts';
+import { config, type LogLevel, traceHeader } from './config.ts';
 import { wireRuntime } from './wiring.ts';
 
 /**
  * Logs, metrics and traces of every Lambda (and of `npm start`, which runs the same handlers).
  *
- * - Logs: Powertools logger, one JSON object a line. Each request and each bot run gets a child logger carrying its
- *   `correlation_id` (kept in an AsyncLocalStorage, so concurrent requests of the local gateway do not mix). Level
- *   from the config's logLevel (AGORA_LOG_LEVEL, else INFO; WARN under vitest). Values under secret-looking keys (authorization, tokens, keys,
- *   passwords) are replaced by `[redacted]` whatever logs them; headers and query strings are never logged at all.
- * - Metrics: CloudWatch embedded metric format (Powertools metrics), namespace `Agora`, dimensions `service` plus
+ * - Logs: one JSON object a line on stdout (`level`, `message`, `timestamp`, `service`, `cold_start`, `requestId`,
+ *   `xray_trace_id`, then the scope's keys and the call's). Each request and each bot run gets a child logger carrying
+ *   its `correlation_id` (kept in an AsyncLocalStorage, so concurrent requests of the local gateway do not mix). Level
+ *   from the config's logLevel (AGORA_LOG_LEVEL, else the Lambda application log level, else INFO; WARN under
+ *   vitest). Values under secret-looking keys (authorization, tokens, keys, passwords) are replaced by `[redacted]`
+ *   whatever logs them; headers and query strings are never logged at all.
+ * - Metrics: CloudWatch embedded metric format, one line per publish, namespace `Agora`, dimensions `service` plus
  *   `route` or `bot` (and `transition`). Emitted in Lambda; locally only with AGORA_METRICS=1.
  * - Traces: Lambda active tracing records each invocation; each DynamoDB call adds its subsegment (xray.ts, no X-Ray
  *   SDK: Powertools' Tracer was a third of every bundle), only in Lambda.
+ *
+ * Not Powertools' Logger and Metrics: with their commons they were 33 KB of every bundle (a read's budget is 60 KB)
+ * for what is here a hundred lines. The lines go to `process.stdout.write`, not `console.*`: with the functions' JSON
+ * log format the runtime would wrap a console line in its own JSON object; a JSON line written to stdout is kept as it
+ * is, and Lambda filters it by its `level` (README, Logs).
  */
 const { namespace: NAMESPACE, service: SERVICE } = TELEMETRY;
 
 const SECRET_KEY =
   /^(authorization|proxy-authorization|cookie|x-access-token|acc_token|token|access_token|transfer|key|api_?key|password|secret)$/i;
-const redact = (key: string, value: unknown) =>
-  key && SECRET_KEY.test(key) && value !== undefined && value !== null ? '[redacted]' : value;
 
-export const rootLogger = new Logger({ serviceName: SERVICE, logLevel: config().logLevel, jsonReplacerFn: redact });
+/** JSON.stringify's replacer: redacts secrets, writes errors (name, message, stack, cause), bigints, and cuts cycles. */
+function replacer(): (key: string, value: unknown) => unknown {
+  const seen = new WeakSet<object>();
+  return (key, value) => {
+    if (key && SECRET_KEY.test(key) && value !== undefined && value !== null) return '[redacted]';
+    if (typeof value === 'bigint') return value.toString();
+    if (value instanceof Error)
+      return { name: value.name, message: value.message, stack: value.stack, cause: value.cause };
+    if (typeof value === 'object' && value !== null) {
+      if (seen.has(value)) return '[Circular]';
+      seen.add(value);
+    }
+    return value;
+  };
+}
+
+/** Lambda's levels (and Powertools' numbers); a line is written when its level's rank is at least the logger's. */
+const RANK: Record<LogLevel, number> = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 };
+
+/** Writes one line to stdout; logging must never fail a request. */
+function writeLine(record: Record<string, unknown>): void {
+  let text: string;
+  try {
+    text = JSON.stringify(record, replacer());
+  } catch (error) {
+    text = JSON.stringify({ level: record.level, message: record.message, logError: String(error) });
+  }
+  process.stdout.write(`${text}\n`);
+}
+
+/** The trace id of the invocation (`Root=` of the X-Ray header the runtime sets per invocation). */
+const traceId = () => traceHeader()?.match(/Root=([^;]+)/)?.[1];
+
+/** Only the first invocation of a process (Lambda's cold start) says `cold_start: true`. */
+let coldStart = true;
+
+/** Structured JSON logger. Children share their root's level (the process's), so setting it applies to all. */
+export class Logger {
+  private constructor(
+    private readonly keys: Record<string, unknown>,
+    private readonly threshold: { level: LogLevel },
+  ) {}
+
+  static root(level: LogLevel): Logger {
+    return new Logger({}, { level });
+  }
+
+  createChild(keys: Record<string, unknown>): Logger {
+    return new Logger({ ...this.keys, ...keys }, this.threshold);
+  }
+
+  setLogLevel(level: LogLevel): void {
+    this.threshold.level = level;
+  }
+
+  getLevelName(): LogLevel {
+    return this.threshold.level;
+  }
+
+  trace(message: string, extra?: Record<string, unknown>): void {
+    this.write('TRACE', message, extra);
+  }
+  debug(message: string, extra?: Record<string, unknown>): void {
+    this.write('DEBUG', message, extra);
+  }
+  info(message: string, extra?: Record<string, unknown>): void {
+    this.write('INFO', message, extra);
+  }
+  warn(message: string, extra?: Record<string, unknown>): void {
+    this.write('WARN', message, extra);
+  }
+  error(message: string, extra?: Record<string, unknown>): void {
+    this.write('ERROR', message, extra);
+  }
+  critical(message: string, extra?: Record<string, unknown>): void {
+    this.write('CRITICAL', message, extra);
+  }
+
+  private write(level: Exclude<LogLevel, 'SILENT'>, message: string, extra: Record<string, unknown> = {}): void {
+    if (RANK[level] < RANK[this.threshold.level]) return;
+    const line: Record<string, unknown> = {
+      level,
+      message,
+      timestamp: new Date().toISOString(),
+      service: SERVICE,
+      xray_trace_id: traceId(),
+      ...this.keys,
+    };
+    // The standard keys and the scope's win over a call's keys of the same name.
+    for (const [key, value] of Object.entries(extra)) if (!(key in line)) line[key] = value;
+    writeLine(line);
+  }
+}
+
+export const rootLogger = Logger.root(config().logLevel);
 
 interface Scope {
   logger: Logger;
@@ -41,14 +138,19 @@ export const log = (): Logger => scopes.getStore()?.logger ?? rootLogger;
 
 export const correlationId = (): string | undefined => scopes.getStore()?.correlationId;
 
-/** Runs `fn` with a child logger that stamps `correlation_id` (and `keys`) on every line it writes. */
+/**
+ * Runs `fn` with a child logger that stamps `correlation_id` (and `keys`: the route, the Lambda `requestId`, the bot)
+ * on every line it writes, and `cold_start` (true in the first scope of the process only).
+ */
 export function withCorrelation<T>(
   id: string,
-  keys: Record<string, string>,
+  keys: Record<string, string | undefined>,
   fn: () => Promise<T>,
   extra: Partial<Scope> = {},
 ): Promise<T> {
-  const logger = rootLogger.createChild({ persistentKeys: { correlation_id: id, ...keys } });
+  // An undefined key (no Lambda request id locally) is left out of the lines.
+  const logger = rootLogger.createChild({ cold_start: coldStart, correlation_id: id, ...keys });
+  coldStart = false;
   return scopes.run({ logger, correlationId: id, ...extra }, fn);
 }
 
@@ -59,16 +161,52 @@ export const requestCorrelationId = (header: string | undefined, requestId: stri
 
 const metricsOn = () => config().metrics;
 
-/** One EMF line: the given counts/timings under `service` and `dimensions`. */
-type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
-export function publishMetrics(dimensions: Record<string, string>, values: Record<string, [number, Unit]>): void {
-  if (!metricsOn()) return;
-  const metrics = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE, defaultDimensions: dimensions });
-  for (const [name, [value, unit]] of Object.entries(values)) metrics.addMetric(name, unit, value);
-  metrics.publishStoredMetrics();
+/** The CloudWatch units this service publishes in (a subset of CloudWatch's StandardUnit). */
+export const MetricUnit = {
+  Count: 'Count',
+  Milliseconds: 'Milliseconds',
+  Seconds: 'Seconds',
+  Bytes: 'Bytes',
+  Percent: 'Percent',
+  None: 'None',
+} as const;
+export type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
+
+/**
+ * One CloudWatch embedded metric format document: `_aws` names the namespace, the one dimension set (`service` and
+ * `dimensions`' keys) and each metric with its unit; the values are top-level members beside the dimension values.
+ * Values that are not finite numbers are left out (CloudWatch would reject the whole document); null when none is left.
+ */
+export function emfDocument(
+  dimensions: Record<string, string>,
+  values: Record<string, [number, Unit]>,
+  timestamp: number,
+): Record<string, unknown> | null {
+  const metrics = Object.entries(values).filter(([, [value]]) => Number.isFinite(value));
+  if (!metrics.length) return null;
+  const dims = { service: SERVICE, ...dimensions };
+  return {
+    _aws: {
+      Timestamp: timestamp,
+      CloudWatchMetrics: [
+        {
+          Namespace: NAMESPACE,
+          Dimensions: [Object.keys(dims)],
+          Metrics: metrics.map(([Name, [, Unit]]) => ({ Name, Unit })),
+        },
+      ],
+    },
+    ...dims,
+    ...Object.fromEntries(metrics.map(([name, [value]]) => [name, value])),
+  };
 }
 
-export { MetricUnit };
+/** One EMF line: the given counts/timings under `service` and `dimensions`. */
+export function publishMetrics(dimensions: Record<string, string>, values: Record<string, [number, Unit]>): void {
+  if (!metricsOn()) return;
+  const document = emfDocument(dimensions, values, Date.now());
+  if (document) process.stdout.write(`${JSON.stringify(document)}\n`);
+}
 
 /** Per route: Requests, 4xx/5xx counts and Latency (ms), dimension `route` = the route key (`GET /api/0.1/lots/{id}`). */
 export function requestMetrics(route: string, status: number, latencyMs: number): void {

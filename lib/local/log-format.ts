@@ -1,5 +1,5 @@
 /**
- * `npm start`'s human log format: the Powertools JSON lines of the handlers and bots (unchanged in AWS) as one short
+ * `npm start`'s human log format: the JSON log lines of the handlers and bots (unchanged in AWS) as one short
  * line each, stamped in Kyiv time like the data. `LOG_FORMAT=json` keeps the JSON.
  *
  *   12:04:05 200 GET /api/0.1/lots 12ms broker  [c0ffee12]
@@ -24,6 +24,7 @@ const NOISE = new Set([
   'route',
   'function_name',
   'function_request_id',
+  'requestId',
   'cold_start',
   'function_arn',
   'function_memory_size',
@@ -40,7 +41,7 @@ const rest = (line: Line, skip: string[] = []) => {
     : '';
 };
 
-/** One JSON log line as a short human line; anything that is not a Powertools line comes back as it was. */
+/** One JSON log line as a short human line; anything that is not a log line (an EMF document...) comes back as it was. */
 export function humanLogLine(text: string): string {
   let line: Line;
   try {

@@ -92,6 +92,20 @@ describe('ApiStack', () => {
       Environment: { Variables: Match.objectLike({ TABLE_NAME: Match.anyValue() }) },
     });
   });
+
+  it('logs every function in JSON with the application level at INFO, where Lambda keeps the EMF metrics lines', () => {
+    for (const template of [api, botsTemplate]) {
+      const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+      expect(functions.length).toBeGreaterThan(0);
+      for (const fn of functions)
+        expect(fn.Properties.LoggingConfig).toEqual({
+          LogFormat: 'JSON',
+          ApplicationLogLevel: 'INFO',
+          SystemLogLevel: 'INFO',
+          LogGroup: expect.anything(),
+        });
+    }
+  });
 });
 
 describe('ApiStack document service', () => {

@@ -11,7 +11,7 @@ import { resetConfig } from '../../functions/runtime/config.ts';
 const service = useService();
 const api = client(() => service.url);
 
-/** Everything written to stdout (Powertools logger and EMF metrics) while `fn` runs, one parsed JSON object a line. */
+/** Everything written to stdout (JSON log lines and EMF metrics) while `fn` runs, one parsed JSON object a line. */
 async function captured(fn: () => Promise<void>): Promise<{ raw: string; lines: Record<string, any>[] }> {
   const chunks: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
@@ -62,8 +62,16 @@ describe('logs, metrics and correlation ids', () => {
       status: 200,
       caller: 'broker',
       role: 'broker',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+      cold_start: expect.any(Boolean),
     });
+    // The invocation's request id (the local gateway makes one per request, as Lambda does).
+    expect(requests[0].requestId).toMatch(/^[\w-]{8,}$/);
+    expect(requests[1].requestId).not.toBe(requests[0].requestId);
+    // Every line is a log line (with a level) or an EMF document, never anything else.
+    for (const line of lines) expect(line.level ?? line._aws).toBeDefined();
     const metrics = lines.filter((l) => l._aws);
+    expect(metrics[0]._aws.Timestamp).toBeGreaterThan(Date.now() - 60_000);
     expect(metrics[0]).toMatchObject({
       service: 'agora',
       route: 'GET /api/0.1/lots',
