@@ -3,6 +3,7 @@ import { recordTransition } from '#runtime/observability.ts';
 import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
 import type { BotReport } from '../bots.ts';
 import { participationSecret } from '#store/participation-secret.ts';
+import { serviceCalendar } from '#runtime/calendar.ts';
 import { config } from '#runtime/config.ts';
 import { sweep } from './sweep.ts';
 
@@ -14,9 +15,10 @@ import { sweep } from './sweep.ts';
 export async function run(): Promise<BotReport> {
   const secret = await participationSecret(); // refused before any work when it is missing
   const site = config().auctionSite;
+  const calendar = serviceCalendar(); // awarding deadlines count working days
   return sweep('chronograph', AUCTION_KIND, async (id, now) => {
     const applied = await runTimedEvents(
-      { auctions: auctionRepository, now, auctionSite: site, participationSecret: secret },
+      { auctions: auctionRepository, now, calendar, auctionSite: site, participationSecret: secret },
       id,
     );
     for (const event of applied) recordTransition(event);

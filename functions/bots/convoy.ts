@@ -3,9 +3,10 @@ import { itemsFromAssets, refuseFromLot, releaseFromLot } from '#domain/auctions
 import { planConvoy } from '#domain/convoy/plan.ts';
 import type { Aggregate } from '#domain/kernel/aggregate.ts';
 import { DomainError } from '#domain/kernel/errors.ts';
-import type { Micros } from '#domain/kernel/time.ts';
+import type { Timing } from '#domain/calendar/periods.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
+import { serviceCalendar } from '#runtime/calendar.ts';
 import { recordTransition } from '#runtime/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { AUCTION_KIND, auctionRepository } from '#store/auction-repository.ts';
@@ -30,7 +31,8 @@ const reasonOf = (error: DomainError) =>
     .join('; ');
 
 /** One step for one auction; false when there is nothing (more) to do. */
-async function step(id: string, now: Micros): Promise<boolean> {
+async function step(id: string, timing: Timing): Promise<boolean> {
+  const { now } = timing;
   const auction = await auctionRepository.get(id);
   if (!auction?.root.merchandisingObject) return false;
   const lot = await lotRepository.get(auction.root.merchandisingObject);
@@ -73,7 +75,7 @@ async function step(id: string, now: Micros): Promise<boolean> {
             name: 'items',
             description: 'The lot has no assets to sell.',
           });
-        released = releaseFromLot(auction.root, items, now);
+        released = releaseFromLot(auction.root, items, timing); // a landlease release counts its periods
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         await refuse(`The lot's assets do not make a valid auction: ${reasonOf(error)}`);
@@ -101,11 +103,11 @@ async function step(id: string, now: Micros): Promise<boolean> {
   }
 }
 
-async function convey(id: string, now: Micros): Promise<boolean> {
+async function convey(id: string, timing: Timing): Promise<boolean> {
   let changed = false;
   for (let steps = 0, attempts = 0; steps < MAX_STEPS && attempts < MAX_ATTEMPTS; ) {
     try {
-      if (!(await step(id, now))) break;
+      if (!(await step(id, timing))) break;
       changed = true;
       steps++;
     } catch (error) {
@@ -116,6 +118,9 @@ async function convey(id: string, now: Micros): Promise<boolean> {
   return changed;
 }
 
-export const run = (): Promise<BotReport> => sweep('convoy', AUCTION_KIND, convey);
+export function run(): Promise<BotReport> {
+  const calendar = serviceCalendar();
+  return sweep('convoy', AUCTION_KIND, (id, now) => convey(id, { now, calendar }));
+}
 
 export const handler = async (): Promise<BotReport> => run();

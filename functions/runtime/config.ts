@@ -1,4 +1,4 @@
-import { calendarMode, type CalendarMode } from '#domain/calendar/working-days.ts';
+import type { CalendarMode } from '#domain/calendar/working-days.ts';
 
 /**
  * The service's configuration: the one place in functions/ that reads the environment. Read once per process on first
@@ -57,6 +57,13 @@ function keyRate(env: Env): Config['keyRate'] {
   if (!Number.isFinite(rate) || rate <= 0) return undefined;
   const burst = Number(env.AGORA_KEY_BURST);
   return { rate, burst: Number.isFinite(burst) && burst >= 1 ? Math.floor(burst) : Math.max(1, Math.ceil(rate * 2)) };
+}
+
+/** Reads the `AGORA_CALENDAR` setting; unset means `martial-law`, anything unknown is a configuration error. */
+export function calendarMode(setting: string | undefined): CalendarMode {
+  if (setting === undefined || setting === '' || setting === 'martial-law') return 'martial-law';
+  if (setting === 'peacetime') return 'peacetime';
+  throw new Error(`AGORA_CALENDAR must be "martial-law" or "peacetime", got ${JSON.stringify(setting)}`);
 }
 
 /** Builds and checks a configuration from an environment (pure: the tests build their own). */

@@ -74,6 +74,21 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(readers).toEqual([]);
   });
 
+  it('keeps settings out of domain modules: nothing under functions/domain exports a mutable binding (`export let`)', () => {
+    // A module-level binding the runtime reassigns is configuration by the back door: pass the value as an argument.
+    const mutable = files(join(ROOT, 'functions/domain'))
+      .filter((f) => {
+        const text = readFileSync(f, 'utf8');
+        if (/^\s*export\s+(?:let|var)\b/m.test(text)) return true;
+        const reassignable = new Set([...text.matchAll(/^(?:let|var)\s+(\w+)/gm)].map(([, name]) => name));
+        return [...text.matchAll(/^\s*export\s*\{([^}]*)\}/gm)].some(([, names]) =>
+          names.split(',').some((n) => reassignable.has(n.trim().split(/\s+as\s+/)[0])),
+        );
+      })
+      .map(rel);
+    expect(mutable).toEqual([]);
+  });
+
   it('reads the environment only in functions/runtime/config.ts', () => {
     const readers = files(join(ROOT, 'functions'))
       .filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8')))

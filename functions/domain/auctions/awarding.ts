@@ -5,7 +5,7 @@ import { requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
 import { currentDocuments } from '../documents/documents.ts';
-import { accelerator, awardPeriods } from '../calendar/periods.ts';
+import { accelerator, awardPeriods, type Timing } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import {
   childPlace,
@@ -107,9 +107,10 @@ export function rankBids(bids: Bid[]): Bid[] {
  * sandbox): the protocol must be loaded and the award activated by the end of `verificationPeriod`, the contract
  * signed by the end of `signingPeriod`; both count from now, as upstream v3.
  */
-function pendingPeriods(w: Working, at: string, now: Micros) {
+function pendingPeriods(w: Working, at: string, { now, calendar }: Timing) {
   const { verificationEnd, signingEnd } = awardPeriods({
     now,
+    calendar,
     accelerator: accelerator(w.root.procurementMethodDetails, w.root.mode),
   });
   return {
@@ -140,8 +141,8 @@ const closeComplaints = (award: JsonObject, at: string) => ({
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
  * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order.
  */
-export function startAwarding(w: Working, now: Micros, rules: AwardingRules): void {
-  const at = stamp(w, now);
+export function startAwarding(w: Working, timing: Timing, rules: AwardingRules): void {
+  const at = stamp(w, timing.now);
   const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
   w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: at } };
   (rules.chain ? ranked : ranked.slice(0, 1)).forEach((bid, rank) => {
@@ -154,7 +155,7 @@ export function startAwarding(w: Working, now: Micros, rules: AwardingRules): vo
       date: at,
       // Every award is open to complaints from its creation (upstream `create_awards`).
       complaintPeriod: { startDate: at },
-      ...(rank === 0 && pendingPeriods(w, at, now)),
+      ...(rank === 0 && pendingPeriods(w, at, timing)),
     };
     // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
     putChild(w, { place: childPlace(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
@@ -240,7 +241,7 @@ export function patchAward(
   w: Working,
   awardId: string,
   data: JsonObject,
-  now: Micros,
+  timing: Timing,
   rules: AwardingRules,
   actor?: AwardActor,
 ): void {
@@ -260,11 +261,11 @@ export function patchAward(
     throw new ForbiddenError(`Only bid owner may cancel award in current (${award.status}) status`);
   }
   if (actor && !actor.auctionOwner && byBidder !== target) throw new PermissionError();
-  const at = stamp(w, now);
+  const at = stamp(w, timing.now);
   if (target === 'active') activateAward(w, child, at, rules);
   else if (target === 'unsuccessful') {
     assertRejectionDocument(w, award.id, rules);
-    disqualify(w, child, at, now);
+    disqualify(w, child, at, timing);
   } else putChild(w, { ...child, data: { ...award, status: target, date: at, ...closeComplaints(award, at) } });
 }
 
@@ -320,7 +321,7 @@ function assertRejectionDocument(w: Working, awardId: string, rules: AwardingRul
 }
 
 /** The award fails: its contract (if any) is cancelled and the next waiting award takes its turn. */
-function disqualify(w: Working, child: Child, at: string, now: Micros): void {
+function disqualify(w: Working, child: Child, at: string, timing: Timing): void {
   const award = child.data;
   const contracts = childrenOf(w.children, CONTRACT).filter(
     (c) => c.data.awardID === award.id && c.data.status !== 'cancelled',
@@ -344,7 +345,7 @@ function disqualify(w: Working, child: Child, at: string, now: Micros): void {
   });
   const next = rankedAwards(w).find((c) => c.data.status === 'pending.waiting');
   if (next) {
-    putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(w, at, now) } });
+    putChild(w, { ...next, data: { ...next.data, status: 'pending', date: at, ...pendingPeriods(w, at, timing) } });
     w.root = {
       ...w.root,
       status: 'active.qualification',
@@ -444,6 +445,6 @@ export const awardingDeadlines = (rules: AwardingRules): TimedEvent => ({
   apply(w: Working, ctx: EventContext) {
     const due = awardDeadlines(w)[0];
     if (!due || due.at > ctx.now) return;
-    disqualify(w, due.child, stamp(w, ctx.now), ctx.now);
+    disqualify(w, due.child, stamp(w, ctx.now), ctx);
   },
 });

@@ -7,6 +7,7 @@ import { actingRole, type Principal } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
+import type { Timing } from '../calendar/periods.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import {
   currentDocuments,
@@ -79,6 +80,12 @@ export interface AuctionsContext {
   /** The server secret participation links are keyed with, on routes that may make a bid active. */
   participationSecret?: string;
 }
+
+/**
+ * The context of the commands that may count periods (creation, the owner's PATCH, results, awards): the request's
+ * time with the working-day calendar the runtime configured. Other routes never load the calendar.
+ */
+export type PeriodsContext = AuctionsContext & Timing;
 
 /** The server fields every type shares; a client sending them is ignored. */
 const KERNEL_SERVER_FIELDS = [
@@ -161,7 +168,7 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
  * 2. numbers it `UA-EA-<Kyiv date>-<n>`; stores the owner and transfer tokens as hashes only.
  */
 export async function createAuction(
-  ctx: AuctionsContext,
+  ctx: PeriodsContext,
   data: JsonObject,
 ): Promise<{ auction: Auction; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
@@ -171,7 +178,7 @@ export async function createAuction(
   const status = fromLot?.status ?? created;
   // An auction from a lot gets its items from the lot's assets (convoy), never from the client.
   const sent = omit(data, [...KERNEL_SERVER_FIELDS, 'status', ...(fromLot ? ['items'] : [])]);
-  const fields = { ...def.initialize(sent, ctx.now), ...(status && { status }) };
+  const fields = { ...def.initialize(sent, ctx), ...(status && { status }) };
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
   const auction = withNextCheck(
@@ -220,10 +227,10 @@ export async function getAuction(ctx: AuctionsContext, id: string): Promise<Auct
 }
 
 /** The owner's PATCH, by the type's rules; an unchanged auction is not written; a status change moves `date`. */
-export async function patchAuction(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Auction> {
+export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Auction> {
   const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
-    const next = withTestTitles(def.ownerPatch(w.root, data, ctx.now));
+    const next = withTestTitles(def.ownerPatch(w.root, data, ctx));
     if (sameJson(next, w.root)) return;
     const at = formatKyiv(ctx.now);
     w.root = { ...next, dateModified: at, ...(next.status !== w.root.status && { date: at }) };
@@ -541,7 +548,7 @@ const checkResults: Check = (data) => checkWith('auctionResults', auctionResults
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).
  * Upstream texts for a mismatching report.
  */
-export async function postAuctionResults(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Auction> {
+export async function postAuctionResults(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Auction> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   checkResults(data);
   const { saved } = await change(ctx, id, (w, def) => {
@@ -559,7 +566,7 @@ export async function postAuctionResults(ctx: AuctionsContext, id: string, data:
     if (!active.every((bidId) => reported.includes(bidId)))
       throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
     recordResults(w, data.bids, ctx.now);
-    def.onResults(w, ctx.now);
+    def.onResults(w, ctx);
   });
   return auctionModuleView(saved);
 }
@@ -574,13 +581,13 @@ const awardActor = (ctx: AuctionsContext, w: Working): AwardActor => ({
 });
 
 export async function updateAward(
-  ctx: AuctionsContext,
+  ctx: PeriodsContext,
   id: string,
   awardId: string,
   data: JsonObject,
 ): Promise<JsonObject> {
   const { saved } = await change(ctx, id, (w, def) => {
-    patchAward(w, awardId, data, ctx.now, def.awarding, awardActor(ctx, w));
+    patchAward(w, awardId, data, ctx, def.awarding, awardActor(ctx, w));
   });
   return awardView(saved, awardId);
 }

@@ -1,5 +1,5 @@
+import type { Timing } from '../calendar/periods.ts';
 import type { JsonObject } from '../kernel/objects.ts';
-import type { Micros } from '../kernel/time.ts';
 import type { Auction, AuctionStatus, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
 import type { AuctionTypeName } from './catalog.ts';
@@ -20,10 +20,13 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
   accreditation: string;
   /** The creation answer also carries `access.transfer`. */
   transferToken: boolean;
-  /** Validates the client's fields (422) and returns the type's part of a new auction: status, defaults, periods. */
-  initialize(fields: JsonObject, now: Micros): JsonObject;
+  /**
+   * Validates the client's fields (422) and returns the type's part of a new auction: status, defaults, periods.
+   * The hooks that may count periods get the time with the working-day calendar (`Timing`), never a configured one.
+   */
+  initialize(fields: JsonObject, timing: Timing): JsonObject;
   /** The owner's PATCH: the auction as it becomes (the kernel stamps `dateModified`/`date`), or a refusal. */
-  ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction;
+  ownerPatch(auction: Auction, data: JsonObject, timing: Timing): Auction;
   /** Time-driven changes, applied by the chronograph. */
   events: readonly TimedEvent[];
   /** Which auction statuses admit each operation. */
@@ -39,7 +42,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
   questionPeriod: string;
   bids: BidPolicy;
   /** Turns reported results into the next step (usually awarding); ranked bids first. */
-  onResults(w: Working, now: Micros): void;
+  onResults(w: Working, timing: Timing): void;
 
   /**
    * The status a new auction takes from the body's `status`, or refuses it; `undefined`: the one `initialize`
@@ -68,5 +71,5 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
    * checked the lot; then it gets the items made from the lot's assets and is released into its first active
    * status, with its periods counted from now (or refused, by a thrown DomainError).
    */
-  releaseFromLot(auction: Auction, items: JsonObject[], now: Micros): Auction;
+  releaseFromLot(auction: Auction, items: JsonObject[], timing: Timing): Auction;
 }

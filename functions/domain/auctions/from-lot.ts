@@ -1,3 +1,4 @@
+import type { Timing } from '../calendar/periods.ts';
 import { UnprocessableError } from '../kernel/errors.ts';
 import { ID_PATTERN } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
@@ -43,8 +44,8 @@ const stamp = (auction: Auction, now: Micros): Auction => {
 };
 
 /** The lot checked: the auction takes the items made from the lot's assets and starts, as its type says. */
-export const releaseFromLot = (auction: Auction, items: JsonObject[], now: Micros): Auction =>
-  stamp(definitionOf(auction).releaseFromLot(auction, items, now), now);
+export const releaseFromLot = (auction: Auction, items: JsonObject[], timing: Timing): Auction =>
+  stamp(definitionOf(auction).releaseFromLot(auction, items, timing), timing.now);
 
 /** The lot cannot be sold by this auction: it ends `invalid`, saying why. */
 export const refuseFromLot = (auction: Auction, reason: string, now: Micros): Auction =>

@@ -1,11 +1,14 @@
 import type { Child } from '../kernel/aggregate.ts';
+import type { Timing } from '../calendar/periods.ts';
 import type { Micros } from '../kernel/time.ts';
 import { formatKyiv } from '../kernel/time.ts';
 import type { Auction, Working } from './auction.ts';
 
-/** What a timed event may use besides the auction: the time it runs at and where auctions are held. */
-export interface EventContext {
-  now: Micros;
+/**
+ * What a timed event may use besides the auction: the time it runs at with the working-day calendar (awarding
+ * counts working days), and where auctions are held.
+ */
+export interface EventContext extends Timing {
   /** Base URL of the auction system: `auctionUrl` is built from it. */
   auctionSite: string;
   /** The server secret participation links are keyed with (an argument: the domain reads no environment). */

@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { ForbiddenError } from '../kernel/errors.ts';
 import { KYIV, kyivDate, type Micros } from '../kernel/time.ts';
-import { addCalendarDays, type Calendar, CalendarCoverageError, defaultCalendar } from './working-days.ts';
+import { addCalendarDays, type Calendar, CalendarCoverageError } from './working-days.ts';
 
 /** Auction periods: pure functions of `now`, the auction day and the calendar. */
 
@@ -44,12 +44,19 @@ const accelerate =
   (at: Micros): Micros =>
     n > 1 ? now + Math.round((at - now) / n) : at;
 
-export interface PeriodsInput {
+/**
+ * What counting periods needs besides the auction: the instant counted from and the working-day calendar. The
+ * calendar is always an argument (the runtime builds it from its configuration), never a module default.
+ */
+export interface Timing {
   now: Micros;
+  calendar: Calendar;
+}
+
+export interface PeriodsInput extends Timing {
   /** Kyiv date of `auctionPeriod.startDate`. */
   auctionStartDay: string;
   accelerator?: number;
-  calendar?: Calendar;
 }
 
 export interface LandleasePeriods {
@@ -77,7 +84,7 @@ export function landleasePeriods({
   now,
   auctionStartDay,
   accelerator: n = 1,
-  calendar = defaultCalendar,
+  calendar,
 }: PeriodsInput): LandleasePeriods {
   const rectificationEnd = now + 2 * DAY;
   const tenderEnd = atKyivTime(calendar.addWorkingDays(auctionStartDay, -3), 20);
@@ -112,7 +119,7 @@ export function insiderPeriods({
   now,
   auctionStartDay,
   accelerator: n = 1,
-  calendar = defaultCalendar,
+  calendar,
   quick = false,
 }: PeriodsInput & { quick?: boolean }): InsiderPeriods {
   const at = accelerate(now, n);
@@ -133,7 +140,7 @@ export function insiderPeriods({
  * Started on a non-working day, it counts from 00:00 of the next working day, as upstream
  * `calculate_business_date` did, so the result is midnight after n whole working days.
  */
-export function workingDaysLater(now: Micros, n: number, calendar: Calendar = defaultCalendar): Micros {
+export function workingDaysLater(now: Micros, n: number, calendar: Calendar): Micros {
   const today = kyivDate(now);
   if (!calendar.isWorkingDay(today)) return kyivMidnight(calendar.addWorkingDays(today, n + 1));
   const [y, m, d] = calendar.addWorkingDays(today, n).split('-').map(Number);
@@ -173,7 +180,7 @@ const AWARD_END_HOUR = 18;
 export function awardPeriods({
   now,
   accelerator: n = 1,
-  calendar = defaultCalendar,
+  calendar,
 }: Omit<PeriodsInput, 'auctionStartDay'>): AwardPeriods {
   const dayAfter = (days: number): string => {
     try {

@@ -104,15 +104,11 @@ export function createCalendar(data: CalendarData): Calendar {
 /** `martial-law`: holidays are working days (Law 2136-IX); `peacetime`: the Labour Code art. 73 days off. */
 export type CalendarMode = 'martial-law' | 'peacetime';
 
-/** Reads the `AGORA_CALENDAR` setting; unset means `martial-law`, anything unknown is a configuration error. */
-export function calendarMode(setting: string | undefined): CalendarMode {
-  if (setting === undefined || setting === '' || setting === 'martial-law') return 'martial-law';
-  if (setting === 'peacetime') return 'peacetime';
-  throw new Error(`AGORA_CALENDAR must be "martial-law" or "peacetime", got ${JSON.stringify(setting)}`);
-}
-
-/** The Ukrainian calendar from ukraine-calendar.json in the given mode. */
-export function ukraineCalendar(mode: CalendarMode = 'martial-law'): Calendar {
+/**
+ * The Ukrainian calendar from ukraine-calendar.json in the given mode. The runtime builds it once from its configuration
+ * and passes it down: nothing here holds a current calendar.
+ */
+export function ukraineCalendar(mode: CalendarMode): Calendar {
   return createCalendar(
     mode === 'peacetime'
       ? {
@@ -123,19 +119,3 @@ export function ukraineCalendar(mode: CalendarMode = 'martial-law'): Calendar {
       : { coverage: ukraine.coverage, holidays: ukraine.holidays, workingWeekends: ukraine.workingWeekends },
   );
 }
-
-/**
- * The calendar the service uses: martial-law until the runtime passes the configured mode in (`useCalendarMode`,
- * called once by the request stack and the bot runs with `config().calendar`). The domain never reads the environment.
- */
-export let defaultCalendar: Calendar = ukraineCalendar('martial-law');
-let defaultMode: CalendarMode = 'martial-law';
-
-export function useCalendarMode(mode: CalendarMode): void {
-  if (mode === defaultMode) return;
-  defaultCalendar = ukraineCalendar(mode);
-  defaultMode = mode;
-}
-
-export const isWorkingDay = (day: string): boolean => defaultCalendar.isWorkingDay(day);
-export const addWorkingDays = (day: string, n: number): string => defaultCalendar.addWorkingDays(day, n);

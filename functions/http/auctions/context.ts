@@ -1,7 +1,8 @@
-import type { AuctionsContext } from '#domain/auctions/commands.ts';
+import type { AuctionsContext, PeriodsContext } from '#domain/auctions/commands.ts';
 import type { HttpRequest } from '#http-kit/http-handler.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
 import { sequences } from '#store/sequences.ts';
+import { serviceCalendar } from '#runtime/calendar.ts';
 import { config } from '#runtime/config.ts';
 
 /** The ports every auction command gets, bound to this request; the route's `variant` is the auction type. */
@@ -13,4 +14,10 @@ export const auctionsContext = (req: HttpRequest): AuctionsContext => ({
   sequences,
   type: req.variant ?? '',
   auctionSite: config().auctionSite, // where the auction system holds auctions; `auctionUrl` is built from it
+});
+
+/** The context of the routes whose commands may count periods: with the deployment's working-day calendar. */
+export const periodsContext = (req: HttpRequest): PeriodsContext => ({
+  ...auctionsContext(req),
+  calendar: serviceCalendar(),
 });

@@ -1,8 +1,8 @@
 import { patchAuction } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { periodsContext } from './context.ts';
 
 /** PATCH /api/2.5/auctions/{auctionId}: the owner commits the draft or edits during rectification. */
 export const handler = httpHandler(async (req) => ({
-  data: await patchAuction(auctionsContext(req), req.params.auctionId, req.data),
+  data: await patchAuction(periodsContext(req), req.params.auctionId, req.data),
 }));

@@ -1,8 +1,8 @@
 import { updateAward } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { periodsContext } from './context.ts';
 
 /** PATCH /api/2.5/auctions/{auctionId}/awards/{awardId}: the owner activates the award after the protocol. */
 export const handler = httpHandler(async (req) => ({
-  data: await updateAward(auctionsContext(req), req.params.auctionId, req.params.awardId, req.data),
+  data: await updateAward(periodsContext(req), req.params.auctionId, req.params.awardId, req.data),
 }));

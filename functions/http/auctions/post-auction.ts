@@ -1,10 +1,10 @@
 import { createAuction } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { periodsContext } from './context.ts';
 
 /** POST /api/2.5/auctions: a broker creates an auction in `draft`; owner and transfer tokens are returned once. */
 export const handler = httpHandler(async (req) => {
-  const { auction, token, transfer } = await createAuction(auctionsContext(req), req.data);
+  const { auction, token, transfer } = await createAuction(periodsContext(req), req.data);
   return {
     status: 201,
     data: auction,

@@ -6,13 +6,21 @@ import { nextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { AWARDING_V3, dgfInsider } from '../../../functions/domain/auctions/types/dgf-insider/definition.ts';
 import { ForbiddenError } from '../../../functions/domain/kernel/errors.ts';
 import { parseInstant, type Micros } from '../../../functions/domain/kernel/time.ts';
+import { ukraineCalendar, type Calendar } from '../../../functions/domain/calendar/working-days.ts';
 import { anInsiderAuction } from '../../support/builders.ts';
 
 const at = (text: string): Micros => parseInstant(text)!;
+const martial = ukraineCalendar('martial-law');
+const peacetime = ukraineCalendar('peacetime');
 
-function created(day: string, now: Micros, overrides: Record<string, unknown> = {}): Auction {
+function created(
+  day: string,
+  now: Micros,
+  overrides: Record<string, unknown> = {},
+  calendar: Calendar = martial,
+): Auction {
   return {
-    ...dgfInsider.initialize(anInsiderAuction(day, overrides), now),
+    ...dgfInsider.initialize(anInsiderAuction(day, overrides), { now, calendar }),
     id: 'a'.repeat(32),
     auctionID: 'UA-EA-2026-01-01-000001',
     owner: 'broker',
@@ -34,6 +42,13 @@ describe('dgfInsider creation periods', () => {
     expect(nextCheck(dgfInsider.events, a)).toBe(at(a.enquiryPeriod.endDate));
   });
 
+  it('counts the rectification working days with the calendar it is given', () => {
+    // Thursday 20 Aug 2026: Fri 21, then Mon 24 (Independence Day: a working day under martial law only) or Tue 25.
+    const now = at('2026-08-20T12:00:00+03:00');
+    expect(created('2026-09-10', now).rectificationPeriod.endDate).toBe('2026-08-24T12:00:00+03:00');
+    expect(created('2026-09-10', now, {}, peacetime).rectificationPeriod.endDate).toBe('2026-08-25T12:00:00+03:00');
+  });
+
   it('refuses an auction day whose enquiry period is already over', () => {
     expect(() => created('2026-03-19', at('2026-03-19T12:00:00+02:00'))).toThrow(ForbiddenError);
   });
@@ -46,7 +61,7 @@ describe('dgfInsider owner PATCH', () => {
     const next = dgfInsider.ownerPatch(
       a,
       { dgfID: 'N-2', value: { amount: 1, currency: 'UAH' }, enquiryPeriod: {} },
-      now + 1,
+      { now: now + 1, calendar: martial },
     );
     expect(next.dgfID).toBe('N-2');
     expect(next.value).toEqual(a.value);
@@ -55,21 +70,23 @@ describe('dgfInsider owner PATCH', () => {
 
   it('ignores edits after rectification', () => {
     const a = created('2026-03-30', now);
-    expect(dgfInsider.ownerPatch(a, { dgfID: 'N-2' }, at('2026-03-24T12:00:00+02:00'))).toBe(a);
+    expect(
+      dgfInsider.ownerPatch(a, { dgfID: 'N-2' }, { now: at('2026-03-24T12:00:00+02:00'), calendar: martial }),
+    ).toBe(a);
   });
 });
 
 describe('awarding v3 chain', () => {
-  it('gives the best bid a pending award and the others waiting awards, in rank order', () => {
-    const bid = (id: string, amount: number, date: string): Bid => ({
-      id,
-      status: 'active',
-      owner: 'b',
-      date,
-      tenderers: [],
-      value: { amount },
-    });
-    const w = working({
+  const bid = (id: string, amount: number, date: string): Bid => ({
+    id,
+    status: 'active',
+    owner: 'b',
+    date,
+    tenderers: [],
+    value: { amount },
+  });
+  const threeBids = () =>
+    working({
       root: {
         id: 'a',
         auctionID: 'UA',
@@ -85,12 +102,27 @@ describe('awarding v3 chain', () => {
         bidChild(bid('mid', 20, '2026-03-19T09:00:00+02:00'), 'h'),
       ],
     });
-    startAwarding(w, at('2026-03-30T18:00:00+03:00'), AWARDING_V3);
+
+  it('gives the best bid a pending award and the others waiting awards, in rank order', () => {
+    const w = threeBids();
+    startAwarding(w, { now: at('2026-03-30T18:00:00+03:00'), calendar: martial }, AWARDING_V3);
     expect(w.root.status).toBe('active.qualification');
     expect(awardsOf(w).map((a) => [a.bid_id, a.status])).toEqual([
       ['high', 'pending'],
       ['mid', 'pending.waiting'],
       ['low', 'pending.waiting'],
     ]);
+  });
+
+  it('counts the working days of the pending award with the calendar it is given', () => {
+    // Thursday 20 Aug 2026; 4 working days: Fri 21, Mon 24 (a day off in peacetime only), Tue 25, Wed 26 (Thu 27).
+    const now = at('2026-08-20T12:00:00+03:00');
+    const verificationEnd = (calendar: Calendar) => {
+      const w = threeBids();
+      startAwarding(w, { now, calendar }, AWARDING_V3);
+      return awardsOf(w)[0].verificationPeriod.endDate;
+    };
+    expect(verificationEnd(martial)).toBe('2026-08-26T18:00:00+03:00');
+    expect(verificationEnd(peacetime)).toBe('2026-08-27T18:00:00+03:00');
   });
 });

@@ -6,15 +6,17 @@ import { landleaseBids } from '../../../functions/domain/auctions/types/landleas
 import { landlease } from '../../../functions/domain/auctions/types/landlease/definition.ts';
 import { ForbiddenError, UnprocessableError } from '../../../functions/domain/kernel/errors.ts';
 import { formatKyiv, parseInstant, type Micros } from '../../../functions/domain/kernel/time.ts';
+import { ukraineCalendar, type Calendar } from '../../../functions/domain/calendar/working-days.ts';
 import { aLandleaseAuction } from '../../support/builders.ts';
 
 const at = (text: string): Micros => parseInstant(text)!;
+const martial = ukraineCalendar('martial-law');
 
 /** A landlease draft as the kernel stores it (server fields of the kernel added by hand). */
 function draft(day: string, overrides: Record<string, unknown> = {}): Auction {
   const { status: _, ...fields } = aLandleaseAuction(day, overrides);
   return {
-    ...landlease.initialize(fields, 0),
+    ...landlease.initialize(fields, { now: 0, calendar: martial }),
     id: 'a'.repeat(32),
     auctionID: 'UA-EA-2026-01-01-000001',
     owner: 'broker',
@@ -23,8 +25,8 @@ function draft(day: string, overrides: Record<string, unknown> = {}): Auction {
   } as Auction;
 }
 
-const commit = (auction: Auction, now: Micros) =>
-  landlease.ownerPatch(auction, { status: 'active.rectification' }, now);
+const commit = (auction: Auction, now: Micros, calendar: Calendar = martial) =>
+  landlease.ownerPatch(auction, { status: 'active.rectification' }, { now, calendar });
 
 describe('landlease phase commit periods', () => {
   it('ends tendering at 20:00 three business days before the auction day, across the spring DST change', () => {
@@ -48,6 +50,15 @@ describe('landlease phase commit periods', () => {
     expect(a.tenderPeriod.endDate).toBe('2026-10-21T20:00:00+03:00');
     expect(a.enquiryPeriod.endDate).toBe('2026-10-25T20:00:00+02:00');
     expect(a.auctionPeriod.shouldStartAfter).toBe('2026-10-26T00:00:00+02:00');
+  });
+
+  it('counts business days with the calendar it is given', () => {
+    // Thursday 27 Aug 2026: Wed 26, Tue 25, then Mon 24 (Independence Day: a working day under martial law only)
+    const now = at('2026-08-10T10:00:00+03:00');
+    expect(commit(draft('2026-08-27'), now).tenderPeriod.endDate).toBe('2026-08-24T20:00:00+03:00');
+    expect(commit(draft('2026-08-27'), now, ukraineCalendar('peacetime')).tenderPeriod.endDate).toBe(
+      '2026-08-21T20:00:00+03:00',
+    );
   });
 
   it('refuses an auction day that leaves no room for the periods', () => {
@@ -83,6 +94,7 @@ describe('landlease timed events', () => {
     ({ id: id.repeat(32), status, owner: 'broker', date: formatKyiv(now), tenderers: [], ...extra }) as Bid;
   const ctx = (text: string) => ({
     now: at(text),
+    calendar: martial,
     auctionSite: 'https://auction.test',
     participationSecret: 'unit-test-secret',
   });

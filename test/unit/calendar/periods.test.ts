@@ -19,6 +19,7 @@ import {
 const at = (text: string): Micros => parseInstant(text)!;
 const utc = (micros: Micros): string => new Date(micros / 1000).toISOString();
 const MINUTE = 60_000_000;
+const martial = ukraineCalendar('martial-law');
 
 describe('accelerator', () => {
   it('reads N from procurementMethodDetails in test mode', () => {
@@ -59,7 +60,7 @@ describe('landleasePeriods', () => {
   const now = at('2026-11-23T10:00:00.123456+02:00'); // a Monday
 
   it('builds rectification, tender and enquiry periods from now and the auction day', () => {
-    const p = landleasePeriods({ now, auctionStartDay: '2026-12-07', accelerator: 1 });
+    const p = landleasePeriods({ now, calendar: martial, auctionStartDay: '2026-12-07', accelerator: 1 });
     expect(p.rectificationPeriod).toEqual({ startDate: now, endDate: at('2026-11-25T10:00:00.123456+02:00') });
     // 3 business days before Monday 7 Dec: Fri 4, Thu 3, Wed 2
     expect(p.tenderPeriod).toEqual({
@@ -71,7 +72,12 @@ describe('landleasePeriods', () => {
   });
 
   it('keeps 20:00 and midnight in Kyiv time across the spring DST change', () => {
-    const p = landleasePeriods({ now: at('2026-03-20T12:00:00+02:00'), auctionStartDay: '2026-03-30', accelerator: 1 });
+    const p = landleasePeriods({
+      now: at('2026-03-20T12:00:00+02:00'),
+      calendar: martial,
+      auctionStartDay: '2026-03-30',
+      accelerator: 1,
+    });
     expect(utc(p.rectificationPeriod.endDate)).toBe('2026-03-22T10:00:00.000Z');
     expect(formatKyiv(p.tenderPeriod.endDate)).toBe('2026-03-25T20:00:00+02:00');
     expect(formatKyiv(p.enquiryPeriod.endDate)).toBe('2026-03-29T20:00:00+03:00');
@@ -80,14 +86,24 @@ describe('landleasePeriods', () => {
   });
 
   it('keeps 20:00 and midnight in Kyiv time across the autumn DST change', () => {
-    const p = landleasePeriods({ now: at('2026-10-12T09:00:00+03:00'), auctionStartDay: '2026-10-26', accelerator: 1 });
+    const p = landleasePeriods({
+      now: at('2026-10-12T09:00:00+03:00'),
+      calendar: martial,
+      auctionStartDay: '2026-10-26',
+      accelerator: 1,
+    });
     expect(utc(p.tenderPeriod.endDate)).toBe('2026-10-21T17:00:00.000Z');
     expect(utc(p.enquiryPeriod.endDate)).toBe('2026-10-25T18:00:00.000Z');
     expect(utc(p.auctionShouldStartAfter)).toBe('2026-10-25T22:00:00.000Z');
   });
 
   it('counts business days back past a weekend and the holidays of the chosen calendar', () => {
-    const input = { now: at('2025-08-01T10:00:00+03:00'), auctionStartDay: '2025-08-27', accelerator: 1 };
+    const input = {
+      now: at('2025-08-01T10:00:00+03:00'),
+      auctionStartDay: '2025-08-27',
+      accelerator: 1,
+      calendar: martial,
+    };
     // Wed 27 Aug 2025: Tue 26, Mon 25, Fri 22 — or, with Mon 25 off (Independence Day moved from Sunday), Thu 21
     expect(formatKyiv(landleasePeriods(input).tenderPeriod.endDate)).toBe('2025-08-22T20:00:00+03:00');
     expect(
@@ -108,7 +124,7 @@ describe('landleasePeriods', () => {
 
   it('accepts the earliest auction day whose tender period still ends after rectification', () => {
     // Mon 30 Nov: tender ends Wed 25 Nov 20:00, after rectification ends Wed 25 Nov 10:00
-    const p = landleasePeriods({ now, auctionStartDay: '2026-11-30', accelerator: 1 });
+    const p = landleasePeriods({ now, calendar: martial, auctionStartDay: '2026-11-30', accelerator: 1 });
     expect(p.tenderPeriod.endDate).toBeGreaterThan(p.tenderPeriod.startDate);
   });
 
@@ -116,7 +132,7 @@ describe('landleasePeriods', () => {
     for (const auctionStartDay of ['2026-11-27', '2026-11-24', '2026-11-23', '2026-11-01']) {
       let error: unknown;
       try {
-        landleasePeriods({ now, auctionStartDay, accelerator: 1 });
+        landleasePeriods({ now, calendar: martial, auctionStartDay, accelerator: 1 });
       } catch (e) {
         error = e;
       }
@@ -129,14 +145,14 @@ describe('landleasePeriods', () => {
   });
 
   it('refuses the same too-close day in the sandbox', () => {
-    expect(() => landleasePeriods({ now, auctionStartDay: '2026-11-27', accelerator: 1440 })).toThrow(
-      PERIODS_INCORRECT,
-    );
+    expect(() =>
+      landleasePeriods({ now, calendar: martial, auctionStartDay: '2026-11-27', accelerator: 1440 }),
+    ).toThrow(PERIODS_INCORRECT);
   });
 
   it('divides every wait by the accelerator, measured from now', () => {
-    const normal = landleasePeriods({ now, auctionStartDay: '2026-12-07', accelerator: 1 });
-    const fast = landleasePeriods({ now, auctionStartDay: '2026-12-07', accelerator: 1440 });
+    const normal = landleasePeriods({ now, calendar: martial, auctionStartDay: '2026-12-07', accelerator: 1 });
+    const fast = landleasePeriods({ now, calendar: martial, auctionStartDay: '2026-12-07', accelerator: 1440 });
     const scaled = (t: Micros) => now + Math.round((t - now) / 1440);
     expect(fast.rectificationPeriod).toEqual({ startDate: now, endDate: now + 2 * MINUTE });
     expect(fast.tenderPeriod).toEqual({ startDate: now + 2 * MINUTE, endDate: scaled(normal.tenderPeriod.endDate) });
@@ -150,7 +166,7 @@ describe('landleasePeriods', () => {
   });
 
   it('refuses an auction day outside the calendar data', () => {
-    expect(() => landleasePeriods({ now, auctionStartDay: '2028-01-04', accelerator: 1 })).toThrow(
+    expect(() => landleasePeriods({ now, calendar: martial, auctionStartDay: '2028-01-04', accelerator: 1 })).toThrow(
       CalendarCoverageError,
     );
   });
@@ -160,7 +176,7 @@ describe('insiderPeriods', () => {
   const now = at('2026-11-23T10:00:00+02:00'); // a Monday
 
   it('builds enquiry, tender and rectification periods for a dgfInsider auction', () => {
-    const p = insiderPeriods({ now, auctionStartDay: '2026-12-03', accelerator: 1 });
+    const p = insiderPeriods({ now, calendar: martial, auctionStartDay: '2026-12-03', accelerator: 1 });
     expect(p.enquiryPeriod).toEqual({ startDate: now, endDate: at('2026-12-02T20:00:00+02:00') });
     expect(p.tenderPeriod).toEqual({ startDate: now, endDate: at('2026-12-03T16:15:00+02:00') });
     expect(p.rectificationPeriod).toEqual({ startDate: now, endDate: at('2026-11-25T10:00:00+02:00') });
@@ -168,13 +184,13 @@ describe('insiderPeriods', () => {
   });
 
   it('ends tendering ten minutes after enquiries in quick mode', () => {
-    const p = insiderPeriods({ now, auctionStartDay: '2026-12-03', accelerator: 1440, quick: true });
+    const p = insiderPeriods({ now, calendar: martial, auctionStartDay: '2026-12-03', accelerator: 1440, quick: true });
     expect(p.tenderPeriod.endDate).toBe(p.enquiryPeriod.endDate + 10 * MINUTE);
   });
 
   it('divides every wait by the accelerator, measured from now', () => {
-    const normal = insiderPeriods({ now, auctionStartDay: '2026-12-03', accelerator: 1 });
-    const fast = insiderPeriods({ now, auctionStartDay: '2026-12-03', accelerator: 1440 });
+    const normal = insiderPeriods({ now, calendar: martial, auctionStartDay: '2026-12-03', accelerator: 1 });
+    const fast = insiderPeriods({ now, calendar: martial, auctionStartDay: '2026-12-03', accelerator: 1440 });
     const scaled = (t: Micros) => now + Math.round((t - now) / 1440);
     expect(fast.enquiryPeriod.endDate).toBe(scaled(normal.enquiryPeriod.endDate));
     expect(fast.tenderPeriod.endDate).toBe(scaled(normal.tenderPeriod.endDate));
@@ -183,7 +199,12 @@ describe('insiderPeriods', () => {
   });
 
   it('uses 20:00 and 16:15 Kyiv summer time after the spring DST change', () => {
-    const p = insiderPeriods({ now: at('2026-03-20T12:00:00+02:00'), auctionStartDay: '2026-03-30', accelerator: 1 });
+    const p = insiderPeriods({
+      now: at('2026-03-20T12:00:00+02:00'),
+      calendar: martial,
+      auctionStartDay: '2026-03-30',
+      accelerator: 1,
+    });
     expect(utc(p.enquiryPeriod.endDate)).toBe('2026-03-29T17:00:00.000Z');
     expect(utc(p.tenderPeriod.endDate)).toBe('2026-03-30T13:15:00.000Z');
   });

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   addCalendarDays,
-  addWorkingDays,
-  calendarMode,
   CalendarCoverageError,
   createCalendar,
-  isWorkingDay,
   ukraineCalendar,
 } from '../../../functions/domain/calendar/working-days.ts';
 import data from '../../../functions/domain/calendar/ukraine-calendar.json' with { type: 'json' };
@@ -40,11 +37,6 @@ describe('isWorkingDay', () => {
     expect(peace.isWorkingDay('2027-05-04')).toBe(false); // Easter 2027-05-02, a Sunday, after 1 May's day off
     expect(peace.isWorkingDay('2027-12-27')).toBe(false); // Christmas 2027 is a Saturday
     expect(peace.isWorkingDay('2026-11-23')).toBe(true);
-  });
-
-  it('uses the martial-law calendar by default', () => {
-    expect(isWorkingDay('2026-08-24')).toBe(true);
-    expect(addWorkingDays('2026-11-27', 1)).toBe('2026-11-30');
   });
 
   it('honours working weekends and holidays of an injected calendar', () => {
@@ -121,19 +113,6 @@ describe('createCalendar', () => {
     expect(() => createCalendar({ coverage, holidays: ['2027-01-04'], workingWeekends: [] })).toThrow(
       /within coverage/,
     );
-  });
-});
-
-describe('calendarMode', () => {
-  it('defaults to martial law and accepts peacetime', () => {
-    expect(calendarMode(undefined)).toBe('martial-law');
-    expect(calendarMode('')).toBe('martial-law');
-    expect(calendarMode('martial-law')).toBe('martial-law');
-    expect(calendarMode('peacetime')).toBe('peacetime');
-  });
-
-  it('rejects an unknown setting', () => {
-    expect(() => calendarMode('Peacetime')).toThrow(/AGORA_CALENDAR/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { accelerator, insiderPeriods, PERIODS_INCORRECT } from '../../../calendar/periods.ts';
+import { accelerator, insiderPeriods, PERIODS_INCORRECT, type Timing } from '../../../calendar/periods.ts';
 import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
@@ -90,11 +90,12 @@ const period = (p: { startDate: Micros; endDate: Micros }) => ({
  * day before, tender until 16:15 on the day, rectification 2 working days, the auction after Kyiv midnight of the
  * day; accelerated in the sandbox. An auction day whose enquiry period would already be over is refused.
  */
-function withPeriods(auction: JsonObject, startDate: string, now: Micros): JsonObject {
+function withPeriods(auction: JsonObject, startDate: string, { now, calendar }: Timing): JsonObject {
   let periods: ReturnType<typeof insiderPeriods>;
   try {
     periods = insiderPeriods({
       now,
+      calendar,
       auctionStartDay: kyivDate(parseInstant(startDate)!),
       accelerator: accelerator(auction.procurementMethodDetails, auction.mode),
       quick: /quick/.test(auction.submissionMethodDetails ?? ''),
@@ -117,7 +118,7 @@ function withPeriods(auction: JsonObject, startDate: string, now: Micros): JsonO
 /** The VAT flag the server sets on output (interface.md §2.2). */
 const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep']);
 
-function initialize(sent: JsonObject, now: Micros): JsonObject {
+function initialize(sent: JsonObject, timing: Timing): JsonObject {
   const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
   checkNewAuction(fields);
   const { startDate } = fields.auctionPeriod;
@@ -136,7 +137,7 @@ function initialize(sent: JsonObject, now: Micros): JsonObject {
         status: TENDERING,
       },
       startDate,
-      now,
+      timing,
     ),
   );
 }
@@ -151,7 +152,7 @@ const createStatus = (sent: unknown): AuctionStatus => (sent === 'draft' ? 'draf
  *   dropped silently (items: 403);
  * - any later status: 403.
  */
-function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
+function ownerPatch(auction: Auction, data: JsonObject, { now }: Timing): Auction {
   if (auction.status === 'draft') {
     // Upstream computes the periods at creation (`initialize`) and the commit only moves the status.
     if (data.status === TENDERING) return { ...auction, status: TENDERING };
@@ -203,7 +204,7 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
   },
   questionPeriod: 'enquiryPeriod',
   bids: insiderBids,
-  onResults: (w, now) => startAwarding(w, now, AWARDING_V3),
+  onResults: (w, timing) => startAwarding(w, timing, AWARDING_V3),
   createStatus,
   serverDocuments: () => [LEGAL_DETAILS],
   documentOf: 'tender',

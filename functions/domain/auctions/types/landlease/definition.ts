@@ -1,4 +1,4 @@
-import { accelerator, kyivMidnight, landleasePeriods } from '../../../calendar/periods.ts';
+import { accelerator, kyivMidnight, landleasePeriods, type Timing } from '../../../calendar/periods.ts';
 import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
@@ -88,7 +88,7 @@ const auctionPeriodFrom = (startDate: string) => ({
 /** The VAT flags the server sets on output (interface.md §2.5). */
 const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep', 'budgetSpent']);
 
-function initialize(sent: JsonObject, _now: Micros): JsonObject {
+function initialize(sent: JsonObject, _timing: Timing): JsonObject {
   const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
   checkNewAuction(fields);
   return withVat({
@@ -109,7 +109,7 @@ function initialize(sent: JsonObject, _now: Micros): JsonObject {
  * The phase commit draft → active.rectification: periods from now and the auction day (calendar/periods.ts),
  * accelerated in the sandbox; a day too close (or past the calendar's coverage) is refused with 403.
  */
-function phaseCommit(auction: Auction, now: Micros): Auction {
+function phaseCommit(auction: Auction, { now, calendar }: Timing): Auction {
   if (!auction.items?.length) throw new ForbiddenError("Can't switch to (active.rectification) without items");
   // Drafts stored before the day was kept as `startDate` hold it in `shouldStartAfter`.
   const planned: string = auction.auctionPeriod.startDate ?? auction.auctionPeriod.shouldStartAfter;
@@ -118,6 +118,7 @@ function phaseCommit(auction: Auction, now: Micros): Auction {
   try {
     periods = landleasePeriods({
       now,
+      calendar,
       auctionStartDay: day,
       accelerator: accelerator(auction.procurementMethodDetails, auction.mode),
     });
@@ -144,7 +145,7 @@ function phaseCommit(auction: Auction, now: Micros): Auction {
   };
 }
 
-function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
+function ownerPatch(auction: Auction, data: JsonObject, timing: Timing): Auction {
   if (!PATCHABLE_STATUSES.includes(auction.status))
     throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
   let patch: JsonObject;
@@ -156,7 +157,7 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
     }
     checkAuctionPeriod(pick(patch, ['auctionPeriod']));
   } else {
-    if (!within(auction, 'rectificationPeriod', now)) {
+    if (!within(auction, 'rectificationPeriod', timing.now)) {
       throw new ForbiddenError(
         `Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`,
       );
@@ -171,14 +172,14 @@ function ownerPatch(auction: Auction, data: JsonObject, now: Micros): Auction {
   if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
   checkStoredAuction(omit(merged, SERVER_FIELDS));
   const next = withVat(merged) as Auction;
-  return patch.status === 'active.rectification' ? phaseCommit(next, now) : next;
+  return patch.status === 'active.rectification' ? phaseCommit(next, timing) : next;
 }
 
 /** From a lot: the items made from its assets, then the phase commit, its periods counted from now. */
-function releaseFromLot(auction: Auction, items: JsonObject[], now: Micros): Auction {
+function releaseFromLot(auction: Auction, items: JsonObject[], timing: Timing): Auction {
   const next = { ...auction, items: withItemIds(items) };
   checkStoredAuction(omit(next, SERVER_FIELDS));
-  return phaseCommit(next, now);
+  return phaseCommit(next, timing);
 }
 
 const QUESTION_STATUSES: readonly AuctionStatus[] = ['active.rectification', 'active.tendering', 'active.enquiry'];
@@ -205,7 +206,7 @@ export const landlease: AuctionDefinition<'landlease'> = {
   questionRefusal: questionsOnlyIn(QUESTION_STATUSES),
   answerWithinQuestionPeriod: true,
   bids: landleaseBids,
-  onResults: (w, now) => startAwarding(w, now, SINGLE_AWARD),
+  onResults: (w, timing) => startAwarding(w, timing, SINGLE_AWARD),
   awarding: SINGLE_AWARD,
   // Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION.
   cancellation: { clearBidsIn: ['active.tendering', 'active.enquiry', 'active.auction'] },

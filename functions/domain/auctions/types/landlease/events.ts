@@ -36,7 +36,7 @@ function endEnquiry(w: Working, ctx: EventContext): void {
   const active = records.filter((r) => r.bid.status === 'active');
   w.root = { ...w.root, numberOfBids: active.length };
   if (active.length < minBids(w.root)) moveTo(w, 'unsuccessful', ctx);
-  else if (active.length === 1) startAwarding(w, ctx.now, SINGLE_AWARD);
+  else if (active.length === 1) startAwarding(w, ctx, SINGLE_AWARD);
   else scheduleAuction(w, ctx);
 }
 
