@@ -1,5 +1,4 @@
-import { TZDateMini } from '@date-fns/tz';
-import { lightFormat } from 'date-fns';
+import { tzOffset } from '@date-fns/tz';
 
 /** The service's time zone: every timestamp is written with its Kyiv offset (upstream TZ = Europe/Kiev). */
 export const KYIV = 'Europe/Kyiv';
@@ -25,18 +24,23 @@ export const dateOf = (micros: Micros): Date => new Date(Math.floor(micros / 100
  */
 export function formatKyiv(at: Micros | Date): string {
   const micros = typeof at === 'number' ? at : microsOf(at);
-  const local = new TZDateMini(Math.floor(micros / 1000), KYIV);
+  const ms = Math.floor(micros / 1000);
+  const offset = tzOffset(KYIV, new Date(ms));
   const fraction = ((micros % 1_000_000) + 1_000_000) % 1_000_000;
   const decimals = fraction === 0 ? '' : `.${String(fraction).padStart(6, '0')}`;
-  return `${lightFormat(local, "yyyy-MM-dd'T'HH:mm:ss")}${decimals}${offsetText(local)}`;
+  return `${kyivWallClock(ms, offset).slice(0, 19)}${decimals}${offsetText(offset)}`;
 }
 
 /**
- * `+02:00`: the zone offset of that instant. (date-fns `format` would write it with `xxx`, but it brings every locale
- * formatter into each Lambda: lightFormat and this are a twentieth of its size.)
+ * The Kyiv wall clock of an instant as ISO text (`2026-11-22T06:15:34.123Z`, the `Z` meaningless): the instant
+ * shifted by its zone offset. Only the offset comes from the time zone data (@date-fns/tz `tzOffset`, over Intl),
+ * so no date object with zone-aware getters (TZDate, 4 KB) is needed in every Lambda.
  */
-function offsetText(local: Date): string {
-  const minutes = -local.getTimezoneOffset();
+const kyivWallClock = (ms: number, offset = tzOffset(KYIV, new Date(ms))): string =>
+  new Date(ms + offset * 60_000).toISOString();
+
+/** `+02:00`: a zone offset in minutes as ISO 8601 writes it. */
+function offsetText(minutes: number): string {
   const abs = Math.abs(minutes);
   const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
   return `${minutes < 0 ? '-' : '+'}${hhmm}`;
@@ -45,7 +49,19 @@ function offsetText(local: Date): string {
 /** The Kyiv calendar date (`YYYY-MM-DD`) of an instant: used in lotID / assetID / auctionID. */
 export function kyivDate(at: Micros | Date): string {
   const ms = typeof at === 'number' ? Math.floor(at / 1000) : at.getTime();
-  return lightFormat(new TZDateMini(ms, KYIV), 'yyyy-MM-dd');
+  return kyivWallClock(ms).slice(0, 10);
+}
+
+/**
+ * The instant a Kyiv wall-clock time names (fields as Date.UTC takes them). The offset is looked up at the instant
+ * the first guess gives and once more at the corrected one, which settles it on both sides of a DST change; a wall
+ * time skipped by the spring change reads as the same time in the earlier offset (one hour later), as Date does.
+ */
+function kyivInstant(y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  const wall = Date.UTC(y, mo, d, h, mi, s);
+  const first = wall - tzOffset(KYIV, new Date(wall)) * 60_000;
+  const second = wall - tzOffset(KYIV, new Date(first)) * 60_000;
+  return tzOffset(KYIV, new Date(second)) === tzOffset(KYIV, new Date(first)) ? second : Math.max(first, second);
 }
 
 const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -68,7 +84,7 @@ export function parseInstant(text: string): Micros | undefined {
   } else {
     const [y, mo, d] = day.split('-').map(Number);
     const [h, mi, s] = hms.split(':').map(Number);
-    ms = new TZDateMini(y, mo - 1, d, h, mi, s, KYIV).getTime();
+    ms = kyivInstant(y, mo - 1, d, h, mi, s);
   }
   if (Number.isNaN(ms)) return undefined;
   return ms * 1000 + Number(fraction.padEnd(6, '0'));
