@@ -2,10 +2,10 @@ import { config } from '#runtime/config.ts';
 import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
 
 /**
- * Fault injection for tests and `npm start` (never in AWS: the local gateway installs it, and the client runs it only outside Lambda): a
- * seeded share of DynamoDB calls fails as DynamoDB fails under load — throttling, a transaction cancelled for
- * throttling, an internal error (500), or a timeout — or, with `crashAfter`, every call after the n-th fails, as if
- * the process died there. Each fault is raised before the call reaches DynamoDB, so a failed call wrote nothing. The
+ * Fault injection for tests and `npm start` (never in AWS: the local gateway installs it, the client runs it only
+ * outside Lambda, and no bundle carries this module): a seeded share of DynamoDB calls fails as DynamoDB fails under
+ * load — throttling, a transaction cancelled for throttling, an internal error (500), or a timeout — or, with
+ * `crashAfter`, every call after the n-th fails, as if the process died there. Each fault is raised before the call reaches DynamoDB, so a failed call wrote nothing. The
  * middleware sits before the SDK's retries (step `initialize`): every injected fault reaches the service's own code,
  * which is what is under test, and no backoff slows the run (the SDK would absorb most faults in AWS).
  *
