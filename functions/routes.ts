@@ -1,6 +1,7 @@
 /**
  * THE route table: data only. The CDK ApiStack makes one Lambda per entry, the local gateway serves the same
- * entries with the same handlers, and the HTTP kit reads each route's access rule from here.
+ * entries with the same handlers, and the HTTP kit gets each route's access rule from here (`routeRule`), handed in
+ * by the build (each Lambda only its own routes') or the local gateway: only the OpenAPI document imports this table.
  *
  * `auth`: who may call. `'any'` = any valid API key (reads); a list = only keys of those roles. Owner-only
  * operations list `broker` and the owner's token is then checked by the domain command.
@@ -9,6 +10,8 @@
 import { AUCTION_TYPES } from './domain/auctions/catalog.ts';
 import type { AuctionTypeDescriptor } from './domain/auctions/descriptor.ts';
 import type { Role } from './domain/kernel/principal.ts';
+import type { RouteRule } from './http-kit/route-rules.ts';
+import { SWAGGER_UI_FILES } from './openapi/swagger-ui-files.ts';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
@@ -77,12 +80,6 @@ const BASIC_ASSETS = '/api/0.1/assets';
 const SCHEMAS = '/api/schemas';
 const DOCSERVICE = '/api/docservice';
 const DOCS = '/api/docs';
-/** The files of swagger-ui-dist the docs page loads (`GET /api/docs/{file}`), shipped with that route's function. */
-export const SWAGGER_UI_FILES = [
-  'swagger-ui-dist/swagger-ui.css',
-  'swagger-ui-dist/swagger-ui-bundle.js',
-  'swagger-ui-dist/swagger-ui-standalone-preset.js',
-] as const;
 
 /** Listing, create, read and PATCH of the assets of one type (`variant`) at its API path. */
 const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
@@ -1045,3 +1042,14 @@ export const routeKey = (r: Pick<RouteDefinition, 'method' | 'path'>): string =>
  */
 export const docserviceAccess = (r: Pick<RouteDefinition, 'path'>): 'files' | 'keys' | undefined =>
   r.path.startsWith(`${DOCSERVICE}/`) ? 'files' : /\/documents(\/|$)/.test(r.path) ? 'keys' : undefined;
+
+/** What the HTTP kit reads of a route at request time (http-kit/route-rules.ts): no docs, grants or files. */
+export const routeRule = (r: RouteDefinition): RouteRule => ({
+  key: routeKey(r),
+  auth: r.auth,
+  ...(r.contentType && { contentType: r.contentType }),
+  ...(r.location && { location: r.location }),
+  ...(r.variant && { variant: r.variant }),
+  ...(r.body && { body: r.body }),
+  ...(docserviceAccess(r) && { documents: docserviceAccess(r) }),
+});

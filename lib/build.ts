@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
-import { routes } from '../functions/routes.ts';
+import { routeRule, routes } from '../functions/routes.ts';
 
 /**
  * THE build of the Lambdas: every handler module of routes.ts, the authorizer and every bot of bots.ts, bundled in ONE
@@ -15,6 +15,10 @@ import { routes } from '../functions/routes.ts';
  * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it, and the request
  * body validators (`request-validators.mjs`, built once in the same run) beside the bundles that load them: they
  * are imported at the first request with a body, so a read never loads them.
+ *
+ * An HTTP Lambda's entry is not its handler module but a small generated module (`routeEntries`) that hands the HTTP
+ * kit the rules of the routes that Lambda serves, then exports the handler: no bundle carries the route table, and
+ * only the bundles of routes that touch documents carry the document ports (the store's files, keys and secrets).
  */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FUNCTIONS = join(ROOT, 'functions');
@@ -52,12 +56,48 @@ const validatorsApart: Plugin = {
   },
 };
 
+const ENTRY = 'agora-entry';
+
+/**
+ * The entry of each HTTP Lambda (`agora-entry:<handler>`): its routes' rules (routes.ts `routeRule`, data only) handed
+ * to the kit at import, the document ports only where a route touches documents, and the handler module's exports.
+ * Bots and the authorizer have no route rules: their entry is their module.
+ */
+const routeEntries: Plugin = {
+  name: 'route-entries',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${ENTRY}:`) }, (args) => ({
+      path: args.path.slice(ENTRY.length + 1),
+      namespace: ENTRY,
+    }));
+    b.onLoad({ filter: /.*/, namespace: ENTRY }, ({ path: handler }) => {
+      const rules = routes.filter((r) => r.handler === handler).map(routeRule);
+      const documents = rules.some((r) => r.documents);
+      const file = (module: string) => JSON.stringify(join(FUNCTIONS, `${module}.ts`));
+      return {
+        resolveDir: FUNCTIONS,
+        loader: 'js',
+        contents: [
+          `import { serveRoutes } from ${file('http-kit/route-rules')};`,
+          documents ? `import { documentPorts } from ${file('runtime/documents')};` : '',
+          `serveRoutes(${JSON.stringify(rules)}${documents ? ', documentPorts' : ''});`,
+          `export * from ${file(handler)};`,
+        ].join('\n'),
+      };
+    });
+  },
+};
+
+const isRoute = (handler: string) => routes.some((r) => r.handler === handler);
+
 const options = (o: BuildLambdasOptions): BuildOptions => ({
   entryPoints: {
-    ...Object.fromEntries(lambdaHandlers().map((h) => [`${h}/index`, join(FUNCTIONS, `${h}.ts`)])),
+    ...Object.fromEntries(
+      lambdaHandlers().map((h) => [`${h}/index`, isRoute(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
+    ),
     [VALIDATORS_ENTRY]: VALIDATORS,
   },
-  plugins: [validatorsApart],
+  plugins: [validatorsApart, routeEntries],
   outdir: o.outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -15,11 +15,11 @@ import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
 import { loadValidators } from '#domain/kernel/validation.ts';
 import type { Principal, Role } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
-import { docserviceAccess, routeKey, routes, type RouteDefinition } from '../routes.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { config } from '#runtime/config.ts';
 import { log, requestCorrelationId, requestMetrics, withCorrelation } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
+import { documentPortsOf, routeRuleOf, type RouteRule } from './route-rules.ts';
 
 /** What a handler sees: the request already checked, parsed and attributed to a principal. */
 export interface HttpRequest {
@@ -63,11 +63,10 @@ type Handler = (req: HttpRequest) => Promise<HttpResult>;
 
 wireRuntime();
 
-const byKey = new Map(routes.map((r) => [routeKey(r), r]));
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 function respond(
-  route: RouteDefinition | undefined,
+  route: RouteRule | undefined,
   event: Event,
   status: number,
   body: unknown,
@@ -96,8 +95,8 @@ export const MAX_JSON_DEPTH = 32;
 
 const rawBytes = (event: Event): Buffer => Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 
-function parseBody(event: Event, route: RouteDefinition | undefined): JsonObject | undefined {
-  if (!BODY_METHODS.has(event.requestContext.http.method) || route?.body === 'binary') return undefined;
+function parseBody(event: Event, route: RouteRule): JsonObject | undefined {
+  if (!BODY_METHODS.has(event.requestContext.http.method) || route.body === 'binary') return undefined;
   const contentType = (event.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json') {
     throw new UnsupportedMediaTypeError({
@@ -186,11 +185,11 @@ function principalOf(event: Event, body: JsonObject | undefined): Principal {
  * allowance → 429 (the authorizer's token bucket). Runs before the body is read, so an unauthenticated caller learns
  * nothing of how its body would be taken and costs no parsing.
  */
-function admit(route: RouteDefinition | undefined, event: Event): void {
+function admit(route: RouteRule, event: Event): void {
   const ctx = event.requestContext.authorizer?.lambda ?? {};
   if (ctx.unavailable) throw new ServiceUnavailableError();
   if (ctx.retryAfter) throw new TooManyRequestsError(Number(ctx.retryAfter));
-  if (!route || route.auth === 'public') return;
+  if (route.auth === 'public') return;
   const role = ctx.role ?? 'anonymous';
   if (role === 'anonymous') throw new UnauthorizedError();
   if (route.auth !== 'any' && !route.auth.includes(role as Role)) throw new PermissionError();
@@ -238,10 +237,19 @@ const headersOf = (error: DomainError): Record<string, string> =>
       ? { 'www-authenticate': 'Basic realm="agora"' }
       : {};
 
+/** The route's rule for the error answer's content type; none when the handler has none (that error is answered too). */
+function ruleOrNone(event: Event): RouteRule | undefined {
+  try {
+    return routeRuleOf(event.routeKey ?? '$default');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Maps every error to the envelope; unknown ones are logged and become a bare 500. */
 const envelope: MiddlewareObj<Event, APIGatewayProxyStructuredResultV2> = {
   onError: async (request) => {
-    const route = byKey.get(request.event.routeKey);
+    const route = ruleOrNone(request.event);
     const error =
       request.error instanceof DomainError || !isTransient(request.error)
         ? request.error
@@ -277,10 +285,10 @@ export function httpHandler(handler: Handler) {
     middy<Event, APIGatewayProxyStructuredResultV2>()
       .use(envelope)
       .handler(async (event) => {
-        const route = byKey.get(event.routeKey);
+        const route = routeRuleOf(event.routeKey ?? '$default');
         admit(route, event);
         // Unknown paths answer 404 whatever their body.
-        const body = route?.path === '$default' ? undefined : parseBody(event, route);
+        const body = route.key === '$default' ? undefined : parseBody(event, route);
         const principal = principalOf(event, body);
         // The body validators load apart from the bundle, on the first request that may need them (never on a read).
         if (body) await loadValidators();
@@ -295,11 +303,10 @@ export function httpHandler(handler: Handler) {
           now: requestNow(),
           baseUrl,
           path: event.rawPath,
-          variant: route?.variant,
-          bytes: route?.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
+          variant: route.variant,
+          bytes: route.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
         };
-        const result =
-          route && docserviceAccess(route) ? await withDocuments(request, handler) : await handler(request);
+        const result = route.documents ? await withDocuments(route, request, handler) : await handler(request);
         if (result.file) {
           const headers = {
             'content-type': result.file.contentType,
@@ -318,8 +325,7 @@ export function httpHandler(handler: Handler) {
         const headers: Record<string, string> = { ...result.headers };
         // An answer with a token, or to a caller who showed one (owner-only fields), must not be kept by any cache.
         if (result.access || principal.token) headers['cache-control'] = 'no-store';
-        if (result.location)
-          headers.location = route?.location === 'path' ? result.location : baseUrl + result.location;
+        if (result.location) headers.location = route.location === 'path' ? result.location : baseUrl + result.location;
         const data = result.data === undefined ? undefined : absoluteLinks(result.data, baseUrl);
         const payload = {
           ...(data !== undefined && { data }),
@@ -380,9 +386,9 @@ const observed =
  * Runs a handler of a route that touches documents inside its document context (keyring, docservice URL, the
  * documents collection the path addresses); once it succeeded, the files its documents took are kept by the store.
  */
-async function withDocuments(req: HttpRequest, run: Handler): Promise<HttpResult> {
-  // Loaded only by routes that touch documents (the store's keyring and file store stay out of the others' start).
-  const ports = await (await import('#runtime/documents.ts')).documentPorts();
+async function withDocuments(route: RouteRule, req: HttpRequest, run: Handler): Promise<HttpResult> {
+  // Handed in only to routes that touch documents (the store's keyring and file store stay out of the others' bundles).
+  const ports = await documentPortsOf(route);
   const at = req.path.lastIndexOf('/documents');
   const context: DocumentContext = {
     keyring: ports.keyring,

@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#runtime/config.ts';
-import { injectFaults } from './faults.ts';
 
 /**
  * One document client per Lambda container (module scope), pointed at DynamoDB Local when
@@ -22,6 +21,16 @@ export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; req
 }
 
 let client: DynamoDBDocumentClient | undefined;
+
+type Next = (args: any) => Promise<any>;
+/** A middleware of the local runtime only: the fault injector (faults.ts), installed by the local gateway. */
+export type LocalMiddleware = (next: Next, context: { commandName?: string }) => Next;
+// On globalThis, like the counter: every copy of this module (one per bundle in the bundled local mode) runs it, and
+// the Lambda bundles never carry faults.ts (they import nothing of it; in Lambda none is ever installed).
+const LOCAL_MIDDLEWARE = Symbol.for('agora.localDynamoDbMiddleware');
+export function installLocalMiddleware(middleware: LocalMiddleware | undefined): void {
+  globals[LOCAL_MIDDLEWARE] = middleware;
+}
 
 /**
  * How the raw client is instrumented before use: the runtime (wireRuntime, for the request stack and the bots) registers the X-Ray subsegments (xray.ts) here, so the
@@ -50,8 +59,16 @@ export function documentClient(): DynamoDBDocumentClient {
     },
     { step: 'initialize', name: 'agoraRequestCounter' },
   );
-  // Fault injection exists only outside Lambda (tests, `npm start`), and acts only while AGORA_FAULTS is set.
-  if (!inLambda) injectFaults(raw);
+  // Fault injection exists only outside Lambda (tests, `npm start`), and acts only while AGORA_FAULTS is set. Before the
+  // counter and the SDK's retries: every injected fault reaches the service's own code.
+  if (!inLambda)
+    raw.middlewareStack.add(
+      (next, context) => (args) => {
+        const local = globals[LOCAL_MIDDLEWARE] as LocalMiddleware | undefined;
+        return local ? local(next, context)(args) : next(args);
+      },
+      { step: 'initialize', priority: 'high', name: 'agoraLocalMiddleware' },
+    );
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { convertEmptyValues: false, removeUndefinedValues: true },
   });

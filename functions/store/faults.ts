@@ -1,11 +1,11 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '#runtime/config.ts';
+import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
 
 /**
- * Fault injection for tests and `npm start` (never in AWS: the client installs it only in the local runtime): a
- * seeded share of DynamoDB calls fails as DynamoDB fails under load — throttling, a transaction cancelled for
- * throttling, an internal error (500), or a timeout — or, with `crashAfter`, every call after the n-th fails, as if
- * the process died there. Each fault is raised before the call reaches DynamoDB, so a failed call wrote nothing. The
+ * Fault injection for tests and `npm start` (never in AWS: the local gateway installs it, the client runs it only
+ * outside Lambda, and no bundle carries this module): a seeded share of DynamoDB calls fails as DynamoDB fails under
+ * load — throttling, a transaction cancelled for throttling, an internal error (500), or a timeout — or, with
+ * `crashAfter`, every call after the n-th fails, as if the process died there. Each fault is raised before the call reaches DynamoDB, so a failed call wrote nothing. The
  * middleware sits before the SDK's retries (step `initialize`): every injected fault reaches the service's own code,
  * which is what is under test, and no backoff slows the run (the SDK would absorb most faults in AWS).
  *
@@ -125,29 +125,32 @@ function fault(kind: FaultKind, command: string): Error {
   }
 }
 
-/** Installs the injector on a raw client (local runtime only). */
-export function injectFaults(client: DynamoDBClient): void {
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const s = state();
-      if (s) {
-        s.stats.calls++;
-        s.calls++;
-        const command = (context as { commandName?: string }).commandName ?? '';
-        if (s.config.crashAfter !== undefined && s.calls > s.config.crashAfter) {
-          s.stats.injected.crash++;
-          throw failure('SimulatedCrash', 'The process stopped here', 0);
-        }
-        if (s.random() < (s.config.share ?? 0)) {
-          const kinds = s.config.kinds?.length ? s.config.kinds : FAULT_KINDS;
-          const kind = kinds[Math.floor(s.random() * kinds.length)];
-          s.stats.injected[kind]++;
-          if (kind === 'timeout') await new Promise((resolve) => setTimeout(resolve, 20));
-          throw fault(kind, command);
-        }
-      }
-      return next(args);
-    },
-    { step: 'initialize', priority: 'high', name: 'agoraFaultInjection' },
-  );
+/** The injector: a middleware at the head of every DynamoDB call (before the SDK's retries). */
+const injector: LocalMiddleware = (next, context) => async (args) => {
+  const s = state();
+  if (s) {
+    s.stats.calls++;
+    s.calls++;
+    const command = context.commandName ?? '';
+    if (s.config.crashAfter !== undefined && s.calls > s.config.crashAfter) {
+      s.stats.injected.crash++;
+      throw failure('SimulatedCrash', 'The process stopped here', 0);
+    }
+    if (s.random() < (s.config.share ?? 0)) {
+      const kinds = s.config.kinds?.length ? s.config.kinds : FAULT_KINDS;
+      const kind = kinds[Math.floor(s.random() * kinds.length)];
+      s.stats.injected[kind]++;
+      if (kind === 'timeout') await new Promise((resolve) => setTimeout(resolve, 20));
+      throw fault(kind, command);
+    }
+  }
+  return next(args);
+};
+
+/**
+ * Installs the injector on every DynamoDB client of this process, the bundles' copies too (local runtime only: the
+ * local gateway calls it; no Lambda bundle imports this module).
+ */
+export function installFaults(): void {
+  installLocalMiddleware(injector);
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots } from '../../functions/bots.ts';
-import { routeKey, routes, type RouteDefinition } from '../../functions/routes.ts';
+import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 
 /**
@@ -11,7 +11,8 @@ import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
  * by turning the HTTP request into the same v2 event, running the same REQUEST authorizer, and invoking the
  * route's own handler module in-process. Local-only extras (never in AWS): `POST /_local/bots/<name>` runs a bot
  * once, `PUT /_local/clock` shifts the request clock, `PUT|GET /_local/faults` sets and reports DynamoDB fault
- * injection (store/faults.ts), and each answer reports `x-agora-dynamodb-requests`. The document
+ * injection (store/faults.ts, which the gateway installs: no bundle carries it), and each answer reports
+ * `x-agora-dynamodb-requests`. The document
  * service's files live in a folder (AGORA_FILES_DIR, default `.agora/files`) and its `/api/docservice/get` route answers
  * their bytes itself where AWS redirects to S3.
  *
@@ -162,7 +163,7 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
     return true;
   }
   if (url.pathname === '/_local/faults') {
-    const faults = await load('store/faults');
+    const faults = await load('store/faults', moduleUrl('store/faults', ''));
     if (method === 'PUT') {
       let config: unknown;
       try {
@@ -218,6 +219,18 @@ interface RuntimeConfig {
   config(): { faults: string };
 }
 const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
+
+/**
+ * What the build gives each Lambda's entry (lib/build.ts), given here once to the sources: the HTTP kit gets the
+ * rules of every route (a bundle has its own copy of the kit, with its own routes' rules built in), and the DynamoDB
+ * clients, the bundles' too, get the fault injector of the local runtime (store/faults.ts, never in a bundle).
+ */
+async function serveSources(): Promise<void> {
+  const kit = await load('http-kit/route-rules', moduleUrl('http-kit/route-rules', ''));
+  const documents = moduleUrl('runtime/documents', '');
+  kit.serveRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
+  (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
+}
 
 /** `host:port` this gateway listens on (set by startGateway). */
 let ownHost = 'localhost';
@@ -288,6 +301,7 @@ export interface Gateway {
 export async function startGateway(options: { port?: number; host?: string } = {}): Promise<Gateway> {
   const runtime = await runtimeConfig();
   runtime.startLocalRuntime();
+  await serveSources();
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
       console.error('local gateway:', error);

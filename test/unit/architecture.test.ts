@@ -111,6 +111,12 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(offenders(['functions/http-kit'], (i) => i.startsWith('functions/store/'))).toEqual([]);
   });
 
+  it('keeps the route table out of the Lambdas: in functions/ only the OpenAPI document imports routes.ts (the build hands each Lambda its rules)', () => {
+    expect(
+      offenders(['functions'], (i, file) => i === 'functions/routes.ts' && !file.startsWith('functions/openapi/')),
+    ).toEqual([]);
+  });
+
   it('keeps lib/ out of functions/: nothing in functions/ imports lib/', () => {
     expect(offenders(['functions'], (i) => i === 'lib' || i.startsWith('lib/'))).toEqual([]);
   });

@@ -1,0 +1,49 @@
+import type { Role } from '#domain/kernel/principal.ts';
+import type { DocumentPorts } from '#runtime/documents.ts';
+
+/**
+ * What the HTTP kit needs of a route at request time: its rules, taken from functions/routes.ts (`routeRule`) and handed
+ * in from outside, so no Lambda bundle carries the route table. lib/build.ts gives each Lambda's entry the rules of
+ * the routes it serves (and, on routes that touch documents, the document ports); the local gateway hands the sources
+ * the whole table once.
+ */
+export interface RouteRule {
+  /** API Gateway's route key (`GET /api/0.1/lots/{lotId}`, or `$default`). */
+  key: string;
+  auth: 'any' | 'public' | readonly Role[];
+  contentType?: string;
+  location?: 'url' | 'path';
+  variant?: string;
+  body?: 'binary';
+  /** What the route needs of the document service (routes.ts `docserviceAccess`). */
+  documents?: 'files' | 'keys';
+}
+
+let served: Map<string, RouteRule> | undefined;
+let documentPorts: (() => Promise<DocumentPorts>) | undefined;
+
+/**
+ * Hands the kit the rules of the routes this process serves, and the document ports when one of them touches
+ * documents (a function, so a route that does not never loads the store's file modules).
+ */
+export function serveRoutes(rules: readonly RouteRule[], documents?: () => Promise<DocumentPorts>): void {
+  served = new Map(rules.map((r) => [r.key, r]));
+  documentPorts = documents;
+}
+
+/**
+ * The rule of the route API Gateway invoked. A handler loaded without rules, or invoked for a route it was not built
+ * for, is a packaging mistake: it fails loudly rather than serving without the route's access rule.
+ */
+export function routeRuleOf(key: string): RouteRule {
+  if (!served) throw new Error('No route rules: this handler was loaded without serveRoutes() (lib/build.ts entry)');
+  const rule = served.get(key);
+  if (!rule) throw new Error(`No route rule for "${key}": this Lambda serves ${[...served.keys()].join(', ')}`);
+  return rule;
+}
+
+/** The document ports, on routes that touch documents. */
+export function documentPortsOf(rule: RouteRule): Promise<DocumentPorts> {
+  if (!documentPorts) throw new Error(`Route "${rule.key}" touches documents but was served without document ports`);
+  return documentPorts();
+}
