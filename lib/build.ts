@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
+import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
 
 /**
@@ -56,6 +57,21 @@ const validatorsApart: Plugin = {
   },
 };
 
+/**
+ * The OpenAPI Lambda serves the document this build writes beside its bundle (`openapi.json`): its dynamic import of
+ * the generator, used only when run from the sources, stays out of the bundle with the route table and every schema.
+ */
+const OPENAPI_HANDLER = 'http/docs/openapi-json';
+const OPENAPI_FILE = 'openapi.json';
+const openApiApart: Plugin = {
+  name: 'openapi-apart',
+  setup(b) {
+    b.onResolve({ filter: /\/openapi\/document\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
 const ENTRY = 'agora-entry';
 
 /**
@@ -97,7 +113,7 @@ const options = (o: BuildLambdasOptions): BuildOptions => ({
     ),
     [VALIDATORS_ENTRY]: VALIDATORS,
   },
-  plugins: [validatorsApart, routeEntries],
+  plugins: [validatorsApart, openApiApart, routeEntries],
   outdir: o.outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -143,6 +159,7 @@ export async function buildLambdas(o: BuildLambdasOptions): Promise<{ metafile?:
   rmSync(o.outdir, { recursive: true, force: true });
   const result = await build(options(o));
   copyPackageFiles(o.outdir);
+  writeFileSync(join(o.outdir, OPENAPI_HANDLER, OPENAPI_FILE), JSON.stringify(openApiDocument()));
   return { metafile: result.metafile };
 }
 

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLambdas, lambdaHandlers, ROOT } from '../../lib/build.ts';
+import { openApiDocument } from '../../functions/openapi/document.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
 
 /**
@@ -64,9 +65,19 @@ function invoke(handler: string, routeKey: string, path: string, source = false)
 }
 
 describe('the Lambda bundles', () => {
-  it('carry no route table: only the OpenAPI document, which describes every route, imports it', () => {
+  it('carry no route table, not even the OpenAPI one: its document is a file written beside it by the build', () => {
     const withTable = httpHandlers().filter((h) => inputsOf(h).includes('functions/routes.ts'));
-    expect(withTable).toEqual(['http/docs/openapi-json']);
+    expect(withTable).toEqual([]);
+    expect(inputsOf('http/docs/openapi-json').filter((i) => i.startsWith('functions/openapi/'))).toEqual([]);
+    const shipped = JSON.parse(readFileSync(join(dir, 'http/docs/openapi-json/openapi.json'), 'utf8'));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  });
+
+  it('serves the OpenAPI document from that file', () => {
+    const { answer } = invoke('http/docs/openapi-json', 'GET /api/openapi.json', '/api/openapi.json');
+    expect(answer.statusCode).toBe(200);
+    const body = Buffer.from(answer.body, answer.isBase64Encoded ? 'base64' : 'utf8').toString();
+    expect(body).toBe(readFileSync(join(dir, 'http/docs/openapi-json/openapi.json'), 'utf8'));
   });
 
   it('get the rules of their own routes from the build: every HTTP entry is generated and hands them to the kit', () => {
