@@ -21,7 +21,8 @@ import {
   type AssetTypeDefinition,
 } from './asset.ts';
 import { rectificationEnded } from './rules.ts';
-import { notImplemented } from './types/registry.ts';
+import { assertServed, assetView } from './reads.ts';
+import { notImplemented } from './types/catalog.ts';
 import { decideOwnership, newTransferToken, type Transfer } from '../transfers/transfer.ts';
 
 export interface AssetsContext {
@@ -37,23 +38,6 @@ export interface AssetsContext {
 }
 
 const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
-
-/** What GET shows: the root and the current version of each document. */
-export function assetView(a: Pick<Aggregate<Asset>, 'root' | 'children'>): Asset & { documents?: DocumentRecord[] } {
-  const documents = currentDocuments(a.children);
-  return documents.length ? { ...a.root, documents } : a.root;
-}
-
-/** An asset is found only at the API path of its own type (a bounce asset is not at `/api/0.1/assets`). */
-function assertServed(type: AssetTypeDefinition, a: Aggregate<Asset> | undefined): asserts a is Aggregate<Asset> {
-  if (!a || a.root.assetType !== type.assetType) throw new NotFoundError('asset_id');
-}
-
-export async function readAsset(ctx: Pick<AssetsContext, 'assets' | 'type'>, id: string): Promise<Aggregate<Asset>> {
-  const a = await ctx.assets.get(id);
-  assertServed(ctx.type, a);
-  return a;
-}
 
 /** Completes the organizations of `fields` (only those listed in `touched`) from the directory entries read. */
 async function organizationsReader(ctx: AssetsContext, data: JsonObject) {

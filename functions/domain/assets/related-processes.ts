@@ -5,7 +5,8 @@ import { mergePatch, omit, sameJson, type JsonObject } from '../kernel/objects.t
 import { actingRole } from '../kernel/principal.ts';
 import { formatKyiv } from '../kernel/time.ts';
 import type { Asset, AssetTypeDefinition, RelatedProcess } from './asset.ts';
-import { readAsset, type AssetsContext } from './commands.ts';
+import type { AssetsContext } from './commands.ts';
+import { findRelatedProcess, relatedProcessesOf } from './reads.ts';
 import { lotOf } from './rules.ts';
 
 /**
@@ -13,8 +14,6 @@ import { lotOf } from './rules.ts';
  * to a lot by a related process `{id, type: "lot", relatedProcessID, identifier}`, shown on the asset as
  * `relatedProcesses`. Attaching, activating and detaching then go through the asset's status as with `relatedLot`.
  */
-
-const list = (asset: Asset): RelatedProcess[] => (Array.isArray(asset.relatedProcesses) ? asset.relatedProcesses : []);
 
 function processesOf(type: AssetTypeDefinition): NonNullable<AssetTypeDefinition['relatedProcesses']> {
   if (!type.relatedProcesses) throw new NotFoundError('asset_id');
@@ -37,22 +36,6 @@ function withProcesses(asset: Asset, processes: RelatedProcess[]): Asset {
   return next;
 }
 
-function find(asset: Asset, id: string): RelatedProcess {
-  const found = list(asset).find((rp) => rp.id === id);
-  if (!found) throw new NotFoundError('relatedProcess_id');
-  return found;
-}
-
-export async function listRelatedProcesses(ctx: AssetsContext, id: string): Promise<RelatedProcess[]> {
-  processesOf(ctx.type);
-  return list((await readAsset(ctx, id)).root);
-}
-
-export async function getRelatedProcess(ctx: AssetsContext, id: string, processId: string): Promise<RelatedProcess> {
-  processesOf(ctx.type);
-  return find((await readAsset(ctx, id)).root, processId);
-}
-
 export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonObject): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
   let added: RelatedProcess | undefined;
@@ -60,7 +43,7 @@ export async function addRelatedProcess(ctx: AssetsContext, id: string, data: Js
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);
     const process = rules.accept({ ...omit(data, ['id']), id: newId() });
-    const processes = [...list(current.root), process];
+    const processes = [...relatedProcessesOf(current.root), process];
     if (processes.length > rules.max) {
       throw UnprocessableError.field(
         'relatedProcesses',
@@ -84,11 +67,11 @@ export async function patchRelatedProcess(
   await ctx.assets.modify(id, (current) => {
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);
-    const previous = find(current.root, processId);
+    const previous = findRelatedProcess(current.root, processId);
     const process = rules.accept({ ...mergePatch(previous, omit(data, ['id'])), id: processId });
     result = process;
     if (sameJson(process, previous)) return undefined;
-    const processes = list(current.root).map((rp) => (rp === previous ? process : rp));
+    const processes = relatedProcessesOf(current.root).map((rp) => (rp === previous ? process : rp));
     return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(ctx.now) } };
   });
   return result!;
@@ -100,11 +83,11 @@ export async function deleteRelatedProcess(ctx: AssetsContext, id: string, proce
   await ctx.assets.modify(id, (current) => {
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);
-    const previous = find(current.root, processId);
+    const previous = findRelatedProcess(current.root, processId);
     return {
       root: withProcesses(
         current.root,
-        list(current.root).filter((rp) => rp !== previous),
+        relatedProcessesOf(current.root).filter((rp) => rp !== previous),
       ),
     };
   });

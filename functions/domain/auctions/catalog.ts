@@ -1,3 +1,4 @@
+import type { AuctionTypeDescriptor } from './descriptor.ts';
 import { dgfInsiderType } from './types/dgf-insider/descriptor.ts';
 import { landleaseType } from './types/landlease/descriptor.ts';
 
@@ -9,3 +10,13 @@ import { landleaseType } from './types/landlease/descriptor.ts';
 export const AUCTION_TYPES = [landleaseType, dgfInsiderType] as const;
 
 export type AuctionTypeName = (typeof AUCTION_TYPES)[number]['procurementMethodType'];
+
+/**
+ * The descriptor of a type the service serves: all a read needs of it (the reads import this, never registry.ts,
+ * so their bundles carry no definitions, schemas or calendar).
+ */
+export function auctionType(type: string): AuctionTypeDescriptor {
+  const found = AUCTION_TYPES.find((t) => t.procurementMethodType === type);
+  if (!found) throw new Error(`no auction type ${type}`);
+  return found;
+}

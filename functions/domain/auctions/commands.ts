@@ -1,4 +1,4 @@
-import type { Aggregate, AggregateRepository, Child, ChildOwner, SequenceSource } from '../kernel/aggregate.ts';
+import type { Aggregate, AggregateRepository, Child, SequenceSource } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
@@ -11,7 +11,6 @@ import type { Timing } from '../calendar/periods.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import {
   currentDocuments,
-  documentList,
   newDocument,
   newVersion,
   patchedDocument,
@@ -36,7 +35,6 @@ import {
   awardView,
   CONTRACT,
   contractView,
-  findAward,
   findContract,
   patchAward,
   patchContract,
@@ -44,7 +42,6 @@ import {
   type AwardActor,
 } from './awarding.ts';
 import {
-  assertBidDocumentsReadable,
   assertBidOwner,
   BID,
   bidChild,
@@ -53,12 +50,12 @@ import {
   findBid,
   isBidOwner,
   participationUrlOf,
-  readBid,
   type Bid,
 } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
-import { assertServedBy, definitionForCreate, definitionOf } from './registry.ts';
+import { definitionForCreate, definitionOf } from './registry.ts';
+import { assertServedBy } from './reads.ts';
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
 import { auctionModuleView, auctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
@@ -102,15 +99,6 @@ const KERNEL_SERVER_FIELDS = [
   'contracts',
   'cancellations',
 ];
-
-export async function loadAuction(
-  ctx: Pick<AuctionsContext, 'auctions' | 'type'>,
-  id: string,
-): Promise<Aggregate<Auction>> {
-  const found = await ctx.auctions.get(id);
-  assertServedBy(ctx.type, found?.root);
-  return found!;
-}
 
 /**
  * Applies one command to the auction with optimistic retry; `next_check` follows every root change. When only
@@ -209,23 +197,6 @@ export async function createAuction(
   };
 }
 
-/**
- * Upstream core transferring `GET /auctions/{id}/extract_credentials` (for the contracting service, which Agora
- * lacks: the admin's here): the auction's `id`, `owner` and stored `transfer_token`, which is its hash, as upstream.
- */
-export async function extractCredentials(ctx: AuctionsContext, id: string): Promise<JsonObject> {
-  const a = await loadAuction(ctx, id);
-  return {
-    id: a.root.id,
-    owner: a.root.owner,
-    transfer_token: (a.internal?.transferTokenHash as string | undefined) ?? null,
-  };
-}
-
-export async function getAuction(ctx: AuctionsContext, id: string): Promise<Auction> {
-  return auctionView(await loadAuction(ctx, id));
-}
-
 /** The owner's PATCH, by the type's rules; an unchanged auction is not written; a status change moves `date`. */
 export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Auction> {
   const { saved } = await change(ctx, id, (w, def) => {
@@ -312,12 +283,6 @@ export async function answerQuestion(
 }
 
 // ---------------------------------------------------------------------------------------------------- bids
-
-/** One bid: its owner (bid token) always sees it, with `participationUrl`; others once bids are not hidden. */
-export async function getBid(ctx: AuctionsContext, id: string, bidId: string): Promise<Bid> {
-  const a = await loadAuction(ctx, id);
-  return readBid(a, bidId, ctx.principal, definitionOf(a.root).statuses.bidsHidden);
-}
 
 /**
  * A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). The write
@@ -501,29 +466,7 @@ export const patchBidDocument = (
     patchedDocument(w.children, documentId, data, scope),
   );
 
-/** A bid's documents (current versions, `?all=1` every version), to whoever may see the bid. */
-export async function listBidDocuments(
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  query: Record<string, string>,
-): Promise<DocumentRecord[]> {
-  const a = await loadAuction(ctx, id);
-  assertBidDocumentsReadable(a, bidId, ctx.principal, definitionOf(a.root).statuses.bidsHidden, 'documents');
-  return documentList(a.children, query, documentScope(BID, bidId));
-}
-
 // ---------------------------------------------------------------------------------------------------- the auction system
-
-export async function getAuctionForModule(ctx: AuctionsContext, id: string): Promise<Auction> {
-  if (ctx.principal.role !== 'auction') throw new PermissionError();
-  const auction = await loadAuction(ctx, id);
-  // The bidders are the auction system's business only once the auction runs (upstream validate_auction_info_view).
-  if (auction.root.status !== 'active.auction') {
-    throw new ForbiddenError(`Can't get auction info in current (${auction.root.status}) auction status`);
-  }
-  return auctionModuleView(auction);
-}
 
 export const auctionResultsSchema = {
   type: 'object',
@@ -648,17 +591,6 @@ export async function replaceAwardDocument(
   return result;
 }
 
-/** The documents of one award (404 for an unknown award), for the read routes. */
-export async function loadAwardDocuments(
-  ctx: AuctionsContext,
-  id: string,
-  awardId: string,
-): Promise<{ children: Child[]; scope: ChildOwner }> {
-  const a = await loadAuction(ctx, id);
-  findAward(a, awardId);
-  return { children: a.children, scope: documentScope(AWARD, awardId) };
-}
-
 /** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */
 export async function addContractDocument(
   ctx: AuctionsContext,
@@ -707,17 +639,6 @@ export async function replaceContractDocument(
     return document;
   });
   return result;
-}
-
-/** The documents of one contract (404 for an unknown contract), for the read routes. */
-export async function loadContractDocuments(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-): Promise<{ children: Child[]; scope: ChildOwner }> {
-  const a = await loadAuction(ctx, id);
-  findContract(a, contractId);
-  return { children: a.children, scope: documentScope(CONTRACT, contractId) };
 }
 
 export async function updateContract(

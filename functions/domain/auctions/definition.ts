@@ -10,12 +10,11 @@ import type { TimedEvent } from './timed-events.ts';
 /**
  * One auction type (landlease, dgfInsider, ...) as data and small functions; the kernel commands do the rest
  * (storage, tokens, documents, questions, bids, auction results, awards, contracts, the chronograph). Every member
- * is required: no type is the default of another; what two types share is a named block both import.
+ * is required: no type is the default of another; what two types share is a named block both import. What the
+ * reads need (feed, statuses where bids are hidden) is in its descriptor (`types/<type>/descriptor.ts`), not here.
  */
 export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> {
   procurementMethodType: T;
-  /** Listing feed name (drafts are never listed). */
-  feed: string;
   /** Accreditation level needed to create. */
   accreditation: string;
   /** The creation answer also carries `access.transfer`. */
@@ -33,8 +32,6 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
   statuses: {
     documents: readonly AuctionStatus[];
     questions: readonly AuctionStatus[];
-    /** Bids are hidden from everyone but their owner while the auction is in these statuses. */
-    bidsHidden: readonly AuctionStatus[];
     /** The status in which the auction system reads the procedure and reports results. */
     auction: AuctionStatus;
   };

@@ -1,6 +1,9 @@
+import type { AuctionStatus } from './auction.ts';
+
 /**
- * What the route table needs of an auction type, kept apart from its definition: functions/routes.ts (bundled into
- * every Lambda) imports these few literals, never the definitions with their schemas and validators.
+ * What the route table and the reads need of an auction type, kept apart from its definition: functions/routes.ts
+ * and the read routes (view.ts, reads.ts) import these few literals, never the definitions with their schemas,
+ * validators and calendar.
  */
 export interface AuctionTypeDescriptor {
   /** The type's name in the API and the `variant` of its routes. */
@@ -14,6 +17,10 @@ export interface AuctionTypeDescriptor {
    * this API version (`2.5`). Absent: no transfer token, no ownership route.
    */
   transfers?: { version: string };
+  /** The listing feed of its auctions (drafts are never listed). */
+  feed: string;
+  /** Bids are hidden from everyone but their owner while its auctions are in these statuses. */
+  bidsHidden: readonly AuctionStatus[];
 }
 
 /** Its auctions carry `access.transfer` and can be taken over. */

@@ -2,8 +2,9 @@ import type { Timing } from '../calendar/periods.ts';
 import { UnprocessableError } from '../kernel/errors.ts';
 import { ID_PATTERN } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
-import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
+import { formatKyiv, type Micros } from '../kernel/time.ts';
 import type { Auction } from './auction.ts';
+import { AWAITING_CONVOY } from './convoy-due.ts';
 import { definitionOf } from './registry.ts';
 import { withNextCheck } from './timed-events.ts';
 
@@ -12,15 +13,7 @@ import { withNextCheck } from './timed-events.ts';
  * convoy in `pending.verification`, are released into the type's first active status or refused (`invalid`, with a
  * reason the owner can read), and once they end the convoy reports the outcome to the lot.
  */
-export const AWAITING_CONVOY = 'pending.verification';
 export const REFUSED = 'invalid';
-
-/** The lot status each final auction status leads to. */
-export const LOT_AFTER_AUCTION: Readonly<Record<string, 'pending.sold' | 'active.salable'>> = {
-  complete: 'pending.sold',
-  unsuccessful: 'active.salable',
-  cancelled: 'active.salable',
-};
 
 /** On create: an auction naming a lot waits for the convoy, and its items will come from the lot's assets. */
 export function fromLotOnCreate(data: JsonObject): JsonObject | undefined {
@@ -29,13 +22,6 @@ export function fromLotOnCreate(data: JsonObject): JsonObject | undefined {
     throw UnprocessableError.field('merchandisingObject', 'String value did not match validation regex.');
   }
   return { status: AWAITING_CONVOY };
-}
-
-/** Whether the convoy has work on this auction, and since when. */
-export function convoyDue(auction: Auction, internal?: JsonObject): Micros | undefined {
-  const waiting = auction.status === AWAITING_CONVOY;
-  const unreported = !!auction.merchandisingObject && auction.status in LOT_AFTER_AUCTION && !internal?.lotReported;
-  return waiting || unreported ? parseInstant(auction.dateModified) : undefined;
 }
 
 const stamp = (auction: Auction, now: Micros): Auction => {

@@ -3,7 +3,8 @@ import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import { decideOwnership, type Transfer } from '../transfers/transfer.ts';
 import type { Auction } from './auction.ts';
-import { assertServedBy, definitionFor } from './registry.ts';
+import { assertServedBy } from './reads.ts';
+import { definitionFor } from './registry.ts';
 
 /**
  * The ownership decision for an auction of the type the route serves (`POST /auctions/{id}/ownership`): the

@@ -1,4 +1,4 @@
-import { NotFoundError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
+import { UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import type { Auction } from './auction.ts';
 import type { AuctionTypeName } from './catalog.ts';
 import type { AuctionDefinition } from './definition.ts';
@@ -39,8 +39,3 @@ export function definitionFor(type: string): AuctionDefinition {
 
 /** The definition of a stored auction. */
 export const definitionOf = (auction: Auction): AuctionDefinition => definitionFor(auction.procurementMethodType);
-
-/** An auction is reachable only through the routes that serve its type (2.5 landlease, 2.3 dgfInsider). */
-export function assertServedBy(type: string, auction: Auction | undefined): asserts auction is Auction {
-  if (!auction || auction.procurementMethodType !== type) throw new NotFoundError('auction_id');
-}

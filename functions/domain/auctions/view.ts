@@ -6,9 +6,12 @@ import type { Auction, AuctionParts } from './auction.ts';
 import { awardsOf, contractsOf } from './awarding.ts';
 import { bidsOf, bidView, visibleBids } from './bids.ts';
 import { cancellationsOf } from './cancellations.ts';
-import { convoyDue } from './from-lot.ts';
+import { auctionType } from './catalog.ts';
+import { convoyDue } from './convoy-due.ts';
 import { questionsOf } from './questions.ts';
-import { definitionOf } from './registry.ts';
+
+// The views read only the type's descriptor (catalog.ts), never its definition (registry.ts): the read routes and
+// the store, which indexes with `auctionIndexing`, load no schemas, validators or calendar.
 
 const nonEmpty = <T>(list: T[] | undefined) => (list?.length ? list : undefined);
 
@@ -17,11 +20,10 @@ const nonEmpty = <T>(list: T[] | undefined) => (list?.length ? list : undefined)
  * contracts (one Query).
  */
 export function auctionView(a: AuctionParts): Auction {
-  const def = definitionOf(a.root);
   const parts = {
     documents: nonEmpty(allDocuments(a.children)),
     questions: nonEmpty(questionsOf(a)),
-    bids: visibleBids(a, def.statuses.bidsHidden),
+    bids: visibleBids(a, auctionType(a.root.procurementMethodType).bidsHidden),
     awards: nonEmpty(awardsOf(a)),
     contracts: nonEmpty(contractsOf(a)),
     cancellations: nonEmpty(cancellationsOf(a)),
@@ -49,7 +51,9 @@ export function auctionIndexing(auction: Auction, internal?: JsonObject): Indexi
   const work =
     convoy !== undefined ? { bot: 'convoy', due: convoy } : due !== undefined ? { bot: 'chronograph', due } : undefined;
   return {
-    ...(auction.status !== 'draft' && { feed: { name: definitionOf(auction).feed, test: auction.mode === 'test' } }),
+    ...(auction.status !== 'draft' && {
+      feed: { name: auctionType(auction.procurementMethodType).feed, test: auction.mode === 'test' },
+    }),
     ...(work && { work }),
   };
 }

@@ -1,5 +1,5 @@
 import type { Auction } from '../auctions/auction.ts';
-import { AWAITING_CONVOY, LOT_AFTER_AUCTION } from '../auctions/from-lot.ts';
+import { AWAITING_CONVOY, LOT_AFTER_AUCTION } from '../auctions/convoy-due.ts';
 import type { Lot, LotStatus } from '../lots/lot.ts';
 
 /**

@@ -1,8 +1,8 @@
-import { assetView, readAsset } from '#domain/assets/commands.ts';
+import { assetView, readAsset } from '#domain/assets/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { assetsContext } from './context.ts';
+import { assetsReadContext } from './read-context.ts';
 
 /** GET /api/2.4/assets/{assetId}, /api/0.1/assets/{assetId}: one Query for the asset and its documents. */
 export const handler = httpHandler(async (req) => ({
-  data: assetView(await readAsset(assetsContext(req), req.params.assetId)),
+  data: assetView(await readAsset(assetsReadContext(req), req.params.assetId)),
 }));

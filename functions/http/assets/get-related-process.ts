@@ -1,8 +1,8 @@
-import { getRelatedProcess } from '#domain/assets/related-processes.ts';
+import { getRelatedProcess } from '#domain/assets/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { assetsContext } from './context.ts';
+import { assetsReadContext } from './read-context.ts';
 
 /** GET /api/2.4/assets/{assetId}/related_processes/{relatedProcessId} */
 export const handler = httpHandler(async (req) => ({
-  data: await getRelatedProcess(assetsContext(req), req.params.assetId, req.params.relatedProcessId),
+  data: await getRelatedProcess(assetsReadContext(req), req.params.assetId, req.params.relatedProcessId),
 }));

@@ -1,8 +1,8 @@
-import { listRelatedProcesses } from '#domain/assets/related-processes.ts';
+import { listRelatedProcesses } from '#domain/assets/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { assetsContext } from './context.ts';
+import { assetsReadContext } from './read-context.ts';
 
 /** GET /api/2.4/assets/{assetId}/related_processes */
 export const handler = httpHandler(async (req) => ({
-  data: await listRelatedProcesses(assetsContext(req), req.params.assetId),
+  data: await listRelatedProcesses(assetsReadContext(req), req.params.assetId),
 }));

@@ -1,4 +1,5 @@
-import { assetOwnership, assetView } from '#domain/assets/commands.ts';
+import { assetOwnership } from '#domain/assets/commands.ts';
+import { assetView } from '#domain/assets/reads.ts';
 import { readOwnershipData } from '#domain/transfers/transfer.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';

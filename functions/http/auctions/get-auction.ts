@@ -1,4 +1,4 @@
-import { getAuction } from '#domain/auctions/commands.ts';
+import { getAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 

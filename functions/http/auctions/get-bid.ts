@@ -1,4 +1,4 @@
-import { getBid } from '#domain/auctions/commands.ts';
+import { getBid } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 

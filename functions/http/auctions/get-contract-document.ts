@@ -1,4 +1,4 @@
-import { loadContractDocuments } from '#domain/auctions/commands.ts';
+import { loadContractDocuments } from '#domain/auctions/reads.ts';
 import { documentRead } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';

@@ -1,5 +1,5 @@
 import { contractView } from '#domain/auctions/awarding.ts';
-import { loadAuction } from '#domain/auctions/commands.ts';
+import { loadAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 

@@ -1,4 +1,4 @@
-import { loadAuction } from '#domain/auctions/commands.ts';
+import { loadAuction } from '#domain/auctions/reads.ts';
 import { findQuestion } from '#domain/auctions/questions.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';

@@ -1,4 +1,4 @@
-import { loadAuction } from '#domain/auctions/commands.ts';
+import { loadAuction } from '#domain/auctions/reads.ts';
 import { documentList } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';

@@ -1,4 +1,4 @@
-import { listBidDocuments } from '#domain/auctions/commands.ts';
+import { listBidDocuments } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 

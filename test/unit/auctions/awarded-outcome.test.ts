@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Auction } from '../../../functions/domain/auctions/auction.ts';
-import { convoyDue } from '../../../functions/domain/auctions/from-lot.ts';
+import { convoyDue } from '../../../functions/domain/auctions/convoy-due.ts';
 import { planConvoy } from '../../../functions/domain/convoy/plan.ts';
 import type { Lot } from '../../../functions/domain/lots/lot.ts';
 

@@ -13,6 +13,7 @@ import {
 import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
 import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
+import { basicType } from './descriptor.ts';
 import { COMMON_TRANSITIONS } from '../../rules.ts';
 
 /**
@@ -49,9 +50,9 @@ const checkAsset: Check = (data) => checkWith('basicAsset', assetSchema, data);
 const VALUE_DEFAULTS = { currency: 'UAH', valueAddedTaxIncluded: true };
 
 export const basic: AssetTypeDefinition = {
-  assetType: 'basic',
+  assetType: basicType.assetType,
   idPrefix: 'UA',
-  feed: 'assets.basic',
+  feed: basicType.feed,
   createLevel: '1',
   ownerFields: [
     'title',

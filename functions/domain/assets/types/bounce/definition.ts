@@ -19,6 +19,7 @@ import {
   type TransitionRule,
 } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
+import { bounceType } from './descriptor.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
 import { isObject, type JsonObject } from '../../../kernel/objects.ts';
@@ -129,9 +130,9 @@ const requireDecisions: TransitionRule = (asset) => {
 };
 
 export const bounce: AssetTypeDefinition = {
-  assetType: 'bounce',
+  assetType: bounceType.assetType,
   idPrefix: 'UA-AR-DGF',
-  feed: 'assets.bounce',
+  feed: bounceType.feed,
   createLevel: '3',
   ownerFields: [
     'title',

@@ -190,7 +190,6 @@ function releaseFromLot(auction: Auction, items: JsonObject[]): Auction {
 
 export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
   procurementMethodType: dgfInsiderType.procurementMethodType,
-  feed: 'auctions-dgfInsider',
   accreditation: '1',
   transferToken: takesTransfers(dgfInsiderType),
   initialize,
@@ -199,7 +198,6 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
   statuses: {
     documents: ['draft', TENDERING],
     questions: [TENDERING],
-    bidsHidden: [TENDERING, 'active.auction'],
     auction: 'active.auction',
   },
   questionPeriod: 'enquiryPeriod',

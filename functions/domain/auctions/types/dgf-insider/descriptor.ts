@@ -9,4 +9,6 @@ export const dgfInsiderType = {
   apiBase: '/api/2.3/auctions',
   style: { contentType: 'application/json; charset=UTF-8' },
   transfers: { version: '2.3' },
+  feed: 'auctions-dgfInsider',
+  bidsHidden: ['active.tendering', 'active.auction'],
 } as const satisfies AuctionTypeDescriptor;

@@ -186,7 +186,6 @@ const QUESTION_STATUSES: readonly AuctionStatus[] = ['active.rectification', 'ac
 
 export const landlease: AuctionDefinition<'landlease'> = {
   procurementMethodType: landleaseType.procurementMethodType,
-  feed: 'auctions-landlease',
   accreditation: '1',
   transferToken: takesTransfers(landleaseType),
   createStatus: draftOnlyCreate,
@@ -197,7 +196,6 @@ export const landlease: AuctionDefinition<'landlease'> = {
   statuses: {
     documents: ['draft', 'active.rectification', 'active.tendering', 'active.enquiry'],
     questions: QUESTION_STATUSES,
-    bidsHidden: ['active.tendering', 'active.enquiry', 'active.auction'],
     auction: 'active.auction',
   },
   documentOf: 'auction',

@@ -6,4 +6,6 @@ export const landleaseType = {
   apiBase: '/api/2.5/auctions',
   style: { location: 'path' },
   transfers: { version: '2.5' },
+  feed: 'auctions-landlease',
+  bidsHidden: ['active.tendering', 'active.enquiry', 'active.auction'],
 } as const satisfies AuctionTypeDescriptor;

@@ -1,0 +1,8 @@
+import type { AssetTypeDescriptor } from '../../descriptor.ts';
+
+/** assetType `basic` at /api/0.1/assets. */
+export const basicType = {
+  assetType: 'basic',
+  feed: 'assets.basic',
+  relatedProcesses: false,
+} as const satisfies AssetTypeDescriptor;
