@@ -22,8 +22,6 @@ const HEAVY: Record<string, RegExp> = {
 
 /** Reads whose answer is made of these very things. */
 const NEEDS: Record<string, readonly string[]> = {
-  // The OpenAPI document shows every type's JSON Schemas, read from the definitions.
-  'http/docs/openapi-json': Object.keys(HEAVY),
   // They serve the land schemas themselves.
   'http/schemas/get-schema': ['the schemas'],
   'http/schemas/list-schemas': ['the schemas'],
