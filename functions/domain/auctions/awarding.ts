@@ -1,10 +1,11 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { pick, type JsonObject } from '../kernel/objects.ts';
-import { requestedStatus } from '../kernel/status-graph.ts';
+import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
-import { currentDocuments } from '../documents/documents.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
+import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
+import type { AuctionResults, ContractPatch } from '../schemas/generated/request-types.ts';
 import { accelerator, awardPeriods, type Timing } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import {
@@ -12,8 +13,11 @@ import {
   childrenOf,
   documentScope,
   putChild,
+  type Auction,
   type AuctionParts,
   type AuctionStatus,
+  type Period,
+  type SharedStatus,
   type Working,
 } from './auction.ts';
 import { bidChild, bidRecords, type Bid } from './bids.ts';
@@ -27,6 +31,67 @@ import type { EventContext, TimedEvent } from './timed-events.ts';
 export const AWARD = 'AWARD';
 export const CONTRACT = 'CONTRACT';
 
+/** Every status an award can have under any type's rules (upstream awarding v3); the rules' graphs use these. */
+export const AWARD_STATUSES = ['pending', 'pending.waiting', 'active', 'unsuccessful', 'cancelled'] as const;
+export type AwardStatus = (typeof AWARD_STATUSES)[number];
+
+/** A contract is pending until signed and activated; cancelled when its award fails. */
+export type ContractStatus = 'pending' | 'active' | 'cancelled';
+
+/** Money as awards and contracts carry it: the bid's amount in the auction's currency, with its VAT flag. */
+export interface AwardValue {
+  amount?: number;
+  currency: string;
+  valueAddedTaxIncluded: boolean;
+}
+
+/** A period that opens with its record and closes (`endDate`) when the outcome is known. */
+export interface OpenPeriod {
+  startDate: string;
+  endDate?: string;
+}
+
+/**
+ * An award (interface.md §2.6): every field is the server's (no client creates one; a PATCH only asks for a status,
+ * which `patchAward` reads by the rules' graph).
+ */
+export type Award = {
+  id: string;
+  bid_id: string;
+  status: AwardStatus;
+  suppliers: Bid['tenderers'];
+  value: AwardValue;
+  date: string;
+  complaintPeriod: OpenPeriod;
+  /** The protocol must be loaded and the award activated within it (a `pending` award). */
+  verificationPeriod?: Period;
+  /** The contract must be signed within it (copied onto the contract). */
+  signingPeriod?: Period;
+};
+
+/** The server's own fields of a contract. */
+type ContractServer = {
+  id: string;
+  contractID: string;
+  awardID: string;
+  status: ContractStatus;
+  suppliers: Award['suppliers'];
+  items: NonNullable<Auction['items']>;
+  value: AwardValue;
+  date: string;
+  signingPeriod: OpenPeriod;
+};
+
+/**
+ * A contract: the fields the owner's PATCH may set (`dateSigned`; generated from the schema its check uses) and the
+ * server's.
+ */
+export type Contract = Omit<ContractPatch, keyof ContractServer> & ContractServer;
+
+/** Awards and contracts as GET shows them: with their documents (current versions) when they have any. */
+export type AwardView = Award & { documents?: DocumentRecord[] };
+export type ContractView = Contract & { documents?: DocumentRecord[] };
+
 /**
  * What differs between the types' awarding, as data (upstream awarding v3 is the richest; landlease uses a subset):
  * the award status graph, whether every ranked bid gets an award (`pending.waiting` behind the first), the auction
@@ -34,15 +99,15 @@ export const CONTRACT = 'CONTRACT';
  */
 export interface AwardingRules {
   /** Award status → the statuses the auction owner (or, for `byBidder`, the bid's owner) may move it to. */
-  transitions: Readonly<Record<string, readonly string[]>>;
+  transitions: Readonly<Partial<Record<AwardStatus, readonly AwardStatus[]>>>;
   /** Moves only the bid's owner may make (from → to), e.g. cancelling a `pending.waiting` award. */
-  byBidder: Readonly<Record<string, string>>;
+  byBidder: Readonly<Partial<Record<AwardStatus, AwardStatus>>>;
   /** Every ranked bid gets an award: the first `pending`, the rest `pending.waiting`. */
   chain: boolean;
   /** Auction statuses in which awards (and their documents) may change. */
   awardStatuses: readonly AuctionStatus[];
-  /** The auction status once an award is active (and a contract pending). */
-  awardedStatus: AuctionStatus;
+  /** The auction status once an award is active (and a contract pending): one every type has. */
+  awardedStatus: SharedStatus;
   /** Auction statuses in which contracts may change. */
   contractStatuses: readonly AuctionStatus[];
   /**
@@ -67,7 +132,11 @@ const CONTRACT_DOCUMENT_STATUSES = ['active.qualification', 'active.awarded'];
 const CONTRACT_DOCUMENT_CONTRACT_STATUSES = ['pending', 'active'];
 
 /** Every status an award of these rules can have. */
-const awardStatuses = (rules: AwardingRules): string[] => [...new Set(Object.entries(rules.transitions).flat(2))];
+const awardStatuses = (rules: AwardingRules): AwardStatus[] => [
+  ...new Set(
+    Object.entries(rules.transitions).flatMap(([from, to]) => (isOneOf(AWARD_STATUSES, from) ? [from, ...to] : to)),
+  ),
+];
 
 /**
  * Landlease: one award for the best bid; pending → active (or unsuccessful), which makes the auction `active.awarded` (upstream GEB's
@@ -123,7 +192,7 @@ function pendingPeriods(w: Working, at: string, { now, calendar }: Timing) {
  * An award's value: the bid's amount in the auction's money (upstream awards carry a full Value; a dgfInsider bid
  * reported by the auction system has only its amount).
  */
-function awardValue(w: Working, bid: Bid): JsonObject {
+function awardValue(w: Working, bid: Bid): AwardValue {
   const { currency = 'UAH', valueAddedTaxIncluded = true } = w.root.value ?? {};
   return {
     amount: bid.value?.amount,
@@ -133,7 +202,7 @@ function awardValue(w: Working, bid: Bid): JsonObject {
 }
 
 /** The award's complaint period closes when its outcome is known (activated, disqualified, cancelled), as upstream. */
-const closeComplaints = (award: JsonObject, at: string) => ({
+const closeComplaints = (award: Award, at: string) => ({
   complaintPeriod: { ...award.complaintPeriod, endDate: at },
 });
 
@@ -146,7 +215,7 @@ export function startAwarding(w: Working, timing: Timing, rules: AwardingRules):
   const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
   w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: at } };
   (rules.chain ? ranked : ranked.slice(0, 1)).forEach((bid, rank) => {
-    const award = {
+    const award: Award = {
       id: newId(),
       bid_id: bid.id,
       status: rank === 0 ? 'pending' : 'pending.waiting',
@@ -162,26 +231,33 @@ export function startAwarding(w: Working, timing: Timing, rules: AwardingRules):
   });
 }
 
-function view(a: AuctionParts, kind: string, child: Child): JsonObject {
+function view<D extends Award | Contract>(
+  a: AuctionParts,
+  kind: string,
+  child: Child<D>,
+): D & { documents?: DocumentRecord[] } {
   const documents = currentDocuments(a.children, documentScope(kind, child.data.id));
   return documents.length ? { ...child.data, documents } : child.data;
 }
 
+// The children of kind AWARD (CONTRACT) are the awards (contracts) this file writes.
+const awardChildren = (a: AuctionParts) => childrenOf(a.children, AWARD) as Child<Award>[];
+const contractChildren = (a: AuctionParts) => childrenOf(a.children, CONTRACT) as Child<Contract>[];
+
 const rankOf = (c: Child): number => c.internal?.rank ?? 0;
-const rankedAwards = (a: AuctionParts): Child[] =>
-  [...childrenOf(a.children, AWARD)].sort((x, y) => rankOf(x) - rankOf(y));
+const rankedAwards = (a: AuctionParts): Child<Award>[] => [...awardChildren(a)].sort((x, y) => rankOf(x) - rankOf(y));
 
-export const awardsOf = (a: AuctionParts) => rankedAwards(a).map((c) => view(a, AWARD, c));
-export const contractsOf = (a: AuctionParts) => childrenOf(a.children, CONTRACT).map((c) => view(a, CONTRACT, c));
+export const awardsOf = (a: AuctionParts): AwardView[] => rankedAwards(a).map((c) => view(a, AWARD, c));
+export const contractsOf = (a: AuctionParts): ContractView[] => contractChildren(a).map((c) => view(a, CONTRACT, c));
 
-function find(a: AuctionParts, kind: string, id: string, notFound: string): Child {
-  const found = childrenOf(a.children, kind).find((c) => c.data.id === id);
+function find<D extends Award | Contract>(children: Child<D>[], id: string, notFound: string): Child<D> {
+  const found = children.find((c) => c.data.id === id);
   if (!found) throw new NotFoundError(notFound);
   return found;
 }
 
-export const findAward = (a: AuctionParts, id: string) => find(a, AWARD, id, 'award_id');
-export const findContract = (a: AuctionParts, id: string) => find(a, CONTRACT, id, 'contract_id');
+export const findAward = (a: AuctionParts, id: string) => find(awardChildren(a), id, 'award_id');
+export const findContract = (a: AuctionParts, id: string) => find(contractChildren(a), id, 'contract_id');
 export const awardView = (a: AuctionParts, id: string) => view(a, AWARD, findAward(a, id));
 export const contractView = (a: AuctionParts, id: string) => view(a, CONTRACT, findContract(a, id));
 
@@ -255,7 +331,7 @@ export function patchAward(
   if (target === undefined || target === award.status) return;
   const allowed = rules.transitions[award.status];
   if (!allowed) throw new ForbiddenError(`Can't update award in current (${award.status}) status`);
-  if (!allowed.includes(target))
+  if (!isOneOf(allowed, target))
     throw new ForbiddenError(`Can't switch award (${award.status}) status to (${target}) status`);
   if (byBidder === target && actor && !bidOwner) {
     throw new ForbiddenError(`Only bid owner may cancel award in current (${award.status}) status`);
@@ -269,7 +345,7 @@ export function patchAward(
   } else putChild(w, { ...child, data: { ...award, status: target, date: at, ...closeComplaints(award, at) } });
 }
 
-function activateAward(w: Working, child: Child, at: string, rules: AwardingRules): void {
+function activateAward(w: Working, child: Child<Award>, at: string, rules: AwardingRules): void {
   const award = child.data;
   const protocol = currentDocuments(w.children, documentScope(AWARD, award.id)).some(
     (d) => d.documentType === 'auctionProtocol' && (rules.protocolAuthor === null || d.author === rules.protocolAuthor),
@@ -282,12 +358,12 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
       ...award,
       status: 'active',
       date: at,
-      verificationPeriod: { ...award.verificationPeriod, endDate: at },
+      ...(award.verificationPeriod && { verificationPeriod: { ...award.verificationPeriod, endDate: at } }),
       ...closeComplaints(award, at),
     },
   });
-  const n = childrenOf(w.children, CONTRACT).length + 1;
-  const contract = {
+  const n = contractChildren(w).length + 1;
+  const contract: Contract = {
     id: newId(),
     contractID: `${w.root.auctionID}-${n}`,
     awardID: award.id,
@@ -302,7 +378,7 @@ function activateAward(w: Working, child: Child, at: string, rules: AwardingRule
   putChild(w, { place: childPlace(CONTRACT, contract.id), entity: 'contract', data: contract });
   w.root = {
     ...w.root,
-    awardPeriod: { ...w.root.awardPeriod, endDate: at },
+    awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at, endDate: at },
     ...(w.root.status !== rules.awardedStatus && { status: rules.awardedStatus, date: at }),
   };
 }
@@ -321,11 +397,9 @@ function assertRejectionDocument(w: Working, awardId: string, rules: AwardingRul
 }
 
 /** The award fails: its contract (if any) is cancelled and the next waiting award takes its turn. */
-function disqualify(w: Working, child: Child, at: string, timing: Timing): void {
+function disqualify(w: Working, child: Child<Award>, at: string, timing: Timing): void {
   const award = child.data;
-  const contracts = childrenOf(w.children, CONTRACT).filter(
-    (c) => c.data.awardID === award.id && c.data.status !== 'cancelled',
-  );
+  const contracts = contractChildren(w).filter((c) => c.data.awardID === award.id && c.data.status !== 'cancelled');
   if (contracts.some((c) => c.data.dateSigned)) {
     throw new ForbiddenError('You cannot disqualify the bidder the contract for whom has already been downloaded.');
   }
@@ -333,13 +407,14 @@ function disqualify(w: Working, child: Child, at: string, timing: Timing): void 
   // The period the award failed in ends now (upstream: verification for a pending award, signing for an active one).
   const failedIn =
     award.status === 'pending' ? 'verificationPeriod' : award.status === 'active' ? 'signingPeriod' : undefined;
+  const failedPeriod = failedIn && award[failedIn];
   putChild(w, {
     ...child,
     data: {
       ...award,
       status: 'unsuccessful',
       date: at,
-      ...(failedIn && award[failedIn] && { [failedIn]: { ...award[failedIn], endDate: at } }),
+      ...(failedIn && failedPeriod && { [failedIn]: { ...failedPeriod, endDate: at } }),
       ...closeComplaints(award, at),
     },
   });
@@ -353,7 +428,12 @@ function disqualify(w: Working, child: Child, at: string, timing: Timing): void 
       awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at },
     };
   } else {
-    w.root = { ...w.root, status: 'unsuccessful', date: at, awardPeriod: { ...w.root.awardPeriod, endDate: at } };
+    w.root = {
+      ...w.root,
+      status: 'unsuccessful',
+      date: at,
+      awardPeriod: { startDate: w.root.awardPeriod?.startDate ?? at, endDate: at },
+    };
   }
 }
 
@@ -362,7 +442,7 @@ export const contractPatchSchema = {
   additionalProperties: false,
   properties: { dateSigned: { type: 'string', format: 'date-time' }, status: { enum: ['pending', 'active'] } },
 };
-const checkContractPatch: Check = (data) => checkWith('contractPatch', contractPatchSchema, data);
+const checkContractPatch: CheckOf<ContractPatch> = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
 export function patchContract(
@@ -382,7 +462,7 @@ export function patchContract(
   if (patch.dateSigned !== undefined && parseInstant(patch.dateSigned)! > now) {
     throw UnprocessableError.field('dateSigned', "Contract signature date can't be in the future");
   }
-  const next = {
+  const next: Contract = {
     ...contract,
     ...patch,
     ...(patch.dateSigned && { dateSigned: formatKyiv(parseInstant(patch.dateSigned)!) }),
@@ -396,7 +476,7 @@ export function patchContract(
 }
 
 /** Records the auction system's results on the bids: each reported bid takes its final value. */
-export function recordResults(w: Working, results: JsonObject[], now: Micros): void {
+export function recordResults(w: Working, results: AuctionResults['bids'], now: Micros): void {
   const at = formatKyiv(now);
   for (const { bid, child } of bidRecords(w.children)) {
     const reported = results.find((r) => r.id === bid.id);
@@ -414,9 +494,9 @@ export function recordResults(w: Working, results: JsonObject[], now: Micros): v
  * - an `active` award whose contract is not signed (no `dateSigned`) by the end of its `signingPeriod`.
  * A signed contract has no deadline left: only its activation remains, which no clock forces.
  */
-function awardDeadlines(a: AuctionParts): { child: Child; at: Micros }[] {
-  const contracts = childrenOf(a.children, CONTRACT).map((c) => c.data);
-  const deadline = (child: Child): Micros | undefined => {
+function awardDeadlines(a: AuctionParts): { child: Child<Award>; at: Micros }[] {
+  const contracts = contractChildren(a).map((c) => c.data);
+  const deadline = (child: Child<Award>): Micros | undefined => {
     const award = child.data;
     if (award.status === 'pending') return parseInstant(award.verificationPeriod?.endDate ?? '');
     if (award.status !== 'active') return undefined;
@@ -425,9 +505,9 @@ function awardDeadlines(a: AuctionParts): { child: Child; at: Micros }[] {
       ? parseInstant(award.signingPeriod?.endDate ?? '')
       : undefined;
   };
-  return childrenOf(a.children, AWARD)
+  return awardChildren(a)
     .map((child) => ({ child, at: deadline(child) }))
-    .filter((d): d is { child: Child; at: Micros } => d.at !== undefined)
+    .filter((d): d is { child: Child<Award>; at: Micros } => d.at !== undefined)
     .sort((x, y) => x.at - y.at);
 }
 

@@ -6,8 +6,9 @@ import { omit, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { actingRole, type Principal } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import type { Timing } from '../calendar/periods.ts';
+import type { AuctionResults } from '../schemas/generated/request-types.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import {
   currentDocuments,
@@ -40,6 +41,8 @@ import {
   patchContract,
   recordResults,
   type AwardActor,
+  type AwardView,
+  type ContractView,
 } from './awarding.ts';
 import {
   assertBidOwner,
@@ -53,14 +56,14 @@ import {
   type Bid,
 } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
-import { answered, assertQuestionsOpen, findQuestion, newQuestion } from './questions.ts';
+import { answered, assertQuestionsOpen, findQuestion, newQuestion, type Question } from './questions.ts';
 import { definitionForCreate, definitionOf } from './registry.ts';
 import { assertServedBy } from './reads.ts';
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
-import { auctionModuleView, auctionView } from './view.ts';
+import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
-import { addCancellation as newCancellation, patchCancellation } from './cancellations.ts';
+import { addCancellation as newCancellation, patchCancellation, type Cancellation } from './cancellations.ts';
 
 /** The ports and facts every auction command gets, bound to one request (or one chronograph run). */
 export interface AuctionsContext {
@@ -158,7 +161,7 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
 export async function createAuction(
   ctx: PeriodsContext,
   data: JsonObject,
-): Promise<{ auction: Auction; token: string; transfer?: string }> {
+): Promise<{ auction: AuctionView; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
   assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
   const created = def.createStatus(data.status);
@@ -169,6 +172,8 @@ export async function createAuction(
   const fields = { ...def.initialize(sent, ctx), ...(status && { status }) };
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
+  // The definition's fields with the kernel's stamps: a record of the definition's type, its status the one the
+  // type starts in (`createStatus`) or the shared `pending.verification` (TypeScript cannot pair them across the union).
   const auction = withNextCheck(
     def.events,
     withTestTitles({
@@ -198,7 +203,7 @@ export async function createAuction(
 }
 
 /** The owner's PATCH, by the type's rules; an unchanged auction is not written; a status change moves `date`. */
-export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Auction> {
+export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonObject): Promise<AuctionView> {
   const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const next = withTestTitles(def.ownerPatch(w.root, data, ctx));
@@ -251,7 +256,7 @@ export async function replaceAuctionDocument(
 // ---------------------------------------------------------------------------------------------------- questions
 
 /** Any broker may ask while the type's statuses and question period allow. */
-export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonObject): Promise<JsonObject> {
+export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Question> {
   const { result } = await change(ctx, id, (w, def) => {
     assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
     const child = newQuestion(data, ctx.now);
@@ -268,7 +273,7 @@ export async function answerQuestion(
   id: string,
   questionId: string,
   data: JsonObject,
-): Promise<JsonObject> {
+): Promise<Question> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
@@ -485,13 +490,13 @@ export const auctionResultsSchema = {
     },
   },
 };
-const checkResults: Check = (data) => checkWith('auctionResults', auctionResultsSchema, data);
+const checkResults: CheckOf<AuctionResults> = (data) => checkWith('auctionResults', auctionResultsSchema, data);
 
 /**
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).
  * Upstream texts for a mismatching report.
  */
-export async function postAuctionResults(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Auction> {
+export async function postAuctionResults(ctx: PeriodsContext, id: string, data: JsonObject): Promise<AuctionView> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   checkResults(data);
   const { saved } = await change(ctx, id, (w, def) => {
@@ -503,7 +508,7 @@ export async function postAuctionResults(ctx: PeriodsContext, id: string, data: 
     const active = bidRecords(w.children)
       .filter((r) => r.bid.status === 'active')
       .map((r) => r.bid.id);
-    const reported: string[] = data.bids.map((b: JsonObject) => b.id);
+    const reported = data.bids.map((b) => b.id);
     if (reported.length !== active.length)
       throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
     if (!active.every((bidId) => reported.includes(bidId)))
@@ -528,7 +533,7 @@ export async function updateAward(
   id: string,
   awardId: string,
   data: JsonObject,
-): Promise<JsonObject> {
+): Promise<AwardView> {
   const { saved } = await change(ctx, id, (w, def) => {
     patchAward(w, awardId, data, ctx, def.awarding, awardActor(ctx, w));
   });
@@ -646,7 +651,7 @@ export async function updateContract(
   id: string,
   contractId: string,
   data: JsonObject,
-): Promise<JsonObject> {
+): Promise<ContractView> {
   const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     patchContract(w, contractId, data, ctx.now, def.awarding);
@@ -657,7 +662,7 @@ export async function updateContract(
 // ---------------------------------------------------------------------------------------------------- cancellations
 
 /** The auction owner adds a cancellation (`pending`; `active` cancels at once). */
-export async function addCancellation(ctx: AuctionsContext, id: string, data: JsonObject): Promise<JsonObject> {
+export async function addCancellation(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Cancellation> {
   const { result } = await change(
     ctx,
     id,
@@ -676,7 +681,7 @@ export async function updateCancellation(
   id: string,
   cancellationId: string,
   data: JsonObject,
-): Promise<JsonObject> {
+): Promise<Cancellation> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     return patchCancellation(w, cancellationId, data, ctx.now, def.cancellation);

@@ -1,6 +1,6 @@
 import { ForbiddenError } from '../kernel/errors.ts';
 import type { JsonObject } from '../kernel/objects.ts';
-import type { Check } from '../kernel/validation.ts';
+import type { CheckOf } from '../kernel/validation.ts';
 
 /**
  * Blocks the auction types share for creating and re-checking an auction; each type's definition names the ones it
@@ -13,32 +13,32 @@ export function draftOnlyCreate(sent: unknown): undefined {
   return undefined;
 }
 
-export interface AuctionChecks {
+/** `New`, `Stored`: the body types generated from the type's two schemas, which a passed check proves. */
+export interface AuctionChecks<New, Stored> {
   /** A new auction's client fields (422 on the first schema or rule error). */
-  checkNewAuction(fields: JsonObject): void;
+  checkNewAuction: CheckOf<New>;
   /** The client part of a stored auction after a change (owner's PATCH, release from a lot). */
-  checkStoredAuction(fields: JsonObject): void;
+  checkStoredAuction: CheckOf<Stored>;
 }
 
 /**
  * The two checks of a type's client fields: its schema's validator for a new auction and for a stored one, each
  * followed by the type's rules across fields (`[]`: none).
  */
-export function auctionChecks(
-  validators: { newAuction: Check; storedAuction: Check },
+export function auctionChecks<New extends JsonObject, Stored extends JsonObject>(
+  validators: { newAuction: CheckOf<New>; storedAuction: CheckOf<Stored> },
   rules: readonly ((fields: JsonObject) => void)[],
-): AuctionChecks {
-  const { newAuction: checkNew, storedAuction: checkStored } = validators;
+): AuctionChecks<New, Stored> {
   const checkRules = (fields: JsonObject) => {
     for (const rule of rules) rule(fields);
   };
   return {
     checkNewAuction(fields) {
-      checkNew(fields);
+      validators.newAuction(fields);
       checkRules(fields);
     },
     checkStoredAuction(fields) {
-      checkStored(fields);
+      validators.storedAuction(fields);
       checkRules(fields);
     },
   };

@@ -1,6 +1,6 @@
 import type { Timing } from '../calendar/periods.ts';
 import type { JsonObject } from '../kernel/objects.ts';
-import type { Auction, AuctionStatus, Working } from './auction.ts';
+import type { AuctionOf, AuctionStatus, PeriodName, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
 import type { AuctionTypeName } from './catalog.ts';
 import type { BidPolicy } from './bids.ts';
@@ -13,7 +13,7 @@ import type { TimedEvent } from './timed-events.ts';
  * is required: no type is the default of another; what two types share is a named block both import. What the
  * reads need (feed, statuses where bids are hidden) is in its descriptor (`types/<type>/descriptor.ts`), not here.
  */
-export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> {
+export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, A extends AuctionOf<T> = AuctionOf<T>> {
   procurementMethodType: T;
   /** Accreditation level needed to create. */
   accreditation: string;
@@ -23,11 +23,14 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
    * Validates the client's fields (422) and returns the type's part of a new auction: status, defaults, periods.
    * The hooks that may count periods get the time with the working-day calendar (`Timing`), never a configured one.
    */
-  initialize(fields: JsonObject, timing: Timing): JsonObject;
-  /** The owner's PATCH: the auction as it becomes (the kernel stamps `dateModified`/`date`), or a refusal. */
-  ownerPatch(auction: Auction, data: JsonObject, timing: Timing): Auction;
+  initialize(fields: JsonObject, timing: Timing): Omit<A, AuctionStamp>;
+  /**
+   * The owner's PATCH: the auction as it becomes (the kernel stamps `dateModified`/`date`), or a refusal. `data` is
+   * the body as sent (JsonObject): the definition picks and validates what it takes.
+   */
+  ownerPatch(auction: A, data: JsonObject, timing: Timing): A;
   /** Time-driven changes, applied by the chronograph. */
-  events: readonly TimedEvent[];
+  events: readonly TimedEvent<A>[];
   /** Which auction statuses admit each operation. */
   statuses: {
     documents: readonly AuctionStatus[];
@@ -36,7 +39,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
     auction: AuctionStatus;
   };
   /** The period within which questions may be asked. */
-  questionPeriod: string;
+  questionPeriod: PeriodName;
   bids: BidPolicy;
   /** Turns reported results into the next step (usually awarding); ranked bids first. */
   onResults(w: Working, timing: Timing): void;
@@ -45,7 +48,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
    * The status a new auction takes from the body's `status`, or refuses it; `undefined`: the one `initialize`
    * returns (shared: `draftOnlyCreate`).
    */
-  createStatus(sent: unknown): AuctionStatus | undefined;
+  createStatus(sent: unknown): A['status'] | undefined;
   /** Documents the server adds at creation (dgfInsider: `x_dgfPlatformLegalDetails`), without client checks. */
   serverDocuments(): JsonObject[];
   /** `documentOf` of the auction's own documents, and of its awards' and contracts' (2.5 `auction`; 2.3 `tender`). */
@@ -53,7 +56,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
   /** `documentOf` of bid documents (2.5 `bid`; 2.3 bids hold the auction's kind of document: `tender`). */
   bidDocumentOf: string;
   /** The refusal when questions are asked or answered in a status that does not admit them (shared: `questionsOnlyIn`). */
-  questionRefusal(auction: Auction, verb: 'add' | 'update'): string;
+  questionRefusal(auction: A, verb: 'add' | 'update'): string;
   /** Whether answering checks the question period too, not only the status. */
   answerWithinQuestionPeriod: boolean;
   /** Awarding and contract rules (shared blocks in awarding.ts: `SINGLE_AWARD`, ...). */
@@ -68,5 +71,8 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName> 
    * checked the lot; then it gets the items made from the lot's assets and is released into its first active
    * status, with its periods counted from now (or refused, by a thrown DomainError).
    */
-  releaseFromLot(auction: Auction, items: JsonObject[], timing: Timing): Auction;
+  releaseFromLot(auction: A, items: JsonObject[], timing: Timing): A;
 }
+
+/** What the kernel stamps on a new auction of any type: ids, owner and dates (the definition's `initialize` sets the rest). */
+export type AuctionStamp = 'id' | 'auctionID' | 'owner' | 'date' | 'dateModified';

@@ -15,10 +15,11 @@ export const uahMoneySchema = (vat = true) => ({
 });
 
 /** The VAT flag the server sets on output (interface.md §2.2, §2.5): `valueAddedTaxIncluded: true` on each money field present. */
-export function withVat(fields: JsonObject, moneyFields: readonly string[]): JsonObject {
-  const out = { ...fields };
+export function withVat<T extends object>(fields: T, moneyFields: readonly string[]): T {
+  const out: JsonObject = { ...fields };
   for (const key of moneyFields) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
-  return out;
+  // Only the money fields changed, each still money (with its flag set): the fields keep their type.
+  return out as T;
 }
 
 /** What the server sets on an auction of any type (each type adds its own): never taken from a client. */

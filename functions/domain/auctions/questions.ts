@@ -4,8 +4,8 @@ import { newId } from '../kernel/ids.ts';
 import { omit, pick, type JsonObject } from '../kernel/objects.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
-import { childPlace, childrenOf, within, type Auction, type AuctionParts } from './auction.ts';
+import { checkWith, type Check, type CheckOf } from '../kernel/validation.ts';
+import { childPlace, childrenOf, within, type Auction, type AuctionParts, type PeriodName } from './auction.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { listed } from './texts.ts';
 
@@ -31,7 +31,7 @@ export const answerSchema = {
   required: ['answer'],
   properties: { answer: { type: 'string', minLength: 1 } },
 } as const;
-const checkAnswer: Check = (data) => checkWith('answer', answerSchema, data);
+const checkAnswer: CheckOf<FromSchema<typeof answerSchema>> = (data) => checkWith('answer', answerSchema, data);
 
 /** A question as stored and shown: the asker's fields (typed from the schema they are checked with) and the server's. */
 export type Question = FromSchema<typeof questionSchema> &
@@ -40,7 +40,7 @@ export type Question = FromSchema<typeof questionSchema> &
 export function assertQuestionsOpen(
   auction: Auction,
   statuses: readonly string[],
-  period: string | undefined,
+  period: PeriodName | undefined,
   now: Micros,
   verb: 'add' | 'update',
   refusal: (auction: Auction, verb: 'add' | 'update') => string,
@@ -56,24 +56,26 @@ export const questionsOnlyIn =
   (_auction: Auction, verb: 'add' | 'update'): string =>
     `Can ${verb} question only in ${listed(statuses)}`;
 
-export function newQuestion(data: JsonObject, now: Micros): Child {
+export function newQuestion(data: JsonObject, now: Micros): Child<Question> {
   const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);
   checkQuestion(fields);
   const question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) } as Question;
   return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
 }
 
-export const questionsOf = (a: AuctionParts): Question[] =>
-  childrenOf(a.children, QUESTION).map((c) => c.data as Question);
+// The children of kind QUESTION are the questions this file writes.
+const questionChildren = (a: AuctionParts) => childrenOf(a.children, QUESTION) as Child<Question>[];
 
-export function findQuestion(a: AuctionParts, id: string): Child {
-  const found = childrenOf(a.children, QUESTION).find((c) => c.data.id === id);
+export const questionsOf = (a: AuctionParts): Question[] => questionChildren(a).map((c) => c.data);
+
+export function findQuestion(a: AuctionParts, id: string): Child<Question> {
+  const found = questionChildren(a).find((c) => c.data.id === id);
   if (!found) throw new NotFoundError('question_id');
   return found;
 }
 
 /** The organizer's answer: only `answer` is taken, the rest of the body is dropped. */
-export function answered(question: Child, data: JsonObject, now: Micros): Child {
+export function answered(question: Child<Question>, data: JsonObject, now: Micros): Child<Question> {
   const patch = pick(data, ['answer']);
   checkAnswer(patch);
   return { ...question, data: { ...question.data, ...patch, dateAnswered: formatKyiv(now) } };

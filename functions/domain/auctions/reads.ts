@@ -1,13 +1,12 @@
 import type { Aggregate, Child, ChildOwner } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
-import type { JsonObject } from '../kernel/objects.ts';
 import { documentList, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, type Auction } from './auction.ts';
 import { AWARD, CONTRACT, findAward, findContract } from './awarding.ts';
 import { assertBidDocumentsReadable, BID, readBid, type Bid } from './bids.ts';
 import { auctionType } from './catalog.ts';
 import type { AuctionsContext } from './commands.ts';
-import { auctionModuleView, auctionView } from './view.ts';
+import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 
 /**
  * The read commands of auctions. They need of a type only its descriptor (catalog.ts), never its definition
@@ -33,7 +32,7 @@ export async function loadAuction(
 /** Bids are hidden from all but their owners while the auction's type says so. */
 const bidsHiddenIn = (auction: Auction) => auctionType(auction.procurementMethodType).bidsHidden;
 
-export async function getAuction(ctx: ReadContext, id: string): Promise<Auction> {
+export async function getAuction(ctx: ReadContext, id: string): Promise<AuctionView> {
   return auctionView(await loadAuction(ctx, id));
 }
 
@@ -41,7 +40,10 @@ export async function getAuction(ctx: ReadContext, id: string): Promise<Auction>
  * Upstream core transferring `GET /auctions/{id}/extract_credentials` (for the contracting service, which Agora
  * lacks: the admin's here): the auction's `id`, `owner` and stored `transfer_token`, which is its hash, as upstream.
  */
-export async function extractCredentials(ctx: ReadContext, id: string): Promise<JsonObject> {
+export async function extractCredentials(
+  ctx: ReadContext,
+  id: string,
+): Promise<{ id: string; owner: string; transfer_token: string | null }> {
   const a = await loadAuction(ctx, id);
   return {
     id: a.root.id,
@@ -79,7 +81,7 @@ export async function loadBidDocuments(
   return { children: a.children, scope: documentScope(BID, bidId) };
 }
 
-export async function getAuctionForModule(ctx: ReadContext, id: string): Promise<Auction> {
+export async function getAuctionForModule(ctx: ReadContext, id: string): Promise<AuctionView> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   const auction = await loadAuction(ctx, id);
   // The bidders are the auction system's business only once the auction runs (upstream validate_auction_info_view).

@@ -1,12 +1,17 @@
 import { formatKyiv } from '../kernel/time.ts';
-import { putChild, removeWithBelongings, type Auction, type AuctionStatus, type Working } from './auction.ts';
+import { putChild, removeWithBelongings, type Auction, type Working } from './auction.ts';
 import { auctionUrlOf, BID, bidChild, bidRecords, participationUrlOf } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
 /** Steps the types' timed events share: status moves, dropping draft bids, scheduling the auction. */
 
 /** A time-driven status change: `date` and `dateModified` move with it. */
-export function moveTo(w: Working, status: AuctionStatus, ctx: EventContext, extra: Partial<Auction> = {}): void {
+export function moveTo<A extends Auction>(
+  w: Working<A>,
+  status: A['status'],
+  ctx: EventContext,
+  extra: Partial<A> = {},
+): void {
   const at = formatKyiv(ctx.now);
   w.root = { ...w.root, ...extra, status, date: at, dateModified: at };
 }

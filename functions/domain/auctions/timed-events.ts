@@ -21,16 +21,16 @@ export interface EventContext extends Timing {
  * awarding deadlines read the awards (children): either way the due time is folded into the root's `next_check`,
  * which the chronograph's work index follows.
  */
-export interface TimedEvent {
+export interface TimedEvent<A extends Auction = Auction> {
   name: string;
-  at(auction: Auction, children: readonly Child[]): Micros | undefined;
-  apply(w: Working, ctx: EventContext): void;
+  at(auction: A, children: readonly Child[]): Micros | undefined;
+  apply(w: Working<A>, ctx: EventContext): void;
 }
 
 /** The earliest due time among the events, or undefined when none applies: stored as `next_check`. */
-export function nextCheck(
-  events: readonly TimedEvent[],
-  auction: Auction,
+export function nextCheck<A extends Auction>(
+  events: readonly TimedEvent<A>[],
+  auction: A,
   children: readonly Child[] = [],
 ): Micros | undefined {
   const times = events.map((e) => e.at(auction, children)).filter((t): t is Micros => t !== undefined);
@@ -38,14 +38,15 @@ export function nextCheck(
 }
 
 /** `next_check` kept in step with the auction's state: set to the next due time, removed when nothing is due. */
-export function withNextCheck(
-  events: readonly TimedEvent[],
-  auction: Auction,
+export function withNextCheck<A extends Auction>(
+  events: readonly TimedEvent<A>[],
+  auction: A,
   children: readonly Child[] = [],
-): Auction {
+): A {
   const { next_check: _, ...rest } = auction;
-  const due = nextCheck(events, rest as Auction, children);
-  return (due === undefined ? rest : { ...rest, next_check: formatKyiv(due) }) as Auction;
+  // `rest` is `auction` without its optional `next_check`: still an A, which TypeScript cannot see through `Omit`.
+  const due = nextCheck(events, rest as A, children);
+  return (due === undefined ? rest : { ...rest, next_check: formatKyiv(due) }) as A;
 }
 
 /** A chronograph walking far behind never loops forever: each event moves the status, so a few steps suffice. */
@@ -55,12 +56,16 @@ const MAX_STEPS = 16;
  * Applies every event due at `now`, earliest first, until none is due (one run can cross several periods, e.g.
  * after downtime or in an accelerated sandbox). Returns the names applied, in order.
  */
-export function applyDueEvents(events: readonly TimedEvent[], w: Working, ctx: EventContext): string[] {
+export function applyDueEvents<A extends Auction>(
+  events: readonly TimedEvent<A>[],
+  w: Working<A>,
+  ctx: EventContext,
+): string[] {
   const applied: string[] = [];
   for (let step = 0; step < MAX_STEPS; step++) {
     const due = events
       .map((event) => ({ event, at: event.at(w.root, w.children) }))
-      .filter((d): d is { event: TimedEvent; at: Micros } => d.at !== undefined && d.at <= ctx.now)
+      .filter((d): d is { event: TimedEvent<A>; at: Micros } => d.at !== undefined && d.at <= ctx.now)
       .sort((a, b) => a.at - b.at)[0];
     if (!due) break;
     due.event.apply(w, ctx);

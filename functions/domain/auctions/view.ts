@@ -1,17 +1,27 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import { parseInstant } from '../kernel/time.ts';
-import { allDocuments } from '../documents/documents.ts';
+import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
 import type { Auction, AuctionParts } from './auction.ts';
-import { awardsOf, contractsOf } from './awarding.ts';
-import { bidsOf, bidView, visibleBids } from './bids.ts';
-import { cancellationsOf } from './cancellations.ts';
+import { awardsOf, contractsOf, type AwardView, type ContractView } from './awarding.ts';
+import { bidsOf, bidView, visibleBids, type Bid } from './bids.ts';
+import { cancellationsOf, type Cancellation } from './cancellations.ts';
 import { auctionType } from './catalog.ts';
 import { convoyDue } from './convoy-due.ts';
-import { questionsOf } from './questions.ts';
+import { questionsOf, type Question } from './questions.ts';
 
 // The views read only the type's descriptor (catalog.ts), never its definition (registry.ts): the read routes and
 // the store, which indexes with `auctionIndexing`, load no schemas, validators or calendar.
+
+/** An auction as GET shows it: the stored record with its children (each list only when not empty). */
+export type AuctionView = Auction & {
+  documents?: DocumentRecord[];
+  questions?: Question[];
+  bids?: Bid[];
+  awards?: AwardView[];
+  contracts?: ContractView[];
+  cancellations?: Cancellation[];
+};
 
 const nonEmpty = <T>(list: T[] | undefined) => (list?.length ? list : undefined);
 
@@ -19,22 +29,27 @@ const nonEmpty = <T>(list: T[] | undefined) => (list?.length ? list : undefined)
  * What GET shows: the root with its documents (every version, as upstream), questions, visible bids, awards and
  * contracts (one Query).
  */
-export function auctionView(a: AuctionParts): Auction {
-  const parts = {
-    documents: nonEmpty(allDocuments(a.children)),
-    questions: nonEmpty(questionsOf(a)),
-    bids: visibleBids(a, auctionType(a.root.procurementMethodType).bidsHidden),
-    awards: nonEmpty(awardsOf(a)),
-    contracts: nonEmpty(contractsOf(a)),
-    cancellations: nonEmpty(cancellationsOf(a)),
+export function auctionView(a: AuctionParts): AuctionView {
+  const documents = nonEmpty(allDocuments(a.children));
+  const questions = nonEmpty(questionsOf(a));
+  const bids = visibleBids(a, auctionType(a.root.procurementMethodType).bidsHidden);
+  const awards = nonEmpty(awardsOf(a));
+  const contracts = nonEmpty(contractsOf(a));
+  const cancellations = nonEmpty(cancellationsOf(a));
+  // Absent lists are left out, not shown empty.
+  return {
+    ...a.root,
+    ...(documents && { documents }),
+    ...(questions && { questions }),
+    ...(bids && { bids }),
+    ...(awards && { awards }),
+    ...(contracts && { contracts }),
+    ...(cancellations && { cancellations }),
   };
-  const out: Auction = { ...a.root };
-  for (const [key, value] of Object.entries(parts)) if (value) out[key] = value;
-  return out;
 }
 
 /** What the auction system reads: the procedure and its active bids with their participation links. */
-export function auctionModuleView(a: AuctionParts): Auction {
+export function auctionModuleView(a: AuctionParts): AuctionView {
   const bids = bidsOf(a.children)
     .filter((b) => b.status === 'active')
     .map((b) => bidView(a, b, true));

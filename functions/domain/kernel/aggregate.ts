@@ -31,10 +31,11 @@ export const samePlace = (a: ChildPlace, b: ChildPlace): boolean =>
 export const isOrUnder = (place: ChildPlace, owner: ChildOwner): boolean =>
   (sameOwner(place, owner) && !place.under) || sameOwner(place.under, owner);
 
-export interface Child {
+/** A child of an aggregate; `D`: what its kind holds (a bid, an award, ...), as the registry that owns it types it. */
+export interface Child<D extends JsonObject = JsonObject> {
   place: ChildPlace;
   entity: string;
-  data: JsonObject;
+  data: D;
   /** Server-only state of the child that views never show (e.g. a bid token's hash). */
   internal?: JsonObject;
 }

@@ -6,7 +6,7 @@ import type { JsonObject } from './objects.ts';
  * Anything that is not an array of objects (`null`, `[null]`, a string) is passed through unchanged, so that the
  * schema check that follows answers 422 instead of this crashing.
  */
-export function withItemIds(items: JsonObject[], previous?: readonly JsonObject[]): JsonObject[];
+export function withItemIds<I extends JsonObject>(items: I[], previous?: readonly JsonObject[]): (I & { id: string })[];
 export function withItemIds(items: unknown, previous?: readonly JsonObject[]): unknown;
 export function withItemIds(items: unknown, previous: readonly JsonObject[] = []): unknown {
   if (!Array.isArray(items)) return items;

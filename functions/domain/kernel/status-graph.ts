@@ -45,6 +45,10 @@ export const statusesOf = <S extends string, R extends string>(graph: StatusGrap
 const notOneOf = (choices: readonly string[]) =>
   UnprocessableError.field('status', `Value must be one of [${choices.map((s) => `'${s}'`).join(', ')}].`);
 
+/** Whether `value` is one of `choices`, telling the compiler so. */
+export const isOneOf = <T extends string>(choices: readonly T[], value: string): value is T =>
+  (choices as readonly string[]).includes(value);
+
 /**
  * The `status` a PATCH asks for, read before it reaches any refusal text: a status that is no string (an object whose
  * `toString` is not a function cannot even be put into a message) is a 422 naming the choices.

@@ -125,9 +125,16 @@ export function toEntries(
   }));
 }
 
+/** A body check: throws a 422 unless `data` is valid. */
 export type Check = (data: unknown) => void;
+/**
+ * A body check that also tells the compiler what a passed check proves: `data` is a `T` (the body's type, generated
+ * from the same schema as the validator; see `checkWith`).
+ */
+export type CheckOf<T> = (data: unknown) => asserts data is T;
 
 type RequestValidators = typeof import('../schemas/generated/request-validators.js');
+type RequestTypes = import('../schemas/generated/request-types.ts').RequestTypes;
 /** The name of a request body validator (functions/domain/schemas/request-schemas.ts). */
 export type ValidatorName = Exclude<keyof RequestValidators, 'landParcels'>;
 
@@ -155,10 +162,15 @@ function runCheck(validate: Validator, schema: object, data: unknown): void {
 }
 
 /**
- * Checks `data` by the generated validator `name` (that of `schema`). Call sites wrap it in a function
- * (`const checkLot: Check = (data) => checkWith('lot', lotSchema, data)`).
+ * Checks `data` by the generated validator `name` (that of `schema`); once it passes, `data` has the body type
+ * generated from the same schema (`RequestTypes[name]`). Call sites wrap it in a function
+ * (`const checkLot: CheckOf<Lot> = (data) => checkWith('lot', lotSchema, data)`).
  */
-export function checkWith(name: ValidatorName, schema: object, data: unknown): void {
+export function checkWith<N extends ValidatorName>(
+  name: N,
+  schema: object,
+  data: unknown,
+): asserts data is RequestTypes[N] {
   if (!loaded) throw new Error(`request validators not loaded: await loadValidators() before checking ${name}`);
   runCheck(loaded[name], schema, data);
 }

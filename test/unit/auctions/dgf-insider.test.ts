@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { working, type Auction } from '../../../functions/domain/auctions/auction.ts';
+import { working } from '../../../functions/domain/auctions/auction.ts';
 import { awardsOf, startAwarding } from '../../../functions/domain/auctions/awarding.ts';
 import { bidChild, type Bid } from '../../../functions/domain/auctions/bids.ts';
 import { nextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { AWARDING_V3, dgfInsider } from '../../../functions/domain/auctions/types/dgf-insider/definition.ts';
+import type { DgfInsiderAuction } from '../../../functions/domain/auctions/types/dgf-insider/record.ts';
 import { ForbiddenError } from '../../../functions/domain/kernel/errors.ts';
 import { parseInstant, type Micros } from '../../../functions/domain/kernel/time.ts';
 import { ukraineCalendar, type Calendar } from '../../../functions/domain/calendar/working-days.ts';
@@ -18,7 +19,7 @@ function created(
   now: Micros,
   overrides: Record<string, unknown> = {},
   calendar: Calendar = martial,
-): Auction {
+): DgfInsiderAuction {
   return {
     ...dgfInsider.initialize(anInsiderAuction(day, overrides), { now, calendar }),
     id: 'a'.repeat(32),
@@ -26,7 +27,7 @@ function created(
     owner: 'broker',
     date: '',
     dateModified: '',
-  } as Auction;
+  };
 }
 
 describe('dgfInsider creation periods', () => {
@@ -35,18 +36,18 @@ describe('dgfInsider creation periods', () => {
     const a = created('2026-03-30', at('2026-03-19T12:00:00+02:00'));
     expect(a.status).toBe('active.tendering');
     expect(a.enquiryPeriod).toEqual({ startDate: '2026-03-19T12:00:00+02:00', endDate: '2026-03-29T20:00:00+03:00' });
-    expect(a.tenderPeriod.endDate).toBe('2026-03-30T16:15:00+03:00');
+    expect(a.tenderPeriod?.endDate).toBe('2026-03-30T16:15:00+03:00');
     // Thu → Fri, (weekend), Mon: two working days later, same wall-clock time.
-    expect(a.rectificationPeriod.endDate).toBe('2026-03-23T12:00:00+02:00');
+    expect(a.rectificationPeriod?.endDate).toBe('2026-03-23T12:00:00+02:00');
     expect(a.auctionPeriod).toEqual({ shouldStartAfter: '2026-03-30T00:00:00+03:00' });
-    expect(nextCheck(dgfInsider.events, a)).toBe(at(a.enquiryPeriod.endDate));
+    expect(nextCheck(dgfInsider.events, a)).toBe(at(a.enquiryPeriod?.endDate ?? ''));
   });
 
   it('counts the rectification working days with the calendar it is given', () => {
     // Thursday 20 Aug 2026: Fri 21, then Mon 24 (Independence Day: a working day under martial law only) or Tue 25.
     const now = at('2026-08-20T12:00:00+03:00');
-    expect(created('2026-09-10', now).rectificationPeriod.endDate).toBe('2026-08-24T12:00:00+03:00');
-    expect(created('2026-09-10', now, {}, peacetime).rectificationPeriod.endDate).toBe('2026-08-25T12:00:00+03:00');
+    expect(created('2026-09-10', now).rectificationPeriod?.endDate).toBe('2026-08-24T12:00:00+03:00');
+    expect(created('2026-09-10', now, {}, peacetime).rectificationPeriod?.endDate).toBe('2026-08-25T12:00:00+03:00');
   });
 
   it('refuses an auction day whose enquiry period is already over', () => {
@@ -87,15 +88,7 @@ describe('awarding v3 chain', () => {
   });
   const threeBids = () =>
     working({
-      root: {
-        id: 'a',
-        auctionID: 'UA',
-        procurementMethodType: 'dgfInsider',
-        status: 'active.auction',
-        owner: 'o',
-        date: '',
-        dateModified: '',
-      },
+      root: { ...created('2026-03-30', at('2026-03-19T12:00:00+02:00')), status: 'active.auction' },
       children: [
         bidChild(bid('low', 10, '2026-03-19T10:00:00+02:00'), 'h'),
         bidChild(bid('high', 30, '2026-03-19T11:00:00+02:00'), 'h'),
@@ -120,7 +113,7 @@ describe('awarding v3 chain', () => {
     const verificationEnd = (calendar: Calendar) => {
       const w = threeBids();
       startAwarding(w, { now, calendar }, AWARDING_V3);
-      return awardsOf(w)[0].verificationPeriod.endDate;
+      return awardsOf(w)[0]?.verificationPeriod?.endDate;
     };
     expect(verificationEnd(martial)).toBe('2026-08-26T18:00:00+03:00');
     expect(verificationEnd(peacetime)).toBe('2026-08-27T18:00:00+03:00');

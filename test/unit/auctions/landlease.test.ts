@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { working, type Auction } from '../../../functions/domain/auctions/auction.ts';
+import { working } from '../../../functions/domain/auctions/auction.ts';
 import { bidChild, bidsOf, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
 import { applyDueEvents, nextCheck, withNextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { landleaseBids } from '../../../functions/domain/auctions/types/landlease/bids.ts';
 import { landlease } from '../../../functions/domain/auctions/types/landlease/definition.ts';
+import type { LandleaseAuction } from '../../../functions/domain/auctions/types/landlease/record.ts';
 import { ForbiddenError, UnprocessableError } from '../../../functions/domain/kernel/errors.ts';
 import { formatKyiv, parseInstant, type Micros } from '../../../functions/domain/kernel/time.ts';
 import { ukraineCalendar, type Calendar } from '../../../functions/domain/calendar/working-days.ts';
@@ -13,7 +14,7 @@ const at = (text: string): Micros => parseInstant(text)!;
 const martial = ukraineCalendar('martial-law');
 
 /** A landlease draft as the kernel stores it (server fields of the kernel added by hand). */
-function draft(day: string, overrides: Record<string, unknown> = {}): Auction {
+function draft(day: string, overrides: Record<string, unknown> = {}): LandleaseAuction {
   const { status: _, ...fields } = aLandleaseAuction(day, overrides);
   return {
     ...landlease.initialize(fields, { now: 0, calendar: martial }),
@@ -22,10 +23,10 @@ function draft(day: string, overrides: Record<string, unknown> = {}): Auction {
     owner: 'broker',
     date: '',
     dateModified: '',
-  } as Auction;
+  };
 }
 
-const commit = (auction: Auction, now: Micros, calendar: Calendar = martial) =>
+const commit = (auction: LandleaseAuction, now: Micros, calendar: Calendar = martial) =>
   landlease.ownerPatch(auction, { status: 'active.rectification' }, { now, calendar });
 
 describe('landlease phase commit periods', () => {
@@ -38,7 +39,7 @@ describe('landlease phase commit periods', () => {
     });
     // Mon 30 → Fri 27, Thu 26, Wed 25 (the weekend is skipped).
     expect(a.tenderPeriod).toEqual({ startDate: '2026-03-22T12:00:00+02:00', endDate: '2026-03-25T20:00:00+02:00' });
-    expect(a.enquiryPeriod.endDate).toBe('2026-03-29T20:00:00+03:00');
+    expect(a.enquiryPeriod?.endDate).toBe('2026-03-29T20:00:00+03:00');
     expect(a.auctionPeriod).toEqual({
       startDate: '2026-03-30T00:00:00+03:00',
       shouldStartAfter: '2026-03-30T00:00:00+03:00',
@@ -47,16 +48,16 @@ describe('landlease phase commit periods', () => {
 
   it('keeps Kyiv wall-clock hours across the autumn DST change', () => {
     const a = commit(draft('2026-10-26'), at('2026-10-12T09:00:00+03:00'));
-    expect(a.tenderPeriod.endDate).toBe('2026-10-21T20:00:00+03:00');
-    expect(a.enquiryPeriod.endDate).toBe('2026-10-25T20:00:00+02:00');
+    expect(a.tenderPeriod?.endDate).toBe('2026-10-21T20:00:00+03:00');
+    expect(a.enquiryPeriod?.endDate).toBe('2026-10-25T20:00:00+02:00');
     expect(a.auctionPeriod.shouldStartAfter).toBe('2026-10-26T00:00:00+02:00');
   });
 
   it('counts business days with the calendar it is given', () => {
     // Thursday 27 Aug 2026: Wed 26, Tue 25, then Mon 24 (Independence Day: a working day under martial law only)
     const now = at('2026-08-10T10:00:00+03:00');
-    expect(commit(draft('2026-08-27'), now).tenderPeriod.endDate).toBe('2026-08-24T20:00:00+03:00');
-    expect(commit(draft('2026-08-27'), now, ukraineCalendar('peacetime')).tenderPeriod.endDate).toBe(
+    expect(commit(draft('2026-08-27'), now).tenderPeriod?.endDate).toBe('2026-08-24T20:00:00+03:00');
+    expect(commit(draft('2026-08-27'), now, ukraineCalendar('peacetime')).tenderPeriod?.endDate).toBe(
       '2026-08-21T20:00:00+03:00',
     );
   });
@@ -75,9 +76,9 @@ describe('landlease phase commit periods', () => {
     const now = at('2026-03-02T10:00:00+02:00');
     const a = commit(draft('2026-03-30', { mode: 'test', procurementMethodDetails: 'quick, accelerator=1440' }), now);
     const minutes = (text: string) => (at(text) - now) / 60_000_000;
-    expect(minutes(a.rectificationPeriod.endDate)).toBeCloseTo(2, 5);
-    expect(minutes(a.tenderPeriod.endDate)).toBeLessThan(minutes(a.enquiryPeriod.endDate));
-    expect(minutes(a.auctionPeriod.shouldStartAfter)).toBeLessThan(30);
+    expect(minutes(a.rectificationPeriod!.endDate)).toBeCloseTo(2, 5);
+    expect(minutes(a.tenderPeriod!.endDate)).toBeLessThan(minutes(a.enquiryPeriod!.endDate));
+    expect(minutes(a.auctionPeriod.shouldStartAfter!)).toBeLessThan(30);
   });
 
   it('needs items', () => {
@@ -100,7 +101,7 @@ describe('landlease timed events', () => {
   });
 
   it('arms next_check at the end of the current period', () => {
-    expect(committed.next_check).toBe(committed.rectificationPeriod.endDate);
+    expect(committed.next_check).toBe(committed.rectificationPeriod?.endDate);
     expect(nextCheck(landlease.events, { ...committed, status: 'complete' })).toBeUndefined();
   });
 
@@ -154,7 +155,7 @@ describe('landlease timed events', () => {
 
 describe('landlease bid rules', () => {
   const now = at('2026-03-05T10:00:00+02:00');
-  const tendering: Auction = {
+  const tendering: LandleaseAuction = {
     ...commit(draft('2026-03-30'), at('2026-03-02T10:00:00+02:00')),
     status: 'active.tendering',
   };

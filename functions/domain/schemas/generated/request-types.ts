@@ -1214,3 +1214,28 @@ export type Question = {
   };
   questionOf?: "tender";
 };
+
+/** Each request body's type by the name of its validator. */
+export interface RequestTypes {
+  answer: Answer;
+  auctionResults: AuctionResults;
+  basicAsset: BasicAsset;
+  bounceAsset: BounceAsset;
+  bounceItem: BounceItem;
+  bounceRelatedProcess: BounceRelatedProcess;
+  cancellation: Cancellation;
+  cancellationPatch: CancellationPatch;
+  contractPatch: ContractPatch;
+  dgfInsiderAuction: DgfInsiderAuction;
+  dgfInsiderAuctionStored: DgfInsiderAuctionStored;
+  dgfInsiderBid: DgfInsiderBid;
+  dgfInsiderBidPatch: DgfInsiderBidPatch;
+  document: Document;
+  landleaseAuction: LandleaseAuction;
+  landleaseAuctionPeriod: LandleaseAuctionPeriod;
+  landleaseAuctionStored: LandleaseAuctionStored;
+  landleaseBid: LandleaseBid;
+  landleaseBidPatch: LandleaseBidPatch;
+  lot: Lot;
+  question: Question;
+}

@@ -5,9 +5,9 @@ import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
 import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
-import { within, type Auction, type AuctionStatus } from '../../auction.ts';
+import { within } from '../../auction.ts';
 import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
-import type { AuctionDefinition } from '../../definition.ts';
+import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { NO_BID_CLEARING } from '../../cancellations.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
@@ -15,6 +15,7 @@ import { bidPatchSchema, insiderBids, newBidSchema } from './bids.ts';
 import { takesTransfers } from '../../descriptor.ts';
 import { dgfInsiderType } from './descriptor.ts';
 import { insiderEvents } from './events.ts';
+import type { DgfInsiderAuction, DgfInsiderStatus } from './record.ts';
 import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
 
 /** `dgfInsider` auctions, served at /api/2.3 (interface.md §2.5, §3.3, §4.3; reference-behaviour.md §7). */
@@ -78,7 +79,7 @@ export const AWARDING_V3: AwardingRules = {
   rejectionDocuments: [],
 };
 
-const TENDERING: AuctionStatus = 'active.tendering';
+const TENDERING = 'active.tendering' satisfies DgfInsiderStatus;
 
 const period = (p: { startDate: Micros; endDate: Micros }) => ({
   startDate: formatKyiv(p.startDate),
@@ -90,7 +91,9 @@ const period = (p: { startDate: Micros; endDate: Micros }) => ({
  * day before, tender until 16:15 on the day, rectification 2 working days, the auction after Kyiv midnight of the
  * day; accelerated in the sandbox. An auction day whose enquiry period would already be over is refused.
  */
-function withPeriods(auction: JsonObject, startDate: string, { now, calendar }: Timing): JsonObject {
+function withPeriods<
+  F extends Pick<DgfInsiderAuction, 'procurementMethodDetails' | 'mode' | 'submissionMethodDetails'>,
+>(auction: F, startDate: string, { now, calendar }: Timing) {
   let periods: ReturnType<typeof insiderPeriods>;
   try {
     periods = insiderPeriods({
@@ -116,9 +119,18 @@ function withPeriods(auction: JsonObject, startDate: string, { now, calendar }: 
 }
 
 /** The VAT flag the server sets on output (interface.md §2.2). */
-const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep']);
+const withVat = <F extends Pick<DgfInsiderAuction, 'value' | 'minimalStep'>>(fields: F): F =>
+  vatOn(fields, ['value', 'minimalStep']);
 
-function initialize(sent: JsonObject, timing: Timing): JsonObject {
+/**
+ * A changed auction whose client part (all but the server's fields) passed the stored schema: its server part is
+ * the stored auction's own, so it is a dgfInsider record again.
+ */
+function assertRecord(candidate: JsonObject): asserts candidate is DgfInsiderAuction {
+  checkStoredAuction(omit(candidate, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
+}
+
+function initialize(sent: JsonObject, timing: Timing): Omit<DgfInsiderAuction, AuctionStamp> {
   const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
   checkNewAuction(fields);
   const { startDate } = fields.auctionPeriod;
@@ -143,7 +155,7 @@ function initialize(sent: JsonObject, timing: Timing): JsonObject {
 }
 
 /** Upstream: a body `status` is honoured only as `draft` (two-phase commit); any other is ignored. */
-const createStatus = (sent: unknown): AuctionStatus => (sent === 'draft' ? 'draft' : TENDERING);
+const createStatus = (sent: unknown): DgfInsiderStatus => (sent === 'draft' ? 'draft' : TENDERING);
 
 /**
  * The owner's PATCH (upstream `validate_patch_auction_data`, `dgf_auction_roles`):
@@ -152,7 +164,7 @@ const createStatus = (sent: unknown): AuctionStatus => (sent === 'draft' ? 'draf
  *   dropped silently (items: 403);
  * - any later status: 403.
  */
-function ownerPatch(auction: Auction, data: JsonObject, { now }: Timing): Auction {
+function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timing): DgfInsiderAuction {
   if (auction.status === 'draft') {
     // Upstream computes the periods at creation (`initialize`) and the commit only moves the status.
     if (data.status === TENDERING) return { ...auction, status: TENDERING };
@@ -171,20 +183,21 @@ function ownerPatch(auction: Auction, data: JsonObject, { now }: Timing): Auctio
     return auction; // edits after rectification are ignored, as upstream
   }
   const patch = pick(data, RECTIFICATION_FIELDS);
-  const merged = mergePatch(auction, omit(patch, ['items']));
+  // Unchecked until `assertRecord`: the patch is the client's.
+  const merged = mergePatch<JsonObject>(auction, omit(patch, ['items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
   if (patch.items !== undefined) merged.items = withItemIds(patch.items, auction.items);
-  checkStoredAuction(omit(merged, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
-  return withVat(merged) as Auction;
+  assertRecord(merged);
+  return withVat(merged);
 }
 
 /**
  * From a lot: the items made from its assets, and tendering. As upstream, the periods stay those computed at
  * creation (the convoy acts within minutes of it); the release only moves the status.
  */
-function releaseFromLot(auction: Auction, items: JsonObject[]): Auction {
-  const next = { ...auction, items: withItemIds(items), status: TENDERING };
-  checkStoredAuction(omit(next, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
+function releaseFromLot(auction: DgfInsiderAuction, items: JsonObject[]): DgfInsiderAuction {
+  const next: JsonObject = { ...auction, items: withItemIds(items), status: TENDERING };
+  assertRecord(next);
   return next;
 }
 

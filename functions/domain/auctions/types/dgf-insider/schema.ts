@@ -1,7 +1,11 @@
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { auctionChecks } from '../../creation.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type {
+  DgfInsiderAuction as NewDgfInsiderAuction,
+  DgfInsiderAuctionStored as StoredDgfInsiderAuction,
+} from '../../../schemas/generated/request-types.ts';
+import { auctionChecks, type AuctionChecks } from '../../creation.ts';
 import { uahMoneySchema } from '../../fields.ts';
 
 /** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
@@ -97,7 +101,7 @@ export const newAuctionSchema = {
   if: { properties: { merchandisingObject: { type: 'string' } }, required: ['merchandisingObject'] },
   else: { properties: { items: { type: 'array' } }, required: ['items'] },
 };
-const checkNew: Check = (data) => checkWith('dgfInsiderAuction', newAuctionSchema, data);
+const checkNew: CheckOf<NewDgfInsiderAuction> = (data) => checkWith('dgfInsiderAuction', newAuctionSchema, data);
 
 /** The same fields as stored (auctionPeriod then holds `shouldStartAfter`), re-checked after an owner's PATCH. */
 export const storedAuctionSchema = {
@@ -106,13 +110,16 @@ export const storedAuctionSchema = {
   required: REQUIRED,
   properties: { ...properties, auctionPeriod: { type: 'object' } },
 };
-const checkStored: Check = (data) => checkWith('dgfInsiderAuctionStored', storedAuctionSchema, data);
+const checkStored: CheckOf<StoredDgfInsiderAuction> = (data) =>
+  checkWith('dgfInsiderAuctionStored', storedAuctionSchema, data);
 
 /**
  * `procurementMethodDetails` is accepted with or without `mode: "test"` (upstream answered 201 both ways; the
  * interface's own create sends it without `mode`); its accelerator takes effect only in test mode (calendar/periods.ts).
  */
-export const { checkNewAuction, checkStoredAuction } = auctionChecks(
+const checks: AuctionChecks<NewDgfInsiderAuction, StoredDgfInsiderAuction> = auctionChecks(
   { newAuction: checkNew, storedAuction: checkStored },
   [],
 );
+export const checkNewAuction: CheckOf<NewDgfInsiderAuction> = (fields) => checks.checkNewAuction(fields);
+export const checkStoredAuction: CheckOf<StoredDgfInsiderAuction> = (fields) => checks.checkStoredAuction(fields);

@@ -7,8 +7,8 @@ import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { within, type Auction, type AuctionStatus } from '../../auction.ts';
-import type { AuctionDefinition } from '../../definition.ts';
+import { within } from '../../auction.ts';
+import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { draftOnlyCreate } from '../../creation.ts';
 import { withVat as vatOn } from '../../fields.ts';
@@ -18,6 +18,7 @@ import { bidPatchSchema, landleaseBids, newBidSchema } from './bids.ts';
 import { takesTransfers } from '../../descriptor.ts';
 import { landleaseType } from './descriptor.ts';
 import { landleaseEvents } from './events.ts';
+import type { LandleaseAuction, LandleaseStatus } from './record.ts';
 import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
 
 /** `landlease` auctions, served at /api/2.5 (interface.md §2.5, §3.4; reference-behaviour.md §8). */
@@ -54,7 +55,7 @@ const DRAFT_FIELDS = [
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
 export const SERVER_FIELDS = [...AUCTION_SERVER_FIELDS, 'minNumberOfQualifiedBids', 'auctionParameters'];
 
-const PATCHABLE_STATUSES: readonly AuctionStatus[] = ['draft', 'active.rectification'];
+const PATCHABLE_STATUSES: readonly LandleaseStatus[] = ['draft', 'active.rectification'];
 
 export const auctionPeriodSchema = {
   type: 'object',
@@ -86,9 +87,18 @@ const auctionPeriodFrom = (startDate: string) => ({
 });
 
 /** The VAT flags the server sets on output (interface.md §2.5). */
-const withVat = (fields: JsonObject) => vatOn(fields, ['value', 'minimalStep', 'budgetSpent']);
+const withVat = <F extends Pick<LandleaseAuction, 'value' | 'minimalStep' | 'budgetSpent'>>(fields: F): F =>
+  vatOn(fields, ['value', 'minimalStep', 'budgetSpent']);
 
-function initialize(sent: JsonObject, _timing: Timing): JsonObject {
+/**
+ * A changed auction whose client part (all but the server's fields) passed the stored schema: its server part is
+ * the stored auction's own, so it is a landlease record again.
+ */
+function assertRecord(candidate: JsonObject): asserts candidate is LandleaseAuction {
+  checkStoredAuction(omit(candidate, SERVER_FIELDS));
+}
+
+function initialize(sent: JsonObject, _timing: Timing): Omit<LandleaseAuction, AuctionStamp> {
   const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
   checkNewAuction(fields);
   return withVat({
@@ -109,10 +119,10 @@ function initialize(sent: JsonObject, _timing: Timing): JsonObject {
  * The phase commit draft → active.rectification: periods from now and the auction day (calendar/periods.ts),
  * accelerated in the sandbox; a day too close (or past the calendar's coverage) is refused with 403.
  */
-function phaseCommit(auction: Auction, { now, calendar }: Timing): Auction {
+function phaseCommit(auction: LandleaseAuction, { now, calendar }: Timing): LandleaseAuction {
   if (!auction.items?.length) throw new ForbiddenError("Can't switch to (active.rectification) without items");
   // Drafts stored before the day was kept as `startDate` hold it in `shouldStartAfter`.
-  const planned: string = auction.auctionPeriod.startDate ?? auction.auctionPeriod.shouldStartAfter;
+  const planned = auction.auctionPeriod.startDate ?? auction.auctionPeriod.shouldStartAfter ?? '';
   const day = kyivDate(parseInstant(planned)!);
   let periods: ReturnType<typeof landleasePeriods>;
   try {
@@ -145,7 +155,7 @@ function phaseCommit(auction: Auction, { now, calendar }: Timing): Auction {
   };
 }
 
-function ownerPatch(auction: Auction, data: JsonObject, timing: Timing): Auction {
+function ownerPatch(auction: LandleaseAuction, data: JsonObject, timing: Timing): LandleaseAuction {
   if (!PATCHABLE_STATUSES.includes(auction.status))
     throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
   let patch: JsonObject;
@@ -166,23 +176,24 @@ function ownerPatch(auction: Auction, data: JsonObject, timing: Timing): Auction
     if ('items' in patch && !(Array.isArray(patch.items) && patch.items.length))
       throw new ForbiddenError('Can`t change items, at least there should be one');
   }
-  const merged = mergePatch(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
+  // Unchecked until `assertRecord`: the patch is the client's.
+  const merged = mergePatch<JsonObject>(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
   if (patch.items !== undefined) merged.items = withItemIds(patch.items, auction.items);
   if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
-  checkStoredAuction(omit(merged, SERVER_FIELDS));
-  const next = withVat(merged) as Auction;
+  assertRecord(merged);
+  const next = withVat(merged);
   return patch.status === 'active.rectification' ? phaseCommit(next, timing) : next;
 }
 
 /** From a lot: the items made from its assets, then the phase commit, its periods counted from now. */
-function releaseFromLot(auction: Auction, items: JsonObject[], timing: Timing): Auction {
-  const next = { ...auction, items: withItemIds(items) };
-  checkStoredAuction(omit(next, SERVER_FIELDS));
+function releaseFromLot(auction: LandleaseAuction, items: JsonObject[], timing: Timing): LandleaseAuction {
+  const next: JsonObject = { ...auction, items: withItemIds(items) };
+  assertRecord(next);
   return phaseCommit(next, timing);
 }
 
-const QUESTION_STATUSES: readonly AuctionStatus[] = ['active.rectification', 'active.tendering', 'active.enquiry'];
+const QUESTION_STATUSES: readonly LandleaseStatus[] = ['active.rectification', 'active.tendering', 'active.enquiry'];
 
 export const landlease: AuctionDefinition<'landlease'> = {
   procurementMethodType: landleaseType.procurementMethodType,

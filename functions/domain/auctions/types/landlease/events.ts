@@ -1,18 +1,19 @@
-import { instantOf, putChild, type Auction, type Working } from '../../auction.ts';
+import { instantOf, putChild, type PeriodName, type Working } from '../../auction.ts';
 import { SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { bidChild, bidRecords } from '../../bids.ts';
 import { dropDraftBids, moveTo, scheduleAuction } from '../../scheduling.ts';
 import type { EventContext, TimedEvent } from '../../timed-events.ts';
+import type { LandleaseAuction, LandleaseStatus } from './record.ts';
 
 /** The chronograph's landlease transitions (reference-behaviour.md §8), each due at the end of a period. */
 
-const dueIn = (status: string, period: string) => (auction: Auction) =>
+const dueIn = (status: LandleaseStatus, period: PeriodName) => (auction: LandleaseAuction) =>
   auction.status === status ? instantOf(auction, period, 'endDate') : undefined;
 
-const minBids = (auction: Auction): number => auction.minNumberOfQualifiedBids ?? 2;
+const minBids = (auction: LandleaseAuction): number => auction.minNumberOfQualifiedBids ?? 2;
 
 /** Tendering ends: too few registered (pending/active) bids → unsuccessful; else drafts are dropped → enquiry. */
-function endTendering(w: Working, ctx: EventContext): void {
+function endTendering(w: Working<LandleaseAuction>, ctx: EventContext): void {
   const records = bidRecords(w.children);
   const registered = records.filter((r) => r.bid.status === 'pending' || r.bid.status === 'active');
   if (registered.length < minBids(w.root)) {
@@ -27,7 +28,7 @@ function endTendering(w: Working, ctx: EventContext): void {
  * Enquiry ends: bids never activated become unsuccessful; too few active bids → unsuccessful; one (when one is
  * enough) → straight to qualification; otherwise the auction is scheduled with its URL and each bidder's link.
  */
-function endEnquiry(w: Working, ctx: EventContext): void {
+function endEnquiry(w: Working<LandleaseAuction>, ctx: EventContext): void {
   const records = bidRecords(w.children);
   for (const { bid, child } of records) {
     if (bid.status === 'draft' || bid.status === 'pending')
@@ -40,7 +41,7 @@ function endEnquiry(w: Working, ctx: EventContext): void {
   else scheduleAuction(w, ctx);
 }
 
-export const landleaseEvents: readonly TimedEvent[] = [
+export const landleaseEvents: readonly TimedEvent<LandleaseAuction>[] = [
   {
     name: 'rectification ends',
     at: dueIn('active.rectification', 'rectificationPeriod'),

@@ -3,8 +3,12 @@ import { ID_PATTERN } from '../../../kernel/ids.ts';
 import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { auctionChecks } from '../../creation.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type {
+  LandleaseAuction as NewLandleaseAuction,
+  LandleaseAuctionStored as StoredLandleaseAuction,
+} from '../../../schemas/generated/request-types.ts';
+import { auctionChecks, type AuctionChecks } from '../../creation.ts';
 import { uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
@@ -164,7 +168,7 @@ export const newAuctionSchema = {
   required: [...REQUIRED, 'auctionPeriod'],
   properties,
 };
-const checkNew: Check = (data) => checkWith('landleaseAuction', newAuctionSchema, data);
+const checkNew: CheckOf<NewLandleaseAuction> = (data) => checkWith('landleaseAuction', newAuctionSchema, data);
 
 /** The same fields as stored (auctionPeriod then holds Kyiv times, later `shouldStartAfter`), for re-checking after a PATCH. */
 export const storedAuctionSchema = {
@@ -173,7 +177,8 @@ export const storedAuctionSchema = {
   required: REQUIRED,
   properties: { ...properties, auctionPeriod: { type: 'object' } },
 };
-const checkStored: Check = (data) => checkWith('landleaseAuctionStored', storedAuctionSchema, data);
+const checkStored: CheckOf<StoredLandleaseAuction> = (data) =>
+  checkWith('landleaseAuctionStored', storedAuctionSchema, data);
 
 /** Rules across fields, with upstream texts (sic: "miniamalStep"). */
 function checkRules(fields: JsonObject): void {
@@ -191,7 +196,9 @@ function checkRules(fields: JsonObject): void {
   }
 }
 
-export const { checkNewAuction, checkStoredAuction } = auctionChecks(
+const checks: AuctionChecks<NewLandleaseAuction, StoredLandleaseAuction> = auctionChecks(
   { newAuction: checkNew, storedAuction: checkStored },
   [checkRules],
 );
+export const checkNewAuction: CheckOf<NewLandleaseAuction> = (fields) => checks.checkNewAuction(fields);
+export const checkStoredAuction: CheckOf<StoredLandleaseAuction> = (fields) => checks.checkStoredAuction(fields);
