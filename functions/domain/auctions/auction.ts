@@ -153,7 +153,7 @@ export function within(auction: Partial<AuctionPeriods>, period: PeriodName, now
 }
 
 /** Children of one kind (`BID`, `QUESTION`, `AWARD`, `CONTRACT`): their own items, not their documents. */
-export function childrenOf(children: Child[], kind: string): Child[] {
+export function childrenOf(children: readonly Child[], kind: string): Child[] {
   return children.filter((c) => c.place.kind === kind && !c.place.under);
 }
 

@@ -241,14 +241,19 @@ function view<D extends Award | Contract>(
 }
 
 // The children of kind AWARD (CONTRACT) are the awards (contracts) this file writes.
-const awardChildren = (a: AuctionParts) => childrenOf(a.children, AWARD) as Child<Award>[];
-const contractChildren = (a: AuctionParts) => childrenOf(a.children, CONTRACT) as Child<Contract>[];
+const awardChildren = (children: readonly Child[]) => childrenOf(children, AWARD) as Child<Award>[];
+const contractChildren = (children: readonly Child[]) => childrenOf(children, CONTRACT) as Child<Contract>[];
+
+/** The awards among an auction's children (without their documents). */
+export const awardsIn = (children: readonly Child[]): Award[] => awardChildren(children).map((c) => c.data);
 
 const rankOf = (c: Child): number => c.internal?.rank ?? 0;
-const rankedAwards = (a: AuctionParts): Child<Award>[] => [...awardChildren(a)].sort((x, y) => rankOf(x) - rankOf(y));
+const rankedAwards = (a: AuctionParts): Child<Award>[] =>
+  [...awardChildren(a.children)].sort((x, y) => rankOf(x) - rankOf(y));
 
 export const awardsOf = (a: AuctionParts): AwardView[] => rankedAwards(a).map((c) => view(a, AWARD, c));
-export const contractsOf = (a: AuctionParts): ContractView[] => contractChildren(a).map((c) => view(a, CONTRACT, c));
+export const contractsOf = (a: AuctionParts): ContractView[] =>
+  contractChildren(a.children).map((c) => view(a, CONTRACT, c));
 
 function find<D extends Award | Contract>(children: Child<D>[], id: string, notFound: string): Child<D> {
   const found = children.find((c) => c.data.id === id);
@@ -256,8 +261,8 @@ function find<D extends Award | Contract>(children: Child<D>[], id: string, notF
   return found;
 }
 
-export const findAward = (a: AuctionParts, id: string) => find(awardChildren(a), id, 'award_id');
-export const findContract = (a: AuctionParts, id: string) => find(contractChildren(a), id, 'contract_id');
+export const findAward = (a: AuctionParts, id: string) => find(awardChildren(a.children), id, 'award_id');
+export const findContract = (a: AuctionParts, id: string) => find(contractChildren(a.children), id, 'contract_id');
 export const awardView = (a: AuctionParts, id: string) => view(a, AWARD, findAward(a, id));
 export const contractView = (a: AuctionParts, id: string) => view(a, CONTRACT, findContract(a, id));
 
@@ -362,7 +367,7 @@ function activateAward(w: Working, child: Child<Award>, at: string, rules: Award
       ...closeComplaints(award, at),
     },
   });
-  const n = contractChildren(w).length + 1;
+  const n = contractChildren(w.children).length + 1;
   const contract: Contract = {
     id: newId(),
     contractID: `${w.root.auctionID}-${n}`,
@@ -399,7 +404,9 @@ function assertRejectionDocument(w: Working, awardId: string, rules: AwardingRul
 /** The award fails: its contract (if any) is cancelled and the next waiting award takes its turn. */
 function disqualify(w: Working, child: Child<Award>, at: string, timing: Timing): void {
   const award = child.data;
-  const contracts = contractChildren(w).filter((c) => c.data.awardID === award.id && c.data.status !== 'cancelled');
+  const contracts = contractChildren(w.children).filter(
+    (c) => c.data.awardID === award.id && c.data.status !== 'cancelled',
+  );
   if (contracts.some((c) => c.data.dateSigned)) {
     throw new ForbiddenError('You cannot disqualify the bidder the contract for whom has already been downloaded.');
   }
@@ -495,7 +502,7 @@ export function recordResults(w: Working, results: AuctionResults['bids'], now: 
  * A signed contract has no deadline left: only its activation remains, which no clock forces.
  */
 function awardDeadlines(a: AuctionParts): { child: Child<Award>; at: Micros }[] {
-  const contracts = contractChildren(a).map((c) => c.data);
+  const contracts = contractChildren(a.children).map((c) => c.data);
   const deadline = (child: Child<Award>): Micros | undefined => {
     const award = child.data;
     if (award.status === 'pending') return parseInstant(award.verificationPeriod?.endDate ?? '');
@@ -505,7 +512,7 @@ function awardDeadlines(a: AuctionParts): { child: Child<Award>; at: Micros }[] 
       ? parseInstant(award.signingPeriod?.endDate ?? '')
       : undefined;
   };
-  return awardChildren(a)
+  return awardChildren(a.children)
     .map((child) => ({ child, at: deadline(child) }))
     .filter((d): d is { child: Child<Award>; at: Micros } => d.at !== undefined)
     .sort((x, y) => x.at - y.at);

@@ -6,7 +6,7 @@ import type { JsonObject } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import type { DgfInsiderBid, LandleaseBid, LandleaseBidPatch } from '../schemas/generated/request-types.ts';
-import { allDocuments } from '../documents/documents.ts';
+import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
 import {
   childPlace,
   childrenOf,
@@ -36,20 +36,22 @@ interface BidServer {
 export type Bid = (Omit<DgfInsiderBid, keyof BidServer> | Omit<LandleaseBid & LandleaseBidPatch, keyof BidServer>) &
   BidServer;
 
-/** The per-type bid rules; storage, tokens, visibility and documents are the kernel's. */
-export interface BidPolicy {
+/** A bid before the kernel stamps it (its `id`, `owner` and `date`): what a type's `create` returns. */
+export type NewBid = Bid extends unknown ? Omit<Bid, 'id' | 'owner' | 'date'> : never;
+
+/**
+ * The per-type bid rules; storage, tokens, visibility and documents are the kernel's. `A`: the type's auctions.
+ * `data` is a body as sent (JsonObject): each rule picks and validates what it takes.
+ */
+export interface BidPolicy<A extends Auction = Auction> {
   /** Auction statuses in which a bid may be added. */
   addStatuses: readonly AuctionStatus[];
   /** Auction statuses in which a bid may be changed or deleted, or get documents. */
   changeStatuses: readonly AuctionStatus[];
   /** Validates a new bid's fields (422/403) and returns them as stored (status, value, ...). */
-  create(data: JsonObject, auction: Auction, now: Micros): JsonObject;
+  create(data: JsonObject, auction: A, now: Micros): NewBid;
   /** The owner's PATCH of a bid: the bid as it becomes, or a refusal. */
-  patch(
-    bid: Bid,
-    data: JsonObject,
-    ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros },
-  ): Bid;
+  patch(bid: Bid, data: JsonObject, ctx: { auction: A; others: Bid[]; documents: DocumentRecord[]; now: Micros }): Bid;
   /**
    * Whether the bid's owner (already checked) may add (`add`) or replace (`update`) a document of the bid now:
    * throws the type's refusal (403).
@@ -57,7 +59,7 @@ export interface BidPolicy {
   assertDocumentWritable(
     bid: Bid,
     ctx: {
-      auction: Auction;
+      auction: A;
       children: readonly Child[];
       operation: 'add' | 'update';
       documentType: unknown;

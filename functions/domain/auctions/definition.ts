@@ -40,7 +40,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
   };
   /** The period within which questions may be asked. */
   questionPeriod: PeriodName;
-  bids: BidPolicy;
+  bids: BidPolicy<A>;
   /** Turns reported results into the next step (usually awarding); ranked bids first. */
   onResults(w: Working, timing: Timing): void;
 

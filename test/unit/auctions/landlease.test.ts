@@ -8,6 +8,7 @@ import type { LandleaseAuction } from '../../../functions/domain/auctions/types/
 import { ForbiddenError, UnprocessableError } from '../../../functions/domain/kernel/errors.ts';
 import { formatKyiv, parseInstant, type Micros } from '../../../functions/domain/kernel/time.ts';
 import { ukraineCalendar, type Calendar } from '../../../functions/domain/calendar/working-days.ts';
+import type { DocumentRecord } from '../../../functions/domain/documents/documents.ts';
 import { aLandleaseAuction } from '../../support/builders.ts';
 
 const at = (text: string): Micros => parseInstant(text)!;
@@ -167,7 +168,12 @@ describe('landlease bid rules', () => {
     date: '',
     tenderers: [],
   } as Bid;
-  const ctx = (documents: object[] = [], others: Bid[] = []) => ({ auction: tendering, others, documents, now });
+  const ctx = (documents: DocumentRecord[] = [], others: Bid[] = []) => ({
+    auction: tendering,
+    others,
+    documents,
+    now,
+  });
 
   it('creates bids in draft with the auction value and without qualified', () => {
     const fields = landleaseBids.create(
@@ -180,7 +186,8 @@ describe('landlease bid rules', () => {
   });
 
   it('activates with an eligibility document, qualified and a unique bidNumber, in one PATCH or several', () => {
-    const eligible = [{ documentType: 'eligibilityDocuments' }];
+    // Activation reads only the document's type.
+    const eligible = [{ documentType: 'eligibilityDocuments' } as DocumentRecord];
     const numbered = landleaseBids.patch(pending, { bidNumber: 3, qualified: true }, ctx(eligible));
     expect(landleaseBids.patch(numbered, { status: 'active' }, ctx(eligible))).toMatchObject({
       status: 'active',

@@ -3,10 +3,12 @@ import { pick, type JsonObject } from '../../../kernel/objects.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { childrenOf, instantOf, within, type Auction, type AuctionStatus } from '../../auction.ts';
-import { AWARD } from '../../awarding.ts';
-import type { Bid, BidPolicy } from '../../bids.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type { DgfInsiderBid, DgfInsiderBidPatch } from '../../../schemas/generated/request-types.ts';
+import { instantOf, within } from '../../auction.ts';
+import { awardsIn } from '../../awarding.ts';
+import type { Bid, BidPolicy, NewBid } from '../../bids.ts';
+import type { DgfInsiderAuction, DgfInsiderStatus } from './record.ts';
 import { span } from '../../texts.ts';
 
 /**
@@ -40,17 +42,17 @@ export const newBidSchema = {
     value,
   },
 };
-const checkNewBid: Check = (data) => checkWith('dgfInsiderBid', newBidSchema, data);
+const checkNewBid: CheckOf<DgfInsiderBid> = (data) => checkWith('dgfInsiderBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
   properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
 };
-const checkBidPatch: Check = (data) => checkWith('dgfInsiderBidPatch', bidPatchSchema, data);
+const checkBidPatch: CheckOf<DgfInsiderBidPatch> = (data) => checkWith('dgfInsiderBidPatch', bidPatchSchema, data);
 
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
 
-function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
+function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewBid {
   if (!within(auction, 'tenderPeriod', now)) {
     throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
   }
@@ -75,9 +77,12 @@ function patch(bid: Bid, data: JsonObject): Bid {
  * while tendering, strictly within the tender period; during qualification, only for a bid whose award is
  * pending; never an `auctionProtocol` (that goes to the award). The bid's status does not matter.
  */
-const DOCUMENT_STATUSES: readonly AuctionStatus[] = ['active.tendering', 'active.qualification'];
+const DOCUMENT_STATUSES: readonly DgfInsiderStatus[] = ['active.tendering', 'active.qualification'];
 
-function assertDocumentWritable(bid: Bid, ctx: Parameters<BidPolicy['assertDocumentWritable']>[1]): void {
+function assertDocumentWritable(
+  bid: Bid,
+  ctx: Parameters<BidPolicy<DgfInsiderAuction>['assertDocumentWritable']>[1],
+): void {
   const { auction, operation, now } = ctx;
   if (!DOCUMENT_STATUSES.includes(auction.status)) {
     throw new ForbiddenError(`Can't ${operation} document in current (${auction.status}) auction status`);
@@ -93,7 +98,7 @@ function assertDocumentWritable(bid: Bid, ctx: Parameters<BidPolicy['assertDocum
   }
   if (
     auction.status === 'active.qualification' &&
-    !childrenOf([...ctx.children], AWARD).some((c) => c.data.status === 'pending' && c.data.bid_id === bid.id)
+    !awardsIn(ctx.children).some((a) => a.status === 'pending' && a.bid_id === bid.id)
   ) {
     throw new ForbiddenError(`Can't ${operation} document because award of bid is not in pending state`);
   }
@@ -101,7 +106,7 @@ function assertDocumentWritable(bid: Bid, ctx: Parameters<BidPolicy['assertDocum
     throw new ForbiddenError(`Can't ${operation} document with auctionProtocol documentType`);
 }
 
-export const insiderBids: BidPolicy = {
+export const insiderBids: BidPolicy<DgfInsiderAuction> = {
   addStatuses: ['active.tendering'],
   changeStatuses: ['active.tendering'],
   create,

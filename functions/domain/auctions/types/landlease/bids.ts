@@ -2,9 +2,12 @@ import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
 import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
-import { within, type Auction, type AuctionStatus } from '../../auction.ts';
-import type { Bid, BidPolicy } from '../../bids.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type { LandleaseBid, LandleaseBidPatch } from '../../../schemas/generated/request-types.ts';
+import type { DocumentRecord } from '../../../documents/documents.ts';
+import { within } from '../../auction.ts';
+import type { Bid, BidPolicy, NewBid } from '../../bids.ts';
+import type { LandleaseAuction, LandleaseStatus } from './record.ts';
 import { span } from '../../texts.ts';
 
 /**
@@ -31,7 +34,7 @@ export const newBidSchema = {
     eligible: { type: 'boolean' },
   },
 };
-const checkNewBid: Check = (data) => checkWith('landleaseBid', newBidSchema, data);
+const checkNewBid: CheckOf<LandleaseBid> = (data) => checkWith('landleaseBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
@@ -41,9 +44,17 @@ export const bidPatchSchema = {
     bidNumber: { type: 'integer', minimum: 1 },
   },
 };
-const checkBidPatch: Check = (data) => checkWith('landleaseBidPatch', bidPatchSchema, data);
+const checkBidPatch: CheckOf<LandleaseBidPatch> = (data) => checkWith('landleaseBidPatch', bidPatchSchema, data);
 
-function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
+/** What a bid change sees besides the bid: the auction, the other bids, the bid's documents, the time. */
+interface BidContext {
+  auction: LandleaseAuction;
+  others: Bid[];
+  documents: DocumentRecord[];
+  now: Micros;
+}
+
+function create(data: JsonObject, auction: LandleaseAuction, now: Micros): NewBid {
   if (!within(auction, 'tenderPeriod', now)) {
     throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
   }
@@ -71,7 +82,7 @@ function create(data: JsonObject, auction: Auction, now: Micros): JsonObject {
   return { ...fields, value: { ...value }, status: 'draft' };
 }
 
-function activate(next: Bid, ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros }): Bid {
+function activate(next: Bid, ctx: BidContext): Bid {
   if (!within(ctx.auction, 'enquiryPeriod', ctx.now))
     throw new ForbiddenError('Can`t activate bid, can only in enquiry Period Auction status');
   if (!ctx.documents.some((d) => d.documentType === 'eligibilityDocuments')) {
@@ -82,11 +93,7 @@ function activate(next: Bid, ctx: { auction: Auction; others: Bid[]; documents: 
   return { ...next, status: 'active' };
 }
 
-function patch(
-  bid: Bid,
-  data: JsonObject,
-  ctx: { auction: Auction; others: Bid[]; documents: JsonObject[]; now: Micros },
-): Bid {
+function patch(bid: Bid, data: JsonObject, ctx: BidContext): Bid {
   const change = pick(data, ['status', 'qualified', 'bidNumber']);
   checkBidPatch(change);
   switch (bid.status) {
@@ -116,12 +123,12 @@ function patch(
   }
 }
 
-const CHANGE_STATUSES: readonly AuctionStatus[] = ['active.tendering', 'active.enquiry'];
+const CHANGE_STATUSES: readonly LandleaseStatus[] = ['active.tendering', 'active.enquiry'];
 
 /** Bid documents (upstream GEB): while bids may change, and only to a bid not yet active (eligibility documents). */
 function assertDocumentWritable(
   bid: Bid,
-  { auction, operation }: Parameters<BidPolicy['assertDocumentWritable']>[1],
+  { auction, operation }: Parameters<BidPolicy<LandleaseAuction>['assertDocumentWritable']>[1],
 ): void {
   if (!CHANGE_STATUSES.includes(auction.status))
     throw new ForbiddenError(`Can't ${operation} document in current (${auction.status}) auction status`);
@@ -129,7 +136,7 @@ function assertDocumentWritable(
     throw new ForbiddenError(`Can't ${operation} document in current (${bid.status}) bid status`);
 }
 
-export const landleaseBids: BidPolicy = {
+export const landleaseBids: BidPolicy<LandleaseAuction> = {
   addStatuses: ['active.tendering'],
   changeStatuses: CHANGE_STATUSES,
   create,
