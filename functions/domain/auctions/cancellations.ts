@@ -82,11 +82,13 @@ function assertCancellable(w: Working, verb: 'add' | 'update'): void {
   }
 }
 
-export const cancellationsOf = (a: AuctionParts): Cancellation[] =>
-  childrenOf(a.children, CANCELLATION).map((c) => c.data as Cancellation);
+// The children of kind CANCELLATION are the cancellations this file writes.
+const cancellationChildren = (a: AuctionParts) => childrenOf(a.children, CANCELLATION) as Child<Cancellation>[];
 
-export function findCancellation(a: AuctionParts, id: string): Child {
-  const found = childrenOf(a.children, CANCELLATION).find((c) => c.data.id === id);
+export const cancellationsOf = (a: AuctionParts): Cancellation[] => cancellationChildren(a).map((c) => c.data);
+
+export function findCancellation(a: AuctionParts, id: string): Child<Cancellation> {
+  const found = cancellationChildren(a).find((c) => c.data.id === id);
   if (!found) throw new NotFoundError('cancellation_id');
   return found;
 }
@@ -129,7 +131,7 @@ export function patchCancellation(
 ): Cancellation {
   assertCancellable(w, 'update');
   const child = findCancellation(w, id);
-  const current = child.data as Cancellation;
+  const current = child.data;
   if (current.status !== 'pending')
     throw new ForbiddenError(`Can't update cancellation in current (${current.status}) status`);
   const patch = pick(

@@ -1,5 +1,4 @@
 import { ForbiddenError } from '../kernel/errors.ts';
-import type { JsonObject } from '../kernel/objects.ts';
 import type { CheckOf } from '../kernel/validation.ts';
 
 /**
@@ -25,11 +24,11 @@ export interface AuctionChecks<New, Stored> {
  * The two checks of a type's client fields: its schema's validator for a new auction and for a stored one, each
  * followed by the type's rules across fields (`[]`: none).
  */
-export function auctionChecks<New extends JsonObject, Stored extends JsonObject>(
+export function auctionChecks<New, Stored>(
   validators: { newAuction: CheckOf<New>; storedAuction: CheckOf<Stored> },
-  rules: readonly ((fields: JsonObject) => void)[],
+  rules: readonly ((fields: New | Stored) => void)[],
 ): AuctionChecks<New, Stored> {
-  const checkRules = (fields: JsonObject) => {
+  const checkRules = (fields: New | Stored) => {
     for (const rule of rules) rule(fields);
   };
   return {

@@ -3,7 +3,7 @@ import { UnprocessableError } from '../kernel/errors.ts';
 import { ID_PATTERN } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import type { Auction } from './auction.ts';
+import type { Auction, SharedStatus } from './auction.ts';
 import { AWAITING_CONVOY } from './convoy-due.ts';
 import { definitionOf } from './registry.ts';
 import { withNextCheck } from './timed-events.ts';
@@ -13,10 +13,10 @@ import { withNextCheck } from './timed-events.ts';
  * convoy in `pending.verification`, are released into the type's first active status or refused (`invalid`, with a
  * reason the owner can read), and once they end the convoy reports the outcome to the lot.
  */
-export const REFUSED = 'invalid';
+export const REFUSED = 'invalid' satisfies SharedStatus;
 
 /** On create: an auction naming a lot waits for the convoy, and its items will come from the lot's assets. */
-export function fromLotOnCreate(data: JsonObject): JsonObject | undefined {
+export function fromLotOnCreate(data: JsonObject): { status: typeof AWAITING_CONVOY } | undefined {
   if (data.merchandisingObject === undefined) return undefined;
   if (typeof data.merchandisingObject !== 'string' || !new RegExp(ID_PATTERN).test(data.merchandisingObject)) {
     throw UnprocessableError.field('merchandisingObject', 'String value did not match validation regex.');

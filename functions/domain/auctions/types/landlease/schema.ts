@@ -1,6 +1,5 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
-import type { JsonObject } from '../../../kernel/objects.ts';
 import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
 import { multilingual } from '../../../kernel/structures.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
@@ -181,17 +180,17 @@ const checkStored: CheckOf<StoredLandleaseAuction> = (data) =>
   checkWith('landleaseAuctionStored', storedAuctionSchema, data);
 
 /** Rules across fields, with upstream texts (sic: "miniamalStep"). */
-function checkRules(fields: JsonObject): void {
+function checkRules(fields: NewLandleaseAuction | StoredLandleaseAuction): void {
   const { value, minimalStep } = fields;
   if (value && minimalStep && minimalStep.amount >= value.amount) {
     throw UnprocessableError.field('minimalStep', 'miniamalStep.amount should be less than value.amount');
   }
-  const errors = (fields.items ?? []).map((i: JsonObject) => validateSchemaProperties(i).errors);
-  if (errors.some((e: string[]) => e.length)) {
+  const errors = (fields.items ?? []).map((i) => validateSchemaProperties(i).errors);
+  if (errors.some((e) => e.length)) {
     throw new UnprocessableError({
       location: 'body',
       name: 'items',
-      description: errors.map((e: string[]) => (e.length ? { schema_properties: e } : {})),
+      description: errors.map((e) => (e.length ? { schema_properties: e } : {})),
     });
   }
 }
