@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import {
   childPlace,
   childrenOf,
@@ -60,16 +60,18 @@ export const cancellationSchema = {
     cancellationOf: { enum: ['tender'] },
   },
 } as const;
-const checkNew: Check = (data) => checkWith('cancellation', cancellationSchema, data);
+const checkNew: CheckOf<CancellationBody> = (data) => checkWith('cancellation', cancellationSchema, data);
 
 export const cancellationPatchSchema = {
   type: 'object',
   properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
 } as const;
-const checkPatch: Check = (data) => checkWith('cancellationPatch', cancellationPatchSchema, data);
+const checkPatch: CheckOf<FromSchema<typeof cancellationPatchSchema>> = (data) =>
+  checkWith('cancellationPatch', cancellationPatchSchema, data);
 
 /** A cancellation as stored and shown: the client's fields (typed from the schema they are checked with) and the server's. */
-export type Cancellation = FromSchema<typeof cancellationSchema, { keepDefaultedPropertiesOptional: true }> & {
+type CancellationBody = FromSchema<typeof cancellationSchema, { keepDefaultedPropertiesOptional: true }>;
+export type Cancellation = CancellationBody & {
   id: string;
   date: string;
   status: 'pending' | 'active';
@@ -108,13 +110,13 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
   assertCancellable(w, 'add');
   const fields = pick(data, FIELDS);
   checkNew(fields);
-  const cancellation = {
+  const cancellation: Cancellation = {
     cancellationOf: 'tender',
     status: 'pending',
     ...fields,
     id: newId(),
     date: formatKyiv(now),
-  } as Cancellation;
+  };
   putChild(w, { place: childPlace(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
   if (cancellation.status === 'active') cancelAuction(w, rules, now);
   else w.root = { ...w.root, dateModified: formatKyiv(now) };

@@ -4,7 +4,7 @@ import { newId } from '../kernel/ids.ts';
 import { omit, pick, type JsonObject } from '../kernel/objects.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check, type CheckOf } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { childPlace, childrenOf, within, type Auction, type AuctionParts, type PeriodName } from './auction.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { listed } from './texts.ts';
@@ -23,7 +23,7 @@ export const questionSchema = {
     questionOf: { enum: ['tender'] },
   },
 } as const;
-const checkQuestion: Check = (data) => checkWith('question', questionSchema, data);
+const checkQuestion: CheckOf<FromSchema<typeof questionSchema>> = (data) => checkWith('question', questionSchema, data);
 
 export const answerSchema = {
   type: 'object',
@@ -59,7 +59,7 @@ export const questionsOnlyIn =
 export function newQuestion(data: JsonObject, now: Micros): Child<Question> {
   const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);
   checkQuestion(fields);
-  const question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) } as Question;
+  const question: Question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) };
   return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
 }
 
