@@ -307,7 +307,7 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject)
         id: newId(),
         owner: ctx.principal.name,
         date: formatKyiv(ctx.now),
-      } as Bid);
+      });
       putChild(w, bidChild(bid, sha256(token)));
       return bidView(w, bid, true);
     },

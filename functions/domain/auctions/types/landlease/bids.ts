@@ -108,7 +108,8 @@ function patch(bid: Bid, data: JsonObject, ctx: BidContext): Bid {
       if (change.status !== undefined && change.status !== 'pending' && change.status !== 'active') {
         throw new ForbiddenError('Can`t update bid status. You can only switch from pending to active.');
       }
-      const next = { ...bid, ...omit(change, ['status']) } as Bid;
+      const { status: _, ...edits } = change;
+      const next: Bid = { ...bid, ...edits };
       if (next.bidNumber !== undefined && ctx.others.some((o) => o.bidNumber === next.bidNumber)) {
         throw UnprocessableError.field('bidNumber', 'bidNumber must be unique');
       }
