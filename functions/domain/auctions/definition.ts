@@ -1,4 +1,5 @@
 import type { Timing } from '../calendar/periods.ts';
+import type { DocumentFields } from '../documents/documents.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import type { AuctionOf, AuctionStatus, PeriodName, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
@@ -50,7 +51,7 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
    */
   createStatus(sent: unknown): A['status'] | undefined;
   /** Documents the server adds at creation (dgfInsider: `x_dgfPlatformLegalDetails`), without client checks. */
-  serverDocuments(): JsonObject[];
+  serverDocuments(): DocumentFields[];
   /** `documentOf` of the auction's own documents, and of its awards' and contracts' (2.5 `auction`; 2.3 `tender`). */
   documentOf: string;
   /** `documentOf` of bid documents (2.5 `bid`; 2.3 bids hold the auction's kind of document: `tender`). */
