@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { traceClient } from './xray.ts';
-import type { FileStore } from './files.ts';
+import type { FileStore } from './file-store.ts';
 
 /**
  * The S3 adapter: objects `files/<key>`, private, encrypted by the bucket. Every upload is tagged

@@ -1,15 +1,13 @@
-import type { Aggregate, AggregateRepository, Child, SequenceSource } from '../kernel/aggregate.ts';
+import type { Aggregate, Child } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { omit, sameJson, type JsonObject } from '../kernel/objects.ts';
-import { actingRole, type Principal } from '../kernel/principal.ts';
+import { actingRole } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
-import type { Timing } from '../calendar/periods.ts';
 import type { AuctionResults } from '../schemas/generated/request-types.ts';
-import type { DocumentContext } from '../documents/docservice.ts';
 import {
   currentDocuments,
   newDocument,
@@ -59,33 +57,13 @@ import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion, type Question } from './questions.ts';
 import { definitionForCreate, definitionOf } from './registry.ts';
 import { assertServedBy } from './reads.ts';
+import type { AuctionsContext, PeriodsContext } from './context.ts';
+
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
 import { addCancellation as newCancellation, patchCancellation, type Cancellation } from './cancellations.ts';
-
-/** The ports and facts every auction command gets, bound to one request (or one chronograph run). */
-export interface AuctionsContext {
-  principal: Principal;
-  now: Micros;
-  auctions: AggregateRepository<Auction>;
-  sequences: SequenceSource;
-  /** The auction type the route serves (its `variant`, e.g. `landlease`): other types are not found there. */
-  type: string;
-  /** Base URL of the auction system, for `auctionUrl`. */
-  auctionSite: string;
-  /** The document service context, on routes that write documents. */
-  files?: DocumentContext;
-  /** The server secret participation links are keyed with, on routes that may make a bid active. */
-  participationSecret?: string;
-}
-
-/**
- * The context of the commands that may count periods (creation, the owner's PATCH, results, awards): the request's
- * time with the working-day calendar the runtime configured. Other routes never load the calendar.
- */
-export type PeriodsContext = AuctionsContext & Timing;
 
 /** The server fields every type shares; a client sending them is ignored. */
 const KERNEL_SERVER_FIELDS = [

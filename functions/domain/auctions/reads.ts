@@ -5,7 +5,7 @@ import { documentScope, type Auction } from './auction.ts';
 import { AWARD, CONTRACT, findAward, findContract } from './awarding.ts';
 import { assertBidDocumentsReadable, BID, readBid, type Bid } from './bids.ts';
 import { auctionType } from './catalog.ts';
-import type { AuctionsContext } from './commands.ts';
+import type { AuctionsContext } from './context.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { AuctionsContext, PeriodsContext } from '#domain/auctions/commands.ts';
+import type { AuctionsContext, PeriodsContext } from '#domain/auctions/context.ts';
 import type { HttpRequest } from '#http-kit/http-handler.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
 import { sequences } from '#store/sequences.ts';

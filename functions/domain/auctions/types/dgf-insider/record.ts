@@ -1,5 +1,5 @@
 import type { DgfInsiderAuction as DgfInsiderAuctionBody } from '../../../schemas/generated/request-types.ts';
-import type { AuctionServer, AuctionStatus } from '../../auction.ts';
+import type { AuctionServer, AuctionStatus } from '../../record.ts';
 
 /** dgfInsider has no status of its own for rectification (it runs inside tendering) nor for the enquiry. */
 export type DgfInsiderStatus = Exclude<AuctionStatus, 'active.rectification' | 'active.enquiry'>;

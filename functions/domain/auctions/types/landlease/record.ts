@@ -1,5 +1,5 @@
 import type { LandleaseAuction as LandleaseAuctionBody } from '../../../schemas/generated/request-types.ts';
-import type { AuctionServer, AuctionStatus } from '../../auction.ts';
+import type { AuctionServer, AuctionStatus } from '../../record.ts';
 
 /** Landlease goes through every auction status (rectification and enquiry have statuses of their own). */
 export type LandleaseStatus = AuctionStatus;
