@@ -5,7 +5,9 @@ import { landleaseType } from './types/landlease/descriptor.ts';
 /**
  * THE list of auction types, in route order. The route table builds each type's routes from it and registry.ts
  * must give every name here a definition (a missing one does not compile). A new type: its folder under `types/`
- * (descriptor.ts, definition.ts, ...), one line here and one in registry.ts.
+ * (descriptor.ts, definition.ts with its request schemas, examples.ts, ...), one line here and one in registry.ts,
+ * then `npm run generate`. Two lists because the reads import this one: it must not reach the definitions, not even
+ * through a lazy import (esbuild bundles a dynamic import inline).
  */
 export const AUCTION_TYPES = [landleaseType, dgfInsiderType] as const;
 
