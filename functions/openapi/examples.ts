@@ -1,5 +1,6 @@
 import { custodian, tenderer } from '#domain/auctions/example-parties.ts';
 import { auctionDefinitions } from '#domain/auctions/registry.ts';
+import { auctionSchemaNames } from './schemas.ts';
 
 /**
  * Request bodies' `data` as the README's walkthroughs send them (a sale, an asset's life, the document service), so
@@ -79,13 +80,10 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   cancellation: { reason: 'Рішення організатора' },
   relatedProcess: { type: 'lot', relatedProcessID: '0123456789abcdef0123456789abcdef' },
   ownership: { id: '5a4b3c2d1e0f5a4b3c2d1e0f5a4b3c2d', transfer: '9f8e7d6c5b4a39281706f5e4d3c2b1a0' },
-  // Each auction type's, from its definition (types/<type>/examples.ts), by the names of its schemas (schemas.ts).
+  // Each auction type's, from its definition (types/<type>/examples.ts), by the names of its schemas.
   ...Object.fromEntries(
-    auctionDefinitions.flatMap(({ procurementMethodType: t, examples }) => [
-      [`auction.${t}`, examples.auction],
-      [`auction.${t}.stored`, examples.auctionStored],
-      [`bid.${t}`, examples.bid],
-      [`bid.${t}.patch`, examples.bidPatch],
-    ]),
+    auctionDefinitions.flatMap(({ procurementMethodType: t, examples }) =>
+      Object.entries(auctionSchemaNames(t)).map(([key, name]) => [name, examples[key as keyof typeof examples]]),
+    ),
   ),
 };

@@ -6,7 +6,7 @@ import { auctionValidatorName, requestSchemas } from '../../../functions/domain/
 import type { Validator } from '../../../functions/domain/kernel/validation.ts';
 import { openApiDocument } from '../../../functions/openapi/document.ts';
 import { EXAMPLES } from '../../../functions/openapi/examples.ts';
-import { namedSchemas } from '../../../functions/openapi/schemas.ts';
+import { auctionSchemaNames as documented, namedSchemas } from '../../../functions/openapi/schemas.ts';
 import { routes } from '../../../functions/routes.ts';
 
 /**
@@ -16,14 +16,6 @@ import { routes } from '../../../functions/routes.ts';
  */
 const validators = generated as unknown as Record<string, Validator>;
 const TYPES = AUCTION_TYPES.map((t) => t.procurementMethodType);
-/** The document's names of a type's four request schemas, by their key in the definition's `schemas`. */
-const documented = (t: string) =>
-  ({
-    auction: `auction.${t}`,
-    auctionStored: `auction.${t}.stored`,
-    bid: `bid.${t}`,
-    bidPatch: `bid.${t}.patch`,
-  }) as const;
 
 describe('every auction type in the catalog', () => {
   it('has a definition, and the registry holds no other', () => {
