@@ -1,27 +1,19 @@
+import { custodian, tenderer } from '#domain/auctions/example-parties.ts';
+import { auctionDefinitions } from '#domain/auctions/registry.ts';
+import { auctionSchemaNames } from './schemas.ts';
+
 /**
  * Request bodies' `data` as the README's walkthroughs send them (a sale, an asset's life, the document service), so
  * the reference page and generated clients show real values instead of `"string"`. Keyed by the schema a route names
  * (`doc.request`), or `<METHOD> <schema>` where a PATCH sends something else than a create. The OpenAPI lint checks
  * each against its schema.
  */
-const custodian = {
-  name: 'Custodian',
-  identifier: { scheme: 'UA-EDR', id: '00037256' },
-  address: { countryName: 'Україна' },
-  contactPoint: { name: 'Contact' },
-};
 const document = {
   title: 'protocol.txt',
   format: 'text/plain',
   hash: 'md5:0f343b0931126a20f133d67c2b018a3b',
   url: 'http://127.0.0.1:6543/api/docservice/get/0f343b0931126a20f133d67c2b018a3b?KeyID=1f2e3d4c&Signature=c2lnbmF0dXJl',
   documentType: 'auctionProtocol',
-};
-const tenderer = {
-  name: 'ТОВ broker',
-  identifier: { scheme: 'UA-EDR', id: '12345676' },
-  address: { countryName: 'Україна' },
-  contactPoint: { name: 'broker' },
 };
 
 export const EXAMPLES: Readonly<Record<string, unknown>> = {
@@ -73,24 +65,6 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   'PATCH asset.bounce': { status: 'pending' },
   'item.bounce': { quantity: 42 },
-  'auction.dgfInsider': {
-    procurementMethodType: 'dgfInsider',
-    merchandisingObject: '0123456789abcdef0123456789abcdef',
-    title: 'Нежитлові приміщення',
-    mode: 'test',
-    procurementMethodDetails: 'quick, accelerator=1440',
-    dgfID: 'N-1',
-    dgfDecisionID: '0101/17',
-    dgfDecisionDate: '2017-01-01',
-    value: { amount: 200000, currency: 'UAH' },
-    procuringEntity: custodian,
-    auctionPeriod: { startDate: '2026-12-07' },
-  },
-  'auction.landlease.stored': { status: 'active.rectification' },
-  'auction.dgfInsider.stored': { title: 'Нежитлові приміщення (уточнено)' },
-  'bid.dgfInsider': { qualified: true, eligible: true, tenderers: [tenderer] },
-  'bid.dgfInsider.patch': { value: { amount: 210000 } },
-  'bid.landlease.patch': { status: 'pending' },
   document,
   'auction.results': {
     bids: [
@@ -104,52 +78,12 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   question: { title: 'Огляд', description: 'Коли можна оглянути приміщення?', author: tenderer },
   answer: { answer: 'Щодня з 10:00 до 16:00.' },
   cancellation: { reason: 'Рішення організатора' },
-  'auction.landlease': {
-    title: 'Оренда земельної ділянки',
-    description: 'Право оренди земельної ділянки',
-    procurementMethodType: 'landlease',
-    status: 'draft',
-    tenderAttempts: 1,
-    lotIdentifier: 'LL-0001',
-    value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true },
-    minimalStep: { amount: 1000, currency: 'UAH', valueAddedTaxIncluded: true },
-    guarantee: { amount: 10000, currency: 'UAH' },
-    registrationFee: { amount: 500, currency: 'UAH' },
-    budgetSpent: { amount: 2000, currency: 'UAH' },
-    items: [
-      {
-        description: 'Земельна ділянка для сільськогосподарського виробництва',
-        classification: {
-          scheme: 'CAV-PS',
-          id: '06121000-6',
-          description: 'Землі для ведення сільського господарства',
-        },
-        additionalClassifications: [
-          { scheme: 'kvtspz', id: '01.01', description: 'Для ведення товарного сільськогосподарського виробництва' },
-          { scheme: 'cadastralNumber', id: '1234567890:12:123:1234', description: 'Кадастровий номер' },
-        ],
-        address: {
-          countryName: 'Україна',
-          postalCode: '79000',
-          region: 'Львівська область',
-          locality: 'м. Львів',
-          streetAddress: 'вул. Зелена, 1',
-        },
-        unit: { code: 'HAR', name: 'гектар' },
-        quantity: 12.5,
-      },
-    ],
-    procuringEntity: custodian,
-    lotHolder: { ...custodian, name: 'Власник лоту' },
-    bankAccount: {
-      description: 'Рахунок для гарантійних внесків',
-      bankName: 'АТ КБ ПриватБанк',
-      accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description: 'IBAN' }],
-    },
-    contractTerms: { type: 'lease', leaseTerms: { leaseDuration: 'P5Y' } },
-    auctionPeriod: { startDate: '2026-12-07' },
-  },
-  'bid.landlease': { value: { amount: 100000, currency: 'UAH', valueAddedTaxIncluded: true }, tenderers: [tenderer] },
   relatedProcess: { type: 'lot', relatedProcessID: '0123456789abcdef0123456789abcdef' },
   ownership: { id: '5a4b3c2d1e0f5a4b3c2d1e0f5a4b3c2d', transfer: '9f8e7d6c5b4a39281706f5e4d3c2b1a0' },
+  // Each auction type's, from its definition (types/<type>/examples.ts), by the names of its schemas.
+  ...Object.fromEntries(
+    auctionDefinitions.flatMap(({ procurementMethodType: t, examples }) =>
+      Object.entries(auctionSchemaNames(t)).map(([key, name]) => [name, examples[key as keyof typeof examples]]),
+    ),
+  ),
 };

@@ -14,6 +14,18 @@ import { lotSchema } from '#domain/lots/lot.ts';
 import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
 
 /**
+ * The names routes.ts gives an auction type's request schemas, by their key in its definition (`schemas`, `examples`).
+ */
+export function auctionSchemaNames(type: string) {
+  return {
+    auction: `auction.${type}`,
+    auctionStored: `auction.${type}.stored`,
+    bid: `bid.${type}`,
+    bidPatch: `bid.${type}.patch`,
+  } as const;
+}
+
+/**
  * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the very objects the
  * domain validates with (`checkWith(name, schema, data)`), imported, never copied. The few entries below the line have no
  * JSON Schema in the domain (the answer of a command, or a body checked by rules rather than a schema): they describe
@@ -27,16 +39,9 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'asset.basic': basicAsset,
   // Each auction type's schemas, from its definition (registry.ts).
   ...Object.fromEntries(
-    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [
-      [`auction.${t}`, schemas.auction],
-      [`auction.${t}.stored`, schemas.auctionStored],
-    ]),
-  ),
-  ...Object.fromEntries(
-    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) => [
-      [`bid.${t}`, schemas.bid],
-      [`bid.${t}.patch`, schemas.bidPatch],
-    ]),
+    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) =>
+      Object.entries(auctionSchemaNames(t)).map(([key, name]) => [name, schemas[key]]),
+    ),
   ),
   question: questionSchema,
   answer: answerSchema,

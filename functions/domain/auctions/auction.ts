@@ -1,9 +1,8 @@
 import { isOrUnder, samePlace, type Child, type ChildOwner, type ChildPlace } from '../kernel/aggregate.ts';
 import type { Micros } from '../kernel/time.ts';
 import { parseInstant } from '../kernel/time.ts';
+import type { TypeAuctionRecord } from './catalog.ts';
 import type { AuctionPeriods, PeriodName } from './record.ts';
-import type { DgfInsiderAuction } from './types/dgf-insider/record.ts';
-import type { LandleaseAuction } from './types/landlease/record.ts';
 
 export {
   AUCTION_STATUSES,
@@ -18,15 +17,22 @@ export {
 
 /**
  * An auction procedure as stored and shown (interface.md §2.5): one record type per auction type, told apart by
- * `procurementMethodType`. Blocks shared by the types read the fields every record has.
+ * `procurementMethodType`: the union over the catalog (each descriptor's `records`), so a new type names none here.
+ * Blocks shared by the types read the fields every record has.
  */
-export type Auction = DgfInsiderAuction | LandleaseAuction;
+export type Auction = TypeAuctionRecord;
 
 /** The record of one auction type. */
 export type AuctionOf<T extends Auction['procurementMethodType']> = Extract<Auction, { procurementMethodType: T }>;
 
 /** The statuses every type has: the only ones the shared blocks (awarding, cancelling, scheduling) move an auction to. */
-export type SharedStatus = Extract<DgfInsiderAuction['status'], LandleaseAuction['status']>;
+export type SharedStatus = CommonStatus<Auction>;
+/** The statuses every member of the union `A` has: inferred from a contravariant place, the candidates intersect. */
+type CommonStatus<A extends { status: string }> = (A extends unknown ? (status: A['status']) => void : never) extends (
+  status: infer S,
+) => void
+  ? S
+  : never;
 
 /** The parts of an aggregate the auction blocks work on: the root and its children (bids, documents, ...). */
 export interface AuctionParts<A extends Auction = Auction> {

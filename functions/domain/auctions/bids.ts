@@ -5,7 +5,6 @@ import { tokenMatches } from '../kernel/ids.ts';
 import type { JsonObject } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
-import type { DgfInsiderBid, LandleaseBid, LandleaseBidPatch } from '../schemas/generated/request-types.ts';
 import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
 import {
   childPlace,
@@ -15,9 +14,11 @@ import {
   type AuctionParts,
   type AuctionStatus,
 } from './auction.ts';
+import type { TypeBidFields as BidFields } from './catalog.ts';
 
 /** Every status a bid of any type can be in: what its request schemas allow (landlease: its patch), and `unsuccessful` (set by the server). */
-export type BidStatus = NonNullable<DgfInsiderBid['status'] | LandleaseBidPatch['status']> | 'unsuccessful';
+export type BidStatus = NonNullable<StatusOf<BidFields>> | 'unsuccessful';
+type StatusOf<F> = F extends { status?: infer S } ? S : never;
 
 /** The server's own fields of a bid. */
 interface BidServer {
@@ -33,8 +34,9 @@ interface BidServer {
  * A bid (interface.md §2.6): the fields its type's request schema allows (generated from the same schema its
  * validator uses) and the server's. Its owner token's hash is kept beside it (`Child.internal`), never in the bid.
  */
-export type Bid = (Omit<DgfInsiderBid, keyof BidServer> | Omit<LandleaseBid & LandleaseBidPatch, keyof BidServer>) &
-  BidServer;
+export type Bid = OwnFields<BidFields> & BidServer;
+/** A type's bid fields but the server's (distributed over the types). */
+type OwnFields<F> = F extends unknown ? Omit<F, keyof BidServer> : never;
 
 /** A bid before the kernel stamps it (its `id`, `owner` and `date`): what a type's `create` returns. */
 export type NewBid = Bid extends unknown ? Omit<Bid, 'id' | 'owner' | 'date'> : never;

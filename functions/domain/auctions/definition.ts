@@ -64,8 +64,15 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
   awarding: AwardingRules;
   /** What cancelling does besides the status (shared: `NO_BID_CLEARING`). */
   cancellation: CancellationRules;
-  /** The JSON Schemas the type validates with, as the OpenAPI document names them (`auction.<type>`, ...). */
-  schemas: { auction: object; auctionStored: object; bid: object; bidPatch: object };
+  /**
+   * The JSON Schemas the type validates request bodies with. `npm run generate` compiles each into the validator
+   * `<type><Key>` (`landleaseAuction`, `landleaseBidPatch`, ...: schemas/request-schemas.ts), the name its check
+   * passes to `checkWith`; the OpenAPI document shows the four below (`auction.<type>`, `auction.<type>.stored`,
+   * `bid.<type>`, `bid.<type>.patch`). A type may add its own (landlease: `auctionPeriod`).
+   */
+  schemas: AuctionSchemas;
+  /** The OpenAPI document's request examples, one per named schema (the OpenAPI lint checks each against it). */
+  examples: { readonly [K in keyof TypeSchemas]: JsonObject };
 
   /**
    * An auction created from a lot (`merchandisingObject`) waits in `pending.verification` until the convoy has
@@ -74,6 +81,16 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
    */
   releaseFromLot(auction: A, items: JsonObject[], timing: Timing): A;
 }
+
+/** The request schemas every auction type has. */
+interface TypeSchemas {
+  auction: object;
+  auctionStored: object;
+  bid: object;
+  bidPatch: object;
+}
+/** Those, and any the type adds of its own, by key (the validator's name without the type). */
+export type AuctionSchemas = TypeSchemas & { readonly [own: string]: object };
 
 /** What the kernel stamps on a new auction of any type: ids, owner and dates (the definition's `initialize` sets the rest). */
 export type AuctionStamp = 'id' | 'auctionID' | 'owner' | 'date' | 'dateModified';

@@ -1,4 +1,4 @@
-import type { AuctionStatus } from './auction.ts';
+import type { AuctionStatus } from './record.ts';
 
 /**
  * What the route table and the reads need of an auction type, kept apart from its definition: functions/routes.ts
@@ -21,7 +21,19 @@ export interface AuctionTypeDescriptor {
   feed: string;
   /** Bids are hidden from everyone but their owner while its auctions are in these statuses. */
   bidsHidden: readonly AuctionStatus[];
+  /** Its record types (`typeRecords`), for the compiler only: `Auction` and `Bid` are their unions over the catalog. */
+  records: TypeRecords<unknown, unknown>;
 }
+
+/**
+ * The record types of an auction type: its auction (`types/<type>/record.ts`) and the fields its bid schemas allow.
+ * Types only: the value is empty.
+ */
+export interface TypeRecords<A, B> {
+  readonly auction?: A;
+  readonly bid?: B;
+}
+export const typeRecords = <A, B>(): TypeRecords<A, B> => ({});
 
 /** Its auctions carry `access.transfer` and can be taken over. */
 export const takesTransfers = (type: AuctionTypeDescriptor): boolean => type.transfers !== undefined;

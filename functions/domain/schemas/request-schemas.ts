@@ -8,20 +8,7 @@ import { contractPatchSchema } from '../auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
 import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
-import {
-  bidPatchSchema as dgfInsiderBidPatch,
-  newBidSchema as dgfInsiderBid,
-} from '../auctions/types/dgf-insider/bids.ts';
-import {
-  newAuctionSchema as dgfInsiderAuction,
-  storedAuctionSchema as dgfInsiderAuctionStored,
-} from '../auctions/types/dgf-insider/schema.ts';
-import { bidPatchSchema as landleaseBidPatch, newBidSchema as landleaseBid } from '../auctions/types/landlease/bids.ts';
-import { auctionPeriodSchema as landleaseAuctionPeriod } from '../auctions/types/landlease/definition.ts';
-import {
-  newAuctionSchema as landleaseAuction,
-  storedAuctionSchema as landleaseAuctionStored,
-} from '../auctions/types/landlease/schema.ts';
+import { auctionDefinitions } from '../auctions/registry.ts';
 import { documentSchema } from '../documents/documents.ts';
 import { closeObjects } from '../kernel/validation.ts';
 import { lotSchema } from '../lots/lot.ts';
@@ -38,15 +25,12 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   bounceAsset,
   bounceItem,
   bounceRelatedProcess,
-  dgfInsiderAuction,
-  dgfInsiderAuctionStored,
-  dgfInsiderBid,
-  dgfInsiderBidPatch,
-  landleaseAuction,
-  landleaseAuctionStored,
-  landleaseAuctionPeriod,
-  landleaseBid,
-  landleaseBidPatch,
+  // Each auction type's, from its definition (auctions/registry.ts): `<type><Key>` for each of its `schemas`.
+  ...Object.fromEntries(
+    auctionDefinitions.flatMap(({ procurementMethodType: type, schemas }) =>
+      Object.entries(schemas).map(([key, schema]) => [auctionValidatorName(type, key), schema]),
+    ),
+  ),
   question: questionSchema,
   answer: answerSchema,
   contractPatch: contractPatchSchema,
@@ -54,6 +38,11 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   cancellation: cancellationSchema,
   cancellationPatch: cancellationPatchSchema,
 };
+
+/** The validator of an auction type's schema: `landlease` + `bidPatch` is `landleaseBidPatch`. */
+export function auctionValidatorName(type: string, key: string): string {
+  return `${type}${key[0]!.toUpperCase()}${key.slice(1)}`;
+}
 
 // Unknown fields are refused at every level (closeObjects): in place, so the validators generated from these objects
 // and the OpenAPI document that shows them (functions/openapi/schemas.ts imports this module) agree.

@@ -11,6 +11,7 @@ import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { NO_BID_CLEARING } from '../../cancellations.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
+import { examples } from './examples.ts';
 import { bidPatchSchema, insiderBids, newBidSchema } from './bids.ts';
 import { takesTransfers } from '../../descriptor.ts';
 import { dgfInsiderType } from './descriptor.ts';
@@ -234,4 +235,5 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
     bid: newBidSchema,
     bidPatch: bidPatchSchema,
   },
+  examples,
 };

@@ -1,4 +1,6 @@
-import type { AuctionTypeDescriptor } from '../../descriptor.ts';
+import type { DgfInsiderBid } from '../../../schemas/generated/request-types.ts';
+import { type AuctionTypeDescriptor, typeRecords } from '../../descriptor.ts';
+import type { DgfInsiderAuction } from './record.ts';
 
 /**
  * dgfInsider at /api/2.3: answers in `application/json; charset=UTF-8`; its auctions change hands with the 2.3
@@ -11,4 +13,5 @@ export const dgfInsiderType = {
   transfers: { version: '2.3' },
   feed: 'auctions-dgfInsider',
   bidsHidden: ['active.tendering', 'active.auction'],
+  records: typeRecords<DgfInsiderAuction, DgfInsiderBid>(),
 } as const satisfies AuctionTypeDescriptor;

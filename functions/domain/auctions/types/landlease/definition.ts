@@ -14,6 +14,7 @@ import { draftOnlyCreate } from '../../creation.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { questionsOnlyIn } from '../../questions.ts';
 import { span } from '../../texts.ts';
+import { examples } from './examples.ts';
 import { bidPatchSchema, landleaseBids, newBidSchema } from './bids.ts';
 import { takesTransfers } from '../../descriptor.ts';
 import { landleaseType } from './descriptor.ts';
@@ -225,5 +226,7 @@ export const landlease: AuctionDefinition<'landlease'> = {
     auctionStored: storedAuctionSchema,
     bid: newBidSchema,
     bidPatch: bidPatchSchema,
+    auctionPeriod: auctionPeriodSchema,
   },
+  examples,
 };

@@ -1,4 +1,6 @@
-import type { AuctionTypeDescriptor } from '../../descriptor.ts';
+import type { LandleaseBid, LandleaseBidPatch } from '../../../schemas/generated/request-types.ts';
+import { type AuctionTypeDescriptor, typeRecords } from '../../descriptor.ts';
+import type { LandleaseAuction } from './record.ts';
 
 /** landlease at /api/2.5: `Location` as a path; auctions taken over with 2.5 transfers. */
 export const landleaseType = {
@@ -8,4 +10,5 @@ export const landleaseType = {
   transfers: { version: '2.5' },
   feed: 'auctions-landlease',
   bidsHidden: ['active.tendering', 'active.enquiry', 'active.auction'],
+  records: typeRecords<LandleaseAuction, LandleaseBid & LandleaseBidPatch>(),
 } as const satisfies AuctionTypeDescriptor;
