@@ -137,4 +137,25 @@ describe('dependency rules (docs/DESIGN.md)', () => {
       ),
     ).toEqual([]);
   });
+
+  it('has no import loops in functions/ (type-only imports too): each file stands above what it imports', () => {
+    const sources = files(join(ROOT, 'functions')).map(rel);
+    const graph = new Map(
+      sources.map((f) => [f, importsOf(join(ROOT, f)).filter((i) => i.startsWith('functions/') && i.endsWith('.ts'))]),
+    );
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        loops.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of sources) visit(file, []);
+    expect(loops).toEqual([]);
+  });
 });
