@@ -144,7 +144,8 @@ export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dyn
       'import, "import ms" both (the bundle\'s whole cold import, in another order), "ratio" the median over runs of each run\'s ' +
       `import ÷ floor: both times from one process, so the ratio is not the noise between processes. Medians of ${runs} runs. ` +
       `A write's "import ms" also imports the body validators its first request loads ` +
-      '(`request-validators.mjs` beside the bundle, "+ validators KB"); a read never loads them. ' +
+      "(`validators.mjs` beside the bundle: only those its code checks with; a bot's `request-validators.mjs`: all of them; " +
+      '"+ validators KB"); a read never loads them. ' +
       'Targets: ratio ≤ 1.15; ≤ 60 KB for a read, ≤ 120 KB for a write (bots are writes), the bundle itself.',
     '',
     `Floor alone (medians over all rows): **DynamoDB ${floorOnly.dynamodb} ms**, **DynamoDB + S3 ${floorOnly.s3} ms**. ` +

@@ -2,7 +2,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { build, transformSync, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
@@ -14,8 +15,9 @@ import { routeRule, routes } from '../functions/routes.ts';
  *
  * Output: `<outdir>/<handler>/index.mjs` (e.g. `http/lots/get-lot/index.mjs`), one directory per Lambda, with the
  * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it, and the request
- * body validators (`request-validators.mjs`, built once in the same run) beside the bundles that load them: they
- * are imported at the first request with a body, so a read never loads them.
+ * body validators its code checks with beside it (`validators.mjs`: one module per set of names, built once in the
+ * same run, exporting just those): the kit imports it at the first request with a body, so a read never loads
+ * validators and a write only its own. The bots load all of them (`request-validators.mjs` beside each bot).
  *
  * An HTTP Lambda's entry is not its handler module but a small generated module (`routeEntries`) that hands the HTTP
  * kit the rules of the routes that Lambda serves, then exports the handler: no bundle carries the route table, and
@@ -45,9 +47,18 @@ export interface BuildLambdasOptions {
 const VALIDATORS = join(FUNCTIONS, 'domain/schemas/generated/request-validators.js');
 const VALIDATORS_ENTRY = '_shared/request-validators';
 const VALIDATORS_FILE = 'request-validators.mjs';
+/**
+ * One module per set of validator names a Lambda uses (`<outdir>/_shared/validators/<set>.mjs`, re-exporting just
+ * those), copied beside each Lambda of that set as `validators.mjs`.
+ */
+const VALIDATOR_SET_FILE = 'validators.mjs';
+const VALIDATOR_ENTRY = 'agora-validators';
+const VALIDATORS_SHARED = '_shared/validators';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** An HTTP Lambda with a route that can carry a body: the kit loads validators only for those. */
+const takesBodies = (handler: string) => routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
 
-/** The handlers' bundles import the validators as a file beside them (`./request-validators.mjs`), not inlined. */
+/** The bots import all the validators as a file beside them (`./request-validators.mjs`), not inlined. */
 const validatorsApart: Plugin = {
   name: 'validators-apart',
   setup(b) {
@@ -55,6 +66,68 @@ const validatorsApart: Plugin = {
       args.kind === 'dynamic-import' ? { path: `./${VALIDATORS_FILE}`, external: true } : undefined,
     );
   },
+};
+
+/**
+ * The entry of one set's module (`agora-validators:<name>,<name>...`): re-exports those validators of
+ * request-validators.js, so tree-shaking keeps only their code and the subschemas and runtime they share, once.
+ */
+const validatorEntries: Plugin = {
+  name: 'validator-entries',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${VALIDATOR_ENTRY}:`) }, (args) => ({
+      path: args.path.slice(VALIDATOR_ENTRY.length + 1),
+      namespace: VALIDATOR_ENTRY,
+    }));
+    b.onLoad({ filter: /.*/, namespace: VALIDATOR_ENTRY }, ({ path: names }) => ({
+      resolveDir: FUNCTIONS,
+      loader: 'js',
+      contents: `export { ${names} } from ${JSON.stringify(VALIDATORS)};`,
+    }));
+  },
+};
+
+/** A set's file name: short and stable (a digest of its names). */
+const setFile = (names: readonly string[]) =>
+  `${createHash('sha256').update(names.join(',')).digest('hex').slice(0, 12)}.mjs`;
+
+/**
+ * The validator names a bundle's code can use: every check is `checkWith('<name>', ...)` with a literal name in a
+ * domain module (test/unit/architecture.test.ts keeps it so), and the land-parcel validators are read only by
+ * validate-schema-properties.ts. Read from the source modules esbuild put in the bundle (its metafile), comments
+ * stripped.
+ */
+const CHECK_WITH = /\bcheckWith\(\s*['"]([A-Za-z0-9_]+)['"]/g;
+const LAND_PARCELS_MODULE = 'functions/domain/schemas/validate-schema-properties.ts';
+export function validatorNamesOf(
+  inputs: readonly string[],
+  namesInModule: Map<string, string[]> = new Map(),
+): string[] {
+  const names = inputs.flatMap((input) => {
+    if (!input.startsWith('functions/') || !input.endsWith('.ts')) return [];
+    let found = namesInModule.get(input);
+    if (!found) {
+      const code = transformSync(readFileSync(join(ROOT, input), 'utf8'), { loader: 'ts', legalComments: 'none' }).code;
+      found = [...code.matchAll(CHECK_WITH)].map((m) => m[1]);
+      if (input === LAND_PARCELS_MODULE) found.push('landParcels');
+      namesInModule.set(input, found);
+    }
+    return found;
+  });
+  return [...new Set(names)].sort();
+}
+
+/** The source modules of each Lambda's bundle (`<handler>/index.mjs`), from a build's metafile. */
+const bundleInputs = (meta: Metafile, outdir: string): Map<string, string[]> => {
+  const byHandler = new Map<string, string[]>();
+  for (const handler of lambdaHandlers()) {
+    const output = Object.entries(meta.outputs).find(
+      ([file]) => resolve(ROOT, file) === resolve(outdir, handler, 'index.mjs'),
+    );
+    if (!output) throw new Error(`no bundle for ${handler} in the metafile`);
+    byHandler.set(handler, Object.keys(output[1].inputs));
+  }
+  return byHandler;
 };
 
 /**
@@ -79,9 +152,11 @@ const ENTRY = 'agora-entry';
  * to the kit at import, the document ports only where a route touches documents, and the handler module's exports.
  * Bots and the authorizer have no route rules: their entry is their module.
  */
-const routeEntries: Plugin = {
+const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undefined): Plugin => ({
   name: 'route-entries',
   setup(b) {
+    // The validators are a file beside the bundle, imported when the kit loads them.
+    b.onResolve({ filter: /^\.\/validators\.mjs$/, namespace: ENTRY }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: new RegExp(`^${ENTRY}:`) }, (args) => ({
       path: args.path.slice(ENTRY.length + 1),
       namespace: ENTRY,
@@ -90,31 +165,35 @@ const routeEntries: Plugin = {
       const rules = routes.filter((r) => r.handler === handler).map(routeRule);
       const documents = rules.some((r) => r.documents);
       const file = (module: string) => JSON.stringify(join(FUNCTIONS, `${module}.ts`));
+      // Known after the first pass of the build (undefined in it: the imports are external, so the graph is the same).
+      const names = validators?.get(handler) ?? [];
+      const source = `{ names: ${JSON.stringify(names)}, load: () => import(${JSON.stringify(`./${VALIDATOR_SET_FILE}`)}) }`;
       return {
         resolveDir: FUNCTIONS,
         loader: 'js',
         contents: [
           `import { serveRoutes } from ${file('http-kit/route-rules')};`,
           documents ? `import { documentPorts } from ${file('runtime/documents')};` : '',
-          `serveRoutes(${JSON.stringify(rules)}${documents ? ', documentPorts' : ''});`,
+          `serveRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${source});`,
           `export * from ${file(handler)};`,
         ].join('\n'),
       };
     });
   },
-};
+});
 
 const isRoute = (handler: string) => routes.some((r) => r.handler === handler);
 
+const lambdaEntries = () =>
+  Object.fromEntries(
+    lambdaHandlers().map((h) => [`${h}/index`, isRoute(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
+  );
+
 const options = (o: BuildLambdasOptions): BuildOptions => ({
-  entryPoints: {
-    ...Object.fromEntries(
-      lambdaHandlers().map((h) => [`${h}/index`, isRoute(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
-    ),
-    [VALIDATORS_ENTRY]: VALIDATORS,
-  },
-  plugins: [validatorsApart, openApiApart, routeEntries],
-  outdir: o.outdir,
+  plugins: [validatorsApart, openApiApart, validatorEntries],
+  // Metafile paths relative to the project (`functions/...`), whatever the caller's working directory.
+  absWorkingDir: ROOT,
+  outdir: resolve(o.outdir),
   outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
@@ -134,33 +213,70 @@ const options = (o: BuildLambdasOptions): BuildOptions => ({
   legalComments: 'none',
 });
 
-function copyPackageFiles(outdir: string): void {
+const copy = (from: string, to: string, withMap = false) => {
+  mkdirSync(dirname(to), { recursive: true });
+  cpSync(from, to);
+  if (withMap && existsSync(`${from}.map`)) cpSync(`${from}.map`, `${to}.map`);
+};
+
+function copyBeside(outdir: string, validators: ReadonlyMap<string, readonly string[]>): void {
   for (const handler of lambdaHandlers()) {
     const dir = join(outdir, handler);
-    // Only where a request can carry a body (the HTTP kit loads them for those) or a bot runs: reads never load them.
-    const takesBodies =
-      bots.some((b) => b.handler === handler) ||
-      routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
-    if (takesBodies && readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`)) {
-      cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs`), join(dir, VALIDATORS_FILE));
-      if (existsSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`)))
-        cpSync(join(outdir, `${VALIDATORS_ENTRY}.mjs.map`), join(dir, `${VALIDATORS_FILE}.map`));
+    // A bot loads them all; an HTTP Lambda the module of the names its code checks with (none for a read).
+    if (bots.some((b) => b.handler === handler)) {
+      if (readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`))
+        copy(join(outdir, `${VALIDATORS_ENTRY}.mjs`), join(dir, VALIDATORS_FILE), true);
+    } else {
+      const names = validators.get(handler) ?? [];
+      if (names.length > 0) copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, VALIDATOR_SET_FILE), true);
     }
-    for (const file of packageFiles(handler)) {
-      const to = join(outdir, handler, 'node_modules', file);
-      mkdirSync(dirname(to), { recursive: true });
-      cpSync(join(ROOT, 'node_modules', file), to);
-    }
+    for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
   }
 }
 
-/** Builds every Lambda into `outdir` (emptied first). */
-export async function buildLambdas(o: BuildLambdasOptions): Promise<{ metafile?: Metafile }> {
+/**
+ * Builds every Lambda into `outdir` (emptied first). Two esbuild passes: the first (nothing written) tells which source
+ * modules each bundle holds, so which validators its code can use; the second writes the bundles, their entries handing
+ * the kit those names, and one validators module per set of names.
+ */
+export async function buildLambdas(
+  o: BuildLambdasOptions,
+): Promise<{ metafile?: Metafile; validators: ReadonlyMap<string, readonly string[]> }> {
   rmSync(o.outdir, { recursive: true, force: true });
-  const result = await build(options(o));
-  copyPackageFiles(o.outdir);
+  const base = options(o);
+  const first = await build({
+    ...base,
+    entryPoints: lambdaEntries(),
+    plugins: [...base.plugins!, routeEntries(undefined)],
+    write: false,
+    sourcemap: false,
+    metafile: true,
+  });
+  const inputs = bundleInputs(first.metafile, resolve(o.outdir));
+  const namesInModule = new Map<string, string[]>();
+  const validators = new Map(
+    [...inputs].map(
+      ([handler, files]) => [handler, takesBodies(handler) ? validatorNamesOf(files, namesInModule) : []] as const,
+    ),
+  );
+  const sets = new Map([...validators.values()].filter((n) => n.length > 0).map((n) => [setFile(n), n]));
+  const result = await build({
+    ...base,
+    entryPoints: {
+      ...lambdaEntries(),
+      [VALIDATORS_ENTRY]: VALIDATORS,
+      ...Object.fromEntries(
+        [...sets].map(([file, names]) => [
+          `${VALIDATORS_SHARED}/${file.replace(/\.mjs$/, '')}`,
+          `${VALIDATOR_ENTRY}:${names.join(',')}`,
+        ]),
+      ),
+    },
+    plugins: [...base.plugins!, routeEntries(validators)],
+  });
+  copyBeside(o.outdir, validators);
   writeFileSync(join(o.outdir, OPENAPI_HANDLER, OPENAPI_FILE), JSON.stringify(openApiDocument()));
-  return { metafile: result.metafile };
+  return { metafile: result.metafile, validators };
 }
 
 /**
@@ -175,11 +291,9 @@ export function buildLambdasSync(o: BuildLambdasOptions): void {
 /** Where a Lambda's bundle directory is in a build output. */
 export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
 
-/** A Lambda's body validators file, when it has one (bench: a write's first request loads it). */
-export const validatorsFile = (outdir: string, handler: string): string | undefined => {
-  const file = join(outdir, handler, VALIDATORS_FILE);
-  return existsSync(file) ? file : undefined;
-};
+/** The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it). */
+export const validatorsFile = (outdir: string, handler: string): string | undefined =>
+  [VALIDATOR_SET_FILE, VALIDATORS_FILE].map((f) => join(outdir, handler, f)).find((f) => existsSync(f));
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));

@@ -19,7 +19,7 @@ import { requestNow } from '#runtime/clock.ts';
 import { config } from '#runtime/config.ts';
 import { log, requestCorrelationId, requestMetrics, withCorrelation } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
-import { documentPortsOf, routeRuleOf, type RouteRule } from './route-rules.ts';
+import { documentPortsOf, routeRuleOf, servedValidators, type RouteRule } from './route-rules.ts';
 
 /** What a handler sees: the request already checked, parsed and attributed to a principal. */
 export interface HttpRequest {
@@ -290,8 +290,9 @@ export function httpHandler(handler: Handler) {
         // Unknown paths answer 404 whatever their body.
         const body = route.key === '$default' ? undefined : parseBody(event, route);
         const principal = principalOf(event, body);
-        // The body validators load apart from the bundle, on the first request that may need them (never on a read).
-        if (body) await loadValidators();
+        // The body validators load apart from the bundle, on the first request that may need them (never on a read),
+        // only those this Lambda's code checks with.
+        if (body) await loadValidators(servedValidators());
         const baseUrl = publicBaseUrl(event);
         const request: HttpRequest = {
           method: event.requestContext.http.method,

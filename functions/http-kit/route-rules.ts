@@ -1,4 +1,5 @@
 import type { Role } from '#domain/kernel/principal.ts';
+import type { ValidatorSource } from '#domain/kernel/validation.ts';
 import type { DocumentPorts } from '#runtime/documents.ts';
 
 /**
@@ -21,15 +22,26 @@ export interface RouteRule {
 
 let served: Map<string, RouteRule> | undefined;
 let documentPorts: (() => Promise<DocumentPorts>) | undefined;
+let validatorSource: ValidatorSource | undefined;
 
 /**
  * Hands the kit the rules of the routes this process serves, and the document ports when one of them touches
- * documents (a function, so a route that does not never loads the store's file modules).
+ * documents (a function, so a route that does not never loads the store's file modules). A built Lambda also hands
+ * the body validators its code checks with (lib/build.ts ships those beside it); without them (the sources), the
+ * kit loads all.
  */
-export function serveRoutes(rules: readonly RouteRule[], documents?: () => Promise<DocumentPorts>): void {
+export function serveRoutes(
+  rules: readonly RouteRule[],
+  documents?: () => Promise<DocumentPorts>,
+  validators?: ValidatorSource,
+): void {
   served = new Map(rules.map((r) => [r.key, r]));
   documentPorts = documents;
+  validatorSource = validators;
 }
+
+/** The body validators this Lambda was built with (undefined: all, as from the sources). */
+export const servedValidators = (): ValidatorSource | undefined => validatorSource;
 
 /**
  * The rule of the route API Gateway invoked. A handler loaded without rules, or invoked for a route it was not built

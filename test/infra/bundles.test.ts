@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Metafile } from 'esbuild';
+import { transformSync, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLambdas, lambdaHandlers, ROOT } from '../../lib/build.ts';
 import { openApiDocument } from '../../functions/openapi/document.ts';
+import { bots } from '../../functions/bots.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
 
 /**
@@ -16,9 +17,12 @@ import { docserviceAccess, routes } from '../../functions/routes.ts';
  */
 let dir: string;
 let meta: Metafile;
+let validators: ReadonlyMap<string, readonly string[]>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agora-bundles-meta-'));
-  meta = (await buildLambdas({ outdir: dir, metafile: true })).metafile!;
+  const built = await buildLambdas({ outdir: dir, metafile: true });
+  meta = built.metafile!;
+  validators = built.validators;
   // Beside the bundles only what the Lambda runtime provides, as in the bundled local mode.
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(join(ROOT, 'node_modules', '@aws-sdk'), join(dir, 'node_modules', '@aws-sdk'), 'dir');
@@ -38,15 +42,27 @@ const touchesDocuments = (handler: string) => routes.some((r) => r.handler === h
  * Invokes a bundle's handler (or, with `source`, the TypeScript module as is) in a fresh Node process, as a Lambda
  * cold start does: its answer and what it logged.
  */
-function invoke(handler: string, routeKey: string, path: string, source = false) {
+function invoke(
+  handler: string,
+  routeKey: string,
+  path: string,
+  source = false,
+  request: { body?: unknown; role?: string; bundles?: string } = {},
+) {
   const event = {
     version: '2.0',
     routeKey,
     rawPath: path,
-    headers: {},
-    requestContext: { http: { method: routeKey.split(' ')[0], path }, requestId: 'r1', domainName: 'localhost' },
+    headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+    requestContext: {
+      http: { method: routeKey.split(' ')[0], path },
+      requestId: 'r1',
+      domainName: 'localhost',
+      ...(request.role && { authorizer: { lambda: { name: request.role, role: request.role, levels: '1' } } }),
+    },
   };
-  const module = source ? join(ROOT, 'functions', `${handler}.ts`) : join(dir, handler, 'index.mjs');
+  const module = source ? join(ROOT, 'functions', `${handler}.ts`) : join(request.bundles ?? dir, handler, 'index.mjs');
   const script = `const { handler } = await import(${JSON.stringify(pathToFileURL(module).href)});
     const answer = await handler(${JSON.stringify(event)}, { awsRequestId: 'r1', functionName: 'f' });
     console.log('ANSWER ' + JSON.stringify(answer));`;
@@ -63,6 +79,104 @@ function invoke(handler: string, routeKey: string, path: string, source = false)
   if (!line) throw new Error(`the bundle did not answer: ${run.stderr}`);
   return { answer: JSON.parse(line.slice('ANSWER '.length)), log: run.stdout + run.stderr };
 }
+
+/** A Lambda can be sent a body (the kit loads body validators only then). */
+const takesBodies = (handler: string) =>
+  routes.some((r) => r.handler === handler && ['POST', 'PUT', 'PATCH'].includes(r.method));
+/** The validator names the source modules of a Lambda's bundle check with (comments dropped), read here on their own. */
+const checkedIn = new Map<string, string[]>();
+const namesChecked = (handler: string): string[] => {
+  const names = inputsOf(handler)
+    .filter((i) => i.startsWith('functions/') && i.endsWith('.ts'))
+    .flatMap((i) => {
+      if (!checkedIn.has(i)) {
+        const code = transformSync(readFileSync(join(ROOT, i), 'utf8'), { loader: 'ts' }).code;
+        const found = [...code.matchAll(/checkWith\(\s*["']([^"']+)["']/g)].map((m) => m[1]);
+        checkedIn.set(i, i.endsWith('/validate-schema-properties.ts') ? [...found, 'landParcels'] : found);
+      }
+      return checkedIn.get(i)!;
+    });
+  return [...new Set(names)].sort();
+};
+/** The validators a Lambda ships (the exports of `validators.mjs` beside it, read from its one export list). */
+const shipped = (handler: string): string[] | undefined => {
+  const file = join(dir, handler, 'validators.mjs');
+  if (!existsSync(file)) return undefined;
+  const list = readFileSync(file, 'utf8').match(/export\s*\{([^}]*)\}\s*;?\s*$/)?.[1] ?? '';
+  return list
+    .split(',')
+    .map(
+      (e) =>
+        e
+          .trim()
+          .split(/\s+as\s+/)
+          .at(-1)!,
+    )
+    .sort();
+};
+
+describe('the body validators beside the bundles', () => {
+  it('a lot write ships exactly the lot and document validators, and hands the kit those names', () => {
+    expect(shipped('http/lots/post-lot')).toEqual(['document', 'lot']);
+    expect(validators.get('http/lots/post-lot')).toEqual(['document', 'lot']);
+    const entry = readFileSync(join(dir, 'http/lots/post-lot/index.mjs'), 'utf8');
+    expect(entry).toContain('names:["document","lot"],load:()=>import("./validators.mjs")');
+  });
+
+  it('no read (nor the authorizer) ships a validator file; only the bots ship them all', () => {
+    const withFiles = lambdaHandlers().filter((h) =>
+      ['validators.mjs', 'request-validators.mjs'].some((f) => existsSync(join(dir, h, f))),
+    );
+    const bodyLambdas = lambdaHandlers().filter((h) => takesBodies(h) || bots.some((b) => b.handler === h));
+    expect(withFiles.filter((h) => !bodyLambdas.includes(h))).toEqual([]);
+    for (const bot of bots)
+      expect(existsSync(join(dir, bot.handler, 'request-validators.mjs')), bot.handler).toBe(true);
+    for (const h of lambdaHandlers().filter((h) => !bots.some((b) => b.handler === h)))
+      expect(existsSync(join(dir, h, 'request-validators.mjs')), h).toBe(false);
+  });
+
+  it("every name a write bundle's modules pass to checkWith is shipped beside it, and nothing else", async () => {
+    for (const handler of httpHandlers().filter(takesBodies)) {
+      const names = namesChecked(handler);
+      expect(shipped(handler) ?? [], handler).toEqual(names);
+      expect(validators.get(handler), handler).toEqual(names);
+    }
+    // Not a vacuous walk: the lot, asset and auction writes all check bodies.
+    expect(namesChecked('http/assets/post-asset')).toContain('landParcels');
+    expect(namesChecked('http/auctions/post-auction')).toContain('dgfInsiderAuction');
+  });
+
+  it('a write answers a bad body with the 422 of its own validator, loaded from beside the bundle', () => {
+    const { answer } = invoke('http/lots/post-lot', 'POST /api/0.1/lots', '/api/0.1/lots', false, {
+      role: 'broker',
+      body: { data: { title: 5 } },
+    });
+    expect(answer.statusCode).toBe(422);
+    expect(JSON.parse(answer.body).errors).toContainEqual({
+      location: 'body',
+      name: 'title',
+      description: ['Value must be of type string.'],
+    });
+  });
+
+  it('a check by a validator its Lambda was not built with fails loudly (a 500, the name in the log)', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'agora-bundles-missing-'));
+    try {
+      cpSync(join(dir, 'http/lots/post-lot'), join(copy, 'http/lots/post-lot'), { recursive: true });
+      symlinkSync(join(dir, 'node_modules'), join(copy, 'node_modules'), 'dir');
+      writeFileSync(join(copy, 'http/lots/post-lot/validators.mjs'), 'export {};\n');
+      const { answer, log } = invoke('http/lots/post-lot', 'POST /api/0.1/lots', '/api/0.1/lots', false, {
+        role: 'broker',
+        body: { data: { title: 5 } },
+        bundles: copy,
+      });
+      expect(answer.statusCode).toBe(500);
+      expect(log).toMatch(/request validator \\?"(lot|document)\\?" not loaded/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the Lambda bundles', () => {
   it('carry no route table, not even the OpenAPI one: its document is a file written beside it by the build', () => {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
+import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -115,6 +116,26 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(
       offenders(['functions'], (i, file) => i === 'functions/routes.ts' && !file.startsWith('functions/openapi/')),
     ).toEqual([]);
+  });
+
+  it("names every body check by a literal: `checkWith` is only called as `checkWith('<name>', ...)`, the land-parcel validators read only in validate-schema-properties.ts (lib/build.ts ships each Lambda the validators its modules name)", () => {
+    const definitions = 'functions/domain/kernel/validation.ts';
+    const offending = files(join(ROOT, 'functions'))
+      .filter((f) => rel(f) !== definitions)
+      .flatMap((f) => {
+        // Comments and import lists dropped (no renaming there): what is left is code, where every use must be a call
+        // with a literal.
+        const source = transformSync(readFileSync(f, 'utf8'), { loader: 'ts' }).code;
+        const renamed = /\bcheckWith\s+as\b/.test(source) ? ['checkWith renamed'] : [];
+        const code = source.replace(/^import\s[\s\S]*?from\s+['"][^'"]+['"];?$/gm, '');
+        const checks = [...code.matchAll(/\bcheckWith\b(?!\(\s*['"][A-Za-z0-9_]+['"])/g)].map(() => 'checkWith');
+        const parcels =
+          rel(f) === 'functions/domain/schemas/validate-schema-properties.ts'
+            ? []
+            : [...code.matchAll(/\blandParcelValidators\b/g)].map(() => 'landParcelValidators');
+        return [...renamed, ...checks, ...parcels].map((use) => `${rel(f)}: ${use}`);
+      });
+    expect(offending).toEqual([]);
   });
 
   it('keeps lib/ out of functions/: nothing in functions/ imports lib/', () => {

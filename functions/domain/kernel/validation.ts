@@ -138,22 +138,49 @@ type RequestTypes = import('../schemas/generated/request-types.ts').RequestTypes
 /** The name of a request body validator (functions/domain/schemas/request-schemas.ts). */
 export type ValidatorName = Exclude<keyof RequestValidators, 'landParcels'>;
 
-let loaded: RequestValidators | undefined;
+/** A name `loadValidators` can load: a body validator, or `landParcels` (schemas/validate-schema-properties.ts). */
+export type LoadableName = keyof RequestValidators;
+/**
+ * The validators a built Lambda carries: the names its code checks with and the module beside its bundle that exports
+ * just those (lib/build.ts).
+ */
+export interface ValidatorSource {
+  readonly names: readonly LoadableName[];
+  readonly load: () => Promise<Partial<RequestValidators>>;
+}
+
+const loaded: { -readonly [N in LoadableName]?: RequestValidators[N] } = {};
+let loadedAll = false;
 
 /**
  * Loads the request body validators (compiled at build time: schemas/generated/request-validators.js). They load
  * apart from a Lambda's own bundle, on demand, so a read never pays for them: the HTTP kit awaits this before the
- * handler of every route that takes a body, the bots before a run. Checks are synchronous after that.
+ * handler of every route that takes a body, the bots before a run. Checks are synchronous after that. With a
+ * `source` (a built Lambda: only the validators its code checks with) just those load; without (run from the
+ * sources, the bots), all of them.
  */
-export async function loadValidators(): Promise<void> {
-  loaded ??= await import('../schemas/generated/request-validators.js');
+export async function loadValidators(source?: ValidatorSource): Promise<void> {
+  if (!source) {
+    if (!loadedAll) Object.assign(loaded, await import('../schemas/generated/request-validators.js'));
+    loadedAll = true;
+    return;
+  }
+  if (source.names.every((name) => loaded[name])) return;
+  const module = await source.load();
+  for (const name of source.names) Object.assign(loaded, { [name]: module[name] });
+}
+
+/** A validator once loaded; a name its Lambda was not built with is a packaging mistake, and fails loudly. */
+function loadedValidator<N extends LoadableName>(name: N): RequestValidators[N] {
+  const validator = loaded[name];
+  if (!validator)
+    throw new Error(`request validator "${name}" not loaded: await loadValidators() (lib/build.ts ships it)`);
+  return validator as RequestValidators[N];
 }
 
 /** The land-parcel item validators by schema id (schemas/generated/validators.js), once loaded. */
 export function landParcelValidators(): RequestValidators['landParcels'] {
-  if (!loaded)
-    throw new Error('request validators not loaded: await loadValidators() before checking schema_properties');
-  return loaded.landParcels;
+  return loadedValidator('landParcels');
 }
 
 /** Throws a 422 in the upstream shape unless `validate` accepts `data` (the validator of `schema`). */
@@ -171,8 +198,7 @@ export function checkWith<N extends ValidatorName>(
   schema: object,
   data: unknown,
 ): asserts data is RequestTypes[N] {
-  if (!loaded) throw new Error(`request validators not loaded: await loadValidators() before checking ${name}`);
-  runCheck(loaded[name], schema, data);
+  runCheck(loadedValidator(name), schema, data);
 }
 
 /** A Check by a validator compiled at run time (kernel/schema-compiler.ts, tools and tests). */
