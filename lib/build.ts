@@ -17,7 +17,7 @@ import { routeRule, routes } from '../functions/routes.ts';
  * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it, and the request
  * body validators its code checks with beside it (`validators.mjs`: one module per set of names, built once in the
  * same run, exporting just those): the kit imports it at the first request with a body, so a read never loads
- * validators and a write only its own. The bots load all of them (`request-validators.mjs` beside each bot).
+ * validators and a write only its own; the bots likewise, at each run.
  *
  * An HTTP Lambda's entry is not its handler module but a small generated module (`routeEntries`) that hands the HTTP
  * kit the rules of the routes that Lambda serves, then exports the handler: no bundle carries the route table, and
@@ -45,8 +45,6 @@ export interface BuildLambdasOptions {
 }
 
 const VALIDATORS = join(FUNCTIONS, 'domain/schemas/generated/request-validators.js');
-const VALIDATORS_ENTRY = '_shared/request-validators';
-const VALIDATORS_FILE = 'request-validators.mjs';
 /**
  * One module per set of validator names a Lambda uses (`<outdir>/_shared/validators/<set>.mjs`, re-exporting just
  * those), copied beside each Lambda of that set as `validators.mjs`.
@@ -55,15 +53,20 @@ const VALIDATOR_SET_FILE = 'validators.mjs';
 const VALIDATOR_ENTRY = 'agora-validators';
 const VALIDATORS_SHARED = '_shared/validators';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-/** An HTTP Lambda with a route that can carry a body: the kit loads validators only for those. */
-const takesBodies = (handler: string) => routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
+const isBot = (handler: string) => bots.some((b) => b.handler === handler);
+/** A bot, or an HTTP Lambda with a route that can carry a body: validators load only for those. */
+const takesBodies = (handler: string) =>
+  isBot(handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
 
-/** The bots import all the validators as a file beside them (`./request-validators.mjs`), not inlined. */
+/**
+ * `loadValidators()` without a source (run from the sources) imports them all; in a bundle that import stays out (a
+ * file no Lambda ships, so a bundle that reached it would fail loudly): each loads its own `validators.mjs`.
+ */
 const validatorsApart: Plugin = {
   name: 'validators-apart',
   setup(b) {
     b.onResolve({ filter: /\/request-validators\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: `./${VALIDATORS_FILE}`, external: true } : undefined,
+      args.kind === 'dynamic-import' ? { path: './request-validators.mjs', external: true } : undefined,
     );
   },
 };
@@ -149,8 +152,9 @@ const ENTRY = 'agora-entry';
 
 /**
  * The entry of each HTTP Lambda (`agora-entry:<handler>`): its routes' rules (routes.ts `routeRule`, data only) handed
- * to the kit at import, the document ports only where a route touches documents, and the handler module's exports.
- * Bots and the authorizer have no route rules: their entry is their module.
+ * to the kit at import, the document ports only where a route touches documents, the body validators its code checks
+ * with, and the handler module's exports. A bot's entry (`agora-entry:bots/<name>`) hands its run only the validators;
+ * the authorizer has no rules nor bodies: its entry is its module.
  */
 const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undefined): Plugin => ({
   name: 'route-entries',
@@ -168,6 +172,16 @@ const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undef
       // Known after the first pass of the build (undefined in it: the imports are external, so the graph is the same).
       const names = validators?.get(handler) ?? [];
       const source = `{ names: ${JSON.stringify(names)}, load: () => import(${JSON.stringify(`./${VALIDATOR_SET_FILE}`)}) }`;
+      if (isBot(handler))
+        return {
+          resolveDir: FUNCTIONS,
+          loader: 'js',
+          contents: [
+            `import { serveBotValidators } from ${file('runtime/observability')};`,
+            `serveBotValidators(${source});`,
+            `export * from ${file(handler)};`,
+          ].join('\n'),
+        };
       return {
         resolveDir: FUNCTIONS,
         loader: 'js',
@@ -182,11 +196,11 @@ const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undef
   },
 });
 
-const isRoute = (handler: string) => routes.some((r) => r.handler === handler);
+const generatedEntry = (handler: string) => isBot(handler) || routes.some((r) => r.handler === handler);
 
 const lambdaEntries = () =>
   Object.fromEntries(
-    lambdaHandlers().map((h) => [`${h}/index`, isRoute(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
+    lambdaHandlers().map((h) => [`${h}/index`, generatedEntry(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
   );
 
 const options = (o: BuildLambdasOptions): BuildOptions => ({
@@ -222,14 +236,9 @@ const copy = (from: string, to: string, withMap = false) => {
 function copyBeside(outdir: string, validators: ReadonlyMap<string, readonly string[]>): void {
   for (const handler of lambdaHandlers()) {
     const dir = join(outdir, handler);
-    // A bot loads them all; an HTTP Lambda the module of the names its code checks with (none for a read).
-    if (bots.some((b) => b.handler === handler)) {
-      if (readFileSync(join(dir, 'index.mjs'), 'utf8').includes(`./${VALIDATORS_FILE}`))
-        copy(join(outdir, `${VALIDATORS_ENTRY}.mjs`), join(dir, VALIDATORS_FILE), true);
-    } else {
-      const names = validators.get(handler) ?? [];
-      if (names.length > 0) copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, VALIDATOR_SET_FILE), true);
-    }
+    // The module of the names its code checks with (none for a read).
+    const names = validators.get(handler) ?? [];
+    if (names.length > 0) copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, VALIDATOR_SET_FILE), true);
     for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
   }
 }
@@ -264,7 +273,6 @@ export async function buildLambdas(
     ...base,
     entryPoints: {
       ...lambdaEntries(),
-      [VALIDATORS_ENTRY]: VALIDATORS,
       ...Object.fromEntries(
         [...sets].map(([file, names]) => [
           `${VALIDATORS_SHARED}/${file.replace(/\.mjs$/, '')}`,
@@ -292,8 +300,10 @@ export function buildLambdasSync(o: BuildLambdasOptions): void {
 export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
 
 /** The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it). */
-export const validatorsFile = (outdir: string, handler: string): string | undefined =>
-  [VALIDATOR_SET_FILE, VALIDATORS_FILE].map((f) => join(outdir, handler, f)).find((f) => existsSync(f));
+export const validatorsFile = (outdir: string, handler: string): string | undefined => {
+  const file = join(outdir, handler, VALIDATOR_SET_FILE);
+  return existsSync(file) ? file : undefined;
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { loadValidators } from '../domain/kernel/validation.ts';
+import { loadValidators, type ValidatorSource } from '../domain/kernel/validation.ts';
 import { TELEMETRY } from './telemetry.ts';
 import { config, type LogLevel, traceHeader } from './config.ts';
 import { wireRuntime } from './wiring.ts';
@@ -230,6 +230,16 @@ export function recordTransition(name: string): void {
   if (transitions) transitions.set(name, (transitions.get(name) ?? 0) + 1);
 }
 
+let botValidators: ValidatorSource | undefined;
+
+/**
+ * Hands a built bot the body validators its code checks with (lib/build.ts ships those beside it); without them
+ * (the sources), a run loads all.
+ */
+export function serveBotValidators(source: ValidatorSource): void {
+  botValidators = source;
+}
+
 /**
  * Runs one bot run under its own correlation id, logs its outcome and publishes its metrics: per run `Due`, `Changed`,
  * `BotItemFailures` (items that threw, left due for the next run; the bot failure alarm watches it), `DynamoDbRequests`
@@ -246,7 +256,7 @@ export async function observeBotRun<T extends { due: number; changed: number; fa
     randomUUID(),
     { bot },
     async () => {
-      await loadValidators(); // bots check what they write as the API does
+      await loadValidators(botValidators); // bots check what they write as the API does
       const report = await run();
       const durationMs = Math.round(performance.now() - started);
       const failed = report.failed ?? 0;

@@ -80,9 +80,10 @@ function invoke(
   return { answer: JSON.parse(line.slice('ANSWER '.length)), log: run.stdout + run.stderr };
 }
 
-/** A Lambda can be sent a body (the kit loads body validators only then). */
+const isBot = (handler: string) => bots.some((b) => b.handler === handler);
+/** A Lambda that checks bodies: a bot, or one with a route that can be sent a body (the kit loads validators only then). */
 const takesBodies = (handler: string) =>
-  routes.some((r) => r.handler === handler && ['POST', 'PUT', 'PATCH'].includes(r.method));
+  isBot(handler) || routes.some((r) => r.handler === handler && ['POST', 'PUT', 'PATCH'].includes(r.method));
 /** The validator names the source modules of a Lambda's bundle check with (comments dropped), read here on their own. */
 const checkedIn = new Map<string, string[]>();
 const namesChecked = (handler: string): string[] => {
@@ -123,27 +124,32 @@ describe('the body validators beside the bundles', () => {
     expect(entry).toContain('names:["document","lot"],load:()=>import("./validators.mjs")');
   });
 
-  it('no read (nor the authorizer) ships a validator file; only the bots ship them all', () => {
-    const withFiles = lambdaHandlers().filter((h) =>
-      ['validators.mjs', 'request-validators.mjs'].some((f) => existsSync(join(dir, h, f))),
-    );
-    const bodyLambdas = lambdaHandlers().filter((h) => takesBodies(h) || bots.some((b) => b.handler === h));
-    expect(withFiles.filter((h) => !bodyLambdas.includes(h))).toEqual([]);
-    for (const bot of bots)
-      expect(existsSync(join(dir, bot.handler, 'request-validators.mjs')), bot.handler).toBe(true);
-    for (const h of lambdaHandlers().filter((h) => !bots.some((b) => b.handler === h)))
-      expect(existsSync(join(dir, h, 'request-validators.mjs')), h).toBe(false);
+  it('no read (nor the authorizer) ships a validator file, and no Lambda ships them all', () => {
+    const withFiles = lambdaHandlers().filter((h) => existsSync(join(dir, h, 'validators.mjs')));
+    expect(withFiles.filter((h) => !takesBodies(h))).toEqual([]);
+    expect(lambdaHandlers().filter((h) => existsSync(join(dir, h, 'request-validators.mjs')))).toEqual([]);
   });
 
-  it("every name a write bundle's modules pass to checkWith is shipped beside it, and nothing else", async () => {
-    for (const handler of httpHandlers().filter(takesBodies)) {
+  it("every name a write's or a bot's modules pass to checkWith is shipped beside it, and nothing else", () => {
+    for (const handler of lambdaHandlers().filter(takesBodies)) {
       const names = namesChecked(handler);
       expect(shipped(handler) ?? [], handler).toEqual(names);
       expect(validators.get(handler), handler).toEqual(names);
     }
-    // Not a vacuous walk: the lot, asset and auction writes all check bodies.
+    // Not a vacuous walk: the lot, asset and auction writes and the bots check bodies.
     expect(namesChecked('http/assets/post-asset')).toContain('landParcels');
     expect(namesChecked('http/auctions/post-auction')).toContain('dgfInsiderAuction');
+    for (const bot of bots) expect(namesChecked(bot.handler), bot.handler).not.toEqual([]);
+  });
+
+  it('a bot is built with an entry that hands its runs those validators', () => {
+    for (const bot of bots) {
+      expect(inputsOf(bot.handler), bot.handler).toContain(`agora-entry:${bot.handler}`);
+      const entry = readFileSync(join(dir, bot.handler, 'index.mjs'), 'utf8');
+      expect(entry, bot.handler).toContain(
+        `names:${JSON.stringify(validators.get(bot.handler))},load:()=>import("./validators.mjs")`,
+      );
+    }
   });
 
   it('a write answers a bad body with the 422 of its own validator, loaded from beside the bundle', () => {
