@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { build, transformSync, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { build, transform, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
@@ -102,22 +102,21 @@ const setFile = (names: readonly string[]) =>
  */
 const CHECK_WITH = /\bcheckWith\(\s*['"]([A-Za-z0-9_]+)['"]/g;
 const LAND_PARCELS_MODULE = 'functions/domain/schemas/validate-schema-properties.ts';
-export function validatorNamesOf(
-  inputs: readonly string[],
-  namesInModule: Map<string, string[]> = new Map(),
-): string[] {
-  const names = inputs.flatMap((input) => {
-    if (!input.startsWith('functions/') || !input.endsWith('.ts')) return [];
-    let found = namesInModule.get(input);
-    if (!found) {
-      const code = transformSync(readFileSync(join(ROOT, input), 'utf8'), { loader: 'ts', legalComments: 'none' }).code;
-      found = [...code.matchAll(CHECK_WITH)].map((m) => m[1]);
-      if (input === LAND_PARCELS_MODULE) found.push('landParcels');
-      namesInModule.set(input, found);
-    }
-    return found;
-  });
-  return [...new Set(names)].sort();
+/** The validator names each source module checks with (`functions/**.ts` among `inputs`; others name none). */
+async function namesByModule(inputs: Iterable<string>): Promise<Map<string, string[]>> {
+  const modules = [...new Set(inputs)].filter((i) => i.startsWith('functions/') && i.endsWith('.ts'));
+  return new Map(
+    await Promise.all(
+      modules.map(async (input) => {
+        const { code } = await transform(readFileSync(join(ROOT, input), 'utf8'), {
+          loader: 'ts',
+          legalComments: 'none',
+        });
+        const found = [...code.matchAll(CHECK_WITH)].map((m) => m[1]);
+        return [input, input === LAND_PARCELS_MODULE ? [...found, 'landParcels'] : found] as const;
+      }),
+    ),
+  );
 }
 
 /** The source modules of each Lambda's bundle (`<handler>/index.mjs`), from a build's metafile. */
@@ -262,11 +261,10 @@ export async function buildLambdas(
     metafile: true,
   });
   const inputs = bundleInputs(first.metafile, resolve(o.outdir));
-  const namesInModule = new Map<string, string[]>();
+  const checked = await namesByModule([...inputs.values()].flat());
+  const namesOf = (files: readonly string[]) => [...new Set(files.flatMap((f) => checked.get(f) ?? []))].sort();
   const validators = new Map(
-    [...inputs].map(
-      ([handler, files]) => [handler, takesBodies(handler) ? validatorNamesOf(files, namesInModule) : []] as const,
-    ),
+    [...inputs].map(([handler, files]) => [handler, takesBodies(handler) ? namesOf(files) : []] as const),
   );
   const sets = new Map([...validators.values()].filter((n) => n.length > 0).map((n) => [setFile(n), n]));
   const result = await build({
