@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -47,9 +47,12 @@ export interface BuildLambdasOptions {
 const VALIDATORS = join(FUNCTIONS, 'domain/schemas/generated/request-validators.js');
 /**
  * One module per set of validator names a Lambda uses (`<outdir>/_shared/validators/<set>.mjs`, re-exporting just
- * those), copied beside each Lambda of that set as `validators.mjs`.
+ * those), copied beside each Lambda of that set as `validators.mjs`, or, for a handler that serves several types
+ * (`variant`: an auction or asset type), one per type, `validators.<type>.mjs`: a route of one type never checks
+ * another type's bodies, so its Lambda loads only the names of its type and the shared ones.
  */
 const VALIDATOR_SET_FILE = 'validators.mjs';
+const validatorSetFile = (variant: string) => (variant ? `validators.${variant}.mjs` : VALIDATOR_SET_FILE);
 const VALIDATOR_ENTRY = 'agora-validators';
 const VALIDATORS_SHARED = '_shared/validators';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -57,6 +60,27 @@ const isBot = (handler: string) => bots.some((b) => b.handler === handler);
 /** A bot, or an HTTP Lambda with a route that can carry a body: validators load only for those. */
 const takesBodies = (handler: string) =>
   isBot(handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
+
+/** The types a handler serves (routes.ts `variant`), or `['']` for one without (and for a bot). */
+const variantsOf = (handler: string): string[] => {
+  const variants = new Set(routes.filter((r) => r.handler === handler).map((r) => r.variant ?? ''));
+  return variants.size > 0 ? [...variants] : [''];
+};
+
+/**
+ * The names a route of `variant` can check among a handler's: a type's own schemas are named `<type><Key>` (the
+ * validator names of request-schemas.ts), so the names of the handler's other types are left out.
+ */
+const namesOfVariant = (names: readonly string[], variant: string, variants: readonly string[]): string[] =>
+  names.filter(
+    (name) =>
+      !variants.some(
+        (other) => other && other !== variant && name.startsWith(other) && /^[A-Z]/.test(name.slice(other.length)),
+      ),
+  );
+
+/** Per handler, per type it serves (`''` for none): the validator names its routes can check. */
+export type ValidatorNames = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
 
 /**
  * `loadValidators()` without a source (run from the sources) imports them all; in a bundle that import stays out (a
@@ -155,11 +179,14 @@ const ENTRY = 'agora-entry';
  * with, and the handler module's exports. A bot's entry (`agora-entry:bots/<name>`) hands its run only the validators;
  * the authorizer has no rules nor bodies: its entry is its module.
  */
-const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undefined): Plugin => ({
+const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
   name: 'route-entries',
   setup(b) {
-    // The validators are a file beside the bundle, imported when the kit loads them.
-    b.onResolve({ filter: /^\.\/validators\.mjs$/, namespace: ENTRY }, (args) => ({ path: args.path, external: true }));
+    // The validators are files beside the bundle, imported when the kit loads them.
+    b.onResolve({ filter: /^\.\/validators(\.[^/]+)?\.mjs$/, namespace: ENTRY }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
     b.onResolve({ filter: new RegExp(`^${ENTRY}:`) }, (args) => ({
       path: args.path.slice(ENTRY.length + 1),
       namespace: ENTRY,
@@ -169,8 +196,12 @@ const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undef
       const documents = rules.some((r) => r.documents);
       const file = (module: string) => JSON.stringify(join(FUNCTIONS, `${module}.ts`));
       // Known after the first pass of the build (undefined in it: the imports are external, so the graph is the same).
-      const names = validators?.get(handler) ?? [];
-      const source = `{ names: ${JSON.stringify(names)}, load: () => import(${JSON.stringify(`./${VALIDATOR_SET_FILE}`)}) }`;
+      const sourceOf = (variant: string) =>
+        `{ names: ${JSON.stringify(validators?.get(handler)?.get(variant) ?? [])}, load: () => import(${JSON.stringify(`./${validatorSetFile(variant)}`)}) }`;
+      const source = sourceOf('');
+      const byVariant = `{ ${variantsOf(handler)
+        .map((v) => `${JSON.stringify(v)}: ${sourceOf(v)}`)
+        .join(', ')} }`;
       if (isBot(handler))
         return {
           resolveDir: FUNCTIONS,
@@ -187,7 +218,7 @@ const routeEntries = (validators: ReadonlyMap<string, readonly string[]> | undef
         contents: [
           `import { serveRoutes } from ${file('http-kit/route-rules')};`,
           documents ? `import { documentPorts } from ${file('runtime/documents')};` : '',
-          `serveRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${source});`,
+          `serveRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${byVariant});`,
           `export * from ${file(handler)};`,
         ].join('\n'),
       };
@@ -232,12 +263,13 @@ const copy = (from: string, to: string, withMap = false) => {
   if (withMap && existsSync(`${from}.map`)) cpSync(`${from}.map`, `${to}.map`);
 };
 
-function copyBeside(outdir: string, validators: ReadonlyMap<string, readonly string[]>): void {
+function copyBeside(outdir: string, validators: ValidatorNames): void {
   for (const handler of lambdaHandlers()) {
     const dir = join(outdir, handler);
-    // The module of the names its code checks with (none for a read).
-    const names = validators.get(handler) ?? [];
-    if (names.length > 0) copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, VALIDATOR_SET_FILE), true);
+    // The module of the names its code checks with, per type it serves (none for a read).
+    for (const [variant, names] of validators.get(handler) ?? [])
+      if (names.length > 0)
+        copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, validatorSetFile(variant)), true);
     for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
   }
 }
@@ -249,7 +281,7 @@ function copyBeside(outdir: string, validators: ReadonlyMap<string, readonly str
  */
 export async function buildLambdas(
   o: BuildLambdasOptions,
-): Promise<{ metafile?: Metafile; validators: ReadonlyMap<string, readonly string[]> }> {
+): Promise<{ metafile?: Metafile; validators: ValidatorNames }> {
   rmSync(o.outdir, { recursive: true, force: true });
   const base = options(o);
   const first = await build({
@@ -263,10 +295,19 @@ export async function buildLambdas(
   const inputs = bundleInputs(first.metafile, resolve(o.outdir));
   const checked = await namesByModule([...inputs.values()].flat());
   const namesOf = (files: readonly string[]) => [...new Set(files.flatMap((f) => checked.get(f) ?? []))].sort();
-  const validators = new Map(
-    [...inputs].map(([handler, files]) => [handler, takesBodies(handler) ? namesOf(files) : []] as const),
+  const validators: ValidatorNames = new Map(
+    [...inputs].map(([handler, files]) => {
+      const names = takesBodies(handler) ? namesOf(files) : [];
+      const variants = variantsOf(handler);
+      return [handler, new Map(variants.map((v) => [v, namesOfVariant(names, v, variants)]))] as const;
+    }),
   );
-  const sets = new Map([...validators.values()].filter((n) => n.length > 0).map((n) => [setFile(n), n]));
+  const sets = new Map(
+    [...validators.values()]
+      .flatMap((byVariant) => [...byVariant.values()])
+      .filter((n) => n.length > 0)
+      .map((n) => [setFile(n), n]),
+  );
   const result = await build({
     ...base,
     entryPoints: {
@@ -297,11 +338,15 @@ export function buildLambdasSync(o: BuildLambdasOptions): void {
 /** Where a Lambda's bundle directory is in a build output. */
 export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
 
-/** The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it). */
-export const validatorsFile = (outdir: string, handler: string): string | undefined => {
-  const file = join(outdir, handler, VALIDATOR_SET_FILE);
-  return existsSync(file) ? file : undefined;
-};
+/**
+ * The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it);
+ * for a handler serving several types, the largest of theirs.
+ */
+export const validatorsFile = (outdir: string, handler: string): string | undefined =>
+  variantsOf(handler)
+    .map((v) => join(outdir, handler, validatorSetFile(v)))
+    .filter((file) => existsSync(file))
+    .sort((a, b) => statSync(b).size - statSync(a).size)[0];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));

@@ -3,6 +3,7 @@ import type { RateLimit } from '../domain/kernel/rate-limit.ts';
 import { findApiKey, type ApiKeyRecord } from '../store/api-keys.ts';
 import { spendRequest } from '../store/rate-limits.ts';
 import { config } from '../runtime/config.ts';
+import { log } from '../runtime/observability.ts';
 
 /**
  * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
@@ -60,7 +61,7 @@ export async function authorize(header: string | undefined): Promise<AuthorizerC
   try {
     context = await identify(header);
   } catch (error) {
-    console.warn(JSON.stringify({ level: 'WARN', message: 'api key lookup failed', error: String(error) }));
+    log().warn('api key lookup failed', { error });
     return { ...ANONYMOUS, unavailable: '1' };
   }
   const limit = keyRateLimit();
@@ -70,9 +71,7 @@ export async function authorize(header: string | undefined): Promise<AuthorizerC
     return wait === undefined ? context : { ...context, retryAfter: String(wait) };
   } catch (error) {
     // The limiter fails open: a database fault in the bucket must not refuse a caller the stage throttle still bounds.
-    console.warn(
-      JSON.stringify({ level: 'WARN', message: 'rate limit check failed', key: context.name, error: String(error) }),
-    );
+    log().warn('rate limit check failed', { key: context.name, error });
     return context;
   }
 }

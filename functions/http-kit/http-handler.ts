@@ -291,8 +291,8 @@ export function httpHandler(handler: Handler) {
         const body = route.key === '$default' ? undefined : parseBody(event, route);
         const principal = principalOf(event, body);
         // The body validators load apart from the bundle, on the first request that may need them (never on a read),
-        // only those this Lambda's code checks with.
-        if (body) await loadValidators(servedValidators());
+        // only those this Lambda's code checks with for the route's type.
+        if (body) await loadValidators(servedValidators(route));
         const baseUrl = publicBaseUrl(event);
         const request: HttpRequest = {
           method: event.requestContext.http.method,

@@ -22,26 +22,34 @@ export interface RouteRule {
 
 let served: Map<string, RouteRule> | undefined;
 let documentPorts: (() => Promise<DocumentPorts>) | undefined;
-let validatorSource: ValidatorSource | undefined;
+let validatorSources: Readonly<Record<string, ValidatorSource>> | undefined;
 
 /**
  * Hands the kit the rules of the routes this process serves, and the document ports when one of them touches
  * documents (a function, so a route that does not never loads the store's file modules). A built Lambda also hands
- * the body validators its code checks with (lib/build.ts ships those beside it); without them (the sources), the
- * kit loads all.
+ * the body validators its code checks with, per type its routes serve (`variant`, `''` for none: lib/build.ts ships
+ * those beside it); without them (the sources), the kit loads all.
  */
 export function serveRoutes(
   rules: readonly RouteRule[],
   documents?: () => Promise<DocumentPorts>,
-  validators?: ValidatorSource,
+  validators?: Readonly<Record<string, ValidatorSource>>,
 ): void {
   served = new Map(rules.map((r) => [r.key, r]));
   documentPorts = documents;
-  validatorSource = validators;
+  validatorSources = validators;
 }
 
-/** The body validators this Lambda was built with (undefined: all, as from the sources). */
-export const servedValidators = (): ValidatorSource | undefined => validatorSource;
+/**
+ * The body validators a route's Lambda was built with, for the route's type (undefined: all, as from the sources). A
+ * built Lambda without a set for the route's type is a packaging mistake, and fails loudly.
+ */
+export function servedValidators(rule: RouteRule): ValidatorSource | undefined {
+  if (!validatorSources) return undefined;
+  const source = validatorSources[rule.variant ?? ''];
+  if (!source) throw new Error(`Route "${rule.key}" was built without body validators for "${rule.variant ?? ''}"`);
+  return source;
+}
 
 /**
  * The rule of the route API Gateway invoked. A handler loaded without rules, or invoked for a route it was not built

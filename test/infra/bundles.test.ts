@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transformSync, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLambdas, lambdaHandlers, ROOT } from '../../lib/build.ts';
+import { buildLambdas, lambdaHandlers, ROOT, type ValidatorNames } from '../../lib/build.ts';
 import { openApiDocument } from '../../functions/openapi/document.ts';
 import { bots } from '../../functions/bots.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
@@ -17,7 +17,7 @@ import { docserviceAccess, routes } from '../../functions/routes.ts';
  */
 let dir: string;
 let meta: Metafile;
-let validators: ReadonlyMap<string, readonly string[]>;
+let validators: ValidatorNames;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agora-bundles-meta-'));
   const built = await buildLambdas({ outdir: dir, metafile: true });
@@ -99,9 +99,20 @@ const namesChecked = (handler: string): string[] => {
     });
   return [...new Set(names)].sort();
 };
-/** The validators a Lambda ships (the exports of `validators.mjs` beside it, read from its one export list). */
-const shipped = (handler: string): string[] | undefined => {
-  const file = join(dir, handler, 'validators.mjs');
+/** The types a handler's routes serve (`variant`; `''` for none, and for a bot). */
+const variantsOf = (handler: string): string[] => {
+  const variants = new Set(routes.filter((r) => r.handler === handler).map((r) => r.variant ?? ''));
+  return variants.size > 0 ? [...variants] : [''];
+};
+const setFile = (variant: string) => (variant ? `validators.${variant}.mjs` : 'validators.mjs');
+/** The names a Lambda built with, for one type its routes serve. */
+const builtWith = (handler: string, variant = '') => validators.get(handler)?.get(variant);
+/**
+ * The validators a Lambda ships for one type of its routes (the exports of `validators.mjs`, or
+ * `validators.<type>.mjs` for a handler serving several types, read from its one export list).
+ */
+const shipped = (handler: string, variant = ''): string[] | undefined => {
+  const file = join(dir, handler, setFile(variant));
   if (!existsSync(file)) return undefined;
   const list = readFileSync(file, 'utf8').match(/export\s*\{([^}]*)\}\s*;?\s*$/)?.[1] ?? '';
   return list
@@ -119,13 +130,13 @@ const shipped = (handler: string): string[] | undefined => {
 describe('the body validators beside the bundles', () => {
   it('a lot write ships exactly the lot and document validators, and hands the kit those names', () => {
     expect(shipped('http/lots/post-lot')).toEqual(['document', 'lot']);
-    expect(validators.get('http/lots/post-lot')).toEqual(['document', 'lot']);
+    expect(builtWith('http/lots/post-lot')).toEqual(['document', 'lot']);
     const entry = readFileSync(join(dir, 'http/lots/post-lot/index.mjs'), 'utf8');
     expect(entry).toContain('names:["document","lot"],load:()=>import("./validators.mjs")');
   });
 
   it('no read (nor the authorizer) ships a validator file, and no Lambda ships them all', () => {
-    const withFiles = lambdaHandlers().filter((h) => existsSync(join(dir, h, 'validators.mjs')));
+    const withFiles = lambdaHandlers().filter((h) => variantsOf(h).some((v) => existsSync(join(dir, h, setFile(v)))));
     expect(withFiles.filter((h) => !takesBodies(h))).toEqual([]);
     expect(lambdaHandlers().filter((h) => existsSync(join(dir, h, 'request-validators.mjs')))).toEqual([]);
   });
@@ -133,9 +144,22 @@ describe('the body validators beside the bundles', () => {
   it("every name a write's or a bot's modules pass to checkWith is shipped beside it, and nothing else", () => {
     for (const handler of lambdaHandlers().filter(takesBodies)) {
       const names = namesChecked(handler);
-      expect(shipped(handler) ?? [], handler).toEqual(names);
-      expect(validators.get(handler), handler).toEqual(names);
+      const variants = variantsOf(handler);
+      // A route of one type gets the names of its type (`<type><Key>`) and the shared ones, never another type's.
+      for (const variant of variants) {
+        const others = variants.filter((v) => v && v !== variant);
+        const own = names.filter((n) => !others.some((o) => n.startsWith(o) && /^[A-Z]/.test(n.slice(o.length))));
+        expect(shipped(handler, variant) ?? [], `${handler} ${variant}`).toEqual(own);
+        expect(builtWith(handler, variant), `${handler} ${variant}`).toEqual(own);
+      }
+      expect([...new Set(variants.flatMap((v) => builtWith(handler, v) ?? []))].sort(), handler).toEqual(names);
     }
+    // Two types, two sets: a landlease write loads no dgfInsider validator, and the reverse.
+    expect(shipped('http/auctions/post-auction', 'landlease')).toContain('landleaseAuction');
+    expect(shipped('http/auctions/post-auction', 'landlease')).not.toContain('dgfInsiderAuction');
+    expect(shipped('http/auctions/post-auction', 'dgfInsider')).toContain('dgfInsiderAuction');
+    expect(shipped('http/auctions/post-auction', 'dgfInsider')).not.toContain('landleaseAuction');
+    expect(shipped('http/auctions/post-auction', 'dgfInsider')).toContain('document');
     // Not a vacuous walk: the lot, asset and auction writes and the bots check bodies.
     expect(namesChecked('http/assets/post-asset')).toContain('landParcels');
     expect(namesChecked('http/auctions/post-auction')).toContain('dgfInsiderAuction');
@@ -147,7 +171,7 @@ describe('the body validators beside the bundles', () => {
       expect(inputsOf(bot.handler), bot.handler).toContain(`agora-entry:${bot.handler}`);
       const entry = readFileSync(join(dir, bot.handler, 'index.mjs'), 'utf8');
       expect(entry, bot.handler).toContain(
-        `names:${JSON.stringify(validators.get(bot.handler))},load:()=>import("./validators.mjs")`,
+        `names:${JSON.stringify(builtWith(bot.handler))},load:()=>import("./validators.mjs")`,
       );
     }
   });
