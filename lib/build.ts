@@ -67,17 +67,20 @@ const variantsOf = (handler: string): string[] => {
   return variants.size > 0 ? [...variants] : [''];
 };
 
+/** Every type a route serves anywhere (routes.ts `variant`). */
+const ALL_VARIANTS = [...new Set(routes.flatMap((r) => (r.variant ? [r.variant] : [])))];
+/** A type's own schemas are named `<type><Key>` (the validator names of request-schemas.ts). */
+const ownedBy = (variant: string, name: string) =>
+  name.startsWith(variant) && /^[A-Z]/.test(name.slice(variant.length));
+
 /**
- * The names a route of `variant` can check among a handler's: a type's own schemas are named `<type><Key>` (the
- * validator names of request-schemas.ts), so the names of the handler's other types are left out.
+ * The names a route of `variant` can check among a handler's: a route serves one type, so every other type's own
+ * names are left out (a route without a type, and a bot, keep them all).
  */
-const namesOfVariant = (names: readonly string[], variant: string, variants: readonly string[]): string[] =>
-  names.filter(
-    (name) =>
-      !variants.some(
-        (other) => other && other !== variant && name.startsWith(other) && /^[A-Z]/.test(name.slice(other.length)),
-      ),
-  );
+const namesOfVariant = (names: readonly string[], variant: string): string[] =>
+  variant
+    ? names.filter((name) => !ALL_VARIANTS.some((other) => other !== variant && ownedBy(other, name)))
+    : [...names];
 
 /** Per handler, per type it serves (`''` for none): the validator names its routes can check. */
 export type ValidatorNames = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
@@ -299,7 +302,7 @@ export async function buildLambdas(
     [...inputs].map(([handler, files]) => {
       const names = takesBodies(handler) ? namesOf(files) : [];
       const variants = variantsOf(handler);
-      return [handler, new Map(variants.map((v) => [v, namesOfVariant(names, v, variants)]))] as const;
+      return [handler, new Map(variants.map((v) => [v, namesOfVariant(names, v)]))] as const;
     }),
   );
   const sets = new Map(
