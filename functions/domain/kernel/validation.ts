@@ -156,8 +156,8 @@ let loadedAll = false;
  * Loads the request body validators (compiled at build time: schemas/generated/request-validators.js). They load
  * apart from a Lambda's own bundle, on demand, so a read never pays for them: the HTTP kit awaits this before the
  * handler of every route that takes a body, the bots before a run. Checks are synchronous after that. With a
- * `source` (a built Lambda: only the validators its code checks with) just those load; without (run from the
- * sources, the bots), all of them.
+ * `source` (a built Lambda or bot: only the validators its code checks with, for the route's type) just those load;
+ * without (run from the sources), all of them.
  */
 export async function loadValidators(source?: ValidatorSource): Promise<void> {
   if (!source) {
