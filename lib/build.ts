@@ -10,14 +10,16 @@ import { routeRule, routes } from '../functions/routes.ts';
 
 /**
  * THE build of the Lambdas: every handler module of routes.ts, the authorizer and every bot of bots.ts, bundled in ONE
- * esbuild run (one entry point each). CDK (lib/app-function.ts), `npm run bench` and the bundled local mode
- * (`npm run start:bundled`, the bundled test project) all take their code from here, so what ships is what is tested.
+ * esbuild run (one entry point each), after a first pass that writes nothing and only tells which source modules each
+ * bundle holds. CDK (lib/app-function.ts), `npm run bench` and the bundled local mode (`npm run start:bundled`, the
+ * bundled test project) all take their code from here, so what ships is what is tested.
  *
  * Output: `<outdir>/<handler>/index.mjs` (e.g. `http/lots/get-lot/index.mjs`), one directory per Lambda, with the
  * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it, and the request
- * body validators its code checks with beside it (`validators.mjs`: one module per set of names, built once in the
- * same run, exporting just those): the kit imports it at the first request with a body, so a read never loads
- * validators and a write only its own; the bots likewise, at each run.
+ * body validators its code checks with beside it (`validators.mjs`, or `validators.<type>.mjs` per type a handler
+ * serves: one module per set of names, built in the same run, exporting just those): the kit imports the route's
+ * at the first request with a body, so a read never loads validators and a write only its own; the bots likewise,
+ * at each run. The OpenAPI Lambda gets its document as a file (`openapi.json`).
  *
  * An HTTP Lambda's entry is not its handler module but a small generated module (`routeEntries`) that hands the HTTP
  * kit the rules of the routes that Lambda serves, then exports the handler: no bundle carries the route table, and
