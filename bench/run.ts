@@ -249,7 +249,11 @@ async function dueLots(n: number) {
 }
 async function runBot(bot: string) {
   const t = performance.now();
-  const report = (await (await fetch(`${base}/_local/bots/${bot}`, { method: 'POST' })).json()).data;
+  const report = (
+    await (
+      await fetch(`${base}/_local/bots/${bot}`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+    ).json()
+  ).data;
   return {
     due: report.due as number,
     changed: report.changed as number,

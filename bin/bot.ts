@@ -16,7 +16,10 @@ if (!name || !names.includes(name)) {
 }
 const base = serviceUrl();
 try {
-  const res = await fetch(`${base}/_local/bots/${name}`, { method: 'POST' });
+  const res = await fetch(`${base}/_local/bots/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
   const body = await res.text();
   if (!res.ok) {
     console.error(`${base} answered ${res.status} to running ${name}: ${body.slice(0, 300)}`);

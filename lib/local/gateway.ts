@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots } from '../../functions/bots.ts';
 import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
+import { localOnlyRefusal } from './local-only-guard.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
@@ -137,13 +138,13 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-const refuse = (res: ServerResponse, status: number, name: string, description: string) =>
-  send(
-    res,
-    status,
-    JSON_TYPE,
-    JSON.stringify({ status: 'error', errors: [{ location: status === 404 ? 'url' : 'body', name, description }] }),
-  );
+const refuse = (
+  res: ServerResponse,
+  status: number,
+  name: string,
+  description: string,
+  location = status === 404 ? 'url' : 'body',
+) => send(res, status, JSON_TYPE, JSON.stringify({ status: 'error', errors: [{ location, name, description }] }));
 
 async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
   const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
@@ -234,6 +235,7 @@ async function serveSources(): Promise<void> {
 
 /** `host:port` this gateway listens on (set by startGateway). */
 let ownHost = 'localhost';
+let ownPort = 0;
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -243,7 +245,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('connection', 'close');
     return refuse(res, 413, 'data', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`);
   }
-  if (url.pathname.startsWith('/_local/') && (await localOnly(method, url, body, res))) return;
+  if (url.pathname.startsWith('/_local/')) {
+    const refusal = localOnlyRefusal(method, req.headers, ownPort);
+    if (refusal) return refuse(res, 403, 'local', refusal, 'header');
+    if (await localOnly(method, url, body, res)) return;
+  }
   // CORS as the HTTP API does it with `corsOrigins` (AGORA_CORS_ORIGINS here): preflights answered before any route.
   const origins = parseOrigins(process.env.AGORA_CORS_ORIGINS);
   const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
@@ -314,6 +320,7 @@ export async function startGateway(options: { port?: number; host?: string } = {
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as { port: number };
   ownHost = `${host}:${port}`;
+  ownPort = port;
   // The public base URL of links (Location, next_page, document urls) is this gateway's own, unless the operator
   // configured one (AGORA_PUBLIC_URL before start, e.g. behind a proxy); never a request's Host header.
   const publicUrl = process.env.AGORA_PUBLIC_URL || `http://${ownHost}`;

@@ -23,11 +23,18 @@ export function useService(): Service {
   const service: Service = {
     url: '',
     async bot(name) {
-      const res = await fetch(`${service.url}/_local/bots/${name}`, { method: 'POST' });
+      const res = await fetch(`${service.url}/_local/bots/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
       return (await res.json()).data;
     },
     async setClockOffset(ms) {
-      await fetch(`${service.url}/_local/clock`, { method: 'PUT', body: JSON.stringify({ offsetMs: ms }) });
+      await fetch(`${service.url}/_local/clock`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ offsetMs: ms }),
+      });
     },
   };
   beforeAll(async () => {

@@ -34,7 +34,11 @@ const SEED =
 const SHARE = 0.25;
 
 async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, { method: 'PUT', body: JSON.stringify(config) });
+  const res = await fetch(`${service.url}/_local/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(config),
+  });
   expect(res.status).toBe(200);
 }
 const faultStats = async () =>
@@ -175,7 +179,10 @@ describe('the bots under injected faults and crashes', () => {
     const botStats = { calls: 0, injected: {} as Record<string, number> };
     for (let round = 0; round < 4; round++) {
       for (const bot of ['concierge', 'convoy', 'chronograph']) {
-        const res = await fetch(`${service.url}/_local/bots/${bot}`, { method: 'POST' });
+        const res = await fetch(`${service.url}/_local/bots/${bot}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        });
         runs[res.status] = (runs[res.status] ?? 0) + 1;
         expect([200, 503]).toContain(res.status);
       }
@@ -222,7 +229,10 @@ describe('the bots under injected faults and crashes', () => {
     // Each run stops after its n-th DynamoDB call: the process dying there, nothing written after it.
     for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14]) {
       await setFaults({ crashAfter: n });
-      await fetch(`${service.url}/_local/bots/concierge`, { method: 'POST' });
+      await fetch(`${service.url}/_local/bots/concierge`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
       crashes += (await faultStats()).injected.crash > 0 ? 1 : 0;
       await setFaults({});
       for (const w of work) await settledConsistently(w.lot, w.assets);

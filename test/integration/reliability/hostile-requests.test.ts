@@ -283,8 +283,34 @@ describe('headers', () => {
       body: '{"offsetMs": "soon"}',
     });
     expect(text.status).toBe(422);
-    const bot = await raw('POST', '/_local/bots/nobody');
+    const bot = await raw('POST', '/_local/bots/nobody', { headers: { 'content-type': 'application/json' } });
     expect(bot.status).toBe(404);
     expect(bot.body.errors[0]).toMatchObject({ location: 'url', name: 'bot' });
+  });
+
+  it('refuses the local-only routes to a simple cross-site request and to a foreign Host, and serves a proper one', async () => {
+    const { port } = new URL(service.url);
+    const json = { 'content-type': 'application/json' };
+    // A page on another site may post text/plain (or a form) without a preflight.
+    const textPost = await raw('POST', '/_local/bots/chronograph', {
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    expect(textPost.status).toBe(403);
+    expect(textPost.body.errors[0]).toMatchObject({ location: 'header', name: 'local' });
+    const noType = await raw('PUT', '/_local/clock', { body: '{"offsetMs": 1}' });
+    expect(noType.status).toBe(403);
+    // A DNS-rebinding page reaches this port under its own host name.
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`]) {
+      const rebound = await raw('POST', '/_local/bots/chronograph', { headers: { ...json, host }, body: '{}' });
+      expect(rebound.status, host).toBe(403);
+      expect((await raw('GET', '/_local/faults', { headers: { host } })).status, host).toBe(403);
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      const proper = await raw('POST', '/_local/bots/chronograph', { headers: { ...json, host } });
+      expect(proper.status, host).toBe(200);
+      expect(proper.body.data).toMatchObject({ bot: 'chronograph' });
+    }
+    expect((await raw('GET', '/_local/faults')).status).toBe(200);
   });
 });
