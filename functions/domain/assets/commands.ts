@@ -20,7 +20,7 @@ import {
   type AssetRole,
   type AssetTypeDefinition,
 } from './asset.ts';
-import { rectificationEnded } from './rules.ts';
+import { assertKeepsLot, rectificationEnded } from './rules.ts';
 import { assertServed, assetView } from './reads.ts';
 import { notImplemented } from './types/catalog.ts';
 import { decideOwnership, newTransferToken, type Transfer } from '../transfers/transfer.ts';
@@ -144,6 +144,7 @@ export function decideAssetPatch(
     const env = { now, documents: currentDocuments(current.children) };
     for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
   }
+  assertKeepsLot(asset, merged);
   const next = { ...pick(merged, SERVER_FIELDS), ...type.accept(omit(merged, SERVER_FIELDS), asset) } as Asset;
   if (sameJson(next, asset)) return undefined;
   const at = formatKyiv(now);

@@ -7,7 +7,7 @@ import { formatKyiv } from '../kernel/time.ts';
 import type { Asset, AssetTypeDefinition, RelatedProcess } from './asset.ts';
 import type { AssetsContext } from './commands.ts';
 import { findRelatedProcess, relatedProcessesOf } from './reads.ts';
-import { lotOf } from './rules.ts';
+import { assertKeepsLot, lotOf } from './rules.ts';
 
 /**
  * `/assets/{id}/related_processes` (bounce; upstream `BounceRelatedProcessesManager`): the concierge links an asset
@@ -26,13 +26,14 @@ function assertWriter(ctx: AssetsContext, a: Aggregate<Asset>): void {
   if (role !== 'concierge' && role !== 'admin') throw new PermissionError();
 }
 
-/** The asset with its new list; an active asset must keep a lot (upstream model check). */
+/** The asset with its new list; an active asset must keep a lot (upstream model check), and its own lot. */
 function withProcesses(asset: Asset, processes: RelatedProcess[]): Asset {
   const { relatedProcesses: _old, ...rest } = asset;
   const next = (processes.length ? { ...rest, relatedProcesses: processes } : rest) as Asset;
   if (next.status === 'active' && !lotOf(next)) {
     throw UnprocessableError.field('relatedProcesses', 'Asset must have related lot to become active.');
   }
+  assertKeepsLot(asset, next);
   return next;
 }
 

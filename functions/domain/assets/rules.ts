@@ -36,6 +36,16 @@ export function lotOf(asset: Asset): string | undefined {
   return asset.relatedLot ?? lotProcesses(asset)[0]?.relatedProcessID;
 }
 
+/**
+ * An asset under verification or attached (`verification`, `active`) stays with its lot until it goes back to
+ * `pending`: re-pointing it (a second concierge PATCH with another `relatedLot`) would leave it in two lots at once.
+ */
+export function assertKeepsLot(before: Asset, after: Asset): void {
+  if ((before.status !== 'verification' && before.status !== 'active') || after.status === 'pending') return;
+  if (lotOf(after) !== lotOf(before))
+    throw new ForbiddenError(`Can't change relatedLot of asset in current (${before.status}) status`);
+}
+
 /** → verification / active: the concierge names the lot the asset joins (`relatedLot` or a lot related process). */
 export const requireRelatedLot: TransitionRule = (asset) => {
   if (!lotOf(asset)) throw UnprocessableError.field('relatedLot', 'This field is required.');
