@@ -34,6 +34,8 @@ export interface HttpRequest {
   /** The configured public base URL (never the request's `Host` or `X-Forwarded-Proto`): for absolute links. */
   baseUrl: string;
   path: string;
+  /** The caller's address as API Gateway saw it (per-address limits of public routes). */
+  sourceIp: string;
   /** The route's `variant` (the resource type it serves), when it has one. */
   variant?: string;
   /** The raw request body, for routes that take bytes (`body: 'binary'`). */
@@ -304,6 +306,7 @@ export function httpHandler(handler: Handler) {
           now: requestNow(),
           baseUrl,
           path: event.rawPath,
+          sourceIp: event.requestContext.http.sourceIp,
           variant: route.variant,
           bytes: route.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
         };

@@ -31,6 +31,12 @@ export interface Config {
   docserviceUrl?: string;
   /** The per-key limit of the authorizer, or none. */
   keyRate?: { rate: number; burst: number };
+  /**
+   * The limit per source address of callers without a known key: requests with an unknown key (each costs a key
+   * lookup) and the public health check. AGORA_ADDRESS_RATE / AGORA_ADDRESS_BURST; on by default in Lambda (1 per
+   * second, a burst of 10), off locally unless set; `0` turns it off.
+   */
+  addressRate?: { rate: number; burst: number };
   participationSecretArn?: string;
   participationSecret?: string;
   docserviceSecretArn?: string;
@@ -52,11 +58,19 @@ type Env = Record<string, string | undefined>;
 
 const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
 
-function keyRate(env: Env): Config['keyRate'] {
-  const rate = Number(env.AGORA_KEY_RATE);
+function rateLimit(rateSetting: string | undefined, burstSetting: string | undefined): Config['keyRate'] {
+  const rate = Number(rateSetting);
   if (!Number.isFinite(rate) || rate <= 0) return undefined;
-  const burst = Number(env.AGORA_KEY_BURST);
+  const burst = Number(burstSetting);
   return { rate, burst: Number.isFinite(burst) && burst >= 1 ? Math.floor(burst) : Math.max(1, Math.ceil(rate * 2)) };
+}
+
+const keyRate = (env: Env) => rateLimit(env.AGORA_KEY_RATE, env.AGORA_KEY_BURST);
+
+function addressRate(env: Env, inLambda: boolean): Config['addressRate'] {
+  if (env.AGORA_ADDRESS_RATE === undefined || env.AGORA_ADDRESS_RATE === '')
+    return inLambda ? { rate: 1, burst: Number(env.AGORA_ADDRESS_BURST) || 10 } : undefined;
+  return rateLimit(env.AGORA_ADDRESS_RATE, env.AGORA_ADDRESS_BURST);
 }
 
 /** Reads the `AGORA_CALENDAR` setting; unset means `martial-law`, anything unknown is a configuration error. */
@@ -89,6 +103,7 @@ export function readConfig(env: Env): Config {
     publicUrl: nonEmpty(env.AGORA_PUBLIC_URL),
     docserviceUrl: nonEmpty(env.AGORA_DOCSERVICE_URL),
     keyRate: keyRate(env),
+    addressRate: addressRate(env, inLambda),
     participationSecretArn: nonEmpty(env.PARTICIPATION_SECRET_ARN),
     participationSecret: nonEmpty(env.AGORA_PARTICIPATION_SECRET),
     docserviceSecretArn: nonEmpty(env.DOCSERVICE_SECRET_ARN),

@@ -93,12 +93,11 @@ export class PayloadTooLargeError extends DomainError {
 
 /** 429: the caller's key spent its request allowance; `retryAfterSeconds` goes out as `Retry-After`. */
 export class TooManyRequestsError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, {
-      location: 'header',
-      name: 'Authorization',
-      description: 'Too many requests for this API key; retry later',
-    });
+  constructor(
+    readonly retryAfterSeconds: number,
+    description = 'Too many requests for this API key; retry later',
+  ) {
+    super(429, { location: 'header', name: 'Authorization', description });
   }
 }
 

@@ -5,16 +5,16 @@ import { resetConfig } from '../../../functions/runtime/config.ts';
 
 /**
  * Per-key fairness through HTTP: the local gateway runs the same authorizer, whose token bucket per API key lives in
- * the table. This file alone sets a small limit (2 requests per second, a burst of 5).
+ * the table. This file alone sets a small limit (2 requests per second, a burst of 5), and the same per source
+ * address for unknown keys and the health check (every request here comes from 127.0.0.1).
  */
+const LIMITS = { AGORA_KEY_RATE: '2', AGORA_KEY_BURST: '5', AGORA_ADDRESS_RATE: '2', AGORA_ADDRESS_BURST: '5' };
 beforeAll(() => {
-  process.env.AGORA_KEY_RATE = '2';
-  process.env.AGORA_KEY_BURST = '5';
+  Object.assign(process.env, LIMITS);
   resetConfig();
 });
 afterAll(() => {
-  delete process.env.AGORA_KEY_RATE;
-  delete process.env.AGORA_KEY_BURST;
+  for (const name of Object.keys(LIMITS)) delete process.env[name];
   resetConfig();
 });
 const service = useService();
@@ -55,5 +55,48 @@ describe('per-key request limits', () => {
 
   it('does not limit requests without a key: they answer 401 as before', async () => {
     for (let i = 0; i < 8; i++) expect((await api.call('GET', LOTS)).status).toBe(401);
+  });
+
+  it('limits unknown keys per source address: 429 with Retry-After, and no key lookup once refused', async () => {
+    expect((await api.get(LOTS, { as: 'admin' })).status).toBe(200);
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push(await api.get(LOTS, { as: `no-such-key-${i}` }));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.slice(0, 5), statuses.join()).toEqual([401, 401, 401, 401, 401]);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length, statuses.join()).toBeGreaterThanOrEqual(5);
+    for (const answer of refused) {
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(answer.body.status).toBe('error');
+      expect(answer.body.errors[0]).toMatchObject({ location: 'header', name: 'Authorization' });
+    }
+    // Refused from memory: the later unknown keys cost no DynamoDB request at all.
+    expect(answers.at(-1)!.requests).toBe(0);
+    // A key this service knows (and saw in the last minute) from the same address is not refused with them.
+    expect((await api.get(LOTS, { as: 'admin' })).status).toBe(200);
+    // Its wait over, the address may try again.
+    await new Promise((resolve) =>
+      setTimeout(resolve, Number(refused.at(-1)!.headers.get('retry-after')) * 1000 + 100),
+    );
+    expect((await api.get(LOTS, { as: 'no-such-key-again' })).status).toBe(401);
+  });
+
+  it('limits the health check per source address: 429 with Retry-After in the envelope', async () => {
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push(await api.call('GET', '/api/health'));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.slice(0, 5), statuses.join()).toEqual([200, 200, 200, 200, 200]);
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused, statuses.join()).toBeDefined();
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused!.body).toEqual({
+      status: 'error',
+      errors: [
+        { location: 'header', name: 'Authorization', description: 'Too many requests from this address; retry later' },
+      ],
+    });
+    expect(refused!.requests).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, Number(refused!.headers.get('retry-after')) * 1000 + 100));
+    expect((await api.call('GET', '/api/health')).status).toBe(200);
   });
 });
