@@ -1,4 +1,11 @@
-import { PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Aggregate, AggregateRepository, Change, Child, Indexing } from '#domain/kernel/aggregate.ts';
 import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
@@ -6,7 +13,7 @@ import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
-import { isConditionFailure, storageLimitError } from './errors.ts';
+import { AlreadyCreatedError, isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
@@ -114,14 +121,25 @@ export function changeWrites<T>(
   ];
 }
 
-/** The writes that create an aggregate: its root only if no item has its key yet, and its children. */
+/**
+ * The writes that create an aggregate: its root only if no item has its key yet, and its children. The root carries
+ * the id of this create call (`createRequest`), so a create whose answer was lost can tell its own write from
+ * another's when the SDK's retry meets `attribute_not_exists`.
+ */
 export function createWrites<T>(
   def: AggregateKind<T>,
   a: Omit<Aggregate<T>, 'rev'>,
+  createRequest: string = randomUUID(),
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   return [
-    { Put: { TableName, Item: rootItem(def, { ...a, rev: 1 }), ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName,
+        Item: { ...rootItem(def, { ...a, rev: 1 }), createRequest },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
     ...a.children.map((c) => ({ Put: { TableName, Item: childItem(def.kind, a.id, c) } })),
   ];
 }
@@ -146,6 +164,20 @@ export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promi
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return fromItems<T>(id, items);
+}
+
+/** One attribute of an aggregate's root item, read consistently (undefined when there is no root). */
+async function rootAttribute<T>(def: AggregateKind<T>, id: string, name: string): Promise<unknown> {
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.root(def.kind, id),
+      ConsistentRead: true,
+      ProjectionExpression: '#a',
+      ExpressionAttributeNames: { '#a': name },
+    }),
+  );
+  return Item?.[name];
 }
 
 /** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
@@ -176,7 +208,14 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
     get: (id) => loadAggregate(def, id),
 
     async create(a) {
-      await writeChange(createWrites(def, a));
+      const createRequest = randomUUID();
+      try {
+        await writeChange(createWrites(def, a, createRequest));
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // The root exists: written by this very call (its answer was lost and the SDK sent it again), or by another.
+        if ((await rootAttribute(def, a.id, 'createRequest')) !== createRequest) throw new AlreadyCreatedError(a.id);
+      }
     },
 
     modify: (id, change) =>

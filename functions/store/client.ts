@@ -28,8 +28,11 @@ export type LocalMiddleware = (next: Next, context: { commandName?: string }) =>
 // On globalThis, like the counter: every copy of this module (one per bundle in the bundled local mode) runs it, and
 // the Lambda bundles never carry faults.ts (they import nothing of it; in Lambda none is ever installed).
 const LOCAL_MIDDLEWARE = Symbol.for('agora.localDynamoDbMiddleware');
-export function installLocalMiddleware(middleware: LocalMiddleware | undefined): void {
+const LOCAL_ANSWER_MIDDLEWARE = Symbol.for('agora.localDynamoDbAnswerMiddleware');
+/** `answers`: a middleware that sees each attempt's answer inside the SDK's retries (faults.ts drops answers there). */
+export function installLocalMiddleware(middleware: LocalMiddleware | undefined, answers?: LocalMiddleware): void {
   globals[LOCAL_MIDDLEWARE] = middleware;
+  globals[LOCAL_ANSWER_MIDDLEWARE] = answers;
 }
 
 /**
@@ -68,6 +71,16 @@ export function documentClient(): DynamoDBDocumentClient {
         return local ? local(next, context)(args) : next(args);
       },
       { step: 'initialize', priority: 'high', name: 'agoraLocalMiddleware' },
+    );
+  // Inside the SDK's retries (step `deserialize` runs once per attempt, after DynamoDB answered): an answer the
+  // injector drops there is retried by the SDK itself, as when a proxy loses the answer of a write that happened.
+  if (!inLambda)
+    raw.middlewareStack.add(
+      (next, context) => (args) => {
+        const local = globals[LOCAL_ANSWER_MIDDLEWARE] as LocalMiddleware | undefined;
+        return local ? local(next, context)(args) : next(args);
+      },
+      { step: 'deserialize', name: 'agoraLocalAnswerMiddleware' },
     );
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { convertEmptyValues: false, removeUndefinedValues: true },

@@ -27,3 +27,14 @@ export function storageLimitError(error: unknown): UnprocessableError | undefine
     return UnprocessableError.data('An empty string cannot be a field name');
   return undefined;
 }
+
+/**
+ * A create met an object already stored under its id that another call wrote: never with the random ids of the
+ * service, only when a client's Idempotency-Key chose the id (runtime/idempotency.ts answers that case).
+ */
+export class AlreadyCreatedError extends Error {
+  constructor(readonly id: string) {
+    super(`An object with id ${id} already exists`);
+    this.name = 'AlreadyCreatedError';
+  }
+}

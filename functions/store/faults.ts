@@ -9,8 +9,13 @@ import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
  * middleware sits before the SDK's retries (step `initialize`): every injected fault reaches the service's own code,
  * which is what is under test, and no backoff slows the run (the SDK would absorb most faults in AWS).
  *
+ * With `lostAnswers`, a seeded share of the answers DynamoDB gave is dropped *after* the call succeeded (a proxy or the
+ * network lost it): that middleware sits inside the SDK's retries, so the SDK sends the same call again, as in AWS,
+ * and meets what its first attempt already wrote (a create's `attribute_not_exists`, a counter moved twice).
+ *
  * Configured by AGORA_FAULTS (JSON, read on every call, so a test or `PUT /_local/faults` turns it on and off):
- * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12}`.
+ * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12,
+ * "lostAnswers": 0.15}`.
  */
 export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout';
 export const FAULT_KINDS: readonly FaultKind[] = ['throttle', 'cancelled', 'internal', 'timeout'];
@@ -20,11 +25,13 @@ export interface FaultConfig {
   seed?: number;
   kinds?: FaultKind[];
   crashAfter?: number;
+  /** Share of successful answers dropped after the call took effect (retried by the SDK). */
+  lostAnswers?: number;
 }
 
 export interface FaultStats {
   calls: number;
-  injected: Record<FaultKind | 'crash', number>;
+  injected: Record<FaultKind | 'crash' | 'lost', number>;
 }
 
 interface State {
@@ -49,7 +56,7 @@ function seeded(seed: number): () => number {
 
 const emptyStats = (): FaultStats => ({
   calls: 0,
-  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0 },
+  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0, lost: 0 },
 });
 
 // On globalThis: the gateway and a test may load this module through different loaders; they share one state.
@@ -147,10 +154,21 @@ const injector: LocalMiddleware = (next, context) => async (args) => {
   return next(args);
 };
 
+/** Drops a share of the answers of calls that succeeded: the SDK sees a timeout after the write and retries it. */
+const answerDropper: LocalMiddleware = (next) => async (args) => {
+  const result = await next(args);
+  const s = state();
+  if (s?.config.lostAnswers && s.random() < s.config.lostAnswers) {
+    s.stats.injected.lost++;
+    throw failure('TimeoutError', 'The answer was lost after the call took effect', 0);
+  }
+  return result;
+};
+
 /**
  * Installs the injector on every DynamoDB client of this process, the bundles' copies too (local runtime only: the
  * local gateway calls it; no Lambda bundle imports this module).
  */
 export function installFaults(): void {
-  installLocalMiddleware(injector);
+  installLocalMiddleware(injector, answerDropper);
 }
