@@ -13,7 +13,7 @@ export interface CorsPolicy {
 export const corsPolicy = (origins: string[]): CorsPolicy => ({
   allowOrigins: origins,
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['authorization', 'content-type', 'x-access-token', 'x-correlation-id'],
+  allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-access-token', 'x-correlation-id'],
   exposeHeaders: ['location', 'x-correlation-id'],
   maxAgeSeconds: 3600,
 });

@@ -72,15 +72,16 @@ export function documentClient(): DynamoDBDocumentClient {
       },
       { step: 'initialize', priority: 'high', name: 'agoraLocalMiddleware' },
     );
-  // Inside the SDK's retries (step `deserialize` runs once per attempt, after DynamoDB answered): an answer the
-  // injector drops there is retried by the SDK itself, as when a proxy loses the answer of a write that happened.
+  // Inside the SDK's retries (after its retry middleware, so once per attempt; what it awaits is the parsed answer,
+  // the response read to its end): an answer the injector drops there is retried by the SDK itself, as when a proxy
+  // loses the answer of a write that happened.
   if (!inLambda)
     raw.middlewareStack.add(
       (next, context) => (args) => {
         const local = globals[LOCAL_ANSWER_MIDDLEWARE] as LocalMiddleware | undefined;
         return local ? local(next, context)(args) : next(args);
       },
-      { step: 'deserialize', name: 'agoraLocalAnswerMiddleware' },
+      { step: 'finalizeRequest', priority: 'low', name: 'agoraLocalAnswerMiddleware' },
     );
   client = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { convertEmptyValues: false, removeUndefinedValues: true },

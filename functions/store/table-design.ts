@@ -46,6 +46,8 @@ export const keys = {
   /** A key's request allowance (the authorizer's token bucket), by key name. */
   rateLimit: (keyName: string) => ({ PK: `RATE#${keyName}`, SK: '#BUCKET' }),
   sequence: (prefix: string, day: string) => ({ PK: `SEQ#${prefix}`, SK: day }),
+  /** The kept first answer of a create sent with an Idempotency-Key, by the hash of its scope (runtime/idempotency.ts). */
+  idempotency: (scope: string) => ({ PK: `IDEMPOTENCY#${scope}`, SK: '#ANSWER' }),
   organization: (scheme: string, id: string) => ({ PK: `ORG#${scheme}#${id}`, SK: '#ORG' }),
   feed: (feed: string, test: boolean) => (test ? `${feed}#test` : feed),
   work: (bot: string) => `WORK#${bot}`,

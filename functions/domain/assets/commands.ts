@@ -58,10 +58,12 @@ async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
  * 2. drops server-owned fields, completes organizations from the directory, validates (422);
  * 3. numbers it `<prefix>-<Kyiv date>-<n>`, adds the type's initial documents, stores it with the hashes of its
  *    owner token and its transfer token (answered once, as upstream `set_ownership`).
+ * `id`: a new random one, unless the caller chose it (an Idempotency-Key, runtime/idempotency.ts).
  */
 export async function createAsset(
   ctx: AssetsContext,
   data: JsonObject,
+  id: string = newId(),
 ): Promise<{ asset: Asset; token: string; transfer: string }> {
   const { type } = ctx;
   if (data.assetType !== undefined && data.assetType !== type.assetType) throw notImplemented();
@@ -74,7 +76,7 @@ export async function createAsset(
   const asset = withTestTitles({
     assetType: type.assetType,
     ...fields,
-    id: newId(),
+    id,
     assetID: sequenceId(type.idPrefix, day, await ctx.sequences.next(type.idPrefix, day)),
     status: 'draft',
     owner: ctx.principal.name,

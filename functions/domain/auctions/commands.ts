@@ -135,10 +135,12 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
  * Creates an auction of the type the route's API version serves, in the status its definition starts with.
  * 1. type (415), accreditation, `status` and the client's fields (422) by the definition;
  * 2. numbers it `UA-EA-<Kyiv date>-<n>`; stores the owner and transfer tokens as hashes only.
+ * `id`: a new random one, unless the caller chose it (an Idempotency-Key, runtime/idempotency.ts).
  */
 export async function createAuction(
   ctx: PeriodsContext,
   data: JsonObject,
+  id: string = newId(),
 ): Promise<{ auction: AuctionView; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
   assertAccreditation(ctx.principal, def.accreditation, 'auction', data.mode);
@@ -156,7 +158,7 @@ export async function createAuction(
     def.events,
     withTestTitles({
       ...fields,
-      id: newId(),
+      id,
       auctionID: sequenceId('UA-EA', day, await ctx.sequences.next('auctionID', day)),
       owner: ctx.principal.name,
       date: at,

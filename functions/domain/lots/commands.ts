@@ -42,10 +42,12 @@ export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot & { d
  * 1. refuses bots, unaccredited brokers, another lotType (415) and a status other than draft;
  * 2. validates the client fields (422), dropping server-owned ones;
  * 3. numbers it `UA-LR-DGF-<Kyiv date>-<n>` and stores it with the hashes of a new owner token and transfer token.
+ * `id`: a new random one, unless the caller chose it (an Idempotency-Key, runtime/idempotency.ts).
  */
 export async function createLot(
   ctx: LotsContext,
   data: JsonObject,
+  id: string = newId(),
 ): Promise<{ lot: Lot; token: string; transfer: string }> {
   if (ctx.principal.role === 'concierge' || ctx.principal.role === 'convoy') {
     throw new ForbiddenError("Can't create lot as bot", 'accreditation');
@@ -64,7 +66,7 @@ export async function createLot(
   const lot = withTestTitles({
     lotType: 'basic',
     ...fields,
-    id: newId(),
+    id,
     lotID: sequenceId('UA-LR-DGF', day, await ctx.sequences.next('lotID', day)),
     status: 'draft',
     owner: ctx.principal.name,

@@ -44,14 +44,15 @@ export interface TransfersContext {
   transfers: AggregateRepository<Transfer>;
 }
 
-/** POST /transfers by a broker: the new transfer and, once, its owner token and transfer token. */
+/** POST /transfers by a broker: the new transfer and, once, its owner token and transfer token (`id`: as createLot's). */
 export async function createTransfer(
   ctx: TransfersContext,
+  id: string = newId(),
 ): Promise<{ transfer: JsonObject; token: string; transferToken: string }> {
   if (ctx.principal.role !== 'broker') throw new PermissionError();
   const token = newToken();
   const { transfer: transferToken, internal } = newTransferToken();
-  const transfer: Transfer = { id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) };
+  const transfer: Transfer = { id, owner: ctx.principal.name, date: formatKyiv(ctx.now) };
   await ctx.transfers.create({ id: transfer.id, root: transfer, tokenHash: sha256(token), internal, children: [] });
   return { transfer: transferView(transfer), token, transferToken };
 }

@@ -55,8 +55,9 @@ const LOST = 0.15;
 /** A client that sends a create again after a 5xx or a 429 (as clients do), with one Idempotency-Key. */
 async function createWithRetries(kind: Kind, title: string, answers: Answer[]) {
   const key = randomUUID();
+  const body = kind.body(title);
   for (let attempt = 0; attempt < 6; attempt++) {
-    const res = await api.post(kind.path, kind.body(title), { headers: { 'idempotency-key': key } });
+    const res = await api.post(kind.path, body, { headers: { 'idempotency-key': key } });
     answers.push(res);
     if (res.status < 500 && res.status !== 429) return res;
   }
@@ -91,5 +92,87 @@ describe('creates under lost DynamoDB answers', () => {
     expect(finals.map((res) => res.status)).toEqual(finals.map(() => 201));
     expect(new Set(finals.map((res) => res.body.data.id)).size).toBe(CREATES);
     expect(stored).toBe(CREATES);
+  });
+});
+
+describe('a create sent again with its Idempotency-Key', () => {
+  const withKey = (key: string, as = 'broker') => ({ as, headers: { 'idempotency-key': key } });
+
+  it.each(KINDS)(
+    'answers a $name sent again with the first answer, tokens included, and stores it once',
+    async (kind) => {
+      const key = randomUUID();
+      const body = kind.body(`idempotent ${key}`);
+      const first = await api.post(kind.path, body, withKey(key));
+      expect(first.status).toBe(201);
+      const again = await api.post(kind.path, body, withKey(key));
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('location')).toBe(first.headers.get('location'));
+      // Another broker's key of the same text is its own: a new object.
+      const other = await api.post(kind.path, body, withKey(key, 'broker2'));
+      expect(other.status).toBe(201);
+      expect(other.body.data.id).not.toBe(first.body.data.id);
+      // Without a key, every create is a new object, as before.
+      const plain = [await api.post(kind.path, body), await api.post(kind.path, body)];
+      expect(new Set(plain.map((res) => res.body.data.id)).size).toBe(2);
+    },
+  );
+
+  it('gives the first answer’s working owner token again', async () => {
+    const key = randomUUID();
+    const body = aLot({ title: 'the token again' });
+    const first = await api.post('/api/0.1/lots', body, withKey(key));
+    const again = await api.post('/api/0.1/lots', body, withKey(key));
+    const lot = `/api/0.1/lots/${again.body.data.id}`;
+    const patched = await api.patch(
+      lot,
+      { title: 'changed by the replayed token' },
+      { token: again.body.access.token },
+    );
+    expect(patched.status).toBe(200);
+    expect(again.body.access).toEqual(first.body.access);
+  });
+
+  it('makes one object of 8 identical creates sent at once', async () => {
+    const key = randomUUID();
+    const before = (await scanTable()).filter((item) => item.SK === '#ROOT' && item.entity === 'lot').length;
+    const body = aLot({ title: 'at once' });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => api.post('/api/0.1/lots', body, withKey(key))));
+    expect(answers.map((res) => res.status)).toEqual(answers.map(() => 201));
+    expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+    const after = (await scanTable()).filter((item) => item.SK === '#ROOT' && item.entity === 'lot').length;
+    expect(after - before).toBe(1);
+  });
+
+  it('refuses the key with another request, and a key that is not visible ASCII (422)', async () => {
+    const key = randomUUID();
+    expect((await api.post('/api/0.1/lots', aLot({ title: 'one' }), withKey(key))).status).toBe(201);
+    const other = await api.post('/api/0.1/lots', aLot({ title: 'another' }), withKey(key));
+    expect(other.status).toBe(422);
+    expect(other.body.errors).toEqual([
+      {
+        location: 'header',
+        name: 'Idempotency-Key',
+        description: 'This Idempotency-Key was used with another request',
+      },
+    ]);
+    for (const bad of ['x'.repeat(256), 'with space']) {
+      const res = await api.post('/api/0.1/lots', aLot(), withKey(bad));
+      expect(res.status, bad).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ location: 'header', name: 'Idempotency-Key' });
+    }
+  });
+
+  it('keeps no token in clear: the kept answer is sealed', async () => {
+    const key = randomUUID();
+    const first = await api.post('/api/0.1/transfers', {}, withKey(key));
+    const kept = (await scanTable()).filter((item) => item.entity === 'idempotency');
+    expect(kept.length).toBeGreaterThan(0);
+    const text = JSON.stringify(kept);
+    expect(text).not.toContain(first.body.access.token);
+    expect(text).not.toContain(first.body.access.transfer);
+    expect(text).not.toContain(key);
+    expect(kept.every((item) => item.ttl > Date.now() / 1000)).toBe(true);
   });
 });

@@ -1,0 +1,126 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { DomainError, UnprocessableError } from '#domain/kernel/errors.ts';
+import type { JsonObject } from '#domain/kernel/objects.ts';
+import { AlreadyCreatedError } from '#store/errors.ts';
+import { keepIdempotencyRecord, readIdempotencyRecord } from '#store/idempotency.ts';
+import { log } from './observability.ts';
+
+/**
+ * Idempotent creates (issue 27), as payment APIs do them: a create sent with an `Idempotency-Key` header is made at
+ * most once per key, caller (API key name) and path, and the same request sent again gets the first answer: the same
+ * status, object, Location and `access` tokens, so a client whose answer was lost retries without making a duplicate.
+ *
+ * - The object's id is derived from the key (a hash of caller, path and key): two requests with one key, even at the
+ *   same moment, write the same root item, and DynamoDB's `attribute_not_exists` lets only one of them in.
+ * - The first answer is kept for 24 hours in its own item, encrypted (AES-256-GCM) with a key derived from the
+ *   Idempotency-Key itself, which the service never stores (the item's key is another hash of it): the tokens stay
+ *   unreadable to anyone who reads the table, and are given again only to the caller that sends the same key, as
+ *   the first answer gave them. A key should therefore be as hard to guess as a token (a UUID v4).
+ * - The same key with another request body: 422. A second request while the first is still being answered waits
+ *   for that answer; if none is kept (after 24 hours, or the first request died between its write and its answer),
+ *   409: the object exists, its id is in the answer's description, and no duplicate is made.
+ */
+export interface CreateAnswer {
+  status?: number;
+  data?: unknown;
+  access?: JsonObject;
+  location?: string;
+}
+
+/** What of a request the scope of its key is made of (an HttpRequest of the kit has all of it). */
+export interface CreateRequest {
+  /** The request's headers: `idempotency-key`, if sent. */
+  headers: Record<string, string | undefined>;
+  /** The caller: its API key name. */
+  principal: { name: string };
+  /** The create's path (`/api/0.1/lots`). */
+  path: string;
+  data: JsonObject;
+}
+
+const KEPT_SECONDS = 24 * 3600;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest();
+
+function checkedKey(key: string): string {
+  if (!KEY_FORMAT.test(key))
+    throw new UnprocessableError({
+      location: 'header',
+      name: 'Idempotency-Key',
+      description: 'Expecting 1 to 255 visible ASCII characters (a UUID, for example)',
+    });
+  return key;
+}
+
+function seal(answer: CreateAnswer, secret: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', secret, iv);
+  const body = Buffer.concat([cipher.update(deflateRawSync(JSON.stringify(answer))), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+}
+
+function unseal<A>(sealed: string, secret: Buffer): A {
+  const bytes = Buffer.from(sealed, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', secret, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return JSON.parse(inflateRawSync(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()])).toString());
+}
+
+/** Runs `create` once per Idempotency-Key (with the id derived from it), or answers the first answer again. */
+export async function idempotentCreate<A extends CreateAnswer>(
+  request: CreateRequest,
+  create: (id?: string) => Promise<A>,
+): Promise<A> {
+  const sentKey = request.headers['idempotency-key'];
+  if (sentKey === undefined) return create();
+  const key = checkedKey(sentKey);
+  const caller = request.principal.name;
+  const scope = hash('idempotency scope', caller, request.path, key).toString('hex');
+  const secret = hash('idempotency seal', caller, request.path, key);
+  const sent = hash('idempotency request', JSON.stringify(request.data)).toString('hex');
+  const id = hash('idempotency object', scope).toString('hex').slice(0, 32);
+
+  const firstAnswer = async (): Promise<A | undefined> => {
+    const record = await readIdempotencyRecord(scope);
+    if (!record) return undefined;
+    if (record.request !== sent)
+      throw new UnprocessableError({
+        location: 'header',
+        name: 'Idempotency-Key',
+        description: 'This Idempotency-Key was used with another request',
+      });
+    return unseal<A>(record.sealed, secret);
+  };
+
+  const kept = await firstAnswer();
+  if (kept) return kept;
+  let answer: A;
+  try {
+    answer = await create(id);
+  } catch (error) {
+    if (!(error instanceof AlreadyCreatedError)) throw error;
+    // Another request with this key made the object: its answer, once kept (it is being answered now).
+    for (let wait = 0; wait < 10; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const first = await firstAnswer();
+      if (first) return first;
+    }
+    throw new DomainError(409, {
+      location: 'header',
+      name: 'Idempotency-Key',
+      description: `This Idempotency-Key already created object ${id}; its first answer is no longer kept`,
+    });
+  }
+  try {
+    await keepIdempotencyRecord(
+      scope,
+      { request: sent, sealed: seal(answer, secret) },
+      Math.ceil(Date.now() / 1000) + KEPT_SECONDS,
+    );
+  } catch (error) {
+    // The object is made and this answer is right; only a later retry of it will get the 409 above.
+    log().warn('idempotency: first answer not kept', { error });
+  }
+  return answer;
+}
