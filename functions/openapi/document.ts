@@ -482,7 +482,9 @@ export function openApiDocument(): Json {
         'Public registry and auctions: lots (0.1), assets (2.4 bounce, 0.1 basic), auctions (2.5 landlease, 2.3 dgfInsider), ' +
         'item schemas and the document service. Bodies are `{"data": {...}}`; answers are `{"data": ...}` or the error envelope. ' +
         'Authenticate with HTTP Basic: the API key as user name, an empty password. Creating an object answers its owner ' +
-        'token once (`access.token`): send it as `acc_token` (query) or `X-Access-Token` (header) to change the object.',
+        'token once (`access.token`): send it as `acc_token` (query) or `X-Access-Token` (header) to change the object. ' +
+        'A create (lot, asset, auction, transfer) may carry an `Idempotency-Key` header (a UUID): sent again by the same ' +
+        'API key with the same key and body, it gets the first answer again, tokens included, and makes no second object.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [
