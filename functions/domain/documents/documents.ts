@@ -57,6 +57,8 @@ export type DocumentFields = FromSchema<{
  * DOCUMENT_TYPE_URL_ONLY: a plain link. Neither goes through the document service.
  */
 const OFFLINE_TYPES = ['x_dgfAssetFamiliarization'];
+/** What upstream answered as the `format` of an offline document (the insider recording shows it). */
+const OFFLINE_FORMAT = 'offline/on-site-examination';
 const URL_ONLY_TYPES = ['virtualDataRoom', 'x_dgfPublicAssetCertificate', 'x_dgfPlatformLegalDetails'];
 
 const ofType = (types: string[]) => ({ required: ['documentType'], properties: { documentType: { enum: types } } });
@@ -116,6 +118,7 @@ function withFile(
   files: DocumentContext | undefined,
   previous?: DocumentRecord,
 ): JsonObject {
+  if (OFFLINE_TYPES.includes(body.documentType as string)) return { ...body, format: OFFLINE_FORMAT };
   if (WITHOUT_FILE.has(body.documentType as string)) return body;
   if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash)
     return { ...body, url: previous.url };
