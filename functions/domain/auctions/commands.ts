@@ -584,10 +584,11 @@ export async function addContractDocument(
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
-    // Upstream contract documents carry no `author`.
+    // Only the auction owner uploads here: its documents say so, as award documents do (issue 22; the original
+    // recordings showed no author on contract documents).
     const { document, child } = newDocument(
       data,
-      { documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       documentScope(CONTRACT, contractId),
     );
     assertContractDocumentsWritable(w, contractId, 'add');

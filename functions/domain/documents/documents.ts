@@ -15,7 +15,7 @@ import { multilingual } from '../kernel/structures.ts';
 export type DocumentRecord = DocumentFields & {
   id: string;
   documentOf: string;
-  /** Who added it (`auction_owner`, `bid_owner`, ...); absent where upstream sets none (contract documents). */
+  /** Who added it (`auction_owner`, `bid_owner`, ...); absent where upstream sets none (lot and asset documents). */
   author?: string;
   datePublished: string;
   dateModified: string;
