@@ -281,13 +281,22 @@ export function currentDocuments(children: Child[], scope?: ChildOwner): Documen
 /**
  * Every version of every document, in the order they were uploaded (a version's `dateModified` is its upload
  * time; the key breaks ties), illustrations by ascending `index`: what an object's own view lists in `documents`,
- * as upstream, whose document lists kept each version.
+ * as upstream, whose document lists kept each version. The versions of one document keep their own order whatever
+ * the clocks said (a later version never takes the place of the first): the places a document's versions got are
+ * filled with them oldest first.
  */
 export function allDocuments(children: Child[], scope?: ChildOwner): DocumentRecord[] {
-  const uploaded = inScope(children, scope)
-    .sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b))
-    .map((c) => c.data as DocumentRecord);
-  return illustrationsByIndex(uploaded);
+  const uploaded = inScope(children, scope).sort(
+    (a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b),
+  );
+  const history = versions(children, scope);
+  const next = new Map<string, number>();
+  const inVersionOrder = uploaded.map((c) => {
+    const n = next.get(c.place.id) ?? 0;
+    next.set(c.place.id, n + 1);
+    return history.get(c.place.id)![n]!;
+  });
+  return illustrationsByIndex(inVersionOrder);
 }
 
 /** A document collection GET: the current version of each, or with `?all=1` every version (upstream `all`). */
