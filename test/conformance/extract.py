@@ -36,7 +36,7 @@ GEB_ORDER = [
     'active_awarded_organizer_activate_contract', 'active_awarded_contract_after_activation',
     'active_awarded_auction_after_contract_activation',
 ]
-MARKS = ('before', 'gap', 'unreachable', 'note', 'ours')
+MARKS = ('before', 'gap', 'unreachable', 'note', 'ours', 'differs')
 ID_KEYS = {'id', 'lotID', 'assetID', 'auctionID', 'relatedProcessID', 'relatedLot', 'merchandisingObject', 'bid_id',
            'relatedItem', 'owner_token', 'transfer_token', 'tenderID', 'token', 'transfer', 'url', 'auctionUrl',
            'participationUrl', 'hash', 'identifier'}
@@ -79,7 +79,7 @@ def parse_http(text):
         answer = json.loads(answer) if answer else None
     except ValueError:
         answer = None
-    return method, target, role, headers.get('content-type'), body, status, answer
+    return method, target, role, headers, body, status, answer
 
 
 def is_skipped(key, value):
@@ -141,12 +141,15 @@ def latest_date(value):
 
 
 def exchange(name, text):
-    method, target, role, ctype, body, status, answer = parse_http(text)
+    method, target, role, headers, body, status, answer = parse_http(text)
+    ctype = headers.get('content-type')
     path = re.sub(r'^https?://[^/]+', '', target)
     path = re.sub(r'[?&]opt_pretty=1', '', path).replace('/?', '?')
     ex = {'file': name, 'as': role, 'method': method, 'path': path}
     if ctype and ctype != 'application/json':
         ex['contentType'] = ctype
+    if 'x-access-token' in headers:
+        ex['token'] = headers['x-access-token']
     if body is not None:
         ex['body'] = body
     ex['status'] = status

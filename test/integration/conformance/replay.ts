@@ -26,6 +26,8 @@ export interface Exchange {
   method: string;
   path: string;
   contentType?: string;
+  /** The owner's token, sent in `X-Access-Token`. */
+  token?: string;
   body?: unknown;
   status: number;
   errors?: unknown[];
@@ -154,10 +156,20 @@ export function replayFamily(family: Family): void {
     return walk(body);
   };
 
-  async function send(as: string | null, method: string, path: string, body: unknown, contentType?: string) {
+  async function send(
+    as: string | null,
+    method: string,
+    path: string,
+    body: unknown,
+    contentType?: string,
+    token?: string,
+  ) {
     const raw = body && typeof body === 'object' && 'raw' in body ? String((body as any).raw) : undefined;
     const data = raw === undefined && body !== undefined ? body : undefined;
-    const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
+    const headers: Record<string, string> = {
+      ...(contentType && { 'content-type': contentType }),
+      ...(token && { 'x-access-token': translate(token) }),
+    };
     return api.call(method, translate(path), undefined, {
       ...(as && { as }),
       headers,
@@ -253,6 +265,7 @@ export function replayFamily(family: Family): void {
               ? ex.body
               : { ...(ex.body as object), data: translateBody((ex.body as any).data) },
           ex.contentType,
+          ex.token,
         );
         learn(ex, res.body);
         const found = differences(ex, res.status, res.body);
