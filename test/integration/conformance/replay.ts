@@ -42,7 +42,7 @@ export interface Exchange {
   note?: string;
   /** Fields of `data` Agora answers beyond the original's, and why: `{field: reason}`. */
   ours?: Record<string, string>;
-  /** Leaves whose value differs on purpose: `{path: reason}`. */
+  /** Fields or leaves that differ on purpose (`errors`: the refusal's text), each with why: `{path: reason}`. */
   differs?: Record<string, string>;
 }
 
@@ -118,6 +118,8 @@ export interface Family {
   paths?: [string, string][];
   /** Fields Agora adds to every answer of the family on purpose (`{field: why}`). */
   ours?: Record<string, string>;
+  /** Keys of the original's test code that Agora has under another name (`bot` → a bot key of ours). */
+  roles?: Record<string, string>;
 }
 
 /** Registers one `it` per recorded exchange of the family, run in order against one service. */
@@ -171,7 +173,7 @@ export function replayFamily(family: Family): void {
       ...(token && { 'x-access-token': translate(token) }),
     };
     return api.call(method, translate(path), undefined, {
-      ...(as && { as }),
+      ...(as && { as: family.roles?.[as] ?? as }),
       headers,
       raw: raw ?? (data === undefined ? undefined : JSON.stringify(data)),
     });
@@ -204,7 +206,7 @@ export function replayFamily(family: Family): void {
     const out: string[] = [];
     if (status !== ex.status)
       out.push(`status ${status}, recorded ${ex.status}: ${JSON.stringify(body).slice(0, 400)}`);
-    if (ex.errors) {
+    if (ex.errors && !ex.differs?.errors) {
       const norm = (errors: any[]) =>
         errors.map((e) => ({
           location: e.location,
@@ -222,8 +224,8 @@ export function replayFamily(family: Family): void {
       : data && typeof data === 'object'
         ? Object.keys(data)
         : [];
-    const added = { ...family.ours, ...ex.ours };
-    const missing = (ex.fields ?? []).filter((f) => !ours.includes(f));
+    const added = { ...family.ours, ...ex.ours, ...ex.differs };
+    const missing = (ex.fields ?? []).filter((f) => !ours.includes(f) && !(f in (ex.differs ?? {})));
     const extra = ours.filter((f) => !(ex.fields ?? []).includes(f) && !(f in added));
     if (missing.length) out.push(`fields missing: ${missing.join(', ')}`);
     if (extra.length) out.push(`fields the original did not show: ${extra.join(', ')}`);
