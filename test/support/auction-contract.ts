@@ -190,7 +190,8 @@ export function auctionContract(fx: AuctionFixture) {
         auctionUrl: expect.stringContaining(a.id),
       });
       expect(running).not.toHaveProperty('bids');
-      expect(running).not.toHaveProperty('next_check');
+      if (fx.nextCheckInAuction) expect(running.next_check).toBeDefined();
+      else expect(running).not.toHaveProperty('next_check');
       const [first, second] = a.bids;
       expect((await api.get(`${url(a.id)}/bids/${first.id}`, { as: 'broker' })).body).toEqual(
         forbidden("Can't view bid in current (active.auction) auction status"),
