@@ -37,7 +37,7 @@ GEB_ORDER = [
     'active_awarded_auction_after_contract_activation',
 ]
 MARKS = ('before', 'gap', 'unreachable', 'note', 'ours', 'differs')
-ID_KEYS = {'id', 'lotID', 'assetID', 'auctionID', 'relatedProcessID', 'relatedLot', 'merchandisingObject', 'bid_id',
+ID_KEYS = {'id', 'lotID', 'assetID', 'auctionID', 'contractID', 'relatedProcessID', 'relatedLot', 'merchandisingObject', 'bid_id',
            'relatedItem', 'owner_token', 'transfer_token', 'tenderID', 'token', 'transfer', 'url', 'auctionUrl',
            'participationUrl', 'hash', 'identifier'}
 DATE = re.compile(r'^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}')
@@ -166,7 +166,8 @@ def exchange(name, text):
         ids = id_paths(answer)
         if ids:
             ex['ids'] = ids
-        at = latest_date(data)
+        stamps = [data.get(k) for k in ('dateModified', 'date')] if isinstance(data, dict) else []
+        at = next((d for d in stamps if isinstance(d, str)), None) or latest_date(data)
         if at:
             ex['at'] = at
     return ex

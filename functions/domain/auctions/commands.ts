@@ -54,7 +54,15 @@ import {
   type Bid,
 } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
-import { answered, assertQuestionsOpen, findQuestion, newQuestion, type Question } from './questions.ts';
+import {
+  answered,
+  assertQuestionsOpen,
+  findQuestion,
+  newQuestion,
+  publicQuestion,
+  type PublicQuestion,
+  type Question,
+} from './questions.ts';
 import { definitionForCreate, definitionOf } from './registry.ts';
 import { assertServedBy } from './reads.ts';
 import type { AuctionsContext, PeriodsContext } from './context.ts';
@@ -251,7 +259,7 @@ export async function answerQuestion(
   id: string,
   questionId: string,
   data: JsonObject,
-): Promise<Question> {
+): Promise<PublicQuestion> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
@@ -260,7 +268,7 @@ export async function answerQuestion(
     const child = answered(question, data, ctx.now);
     putChild(w, child);
     touch(w, ctx.now);
-    return child.data;
+    return publicQuestion(child.data);
   });
   return result;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aFileUrl } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
@@ -59,7 +59,8 @@ export type Step =
       learn?: Record<string, string>;
     }
   | { bot: string }
-  | { clockTo: string };
+  /** The sandbox clock moved just past a date the API shows: `{path, at}` (e.g. an auction's enquiry end). */
+  | { clockTo: { path: string; at: string } };
 
 export interface Fixture {
   source: string;
@@ -99,6 +100,12 @@ function shifted(text: string, ms: number): string {
   return `${day}T${time}${fraction}${m[3] ? offset : ''}`;
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar day moved by as many whole days as `ms` holds. */
+const shiftedDay = (day: string, ms: number) =>
+  new Date(Date.parse(`${day}T12:00:00Z`) + Math.round(ms / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
+
 const at = (value: any, path: string): unknown =>
   path.split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), value);
 
@@ -120,6 +127,13 @@ export interface Family {
   ours?: Record<string, string>;
   /** Keys of the original's test code that Agora has under another name (`bot` → a bot key of ours). */
   roles?: Record<string, string>;
+  /**
+   * The key an anonymous recorded read is sent with: the originals let anyone read, Agora asks every caller for a
+   * key (interface.md §6: every request carries the Authorization header).
+   */
+  anonymousAs?: string;
+  /** Leaves (by their last key) or fields that differ on purpose in every answer of the family, with why. */
+  differs?: Record<string, string>;
 }
 
 /** Registers one `it` per recorded exchange of the family, run in order against one service. */
@@ -142,7 +156,9 @@ export function replayFamily(family: Family): void {
   const translateBody = (body: unknown, dates = true): unknown => {
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') {
+        // Moved as far as the service clock (sandbox offset included) runs after the recording.
         if (dates && shift !== undefined && ISO.test(v)) return shifted(v, shift);
+        if (dates && shift !== undefined && DAY.test(v)) return shiftedDay(v, shift);
         return translate(v);
       }
       if (Array.isArray(v)) return v.map(walk);
@@ -173,7 +189,7 @@ export function replayFamily(family: Family): void {
       ...(token && { 'x-access-token': translate(token) }),
     };
     return api.call(method, translate(path), undefined, {
-      ...(as && { as: family.roles?.[as] ?? as }),
+      as: as === null ? (family.anonymousAs ?? 'broker') : (family.roles?.[as] ?? as),
       headers,
       raw: raw ?? (data === undefined ? undefined : JSON.stringify(data)),
     });
@@ -182,9 +198,9 @@ export function replayFamily(family: Family): void {
   async function runStep(step: Step) {
     if ('bot' in step) return void (await service.bot(step.bot));
     if ('clockTo' in step) {
-      const target = Date.parse(step.clockTo.startsWith('+') ? '' : step.clockTo);
-      const offset = step.clockTo.startsWith('+') ? clockOffset + Number(step.clockTo.slice(1)) : target - Date.now();
-      clockOffset = Math.max(clockOffset, offset + 1000);
+      const shown = at((await send('broker', 'GET', step.clockTo.path, undefined)).body, step.clockTo.at);
+      if (typeof shown !== 'string') throw new Error(`no date at ${step.clockTo.at} of ${step.clockTo.path}`);
+      clockOffset = Math.max(clockOffset, Date.parse(shown) - Date.now() + 1000);
       return void (await service.setClockOffset(clockOffset));
     }
     const body = step.bodyOf ? (byFile.get(step.bodyOf)!.body as any).data : step.body;
@@ -224,14 +240,16 @@ export function replayFamily(family: Family): void {
       : data && typeof data === 'object'
         ? Object.keys(data)
         : [];
-    const added = { ...family.ours, ...ex.ours, ...ex.differs };
-    const missing = (ex.fields ?? []).filter((f) => !ours.includes(f) && !(f in (ex.differs ?? {})));
+    const differs = { ...family.differs, ...ex.differs };
+    const added = { ...family.ours, ...ex.ours, ...differs };
+    const missing = (ex.fields ?? []).filter((f) => !ours.includes(f) && !(f in differs));
     const extra = ours.filter((f) => !(ex.fields ?? []).includes(f) && !(f in added));
     if (missing.length) out.push(`fields missing: ${missing.join(', ')}`);
     if (extra.length) out.push(`fields the original did not show: ${extra.join(', ')}`);
     const mine = leaves(data);
     for (const [path, value] of Object.entries(ex.values ?? {})) {
-      if (ex.differs && path in ex.differs) continue;
+      const exempt = Object.keys(differs).some((k) => path === k || path.startsWith(`${k}.`));
+      if (exempt || path.split('.').pop()! in (family.differs ?? {})) continue;
       if (mine[path] !== value && !(typeof value === 'number' && Number(mine[path]) === value))
         out.push(`${path}: ${JSON.stringify(mine[path])}, recorded ${JSON.stringify(value)}`);
     }
@@ -256,7 +274,8 @@ export function replayFamily(family: Family): void {
       }
       const run = async () => {
         for (const step of ex.before ?? []) await runStep(step);
-        if (ex.at && shift === undefined) shift = Date.now() + clockOffset - instant(ex.at);
+        // The original answered at `at`: the body's dates move so that its "now" is the service's now.
+        if (ex.at) shift = Date.now() + clockOffset - instant(ex.at);
         const res = await send(
           ex.as,
           ex.method,
@@ -271,6 +290,12 @@ export function replayFamily(family: Family): void {
         );
         learn(ex, res.body);
         const found = differences(ex, res.status, res.body);
+        // CONFORMANCE_OUT=<dir>: each exchange's differences written down, for the closing note.
+        if (process.env.CONFORMANCE_OUT)
+          appendFileSync(
+            `${process.env.CONFORMANCE_OUT}/${family.name}.jsonl`,
+            `${JSON.stringify({ file: ex.file, gap: ex.gap, found })}\n`,
+          );
         expect(found, found.join('\n')).toEqual([]);
       };
       if (ex.gap) it.fails(`${title} (gap: ${ex.gap})`, run);
