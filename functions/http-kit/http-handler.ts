@@ -123,11 +123,23 @@ function parseBody(event: Event, route: RouteRule): JsonObject | undefined {
     // DynamoDB marshaller take the object for a class instance (a 500). Neither is ever a field here.
     body = JSON.parse(raw, (key, value) => (key === '__proto__' || key === 'constructor' ? undefined : value));
   } catch (error) {
-    throw UnprocessableError.data((error as Error).message);
+    throw UnprocessableError.data(notJson(raw) ?? (error as Error).message);
   }
   if (!isObject(body) || !isObject(body.data)) throw UnprocessableError.data('Data not available');
   assertStorableNumbers(body.data);
   return body;
+}
+
+/**
+ * Python's text for a body that does not even start as JSON (`data`, a form): what the originals answered
+ * ("Expecting value: line 1 column 1 (char 0)"); other syntax errors keep the parser's own text.
+ */
+function notJson(raw: string): string | undefined {
+  const at = raw.search(/\S/);
+  if (at >= 0 && /^[[{"\-0-9tfn]/.test(raw[at]!)) return undefined;
+  const offset = at < 0 ? raw.length : at;
+  const before = raw.slice(0, offset).split('\n');
+  return `Expecting value: line ${before.length} column ${before[before.length - 1]!.length + 1} (char ${offset})`;
 }
 
 /** The deepest nesting of `[` and `{` in JSON text (outside strings): one pass, no recursion. */

@@ -64,7 +64,16 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
     decisions: [{ decisionDate: '2026-11-20T10:00:00+02:00', decisionID: '1111-4' }],
   },
   'PATCH asset.bounce': { status: 'pending' },
-  'item.bounce': { quantity: 42 },
+  'item.bounce': {
+    description: 'Земельна ділянка',
+    quantity: 5.0001,
+    unit: { code: 'MTK' },
+    classification: { scheme: 'CAV-PS', id: '06121000-6', description: 'Земельні ділянки' },
+    address: { countryName: 'Україна' },
+    registrationDetails: { status: 'unknown' },
+  },
+  'PATCH item.bounce': { quantity: 42 },
+  'decision.bounce': { decisionDate: '2026-11-20T10:00:00+02:00', decisionID: '1111-5' },
   document,
   'auction.results': {
     bids: [

@@ -1,6 +1,7 @@
 import { assetSchema as basicAsset } from '#domain/assets/types/basic/definition.ts';
 import {
   assetSchema as bounceAsset,
+  decisionSchema as bounceDecision,
   itemSchema as bounceItem,
   relatedProcessSchema,
 } from '#domain/assets/types/bounce/definition.ts';
@@ -36,6 +37,7 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   document: documentSchema,
   'asset.bounce': bounceAsset,
   'item.bounce': bounceItem,
+  'decision.bounce': bounceDecision,
   'asset.basic': basicAsset,
   // Each auction type's schemas, from its definition (registry.ts).
   ...Object.fromEntries(

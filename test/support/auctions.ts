@@ -184,6 +184,8 @@ export interface AuctionFixture {
   tendering: (api: Api, service: Service, clock: Clock) => Promise<OpenAuction>;
   /** A bid made active (ready for the auction), with its bidder's eligibility document. */
   bid: (api: Api, auctionId: string, as: string, n: number) => Promise<Owned>;
+  /** Whether `next_check` shows while the auction runs (dgfInsider: its planned end, as the original; landlease: none). */
+  nextCheckInAuction: boolean;
   /** Brings a tendering auction with its active bids to `active.auction` (the chronograph on demand). */
   toAuction: (service: Service, clock: Clock, auction: any) => Promise<void>;
 }
@@ -214,6 +216,7 @@ export const landlease: AuctionFixture = {
     return { ...a, auction: (await api.get(`${AUCTIONS}/${a.id}`)).body.data };
   },
   bid: (api, auctionId, as, n) => activeBid(api, auctionId, n, as),
+  nextCheckInAuction: false,
   async toAuction(service, clock, auction) {
     await clock.passTo(auction.tenderPeriod.endDate);
     await service.bot('chronograph');
@@ -240,6 +243,7 @@ export const dgfInsider: AuctionFixture = {
   closedForEdits: (status) => `Can't update auction in current (${status}) status`,
   open: (api) => tenderingInsider(api),
   tendering: (api) => tenderingInsider(api),
+  nextCheckInAuction: true,
   async bid(api, auctionId, as) {
     const bid = await insiderBid(api, auctionId, as);
     const doc = await api.post(

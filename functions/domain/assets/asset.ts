@@ -146,6 +146,11 @@ export interface AssetTypeDefinition {
     /** Validates one item after a PATCH merged into it (JSON Schema, then `schema_properties`). */
     accept(item: JsonObject): JsonObject;
   };
+  /** The decisions sub-resource, for types whose decisions are added one by one (bounce). */
+  decisions?: {
+    /** Validates one new decision (422) and makes it the asset's own (`decisionOf`). */
+    accept(decision: JsonObject): JsonObject;
+  };
   /** The related processes sub-resource, for types that have one (bounce). */
   relatedProcesses?: {
     /** At most this many on one asset. */

@@ -12,6 +12,7 @@ import type { DocumentContext } from '../documents/docservice.ts';
 import { currentDocuments, newDocument, serverDocument, type DocumentRecord } from '../documents/documents.ts';
 import {
   assetStatusGraph,
+  decisionsOf,
   editableFields,
   OWNER_EDIT_STATUSES,
   itemsOf,
@@ -185,6 +186,61 @@ export async function patchAssetItem(
       root: {
         ...asset,
         items: stored.map((i) => (i === previous ? item : i)),
+        dateModified: formatKyiv(ctx.now),
+      } as Asset,
+    };
+  });
+  return result!;
+}
+
+/**
+ * POST of one item (types with an items sub-resource; upstream bounce `views/asset_item.py`) by the owner, in draft
+ * or pending, during rectification: a new item with a server id, validated like the asset's. Returns the item.
+ */
+export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonObject): Promise<JsonObject> {
+  const items = ctx.type.items;
+  if (!items) throw new NotFoundError('asset_id');
+  let result: JsonObject | undefined;
+  await ctx.assets.modify(id, (current) => {
+    assertServed(ctx.type, current);
+    const asset = current.root;
+    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+    if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+      throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
+    }
+    assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
+    result = items.accept({ ...omit(data, ['id']), id: newId() });
+    // Only types with items get here (ctx.type.items), so the record stays of its type.
+    return {
+      root: { ...asset, items: [...(itemsOf(asset) ?? []), result], dateModified: formatKyiv(ctx.now) } as Asset,
+    };
+  });
+  return result!;
+}
+
+/**
+ * POST of one decision (types with a decisions sub-resource; upstream bounce `views/asset_decisions.py`) by the
+ * owner, in draft or pending (upstream `validate_decision_update_in_not_allowed_status`), during rectification.
+ */
+export async function addAssetDecision(ctx: AssetsContext, id: string, data: JsonObject): Promise<JsonObject> {
+  const decisions = ctx.type.decisions;
+  if (!decisions) throw new NotFoundError('asset_id');
+  let result: JsonObject | undefined;
+  await ctx.assets.modify(id, (current) => {
+    assertServed(ctx.type, current);
+    const asset = current.root;
+    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+    if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+      throw new ForbiddenError(`Can't update decisions in current (${asset.status}) asset status`);
+    }
+    if (rectificationEnded(asset, ctx.now)) {
+      throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
+    }
+    result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: newId() });
+    return {
+      root: {
+        ...asset,
+        decisions: [...(decisionsOf(asset) ?? []), result],
         dateModified: formatKyiv(ctx.now),
       } as Asset,
     };

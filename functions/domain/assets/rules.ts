@@ -53,15 +53,11 @@ export const requireRelatedLot: TransitionRule = (asset) => {
 };
 
 /**
- * → pending from a lot (failed verification, lot dissolved, deleted or recomposed): the asset is free again, whether
- * it was tied by `relatedLot` or by a lot related process.
+ * → pending from a lot (failed verification, lot dissolved, deleted or recomposed): the asset is free again. Its
+ * `relatedLot` goes; its related processes stay as its history, as the original's detached view still listed them
+ * (bounce `detached-from-lot-asset-view.http`): a pending asset is free whatever lot its processes name.
  */
-export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => {
-  if (!lotProcesses(asset as Asset).length) return asset as Asset;
-  const kept = (asset.relatedProcesses ?? []).filter((rp) => rp?.type !== 'lot');
-  const { relatedProcesses: _all, ...rest } = asset;
-  return (kept.length ? { ...rest, relatedProcesses: kept } : rest) as Asset;
-};
+export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => asset as Asset;
 
 /** pending → deleted: only once a `cancellationDetails` document was added (reference-behaviour.md §4.3). */
 export const requireCancellationDetails: TransitionRule = (asset, { documents }) => {

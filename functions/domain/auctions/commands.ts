@@ -54,7 +54,15 @@ import {
   type Bid,
 } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
-import { answered, assertQuestionsOpen, findQuestion, newQuestion, type Question } from './questions.ts';
+import {
+  answered,
+  assertQuestionsOpen,
+  findQuestion,
+  newQuestion,
+  publicQuestion,
+  type PublicQuestion,
+  type Question,
+} from './questions.ts';
 import { definitionForCreate, definitionOf } from './registry.ts';
 import { assertServedBy } from './reads.ts';
 import type { AuctionsContext, PeriodsContext } from './context.ts';
@@ -253,7 +261,7 @@ export async function answerQuestion(
   id: string,
   questionId: string,
   data: JsonObject,
-): Promise<Question> {
+): Promise<PublicQuestion> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
@@ -262,7 +270,7 @@ export async function answerQuestion(
     const child = answered(question, data, ctx.now);
     putChild(w, child);
     touch(w, ctx.now);
-    return child.data;
+    return publicQuestion(child.data);
   });
   return result;
 }
@@ -586,10 +594,11 @@ export async function addContractDocument(
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
-    // Upstream contract documents carry no `author`.
+    // Only the auction owner uploads here: its documents say so, as award documents do (issue 22; the original
+    // recordings showed no author on contract documents).
     const { document, child } = newDocument(
       data,
-      { documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       documentScope(CONTRACT, contractId),
     );
     assertContractDocumentsWritable(w, contractId, 'add');

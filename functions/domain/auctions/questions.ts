@@ -66,7 +66,15 @@ export function newQuestion(data: JsonObject, now: Micros): Child<Question> {
 // The children of kind QUESTION are the questions this file writes.
 const questionChildren = (a: AuctionParts) => childrenOf(a.children, QUESTION) as Child<Question>[];
 
-export const questionsOf = (a: AuctionParts): Question[] => questionChildren(a).map((c) => c.data);
+/**
+ * A question as everyone reads it: without its `author`. Only the answer to the one who asked shows the author; the
+ * originals' views hid it (insider `list-question.http`, geb `active_tendering_answer_question.http`).
+ */
+export const publicQuestion = ({ author: _hidden, ...question }: Question): PublicQuestion => question;
+
+export type PublicQuestion = Omit<Question, 'author'>;
+
+export const questionsOf = (a: AuctionParts) => questionChildren(a).map((c) => publicQuestion(c.data));
 
 export function findQuestion(a: AuctionParts, id: string): Child<Question> {
   const found = questionChildren(a).find((c) => c.data.id === id);

@@ -8,7 +8,7 @@ import { bidsOf, bidView, visibleBids, type Bid } from './bids.ts';
 import { cancellationsOf, type Cancellation } from './cancellations.ts';
 import { auctionType } from './catalog.ts';
 import { convoyDue } from './convoy-due.ts';
-import { questionsOf, type Question } from './questions.ts';
+import { questionsOf, type PublicQuestion } from './questions.ts';
 
 // The views read only the type's descriptor (catalog.ts), never its definition (registry.ts): the read routes and
 // the store, which indexes with `auctionIndexing`, load no schemas, validators or calendar.
@@ -16,7 +16,7 @@ import { questionsOf, type Question } from './questions.ts';
 /** An auction as GET shows it: the stored record with its children (each list only when not empty). */
 export type AuctionView = Auction & {
   documents?: DocumentRecord[];
-  questions?: Question[];
+  questions?: PublicQuestion[];
   bids?: Bid[];
   awards?: AwardView[];
   contracts?: ContractView[];

@@ -115,24 +115,29 @@ export interface InsiderPeriods {
  *   sandbox `quick`: enquiry end + 10 minutes (not accelerated, as upstream);
  * - rectification: [now, 2 working days later, same Kyiv wall-clock time];
  * - auction: should start after Kyiv midnight of the auction day.
+ * Accelerated, the day's boundaries shrink towards `now`; but once 20:00 of the day before has passed (a sandbox
+ * auction today, minutes ahead), they shrink towards the auction's start instant instead, as upstream counted the
+ * enquiry end back from it (`startDate − pause / N`): the original recording started an auction 5 minutes ahead.
  * No too-close check here: upstream insider had none at this point; the caller validates the start date.
  */
 export function insiderPeriods({
   now,
   auctionStartDay,
+  auctionStart = kyivMidnight(auctionStartDay),
   accelerator: n = 1,
   calendar,
   quick = false,
-}: PeriodsInput & { quick?: boolean }): InsiderPeriods {
-  const at = accelerate(now, n);
-  const enquiryEnd = at(atKyivTime(addCalendarDays(auctionStartDay, -1), 20));
+}: PeriodsInput & { auctionStart?: Micros; quick?: boolean }): InsiderPeriods {
+  const dayBefore = atKyivTime(addCalendarDays(auctionStartDay, -1), 20);
+  const at = accelerate(dayBefore > now ? now : auctionStart, n);
+  const enquiryEnd = at(dayBefore);
   return {
     enquiryPeriod: { startDate: now, endDate: enquiryEnd },
     tenderPeriod: {
       startDate: now,
       endDate: quick ? enquiryEnd + 10 * MINUTE : at(atKyivTime(auctionStartDay, 16, 15)),
     },
-    rectificationPeriod: { startDate: now, endDate: at(workingDaysLater(now, 2, calendar)) },
+    rectificationPeriod: { startDate: now, endDate: accelerate(now, n)(workingDaysLater(now, 2, calendar)) },
     auctionShouldStartAfter: at(kyivMidnight(auctionStartDay)),
   };
 }

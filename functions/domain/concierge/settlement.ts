@@ -31,13 +31,14 @@ type Assets = ReadonlyMap<string, Asset | undefined>;
 const holds = (lot: Lot, a: Asset | undefined): boolean => !!a && lotOf(a) === lot.id;
 
 /**
- * Free for this lot: exists, of an allowed type, and pending and unattached (or pending and linked to this very lot
- * by a related process), or already claimed by this lot.
+ * Free for this lot: exists, of an allowed type, and pending without a `relatedLot` (its related processes may name
+ * this lot, linked ahead, or a lot it was detached from: upstream looked at the status alone), or already claimed by
+ * this lot.
  */
 function available(lot: Lot, a: Asset | undefined): boolean {
   if (!a || !LOT_ASSET_TYPES.includes(a.assetType)) return false;
   if (holds(lot, a)) return a.status === 'verification' || a.status === 'active' || a.status === 'pending';
-  return a.status === 'pending' && !lotOf(a);
+  return a.status === 'pending' && !a.relatedLot;
 }
 
 /** Every asset this lot holds goes to `status` (back to pending: detached; else it keeps the link it has). */

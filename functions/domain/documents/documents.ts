@@ -15,7 +15,7 @@ import { multilingual } from '../kernel/structures.ts';
 export type DocumentRecord = DocumentFields & {
   id: string;
   documentOf: string;
-  /** Who added it (`auction_owner`, `bid_owner`, ...); absent where upstream sets none (contract documents). */
+  /** Who added it (`auction_owner`, `bid_owner`, ...); absent where upstream sets none (lot and asset documents). */
   author?: string;
   datePublished: string;
   dateModified: string;
@@ -57,6 +57,8 @@ export type DocumentFields = FromSchema<{
  * DOCUMENT_TYPE_URL_ONLY: a plain link. Neither goes through the document service.
  */
 const OFFLINE_TYPES = ['x_dgfAssetFamiliarization'];
+/** What upstream answered as the `format` of an offline document (the insider recording shows it). */
+const OFFLINE_FORMAT = 'offline/on-site-examination';
 const URL_ONLY_TYPES = ['virtualDataRoom', 'x_dgfPublicAssetCertificate', 'x_dgfPlatformLegalDetails'];
 
 const ofType = (types: string[]) => ({ required: ['documentType'], properties: { documentType: { enum: types } } });
@@ -116,6 +118,7 @@ function withFile(
   files: DocumentContext | undefined,
   previous?: DocumentRecord,
 ): JsonObject {
+  if (OFFLINE_TYPES.includes(body.documentType as string)) return { ...body, format: OFFLINE_FORMAT };
   if (WITHOUT_FILE.has(body.documentType as string)) return body;
   if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash)
     return { ...body, url: previous.url };
@@ -278,13 +281,22 @@ export function currentDocuments(children: Child[], scope?: ChildOwner): Documen
 /**
  * Every version of every document, in the order they were uploaded (a version's `dateModified` is its upload
  * time; the key breaks ties), illustrations by ascending `index`: what an object's own view lists in `documents`,
- * as upstream, whose document lists kept each version.
+ * as upstream, whose document lists kept each version. The versions of one document keep their own order whatever
+ * the clocks said (a later version never takes the place of the first): the places a document's versions got are
+ * filled with them oldest first.
  */
 export function allDocuments(children: Child[], scope?: ChildOwner): DocumentRecord[] {
-  const uploaded = inScope(children, scope)
-    .sort((a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b))
-    .map((c) => c.data as DocumentRecord);
-  return illustrationsByIndex(uploaded);
+  const uploaded = inScope(children, scope).sort(
+    (a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b),
+  );
+  const history = versions(children, scope);
+  const next = new Map<string, number>();
+  const inVersionOrder = uploaded.map((c) => {
+    const n = next.get(c.place.id) ?? 0;
+    next.set(c.place.id, n + 1);
+    return history.get(c.place.id)![n]!;
+  });
+  return illustrationsByIndex(inVersionOrder);
 }
 
 /** A document collection GET: the current version of each, or with `?all=1` every version (upstream `all`). */

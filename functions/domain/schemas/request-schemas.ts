@@ -1,6 +1,7 @@
 import { assetSchema as basicAsset } from '../assets/types/basic/definition.ts';
 import {
   assetSchema as bounceAsset,
+  decisionSchema as bounceDecision,
   itemSchema as bounceItem,
   relatedProcessSchema as bounceRelatedProcess,
 } from '../assets/types/bounce/definition.ts';
@@ -24,6 +25,7 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   basicAsset,
   bounceAsset,
   bounceItem,
+  bounceDecision,
   bounceRelatedProcess,
   // Each auction type's, from its definition (auctions/registry.ts): `<type><Key>` for each of its `schemas`.
   ...Object.fromEntries(

@@ -109,7 +109,7 @@ describe('bounce asset related processes', () => {
     ).toBe(404);
   });
 
-  it('attaches an asset to a lot through a related process: verification and active without relatedLot, detach frees it', async () => {
+  it('attaches an asset to a lot through a related process: verification and active without relatedLot, detach frees it and keeps the process', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
     const lotId = hex32();
     // No lot yet: the concierge cannot claim the asset.
@@ -135,18 +135,32 @@ describe('bounce asset related processes', () => {
     expect(orphan.body.errors).toEqual([
       { location: 'body', name: 'relatedProcesses', description: ['Asset must have related lot to become active.'] },
     ]);
+    // As the original's detached view (bounce detached-from-lot-asset-view.http): pending, the process still listed.
     const detached = await patchAs(api, asset, 'concierge', { status: 'pending' });
-    expect(detached.body.data.status).toBe('pending');
-    expect(detached.body.data.relatedProcesses).toBeUndefined();
+    expect(detached.body.data).toMatchObject({ status: 'pending', relatedProcesses: [rp] });
+    expect(detached.body.data.relatedLot).toBeUndefined();
   });
 
-  it('completes an asset attached through a related process, which keeps the link', async () => {
+  it('completes an asset attached through a related process, which keeps the link, with no relatedLot', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
     await link(asset, { relatedProcessID: hex32() });
     for (const status of ['verification', 'active', 'complete']) {
       expect((await patchAs(api, asset, 'concierge', { status })).body.data.status).toBe(status);
     }
-    expect((await read(asset)).relatedProcesses).toHaveLength(1);
+    const complete = await read(asset);
+    expect(complete.relatedProcesses).toHaveLength(1);
+    expect(complete.relatedLot).toBeUndefined();
+  });
+
+  it('refuses to take an asset without a lot to verification, and to complete an asset that is not active', async () => {
+    const asset = await assetIn(api, 'bounce', 'pending');
+    const unlinked = await patchAs(api, asset, 'concierge', { status: 'verification' });
+    expect(unlinked.status).toBe(422);
+    await link(asset, { relatedProcessID: hex32() });
+    expect((await patchAs(api, asset, 'concierge', { status: 'verification' })).status).toBe(200);
+    const early = await patchAs(api, asset, 'concierge', { status: 'complete' });
+    expect(early.status).toBe(403);
+    expect((await read(asset)).status).toBe('verification');
   });
 
   it('keeps relatedLot working beside related processes', async () => {
@@ -175,15 +189,24 @@ describe('concierge bot and related processes', () => {
     expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.status).toBe('pending');
     const freed = await read(asset);
     expect(freed.status).toBe('pending');
-    expect(freed.relatedProcesses).toBeUndefined();
+    expect(freed.relatedProcesses).toEqual(active.relatedProcesses);
+
+    // Free again: another lot takes it by relatedLot, the old process kept as history.
+    const next = await lotIn(api, 'verification', { assets: [asset.id] });
+    await service.bot('concierge');
+    await service.bot('concierge');
+    expect((await api.get(`/api/0.1/lots/${next.id}`)).body.data.status).toBe('active.salable');
+    expect(await read(asset)).toMatchObject({ status: 'active', relatedLot: next.id });
   });
 
-  it('refuses an asset linked to another lot by a related process', async () => {
+  it('refuses an asset another lot holds', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
-    await link(asset, { relatedProcessID: hex32() });
+    const first = await lotIn(api, 'verification', { assets: [asset.id] });
+    await service.bot('concierge');
+    expect((await read(asset)).relatedLot).toBe(first.id);
     const lot = await lotIn(api, 'verification', { assets: [asset.id] });
     await service.bot('concierge');
     expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.status).toBe('pending');
-    expect((await read(asset)).status).toBe('pending');
+    expect((await read(asset)).relatedLot).toBe(first.id);
   });
 });

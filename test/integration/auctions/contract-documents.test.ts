@@ -44,8 +44,12 @@ describe.each([
     const first = await api.post(docs, signed(), { token });
     expect(first.status).toBe(201);
     expect(first.headers.get('location')).toMatch(new RegExp(`${docs}/${first.body.data.id}$`));
-    expect(first.body.data).toMatchObject({ documentType: 'contractSigned', title: 'contract.pdf', documentOf });
-    expect(first.body.data).not.toHaveProperty('author');
+    expect(first.body.data).toMatchObject({
+      documentType: 'contractSigned',
+      title: 'contract.pdf',
+      documentOf,
+      author: 'auction_owner',
+    });
     expect(first.body.data.url).toContain(`${docs}/${first.body.data.id}?download=`);
 
     const second = await api.put(`${docs}/${first.body.data.id}`, signed({ title: 'contract-v2.pdf' }), { token });
@@ -55,6 +59,7 @@ describe.each([
       title: 'contract-v2.pdf',
       datePublished: first.body.data.datePublished,
       documentOf,
+      author: 'auction_owner',
     });
 
     const one = (await api.get(`${docs}/${first.body.data.id}`)).body.data;

@@ -4,6 +4,8 @@ import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { INSIDER, tenderingInsider } from '../../support/auctions.ts';
 
+const HOUR = 3_600_000;
+
 const service = useService();
 const api = client(() => service.url);
 const titles = (docs: { title: string }[]) => docs.map((d) => d.title);
@@ -28,5 +30,24 @@ describe('dgfInsider document versions', () => {
     expect(
       all.body.data.filter((d: { id: string }) => d.id === a.id).map((d: { datePublished: string }) => d.datePublished),
     ).toEqual([a.datePublished, a.datePublished]);
+  });
+
+  it("keeps a document's first version in its place when the clock of a later one is behind (insider auction-url.http)", async () => {
+    const { id, token } = await tenderingInsider(api);
+    const docs = `${INSIDER}/${id}/documents`;
+    // The first version written by a clock an hour ahead, the second by one on time: their dateModified disagree.
+    await service.setClockOffset(HOUR);
+    const first = (await api.post(docs, aDocument({ title: 'AwardCriteria.pdf' }), { token })).body.data;
+    await service.setClockOffset(0);
+    try {
+      await api.post(docs, aDocument({ title: 'Notice.pdf' }), { token });
+      const second = await api.put(`${docs}/${first.id}`, aDocument({ title: 'AwardCriteria-2.pdf' }), { token });
+      expect(second.body.data.dateModified < first.dateModified).toBe(true);
+      const view = (await api.get(`${INSIDER}/${id}`)).body.data;
+      expect(titles(view.documents)).toEqual([LEGAL, 'Notice.pdf', 'AwardCriteria.pdf', 'AwardCriteria-2.pdf']);
+      expect(titles((await api.get(docs)).body.data)).toEqual([LEGAL, 'Notice.pdf', 'AwardCriteria-2.pdf']);
+    } finally {
+      await service.setClockOffset(0);
+    }
   });
 });

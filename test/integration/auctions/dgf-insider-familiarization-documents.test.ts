@@ -24,7 +24,13 @@ describe('dgfInsider offline and link documents', () => {
     const docs = `${INSIDER}/${id}/documents`;
     const added = await api.post(docs, familiarization(), { token });
     expect(added.status).toBe(201);
-    expect(added.body.data).toMatchObject({ ...familiarization(), documentOf: 'tender', author: 'auction_owner' });
+    // Upstream answers an offline document with its own format (add-asset-familiarization-document.http).
+    expect(added.body.data).toMatchObject({
+      ...familiarization(),
+      format: 'offline/on-site-examination',
+      documentOf: 'tender',
+      author: 'auction_owner',
+    });
     expect(added.body.data).not.toHaveProperty('url');
     expect(added.body.data).not.toHaveProperty('hash');
     const put = await api.put(`${docs}/${added.body.data.id}`, { accessDetails: 'Щовівторка з 10:00' }, { token });
@@ -33,6 +39,7 @@ describe('dgfInsider offline and link documents', () => {
       id: added.body.data.id,
       accessDetails: 'Щовівторка з 10:00',
       documentType: 'x_dgfAssetFamiliarization',
+      format: 'offline/on-site-examination',
     });
     expect(
       (await api.get(`${INSIDER}/${id}`)).body.data.documents.filter(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, clockOf, draftAuction, INSIDER, tenderingInsider } from '../../support/auctions.ts';
+import { AUCTIONS, clockOf, draftAuction, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -39,5 +39,40 @@ describe('next_check', () => {
     const tendering = (await api.get(`${AUCTIONS}/${id}`)).body.data;
     expect(tendering).toMatchObject({ status: 'active.tendering', next_check: committed.tenderPeriod.endDate });
     expect((await listed(AUCTIONS, id))?.next_check).toBe(committed.tenderPeriod.endDate);
+  });
+
+  it('shows the planned end of a dgfInsider auction in active.auction, plans it again once that passed, and moves on with the results', async () => {
+    // insider auction-url.http: start 17:48:55.444253, next_check 01:04:45.444253 the next day (upstream
+    // calc_auction_end_time: 7 h 15 min 50 s later).
+    const END = (7 * 3600 + 15 * 60 + 50) * 1000;
+    const { id, auction } = await tenderingInsider(api);
+    const bid = await insiderBid(api, id);
+    await clock.passTo(auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+    const scheduled = (await api.get(`${INSIDER}/${id}`)).body.data;
+    expect(scheduled.status).toBe('active.auction');
+    expect(scheduled.next_check).toMatch(DATE);
+    expect(Date.parse(scheduled.next_check) - Date.parse(scheduled.auctionPeriod.startDate)).toBe(END);
+    expect((await listed(INSIDER, id))?.next_check).toBe(scheduled.next_check);
+
+    // No results by then: the auction starts again after that end, as upstream's shouldStartAfter moved on.
+    await clock.passTo(scheduled.next_check);
+    await service.bot('chronograph');
+    const replanned = (await api.get(`${INSIDER}/${id}`)).body.data;
+    expect(replanned.status).toBe('active.auction');
+    expect(Date.parse(replanned.auctionPeriod.startDate)).toBe(Date.parse(scheduled.next_check));
+    expect(Date.parse(replanned.next_check) - Date.parse(scheduled.next_check)).toBe(END);
+
+    const results = await api.post(
+      `${INSIDER}/${id}/auction`,
+      { bids: [{ id: bid.id, value: { amount: 200000 } }] },
+      {
+        as: 'auction',
+      },
+    );
+    expect(results.status).toBe(200);
+    const qualifying = (await api.get(`${INSIDER}/${id}`)).body.data;
+    expect(qualifying.status).toBe('active.qualification');
+    expect(qualifying.next_check).not.toBe(replanned.next_check);
   });
 });

@@ -40,6 +40,8 @@ const KIND: Record<string, Kind> = {
   'http/assets/post-asset': 'create',
   'http/assets/patch-asset': 'owner',
   'http/assets/patch-asset-item': 'owner',
+  'http/assets/post-asset-item': 'owner',
+  'http/assets/post-asset-decision': 'owner',
   'http/assets/post-asset-document': 'owner',
   'http/schemas/list-schemas': 'read',
   'http/schemas/get-schema': 'read',

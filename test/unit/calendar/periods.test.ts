@@ -188,6 +188,21 @@ describe('insiderPeriods', () => {
     expect(p.tenderPeriod.endDate).toBe(p.enquiryPeriod.endDate + 10 * MINUTE);
   });
 
+  it('counts an accelerated start later today back from its start instant, as the original recording did', () => {
+    // auction-post-acceleration.http: (on 2018-03-13) created 17:48:58 Kyiv, start 17:53:55.444611, enquiry end 17:53:00.697774.
+    const created = at('2026-11-24T17:48:58.955888+02:00');
+    const p = insiderPeriods({
+      now: created,
+      calendar: martial,
+      auctionStartDay: '2026-11-24',
+      auctionStart: at('2026-11-24T17:53:55.444611+02:00'),
+      accelerator: 1440,
+      quick: true,
+    });
+    expect(formatKyiv(p.enquiryPeriod.endDate)).toBe('2026-11-24T17:53:00.697774+02:00');
+    expect(p.tenderPeriod.endDate).toBe(p.enquiryPeriod.endDate + 10 * MINUTE);
+  });
+
   it('divides every wait by the accelerator, measured from now', () => {
     const normal = insiderPeriods({ now, calendar: martial, auctionStartDay: '2026-12-03', accelerator: 1 });
     const fast = insiderPeriods({ now, calendar: martial, auctionStartDay: '2026-12-03', accelerator: 1440 });

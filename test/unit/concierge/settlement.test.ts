@@ -21,9 +21,9 @@ describe('the lot of an asset', () => {
     expect(lotOf(asset('1', {}))).toBeUndefined();
   });
 
-  it('is gone after a detach, whichever way it was tied', () => {
+  it('loses its relatedLot on a detach; its related processes stay as history (the original kept them)', () => {
     const freed = detachFromLot(asset('1', { relatedLot: LOT, ...linked(LOT) }), { now: 0, documents: [] });
-    expect(freed).toEqual(asset('1', {}));
+    expect(freed).toEqual(asset('1', linked(LOT)));
   });
 });
 
@@ -55,8 +55,16 @@ describe('concierge settlement with related processes', () => {
     });
   });
 
-  it('sends the lot back to pending over an asset linked to another lot', () => {
+  it('claims a pending asset whose process names another lot (a lot it was detached from) by relatedLot', () => {
     const plan = planSettlement(lot('verification', ['1']), world(asset('1', linked(OTHER))));
+    expect(plan).toEqual({ assets: [{ id: '1', status: 'verification', relatedLot: LOT }] });
+  });
+
+  it('sends the lot back to pending over an asset another lot holds', () => {
+    const plan = planSettlement(
+      lot('verification', ['1']),
+      world(asset('1', { status: 'verification', relatedLot: OTHER })),
+    );
     expect(plan).toEqual({ lotStatus: 'pending', assets: [] });
   });
 

@@ -264,6 +264,16 @@ export type BounceAsset = {
   relatedLot?: string;
 };
 
+export type BounceDecision = {
+  id?: string;
+  decisionDate: string;
+  decisionID: string;
+  decisionOf?: "asset";
+  title?: string;
+  title_en?: string;
+  title_ru?: string;
+};
+
 export type BounceItem = {
   id?: string;
   description: string;
@@ -1221,6 +1231,7 @@ export interface RequestTypes {
   auctionResults: AuctionResults;
   basicAsset: BasicAsset;
   bounceAsset: BounceAsset;
+  bounceDecision: BounceDecision;
   bounceItem: BounceItem;
   bounceRelatedProcess: BounceRelatedProcess;
   cancellation: Cancellation;

@@ -5,6 +5,7 @@ export declare const answer: Validator;
 export declare const auctionResults: Validator;
 export declare const basicAsset: Validator;
 export declare const bounceAsset: Validator;
+export declare const bounceDecision: Validator;
 export declare const bounceItem: Validator;
 export declare const bounceRelatedProcess: Validator;
 export declare const cancellation: Validator;

@@ -2341,9 +2341,155 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   validate46.errors = vErrors;
   return errors === 0;
 }
-const bounceItem = validate56;
-const schema21 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } };
+const bounceDecision = validate56;
+const schema21 = { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } };
 function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.decisionDate === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "decisionDate" }, message: "must have required property 'decisionDate'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.decisionID === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "decisionID" }, message: "must have required property 'decisionID'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "id" || key0 === "decisionDate" || key0 === "decisionID" || key0 === "decisionOf" || key0 === "title" || key0 === "title_en" || key0 === "title_ru")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      if (typeof data.id !== "string") {
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.decisionDate !== void 0) {
+      let data1 = data.decisionDate;
+      if (typeof data1 === "string") {
+        if (!formats6.validate(data1)) {
+          const err4 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.decisionID !== void 0) {
+      let data2 = data.decisionID;
+      if (typeof data2 === "string") {
+        if (func2(data2) < 1) {
+          const err6 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.decisionOf !== void 0) {
+      if (!(data.decisionOf === "asset")) {
+        const err8 = { instancePath: instancePath + "/decisionOf", schemaPath: "#/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema21.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.title !== void 0) {
+      if (typeof data.title !== "string") {
+        const err9 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.title_en !== void 0) {
+      if (typeof data.title_en !== "string") {
+        const err10 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.title_ru !== void 0) {
+      if (typeof data.title_ru !== "string") {
+        const err11 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+const bounceItem = validate57;
+const schema22 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } };
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2402,7 +2548,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema21.properties, key0)) {
+      if (!func3.call(schema22.properties, key0)) {
         const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err6];
@@ -2546,12 +2692,12 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate56.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
-const bounceRelatedProcess = validate63;
-const schema22 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string" }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identifier": { "type": "string" } } };
-function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceRelatedProcess = validate64;
+const schema23 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string" }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identifier": { "type": "string" } } };
+function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2597,7 +2743,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "lot")) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema22.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema23.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2648,12 +2794,12 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate63.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-const cancellation = validate64;
-const schema23 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellation = validate65;
+const schema24 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
+function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2746,7 +2892,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -2757,7 +2903,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cancellationOf !== void 0) {
       if (!(data.cancellationOf === "tender")) {
-        const err9 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema23.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        const err9 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema24.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2775,12 +2921,12 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 }
-const cancellationPatch = validate65;
-const schema24 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellationPatch = validate66;
+const schema25 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2864,7 +3010,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema25.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2882,12 +3028,12 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-const contractPatch = validate66;
-const schema25 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time" }, "status": { "enum": ["pending", "active"] } } };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const contractPatch = validate67;
+const schema26 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time" }, "status": { "enum": ["pending", "active"] } } };
+function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2927,7 +3073,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "pending" || data1 === "active")) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema25.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema26.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2945,16 +3091,16 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuction = validate67;
-const schema26 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
-const formats12 = formats.date;
-const schema27 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
-const schema28 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
-const schema29 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } }, "additionalProperties": false };
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuction = validate68;
+const schema27 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
+const formats14 = formats.date;
+const schema28 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
+const schema29 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
+const schema30 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } }, "additionalProperties": false };
+function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3104,18 +3250,18 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
-const schema30 = { "type": "array", "items": { "$ref": "shared20" } };
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema31 = { "type": "array", "items": { "$ref": "shared20" } };
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate70(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate71(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
         errors = vErrors.length;
       }
     }
@@ -3128,11 +3274,11 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-const schema31 = { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } }, "additionalProperties": false };
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema32 = { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } }, "additionalProperties": false };
+function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3198,10 +3344,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3224,7 +3370,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema28.properties, key0)) {
+      if (!func3.call(schema29.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -3290,14 +3436,14 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.classification !== void 0) {
-      if (!validate70(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate71(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate72(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate73(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
         errors = vErrors.length;
       }
     }
@@ -3308,8 +3454,8 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.unit !== void 0) {
-      if (!validate76(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+      if (!validate77(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
         errors = vErrors.length;
       }
     }
@@ -3380,10 +3526,10 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -3398,8 +3544,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate69(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+      if (!validate70(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
@@ -3412,11 +3558,11 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
-const schema32 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema33 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3433,7 +3579,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema32.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema33.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3481,7 +3627,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema32.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema33.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -3520,11 +3666,11 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
-const schema33 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } }, "additionalProperties": false };
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema34 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } }, "additionalProperties": false };
+function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3563,7 +3709,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs5 = errors;
       if (typeof data0 === "string") {
-        if (!formats12.validate(data0)) {
+        if (!formats14.validate(data0)) {
           const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -3635,10 +3781,10 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3778,7 +3924,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema26.properties, key0)) {
+      if (!func3.call(schema27.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -3867,7 +4013,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema26.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema27.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -3900,7 +4046,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema26.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema27.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -3988,7 +4134,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dgfDecisionDate !== void 0) {
       let data15 = data.dgfDecisionDate;
       if (typeof data15 === "string") {
-        if (!formats12.validate(data15)) {
+        if (!formats14.validate(data15)) {
           const err31 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err31];
@@ -4054,7 +4200,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err37 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema26.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err37 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema27.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err37];
             } else {
@@ -4131,7 +4277,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err44 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema26.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err44 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema27.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err44];
             } else {
@@ -4162,8 +4308,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.items !== void 0) {
-      if (!validate68(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate69(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
         errors = vErrors.length;
       }
     }
@@ -4174,14 +4320,14 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate81(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+      if (!validate82(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate83(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+      if (!validate84(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
         errors = vErrors.length;
       }
     }
@@ -4205,12 +4351,12 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate85;
-const schema34 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
-function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate86;
+const schema35 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
+function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4278,7 +4424,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema34.properties, key0)) {
+      if (!func3.call(schema35.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -4367,7 +4513,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema34.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema35.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -4400,7 +4546,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema34.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema35.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4488,7 +4634,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dgfDecisionDate !== void 0) {
       let data13 = data.dgfDecisionDate;
       if (typeof data13 === "string") {
-        if (!formats12.validate(data13)) {
+        if (!formats14.validate(data13)) {
           const err26 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err26];
@@ -4554,7 +4700,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data14.currency !== void 0) {
           if (!(data14.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema34.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -4631,7 +4777,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data18.currency !== void 0) {
           if (!(data18.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema34.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -4662,8 +4808,8 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.items !== void 0) {
-      if (!validate68(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate69(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
         errors = vErrors.length;
       }
     }
@@ -4674,8 +4820,8 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate81(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+      if (!validate82(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
         errors = vErrors.length;
       }
     }
@@ -4711,13 +4857,13 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate89;
-const schema35 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
-const schema36 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate90;
+const schema36 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
+const schema37 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
+function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -4755,11 +4901,11 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate90.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
-const schema37 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema38 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4807,7 +4953,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.currency !== void 0) {
       if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema37.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.currency.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4836,10 +4982,10 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
-function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4882,15 +5028,15 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate90(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate91(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema35.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema36.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4911,7 +5057,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === true)) {
-        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema35.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema36.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4932,7 +5078,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data3 === true)) {
-        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema35.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema36.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -4942,8 +5088,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.value !== void 0) {
-      if (!validate93(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+      if (!validate94(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
@@ -4956,12 +5102,12 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate95;
-const schema38 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate96;
+const schema39 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
+function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4977,14 +5123,14 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate90(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate91(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate93(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+      if (!validate94(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
@@ -4997,14 +5143,14 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
-const document = validate98;
-const schema39 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string" }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri" }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } } } } }] };
+const document = validate99;
+const schema40 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string" }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri" }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } } } } }] };
 const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
 const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs2 = errors;
@@ -5356,7 +5502,7 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema39.properties, key0)) {
+      if (!func3.call(schema40.properties, key0)) {
         const err28 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err28];
@@ -5596,15 +5742,15 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate98.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate99;
-const schema40 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const landleaseAuction = validate100;
+const schema41 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
 const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
 const pattern9 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
-const schema41 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false };
-function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema42 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false };
+function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5743,13 +5889,13 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate101.errors = vErrors;
   return errors === 0;
 }
-const schema42 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
-const schema43 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
-const schema44 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
-function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema43 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema44 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
+const schema45 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
+function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5846,10 +5992,10 @@ function validate108(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate109.errors = vErrors;
   return errors === 0;
 }
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -5864,8 +6010,8 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate108(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+      if (!validate109(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
         errors = vErrors.length;
       }
     }
@@ -5878,10 +6024,10 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
-function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5948,8 +6094,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate107(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate108(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
         errors = vErrors.length;
       }
     }
@@ -5962,10 +6108,10 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate106.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6078,7 +6224,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema40.properties, key0)) {
+      if (!func3.call(schema41.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -6167,7 +6313,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema40.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema41.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -6189,7 +6335,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema40.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema41.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -6301,7 +6447,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data12.currency !== void 0) {
           if (!(data12.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -6378,7 +6524,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -6455,7 +6601,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err46];
             } else {
@@ -6521,7 +6667,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data23.currency !== void 0) {
           if (!(data23.currency === "UAH")) {
-            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err52];
             } else {
@@ -6587,7 +6733,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err58];
             } else {
@@ -6688,7 +6834,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key6 in data31) {
-              if (!func3.call(schema40.properties.items.items.properties, key6)) {
+              if (!func3.call(schema41.properties.items.items.properties, key6)) {
                 const err68 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err68];
@@ -6796,7 +6942,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (data36.scheme !== void 0) {
                   if (!(data36.scheme === "CAV-PS")) {
-                    const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema40.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema41.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err78];
                     } else {
@@ -7004,8 +7150,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               if (Array.isArray(data42)) {
                 const len3 = data42.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate100(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+                  if (!validate101(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -7026,8 +7172,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data31.unit !== void 0) {
-              if (!validate76(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+              if (!validate77(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
                 errors = vErrors.length;
               }
             }
@@ -7110,8 +7256,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate106(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+      if (!validate107(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
@@ -7149,7 +7295,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data56.type !== void 0) {
           if (!(data56.type === "lease")) {
-            const err104 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema40.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err104 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema41.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err104];
             } else {
@@ -7224,8 +7370,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate83(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+      if (!validate84(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
         errors = vErrors.length;
       }
     }
@@ -7260,12 +7406,12 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate113;
-const schema45 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared23" } }, "additionalProperties": false };
-function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate114;
+const schema46 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared23" } }, "additionalProperties": false };
+function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7281,8 +7427,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate83(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+      if (!validate84(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
         errors = vErrors.length;
       }
     }
@@ -7295,12 +7441,12 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate115;
-const schema46 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate116;
+const schema47 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7404,7 +7550,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema46.properties, key0)) {
+      if (!func3.call(schema47.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -7493,7 +7639,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema46.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema47.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -7515,7 +7661,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema46.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema47.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -7627,7 +7773,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data12.currency !== void 0) {
           if (!(data12.currency === "UAH")) {
-            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -7704,7 +7850,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data16.currency !== void 0) {
           if (!(data16.currency === "UAH")) {
-            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err38];
             } else {
@@ -7781,7 +7927,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data20.currency !== void 0) {
           if (!(data20.currency === "UAH")) {
-            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err45];
             } else {
@@ -7847,7 +7993,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data23.currency !== void 0) {
           if (!(data23.currency === "UAH")) {
-            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err51];
             } else {
@@ -7913,7 +8059,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema46.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -8014,7 +8160,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data31) {
-              if (!func3.call(schema46.properties.items.items.properties, key6)) {
+              if (!func3.call(schema47.properties.items.items.properties, key6)) {
                 const err67 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err67];
@@ -8122,7 +8268,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data36.scheme !== void 0) {
                   if (!(data36.scheme === "CAV-PS")) {
-                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema46.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema47.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err77];
                     } else {
@@ -8330,8 +8476,8 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
               if (Array.isArray(data42)) {
                 const len3 = data42.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate100(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+                  if (!validate101(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -8352,8 +8498,8 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data31.unit !== void 0) {
-              if (!validate76(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+              if (!validate77(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
                 errors = vErrors.length;
               }
             }
@@ -8436,8 +8582,8 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate106(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+      if (!validate107(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
@@ -8475,7 +8621,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data56.type !== void 0) {
           if (!(data56.type === "lease")) {
-            const err103 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema46.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err103 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema47.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err103];
             } else {
@@ -8592,12 +8738,12 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate122;
-const schema47 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate123;
+const schema48 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
+function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8622,8 +8768,8 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate90(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate91(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
         errors = vErrors.length;
       }
     }
@@ -8714,12 +8860,12 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate124;
-const schema48 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
-function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate125;
+const schema49 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8737,7 +8883,7 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data0 = data.status;
       if (!(data0 === "draft" || data0 === "pending" || data0 === "active")) {
-        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema48.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema49.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8789,12 +8935,12 @@ function validate124(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
-const lot = validate125;
-const schema49 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
-function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate126;
+const schema50 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
+function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8835,7 +8981,7 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema49.properties, key0)) {
+      if (!func3.call(schema50.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -8946,7 +9092,7 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema49.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema50.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -9067,7 +9213,7 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema49.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema50.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -9079,7 +9225,7 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data14 = data.status;
       if (!(data14 === "draft" || data14 === "pending" || data14 === "verification" || data14 === "active.salable" || data14 === "active.awaiting" || data14 === "active.auction" || data14 === "pending.sold" || data14 === "sold" || data14 === "recomposed" || data14 === "pending.dissolution" || data14 === "dissolved" || data14 === "pending.deleted" || data14 === "deleted")) {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema49.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema50.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -9097,12 +9243,12 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
-const question = validate127;
-const schema50 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender"] } } };
-function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate128;
+const schema51 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender"] } } };
+function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9176,7 +9322,7 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.questionOf !== void 0) {
       if (!(data.questionOf === "tender")) {
-        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema50.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema51.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -9194,7 +9340,7 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 export {
@@ -9202,6 +9348,7 @@ export {
   auctionResults,
   basicAsset,
   bounceAsset,
+  bounceDecision,
   bounceItem,
   bounceRelatedProcess,
   cancellation,

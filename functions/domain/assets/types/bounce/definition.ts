@@ -57,7 +57,7 @@ export const itemSchema = {
   },
 };
 
-const decisionSchema = {
+export const decisionSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['decisionDate', 'decisionID'],
@@ -110,6 +110,8 @@ export const assetSchema = {
 const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
 
 const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
+
+const checkDecision: Check = (data) => checkWith('bounceDecision', decisionSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!itemsOf(asset)?.length) {
@@ -171,6 +173,13 @@ export const bounce: AssetTypeDefinition = {
     accept(item) {
       checkItem(item);
       return acceptSchemaProperties(item);
+    },
+  },
+  decisions: {
+    accept(decision) {
+      const prepared = { ...decision, decisionOf: 'asset' };
+      checkDecision(prepared);
+      return prepared;
     },
   },
   relatedProcesses: {

@@ -97,10 +97,12 @@ function withPeriods<
 >(auction: F, startDate: string, { now, calendar }: Timing) {
   let periods: ReturnType<typeof insiderPeriods>;
   try {
+    const auctionStart = parseInstant(startDate)!;
     periods = insiderPeriods({
       now,
       calendar,
-      auctionStartDay: kyivDate(parseInstant(startDate)!),
+      auctionStartDay: kyivDate(auctionStart),
+      auctionStart,
       accelerator: accelerator(auction.procurementMethodDetails, auction.mode),
       quick: /quick/.test(auction.submissionMethodDetails ?? ''),
     });

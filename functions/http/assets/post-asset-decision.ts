@@ -1,0 +1,9 @@
+import { addAssetDecision } from '#domain/assets/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { assetsContext } from './context.ts';
+
+/** POST /api/2.4/assets/{assetId}/decisions (owner's token): adds a decision; returns it with its Location. */
+export const handler = httpHandler(async (req) => {
+  const decision = await addAssetDecision(assetsContext(req), req.params.assetId, req.data);
+  return { status: 201, data: decision, location: `${req.path}/${decision.id}` };
+});
