@@ -59,6 +59,16 @@ export type Step =
       learn?: Record<string, string>;
     }
   | { bot: string }
+  /**
+   * The original's test fixtures reused ids and tokens across objects (every landlease bid had one token): the first
+   * recorded id or token is to stand for what the second already stands for.
+   */
+  | { remap: Record<string, string> }
+  /**
+   * The auction system's results (not recorded: the originals' test code posted them): every bid `GET /auction`
+   * shows, with the amounts given by bid (the original's ids) and `others` for the rest.
+   */
+  | { results: string; amounts: Record<string, number>; others: number }
   /** The sandbox clock moved just past a date the API shows: `{path, at}` (e.g. an auction's enquiry end). */
   | { clockTo: { path: string; at: string } };
 
@@ -145,6 +155,7 @@ export function replayFamily(family: Family): void {
   const known = new Map<string, string>();
   let clockOffset = 0;
   let shift: number | undefined;
+  let lastAt = 0;
 
   const translate = (text: string) => {
     let out = text;
@@ -156,8 +167,13 @@ export function replayFamily(family: Family): void {
   const translateBody = (body: unknown, dates = true): unknown => {
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') {
-        // Moved as far as the service clock (sandbox offset included) runs after the recording.
-        if (dates && shift !== undefined && ISO.test(v)) return shifted(v, shift);
+        // Moved as far as the service clock (sandbox offset included) runs after the recording; a date the client
+        // took as "now" (a few seconds after the moment the answer is dated from) stays now, never ahead of the service.
+        if (dates && shift !== undefined && ISO.test(v)) {
+          const now = Date.now() + clockOffset;
+          const moved = instant(v) + shift;
+          return moved > now && moved < now + 60_000 ? shifted(v, now - 1_000 - instant(v)) : shifted(v, shift);
+        }
         if (dates && shift !== undefined && DAY.test(v)) return shiftedDay(v, shift);
         return translate(v);
       }
@@ -197,6 +213,19 @@ export function replayFamily(family: Family): void {
 
   async function runStep(step: Step) {
     if ('bot' in step) return void (await service.bot(step.bot));
+    if ('results' in step) {
+      const bids = ((await send('auction', 'GET', step.results, undefined)).body.data.bids ?? []) as { id: string }[];
+      const amountOf = (id: string) =>
+        Object.entries(step.amounts).find(([recorded]) => known.get(recorded) === id)?.[1] ?? step.others;
+      const data = { bids: bids.map((b) => ({ id: b.id, value: { amount: amountOf(b.id) } })) };
+      const res = await send('auction', 'POST', step.results, { data });
+      if (res.status >= 400) throw new Error(`results ${step.results}: ${JSON.stringify(res.body)}`);
+      return;
+    }
+    if ('remap' in step) {
+      for (const [recorded, as] of Object.entries(step.remap)) known.set(recorded, known.get(as) ?? as);
+      return;
+    }
     if ('clockTo' in step) {
       const shown = at((await send('broker', 'GET', step.clockTo.path, undefined)).body, step.clockTo.at);
       if (typeof shown !== 'string') throw new Error(`no date at ${step.clockTo.at} of ${step.clockTo.path}`);
@@ -274,8 +303,12 @@ export function replayFamily(family: Family): void {
       }
       const run = async () => {
         for (const step of ex.before ?? []) await runStep(step);
-        // The original answered at `at`: the body's dates move so that its "now" is the service's now.
-        if (ex.at) shift = Date.now() + clockOffset - instant(ex.at);
+        // The original answered at `at`: the body's dates move so that its "now" is the service's now. An answer
+        // dated before the one before it shows a date of its fixture, not the moment: the shift stays.
+        if (ex.at && instant(ex.at) >= lastAt) {
+          shift = Date.now() + clockOffset - instant(ex.at);
+          lastAt = instant(ex.at);
+        }
         const res = await send(
           ex.as,
           ex.method,
