@@ -13,9 +13,9 @@ import { log } from '../runtime/observability.ts';
  *
  * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
  * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
- * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
- * 60 s); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
- * the header would get API Gateway's bare 401 instead of the envelope).
+ * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is memoized here in memory (by key,
+ * KEY_MEMO_MS); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request
+ * without the header would get API Gateway's bare 401 instead of the envelope).
  */
 export interface AuthorizerContext {
   name: string;
@@ -28,7 +28,11 @@ export interface AuthorizerContext {
 }
 
 const ANONYMOUS: AuthorizerContext = { name: 'anonymous', role: 'anonymous', levels: '' };
-const CACHE_MS = 60_000;
+/**
+ * How long a known key is taken on trust: a revoked key stops working within this time (`npm run keys -- revoke`).
+ * Short, since each warm authorizer re-reads each key it serves only once per period (one GetItem).
+ */
+export const KEY_MEMO_MS = 10_000;
 const cache = new Map<string, { at: number; context: AuthorizerContext }>();
 
 export function apiKeyOf(header: string | undefined): string | undefined {
@@ -45,7 +49,7 @@ export async function identify(header: string | undefined): Promise<AuthorizerCo
   const key = apiKeyOf(header);
   if (!key) return ANONYMOUS;
   const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.context;
+  if (hit && Date.now() - hit.at < KEY_MEMO_MS) return hit.context;
   const record: ApiKeyRecord | undefined = await findApiKey(key);
   if (!record) return ANONYMOUS; // not cached: a key issued a moment ago works at once
   const context = { name: record.name, role: record.role, levels: record.levels };
