@@ -5,7 +5,7 @@ import { ApiStack } from '../lib/api-stack.ts';
 import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
 import { acknowledgeNagFindings, addNagChecks } from '../lib/nag.ts';
-import { parameters } from '../lib/parameters.ts';
+import { ParameterError, parameters } from '../lib/parameters.ts';
 import { securityParameters } from '../lib/security-parameters.ts';
 import { bots } from '../functions/bots.ts';
 
@@ -56,4 +56,13 @@ export function buildApp(app = new App()) {
   return { app, data, api, bots: botsStack };
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) buildApp().app.synth();
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  try {
+    buildApp().app.synth();
+  } catch (error) {
+    // A wrong `-c name=value` is the operator's to fix: one line naming it, not a Node stack trace.
+    if (!(error instanceof ParameterError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

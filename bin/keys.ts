@@ -1,21 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { ROLES, type Role } from '../functions/domain/kernel/principal.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../functions/store/api-keys.ts';
-import { tableDescription, tableFailure, useTable } from './local-service.ts';
+import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
 
 /**
- * Manages API keys in a table (README "Deploying" / "First keys"):
+ * Manages API keys in a table (docs/operations.md "First keys" and "Rotating a key"):
  *
- *   npm run keys -- add <name> <role> [levels]   issues a key, printed once; stored only as its SHA-256
+ *   npm run keys -- add <name> <role> [levels]   a new principal and its first key, printed once; stored as its SHA-256
+ *   npm run keys -- rotate <name>                one more key of that principal (same role and levels): its objects
+ *                                                stay its own, since an owner is the name; every key keeps working
  *   npm run keys -- list                         id (the hash's first 12 hex digits), name, role, levels, created
- *   npm run keys -- revoke <name|id>             deletes the key of that name, or of that id
+ *   npm run keys -- revoke <name|id>             deletes the key of that id, or the only key of that name
  *
- * Names are unique. The table: the local one of the running `npm start` by default (.agora/local.json); with
- * DYNAMODB_ENDPOINT and TABLE_NAME, another local one; with TABLE_NAME and no DYNAMODB_ENDPOINT, the deployed one, with
- * the credentials of AWS_PROFILE (or the environment) in AWS_REGION. Revoked keys stop working within a minute (the
- * authorizer's cache). Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.
+ * A name is a principal (the `owner` of what it creates); its keys are its credentials, any number of them. The table:
+ * `--table <name>` or `--stack <stack>` (the stack's `TableName` output) for a deployed one, with the credentials of
+ * AWS_PROFILE (or the environment) in AWS_REGION; else TABLE_NAME (with DYNAMODB_ENDPOINT: a local one); else the
+ * running `npm start`'s (.agora/local.json). A revoked key stops working within the authorizer's memo of a key
+ * (KEY_MEMO_MS, 10 s). Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.
  */
-const USAGE = `usage: npm run keys -- add <name> <${ROLES.join('|')}> [levels] | list | revoke <name|id>`;
+const USAGE = `usage: npm run keys -- add <name> <${ROLES.join('|')}> [levels] | rotate <name> | list | revoke <name|id>  [--table <name> | --stack <stack>]`;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A wrong argument: what is wrong, then the usage line. */
@@ -28,10 +31,12 @@ const refuse = (message: string): never => {
   process.exit(1);
 };
 
-const [command, ...args] = process.argv.slice(2);
+const { args: argv, table, stack, problem } = tableOptions(process.argv.slice(2));
+if (problem) wrong(problem);
+const [command, ...args] = argv;
 if (!command) wrong('no command');
-if (!['add', 'list', 'revoke'].includes(command))
-  wrong(`unknown command ${JSON.stringify(command)}: add, list or revoke`);
+if (!['add', 'rotate', 'list', 'revoke'].includes(command))
+  wrong(`unknown command ${JSON.stringify(command)}: add, rotate, list or revoke`);
 if (command === 'add') {
   const [name, role, levels] = args;
   if (!name) wrong('add: the key needs a name');
@@ -42,13 +47,15 @@ if (command === 'add') {
     wrong(`add: levels ${JSON.stringify(levels)}: accreditation levels as digits, like 1234`);
   if (args.length > 3) wrong(`add: too many arguments (${args.slice(3).join(' ')})`);
 }
+if (command === 'rotate' && args.length !== 1)
+  wrong(args.length ? `rotate: one name, got ${args.length}` : 'rotate: whose key? a name (see list)');
 if (command === 'list' && args.length > 0) wrong(`list takes no arguments (got ${args.join(' ')})`);
 if (command === 'revoke' && args.length !== 1)
   wrong(args.length ? `revoke: one name or id, got ${args.length}` : 'revoke: which key? a name or an id (see list)');
 
-const noTable = useTable();
-if (noTable) refuse(noTable);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const noTable = await useTable({ table, stack });
+if (noTable) refuse(noTable);
 const where = tableDescription();
 
 async function main() {
@@ -57,13 +64,27 @@ async function main() {
     const existing = (await listApiKeys()).find((e) => e.name === name);
     if (existing)
       refuse(
-        `a key named ${name} exists in ${where} (id ${existing.id}, ${existing.role}): names are unique; revoke it first or choose another name`,
+        `a key named ${name} exists in ${where} (id ${existing.id}, ${existing.role}): names are unique; \`rotate ${name}\` gives it one more key, or choose another name`,
       );
     const key = randomBytes(24).toString('hex');
     await putApiKey(key, { name, role: role as Role, levels });
     console.log(`key for ${name} (${role}${levels ? `, levels ${levels}` : ''}) in ${where}: ${key}`);
     console.log(
       'It is shown only now: the table keeps its SHA-256. Clients send it as the Basic user name with an empty password.',
+    );
+  } else if (command === 'rotate') {
+    const [name] = args;
+    const current = (await listApiKeys()).filter((e) => e.name === name);
+    if (!current.length) refuse(`no key named ${name} in ${where}: \`add\` it first`);
+    // Keys of one principal share its role and levels; the newest key's are the principal's.
+    const newest = current.reduce((a, b) => ((b.created ?? '') > (a.created ?? '') ? b : a));
+    const key = randomBytes(24).toString('hex');
+    await putApiKey(key, { name, role: newest.role, levels: newest.levels });
+    console.log(
+      `new key for ${name} (${newest.role}${newest.levels ? `, levels ${newest.levels}` : ''}) in ${where}: ${key}`,
+    );
+    console.log(
+      `It is shown only now. The other keys of ${name} keep working (ids ${current.map((e) => e.id).join(', ')}): once its clients use the new one, \`npm run keys -- revoke <id>\`.`,
     );
   } else if (command === 'list') {
     const entries = await listApiKeys();
@@ -80,7 +101,7 @@ async function main() {
         ? all.filter((e) => e.hash.startsWith(wanted.toLowerCase()))
         : [];
     if (!matches.length) refuse(`no key named or with id ${wanted} in ${where}`);
-    // Names made unique only lately: several keys of one name (or an id prefix of several) need the exact id.
+    // A principal with several keys (rotation), or an id prefix of several: the exact id says which one.
     if (matches.length > 1)
       refuse(
         `${matches.length} keys match ${wanted} (ids ${matches.map((e) => e.id).join(', ')}): revoke one by its id`,

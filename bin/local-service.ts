@@ -31,15 +31,56 @@ export function serviceUrl(): string {
   return (process.env.AGORA_URL ?? runningService()?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`).replace(/\/+$/, '');
 }
 
+/** `--table <name>` and `--stack <stack>` anywhere among a CLI's arguments: the deployed table to work on. */
+export function tableOptions(argv: string[]): { args: string[]; table?: string; stack?: string; problem?: string } {
+  const args: string[] = [];
+  const options: { table?: string; stack?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const option = /^--(table|stack)$/.exec(argv[i])?.[1] as 'table' | 'stack' | undefined;
+    if (!option) {
+      args.push(argv[i]);
+      continue;
+    }
+    const value = argv[++i];
+    if (!value || value.startsWith('-')) return { args, problem: `--${option} needs a value` };
+    options[option] = value;
+  }
+  if (options.table && options.stack) return { args, problem: 'either --table or --stack, not both' };
+  return { args, ...options };
+}
+
+/** The `TableName` output of a deployed stack (the data stack's), through CloudFormation. */
+export async function stackTable(stack: string): Promise<string | { problem: string }> {
+  const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  try {
+    const out = await new CloudFormationClient({}).send(new DescribeStacksCommand({ StackName: stack }));
+    const table = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+    return table ?? { problem: `stack ${stack} has no TableName output: name the data stack (Agora-<stage>-Data)` };
+  } catch (error) {
+    const e = error as Error;
+    if (/does not exist/.test(e.message)) return { problem: `no stack ${stack} in this account and region` };
+    if (e.name === 'CredentialsProviderError' || /credential|region/i.test(e.message))
+      return { problem: `stack ${stack}: no AWS credentials or region (set AWS_PROFILE and AWS_REGION)` };
+    return { problem: `stack ${stack}: ${e.name}: ${e.message}` };
+  }
+}
+
 /**
- * Points TABLE_NAME (and DYNAMODB_ENDPOINT) at the running `npm start`'s table unless TABLE_NAME is set. Returns an
- * error text when there is no table to work on.
+ * Points TABLE_NAME (and DYNAMODB_ENDPOINT) at the table to work on: `--table`, else `--stack`'s, else TABLE_NAME,
+ * else the running `npm start`'s. A named table is in AWS unless DYNAMODB_ENDPOINT says where a local one is.
+ * Returns an error text when there is no table to work on.
  */
-export function useTable(): string | undefined {
+export async function useTable(deployed: { table?: string; stack?: string } = {}): Promise<string | undefined> {
+  const table = deployed.stack ? await stackTable(deployed.stack) : deployed.table;
+  if (typeof table === 'object') return table.problem;
+  if (table) {
+    process.env.TABLE_NAME = table;
+    return undefined;
+  }
   if (process.env.TABLE_NAME) return undefined;
   const local = runningService();
   if (!local) {
-    return 'No table: start `npm start` first (it writes .agora/local.json), or set TABLE_NAME (and DYNAMODB_ENDPOINT for a local DynamoDB, AWS_PROFILE/AWS_REGION for a deployed table).';
+    return 'No table: start `npm start` first (it writes .agora/local.json), or name one: --stack <data stack> or --table <name> for a deployed table (AWS_PROFILE, AWS_REGION), TABLE_NAME and DYNAMODB_ENDPOINT for a local one.';
   }
   process.env.DYNAMODB_ENDPOINT ??= local.endpoint;
   process.env.TABLE_NAME = local.table;

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { organizationSchema } from '../functions/domain/kernel/organization.ts';
 import { compileCheck } from '../functions/domain/kernel/schema-compiler.ts';
 import { deleteOrganization, organizationDirectory, putOrganization } from '../functions/store/organizations.ts';
-import { tableDescription, tableFailure, useTable } from './local-service.ts';
+import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
 
 /**
  * Manages the organization directory (interface.md §2.2 fill-in) in a table: that of the running `npm start` by
- * default (.agora/local.json); TABLE_NAME (and DYNAMODB_ENDPOINT for a local one) for another, as `npm run keys`.
+ * default (.agora/local.json); `--table`/`--stack` for a deployed one, TABLE_NAME (and DYNAMODB_ENDPOINT for a local
+ * one) for another, as `npm run keys`.
  *
  *   npm run organizations -- add <file.json>        one organization, or an array of them (examples/org.json)
  *   npm run organizations -- show <scheme> <id>
@@ -24,7 +25,8 @@ const checkEntry = compileCheck({
   properties: entryProperties,
 });
 
-const USAGE = 'usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>';
+const USAGE =
+  'usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>  [--table <name> | --stack <stack>]';
 const wrong = (message: string): never => {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);
@@ -34,7 +36,9 @@ const refuse = (message: string): never => {
   process.exit(1);
 };
 
-const [command, ...args] = process.argv.slice(2);
+const { args: argv, table, stack, problem } = tableOptions(process.argv.slice(2));
+if (problem) wrong(problem);
+const [command, ...args] = argv;
 if (!command) wrong('no command');
 if (command === 'add' && args.length !== 1) wrong('add: one file (a JSON organization or an array of them)');
 else if ((command === 'show' || command === 'remove') && args.length !== 2)
@@ -69,9 +73,9 @@ function readEntries(file: string): Record<string, any>[] {
 }
 
 const entries = command === 'add' ? readEntries(args[0]) : [];
-const noTable = useTable();
-if (noTable) refuse(noTable);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const noTable = await useTable({ table, stack });
+if (noTable) refuse(noTable);
 
 try {
   if (command === 'add') {

@@ -54,6 +54,26 @@ if ('heldBy' in lock && !external) {
 // With its own DYNAMODB_ENDPOINT (the bench, ops) a second one may run beside: it leaves .agora to the first.
 const owner = !('heldBy' in lock);
 const release = owner ? (lock as { release: () => void }).release : () => {};
+// SIGTERM (process managers, CI, containers), SIGINT (Ctrl-C; npm forwards both to this process, which `npm start`
+// execs) and SIGHUP stop whatever has started so far: the JVM goes with the process (dynamodb-local.ts), the lock here.
+// A parent that dies without a signal (kill -9) leaves this process an orphan: it stops too. Within 5 s whatever hangs.
+let shutdown = (): unknown => {
+  release();
+  process.exit(0);
+};
+let stopping = false;
+const onStop = () => {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => {
+    release();
+    process.exit(1);
+  }, 4_000).unref();
+  shutdown();
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onStop);
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && onStop(), 500).unref();
 if (process.env.LOG_FORMAT !== 'json') humanizeStream(process.stdout);
 if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
@@ -111,7 +131,7 @@ console.log(
   `Bots every ${interval} ms. Logs: one line per request and bot run (Kyiv time; LOG_FORMAT=json for the JSON of AWS). Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`,
 );
 
-const stop = async () => {
+shutdown = async () => {
   stopBots();
   if (owner) rmSync(LOCAL_FILE, { force: true });
   release();
@@ -119,5 +139,3 @@ const stop = async () => {
   db.stop();
   process.exit(0);
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);

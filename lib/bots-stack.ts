@@ -1,4 +1,4 @@
-import { Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -20,7 +20,10 @@ export interface BotsStackProps extends StackProps {
   botConcurrency?: number;
 }
 
-/** One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv), with its failure alarms. */
+/**
+ * One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv), with its failure alarms; and the
+ * data migrations' Lambda, which nothing schedules: the operator invokes it after a deploy (docs/operations.md).
+ */
 export class BotsStack extends Stack {
   constructor(scope: Construct, id: string, props: BotsStackProps) {
     super(scope, id, props);
@@ -47,5 +50,18 @@ export class BotsStack extends Stack {
       });
       botAlarms(this, bot.name, fn, props.alarmTopic);
     }
+    // A one-off Lambda rather than a custom resource run by every deploy: a migration of a large table may outlast
+    // CloudFormation's wait, a failed one would roll the deploy back, and the operator wants its dry run first.
+    const migrate = new AppFunction(this, 'Migrate', {
+      handler: 'ops/migrate',
+      table: props.table,
+      access: 'rw',
+      timeout: Duration.minutes(15),
+    });
+    new CfnOutput(this, 'MigrateFunctionName', {
+      value: migrate.functionName,
+      description:
+        'The data migrations (npm run migrate in AWS): invoke it with {"dryRun":true} to count, then with {} until it answers "done": true',
+    });
   }
 }

@@ -30,7 +30,7 @@ const FUNCTIONS = join(ROOT, 'functions');
 
 /** Every Lambda's handler module (under `functions/`, no extension), each once. */
 export const lambdaHandlers = (): string[] => [
-  ...new Set([...routes.map((r) => r.handler), 'auth/authorizer', ...bots.map((b) => b.handler)]),
+  ...new Set([...routes.map((r) => r.handler), 'auth/authorizer', ...bots.map((b) => b.handler), 'ops/migrate']),
 ];
 
 /** The npm package files a handler reads at run time (routes.ts `files`). */

@@ -49,11 +49,16 @@ function origins(value: unknown): string[] {
     !Array.isArray(list) ||
     !list.every((o) => typeof o === 'string' && (o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))
   ) {
-    throw new Error(
+    throw new ParameterError(
       `context corsOrigins: expected origins like https://app.example.org (comma-separated or a JSON array) or *, got ${JSON.stringify(value)}`,
     );
   }
   return list as string[];
+}
+
+/** A wrong context value: `cdk synth` prints its message alone (bin/agora.ts), no stack trace. */
+export class ParameterError extends Error {
+  override name = 'ParameterError';
 }
 
 /** Raw context values, and numbers checked against a minimum (a wrong one stops the synth, naming the key). */
@@ -64,7 +69,7 @@ export function contextReader(node: Node) {
     if (value === undefined) return fallback;
     const n = Number(value);
     if (!Number.isFinite(n) || n < min)
-      throw new Error(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
+      throw new ParameterError(`context ${key}: expected a number >= ${min}, got ${JSON.stringify(value)}`);
     return n;
   };
   return { raw, number };
@@ -77,22 +82,26 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
   const { raw, number } = contextReader(node);
   const stage = String(raw('stage') ?? DEFAULTS.stage);
   if (!/^[A-Za-z][A-Za-z0-9-]{0,30}$/.test(stage))
-    throw new Error(`context stage: letters, digits and dashes, starting with a letter; got ${JSON.stringify(stage)}`);
+    throw new ParameterError(
+      `context stage: letters, digits and dashes, starting with a letter; got ${JSON.stringify(stage)}`,
+    );
   let schedules = raw('botSchedules') ?? {};
   if (typeof schedules === 'string') {
     try {
       schedules = JSON.parse(schedules);
     } catch {
-      throw new Error(`context botSchedules: expected JSON like {"convoy":"rate(5 minutes)"}, got ${schedules}`);
+      throw new ParameterError(
+        `context botSchedules: expected JSON like {"convoy":"rate(5 minutes)"}, got ${schedules}`,
+      );
     }
   }
   if (typeof schedules !== 'object' || schedules === null || Array.isArray(schedules))
-    throw new Error('context botSchedules: expected an object of bot name to schedule expression');
+    throw new ParameterError('context botSchedules: expected an object of bot name to schedule expression');
   for (const [bot, expression] of Object.entries(schedules)) {
     if (!botNames.includes(bot))
-      throw new Error(`context botSchedules: unknown bot ${bot}; known: ${botNames.join(', ')}`);
+      throw new ParameterError(`context botSchedules: unknown bot ${bot}; known: ${botNames.join(', ')}`);
     if (typeof expression !== 'string' || !SCHEDULE.test(expression))
-      throw new Error(
+      throw new ParameterError(
         `context botSchedules.${bot}: not a schedule expression (rate(...), cron(...)): ${JSON.stringify(expression)}`,
       );
   }
@@ -100,20 +109,20 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
   const burstLimit = number('throttleBurst', DEFAULTS.throttleBurst, 1);
   const alarmEmail = raw('alarmEmail');
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)))
-    throw new Error(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
+    throw new ParameterError(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
   const auctionSite = String(raw('auctionSite') ?? DEFAULTS.auctionSite);
   if (!/^https?:\/\/[^\s]+[^/\s]$/.test(auctionSite))
-    throw new Error(
+    throw new ParameterError(
       `context auctionSite: expected an http(s) URL without a trailing slash, got ${JSON.stringify(auctionSite)}`,
     );
   const calendar = String(raw('calendar') ?? DEFAULTS.calendar);
   if (!(CALENDARS as readonly string[]).includes(calendar))
-    throw new Error(`context calendar: ${CALENDARS.join(' or ')}, got ${JSON.stringify(calendar)}`);
+    throw new ParameterError(`context calendar: ${CALENDARS.join(' or ')}, got ${JSON.stringify(calendar)}`);
   let corsOrigins: string[];
   try {
     corsOrigins = origins(raw('corsOrigins'));
   } catch (error) {
-    throw new Error(
+    throw new ParameterError(
       error instanceof SyntaxError
         ? `context corsOrigins: not JSON: ${String(raw('corsOrigins'))}`
         : (error as Error).message,

@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import { contextReader } from './parameters.ts';
+import { contextReader, ParameterError } from './parameters.ts';
 
 /**
  * The security parameters of a deployment, from CDK context like lib/parameters.ts (kept apart so each file stays small):
@@ -33,7 +33,7 @@ export function securityParameters(node: Node): SecurityParameters {
   const { raw, number } = contextReader(node);
   const base = raw('publicBaseUrl');
   if (base !== undefined && (typeof base !== 'string' || !/^https:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(base))) {
-    throw new Error(
+    throw new ParameterError(
       `context publicBaseUrl: expected an https URL without query (https://api.example.org), got ${JSON.stringify(base)}`,
     );
   }

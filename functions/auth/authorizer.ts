@@ -15,7 +15,7 @@ import { log } from '../runtime/observability.ts';
  * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
  * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
  * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
- * 60 s); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
+ * KEY_MEMO_MS); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
  * the header would get API Gateway's bare 401 instead of the envelope).
  *
  * Unknown keys are limited per source address (config `addressRate`): each one costs a key lookup, so an address
@@ -34,7 +34,11 @@ export interface AuthorizerContext {
 }
 
 const ANONYMOUS: AuthorizerContext = { name: 'anonymous', role: 'anonymous', levels: '' };
-const CACHE_MS = 60_000;
+/**
+ * How long a known key is taken on trust: a revoked key stops working within this time (`npm run keys -- revoke`).
+ * Short, since each warm authorizer re-reads each key it serves only once per period (one GetItem).
+ */
+export const KEY_MEMO_MS = 10_000;
 const cache = new Map<string, { at: number; context: AuthorizerContext }>();
 
 export function apiKeyOf(header: string | undefined): string | undefined {
@@ -49,7 +53,7 @@ export function apiKeyOf(header: string | undefined): string | undefined {
 
 const cached = (key: string) => {
   const hit = cache.get(key);
-  return hit && Date.now() - hit.at < CACHE_MS ? hit.context : undefined;
+  return hit && Date.now() - hit.at < KEY_MEMO_MS ? hit.context : undefined;
 };
 
 export async function identify(header: string | undefined): Promise<AuthorizerContext> {

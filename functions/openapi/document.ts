@@ -487,10 +487,8 @@ export function openApiDocument(): Json {
         'API key with the same key and body, it gets the first answer again, tokens included, and makes no second object.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [
-      { url: '/', description: 'The service that serves this document' },
-      { url: 'http://127.0.0.1:6543', description: 'npm start (its default port)' },
-    ],
+    // Relative: the host and port that serve this document (npm start on any PORT, the API in AWS), never a fixed one.
+    servers: [{ url: '/', description: 'The service that serves this document' }],
     tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({
       name,
       description: tagDescription(name),

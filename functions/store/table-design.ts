@@ -53,8 +53,8 @@ export const keys = {
   work: (bot: string) => `WORK#${bot}`,
 };
 
-/** Every item carries these so a later migration can tell what it reads. */
-export const SCHEMA_VERSION = 1;
+/** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */
+export const SCHEMA_VERSION = 3;
 
 /** An index's projection in the DynamoDB API's own shape (CreateTable, and the CloudFormation template). */
 export const indexProjection = (i: IndexDesign) =>

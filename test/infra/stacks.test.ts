@@ -273,6 +273,16 @@ describe('BotsStack', () => {
     }
   });
 
+  it('has the migrations as a one-off Lambda: 15 minutes, the table read/write, its name an output, no schedule', () => {
+    const [migrate] = Object.entries(botsTemplate.findResources('AWS::Lambda::Function')).filter(([id]) =>
+      id.startsWith('Migrate'),
+    );
+    expect(migrate[1].Properties).toMatchObject({ Timeout: 900 });
+    expect(migrate[1].Properties.ReservedConcurrentExecutions).toBeUndefined();
+    botsTemplate.hasOutput('MigrateFunctionName', { Value: { Ref: migrate[0] } });
+    botsTemplate.resourceCountIs('AWS::Scheduler::Schedule', bots.length);
+  });
+
   it('gives the bots that key participation links the generated secret, and only them', () => {
     const functions = Object.values(botsTemplate.findResources('AWS::Lambda::Function')) as any[];
     const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.PARTICIPATION_SECRET_ARN);
@@ -455,7 +465,8 @@ describe('Security (links, per-key limits, alarms, bot capacity)', () => {
   });
 
   it('reserves concurrency for each bot (context botConcurrency)', () => {
-    const botFns = functions(botsTemplate);
+    // The migrations' Lambda is invoked by hand, once per upgrade: it reserves nothing.
+    const botFns = functions(botsTemplate).filter((fn) => fn.Properties.Timeout !== 900);
     expect(botFns).toHaveLength(bots.length);
     for (const fn of botFns) expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
     const none = functions(Template.fromStack(build({ botConcurrency: 0 }).bots));

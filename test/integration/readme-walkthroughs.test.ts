@@ -5,15 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { useService } from '../support/service.ts';
 
 /**
- * The README's walkthroughs, run as written (bash, curl, jq, `npm run bot`) against a service on a port that is not
- * the default one: AGORA_URL names it, as the README says, and nothing else changes.
+ * The walkthroughs of docs/api.md (linked from the README), run as written (bash, curl, jq, `npm run bot`) against a
+ * service on a port that is not the default one: AGORA_URL names it, as the page says, and nothing else changes.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const service = useService();
 
 /** The first ```sh block after the heading. */
 function walkthrough(heading: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
   const from = readme.indexOf(heading);
   expect(from, heading).toBeGreaterThan(-1);
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(from));
@@ -31,7 +31,7 @@ function bash(script: string): Promise<{ code: number; out: string; err: string 
   });
 }
 
-describe('the README walkthroughs on a non-default port', () => {
+describe('the walkthroughs of docs/api.md on a non-default port', () => {
   it('checks jq and curl are there (the walkthroughs need them)', async () => {
     const r = await bash('command -v jq && command -v curl');
     expect(r.code, 'install jq and curl (apt-get install -y jq curl)').toBe(0);

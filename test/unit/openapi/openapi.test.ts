@@ -45,7 +45,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives servers, tag descriptions and real request examples; a PATCH with a schema of its own references it', () => {
-    expect(doc.servers.length).toBeGreaterThan(0);
+    // The service that serves the document, on whatever port it runs: no fixed host nor port.
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
     const post = doc.paths['/api/0.1/lots'].post.requestBody.content['application/json'];
     expect(post.example.data.lotType).toBe('basic');

@@ -1,0 +1,102 @@
+import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { ROOT_SK } from './table-design.ts';
+
+/**
+ * THE numbered data migrations, in order: each brings a stored item written by an older release to the model of its
+ * number (`schemaVersion`). A step is pure (an item in, the upgraded item or `undefined` out) and decides by the item's
+ * content, not by its `schemaVersion`: an item an older release wrote and this release rewrote before the migration ran
+ * is still found. Applied twice, a step changes nothing the second time. functions/store/migrations.ts runs them.
+ */
+export interface MigrationStep {
+  /** The model version an item has after this step (and every step before it). */
+  version: number;
+  name: string;
+  description: string;
+  upgrade: (item: JsonObject) => JsonObject | undefined;
+}
+
+/** The partitions that hold items of the model: aggregates (roots and children) and directory entries. */
+export const MODEL_PARTITIONS = ['LOT#', 'ASSET#', 'AUCTION#', 'TRANSFER#', 'ORG#'] as const;
+
+/** Objects an owner can hand over (ownership transfer), by partition. */
+const TRANSFERABLE = ['LOT#', 'ASSET#', 'AUCTION#'];
+
+/**
+ * Objects created before transfers have no transfer token, so their ownership requests answered 403. The owner's
+ * token becomes the transfer token: its owner got it once, at creation, and still holds it, so no new secret has to
+ * reach anyone; the first ownership change replaces both with the transfer's fresh tokens (as for any object).
+ */
+const transferTokens: MigrationStep = {
+  version: 2,
+  name: 'transfer-tokens',
+  description: 'lots, assets and auctions created before transfers: the owner token is also the transfer token',
+  upgrade(item) {
+    if (item.SK !== ROOT_SK || !TRANSFERABLE.some((p) => String(item.PK).startsWith(p))) return undefined;
+    const internal = isObject(item.internal) ? item.internal : {};
+    if (typeof item.tokenHash !== 'string' || typeof internal.transferTokenHash === 'string') return undefined;
+    return { ...item, internal: { ...internal, transferTokenHash: item.tokenHash } };
+  },
+};
+
+/** The API's own document link as older releases stored it: absolute, on whatever host served the request. */
+const ABSOLUTE_DOCUMENT_LINK =
+  /^https?:\/\/[^/?#]+(\/api\/[^/?#]+\/(?:[a-z_]+\/[0-9a-f]{32}\/)+documents\/[0-9a-f]{32}\?download=[^&#]+)$/;
+
+/** Every `url` under a value with the API's absolute document links made paths; the same object when none was. */
+function linksAsPaths(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const mapped = value.map(linksAsPaths);
+    return mapped.some((v, i) => v !== value[i]) ? mapped : value;
+  }
+  if (!isObject(value)) return value;
+  let changed: JsonObject | undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const next =
+      key === 'url' && typeof inner === 'string'
+        ? (ABSOLUTE_DOCUMENT_LINK.exec(inner)?.[1] ?? inner)
+        : linksAsPaths(inner);
+    if (next !== inner) changed = { ...(changed ?? value), [key]: next };
+  }
+  return changed ?? value;
+}
+
+/**
+ * Document links are stored as paths (`/api/...`) and made absolute from the configured public base URL when answered;
+ * older releases stored them absolute, from the request's host, so their links kept a host that may be gone.
+ */
+const documentLinks: MigrationStep = {
+  version: 3,
+  name: 'document-links',
+  description: "the API's own document links stored absolute become paths",
+  upgrade(item) {
+    const data = linksAsPaths(item.data);
+    return data === item.data ? undefined : { ...item, data };
+  },
+};
+
+export const MIGRATION_STEPS: readonly MigrationStep[] = [transferTokens, documentLinks];
+
+/** The model version this release writes (`schemaVersion` of every new item): the last step's. */
+export const CURRENT_MODEL = MIGRATION_STEPS.at(-1)!.version;
+
+/** Whether the migrations look at this item at all (API keys, rate buckets, sequences, their own state: never). */
+export const isModelItem = (item: JsonObject) => MODEL_PARTITIONS.some((p) => String(item.PK).startsWith(p));
+
+/**
+ * The item brought to the current model, with the names of the steps that changed it; `undefined` when it is there
+ * already (its content needs nothing and its `schemaVersion` is current).
+ */
+export function upgradeItem(item: JsonObject): { item: JsonObject; steps: string[] } | undefined {
+  let current = item;
+  const steps: string[] = [];
+  for (const step of MIGRATION_STEPS) {
+    const next = step.upgrade(current);
+    if (next) {
+      current = next;
+      steps.push(step.name);
+    }
+  }
+  const version = typeof item.schemaVersion === 'number' ? item.schemaVersion : 1;
+  if (!steps.length && version >= CURRENT_MODEL) return undefined;
+  return { item: { ...current, schemaVersion: Math.max(version, CURRENT_MODEL) }, steps };
+}

@@ -1,0 +1,197 @@
+import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { JsonObject } from '#domain/kernel/objects.ts';
+import { documentClient, tableName } from './client.ts';
+import { isConditionFailure } from './errors.ts';
+import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS, upgradeItem } from './migration-steps.ts';
+
+/**
+ * Runs the data migrations (migration-steps.ts) over the whole table: a parallel Scan in segments, each item brought to
+ * the current model by one conditional Put (on its revision, which it moves, so a writer that read it before loses its
+ * race and retries on the upgraded item; items without a revision on their `schemaVersion`). After each page, the
+ * segment's position is saved in the run's state item (`MIGRATION#<model>`): a run that crashed or ran out of time
+ * resumes where each segment stopped. A dry run writes nothing and counts what a run would change.
+ * `npm run migrate` (bin/migrate.ts) runs it locally or against a deployed table; functions/ops/migrate.ts in AWS.
+ */
+export interface MigrationOptions {
+  dryRun?: boolean;
+  /** Parallel Scan segments (default 4). A resumed run keeps the segments it started with. */
+  segments?: number;
+  /** Items read per Scan page (default 100). */
+  pageSize?: number;
+  /** Epoch ms after which no new page is started: the run stops with `done: false` and resumes next time. */
+  deadline?: number;
+  /** Scan again although a run to this model finished (the steps find nothing left to do on a migrated table). */
+  again?: boolean;
+}
+
+export interface MigrationReport {
+  model: number;
+  dryRun: boolean;
+  /** Whether every segment has been scanned to its end. */
+  done: boolean;
+  /** A previous run of this model had saved positions, and this one went on from them. */
+  resumed: boolean;
+  /** A run to this model had finished before: nothing was scanned. */
+  alreadyDone?: string;
+  scanned: number;
+  /** Items brought to the current model (would be, in a dry run). */
+  upgraded: number;
+  /** Per step name: the items whose content it changed (would change). */
+  steps: Record<string, number>;
+  /** Writes that lost a race with the service and were redone on the item as it was then. */
+  retried: number;
+}
+
+type Key = Record<string, unknown>;
+interface State {
+  segments: number;
+  /** Per segment: the last key of the last page done, `done` at its end; absent: not started. */
+  cursors: Record<string, Key | 'done'>;
+  finishedAt?: string;
+}
+
+const stateKey = (model: number) => ({ PK: `MIGRATION#${String(model).padStart(4, '0')}`, SK: '#STATE' });
+
+async function readState(model: number): Promise<State | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: stateKey(model), ConsistentRead: true }),
+  );
+  return out.Item as State | undefined;
+}
+
+/** Writes one upgraded item unless the item changed since it was read; on a lost race, reads and upgrades it again. */
+async function writeUpgrade(original: JsonObject, report: MigrationReport): Promise<void> {
+  let item = original;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const upgrade = upgradeItem(item);
+    if (!upgrade) return;
+    const revised = typeof item.rev === 'number';
+    try {
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: revised ? { ...upgrade.item, rev: item.rev + 1 } : upgrade.item,
+          ...(revised
+            ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': item.rev } }
+            : item.schemaVersion === undefined
+              ? { ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(schemaVersion)' }
+              : {
+                  ConditionExpression: 'schemaVersion = :version',
+                  ExpressionAttributeValues: { ':version': item.schemaVersion },
+                }),
+        }),
+      );
+      report.upgraded++;
+      for (const step of upgrade.steps) report.steps[step]++;
+      return;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      report.retried++;
+      const now = await documentClient().send(
+        new GetCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }),
+      );
+      if (!now.Item) return; // deleted meanwhile: nothing to upgrade
+      item = now.Item;
+    }
+  }
+  throw new Error(`migration: ${original.PK} ${original.SK} kept changing; run the migration again`);
+}
+
+/** The segments of one run: when one fails, the others stop at their next item, and the run ends with the failure. */
+interface Run {
+  state: State;
+  options: MigrationOptions;
+  report: MigrationReport;
+  failed: boolean;
+}
+
+async function runSegment(segment: number, run: Run) {
+  const { state, options, report } = run;
+  const model = CURRENT_MODEL;
+  const saved = state.cursors[String(segment)];
+  if (saved === 'done') return;
+  let start: Key | undefined = saved;
+  for (;;) {
+    if (run.failed || (options.deadline !== undefined && Date.now() > options.deadline)) return;
+    const page: ScanCommandOutput = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName(),
+        Segment: segment,
+        TotalSegments: state.segments,
+        Limit: options.pageSize ?? 100,
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (run.failed) return;
+      if (!isModelItem(item)) continue;
+      report.scanned++;
+      if (options.dryRun) {
+        const upgrade = upgradeItem(item);
+        if (!upgrade) continue;
+        report.upgraded++;
+        for (const step of upgrade.steps) report.steps[step]++;
+      } else await writeUpgrade(item, report);
+    }
+    const next: Key | undefined = page.LastEvaluatedKey;
+    if (!options.dryRun)
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: stateKey(model),
+          UpdateExpression: 'SET cursors.#segment = :position',
+          ExpressionAttributeNames: { '#segment': String(segment) },
+          ExpressionAttributeValues: { ':position': next ?? 'done' },
+        }),
+      );
+    state.cursors[String(segment)] = next ?? 'done';
+    if (!next) return;
+    start = next;
+  }
+}
+
+export async function migrate(options: MigrationOptions = {}): Promise<MigrationReport> {
+  const model = CURRENT_MODEL;
+  const report: MigrationReport = {
+    model,
+    dryRun: !!options.dryRun,
+    done: false,
+    resumed: false,
+    scanned: 0,
+    upgraded: 0,
+    steps: Object.fromEntries(MIGRATION_STEPS.map((s) => [s.name, 0])),
+    retried: 0,
+  };
+  const saved = await readState(model);
+  if (saved?.finishedAt && !options.again && !options.dryRun)
+    return { ...report, done: true, alreadyDone: saved.finishedAt };
+  const resumable = saved && !saved.finishedAt && !options.dryRun;
+  const state: State = resumable ? saved : { segments: options.segments ?? 4, cursors: {} };
+  report.resumed = !!resumable && Object.keys(saved.cursors).length > 0;
+  if (!options.dryRun && !resumable)
+    await documentClient().send(new PutCommand({ TableName: tableName(), Item: { ...stateKey(model), ...state } }));
+  const segments = Array.from({ length: state.segments }, (_, i) => i);
+  const run: Run = { state, options, report, failed: false };
+  const ends = await Promise.allSettled(
+    segments.map((segment) =>
+      runSegment(segment, run).catch((error) => {
+        run.failed = true;
+        throw error;
+      }),
+    ),
+  );
+  const failure = ends.find((end) => end.status === 'rejected');
+  if (failure) throw failure.reason;
+  report.done = segments.every((s) => state.cursors[String(s)] === 'done');
+  if (report.done && !options.dryRun)
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: stateKey(model),
+        UpdateExpression: 'SET finishedAt = :at',
+        ExpressionAttributeValues: { ':at': new Date().toISOString() },
+      }),
+    );
+  return report;
+}

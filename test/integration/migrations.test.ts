@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '../../functions/store/client.ts';
+import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS } from '../../functions/store/migration-steps.ts';
+import { migrate } from '../../functions/store/migrations.ts';
+import { SCHEMA_VERSION } from '../../functions/store/table-design.ts';
+import { addDocument, assetIn } from '../support/assets.ts';
+import { AUCTIONS, kyivDayIn, SANDBOX } from '../support/auctions.ts';
+import { aLandleaseAuction, aLot } from '../support/builders.ts';
+import { client } from '../support/http.ts';
+import { useService } from '../support/service.ts';
+import { scanTable } from './reliability/fuzz-support.ts';
+
+/**
+ * The data migrations over a table an older release wrote: objects made through the API, then rewritten with raw
+ * DynamoDB puts as that release stored them (no transfer token, absolute document links on the host of the day,
+ * `schemaVersion` 1 or none). A dry run counts and writes nothing; a run that crashes half way (injected DynamoDB
+ * faults: every call after the n-th fails) resumes from its saved positions; a second run finds nothing to do; the
+ * owners can then hand their objects over, and the links answer on the service's own host.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const service = useService();
+const api = client(() => service.url);
+const OLD_HOST = 'http://agora-old.example:6543';
+
+async function setFaults(config: Record<string, unknown>) {
+  const res = await fetch(`${service.url}/_local/faults`, { method: 'PUT', body: JSON.stringify(config) });
+  expect(res.status).toBe(200);
+}
+afterEach(() => setFaults({}));
+
+/** Rewrites every model item as the release before transfers wrote it. */
+async function ageTable(): Promise<{ roots: number; links: number }> {
+  let roots = 0;
+  let links = 0;
+  const items = (await scanTable()).filter(isModelItem);
+  for (const [i, item] of items.entries()) {
+    const old: Record<string, any> = { ...item };
+    if (i % 2) old.schemaVersion = 1;
+    else delete old.schemaVersion;
+    if (old.internal?.transferTokenHash) {
+      const { transferTokenHash: _, ...internal } = old.internal;
+      old.internal = internal;
+      roots++;
+    }
+    if (typeof old.data?.url === 'string' && old.data.url.startsWith('/api/')) {
+      old.data = { ...old.data, url: `${OLD_HOST}${old.data.url}` };
+      links++;
+    }
+    await documentClient().send(new PutCommand({ TableName: tableName(), Item: old }));
+  }
+  return { roots, links };
+}
+
+const cli = (args: string[]) =>
+  new Promise<{ code: number; out: string; err: string }>((done) =>
+    execFile(
+      join(ROOT, 'node_modules/.bin/tsx'),
+      [join(ROOT, 'bin/migrate.ts'), ...args],
+      { cwd: ROOT, env: process.env, timeout: 60_000 },
+      (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    ),
+  );
+
+describe('data migrations', () => {
+  it('brings an old release’s items to the current model: dry run, crash, resume, then nothing left', async () => {
+    expect(CURRENT_MODEL).toBe(SCHEMA_VERSION);
+    const lots = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await api.post('/api/0.1/lots', aLot({ title: `old lot ${i}` }));
+      expect(res.status).toBe(201);
+      lots.push({ id: res.body.data.id as string, token: res.body.access.token as string });
+    }
+    const asset = await assetIn(api, 'bounce', 'pending');
+    expect((await addDocument(api, asset)).status).toBe(201);
+    const auction = await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), SANDBOX));
+    expect(auction.status).toBe(201);
+    const aged = await ageTable();
+    expect(aged.roots).toBe(14); // 12 lots, the asset, the auction
+    expect(aged.links).toBeGreaterThanOrEqual(1);
+
+    // An owner of an old lot cannot hand it over: no transfer token.
+    const transfer = await api.post('/api/0.1/transfers', {}, { as: 'broker2' });
+    const refused = await api.post(
+      `/api/0.1/lots/${lots[0].id}/ownership`,
+      { id: transfer.body.data.id, transfer: lots[0].token },
+      { as: 'broker2' },
+    );
+    expect(refused.status).toBe(403);
+
+    const model = (await scanTable()).filter(isModelItem);
+    // Every item of the old release; the transfer just made is at the current model already.
+    const stale = new Set(model.filter((i) => i.schemaVersion !== SCHEMA_VERSION).map((i) => `${i.PK} ${i.SK}`));
+    expect(stale.size).toBe(model.length - 1);
+    const before = JSON.stringify(await scanTable());
+    const dry = await migrate({ dryRun: true, segments: 3, pageSize: 4 });
+    expect(dry).toMatchObject({ dryRun: true, done: true, scanned: model.length, upgraded: stale.size });
+    expect(dry.steps).toEqual({ 'transfer-tokens': aged.roots, 'document-links': aged.links });
+    expect(JSON.stringify(await scanTable())).toBe(before); // nothing written, no run state either
+
+    // A crash half way: every DynamoDB call after the 22nd fails, as if the process died there.
+    await setFaults({ crashAfter: 22 });
+    await expect(migrate({ segments: 3, pageSize: 4 })).rejects.toThrow();
+    await setFaults({});
+    const half = (await scanTable()).filter(isModelItem);
+    const upgradedByCrash = half.filter((i) => stale.has(`${i.PK} ${i.SK}`) && i.schemaVersion === SCHEMA_VERSION);
+    expect(upgradedByCrash.length).toBeGreaterThan(0);
+    expect(upgradedByCrash.length).toBeLessThan(stale.size);
+
+    const resumed = await migrate({ segments: 3, pageSize: 4 });
+    expect(resumed).toMatchObject({ done: true, resumed: true });
+    expect(resumed.upgraded + upgradedByCrash.length).toBe(stale.size); // each item upgraded once
+    const after = (await scanTable()).filter(isModelItem);
+    expect(after.filter((i) => i.schemaVersion !== SCHEMA_VERSION)).toEqual([]);
+    for (const root of after.filter((i) => i.SK === '#ROOT' && !String(i.PK).startsWith('TRANSFER#')))
+      expect(root.internal.transferTokenHash).toBe(root.tokenHash);
+    expect(JSON.stringify(after)).not.toContain(OLD_HOST);
+
+    // Done: a run finds it so; scanning again changes nothing (each step decides by content).
+    expect(await migrate()).toMatchObject({ done: true, alreadyDone: expect.any(String), scanned: 0 });
+    expect(await migrate({ again: true })).toMatchObject({ done: true, upgraded: 0, scanned: model.length });
+
+    // The owner's token is the old lot's transfer token; the document link answers on this service's host.
+    const taken = await api.post(
+      `/api/0.1/lots/${lots[0].id}/ownership`,
+      { id: transfer.body.data.id, transfer: lots[0].token },
+      { as: 'broker2' },
+    );
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    const documents = await api.get(`${asset.url}/documents`);
+    const file = documents.body.data.find((d: { url: string }) => d.url.includes('download='));
+    expect(file.url).toMatch(/^https?:\/\/[^/]+\/api\/2.4\/assets\/[0-9a-f]{32}\/documents\/[0-9a-f]{32}\?download=/);
+    expect(file.url).not.toContain(OLD_HOST);
+  }, 120_000);
+
+  it('finds an old item the service rewrote before the migration ran (current schemaVersion, old content)', async () => {
+    const res = await api.post('/api/0.1/lots', aLot({ title: 'raced lot' }));
+    const key = { PK: `LOT#${res.body.data.id}`, SK: '#ROOT' };
+    const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
+    const { transferTokenHash: _, ...internal } = Item!.internal;
+    await documentClient().send(
+      new PutCommand({ TableName: tableName(), Item: { ...Item, internal, schemaVersion: 1 } }),
+    );
+    const patched = await api.patch(
+      `/api/0.1/lots/${res.body.data.id}`,
+      { status: 'pending' },
+      {
+        token: res.body.access.token,
+      },
+    );
+    expect(patched.status).toBe(200);
+    await migrate({ again: true });
+    const { Item: now } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
+    // The service rewrote it (its schemaVersion is current) but not its content: the step found it by content.
+    expect(now!.internal.transferTokenHash).toBe(now!.tokenHash);
+    expect(now!.data.status).toBe('pending');
+  }, 60_000);
+
+  it('npm run migrate: a dry run prints the counts per step; wrong arguments are exit 2', async () => {
+    const [dry, wrong] = await Promise.all([cli(['--dry-run']), cli(['--segments', 'x'])]);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toMatch(
+      new RegExp(
+        `^dry run: would upgrade \\d+ of \\d+ items in local table .* to model ${CURRENT_MODEL} \\(${MIGRATION_STEPS.map((s) => `${s.version} ${s.name}: \\d+`).join(', ')}\\)`,
+      ),
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/--segments: a whole number/);
+  }, 60_000);
+});
