@@ -12,6 +12,7 @@ import { auctionDefinitions } from '../auctions/registry.ts';
 import { documentSchema } from '../documents/documents.ts';
 import { closeObjects } from '../kernel/validation.ts';
 import { lotSchema } from '../lots/lot.ts';
+import { boundAll } from '../protocol/model.ts';
 
 /**
  * Every request body schema the service checks, by the name of its validator in generated/request-validators.js.
@@ -46,4 +47,8 @@ export function auctionValidatorName(type: string, key: string): string {
 
 // Unknown fields are refused at every level (closeObjects): in place, so the validators generated from these objects
 // and the OpenAPI document that shows them (functions/openapi/schemas.ts imports this module) agree.
-for (const schema of Object.values(requestSchemas)) closeObjects(schema);
+// Every string and list not declared with a tighter bound gets the protocol's (protocol/model.ts `boundAll`).
+for (const schema of Object.values(requestSchemas)) {
+  closeObjects(schema);
+  boundAll(schema);
+}

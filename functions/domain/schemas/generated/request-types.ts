@@ -14,7 +14,6 @@ export type AuctionResults = {
 };
 
 export type BasicAsset = {
-  assetType?: "basic";
   title: string;
   title_en?: string;
   title_ru?: string;
@@ -43,20 +42,25 @@ export type BasicAsset = {
     valueAddedTaxIncluded?: boolean;
   };
   unit?: {
-    code: string;
     name?: string;
     name_en?: string;
     name_ru?: string;
+    code: string;
+    value?: {
+      amount: number;
+      currency?: string;
+      valueAddedTaxIncluded?: boolean;
+    };
   };
   quantity?: number;
   address?: {
+    streetAddress?: string;
+    locality?: string;
+    region?: string;
+    postalCode?: string;
     countryName: string;
     countryName_en?: string;
     countryName_ru?: string;
-    postalCode?: string;
-    region?: string;
-    streetAddress?: string;
-    locality?: string;
   };
   location?: {
     latitude: number | string;
@@ -70,49 +74,48 @@ export type BasicAsset = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   schema_properties?: {
     [k: string]: unknown;
   };
+  assetType?: "basic";
   mode?: "test";
   status?: "draft" | "pending" | "verification" | "active" | "deleted" | "complete";
   relatedLot?: string;
 };
 
 export type BounceAsset = {
-  assetType?: "bounce";
   title: string;
   title_en?: string;
   title_ru?: string;
@@ -126,38 +129,47 @@ export type BounceAsset = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "other";
+    additionalContactPoints?: Array<{
+      name: string;
+      name_en?: string;
+      name_ru?: string;
+      email?: string;
+      telephone?: string;
+      faxNumber?: string;
+      url?: string;
+    }>;
   };
   assetHolder?: {
     name: string;
@@ -166,38 +178,47 @@ export type BounceAsset = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
-    address: {
+    address?: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
-    contactPoint: {
+    contactPoint?: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "other";
+    additionalContactPoints?: Array<{
+      name: string;
+      name_en?: string;
+      name_ru?: string;
+      email?: string;
+      telephone?: string;
+      faxNumber?: string;
+      url?: string;
+    }>;
   };
   items?: Array<{
     id?: string;
@@ -221,13 +242,13 @@ export type BounceAsset = {
       uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     location?: {
       latitude: number | string;
@@ -235,10 +256,10 @@ export type BounceAsset = {
       elevation?: number | string;
     };
     unit: {
-      code: string;
       name?: string;
       name_en?: string;
       name_ru?: string;
+      code: string;
     };
     quantity: number;
     registrationDetails: {
@@ -259,6 +280,8 @@ export type BounceAsset = {
     title_en?: string;
     title_ru?: string;
   }>;
+  sandboxParameters?: string;
+  assetType?: "bounce";
   mode?: "test";
   status?: "draft" | "pending" | "verification" | "active" | "deleted" | "complete";
   relatedLot?: string;
@@ -286,13 +309,13 @@ export type BounceItem = {
     uri?: string;
   }>;
   address: {
+    streetAddress?: string;
+    locality?: string;
+    region?: string;
+    postalCode?: string;
     countryName: string;
     countryName_en?: string;
     countryName_ru?: string;
-    postalCode?: string;
-    region?: string;
-    streetAddress?: string;
-    locality?: string;
   };
   location?: {
     latitude: number | string;
@@ -300,10 +323,10 @@ export type BounceItem = {
     elevation?: number | string;
   };
   unit: {
-    code: string;
     name?: string;
     name_en?: string;
     name_ru?: string;
+    code: string;
   };
   quantity: number;
   registrationDetails: {
@@ -321,6 +344,7 @@ export type BounceRelatedProcess = {
   type: "lot";
   relatedProcessID: string;
   identifier?: string;
+  parentID?: string;
 };
 
 export type Cancellation = {
@@ -390,13 +414,13 @@ export type DgfInsiderAuction = {
       uri?: string;
     }>;
     address?: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit?: {
       code: string;
@@ -420,38 +444,37 @@ export type DgfInsiderAuction = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   auctionParameters?: {
     type?: "insider";
@@ -510,13 +533,13 @@ export type DgfInsiderAuctionStored = {
       uri?: string;
     }>;
     address?: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit?: {
       code: string;
@@ -540,38 +563,37 @@ export type DgfInsiderAuctionStored = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   auctionParameters?: {
     type?: "insider";
@@ -591,38 +613,37 @@ export type DgfInsiderBid = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   }>;
   status?: "active" | "draft" | "invalid";
   qualified: true;
@@ -642,38 +663,37 @@ export type DgfInsiderBidPatch = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   }>;
   value?: {
     amount: number;
@@ -755,13 +775,13 @@ export type LandleaseAuction = {
       description_ru?: string;
     }> & Array<unknown> & Array<unknown>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit: {
       code: string;
@@ -782,38 +802,37 @@ export type LandleaseAuction = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   lotHolder: {
     name: string;
@@ -822,38 +841,37 @@ export type LandleaseAuction = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   bankAccount: {
     description?: string;
@@ -938,13 +956,13 @@ export type LandleaseAuctionStored = {
       description_ru?: string;
     }> & Array<unknown> & Array<unknown>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit: {
       code: string;
@@ -965,38 +983,37 @@ export type LandleaseAuctionStored = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   lotHolder: {
     name: string;
@@ -1005,38 +1022,37 @@ export type LandleaseAuctionStored = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   bankAccount: {
     description?: string;
@@ -1067,38 +1083,37 @@ export type LandleaseBid = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   }>;
   value?: {
     amount: number;
@@ -1122,7 +1137,6 @@ export type Lot = {
   description?: string;
   description_en?: string;
   description_ru?: string;
-  lotType?: "basic";
   lotCustodian: {
     name: string;
     name_en?: string;
@@ -1130,43 +1144,44 @@ export type Lot = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   assets: Array<string>;
-  auctions?: Array<string>;
+  sandboxParameters?: string;
+  lotType?: "basic";
   mode?: "test";
   status?: "draft" | "pending" | "verification" | "active.salable" | "active.awaiting" | "active.auction" | "pending.sold" | "sold" | "recomposed" | "pending.dissolution" | "dissolved" | "pending.deleted" | "deleted";
+  auctions?: Array<string>;
 };
 
 export type Question = {
@@ -1179,38 +1194,37 @@ export type Question = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   questionOf?: "tender";
 };
