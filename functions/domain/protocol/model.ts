@@ -75,7 +75,11 @@ export function assertKnown(model: ObjectModel, data: JsonObject): JsonObject {
  * is kept, for the closed schema the result is checked with to refuse as "Rogue field" together with every other
  * error of the body, as the originals answered. Only for bodies checked by a schema next (else `assertKnown`).
  */
-export function writable<F extends string>(model: ObjectModel<F>, data: JsonObject, fields: readonly F[]): JsonObject {
+export function writable<F extends string>(
+  model: ObjectModel<F>,
+  data: JsonObject,
+  fields: readonly NoInfer<F>[] | readonly string[],
+): JsonObject {
   const out = pick(data, fields);
   for (const key of Object.keys(data)) if (!Object.hasOwn(model.fields, key)) out[key] = data[key];
   return out;
@@ -146,12 +150,20 @@ export function boundAll(schema: unknown): void {
  * PATCH did not write are not its own (an object stored by an earlier release may carry what the model now refuses)
  * and do not refuse it. Errors in the written fields stand.
  */
-export function checkEdited(check: (data: unknown) => void, merged: unknown, patch: JsonObject): void {
+export function checkEdited(check: (data: never) => void, merged: unknown, patch: JsonObject): void {
   try {
-    check(merged);
+    check(merged as never);
   } catch (error) {
     if (!(error instanceof UnprocessableError)) throw error;
     const own = error.entries.filter((e) => Object.hasOwn(patch, e.name));
     if (own.length > 0) throw new UnprocessableError(own);
   }
+}
+
+/** An object without the fields its model knows but Agora drops (`refused`), as the originals' roles dropped them. */
+export function withoutRefused(model: ObjectModel, value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !model.refused) return value;
+  const out = { ...(value as JsonObject) };
+  for (const key of Object.keys(model.refused)) delete out[key];
+  return out;
 }

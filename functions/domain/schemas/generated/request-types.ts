@@ -377,6 +377,16 @@ export type DgfInsiderAuction = {
   procurementMethodType?: "dgfInsider";
   procurementMethodDetails?: string;
   submissionMethodDetails?: string;
+  submissionMethodDetails_en?: string;
+  submissionMethodDetails_ru?: string;
+  procurementMethodRationale?: string;
+  procurementMethodRationale_en?: string;
+  procurementMethodRationale_ru?: string;
+  awardCriteriaDetails?: string;
+  awardCriteriaDetails_en?: string;
+  awardCriteriaDetails_ru?: string;
+  hasEnquiries?: boolean;
+  features?: Array<unknown>;
   mode?: "test";
   tenderAttempts?: number;
   dgfID: string;
@@ -423,8 +433,15 @@ export type DgfInsiderAuction = {
       countryName_ru?: string;
     };
     unit?: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity?: number;
     deliveryDate?: {
@@ -434,6 +451,9 @@ export type DgfInsiderAuction = {
       [k: string]: unknown;
     };
     location?: {
+      [k: string]: unknown;
+    };
+    schema_properties?: {
       [k: string]: unknown;
     };
   }>;
@@ -475,6 +495,7 @@ export type DgfInsiderAuction = {
       faxNumber?: string;
       url?: string;
     };
+    kind?: "general" | "special" | "defense" | "other";
   };
   auctionParameters?: {
     type?: "insider";
@@ -482,6 +503,7 @@ export type DgfInsiderAuction = {
   };
   auctionPeriod: {
     startDate: string & (string);
+    endDate?: string;
   };
   merchandisingObject?: string;
 };
@@ -496,6 +518,16 @@ export type DgfInsiderAuctionStored = {
   procurementMethodType?: "dgfInsider";
   procurementMethodDetails?: string;
   submissionMethodDetails?: string;
+  submissionMethodDetails_en?: string;
+  submissionMethodDetails_ru?: string;
+  procurementMethodRationale?: string;
+  procurementMethodRationale_en?: string;
+  procurementMethodRationale_ru?: string;
+  awardCriteriaDetails?: string;
+  awardCriteriaDetails_en?: string;
+  awardCriteriaDetails_ru?: string;
+  hasEnquiries?: boolean;
+  features?: Array<unknown>;
   mode?: "test";
   tenderAttempts?: number;
   dgfID: string;
@@ -542,8 +574,15 @@ export type DgfInsiderAuctionStored = {
       countryName_ru?: string;
     };
     unit?: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity?: number;
     deliveryDate?: {
@@ -553,6 +592,9 @@ export type DgfInsiderAuctionStored = {
       [k: string]: unknown;
     };
     location?: {
+      [k: string]: unknown;
+    };
+    schema_properties?: {
       [k: string]: unknown;
     };
   }>;
@@ -594,6 +636,7 @@ export type DgfInsiderAuctionStored = {
       faxNumber?: string;
       url?: string;
     };
+    kind?: "general" | "special" | "defense" | "other";
   };
   auctionParameters?: {
     type?: "insider";
@@ -728,6 +771,7 @@ export type LandleaseAuction = {
   description_ru?: string;
   procurementMethodType?: "landlease";
   procurementMethodDetails?: string;
+  submissionMethodDetails?: string;
   mode?: "test";
   status?: string;
   tenderAttempts: number;
@@ -766,6 +810,7 @@ export type LandleaseAuction = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     };
     additionalClassifications: Array<{
       scheme: string;
@@ -773,6 +818,7 @@ export type LandleaseAuction = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     }> & Array<unknown> & Array<unknown>;
     address: {
       streetAddress?: string;
@@ -784,8 +830,15 @@ export type LandleaseAuction = {
       countryName_ru?: string;
     };
     unit: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity: number;
     schema_properties?: {
@@ -793,6 +846,10 @@ export type LandleaseAuction = {
     };
     location?: {
       [k: string]: unknown;
+    };
+    contractPeriod?: {
+      startDate?: string;
+      endDate?: string;
     };
   }>;
   procuringEntity: {
@@ -833,6 +890,7 @@ export type LandleaseAuction = {
       faxNumber?: string;
       url?: string;
     };
+    kind?: "general" | "special" | "defense" | "other";
   };
   lotHolder: {
     name: string;
@@ -880,6 +938,9 @@ export type LandleaseAuction = {
       scheme: string;
       id: string;
       description?: string;
+      description_en?: string;
+      description_ru?: string;
+      uri?: string;
     }>;
   };
   contractTerms: {
@@ -890,6 +951,7 @@ export type LandleaseAuction = {
   };
   auctionPeriod: {
     startDate: string & (string);
+    endDate?: string;
   };
   merchandisingObject?: string;
 };
@@ -909,6 +971,7 @@ export type LandleaseAuctionStored = {
   description_ru?: string;
   procurementMethodType?: "landlease";
   procurementMethodDetails?: string;
+  submissionMethodDetails?: string;
   mode?: "test";
   status?: string;
   tenderAttempts: number;
@@ -947,6 +1010,7 @@ export type LandleaseAuctionStored = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     };
     additionalClassifications: Array<{
       scheme: string;
@@ -954,6 +1018,7 @@ export type LandleaseAuctionStored = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     }> & Array<unknown> & Array<unknown>;
     address: {
       streetAddress?: string;
@@ -965,8 +1030,15 @@ export type LandleaseAuctionStored = {
       countryName_ru?: string;
     };
     unit: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity: number;
     schema_properties?: {
@@ -974,6 +1046,10 @@ export type LandleaseAuctionStored = {
     };
     location?: {
       [k: string]: unknown;
+    };
+    contractPeriod?: {
+      startDate?: string;
+      endDate?: string;
     };
   }>;
   procuringEntity: {
@@ -1014,6 +1090,7 @@ export type LandleaseAuctionStored = {
       faxNumber?: string;
       url?: string;
     };
+    kind?: "general" | "special" | "defense" | "other";
   };
   lotHolder: {
     name: string;
@@ -1061,6 +1138,9 @@ export type LandleaseAuctionStored = {
       scheme: string;
       id: string;
       description?: string;
+      description_en?: string;
+      description_ru?: string;
+      uri?: string;
     }>;
   };
   contractTerms: {
@@ -1124,6 +1204,50 @@ export type LandleaseBid = {
 };
 
 export type LandleaseBidPatch = {
+  tenderers?: Array<{
+    name: string;
+    name_en?: string;
+    name_ru?: string;
+    identifier: {
+      scheme: string;
+      id: string;
+      legalName?: string;
+      legalName_en?: string;
+      legalName_ru?: string;
+      uri?: string;
+    };
+    additionalIdentifiers?: Array<{
+      scheme: string;
+      id: string;
+      legalName?: string;
+      legalName_en?: string;
+      legalName_ru?: string;
+      uri?: string;
+    }>;
+    address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
+      countryName: string;
+      countryName_en?: string;
+      countryName_ru?: string;
+    };
+    contactPoint: {
+      name: string;
+      name_en?: string;
+      name_ru?: string;
+      email?: string;
+      telephone?: string;
+      faxNumber?: string;
+      url?: string;
+    };
+  }>;
+  value?: {
+    amount: number;
+    currency?: string;
+    valueAddedTaxIncluded?: boolean;
+  };
   status?: "draft" | "pending" | "active";
   qualified?: boolean;
   bidNumber?: number;

@@ -253,7 +253,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const basicAsset = validate23;
-const schema8 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared18" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared9" }, "unit": { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared9" } } }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared12" }, "location": { "$ref": "shared14" }, "assetCustodian": { "$ref": "shared15" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema8 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared9" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const func5 = Object.prototype.hasOwnProperty;
 const schema9 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3, "format": "uri" } } };
 const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
@@ -480,7 +480,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-const schema10 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared17" } };
+const schema10 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared20" } };
 const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
 function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -828,8 +828,148 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-const schema13 = { "type": "object", "additionalProperties": false, "required": ["countryName"], "properties": { "streetAddress": { "type": "string", "maxLength": 2e3 }, "locality": { "type": "string", "maxLength": 2e3 }, "region": { "type": "string", "maxLength": 2e3 }, "postalCode": { "type": "string", "maxLength": 200 }, "countryName": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "countryName_en": { "type": "string", "maxLength": 2e3 }, "countryName_ru": { "type": "string", "maxLength": 2e3 } } };
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema13 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared9" } } };
+function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.code === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "code" || key0 === "value")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.name_en !== void 0) {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err4 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.name_ru !== void 0) {
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err6 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.code !== void 0) {
+      let data3 = data.code;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 200) {
+          const err8 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data3) < 1) {
+          const err9 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      if (!validate30(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate32.errors = vErrors;
+  return errors === 0;
+}
+const schema14 = { "type": "object", "additionalProperties": false, "required": ["countryName"], "properties": { "streetAddress": { "type": "string", "maxLength": 2e3 }, "locality": { "type": "string", "maxLength": 2e3 }, "region": { "type": "string", "maxLength": 2e3 }, "postalCode": { "type": "string", "maxLength": 200 }, "countryName": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "countryName_en": { "type": "string", "maxLength": 2e3 }, "countryName_ru": { "type": "string", "maxLength": 2e3 } } };
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1025,11 +1165,11 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate33.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
-const schema14 = { "type": "object", "additionalProperties": false, "required": ["latitude", "longitude"], "properties": { "latitude": { "type": ["number", "string"], "maxLength": 50 }, "longitude": { "type": ["number", "string"], "maxLength": 50 }, "elevation": { "type": ["number", "string"], "maxLength": 50 } } };
-function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema15 = { "type": "object", "additionalProperties": false, "required": ["latitude", "longitude"], "properties": { "latitude": { "type": ["number", "string"], "maxLength": 50 }, "longitude": { "type": ["number", "string"], "maxLength": 50 }, "elevation": { "type": ["number", "string"], "maxLength": 50 } } };
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1065,7 +1205,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.latitude !== void 0) {
       let data0 = data.latitude;
       if (!(typeof data0 == "number" && isFinite(data0)) && typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/type", keyword: "type", params: { type: schema14.properties.latitude.type }, message: "must be number,string" };
+        const err3 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/type", keyword: "type", params: { type: schema15.properties.latitude.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1088,7 +1228,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.longitude !== void 0) {
       let data1 = data.longitude;
       if (!(typeof data1 == "number" && isFinite(data1)) && typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/type", keyword: "type", params: { type: schema14.properties.longitude.type }, message: "must be number,string" };
+        const err5 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/type", keyword: "type", params: { type: schema15.properties.longitude.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1111,7 +1251,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.elevation !== void 0) {
       let data2 = data.elevation;
       if (!(typeof data2 == "number" && isFinite(data2)) && typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/type", keyword: "type", params: { type: schema14.properties.elevation.type }, message: "must be number,string" };
+        const err7 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/type", keyword: "type", params: { type: schema15.properties.elevation.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1140,12 +1280,12 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-const schema15 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared19" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared12" }, "contactPoint": { "$ref": "shared16" } } };
-const schema16 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema16 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" } } };
+const schema17 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1337,11 +1477,11 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate38.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
-const schema17 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema18 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared23" } };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -1356,8 +1496,8 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate38(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+      if (!validate40(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
@@ -1370,12 +1510,12 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-const schema18 = { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "email": { "type": "string", "maxLength": 2e3, "format": "email" }, "telephone": { "type": "string", "maxLength": 200 }, "faxNumber": { "type": "string", "maxLength": 200 }, "url": { "type": "string", "maxLength": 2e3 } } };
+const schema19 = { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "email": { "type": "string", "maxLength": 2e3, "format": "email" }, "telephone": { "type": "string", "maxLength": 200 }, "faxNumber": { "type": "string", "maxLength": 200 }, "url": { "type": "string", "maxLength": 2e3 } } };
 const formats2 = formats.email;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1580,10 +1720,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1710,26 +1850,26 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.identifier !== void 0) {
-      if (!validate38(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.additionalIdentifiers !== void 0) {
-      if (!validate40(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+      if (!validate40(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
         vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
+    if (data.additionalIdentifiers !== void 0) {
+      if (!validate42(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.address !== void 0) {
-      if (!validate33(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
         errors = vErrors.length;
       }
     }
     if (data.contactPoint !== void 0) {
-      if (!validate44(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
-        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+      if (!validate46(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
+        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
         errors = vErrors.length;
       }
     }
@@ -1742,7 +1882,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
 const pattern1 = new RegExp("^[0-9a-f]{32}$", "u");
@@ -1948,10 +2088,16 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.unit !== void 0) {
-      let data9 = data.unit;
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.code === void 0) {
-          const err17 = { instancePath: instancePath + "/unit", schemaPath: "#/properties/unit/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      if (!validate32(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.quantity !== void 0) {
+      let data10 = data.quantity;
+      if (typeof data10 == "number" && isFinite(data10)) {
+        if (data10 < 0 || isNaN(data10)) {
+          const err17 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -1959,263 +2105,127 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data9) {
-          if (!(key1 === "name" || key1 === "name_en" || key1 === "name_ru" || key1 === "code" || key1 === "value")) {
-            const err18 = { instancePath: instancePath + "/unit", schemaPath: "#/properties/unit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-        if (data9.name !== void 0) {
-          let data10 = data9.name;
-          if (typeof data10 === "string") {
-            if (func2(data10) > 2e3) {
-              const err19 = { instancePath: instancePath + "/unit/name", schemaPath: "#/properties/unit/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
-              if (vErrors === null) {
-                vErrors = [err19];
-              } else {
-                vErrors.push(err19);
-              }
-              errors++;
-            }
-          } else {
-            const err20 = { instancePath: instancePath + "/unit/name", schemaPath: "#/properties/unit/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-        if (data9.name_en !== void 0) {
-          let data11 = data9.name_en;
-          if (typeof data11 === "string") {
-            if (func2(data11) > 2e3) {
-              const err21 = { instancePath: instancePath + "/unit/name_en", schemaPath: "#/properties/unit/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
-          } else {
-            const err22 = { instancePath: instancePath + "/unit/name_en", schemaPath: "#/properties/unit/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-        if (data9.name_ru !== void 0) {
-          let data12 = data9.name_ru;
-          if (typeof data12 === "string") {
-            if (func2(data12) > 2e3) {
-              const err23 = { instancePath: instancePath + "/unit/name_ru", schemaPath: "#/properties/unit/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
-              if (vErrors === null) {
-                vErrors = [err23];
-              } else {
-                vErrors.push(err23);
-              }
-              errors++;
-            }
-          } else {
-            const err24 = { instancePath: instancePath + "/unit/name_ru", schemaPath: "#/properties/unit/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (data9.code !== void 0) {
-          let data13 = data9.code;
-          if (typeof data13 === "string") {
-            if (func2(data13) > 200) {
-              const err25 = { instancePath: instancePath + "/unit/code", schemaPath: "#/properties/unit/properties/code/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
-              if (vErrors === null) {
-                vErrors = [err25];
-              } else {
-                vErrors.push(err25);
-              }
-              errors++;
-            }
-            if (func2(data13) < 1) {
-              const err26 = { instancePath: instancePath + "/unit/code", schemaPath: "#/properties/unit/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-            }
-          } else {
-            const err27 = { instancePath: instancePath + "/unit/code", schemaPath: "#/properties/unit/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-        if (data9.value !== void 0) {
-          if (!validate30(data9.value, { instancePath: instancePath + "/unit/value", parentData: data9, parentDataProperty: "value", rootData })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-            errors = vErrors.length;
-          }
-        }
       } else {
-        const err28 = { instancePath: instancePath + "/unit", schemaPath: "#/properties/unit/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err18 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err18];
         } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-    }
-    if (data.quantity !== void 0) {
-      let data15 = data.quantity;
-      if (typeof data15 == "number" && isFinite(data15)) {
-        if (data15 < 0 || isNaN(data15)) {
-          const err29 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-      } else {
-        const err30 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
+          vErrors.push(err18);
         }
         errors++;
       }
     }
     if (data.address !== void 0) {
-      if (!validate33(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.location !== void 0) {
-      if (!validate35(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
         vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
         errors = vErrors.length;
       }
     }
-    if (data.assetCustodian !== void 0) {
-      if (!validate37(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
+    if (data.location !== void 0) {
+      if (!validate37(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
         vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
+    if (data.assetCustodian !== void 0) {
+      if (!validate39(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.schema_properties !== void 0) {
-      let data19 = data.schema_properties;
-      if (!(data19 && typeof data19 == "object" && !Array.isArray(data19))) {
-        const err31 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data14 = data.schema_properties;
+      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14))) {
+        const err19 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err19];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err19);
         }
         errors++;
       }
     }
     if (data.assetType !== void 0) {
       if (!(data.assetType === "basic")) {
-        const err32 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema8.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema8.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err20];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err20);
         }
         errors++;
       }
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err33 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema8.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema8.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err21];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err21);
         }
         errors++;
       }
     }
     if (data.status !== void 0) {
-      let data22 = data.status;
-      if (!(data22 === "draft" || data22 === "pending" || data22 === "verification" || data22 === "active" || data22 === "deleted" || data22 === "complete")) {
-        const err34 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema8.properties.status.enum }, message: "must be equal to one of the allowed values" };
+      let data17 = data.status;
+      if (!(data17 === "draft" || data17 === "pending" || data17 === "verification" || data17 === "active" || data17 === "deleted" || data17 === "complete")) {
+        const err22 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema8.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err22];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err22);
         }
         errors++;
       }
     }
     if (data.relatedLot !== void 0) {
-      let data23 = data.relatedLot;
-      if (typeof data23 === "string") {
-        if (func2(data23) > 2e4) {
-          const err35 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+      let data18 = data.relatedLot;
+      if (typeof data18 === "string") {
+        if (func2(data18) > 2e4) {
+          const err23 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err23];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err23);
           }
           errors++;
         }
-        if (!pattern1.test(data23)) {
-          const err36 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+        if (!pattern1.test(data18)) {
+          const err24 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err24];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err24);
           }
           errors++;
         }
       } else {
-        const err37 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err25 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err37];
+          vErrors = [err25];
         } else {
-          vErrors.push(err37);
+          vErrors.push(err25);
         }
         errors++;
       }
     }
   } else {
-    const err38 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err38];
+      vErrors = [err26];
     } else {
-      vErrors.push(err38);
+      vErrors.push(err26);
     }
     errors++;
   }
   validate23.errors = vErrors;
   return errors === 0;
 }
-const bounceAsset = validate47;
-const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared19" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared12" }, "contactPoint": { "$ref": "shared16" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared19" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared12" }, "contactPoint": { "$ref": "shared16" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared18" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared12" }, "location": { "$ref": "shared14" }, "unit": { "$ref": "shared11" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared21" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-const schema20 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared16" } };
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceAsset = validate49;
+const schema20 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema21 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -2230,8 +2240,8 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate44(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+      if (!validate46(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
         errors = vErrors.length;
       }
     }
@@ -2244,11 +2254,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-const schema21 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 } } };
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema22 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2378,12 +2388,12 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-const schema22 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string", "maxLength": 200 }, "registrationDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+const schema23 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string", "maxLength": 200 }, "registrationDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
 const formats4 = formats["date-time"];
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2410,7 +2420,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data0 = data.status;
       if (!(data0 === "unknown" || data0 === "registering" || data0 === "complete")) {
-        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema22.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2481,10 +2491,10 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2516,7 +2526,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema19.properties, key0)) {
+      if (!func5.call(schema20.properties, key0)) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -2716,7 +2726,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         for (const key1 in data6) {
-          if (!func5.call(schema19.properties.assetCustodian.properties, key1)) {
+          if (!func5.call(schema20.properties.assetCustodian.properties, key1)) {
             const err22 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err22];
@@ -2802,33 +2812,33 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data6.identifier !== void 0) {
-          if (!validate38(data6.identifier, { instancePath: instancePath + "/assetCustodian/identifier", parentData: data6, parentDataProperty: "identifier", rootData })) {
-            vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data6.additionalIdentifiers !== void 0) {
-          if (!validate40(data6.additionalIdentifiers, { instancePath: instancePath + "/assetCustodian/additionalIdentifiers", parentData: data6, parentDataProperty: "additionalIdentifiers", rootData })) {
+          if (!validate40(data6.identifier, { instancePath: instancePath + "/assetCustodian/identifier", parentData: data6, parentDataProperty: "identifier", rootData })) {
             vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
             errors = vErrors.length;
           }
         }
+        if (data6.additionalIdentifiers !== void 0) {
+          if (!validate42(data6.additionalIdentifiers, { instancePath: instancePath + "/assetCustodian/additionalIdentifiers", parentData: data6, parentDataProperty: "additionalIdentifiers", rootData })) {
+            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+            errors = vErrors.length;
+          }
+        }
         if (data6.address !== void 0) {
-          if (!validate33(data6.address, { instancePath: instancePath + "/assetCustodian/address", parentData: data6, parentDataProperty: "address", rootData })) {
-            vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+          if (!validate35(data6.address, { instancePath: instancePath + "/assetCustodian/address", parentData: data6, parentDataProperty: "address", rootData })) {
+            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
             errors = vErrors.length;
           }
         }
         if (data6.contactPoint !== void 0) {
-          if (!validate44(data6.contactPoint, { instancePath: instancePath + "/assetCustodian/contactPoint", parentData: data6, parentDataProperty: "contactPoint", rootData })) {
-            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+          if (!validate46(data6.contactPoint, { instancePath: instancePath + "/assetCustodian/contactPoint", parentData: data6, parentDataProperty: "contactPoint", rootData })) {
+            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
             errors = vErrors.length;
           }
         }
         if (data6.kind !== void 0) {
           let data14 = data6.kind;
           if (!(data14 === "general" || data14 === "special" || data14 === "other")) {
-            const err30 = { instancePath: instancePath + "/assetCustodian/kind", schemaPath: "#/properties/assetCustodian/properties/kind/enum", keyword: "enum", params: { allowedValues: schema19.properties.assetCustodian.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            const err30 = { instancePath: instancePath + "/assetCustodian/kind", schemaPath: "#/properties/assetCustodian/properties/kind/enum", keyword: "enum", params: { allowedValues: schema20.properties.assetCustodian.properties.kind.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err30];
             } else {
@@ -2838,8 +2848,8 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data6.additionalContactPoints !== void 0) {
-          if (!validate52(data6.additionalContactPoints, { instancePath: instancePath + "/assetCustodian/additionalContactPoints", parentData: data6, parentDataProperty: "additionalContactPoints", rootData })) {
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+          if (!validate54(data6.additionalContactPoints, { instancePath: instancePath + "/assetCustodian/additionalContactPoints", parentData: data6, parentDataProperty: "additionalContactPoints", rootData })) {
+            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
             errors = vErrors.length;
           }
         }
@@ -2875,7 +2885,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         for (const key2 in data16) {
-          if (!func5.call(schema19.properties.assetHolder.properties, key2)) {
+          if (!func5.call(schema20.properties.assetHolder.properties, key2)) {
             const err34 = { instancePath: instancePath + "/assetHolder", schemaPath: "#/properties/assetHolder/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err34];
@@ -2961,33 +2971,33 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data16.identifier !== void 0) {
-          if (!validate38(data16.identifier, { instancePath: instancePath + "/assetHolder/identifier", parentData: data16, parentDataProperty: "identifier", rootData })) {
-            vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data16.additionalIdentifiers !== void 0) {
-          if (!validate40(data16.additionalIdentifiers, { instancePath: instancePath + "/assetHolder/additionalIdentifiers", parentData: data16, parentDataProperty: "additionalIdentifiers", rootData })) {
+          if (!validate40(data16.identifier, { instancePath: instancePath + "/assetHolder/identifier", parentData: data16, parentDataProperty: "identifier", rootData })) {
             vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
             errors = vErrors.length;
           }
         }
+        if (data16.additionalIdentifiers !== void 0) {
+          if (!validate42(data16.additionalIdentifiers, { instancePath: instancePath + "/assetHolder/additionalIdentifiers", parentData: data16, parentDataProperty: "additionalIdentifiers", rootData })) {
+            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+            errors = vErrors.length;
+          }
+        }
         if (data16.address !== void 0) {
-          if (!validate33(data16.address, { instancePath: instancePath + "/assetHolder/address", parentData: data16, parentDataProperty: "address", rootData })) {
-            vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+          if (!validate35(data16.address, { instancePath: instancePath + "/assetHolder/address", parentData: data16, parentDataProperty: "address", rootData })) {
+            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
             errors = vErrors.length;
           }
         }
         if (data16.contactPoint !== void 0) {
-          if (!validate44(data16.contactPoint, { instancePath: instancePath + "/assetHolder/contactPoint", parentData: data16, parentDataProperty: "contactPoint", rootData })) {
-            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+          if (!validate46(data16.contactPoint, { instancePath: instancePath + "/assetHolder/contactPoint", parentData: data16, parentDataProperty: "contactPoint", rootData })) {
+            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
             errors = vErrors.length;
           }
         }
         if (data16.kind !== void 0) {
           let data24 = data16.kind;
           if (!(data24 === "general" || data24 === "special" || data24 === "other")) {
-            const err42 = { instancePath: instancePath + "/assetHolder/kind", schemaPath: "#/properties/assetHolder/properties/kind/enum", keyword: "enum", params: { allowedValues: schema19.properties.assetHolder.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            const err42 = { instancePath: instancePath + "/assetHolder/kind", schemaPath: "#/properties/assetHolder/properties/kind/enum", keyword: "enum", params: { allowedValues: schema20.properties.assetHolder.properties.kind.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -2997,8 +3007,8 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data16.additionalContactPoints !== void 0) {
-          if (!validate52(data16.additionalContactPoints, { instancePath: instancePath + "/assetHolder/additionalContactPoints", parentData: data16, parentDataProperty: "additionalContactPoints", rootData })) {
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+          if (!validate54(data16.additionalContactPoints, { instancePath: instancePath + "/assetHolder/additionalContactPoints", parentData: data16, parentDataProperty: "additionalContactPoints", rootData })) {
+            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
             errors = vErrors.length;
           }
         }
@@ -3083,7 +3093,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key3 in data27) {
-              if (!func5.call(schema19.properties.items.items.properties, key3)) {
+              if (!func5.call(schema20.properties.items.items.properties, key3)) {
                 const err51 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err51];
@@ -3203,20 +3213,20 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data27.address !== void 0) {
-              if (!validate33(data27.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data27, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data27.location !== void 0) {
-              if (!validate35(data27.location, { instancePath: instancePath + "/items/" + i0 + "/location", parentData: data27, parentDataProperty: "location", rootData })) {
+              if (!validate35(data27.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data27, parentDataProperty: "address", rootData })) {
                 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                 errors = vErrors.length;
               }
             }
+            if (data27.location !== void 0) {
+              if (!validate37(data27.location, { instancePath: instancePath + "/items/" + i0 + "/location", parentData: data27, parentDataProperty: "location", rootData })) {
+                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+                errors = vErrors.length;
+              }
+            }
             if (data27.unit !== void 0) {
-              if (!validate64(data27.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data27, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+              if (!validate66(data27.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data27, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
                 errors = vErrors.length;
               }
             }
@@ -3243,8 +3253,8 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data27.registrationDetails !== void 0) {
-              if (!validate66(data27.registrationDetails, { instancePath: instancePath + "/items/" + i0 + "/registrationDetails", parentData: data27, parentDataProperty: "registrationDetails", rootData })) {
-                vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+              if (!validate68(data27.registrationDetails, { instancePath: instancePath + "/items/" + i0 + "/registrationDetails", parentData: data27, parentDataProperty: "registrationDetails", rootData })) {
+                vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
                 errors = vErrors.length;
               }
             }
@@ -3411,7 +3421,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (data41.decisionOf !== void 0) {
               if (!(data41.decisionOf === "asset")) {
-                const err78 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema19.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
+                const err78 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema20.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err78];
                 } else {
@@ -3530,7 +3540,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.assetType !== void 0) {
       if (!(data.assetType === "bounce")) {
-        const err89 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema19.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
+        const err89 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema20.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err89];
         } else {
@@ -3541,7 +3551,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err90 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema19.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err90 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema20.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err90];
         } else {
@@ -3553,7 +3563,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data52 = data.status;
       if (!(data52 === "draft" || data52 === "pending" || data52 === "verification" || data52 === "active" || data52 === "deleted" || data52 === "complete")) {
-        const err91 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema19.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err91 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema20.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err91];
         } else {
@@ -3602,12 +3612,12 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate47.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
-const bounceItem = validate68;
-const schema23 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared18" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared12" }, "location": { "$ref": "shared14" }, "unit": { "$ref": "shared11" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared21" }, "schema_properties": { "type": "object" } } };
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceItem = validate70;
+const schema24 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } };
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3666,7 +3676,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema23.properties, key0)) {
+      if (!func5.call(schema24.properties, key0)) {
         const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err6];
@@ -3786,20 +3796,20 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.address !== void 0) {
-      if (!validate33(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.location !== void 0) {
-      if (!validate35(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
         vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
         errors = vErrors.length;
       }
     }
+    if (data.location !== void 0) {
+      if (!validate37(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.unit !== void 0) {
-      if (!validate64(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+      if (!validate66(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
         errors = vErrors.length;
       }
     }
@@ -3826,8 +3836,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.registrationDetails !== void 0) {
-      if (!validate66(data.registrationDetails, { instancePath: instancePath + "/registrationDetails", parentData: data, parentDataProperty: "registrationDetails", rootData })) {
-        vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+      if (!validate68(data.registrationDetails, { instancePath: instancePath + "/registrationDetails", parentData: data, parentDataProperty: "registrationDetails", rootData })) {
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
         errors = vErrors.length;
       }
     }
@@ -3852,12 +3862,12 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-const bounceRelatedProcess = validate75;
-const schema24 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "identifier": { "type": "string", "maxLength": 200 }, "parentID": { "type": "string", "maxLength": 200 } } };
-function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceRelatedProcess = validate77;
+const schema25 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "identifier": { "type": "string", "maxLength": 200 }, "parentID": { "type": "string", "maxLength": 200 } } };
+function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3914,7 +3924,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "lot")) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema24.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema25.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4007,12 +4017,12 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
-const cancellation = validate76;
-const schema25 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellation = validate78;
+const schema26 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
+function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4132,7 +4142,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema25.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema26.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4143,7 +4153,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cancellationOf !== void 0) {
       if (!(data.cancellationOf === "tender")) {
-        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema25.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema26.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -4161,12 +4171,12 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
-const cancellationPatch = validate77;
-const schema26 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
-function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellationPatch = validate79;
+const schema27 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4277,7 +4287,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema26.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema27.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4295,12 +4305,12 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-const contractPatch = validate78;
-const schema27 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } } };
-function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const contractPatch = validate80;
+const schema28 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } } };
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4349,7 +4359,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "pending" || data1 === "active")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema27.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema28.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4367,352 +4377,15 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuction = validate79;
-const schema28 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e4 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e4 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared4" }, "procuringEntity": { "$ref": "shared15" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared25" }, "merchandisingObject": { "type": "string", "maxLength": 2e4 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
+const dgfInsiderAuction = validate81;
+const schema29 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
 const formats10 = formats.date;
-const schema29 = { "type": "array", "minItems": 1, "items": { "$ref": "shared13" }, "maxItems": 100 };
-const schema30 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared23" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared12" }, "unit": { "$ref": "shared22" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
-const schema31 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.scheme === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.description === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.scheme !== void 0) {
-      let data0 = data.scheme;
-      if (typeof data0 === "string") {
-        if (func2(data0) > 2e4) {
-          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (func2(data0) < 1) {
-          const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data1 = data.id;
-      if (typeof data1 === "string") {
-        if (func2(data1) > 2e4) {
-          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-        if (func2(data1) < 1) {
-          const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data2 = data.description;
-      if (typeof data2 === "string") {
-        if (func2(data2) > 2e4) {
-          const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-        if (func2(data2) < 1) {
-          const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      let data3 = data.description_en;
-      if (typeof data3 === "string") {
-        if (func2(data3) > 2e4) {
-          const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      let data4 = data.description_ru;
-      if (typeof data4 === "string") {
-        if (func2(data4) > 2e4) {
-          const err15 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.uri !== void 0) {
-      let data5 = data.uri;
-      if (typeof data5 === "string") {
-        if (func2(data5) > 2e4) {
-          const err17 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err19];
-    } else {
-      vErrors.push(err19);
-    }
-    errors++;
-  }
-  validate82.errors = vErrors;
-  return errors === 0;
-}
-const schema32 = { "type": "array", "items": { "$ref": "shared23" }, "maxItems": 100 };
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (Array.isArray(data)) {
-    if (data.length > 100) {
-      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate82(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate84.errors = vErrors;
-  return errors === 0;
-}
-const schema33 = { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "name": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
-function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.code === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "code" || key0 === "name")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.code !== void 0) {
-      let data0 = data.code;
-      if (typeof data0 === "string") {
-        if (func2(data0) > 2e4) {
-          const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data1 = data.name;
-      if (typeof data1 === "string") {
-        if (func2(data1) > 2e4) {
-          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate88.errors = vErrors;
-  return errors === 0;
-}
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema30 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared15" }, "minItems": 1 };
+const schema31 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4735,7 +4408,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema30.properties, key0)) {
+      if (!func5.call(schema31.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -4748,8 +4421,8 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func2(data0) > 2e4) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -4843,26 +4516,26 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.classification !== void 0) {
-      if (!validate82(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+      if (!validate27(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate84(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+      if (!validate26(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
     if (data.address !== void 0) {
-      if (!validate33(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
         errors = vErrors.length;
       }
     }
     if (data.unit !== void 0) {
-      if (!validate88(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+      if (!validate32(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
         errors = vErrors.length;
       }
     }
@@ -4924,19 +4597,31 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.schema_properties !== void 0) {
+      let data12 = data.schema_properties;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+        const err17 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err18];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err18);
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
-function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -4960,8 +4645,8 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate81(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+      if (!validate83(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
         errors = vErrors.length;
       }
     }
@@ -4974,11 +4659,186 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
-const schema34 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema32 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.identifier === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "identifier" }, message: "must have required property 'identifier'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.address === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.contactPoint === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "contactPoint" }, message: "must have required property 'contactPoint'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "identifier" || key0 === "additionalIdentifiers" || key0 === "address" || key0 === "contactPoint" || key0 === "kind")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.name_en !== void 0) {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err8 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.name_ru !== void 0) {
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err10 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.identifier !== void 0) {
+      if (!validate40(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.additionalIdentifiers !== void 0) {
+      if (!validate42(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.address !== void 0) {
+      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.contactPoint !== void 0) {
+      if (!validate46(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
+        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data7 = data.kind;
+      if (!(data7 === "general" || data7 === "special" || data7 === "defense" || data7 === "other")) {
+        const err12 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema32.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  validate90.errors = vErrors;
+  return errors === 0;
+}
+const schema33 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4995,7 +4855,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema34.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema33.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -5043,7 +4903,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema34.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema33.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -5082,12 +4942,12 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate93.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
-const schema35 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared26" } }, "additionalProperties": false };
-const schema36 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema34 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
+const schema35 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
+function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5193,10 +5053,10 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5210,7 +5070,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "startDate")) {
+      if (!(key0 === "startDate" || key0 === "endDate")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -5221,24 +5081,46 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.startDate !== void 0) {
-      if (!validate96(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+      if (!validate99(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
+        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
         errors = vErrors.length;
       }
     }
+    if (data.endDate !== void 0) {
+      let data1 = data.endDate;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err2 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err4];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err4);
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
-function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5389,7 +5271,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema28.properties, key0)) {
+      if (!func5.call(schema29.properties, key0)) {
         const err13 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err13];
@@ -5542,7 +5424,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema28.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema29.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -5554,8 +5436,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.procurementMethodDetails !== void 0) {
       let data9 = data.procurementMethodDetails;
       if (typeof data9 === "string") {
-        if (func2(data9) > 2e4) {
-          const err28 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data9) > 2e3) {
+          const err28 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err28];
           } else {
@@ -5576,8 +5458,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.submissionMethodDetails !== void 0) {
       let data10 = data.submissionMethodDetails;
       if (typeof data10 === "string") {
-        if (func2(data10) > 2e4) {
-          const err30 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data10) > 2e3) {
+          const err30 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err30];
           } else {
@@ -5595,21 +5477,20 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err32 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema28.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
+    if (data.submissionMethodDetails_en !== void 0) {
+      let data11 = data.submissionMethodDetails_en;
+      if (typeof data11 === "string") {
+        if (func2(data11) > 2e3) {
+          const err32 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.tenderAttempts !== void 0) {
-      let data12 = data.tenderAttempts;
-      if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-        const err33 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err33 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -5617,9 +5498,12 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data12 == "number" && isFinite(data12)) {
-        if (data12 > 10 || isNaN(data12)) {
-          const err34 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
+    }
+    if (data.submissionMethodDetails_ru !== void 0) {
+      let data12 = data.submissionMethodDetails_ru;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e3) {
+          const err34 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -5627,22 +5511,21 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data12 < 1 || isNaN(data12)) {
-          const err35 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err35];
-          } else {
-            vErrors.push(err35);
-          }
-          errors++;
+      } else {
+        const err35 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
         }
+        errors++;
       }
     }
-    if (data.dgfID !== void 0) {
-      let data13 = data.dgfID;
+    if (data.procurementMethodRationale !== void 0) {
+      let data13 = data.procurementMethodRationale;
       if (typeof data13 === "string") {
         if (func2(data13) > 2e4) {
-          const err36 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          const err36 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err36];
           } else {
@@ -5650,39 +5533,43 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func2(data13) < 1) {
-          const err37 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err37];
-          } else {
-            vErrors.push(err37);
-          }
-          errors++;
-        }
       } else {
-        const err38 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err37 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err37];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err37);
         }
         errors++;
       }
     }
-    if (data.dgfDecisionID !== void 0) {
-      let data14 = data.dgfDecisionID;
+    if (data.procurementMethodRationale_en !== void 0) {
+      let data14 = data.procurementMethodRationale_en;
       if (typeof data14 === "string") {
         if (func2(data14) > 2e4) {
-          const err39 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          const err38 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err39];
+            vErrors = [err38];
           } else {
-            vErrors.push(err39);
+            vErrors.push(err38);
           }
           errors++;
         }
-        if (func2(data14) < 1) {
-          const err40 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      } else {
+        const err39 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodRationale_ru !== void 0) {
+      let data15 = data.procurementMethodRationale_ru;
+      if (typeof data15 === "string") {
+        if (func2(data15) > 2e4) {
+          const err40 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -5691,7 +5578,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err41 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err41 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -5700,11 +5587,11 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.dgfDecisionDate !== void 0) {
-      let data15 = data.dgfDecisionDate;
-      if (typeof data15 === "string") {
-        if (func2(data15) > 2e4) {
-          const err42 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+    if (data.awardCriteriaDetails !== void 0) {
+      let data16 = data.awardCriteriaDetails;
+      if (typeof data16 === "string") {
+        if (func2(data16) > 2e4) {
+          const err42 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err42];
           } else {
@@ -5712,94 +5599,96 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats10.validate(data15)) {
-          const err43 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-        }
       } else {
-        const err44 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err43 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err43];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err43);
         }
         errors++;
       }
     }
-    if (data.value !== void 0) {
-      let data16 = data.value;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (data16.amount === void 0) {
-          const err45 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.awardCriteriaDetails_en !== void 0) {
+      let data17 = data.awardCriteriaDetails_en;
+      if (typeof data17 === "string") {
+        if (func2(data17) > 2e4) {
+          const err44 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err45];
+            vErrors = [err44];
           } else {
-            vErrors.push(err45);
+            vErrors.push(err44);
           }
           errors++;
         }
-        for (const key1 in data16) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err46 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
+      } else {
+        const err45 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
         }
-        if (data16.amount !== void 0) {
-          let data17 = data16.amount;
-          if (typeof data17 == "number" && isFinite(data17)) {
-            if (data17 < 0 || isNaN(data17)) {
-              const err47 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err47];
-              } else {
-                vErrors.push(err47);
-              }
-              errors++;
-            }
+        errors++;
+      }
+    }
+    if (data.awardCriteriaDetails_ru !== void 0) {
+      let data18 = data.awardCriteriaDetails_ru;
+      if (typeof data18 === "string") {
+        if (func2(data18) > 2e4) {
+          const err46 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err46];
           } else {
-            const err48 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
-            }
-            errors++;
+            vErrors.push(err46);
           }
-        }
-        if (data16.currency !== void 0) {
-          if (!(data16.currency === "UAH")) {
-            const err49 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema28.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err49];
-            } else {
-              vErrors.push(err49);
-            }
-            errors++;
-          }
-        }
-        if (data16.valueAddedTaxIncluded !== void 0) {
-          if (typeof data16.valueAddedTaxIncluded !== "boolean") {
-            const err50 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err50];
-            } else {
-              vErrors.push(err50);
-            }
-            errors++;
-          }
+          errors++;
         }
       } else {
-        const err51 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err47 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+    }
+    if (data.hasEnquiries !== void 0) {
+      if (typeof data.hasEnquiries !== "boolean") {
+        const err48 = { instancePath: instancePath + "/hasEnquiries", schemaPath: "#/properties/hasEnquiries/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+    if (data.features !== void 0) {
+      let data20 = data.features;
+      if (Array.isArray(data20)) {
+        if (data20.length > 0) {
+          const err49 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+      } else {
+        const err50 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err51 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema29.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
@@ -5808,112 +5697,83 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.guarantee !== void 0) {
-      let data20 = data.guarantee;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.amount === void 0) {
-          const err52 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.tenderAttempts !== void 0) {
+      let data22 = data.tenderAttempts;
+      if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
+        const err52 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+      if (typeof data22 == "number" && isFinite(data22)) {
+        if (data22 > 10 || isNaN(data22)) {
+          const err53 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
           if (vErrors === null) {
-            vErrors = [err52];
+            vErrors = [err53];
           } else {
-            vErrors.push(err52);
+            vErrors.push(err53);
           }
           errors++;
         }
-        for (const key2 in data20) {
-          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err53 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err53];
-            } else {
-              vErrors.push(err53);
-            }
-            errors++;
-          }
-        }
-        if (data20.amount !== void 0) {
-          let data21 = data20.amount;
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 0 || isNaN(data21)) {
-              const err54 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err54];
-              } else {
-                vErrors.push(err54);
-              }
-              errors++;
-            }
+        if (data22 < 1 || isNaN(data22)) {
+          const err54 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err54];
           } else {
-            const err55 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err55];
-            } else {
-              vErrors.push(err55);
-            }
-            errors++;
+            vErrors.push(err54);
           }
+          errors++;
         }
-        if (data20.currency !== void 0) {
-          if (!(data20.currency === "UAH")) {
-            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema28.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err56];
-            } else {
-              vErrors.push(err56);
-            }
-            errors++;
+      }
+    }
+    if (data.dgfID !== void 0) {
+      let data23 = data.dgfID;
+      if (typeof data23 === "string") {
+        if (func2(data23) > 2e4) {
+          const err55 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
           }
+          errors++;
         }
-        if (data20.valueAddedTaxIncluded !== void 0) {
-          if (typeof data20.valueAddedTaxIncluded !== "boolean") {
-            const err57 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err57];
-            } else {
-              vErrors.push(err57);
-            }
-            errors++;
+        if (func2(data23) < 1) {
+          const err56 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
           }
+          errors++;
         }
       } else {
-        const err58 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err57 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err58];
+          vErrors = [err57];
         } else {
-          vErrors.push(err58);
+          vErrors.push(err57);
         }
         errors++;
       }
     }
-    if (data.items !== void 0) {
-      if (!validate80(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.procuringEntity !== void 0) {
-      if (!validate37(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.auctionParameters !== void 0) {
-      if (!validate93(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.auctionPeriod !== void 0) {
-      if (!validate95(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.merchandisingObject !== void 0) {
-      let data28 = data.merchandisingObject;
-      if (typeof data28 === "string") {
-        if (func2(data28) > 2e4) {
-          const err59 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+    if (data.dgfDecisionID !== void 0) {
+      let data24 = data.dgfDecisionID;
+      if (typeof data24 === "string") {
+        if (func2(data24) > 2e4) {
+          const err58 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err58];
+          } else {
+            vErrors.push(err58);
+          }
+          errors++;
+        }
+        if (func2(data24) < 1) {
+          const err59 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err59];
           } else {
@@ -5922,7 +5782,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err60 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err60 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err60];
         } else {
@@ -5931,21 +5791,252 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.dgfDecisionDate !== void 0) {
+      let data25 = data.dgfDecisionDate;
+      if (typeof data25 === "string") {
+        if (func2(data25) > 2e4) {
+          const err61 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+        if (!formats10.validate(data25)) {
+          const err62 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+          if (vErrors === null) {
+            vErrors = [err62];
+          } else {
+            vErrors.push(err62);
+          }
+          errors++;
+        }
+      } else {
+        const err63 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data26 = data.value;
+      if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
+        if (data26.amount === void 0) {
+          const err64 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err64];
+          } else {
+            vErrors.push(err64);
+          }
+          errors++;
+        }
+        for (const key1 in data26) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err65 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
+            }
+            errors++;
+          }
+        }
+        if (data26.amount !== void 0) {
+          let data27 = data26.amount;
+          if (typeof data27 == "number" && isFinite(data27)) {
+            if (data27 < 0 || isNaN(data27)) {
+              const err66 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err66];
+              } else {
+                vErrors.push(err66);
+              }
+              errors++;
+            }
+          } else {
+            const err67 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+        }
+        if (data26.currency !== void 0) {
+          if (!(data26.currency === "UAH")) {
+            const err68 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema29.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data26.valueAddedTaxIncluded !== void 0) {
+          if (typeof data26.valueAddedTaxIncluded !== "boolean") {
+            const err69 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err70 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err70];
+        } else {
+          vErrors.push(err70);
+        }
+        errors++;
+      }
+    }
+    if (data.guarantee !== void 0) {
+      let data30 = data.guarantee;
+      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+        if (data30.amount === void 0) {
+          const err71 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err71];
+          } else {
+            vErrors.push(err71);
+          }
+          errors++;
+        }
+        for (const key2 in data30) {
+          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+            const err72 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err72];
+            } else {
+              vErrors.push(err72);
+            }
+            errors++;
+          }
+        }
+        if (data30.amount !== void 0) {
+          let data31 = data30.amount;
+          if (typeof data31 == "number" && isFinite(data31)) {
+            if (data31 < 0 || isNaN(data31)) {
+              const err73 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err73];
+              } else {
+                vErrors.push(err73);
+              }
+              errors++;
+            }
+          } else {
+            const err74 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err74];
+            } else {
+              vErrors.push(err74);
+            }
+            errors++;
+          }
+        }
+        if (data30.currency !== void 0) {
+          if (!(data30.currency === "UAH")) {
+            const err75 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema29.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err75];
+            } else {
+              vErrors.push(err75);
+            }
+            errors++;
+          }
+        }
+        if (data30.valueAddedTaxIncluded !== void 0) {
+          if (typeof data30.valueAddedTaxIncluded !== "boolean") {
+            const err76 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err76];
+            } else {
+              vErrors.push(err76);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err77 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err77];
+        } else {
+          vErrors.push(err77);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== void 0) {
+      if (!validate82(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.procuringEntity !== void 0) {
+      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.auctionParameters !== void 0) {
+      if (!validate96(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.auctionPeriod !== void 0) {
+      if (!validate98(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.merchandisingObject !== void 0) {
+      let data38 = data.merchandisingObject;
+      if (typeof data38 === "string") {
+        if (func2(data38) > 200) {
+          const err78 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err78];
+          } else {
+            vErrors.push(err78);
+          }
+          errors++;
+        }
+      } else {
+        const err79 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err79];
+        } else {
+          vErrors.push(err79);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err61 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err80 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err61];
+      vErrors = [err80];
     } else {
-      vErrors.push(err61);
+      vErrors.push(err80);
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate99;
-const schema37 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e4 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e4 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared4" }, "procuringEntity": { "$ref": "shared15" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 2e4 } } };
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate102;
+const schema36 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6013,7 +6104,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema37.properties, key0)) {
+      if (!func5.call(schema36.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -6166,7 +6257,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema37.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema36.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -6178,8 +6269,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.procurementMethodDetails !== void 0) {
       let data7 = data.procurementMethodDetails;
       if (typeof data7 === "string") {
-        if (func2(data7) > 2e4) {
-          const err22 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data7) > 2e3) {
+          const err22 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -6200,8 +6291,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.submissionMethodDetails !== void 0) {
       let data8 = data.submissionMethodDetails;
       if (typeof data8 === "string") {
-        if (func2(data8) > 2e4) {
-          const err24 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data8) > 2e3) {
+          const err24 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err24];
           } else {
@@ -6219,21 +6310,20 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err26 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema37.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
+    if (data.submissionMethodDetails_en !== void 0) {
+      let data9 = data.submissionMethodDetails_en;
+      if (typeof data9 === "string") {
+        if (func2(data9) > 2e3) {
+          const err26 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.tenderAttempts !== void 0) {
-      let data10 = data.tenderAttempts;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err27 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err27 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -6241,9 +6331,12 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 > 10 || isNaN(data10)) {
-          const err28 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
+    }
+    if (data.submissionMethodDetails_ru !== void 0) {
+      let data10 = data.submissionMethodDetails_ru;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e3) {
+          const err28 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err28];
           } else {
@@ -6251,22 +6344,21 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data10 < 1 || isNaN(data10)) {
-          const err29 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
+      } else {
+        const err29 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
         }
+        errors++;
       }
     }
-    if (data.dgfID !== void 0) {
-      let data11 = data.dgfID;
+    if (data.procurementMethodRationale !== void 0) {
+      let data11 = data.procurementMethodRationale;
       if (typeof data11 === "string") {
         if (func2(data11) > 2e4) {
-          const err30 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          const err30 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err30];
           } else {
@@ -6274,39 +6366,43 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func2(data11) < 1) {
-          const err31 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err31];
-          } else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
       } else {
-        const err32 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err31 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err31];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
-    if (data.dgfDecisionID !== void 0) {
-      let data12 = data.dgfDecisionID;
+    if (data.procurementMethodRationale_en !== void 0) {
+      let data12 = data.procurementMethodRationale_en;
       if (typeof data12 === "string") {
         if (func2(data12) > 2e4) {
-          const err33 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          const err32 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err33];
+            vErrors = [err32];
           } else {
-            vErrors.push(err33);
+            vErrors.push(err32);
           }
           errors++;
         }
-        if (func2(data12) < 1) {
-          const err34 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      } else {
+        const err33 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodRationale_ru !== void 0) {
+      let data13 = data.procurementMethodRationale_ru;
+      if (typeof data13 === "string") {
+        if (func2(data13) > 2e4) {
+          const err34 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -6315,7 +6411,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err35 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err35 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -6324,11 +6420,11 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.dgfDecisionDate !== void 0) {
-      let data13 = data.dgfDecisionDate;
-      if (typeof data13 === "string") {
-        if (func2(data13) > 2e4) {
-          const err36 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+    if (data.awardCriteriaDetails !== void 0) {
+      let data14 = data.awardCriteriaDetails;
+      if (typeof data14 === "string") {
+        if (func2(data14) > 2e4) {
+          const err36 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err36];
           } else {
@@ -6336,94 +6432,96 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats10.validate(data13)) {
-          const err37 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
-          if (vErrors === null) {
-            vErrors = [err37];
-          } else {
-            vErrors.push(err37);
-          }
-          errors++;
-        }
       } else {
-        const err38 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err37 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err37];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err37);
         }
         errors++;
       }
     }
-    if (data.value !== void 0) {
-      let data14 = data.value;
-      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-        if (data14.amount === void 0) {
-          const err39 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.awardCriteriaDetails_en !== void 0) {
+      let data15 = data.awardCriteriaDetails_en;
+      if (typeof data15 === "string") {
+        if (func2(data15) > 2e4) {
+          const err38 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err39];
+            vErrors = [err38];
           } else {
-            vErrors.push(err39);
+            vErrors.push(err38);
           }
           errors++;
         }
-        for (const key1 in data14) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err40 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err40];
-            } else {
-              vErrors.push(err40);
-            }
-            errors++;
-          }
+      } else {
+        const err39 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
         }
-        if (data14.amount !== void 0) {
-          let data15 = data14.amount;
-          if (typeof data15 == "number" && isFinite(data15)) {
-            if (data15 < 0 || isNaN(data15)) {
-              const err41 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err41];
-              } else {
-                vErrors.push(err41);
-              }
-              errors++;
-            }
+        errors++;
+      }
+    }
+    if (data.awardCriteriaDetails_ru !== void 0) {
+      let data16 = data.awardCriteriaDetails_ru;
+      if (typeof data16 === "string") {
+        if (func2(data16) > 2e4) {
+          const err40 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err40];
           } else {
-            const err42 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err42];
-            } else {
-              vErrors.push(err42);
-            }
-            errors++;
+            vErrors.push(err40);
           }
-        }
-        if (data14.currency !== void 0) {
-          if (!(data14.currency === "UAH")) {
-            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema37.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err43];
-            } else {
-              vErrors.push(err43);
-            }
-            errors++;
-          }
-        }
-        if (data14.valueAddedTaxIncluded !== void 0) {
-          if (typeof data14.valueAddedTaxIncluded !== "boolean") {
-            const err44 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
+          errors++;
         }
       } else {
-        const err45 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err41 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+    if (data.hasEnquiries !== void 0) {
+      if (typeof data.hasEnquiries !== "boolean") {
+        const err42 = { instancePath: instancePath + "/hasEnquiries", schemaPath: "#/properties/hasEnquiries/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+    }
+    if (data.features !== void 0) {
+      let data18 = data.features;
+      if (Array.isArray(data18)) {
+        if (data18.length > 0) {
+          const err43 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" };
+          if (vErrors === null) {
+            vErrors = [err43];
+          } else {
+            vErrors.push(err43);
+          }
+          errors++;
+        }
+      } else {
+        const err44 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err45 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema36.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -6432,151 +6530,353 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.guarantee !== void 0) {
-      let data18 = data.guarantee;
-      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
-        if (data18.amount === void 0) {
-          const err46 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.tenderAttempts !== void 0) {
+      let data20 = data.tenderAttempts;
+      if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
+        const err46 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+      if (typeof data20 == "number" && isFinite(data20)) {
+        if (data20 > 10 || isNaN(data20)) {
+          const err47 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
           if (vErrors === null) {
-            vErrors = [err46];
+            vErrors = [err47];
           } else {
-            vErrors.push(err46);
+            vErrors.push(err47);
           }
           errors++;
         }
-        for (const key2 in data18) {
-          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err47 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+        if (data20 < 1 || isNaN(data20)) {
+          const err48 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.dgfID !== void 0) {
+      let data21 = data.dgfID;
+      if (typeof data21 === "string") {
+        if (func2(data21) > 2e4) {
+          const err49 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        if (func2(data21) < 1) {
+          const err50 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+      } else {
+        const err51 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+    }
+    if (data.dgfDecisionID !== void 0) {
+      let data22 = data.dgfDecisionID;
+      if (typeof data22 === "string") {
+        if (func2(data22) > 2e4) {
+          const err52 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err52];
+          } else {
+            vErrors.push(err52);
+          }
+          errors++;
+        }
+        if (func2(data22) < 1) {
+          const err53 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+      } else {
+        const err54 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+    }
+    if (data.dgfDecisionDate !== void 0) {
+      let data23 = data.dgfDecisionDate;
+      if (typeof data23 === "string") {
+        if (func2(data23) > 2e4) {
+          const err55 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+        if (!formats10.validate(data23)) {
+          const err56 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+      } else {
+        const err57 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data24 = data.value;
+      if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+        if (data24.amount === void 0) {
+          const err58 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err58];
+          } else {
+            vErrors.push(err58);
+          }
+          errors++;
+        }
+        for (const key1 in data24) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err59 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err47];
+              vErrors = [err59];
             } else {
-              vErrors.push(err47);
+              vErrors.push(err59);
             }
             errors++;
           }
         }
-        if (data18.amount !== void 0) {
-          let data19 = data18.amount;
-          if (typeof data19 == "number" && isFinite(data19)) {
-            if (data19 < 0 || isNaN(data19)) {
-              const err48 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data24.amount !== void 0) {
+          let data25 = data24.amount;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 < 0 || isNaN(data25)) {
+              const err60 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
-                vErrors = [err48];
+                vErrors = [err60];
               } else {
-                vErrors.push(err48);
+                vErrors.push(err60);
               }
               errors++;
             }
           } else {
-            const err49 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err61 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err49];
+              vErrors = [err61];
             } else {
-              vErrors.push(err49);
+              vErrors.push(err61);
             }
             errors++;
           }
         }
-        if (data18.currency !== void 0) {
-          if (!(data18.currency === "UAH")) {
-            const err50 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema37.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        if (data24.currency !== void 0) {
+          if (!(data24.currency === "UAH")) {
+            const err62 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema36.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err50];
+              vErrors = [err62];
             } else {
-              vErrors.push(err50);
+              vErrors.push(err62);
             }
             errors++;
           }
         }
-        if (data18.valueAddedTaxIncluded !== void 0) {
-          if (typeof data18.valueAddedTaxIncluded !== "boolean") {
-            const err51 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (data24.valueAddedTaxIncluded !== void 0) {
+          if (typeof data24.valueAddedTaxIncluded !== "boolean") {
+            const err63 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err63];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err63);
             }
             errors++;
           }
         }
       } else {
-        const err52 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err64 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err52];
+          vErrors = [err64];
         } else {
-          vErrors.push(err52);
+          vErrors.push(err64);
+        }
+        errors++;
+      }
+    }
+    if (data.guarantee !== void 0) {
+      let data28 = data.guarantee;
+      if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
+        if (data28.amount === void 0) {
+          const err65 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err65];
+          } else {
+            vErrors.push(err65);
+          }
+          errors++;
+        }
+        for (const key2 in data28) {
+          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+            const err66 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err66];
+            } else {
+              vErrors.push(err66);
+            }
+            errors++;
+          }
+        }
+        if (data28.amount !== void 0) {
+          let data29 = data28.amount;
+          if (typeof data29 == "number" && isFinite(data29)) {
+            if (data29 < 0 || isNaN(data29)) {
+              const err67 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err67];
+              } else {
+                vErrors.push(err67);
+              }
+              errors++;
+            }
+          } else {
+            const err68 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data28.currency !== void 0) {
+          if (!(data28.currency === "UAH")) {
+            const err69 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema36.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data28.valueAddedTaxIncluded !== void 0) {
+          if (typeof data28.valueAddedTaxIncluded !== "boolean") {
+            const err70 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err71 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err71];
+        } else {
+          vErrors.push(err71);
         }
         errors++;
       }
     }
     if (data.items !== void 0) {
-      if (!validate80(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+      if (!validate82(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
         errors = vErrors.length;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate37(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate93(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+      if (!validate96(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      let data25 = data.auctionPeriod;
-      if (!(data25 && typeof data25 == "object" && !Array.isArray(data25))) {
-        const err53 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data35 = data.auctionPeriod;
+      if (!(data35 && typeof data35 == "object" && !Array.isArray(data35))) {
+        const err72 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err53];
+          vErrors = [err72];
         } else {
-          vErrors.push(err53);
+          vErrors.push(err72);
         }
         errors++;
       }
     }
     if (data.merchandisingObject !== void 0) {
-      let data26 = data.merchandisingObject;
-      if (typeof data26 === "string") {
-        if (func2(data26) > 2e4) {
-          const err54 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+      let data36 = data.merchandisingObject;
+      if (typeof data36 === "string") {
+        if (func2(data36) > 200) {
+          const err73 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
-            vErrors = [err54];
+            vErrors = [err73];
           } else {
-            vErrors.push(err54);
+            vErrors.push(err73);
           }
           errors++;
         }
       } else {
-        const err55 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err74 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err74];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err74);
         }
         errors++;
       }
     }
   } else {
-    const err56 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err75 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err56];
+      vErrors = [err75];
     } else {
-      vErrors.push(err56);
+      vErrors.push(err75);
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate103;
-const schema38 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared6" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
-const schema39 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared15" } };
-function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate106;
+const schema37 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
+const schema38 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
+function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -6600,8 +6900,8 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate37(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+      if (!validate39(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
         errors = vErrors.length;
       }
     }
@@ -6614,11 +6914,11 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
-const schema40 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema39 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6666,7 +6966,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.currency !== void 0) {
       if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema40.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.currency.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6695,10 +6995,10 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6741,15 +7041,15 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate104(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema38.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema37.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6770,7 +7070,7 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data2 === true)) {
-        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema38.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema37.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -6791,7 +7091,7 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data3 === true)) {
-        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema38.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema37.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -6801,8 +7101,8 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.value !== void 0) {
-      if (!validate107(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate110(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
         errors = vErrors.length;
       }
     }
@@ -6815,12 +7115,12 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate109;
-const schema41 = { "type": "object", "properties": { "tenderers": { "$ref": "shared6" }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
-function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate112;
+const schema40 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
+function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6836,14 +7136,14 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate104(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate107(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate110(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
         errors = vErrors.length;
       }
     }
@@ -6856,14 +7156,14 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate109.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
-const document = validate112;
-const schema42 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
+const document = validate115;
+const schema41 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
 const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
 const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs2 = errors;
@@ -7262,7 +7562,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema42.properties, key0)) {
+      if (!func5.call(schema41.properties, key0)) {
         const err33 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err33];
@@ -7635,15 +7935,15 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate113;
-const schema43 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e4 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared24" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared12" }, "unit": { "$ref": "shared22" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } }, "maxItems": 100 }, "procuringEntity": { "$ref": "shared15" }, "lotHolder": { "$ref": "shared15" }, "bankAccount": { "$ref": "shared10" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared25" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const landleaseAuction = validate116;
+const schema42 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
 const pattern9 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
-const schema44 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
-function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema43 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
+function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7675,7 +7975,7 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru")) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -7719,8 +8019,8 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 === "string") {
-        if (func2(data1) > 2e4) {
-          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data1) > 200) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -7822,22 +8122,134 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.uri !== void 0) {
+      let data5 = data.uri;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err17 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err19];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err19);
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
-const schema45 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared5" } } };
-const schema46 = { "type": "array", "minItems": 1, "items": { "$ref": "shared20" }, "maxItems": 100 };
-const schema47 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 } } };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema44 = { "type": "object", "additionalProperties": false, "properties": { "startDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "endDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "startDate" || key0 === "endDate")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.startDate !== void 0) {
+      let data0 = data.startDate;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err1 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!formats4.validate(data0)) {
+          const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.endDate !== void 0) {
+      let data1 = data.endDate;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err4 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (!formats4.validate(data1)) {
+          const err5 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate121.errors = vErrors;
+  return errors === 0;
+}
+const schema45 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema46 = { "type": "array", "minItems": 1, "items": { "$ref": "shared22" }, "maxItems": 100 };
+const schema47 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7860,7 +8272,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description")) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -7873,8 +8285,8 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
-        if (func2(data0) > 2e4) {
-          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -7904,8 +8316,8 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 === "string") {
-        if (func2(data1) > 2e4) {
-          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data1) > 200) {
+          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -7954,19 +8366,85 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.description_en !== void 0) {
+      let data3 = data.description_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err11 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      let data4 = data.description_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err13 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.uri !== void 0) {
+      let data5 = data.uri;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err15 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err17];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err17);
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
-function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -7990,8 +8468,8 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate122(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+      if (!validate127(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
         errors = vErrors.length;
       }
     }
@@ -8004,10 +8482,10 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
-function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8094,8 +8572,8 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate121(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+      if (!validate126(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
         errors = vErrors.length;
       }
     }
@@ -8108,10 +8586,10 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate120.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
-function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8224,7 +8702,7 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema43.properties, key0)) {
+      if (!func5.call(schema42.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -8377,7 +8855,7 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema43.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema42.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -8389,8 +8867,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.procurementMethodDetails !== void 0) {
       let data7 = data.procurementMethodDetails;
       if (typeof data7 === "string") {
-        if (func2(data7) > 2e4) {
-          const err27 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data7) > 2e3) {
+          const err27 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err27];
           } else {
@@ -8408,31 +8886,31 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err29 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema43.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data9 = data.status;
-      if (typeof data9 === "string") {
-        if (func2(data9) > 2e4) {
-          const err30 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+    if (data.submissionMethodDetails !== void 0) {
+      let data8 = data.submissionMethodDetails;
+      if (typeof data8 === "string") {
+        if (func2(data8) > 2e3) {
+          const err29 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err30];
+            vErrors = [err29];
           } else {
-            vErrors.push(err30);
+            vErrors.push(err29);
           }
           errors++;
         }
       } else {
-        const err31 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema42.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -8441,43 +8919,42 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.tenderAttempts !== void 0) {
-      let data10 = data.tenderAttempts;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err32 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.status !== void 0) {
+      let data10 = data.status;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e4) {
+          const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+      } else {
+        const err33 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err33];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err33);
         }
         errors++;
       }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 < 1 || isNaN(data10)) {
-          const err33 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-      }
     }
-    if (data.lotIdentifier !== void 0) {
-      let data11 = data.lotIdentifier;
-      if (typeof data11 === "string") {
-        if (func2(data11) > 2e4) {
-          const err34 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err34];
-          } else {
-            vErrors.push(err34);
-          }
-          errors++;
+    if (data.tenderAttempts !== void 0) {
+      let data11 = data.tenderAttempts;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err34 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
         }
-        if (func2(data11) < 1) {
-          const err35 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        errors++;
+      }
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 < 1 || isNaN(data11)) {
+          const err35 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
@@ -8485,21 +8962,22 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err36 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
-        }
-        errors++;
       }
     }
-    if (data.value !== void 0) {
-      let data12 = data.value;
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.amount === void 0) {
-          const err37 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.lotIdentifier !== void 0) {
+      let data12 = data.lotIdentifier;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e4) {
+          const err36 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+        if (func2(data12) < 1) {
+          const err37 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err37];
           } else {
@@ -8507,31 +8985,31 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        for (const key1 in data12) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err38 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
-          }
+      } else {
+        const err38 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
         }
-        if (data12.amount !== void 0) {
-          let data13 = data12.amount;
-          if (typeof data13 == "number" && isFinite(data13)) {
-            if (data13 < 0 || isNaN(data13)) {
-              const err39 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err39];
-              } else {
-                vErrors.push(err39);
-              }
-              errors++;
-            }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data13 = data.value;
+      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+        if (data13.amount === void 0) {
+          const err39 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err39];
           } else {
-            const err40 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        for (const key1 in data13) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err40 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -8540,20 +9018,20 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data12.currency !== void 0) {
-          if (!(data12.currency === "UAH")) {
-            const err41 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema43.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
+        if (data13.amount !== void 0) {
+          let data14 = data13.amount;
+          if (typeof data14 == "number" && isFinite(data14)) {
+            if (data14 < 0 || isNaN(data14)) {
+              const err41 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data12.valueAddedTaxIncluded !== void 0) {
-          if (typeof data12.valueAddedTaxIncluded !== "boolean") {
-            const err42 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          } else {
+            const err42 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -8562,53 +9040,53 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data13.currency !== void 0) {
+          if (!(data13.currency === "UAH")) {
+            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+        if (data13.valueAddedTaxIncluded !== void 0) {
+          if (typeof data13.valueAddedTaxIncluded !== "boolean") {
+            const err44 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err43 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err45 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err45];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err45);
         }
         errors++;
       }
     }
     if (data.minimalStep !== void 0) {
-      let data16 = data.minimalStep;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (data16.amount === void 0) {
-          const err44 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data17 = data.minimalStep;
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (data17.amount === void 0) {
+          const err46 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err44];
+            vErrors = [err46];
           } else {
-            vErrors.push(err44);
+            vErrors.push(err46);
           }
           errors++;
         }
-        for (const key2 in data16) {
+        for (const key2 in data17) {
           if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err45 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-        }
-        if (data16.amount !== void 0) {
-          let data17 = data16.amount;
-          if (typeof data17 == "number" && isFinite(data17)) {
-            if (data17 < 0 || isNaN(data17)) {
-              const err46 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err46];
-              } else {
-                vErrors.push(err46);
-              }
-              errors++;
-            }
-          } else {
-            const err47 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err47 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err47];
             } else {
@@ -8617,20 +9095,20 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data16.currency !== void 0) {
-          if (!(data16.currency === "UAH")) {
-            const err48 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema43.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
+        if (data17.amount !== void 0) {
+          let data18 = data17.amount;
+          if (typeof data18 == "number" && isFinite(data18)) {
+            if (data18 < 0 || isNaN(data18)) {
+              const err48 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err48];
+              } else {
+                vErrors.push(err48);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data16.valueAddedTaxIncluded !== void 0) {
-          if (typeof data16.valueAddedTaxIncluded !== "boolean") {
-            const err49 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          } else {
+            const err49 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -8639,53 +9117,53 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data17.currency !== void 0) {
+          if (!(data17.currency === "UAH")) {
+            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+        }
+        if (data17.valueAddedTaxIncluded !== void 0) {
+          if (typeof data17.valueAddedTaxIncluded !== "boolean") {
+            const err51 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err50 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err52 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err50];
+          vErrors = [err52];
         } else {
-          vErrors.push(err50);
+          vErrors.push(err52);
         }
         errors++;
       }
     }
     if (data.guarantee !== void 0) {
-      let data20 = data.guarantee;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.amount === void 0) {
-          const err51 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data21 = data.guarantee;
+      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+        if (data21.amount === void 0) {
+          const err53 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err51];
+            vErrors = [err53];
           } else {
-            vErrors.push(err51);
+            vErrors.push(err53);
           }
           errors++;
         }
-        for (const key3 in data20) {
+        for (const key3 in data21) {
           if (!(key3 === "amount" || key3 === "currency")) {
-            const err52 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err52];
-            } else {
-              vErrors.push(err52);
-            }
-            errors++;
-          }
-        }
-        if (data20.amount !== void 0) {
-          let data21 = data20.amount;
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 0 || isNaN(data21)) {
-              const err53 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err53];
-              } else {
-                vErrors.push(err53);
-              }
-              errors++;
-            }
-          } else {
-            const err54 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err54 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err54];
             } else {
@@ -8694,64 +9172,64 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data20.currency !== void 0) {
-          if (!(data20.currency === "UAH")) {
-            const err55 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema43.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        if (data21.amount !== void 0) {
+          let data22 = data21.amount;
+          if (typeof data22 == "number" && isFinite(data22)) {
+            if (data22 < 0 || isNaN(data22)) {
+              const err55 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err55];
+              } else {
+                vErrors.push(err55);
+              }
+              errors++;
+            }
+          } else {
+            const err56 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err55];
+              vErrors = [err56];
             } else {
-              vErrors.push(err55);
+              vErrors.push(err56);
+            }
+            errors++;
+          }
+        }
+        if (data21.currency !== void 0) {
+          if (!(data21.currency === "UAH")) {
+            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err57];
+            } else {
+              vErrors.push(err57);
             }
             errors++;
           }
         }
       } else {
-        const err56 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err58 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err56];
+          vErrors = [err58];
         } else {
-          vErrors.push(err56);
+          vErrors.push(err58);
         }
         errors++;
       }
     }
     if (data.registrationFee !== void 0) {
-      let data23 = data.registrationFee;
-      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
-        if (data23.amount === void 0) {
-          const err57 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data24 = data.registrationFee;
+      if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+        if (data24.amount === void 0) {
+          const err59 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err57];
+            vErrors = [err59];
           } else {
-            vErrors.push(err57);
+            vErrors.push(err59);
           }
           errors++;
         }
-        for (const key4 in data23) {
+        for (const key4 in data24) {
           if (!(key4 === "amount" || key4 === "currency")) {
-            const err58 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err58];
-            } else {
-              vErrors.push(err58);
-            }
-            errors++;
-          }
-        }
-        if (data23.amount !== void 0) {
-          let data24 = data23.amount;
-          if (typeof data24 == "number" && isFinite(data24)) {
-            if (data24 < 0 || isNaN(data24)) {
-              const err59 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err59];
-              } else {
-                vErrors.push(err59);
-              }
-              errors++;
-            }
-          } else {
-            const err60 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err60 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err60];
             } else {
@@ -8760,64 +9238,64 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data23.currency !== void 0) {
-          if (!(data23.currency === "UAH")) {
-            const err61 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema43.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        if (data24.amount !== void 0) {
+          let data25 = data24.amount;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 < 0 || isNaN(data25)) {
+              const err61 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err61];
+              } else {
+                vErrors.push(err61);
+              }
+              errors++;
+            }
+          } else {
+            const err62 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err61];
+              vErrors = [err62];
             } else {
-              vErrors.push(err61);
+              vErrors.push(err62);
+            }
+            errors++;
+          }
+        }
+        if (data24.currency !== void 0) {
+          if (!(data24.currency === "UAH")) {
+            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
             }
             errors++;
           }
         }
       } else {
-        const err62 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err64 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err62];
+          vErrors = [err64];
         } else {
-          vErrors.push(err62);
+          vErrors.push(err64);
         }
         errors++;
       }
     }
     if (data.budgetSpent !== void 0) {
-      let data26 = data.budgetSpent;
-      if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
-        if (data26.amount === void 0) {
-          const err63 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data27 = data.budgetSpent;
+      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+        if (data27.amount === void 0) {
+          const err65 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err63];
+            vErrors = [err65];
           } else {
-            vErrors.push(err63);
+            vErrors.push(err65);
           }
           errors++;
         }
-        for (const key5 in data26) {
+        for (const key5 in data27) {
           if (!(key5 === "amount" || key5 === "currency" || key5 === "valueAddedTaxIncluded")) {
-            const err64 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err64];
-            } else {
-              vErrors.push(err64);
-            }
-            errors++;
-          }
-        }
-        if (data26.amount !== void 0) {
-          let data27 = data26.amount;
-          if (typeof data27 == "number" && isFinite(data27)) {
-            if (data27 < 0 || isNaN(data27)) {
-              const err65 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err65];
-              } else {
-                vErrors.push(err65);
-              }
-              errors++;
-            }
-          } else {
-            const err66 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err66 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err66];
             } else {
@@ -8826,20 +9304,20 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data26.currency !== void 0) {
-          if (!(data26.currency === "UAH")) {
-            const err67 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema43.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err67];
-            } else {
-              vErrors.push(err67);
+        if (data27.amount !== void 0) {
+          let data28 = data27.amount;
+          if (typeof data28 == "number" && isFinite(data28)) {
+            if (data28 < 0 || isNaN(data28)) {
+              const err67 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err67];
+              } else {
+                vErrors.push(err67);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data26.valueAddedTaxIncluded !== void 0) {
-          if (typeof data26.valueAddedTaxIncluded !== "boolean") {
-            const err68 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          } else {
+            const err68 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -8848,61 +9326,65 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data27.currency !== void 0) {
+          if (!(data27.currency === "UAH")) {
+            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data27.valueAddedTaxIncluded !== void 0) {
+          if (typeof data27.valueAddedTaxIncluded !== "boolean") {
+            const err70 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err69 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err71 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err69];
+          vErrors = [err71];
         } else {
-          vErrors.push(err69);
+          vErrors.push(err71);
         }
         errors++;
       }
     }
     if (data.items !== void 0) {
-      let data30 = data.items;
-      if (Array.isArray(data30)) {
-        if (data30.length > 100) {
-          const err70 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+      let data31 = data.items;
+      if (Array.isArray(data31)) {
+        if (data31.length > 100) {
+          const err72 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
           if (vErrors === null) {
-            vErrors = [err70];
+            vErrors = [err72];
           } else {
-            vErrors.push(err70);
+            vErrors.push(err72);
           }
           errors++;
         }
-        if (data30.length < 1) {
-          const err71 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        if (data31.length < 1) {
+          const err73 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
           if (vErrors === null) {
-            vErrors = [err71];
+            vErrors = [err73];
           } else {
-            vErrors.push(err71);
+            vErrors.push(err73);
           }
           errors++;
         }
-        const len0 = data30.length;
+        const len0 = data31.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data31 = data30[i0];
-          if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-            if (data31.description === void 0) {
-              const err72 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-              if (vErrors === null) {
-                vErrors = [err72];
-              } else {
-                vErrors.push(err72);
-              }
-              errors++;
-            }
-            if (data31.classification === void 0) {
-              const err73 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
-              if (vErrors === null) {
-                vErrors = [err73];
-              } else {
-                vErrors.push(err73);
-              }
-              errors++;
-            }
-            if (data31.additionalClassifications === void 0) {
-              const err74 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
+          let data32 = data31[i0];
+          if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+            if (data32.description === void 0) {
+              const err74 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
               if (vErrors === null) {
                 vErrors = [err74];
               } else {
@@ -8910,8 +9392,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (data31.address === void 0) {
-              const err75 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+            if (data32.classification === void 0) {
+              const err75 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
               if (vErrors === null) {
                 vErrors = [err75];
               } else {
@@ -8919,8 +9401,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (data31.unit === void 0) {
-              const err76 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+            if (data32.additionalClassifications === void 0) {
+              const err76 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
               if (vErrors === null) {
                 vErrors = [err76];
               } else {
@@ -8928,8 +9410,8 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (data31.quantity === void 0) {
-              const err77 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+            if (data32.address === void 0) {
+              const err77 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
               if (vErrors === null) {
                 vErrors = [err77];
               } else {
@@ -8937,31 +9419,27 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            for (const key6 in data31) {
-              if (!func5.call(schema43.properties.items.items.properties, key6)) {
-                const err78 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err78];
-                } else {
-                  vErrors.push(err78);
-                }
-                errors++;
-              }
-            }
-            if (data31.id !== void 0) {
-              let data32 = data31.id;
-              if (typeof data32 === "string") {
-                if (func2(data32) > 2e4) {
-                  const err79 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err79];
-                  } else {
-                    vErrors.push(err79);
-                  }
-                  errors++;
-                }
+            if (data32.unit === void 0) {
+              const err78 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+              if (vErrors === null) {
+                vErrors = [err78];
               } else {
-                const err80 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                vErrors.push(err78);
+              }
+              errors++;
+            }
+            if (data32.quantity === void 0) {
+              const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+              if (vErrors === null) {
+                vErrors = [err79];
+              } else {
+                vErrors.push(err79);
+              }
+              errors++;
+            }
+            for (const key6 in data32) {
+              if (!func5.call(schema42.properties.items.items.properties, key6)) {
+                const err80 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err80];
                 } else {
@@ -8970,11 +9448,11 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.description !== void 0) {
-              let data33 = data31.description;
+            if (data32.id !== void 0) {
+              let data33 = data32.id;
               if (typeof data33 === "string") {
-                if (func2(data33) > 2e4) {
-                  const err81 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                if (func2(data33) > 200) {
+                  const err81 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
                   if (vErrors === null) {
                     vErrors = [err81];
                   } else {
@@ -8982,30 +9460,30 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (func2(data33) < 1) {
-                  const err82 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err82];
-                  } else {
-                    vErrors.push(err82);
-                  }
-                  errors++;
-                }
               } else {
-                const err83 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err82 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err83];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err83);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
             }
-            if (data31.description_en !== void 0) {
-              let data34 = data31.description_en;
+            if (data32.description !== void 0) {
+              let data34 = data32.description;
               if (typeof data34 === "string") {
                 if (func2(data34) > 2e4) {
-                  const err84 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  const err83 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err83];
+                  } else {
+                    vErrors.push(err83);
+                  }
+                  errors++;
+                }
+                if (func2(data34) < 1) {
+                  const err84 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err84];
                   } else {
@@ -9014,7 +9492,7 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err85 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err85 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err85];
                 } else {
@@ -9023,11 +9501,11 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.description_ru !== void 0) {
-              let data35 = data31.description_ru;
+            if (data32.description_en !== void 0) {
+              let data35 = data32.description_en;
               if (typeof data35 === "string") {
                 if (func2(data35) > 2e4) {
-                  const err86 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  const err86 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
                     vErrors = [err86];
                   } else {
@@ -9036,7 +9514,7 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err87 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err87 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err87];
                 } else {
@@ -9045,11 +9523,11 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.classification !== void 0) {
-              let data36 = data31.classification;
-              if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-                if (data36.scheme === void 0) {
-                  const err88 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+            if (data32.description_ru !== void 0) {
+              let data36 = data32.description_ru;
+              if (typeof data36 === "string") {
+                if (func2(data36) > 2e4) {
+                  const err88 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
                     vErrors = [err88];
                   } else {
@@ -9057,17 +9535,21 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (data36.id === void 0) {
-                  const err89 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-                  if (vErrors === null) {
-                    vErrors = [err89];
-                  } else {
-                    vErrors.push(err89);
-                  }
-                  errors++;
+              } else {
+                const err89 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
                 }
-                if (data36.description === void 0) {
-                  const err90 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+                errors++;
+              }
+            }
+            if (data32.classification !== void 0) {
+              let data37 = data32.classification;
+              if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+                if (data37.scheme === void 0) {
+                  const err90 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
                   if (vErrors === null) {
                     vErrors = [err90];
                   } else {
@@ -9075,64 +9557,60 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                for (const key7 in data36) {
-                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru")) {
-                    const err91 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err91];
-                    } else {
-                      vErrors.push(err91);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.scheme !== void 0) {
-                  if (!(data36.scheme === "CAV-PS")) {
-                    const err92 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema43.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
-                    if (vErrors === null) {
-                      vErrors = [err92];
-                    } else {
-                      vErrors.push(err92);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.id !== void 0) {
-                  let data38 = data36.id;
-                  if (typeof data38 === "string") {
-                    if (func2(data38) > 2e4) {
-                      const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err93];
-                      } else {
-                        vErrors.push(err93);
-                      }
-                      errors++;
-                    }
-                    if (!pattern8.test(data38)) {
-                      const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
-                      if (vErrors === null) {
-                        vErrors = [err94];
-                      } else {
-                        vErrors.push(err94);
-                      }
-                      errors++;
-                    }
+                if (data37.id === void 0) {
+                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+                  if (vErrors === null) {
+                    vErrors = [err91];
                   } else {
-                    const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    vErrors.push(err91);
+                  }
+                  errors++;
+                }
+                if (data37.description === void 0) {
+                  const err92 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+                  if (vErrors === null) {
+                    vErrors = [err92];
+                  } else {
+                    vErrors.push(err92);
+                  }
+                  errors++;
+                }
+                for (const key7 in data37) {
+                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru" || key7 === "uri")) {
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err95];
+                      vErrors = [err93];
                     } else {
-                      vErrors.push(err95);
+                      vErrors.push(err93);
                     }
                     errors++;
                   }
                 }
-                if (data36.description !== void 0) {
-                  let data39 = data36.description;
+                if (data37.scheme !== void 0) {
+                  if (!(data37.scheme === "CAV-PS")) {
+                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema42.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.id !== void 0) {
+                  let data39 = data37.id;
                   if (typeof data39 === "string") {
                     if (func2(data39) > 2e4) {
-                      const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err95];
+                      } else {
+                        vErrors.push(err95);
+                      }
+                      errors++;
+                    }
+                    if (!pattern8.test(data39)) {
+                      const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
                         vErrors = [err96];
                       } else {
@@ -9140,30 +9618,30 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                       }
                       errors++;
                     }
-                    if (func2(data39) < 1) {
-                      const err97 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err97];
-                      } else {
-                        vErrors.push(err97);
-                      }
-                      errors++;
-                    }
                   } else {
-                    const err98 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err97 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err98];
+                      vErrors = [err97];
                     } else {
-                      vErrors.push(err98);
+                      vErrors.push(err97);
                     }
                     errors++;
                   }
                 }
-                if (data36.description_en !== void 0) {
-                  let data40 = data36.description_en;
+                if (data37.description !== void 0) {
+                  let data40 = data37.description;
                   if (typeof data40 === "string") {
                     if (func2(data40) > 2e4) {
-                      const err99 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      const err98 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err98];
+                      } else {
+                        vErrors.push(err98);
+                      }
+                      errors++;
+                    }
+                    if (func2(data40) < 1) {
+                      const err99 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err99];
                       } else {
@@ -9172,7 +9650,7 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                       errors++;
                     }
                   } else {
-                    const err100 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err100 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err100];
                     } else {
@@ -9181,11 +9659,11 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
-                if (data36.description_ru !== void 0) {
-                  let data41 = data36.description_ru;
+                if (data37.description_en !== void 0) {
+                  let data41 = data37.description_en;
                   if (typeof data41 === "string") {
                     if (func2(data41) > 2e4) {
-                      const err101 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      const err101 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                       if (vErrors === null) {
                         vErrors = [err101];
                       } else {
@@ -9194,7 +9672,7 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                       errors++;
                     }
                   } else {
-                    const err102 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err102 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err102];
                     } else {
@@ -9203,47 +9681,42 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
-              } else {
-                const err103 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err103];
-                } else {
-                  vErrors.push(err103);
-                }
-                errors++;
-              }
-            }
-            if (data31.additionalClassifications !== void 0) {
-              let data42 = data31.additionalClassifications;
-              if (Array.isArray(data42)) {
-                if (data42.length > 100) {
-                  const err104 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
-                  if (vErrors === null) {
-                    vErrors = [err104];
-                  } else {
-                    vErrors.push(err104);
-                  }
-                  errors++;
-                }
-                const _errs89 = errors;
-                const len1 = data42.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data43 = data42[i1];
-                  const _errs90 = errors;
-                  if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-                    if (data43.scheme !== void 0) {
-                      if ("kvtspz" !== data43.scheme) {
-                        const err105 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
-                        if (vErrors === null) {
-                          vErrors = [err105];
-                        } else {
-                          vErrors.push(err105);
-                        }
-                        errors++;
+                if (data37.description_ru !== void 0) {
+                  let data42 = data37.description_ru;
+                  if (typeof data42 === "string") {
+                    if (func2(data42) > 2e4) {
+                      const err103 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err103];
+                      } else {
+                        vErrors.push(err103);
                       }
+                      errors++;
                     }
                   } else {
-                    const err106 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err104 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err104];
+                    } else {
+                      vErrors.push(err104);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.uri !== void 0) {
+                  let data43 = data37.uri;
+                  if (typeof data43 === "string") {
+                    if (func2(data43) > 2e3) {
+                      const err105 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err105];
+                      } else {
+                        vErrors.push(err105);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err106 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err106];
                     } else {
@@ -9251,159 +9724,148 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                     errors++;
                   }
-                  var valid11 = _errs90 === errors;
-                  if (valid11) {
-                    break;
-                  }
-                }
-                if (!valid11) {
-                  const err107 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
-                  if (vErrors === null) {
-                    vErrors = [err107];
-                  } else {
-                    vErrors.push(err107);
-                  }
-                  errors++;
-                } else {
-                  errors = _errs89;
-                  if (vErrors !== null) {
-                    if (_errs89) {
-                      vErrors.length = _errs89;
-                    } else {
-                      vErrors = null;
-                    }
-                  }
                 }
               } else {
-                const err108 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err107 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err108];
+                  vErrors = [err107];
                 } else {
-                  vErrors.push(err108);
+                  vErrors.push(err107);
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                if (data42.length > 100) {
-                  const err109 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+            }
+            if (data32.additionalClassifications !== void 0) {
+              let data44 = data32.additionalClassifications;
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err108 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
                   if (vErrors === null) {
-                    vErrors = [err109];
+                    vErrors = [err108];
                   } else {
-                    vErrors.push(err109);
+                    vErrors.push(err108);
                   }
                   errors++;
                 }
-                const _errs95 = errors;
-                const len2 = data42.length;
-                for (let i2 = 0; i2 < len2; i2++) {
-                  let data45 = data42[i2];
-                  const _errs96 = errors;
+                const _errs93 = errors;
+                const len1 = data44.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data45 = data44[i1];
+                  const _errs94 = errors;
                   if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
                     if (data45.scheme !== void 0) {
-                      if ("cadastralNumber" !== data45.scheme) {
-                        const err110 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                      if ("kvtspz" !== data45.scheme) {
+                        const err109 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
                         if (vErrors === null) {
-                          vErrors = [err110];
+                          vErrors = [err109];
                         } else {
-                          vErrors.push(err110);
+                          vErrors.push(err109);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err111 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err110 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err111];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err111);
+                      vErrors.push(err110);
                     }
                     errors++;
                   }
-                  var valid13 = _errs96 === errors;
-                  if (valid13) {
+                  var valid11 = _errs94 === errors;
+                  if (valid11) {
                     break;
                   }
                 }
-                if (!valid13) {
-                  const err112 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                if (!valid11) {
+                  const err111 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
-                    vErrors = [err112];
+                    vErrors = [err111];
                   } else {
-                    vErrors.push(err112);
+                    vErrors.push(err111);
                   }
                   errors++;
                 } else {
-                  errors = _errs95;
+                  errors = _errs93;
                   if (vErrors !== null) {
-                    if (_errs95) {
-                      vErrors.length = _errs95;
+                    if (_errs93) {
+                      vErrors.length = _errs93;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err113 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err112 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err113];
+                  vErrors = [err112];
                 } else {
-                  vErrors.push(err113);
+                  vErrors.push(err112);
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                if (data42.length > 100) {
-                  const err114 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err113 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
                   if (vErrors === null) {
-                    vErrors = [err114];
+                    vErrors = [err113];
                   } else {
-                    vErrors.push(err114);
+                    vErrors.push(err113);
                   }
                   errors++;
                 }
-                const len3 = data42.length;
-                for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate114(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-                    errors = vErrors.length;
+                const _errs99 = errors;
+                const len2 = data44.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data47 = data44[i2];
+                  const _errs100 = errors;
+                  if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+                    if (data47.scheme !== void 0) {
+                      if ("cadastralNumber" !== data47.scheme) {
+                        const err114 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                        if (vErrors === null) {
+                          vErrors = [err114];
+                        } else {
+                          vErrors.push(err114);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err115 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err115];
+                    } else {
+                      vErrors.push(err115);
+                    }
+                    errors++;
+                  }
+                  var valid13 = _errs100 === errors;
+                  if (valid13) {
+                    break;
                   }
                 }
-              } else {
-                const err115 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err115];
-                } else {
-                  vErrors.push(err115);
-                }
-                errors++;
-              }
-            }
-            if (data31.address !== void 0) {
-              if (!validate33(data31.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data31, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data31.unit !== void 0) {
-              if (!validate88(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data31.quantity !== void 0) {
-              let data50 = data31.quantity;
-              if (typeof data50 == "number" && isFinite(data50)) {
-                if (data50 < 0 || isNaN(data50)) {
-                  const err116 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                if (!valid13) {
+                  const err116 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
                     vErrors = [err116];
                   } else {
                     vErrors.push(err116);
                   }
                   errors++;
+                } else {
+                  errors = _errs99;
+                  if (vErrors !== null) {
+                    if (_errs99) {
+                      vErrors.length = _errs99;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
                 }
               } else {
-                const err117 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                const err117 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err117];
                 } else {
@@ -9411,23 +9873,25 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               }
-            }
-            if (data31.schema_properties !== void 0) {
-              let data51 = data31.schema_properties;
-              if (!(data51 && typeof data51 == "object" && !Array.isArray(data51))) {
-                const err118 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err118];
-                } else {
-                  vErrors.push(err118);
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err118 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err118];
+                  } else {
+                    vErrors.push(err118);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-            }
-            if (data31.location !== void 0) {
-              let data52 = data31.location;
-              if (!(data52 && typeof data52 == "object" && !Array.isArray(data52))) {
-                const err119 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const len3 = data44.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (!validate117(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+                    errors = vErrors.length;
+                  }
+                }
+              } else {
+                const err119 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err119];
                 } else {
@@ -9436,68 +9900,72 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-          } else {
-            const err120 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err120];
-            } else {
-              vErrors.push(err120);
+            if (data32.address !== void 0) {
+              if (!validate35(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+                errors = vErrors.length;
+              }
             }
-            errors++;
-          }
-        }
-      } else {
-        const err121 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err121];
-        } else {
-          vErrors.push(err121);
-        }
-        errors++;
-      }
-    }
-    if (data.procuringEntity !== void 0) {
-      if (!validate37(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.lotHolder !== void 0) {
-      if (!validate37(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.bankAccount !== void 0) {
-      if (!validate120(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.contractTerms !== void 0) {
-      let data56 = data.contractTerms;
-      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
-        if (data56.type === void 0) {
-          const err122 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
-          if (vErrors === null) {
-            vErrors = [err122];
+            if (data32.unit !== void 0) {
+              if (!validate32(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data32.quantity !== void 0) {
+              let data52 = data32.quantity;
+              if (typeof data52 == "number" && isFinite(data52)) {
+                if (data52 < 0 || isNaN(data52)) {
+                  const err120 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err120];
+                  } else {
+                    vErrors.push(err120);
+                  }
+                  errors++;
+                }
+              } else {
+                const err121 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data32.schema_properties !== void 0) {
+              let data53 = data32.schema_properties;
+              if (!(data53 && typeof data53 == "object" && !Array.isArray(data53))) {
+                const err122 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data32.location !== void 0) {
+              let data54 = data32.location;
+              if (!(data54 && typeof data54 == "object" && !Array.isArray(data54))) {
+                const err123 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data32.contractPeriod !== void 0) {
+              if (!validate121(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+                errors = vErrors.length;
+              }
+            }
           } else {
-            vErrors.push(err122);
-          }
-          errors++;
-        }
-        if (data56.leaseTerms === void 0) {
-          const err123 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
-          if (vErrors === null) {
-            vErrors = [err123];
-          } else {
-            vErrors.push(err123);
-          }
-          errors++;
-        }
-        for (const key8 in data56) {
-          if (!(key8 === "type" || key8 === "leaseTerms")) {
-            const err124 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+            const err124 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err124];
             } else {
@@ -9506,143 +9974,203 @@ function validate113(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data56.type !== void 0) {
-          if (!(data56.type === "lease")) {
-            const err125 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err125 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err125];
+        } else {
+          vErrors.push(err125);
+        }
+        errors++;
+      }
+    }
+    if (data.procuringEntity !== void 0) {
+      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.lotHolder !== void 0) {
+      if (!validate39(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.bankAccount !== void 0) {
+      if (!validate125(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.contractTerms !== void 0) {
+      let data59 = data.contractTerms;
+      if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
+        if (data59.type === void 0) {
+          const err126 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          if (vErrors === null) {
+            vErrors = [err126];
+          } else {
+            vErrors.push(err126);
+          }
+          errors++;
+        }
+        if (data59.leaseTerms === void 0) {
+          const err127 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
+          if (vErrors === null) {
+            vErrors = [err127];
+          } else {
+            vErrors.push(err127);
+          }
+          errors++;
+        }
+        for (const key8 in data59) {
+          if (!(key8 === "type" || key8 === "leaseTerms")) {
+            const err128 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err125];
+              vErrors = [err128];
             } else {
-              vErrors.push(err125);
+              vErrors.push(err128);
             }
             errors++;
           }
         }
-        if (data56.leaseTerms !== void 0) {
-          let data58 = data56.leaseTerms;
-          if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
-            if (data58.leaseDuration === void 0) {
-              const err126 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
+        if (data59.type !== void 0) {
+          if (!(data59.type === "lease")) {
+            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema42.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err129];
+            } else {
+              vErrors.push(err129);
+            }
+            errors++;
+          }
+        }
+        if (data59.leaseTerms !== void 0) {
+          let data61 = data59.leaseTerms;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            if (data61.leaseDuration === void 0) {
+              const err130 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
               if (vErrors === null) {
-                vErrors = [err126];
+                vErrors = [err130];
               } else {
-                vErrors.push(err126);
+                vErrors.push(err130);
               }
               errors++;
             }
-            for (const key9 in data58) {
+            for (const key9 in data61) {
               if (!(key9 === "leaseDuration")) {
-                const err127 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                const err131 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err127];
+                  vErrors = [err131];
                 } else {
-                  vErrors.push(err127);
+                  vErrors.push(err131);
                 }
                 errors++;
               }
             }
-            if (data58.leaseDuration !== void 0) {
-              let data59 = data58.leaseDuration;
-              if (typeof data59 === "string") {
-                if (func2(data59) > 2e4) {
-                  const err128 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+            if (data61.leaseDuration !== void 0) {
+              let data62 = data61.leaseDuration;
+              if (typeof data62 === "string") {
+                if (func2(data62) > 2e4) {
+                  const err132 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err128];
+                    vErrors = [err132];
                   } else {
-                    vErrors.push(err128);
+                    vErrors.push(err132);
                   }
                   errors++;
                 }
-                if (!pattern9.test(data59)) {
-                  const err129 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+                if (!pattern9.test(data62)) {
+                  const err133 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
                   if (vErrors === null) {
-                    vErrors = [err129];
+                    vErrors = [err133];
                   } else {
-                    vErrors.push(err129);
+                    vErrors.push(err133);
                   }
                   errors++;
                 }
               } else {
-                const err130 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err134 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err130];
+                  vErrors = [err134];
                 } else {
-                  vErrors.push(err130);
+                  vErrors.push(err134);
                 }
                 errors++;
               }
             }
           } else {
-            const err131 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err135 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err131];
+              vErrors = [err135];
             } else {
-              vErrors.push(err131);
+              vErrors.push(err135);
             }
             errors++;
           }
         }
       } else {
-        const err132 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err136 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err132];
+          vErrors = [err136];
         } else {
-          vErrors.push(err132);
+          vErrors.push(err136);
         }
         errors++;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate95(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+      if (!validate98(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
         errors = vErrors.length;
       }
     }
     if (data.merchandisingObject !== void 0) {
-      let data61 = data.merchandisingObject;
-      if (typeof data61 === "string") {
-        if (func2(data61) > 2e4) {
-          const err133 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+      let data64 = data.merchandisingObject;
+      if (typeof data64 === "string") {
+        if (func2(data64) > 2e4) {
+          const err137 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err133];
+            vErrors = [err137];
           } else {
-            vErrors.push(err133);
+            vErrors.push(err137);
           }
           errors++;
         }
-        if (!pattern1.test(data61)) {
-          const err134 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+        if (!pattern1.test(data64)) {
+          const err138 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
           if (vErrors === null) {
-            vErrors = [err134];
+            vErrors = [err138];
           } else {
-            vErrors.push(err134);
+            vErrors.push(err138);
           }
           errors++;
         }
       } else {
-        const err135 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err139 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err135];
+          vErrors = [err139];
         } else {
-          vErrors.push(err135);
+          vErrors.push(err139);
         }
         errors++;
       }
     }
   } else {
-    const err136 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err140 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err136];
+      vErrors = [err140];
     } else {
-      vErrors.push(err136);
+      vErrors.push(err140);
     }
     errors++;
   }
-  validate113.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate127;
-const schema48 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared25" } }, "additionalProperties": false };
-function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate132;
+const schema48 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" } }, "additionalProperties": false } }, "additionalProperties": false };
+function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9658,26 +10186,59 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate95(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-        errors = vErrors.length;
+      let data0 = data.auctionPeriod;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.startDate === void 0) {
+          const err1 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/required", keyword: "required", params: { missingProperty: "startDate" }, message: "must have required property 'startDate'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key1 in data0) {
+          if (!(key1 === "startDate")) {
+            const err2 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.startDate !== void 0) {
+          if (!validate99(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
+            vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err4];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err4);
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate129;
-const schema49 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e4 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared24" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared12" }, "unit": { "$ref": "shared22" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } }, "maxItems": 100 }, "procuringEntity": { "$ref": "shared15" }, "lotHolder": { "$ref": "shared15" }, "bankAccount": { "$ref": "shared10" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate134;
+const schema49 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9946,8 +10507,8 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.procurementMethodDetails !== void 0) {
       let data7 = data.procurementMethodDetails;
       if (typeof data7 === "string") {
-        if (func2(data7) > 2e4) {
-          const err26 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data7) > 2e3) {
+          const err26 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -9965,31 +10526,31 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err28 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema49.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data9 = data.status;
-      if (typeof data9 === "string") {
-        if (func2(data9) > 2e4) {
-          const err29 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+    if (data.submissionMethodDetails !== void 0) {
+      let data8 = data.submissionMethodDetails;
+      if (typeof data8 === "string") {
+        if (func2(data8) > 2e3) {
+          const err28 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err28];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err28);
           }
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err29 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema49.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -9998,43 +10559,42 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.tenderAttempts !== void 0) {
-      let data10 = data.tenderAttempts;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err31 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.status !== void 0) {
+      let data10 = data.status;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e4) {
+          const err31 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+      } else {
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err32];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err32);
         }
         errors++;
       }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 < 1 || isNaN(data10)) {
-          const err32 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err32];
-          } else {
-            vErrors.push(err32);
-          }
-          errors++;
-        }
-      }
     }
-    if (data.lotIdentifier !== void 0) {
-      let data11 = data.lotIdentifier;
-      if (typeof data11 === "string") {
-        if (func2(data11) > 2e4) {
-          const err33 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
+    if (data.tenderAttempts !== void 0) {
+      let data11 = data.tenderAttempts;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err33 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
         }
-        if (func2(data11) < 1) {
-          const err34 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        errors++;
+      }
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 < 1 || isNaN(data11)) {
+          const err34 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -10042,21 +10602,22 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err35 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
-        }
-        errors++;
       }
     }
-    if (data.value !== void 0) {
-      let data12 = data.value;
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.amount === void 0) {
-          const err36 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.lotIdentifier !== void 0) {
+      let data12 = data.lotIdentifier;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e4) {
+          const err35 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+        if (func2(data12) < 1) {
+          const err36 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err36];
           } else {
@@ -10064,31 +10625,31 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        for (const key1 in data12) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err37 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
+      } else {
+        const err37 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
         }
-        if (data12.amount !== void 0) {
-          let data13 = data12.amount;
-          if (typeof data13 == "number" && isFinite(data13)) {
-            if (data13 < 0 || isNaN(data13)) {
-              const err38 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err38];
-              } else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data13 = data.value;
+      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+        if (data13.amount === void 0) {
+          const err38 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err38];
           } else {
-            const err39 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+        for (const key1 in data13) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err39 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -10097,20 +10658,20 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data12.currency !== void 0) {
-          if (!(data12.currency === "UAH")) {
-            const err40 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err40];
-            } else {
-              vErrors.push(err40);
+        if (data13.amount !== void 0) {
+          let data14 = data13.amount;
+          if (typeof data14 == "number" && isFinite(data14)) {
+            if (data14 < 0 || isNaN(data14)) {
+              const err40 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err40];
+              } else {
+                vErrors.push(err40);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data12.valueAddedTaxIncluded !== void 0) {
-          if (typeof data12.valueAddedTaxIncluded !== "boolean") {
-            const err41 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          } else {
+            const err41 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err41];
             } else {
@@ -10119,53 +10680,53 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data13.currency !== void 0) {
+          if (!(data13.currency === "UAH")) {
+            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+        if (data13.valueAddedTaxIncluded !== void 0) {
+          if (typeof data13.valueAddedTaxIncluded !== "boolean") {
+            const err43 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err42 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err44 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err44];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err44);
         }
         errors++;
       }
     }
     if (data.minimalStep !== void 0) {
-      let data16 = data.minimalStep;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (data16.amount === void 0) {
-          const err43 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data17 = data.minimalStep;
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (data17.amount === void 0) {
+          const err45 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err43];
+            vErrors = [err45];
           } else {
-            vErrors.push(err43);
+            vErrors.push(err45);
           }
           errors++;
         }
-        for (const key2 in data16) {
+        for (const key2 in data17) {
           if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err44 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-        }
-        if (data16.amount !== void 0) {
-          let data17 = data16.amount;
-          if (typeof data17 == "number" && isFinite(data17)) {
-            if (data17 < 0 || isNaN(data17)) {
-              const err45 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err45];
-              } else {
-                vErrors.push(err45);
-              }
-              errors++;
-            }
-          } else {
-            const err46 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err46 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err46];
             } else {
@@ -10174,20 +10735,20 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data16.currency !== void 0) {
-          if (!(data16.currency === "UAH")) {
-            const err47 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err47];
-            } else {
-              vErrors.push(err47);
+        if (data17.amount !== void 0) {
+          let data18 = data17.amount;
+          if (typeof data18 == "number" && isFinite(data18)) {
+            if (data18 < 0 || isNaN(data18)) {
+              const err47 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data16.valueAddedTaxIncluded !== void 0) {
-          if (typeof data16.valueAddedTaxIncluded !== "boolean") {
-            const err48 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          } else {
+            const err48 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err48];
             } else {
@@ -10196,53 +10757,53 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data17.currency !== void 0) {
+          if (!(data17.currency === "UAH")) {
+            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err49];
+            } else {
+              vErrors.push(err49);
+            }
+            errors++;
+          }
+        }
+        if (data17.valueAddedTaxIncluded !== void 0) {
+          if (typeof data17.valueAddedTaxIncluded !== "boolean") {
+            const err50 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err49 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err51 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err49];
+          vErrors = [err51];
         } else {
-          vErrors.push(err49);
+          vErrors.push(err51);
         }
         errors++;
       }
     }
     if (data.guarantee !== void 0) {
-      let data20 = data.guarantee;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.amount === void 0) {
-          const err50 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data21 = data.guarantee;
+      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+        if (data21.amount === void 0) {
+          const err52 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err50];
+            vErrors = [err52];
           } else {
-            vErrors.push(err50);
+            vErrors.push(err52);
           }
           errors++;
         }
-        for (const key3 in data20) {
+        for (const key3 in data21) {
           if (!(key3 === "amount" || key3 === "currency")) {
-            const err51 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err51];
-            } else {
-              vErrors.push(err51);
-            }
-            errors++;
-          }
-        }
-        if (data20.amount !== void 0) {
-          let data21 = data20.amount;
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 0 || isNaN(data21)) {
-              const err52 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err52];
-              } else {
-                vErrors.push(err52);
-              }
-              errors++;
-            }
-          } else {
-            const err53 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err53 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err53];
             } else {
@@ -10251,64 +10812,64 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data20.currency !== void 0) {
-          if (!(data20.currency === "UAH")) {
-            const err54 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        if (data21.amount !== void 0) {
+          let data22 = data21.amount;
+          if (typeof data22 == "number" && isFinite(data22)) {
+            if (data22 < 0 || isNaN(data22)) {
+              const err54 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err54];
+              } else {
+                vErrors.push(err54);
+              }
+              errors++;
+            }
+          } else {
+            const err55 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err55];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err55);
+            }
+            errors++;
+          }
+        }
+        if (data21.currency !== void 0) {
+          if (!(data21.currency === "UAH")) {
+            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err56];
+            } else {
+              vErrors.push(err56);
             }
             errors++;
           }
         }
       } else {
-        const err55 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err57 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err57];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err57);
         }
         errors++;
       }
     }
     if (data.registrationFee !== void 0) {
-      let data23 = data.registrationFee;
-      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
-        if (data23.amount === void 0) {
-          const err56 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data24 = data.registrationFee;
+      if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+        if (data24.amount === void 0) {
+          const err58 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err56];
+            vErrors = [err58];
           } else {
-            vErrors.push(err56);
+            vErrors.push(err58);
           }
           errors++;
         }
-        for (const key4 in data23) {
+        for (const key4 in data24) {
           if (!(key4 === "amount" || key4 === "currency")) {
-            const err57 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err57];
-            } else {
-              vErrors.push(err57);
-            }
-            errors++;
-          }
-        }
-        if (data23.amount !== void 0) {
-          let data24 = data23.amount;
-          if (typeof data24 == "number" && isFinite(data24)) {
-            if (data24 < 0 || isNaN(data24)) {
-              const err58 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err58];
-              } else {
-                vErrors.push(err58);
-              }
-              errors++;
-            }
-          } else {
-            const err59 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err59 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err59];
             } else {
@@ -10317,64 +10878,64 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data23.currency !== void 0) {
-          if (!(data23.currency === "UAH")) {
-            const err60 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        if (data24.amount !== void 0) {
+          let data25 = data24.amount;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 < 0 || isNaN(data25)) {
+              const err60 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err60];
+              } else {
+                vErrors.push(err60);
+              }
+              errors++;
+            }
+          } else {
+            const err61 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err60];
+              vErrors = [err61];
             } else {
-              vErrors.push(err60);
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+        if (data24.currency !== void 0) {
+          if (!(data24.currency === "UAH")) {
+            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err62];
+            } else {
+              vErrors.push(err62);
             }
             errors++;
           }
         }
       } else {
-        const err61 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err63 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err61];
+          vErrors = [err63];
         } else {
-          vErrors.push(err61);
+          vErrors.push(err63);
         }
         errors++;
       }
     }
     if (data.budgetSpent !== void 0) {
-      let data26 = data.budgetSpent;
-      if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
-        if (data26.amount === void 0) {
-          const err62 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      let data27 = data.budgetSpent;
+      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+        if (data27.amount === void 0) {
+          const err64 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err62];
+            vErrors = [err64];
           } else {
-            vErrors.push(err62);
+            vErrors.push(err64);
           }
           errors++;
         }
-        for (const key5 in data26) {
+        for (const key5 in data27) {
           if (!(key5 === "amount" || key5 === "currency" || key5 === "valueAddedTaxIncluded")) {
-            const err63 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err63];
-            } else {
-              vErrors.push(err63);
-            }
-            errors++;
-          }
-        }
-        if (data26.amount !== void 0) {
-          let data27 = data26.amount;
-          if (typeof data27 == "number" && isFinite(data27)) {
-            if (data27 < 0 || isNaN(data27)) {
-              const err64 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err64];
-              } else {
-                vErrors.push(err64);
-              }
-              errors++;
-            }
-          } else {
-            const err65 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err65 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err65];
             } else {
@@ -10383,20 +10944,20 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data26.currency !== void 0) {
-          if (!(data26.currency === "UAH")) {
-            const err66 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err66];
-            } else {
-              vErrors.push(err66);
+        if (data27.amount !== void 0) {
+          let data28 = data27.amount;
+          if (typeof data28 == "number" && isFinite(data28)) {
+            if (data28 < 0 || isNaN(data28)) {
+              const err66 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err66];
+              } else {
+                vErrors.push(err66);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data26.valueAddedTaxIncluded !== void 0) {
-          if (typeof data26.valueAddedTaxIncluded !== "boolean") {
-            const err67 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          } else {
+            const err67 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err67];
             } else {
@@ -10405,61 +10966,65 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data27.currency !== void 0) {
+          if (!(data27.currency === "UAH")) {
+            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data27.valueAddedTaxIncluded !== void 0) {
+          if (typeof data27.valueAddedTaxIncluded !== "boolean") {
+            const err69 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err68 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err70 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err68];
+          vErrors = [err70];
         } else {
-          vErrors.push(err68);
+          vErrors.push(err70);
         }
         errors++;
       }
     }
     if (data.items !== void 0) {
-      let data30 = data.items;
-      if (Array.isArray(data30)) {
-        if (data30.length > 100) {
-          const err69 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+      let data31 = data.items;
+      if (Array.isArray(data31)) {
+        if (data31.length > 100) {
+          const err71 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
           if (vErrors === null) {
-            vErrors = [err69];
+            vErrors = [err71];
           } else {
-            vErrors.push(err69);
+            vErrors.push(err71);
           }
           errors++;
         }
-        if (data30.length < 1) {
-          const err70 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        if (data31.length < 1) {
+          const err72 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
           if (vErrors === null) {
-            vErrors = [err70];
+            vErrors = [err72];
           } else {
-            vErrors.push(err70);
+            vErrors.push(err72);
           }
           errors++;
         }
-        const len0 = data30.length;
+        const len0 = data31.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data31 = data30[i0];
-          if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-            if (data31.description === void 0) {
-              const err71 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-              if (vErrors === null) {
-                vErrors = [err71];
-              } else {
-                vErrors.push(err71);
-              }
-              errors++;
-            }
-            if (data31.classification === void 0) {
-              const err72 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
-              if (vErrors === null) {
-                vErrors = [err72];
-              } else {
-                vErrors.push(err72);
-              }
-              errors++;
-            }
-            if (data31.additionalClassifications === void 0) {
-              const err73 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
+          let data32 = data31[i0];
+          if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+            if (data32.description === void 0) {
+              const err73 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
               if (vErrors === null) {
                 vErrors = [err73];
               } else {
@@ -10467,8 +11032,8 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (data31.address === void 0) {
-              const err74 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+            if (data32.classification === void 0) {
+              const err74 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
               if (vErrors === null) {
                 vErrors = [err74];
               } else {
@@ -10476,8 +11041,8 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (data31.unit === void 0) {
-              const err75 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+            if (data32.additionalClassifications === void 0) {
+              const err75 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
               if (vErrors === null) {
                 vErrors = [err75];
               } else {
@@ -10485,8 +11050,8 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (data31.quantity === void 0) {
-              const err76 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+            if (data32.address === void 0) {
+              const err76 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
               if (vErrors === null) {
                 vErrors = [err76];
               } else {
@@ -10494,31 +11059,27 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            for (const key6 in data31) {
-              if (!func5.call(schema49.properties.items.items.properties, key6)) {
-                const err77 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err77];
-                } else {
-                  vErrors.push(err77);
-                }
-                errors++;
-              }
-            }
-            if (data31.id !== void 0) {
-              let data32 = data31.id;
-              if (typeof data32 === "string") {
-                if (func2(data32) > 2e4) {
-                  const err78 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err78];
-                  } else {
-                    vErrors.push(err78);
-                  }
-                  errors++;
-                }
+            if (data32.unit === void 0) {
+              const err77 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+              if (vErrors === null) {
+                vErrors = [err77];
               } else {
-                const err79 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                vErrors.push(err77);
+              }
+              errors++;
+            }
+            if (data32.quantity === void 0) {
+              const err78 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+              if (vErrors === null) {
+                vErrors = [err78];
+              } else {
+                vErrors.push(err78);
+              }
+              errors++;
+            }
+            for (const key6 in data32) {
+              if (!func5.call(schema49.properties.items.items.properties, key6)) {
+                const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err79];
                 } else {
@@ -10527,11 +11088,11 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.description !== void 0) {
-              let data33 = data31.description;
+            if (data32.id !== void 0) {
+              let data33 = data32.id;
               if (typeof data33 === "string") {
-                if (func2(data33) > 2e4) {
-                  const err80 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                if (func2(data33) > 200) {
+                  const err80 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
                   if (vErrors === null) {
                     vErrors = [err80];
                   } else {
@@ -10539,30 +11100,30 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (func2(data33) < 1) {
-                  const err81 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err81];
-                  } else {
-                    vErrors.push(err81);
-                  }
-                  errors++;
-                }
               } else {
-                const err82 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err81 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err82];
+                  vErrors = [err81];
                 } else {
-                  vErrors.push(err82);
+                  vErrors.push(err81);
                 }
                 errors++;
               }
             }
-            if (data31.description_en !== void 0) {
-              let data34 = data31.description_en;
+            if (data32.description !== void 0) {
+              let data34 = data32.description;
               if (typeof data34 === "string") {
                 if (func2(data34) > 2e4) {
-                  const err83 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  const err82 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+                if (func2(data34) < 1) {
+                  const err83 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err83];
                   } else {
@@ -10571,7 +11132,7 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err84 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err84 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err84];
                 } else {
@@ -10580,11 +11141,11 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.description_ru !== void 0) {
-              let data35 = data31.description_ru;
+            if (data32.description_en !== void 0) {
+              let data35 = data32.description_en;
               if (typeof data35 === "string") {
                 if (func2(data35) > 2e4) {
-                  const err85 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  const err85 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
                     vErrors = [err85];
                   } else {
@@ -10593,7 +11154,7 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err86 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err86 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err86];
                 } else {
@@ -10602,11 +11163,11 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.classification !== void 0) {
-              let data36 = data31.classification;
-              if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-                if (data36.scheme === void 0) {
-                  const err87 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+            if (data32.description_ru !== void 0) {
+              let data36 = data32.description_ru;
+              if (typeof data36 === "string") {
+                if (func2(data36) > 2e4) {
+                  const err87 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
                     vErrors = [err87];
                   } else {
@@ -10614,17 +11175,21 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (data36.id === void 0) {
-                  const err88 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-                  if (vErrors === null) {
-                    vErrors = [err88];
-                  } else {
-                    vErrors.push(err88);
-                  }
-                  errors++;
+              } else {
+                const err88 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
                 }
-                if (data36.description === void 0) {
-                  const err89 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+                errors++;
+              }
+            }
+            if (data32.classification !== void 0) {
+              let data37 = data32.classification;
+              if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+                if (data37.scheme === void 0) {
+                  const err89 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
                   if (vErrors === null) {
                     vErrors = [err89];
                   } else {
@@ -10632,64 +11197,60 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                for (const key7 in data36) {
-                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru")) {
-                    const err90 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err90];
-                    } else {
-                      vErrors.push(err90);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.scheme !== void 0) {
-                  if (!(data36.scheme === "CAV-PS")) {
-                    const err91 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema49.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
-                    if (vErrors === null) {
-                      vErrors = [err91];
-                    } else {
-                      vErrors.push(err91);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.id !== void 0) {
-                  let data38 = data36.id;
-                  if (typeof data38 === "string") {
-                    if (func2(data38) > 2e4) {
-                      const err92 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err92];
-                      } else {
-                        vErrors.push(err92);
-                      }
-                      errors++;
-                    }
-                    if (!pattern8.test(data38)) {
-                      const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
-                      if (vErrors === null) {
-                        vErrors = [err93];
-                      } else {
-                        vErrors.push(err93);
-                      }
-                      errors++;
-                    }
+                if (data37.id === void 0) {
+                  const err90 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+                  if (vErrors === null) {
+                    vErrors = [err90];
                   } else {
-                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    vErrors.push(err90);
+                  }
+                  errors++;
+                }
+                if (data37.description === void 0) {
+                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+                  if (vErrors === null) {
+                    vErrors = [err91];
+                  } else {
+                    vErrors.push(err91);
+                  }
+                  errors++;
+                }
+                for (const key7 in data37) {
+                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru" || key7 === "uri")) {
+                    const err92 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err94];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err94);
+                      vErrors.push(err92);
                     }
                     errors++;
                   }
                 }
-                if (data36.description !== void 0) {
-                  let data39 = data36.description;
+                if (data37.scheme !== void 0) {
+                  if (!(data37.scheme === "CAV-PS")) {
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema49.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.id !== void 0) {
+                  let data39 = data37.id;
                   if (typeof data39 === "string") {
                     if (func2(data39) > 2e4) {
-                      const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err94];
+                      } else {
+                        vErrors.push(err94);
+                      }
+                      errors++;
+                    }
+                    if (!pattern8.test(data39)) {
+                      const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
                         vErrors = [err95];
                       } else {
@@ -10697,30 +11258,30 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                       }
                       errors++;
                     }
-                    if (func2(data39) < 1) {
-                      const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err96];
-                      } else {
-                        vErrors.push(err96);
-                      }
-                      errors++;
-                    }
                   } else {
-                    const err97 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err97];
+                      vErrors = [err96];
                     } else {
-                      vErrors.push(err97);
+                      vErrors.push(err96);
                     }
                     errors++;
                   }
                 }
-                if (data36.description_en !== void 0) {
-                  let data40 = data36.description_en;
+                if (data37.description !== void 0) {
+                  let data40 = data37.description;
                   if (typeof data40 === "string") {
                     if (func2(data40) > 2e4) {
-                      const err98 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      const err97 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err97];
+                      } else {
+                        vErrors.push(err97);
+                      }
+                      errors++;
+                    }
+                    if (func2(data40) < 1) {
+                      const err98 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err98];
                       } else {
@@ -10729,7 +11290,7 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                       errors++;
                     }
                   } else {
-                    const err99 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err99 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err99];
                     } else {
@@ -10738,11 +11299,11 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
-                if (data36.description_ru !== void 0) {
-                  let data41 = data36.description_ru;
+                if (data37.description_en !== void 0) {
+                  let data41 = data37.description_en;
                   if (typeof data41 === "string") {
                     if (func2(data41) > 2e4) {
-                      const err100 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      const err100 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                       if (vErrors === null) {
                         vErrors = [err100];
                       } else {
@@ -10751,7 +11312,7 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                       errors++;
                     }
                   } else {
-                    const err101 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err101 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err101];
                     } else {
@@ -10760,47 +11321,42 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                     errors++;
                   }
                 }
-              } else {
-                const err102 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err102];
-                } else {
-                  vErrors.push(err102);
-                }
-                errors++;
-              }
-            }
-            if (data31.additionalClassifications !== void 0) {
-              let data42 = data31.additionalClassifications;
-              if (Array.isArray(data42)) {
-                if (data42.length > 100) {
-                  const err103 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
-                  if (vErrors === null) {
-                    vErrors = [err103];
-                  } else {
-                    vErrors.push(err103);
-                  }
-                  errors++;
-                }
-                const _errs89 = errors;
-                const len1 = data42.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data43 = data42[i1];
-                  const _errs90 = errors;
-                  if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-                    if (data43.scheme !== void 0) {
-                      if ("kvtspz" !== data43.scheme) {
-                        const err104 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
-                        if (vErrors === null) {
-                          vErrors = [err104];
-                        } else {
-                          vErrors.push(err104);
-                        }
-                        errors++;
+                if (data37.description_ru !== void 0) {
+                  let data42 = data37.description_ru;
+                  if (typeof data42 === "string") {
+                    if (func2(data42) > 2e4) {
+                      const err102 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
                       }
+                      errors++;
                     }
                   } else {
-                    const err105 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err103 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.uri !== void 0) {
+                  let data43 = data37.uri;
+                  if (typeof data43 === "string") {
+                    if (func2(data43) > 2e3) {
+                      const err104 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err104];
+                      } else {
+                        vErrors.push(err104);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err105 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err105];
                     } else {
@@ -10808,159 +11364,148 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                     errors++;
                   }
-                  var valid11 = _errs90 === errors;
-                  if (valid11) {
-                    break;
-                  }
-                }
-                if (!valid11) {
-                  const err106 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
-                  if (vErrors === null) {
-                    vErrors = [err106];
-                  } else {
-                    vErrors.push(err106);
-                  }
-                  errors++;
-                } else {
-                  errors = _errs89;
-                  if (vErrors !== null) {
-                    if (_errs89) {
-                      vErrors.length = _errs89;
-                    } else {
-                      vErrors = null;
-                    }
-                  }
                 }
               } else {
-                const err107 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err106 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err107];
+                  vErrors = [err106];
                 } else {
-                  vErrors.push(err107);
+                  vErrors.push(err106);
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                if (data42.length > 100) {
-                  const err108 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+            }
+            if (data32.additionalClassifications !== void 0) {
+              let data44 = data32.additionalClassifications;
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err107 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
                   if (vErrors === null) {
-                    vErrors = [err108];
+                    vErrors = [err107];
                   } else {
-                    vErrors.push(err108);
+                    vErrors.push(err107);
                   }
                   errors++;
                 }
-                const _errs95 = errors;
-                const len2 = data42.length;
-                for (let i2 = 0; i2 < len2; i2++) {
-                  let data45 = data42[i2];
-                  const _errs96 = errors;
+                const _errs93 = errors;
+                const len1 = data44.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data45 = data44[i1];
+                  const _errs94 = errors;
                   if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
                     if (data45.scheme !== void 0) {
-                      if ("cadastralNumber" !== data45.scheme) {
-                        const err109 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                      if ("kvtspz" !== data45.scheme) {
+                        const err108 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
                         if (vErrors === null) {
-                          vErrors = [err109];
+                          vErrors = [err108];
                         } else {
-                          vErrors.push(err109);
+                          vErrors.push(err108);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err110 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err109 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err110];
+                      vErrors = [err109];
                     } else {
-                      vErrors.push(err110);
+                      vErrors.push(err109);
                     }
                     errors++;
                   }
-                  var valid13 = _errs96 === errors;
-                  if (valid13) {
+                  var valid11 = _errs94 === errors;
+                  if (valid11) {
                     break;
                   }
                 }
-                if (!valid13) {
-                  const err111 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                if (!valid11) {
+                  const err110 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
-                    vErrors = [err111];
+                    vErrors = [err110];
                   } else {
-                    vErrors.push(err111);
+                    vErrors.push(err110);
                   }
                   errors++;
                 } else {
-                  errors = _errs95;
+                  errors = _errs93;
                   if (vErrors !== null) {
-                    if (_errs95) {
-                      vErrors.length = _errs95;
+                    if (_errs93) {
+                      vErrors.length = _errs93;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err112 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err111 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err112];
+                  vErrors = [err111];
                 } else {
-                  vErrors.push(err112);
+                  vErrors.push(err111);
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                if (data42.length > 100) {
-                  const err113 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err112 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
                   if (vErrors === null) {
-                    vErrors = [err113];
+                    vErrors = [err112];
                   } else {
-                    vErrors.push(err113);
+                    vErrors.push(err112);
                   }
                   errors++;
                 }
-                const len3 = data42.length;
-                for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate114(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-                    errors = vErrors.length;
+                const _errs99 = errors;
+                const len2 = data44.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data47 = data44[i2];
+                  const _errs100 = errors;
+                  if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+                    if (data47.scheme !== void 0) {
+                      if ("cadastralNumber" !== data47.scheme) {
+                        const err113 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                        if (vErrors === null) {
+                          vErrors = [err113];
+                        } else {
+                          vErrors.push(err113);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err114 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err114];
+                    } else {
+                      vErrors.push(err114);
+                    }
+                    errors++;
+                  }
+                  var valid13 = _errs100 === errors;
+                  if (valid13) {
+                    break;
                   }
                 }
-              } else {
-                const err114 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err114];
-                } else {
-                  vErrors.push(err114);
-                }
-                errors++;
-              }
-            }
-            if (data31.address !== void 0) {
-              if (!validate33(data31.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data31, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data31.unit !== void 0) {
-              if (!validate88(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data31.quantity !== void 0) {
-              let data50 = data31.quantity;
-              if (typeof data50 == "number" && isFinite(data50)) {
-                if (data50 < 0 || isNaN(data50)) {
-                  const err115 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                if (!valid13) {
+                  const err115 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
                   if (vErrors === null) {
                     vErrors = [err115];
                   } else {
                     vErrors.push(err115);
                   }
                   errors++;
+                } else {
+                  errors = _errs99;
+                  if (vErrors !== null) {
+                    if (_errs99) {
+                      vErrors.length = _errs99;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
                 }
               } else {
-                const err116 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                const err116 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err116];
                 } else {
@@ -10968,23 +11513,25 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               }
-            }
-            if (data31.schema_properties !== void 0) {
-              let data51 = data31.schema_properties;
-              if (!(data51 && typeof data51 == "object" && !Array.isArray(data51))) {
-                const err117 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err117];
-                } else {
-                  vErrors.push(err117);
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err117 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err117];
+                  } else {
+                    vErrors.push(err117);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-            }
-            if (data31.location !== void 0) {
-              let data52 = data31.location;
-              if (!(data52 && typeof data52 == "object" && !Array.isArray(data52))) {
-                const err118 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const len3 = data44.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (!validate117(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+                    errors = vErrors.length;
+                  }
+                }
+              } else {
+                const err118 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err118];
                 } else {
@@ -10993,68 +11540,72 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-          } else {
-            const err119 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err119];
-            } else {
-              vErrors.push(err119);
+            if (data32.address !== void 0) {
+              if (!validate35(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+                errors = vErrors.length;
+              }
             }
-            errors++;
-          }
-        }
-      } else {
-        const err120 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err120];
-        } else {
-          vErrors.push(err120);
-        }
-        errors++;
-      }
-    }
-    if (data.procuringEntity !== void 0) {
-      if (!validate37(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.lotHolder !== void 0) {
-      if (!validate37(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.bankAccount !== void 0) {
-      if (!validate120(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.contractTerms !== void 0) {
-      let data56 = data.contractTerms;
-      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
-        if (data56.type === void 0) {
-          const err121 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
-          if (vErrors === null) {
-            vErrors = [err121];
+            if (data32.unit !== void 0) {
+              if (!validate32(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data32.quantity !== void 0) {
+              let data52 = data32.quantity;
+              if (typeof data52 == "number" && isFinite(data52)) {
+                if (data52 < 0 || isNaN(data52)) {
+                  const err119 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err119];
+                  } else {
+                    vErrors.push(err119);
+                  }
+                  errors++;
+                }
+              } else {
+                const err120 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data32.schema_properties !== void 0) {
+              let data53 = data32.schema_properties;
+              if (!(data53 && typeof data53 == "object" && !Array.isArray(data53))) {
+                const err121 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data32.location !== void 0) {
+              let data54 = data32.location;
+              if (!(data54 && typeof data54 == "object" && !Array.isArray(data54))) {
+                const err122 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data32.contractPeriod !== void 0) {
+              if (!validate121(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+                errors = vErrors.length;
+              }
+            }
           } else {
-            vErrors.push(err121);
-          }
-          errors++;
-        }
-        if (data56.leaseTerms === void 0) {
-          const err122 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
-          if (vErrors === null) {
-            vErrors = [err122];
-          } else {
-            vErrors.push(err122);
-          }
-          errors++;
-        }
-        for (const key8 in data56) {
-          if (!(key8 === "type" || key8 === "leaseTerms")) {
-            const err123 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+            const err123 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err123];
             } else {
@@ -11063,126 +11614,143 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data56.type !== void 0) {
-          if (!(data56.type === "lease")) {
-            const err124 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema49.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err124 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err124];
+        } else {
+          vErrors.push(err124);
+        }
+        errors++;
+      }
+    }
+    if (data.procuringEntity !== void 0) {
+      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.lotHolder !== void 0) {
+      if (!validate39(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.bankAccount !== void 0) {
+      if (!validate125(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.contractTerms !== void 0) {
+      let data59 = data.contractTerms;
+      if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
+        if (data59.type === void 0) {
+          const err125 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          if (vErrors === null) {
+            vErrors = [err125];
+          } else {
+            vErrors.push(err125);
+          }
+          errors++;
+        }
+        if (data59.leaseTerms === void 0) {
+          const err126 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
+          if (vErrors === null) {
+            vErrors = [err126];
+          } else {
+            vErrors.push(err126);
+          }
+          errors++;
+        }
+        for (const key8 in data59) {
+          if (!(key8 === "type" || key8 === "leaseTerms")) {
+            const err127 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err124];
+              vErrors = [err127];
             } else {
-              vErrors.push(err124);
+              vErrors.push(err127);
             }
             errors++;
           }
         }
-        if (data56.leaseTerms !== void 0) {
-          let data58 = data56.leaseTerms;
-          if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
-            if (data58.leaseDuration === void 0) {
-              const err125 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
+        if (data59.type !== void 0) {
+          if (!(data59.type === "lease")) {
+            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema49.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err128];
+            } else {
+              vErrors.push(err128);
+            }
+            errors++;
+          }
+        }
+        if (data59.leaseTerms !== void 0) {
+          let data61 = data59.leaseTerms;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            if (data61.leaseDuration === void 0) {
+              const err129 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
               if (vErrors === null) {
-                vErrors = [err125];
+                vErrors = [err129];
               } else {
-                vErrors.push(err125);
+                vErrors.push(err129);
               }
               errors++;
             }
-            for (const key9 in data58) {
+            for (const key9 in data61) {
               if (!(key9 === "leaseDuration")) {
-                const err126 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                const err130 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err126];
+                  vErrors = [err130];
                 } else {
-                  vErrors.push(err126);
+                  vErrors.push(err130);
                 }
                 errors++;
               }
             }
-            if (data58.leaseDuration !== void 0) {
-              let data59 = data58.leaseDuration;
-              if (typeof data59 === "string") {
-                if (func2(data59) > 2e4) {
-                  const err127 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+            if (data61.leaseDuration !== void 0) {
+              let data62 = data61.leaseDuration;
+              if (typeof data62 === "string") {
+                if (func2(data62) > 2e4) {
+                  const err131 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err127];
+                    vErrors = [err131];
                   } else {
-                    vErrors.push(err127);
+                    vErrors.push(err131);
                   }
                   errors++;
                 }
-                if (!pattern9.test(data59)) {
-                  const err128 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+                if (!pattern9.test(data62)) {
+                  const err132 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
                   if (vErrors === null) {
-                    vErrors = [err128];
+                    vErrors = [err132];
                   } else {
-                    vErrors.push(err128);
+                    vErrors.push(err132);
                   }
                   errors++;
                 }
               } else {
-                const err129 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err133 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err129];
+                  vErrors = [err133];
                 } else {
-                  vErrors.push(err129);
+                  vErrors.push(err133);
                 }
                 errors++;
               }
             }
           } else {
-            const err130 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err134 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err130];
+              vErrors = [err134];
             } else {
-              vErrors.push(err130);
+              vErrors.push(err134);
             }
             errors++;
           }
         }
       } else {
-        const err131 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err131];
-        } else {
-          vErrors.push(err131);
-        }
-        errors++;
-      }
-    }
-    if (data.auctionPeriod !== void 0) {
-      let data60 = data.auctionPeriod;
-      if (!(data60 && typeof data60 == "object" && !Array.isArray(data60))) {
-        const err132 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err132];
-        } else {
-          vErrors.push(err132);
-        }
-        errors++;
-      }
-    }
-    if (data.merchandisingObject !== void 0) {
-      let data61 = data.merchandisingObject;
-      if (typeof data61 === "string") {
-        if (func2(data61) > 2e4) {
-          const err133 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err133];
-          } else {
-            vErrors.push(err133);
-          }
-          errors++;
-        }
-        if (!pattern1.test(data61)) {
-          const err134 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
-          if (vErrors === null) {
-            vErrors = [err134];
-          } else {
-            vErrors.push(err134);
-          }
-          errors++;
-        }
-      } else {
-        const err135 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err135 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err135];
         } else {
@@ -11191,21 +11759,146 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.auctionPeriod !== void 0) {
+      let data63 = data.auctionPeriod;
+      if (!(data63 && typeof data63 == "object" && !Array.isArray(data63))) {
+        const err136 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err136];
+        } else {
+          vErrors.push(err136);
+        }
+        errors++;
+      }
+    }
+    if (data.merchandisingObject !== void 0) {
+      let data64 = data.merchandisingObject;
+      if (typeof data64 === "string") {
+        if (func2(data64) > 2e4) {
+          const err137 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err137];
+          } else {
+            vErrors.push(err137);
+          }
+          errors++;
+        }
+        if (!pattern1.test(data64)) {
+          const err138 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err138];
+          } else {
+            vErrors.push(err138);
+          }
+          errors++;
+        }
+      } else {
+        const err139 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err139];
+        } else {
+          vErrors.push(err139);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err136 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err140 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err136];
+      vErrors = [err140];
     } else {
-      vErrors.push(err136);
+      vErrors.push(err140);
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate136;
-const schema50 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared6" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
-function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate142;
+const schema50 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "eligible": { "type": "boolean" } } };
+const schema51 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.amount === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "amount" || key0 === "currency" || key0 === "valueAddedTaxIncluded")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.amount !== void 0) {
+      let data0 = data.amount;
+      if (!(typeof data0 == "number" && isFinite(data0))) {
+        const err2 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.currency !== void 0) {
+      let data1 = data.currency;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err3 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.valueAddedTaxIncluded !== void 0) {
+      if (typeof data.valueAddedTaxIncluded !== "boolean") {
+        const err5 = { instancePath: instancePath + "/valueAddedTaxIncluded", schemaPath: "#/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate144.errors = vErrors;
+  return errors === 0;
+}
+function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11230,120 +11923,48 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate104(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      let data1 = data.value;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.amount === void 0) {
-          const err2 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        for (const key1 in data1) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err3 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        if (data1.amount !== void 0) {
-          let data2 = data1.amount;
-          if (!(typeof data2 == "number" && isFinite(data2))) {
-            const err4 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if (data1.currency !== void 0) {
-          let data3 = data1.currency;
-          if (typeof data3 === "string") {
-            if (func2(data3) > 2e4) {
-              const err5 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-          } else {
-            const err6 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data1.valueAddedTaxIncluded !== void 0) {
-          if (typeof data1.valueAddedTaxIncluded !== "boolean") {
-            const err7 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
+      if (!validate144(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+        errors = vErrors.length;
       }
     }
     if (data.eligible !== void 0) {
       if (typeof data.eligible !== "boolean") {
-        const err9 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err2 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err2];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err3];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err3);
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate142.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate138;
-const schema51 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
-function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate146;
+const schema52 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "status" || key0 === "qualified" || key0 === "bidNumber")) {
+      if (!(key0 === "tenderers" || key0 === "value" || key0 === "status" || key0 === "qualified" || key0 === "bidNumber")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -11353,10 +11974,22 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.tenderers !== void 0) {
+      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.value !== void 0) {
+      if (!validate144(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.status !== void 0) {
-      let data0 = data.status;
-      if (!(data0 === "draft" || data0 === "pending" || data0 === "active")) {
-        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema51.properties.status.enum }, message: "must be equal to one of the allowed values" };
+      let data2 = data.status;
+      if (!(data2 === "draft" || data2 === "pending" || data2 === "active")) {
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema52.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11377,8 +12010,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bidNumber !== void 0) {
-      let data2 = data.bidNumber;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+      let data4 = data.bidNumber;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
         const err3 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -11387,8 +12020,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data2 == "number" && isFinite(data2)) {
-        if (data2 < 1 || isNaN(data2)) {
+      if (typeof data4 == "number" && isFinite(data4)) {
+        if (data4 < 1 || isNaN(data4)) {
           const err4 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -11408,12 +12041,12 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate138.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
-const lot = validate139;
-const schema52 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared15" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
-function validate139(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate149;
+const schema53 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
+function validate149(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11454,7 +12087,7 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema52.properties, key0)) {
+      if (!func5.call(schema53.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -11637,8 +12270,8 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.lotCustodian !== void 0) {
-      if (!validate37(data.lotCustodian, { instancePath: instancePath + "/lotCustodian", parentData: data, parentDataProperty: "lotCustodian", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+      if (!validate39(data.lotCustodian, { instancePath: instancePath + "/lotCustodian", parentData: data, parentDataProperty: "lotCustodian", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
         errors = vErrors.length;
       }
     }
@@ -11752,7 +12385,7 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema52.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema53.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -11763,7 +12396,7 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema52.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema53.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -11775,7 +12408,7 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data13 = data.status;
       if (!(data13 === "draft" || data13 === "pending" || data13 === "verification" || data13 === "active.salable" || data13 === "active.awaiting" || data13 === "active.auction" || data13 === "pending.sold" || data13 === "sold" || data13 === "recomposed" || data13 === "pending.dissolution" || data13 === "dissolved" || data13 === "pending.deleted" || data13 === "deleted")) {
-        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema52.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema53.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -11847,12 +12480,12 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate139.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
-const question = validate141;
-const schema53 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared15" }, "questionOf": { "enum": ["tender"] } } };
-function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate151;
+const schema54 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender"] } } };
+function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11939,14 +12572,14 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.author !== void 0) {
-      if (!validate37(data.author, { instancePath: instancePath + "/author", parentData: data, parentDataProperty: "author", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+      if (!validate39(data.author, { instancePath: instancePath + "/author", parentData: data, parentDataProperty: "author", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
         errors = vErrors.length;
       }
     }
     if (data.questionOf !== void 0) {
       if (!(data.questionOf === "tender")) {
-        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema53.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema54.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -11964,7 +12597,7 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate151.errors = vErrors;
   return errors === 0;
 }
 export {
