@@ -4,7 +4,7 @@ import {
   itemSchema as bounceItem,
   relatedProcessSchema as bounceRelatedProcess,
 } from '../assets/types/bounce/definition.ts';
-import { contractPatchSchema } from '../auctions/awarding.ts';
+import { awardPatchSchema, contractPatchSchema } from '../auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
 import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
@@ -34,6 +34,7 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   ),
   question: questionSchema,
   answer: answerSchema,
+  awardPatch: awardPatchSchema,
   contractPatch: contractPatchSchema,
   auctionResults: auctionResultsSchema,
   cancellation: cancellationSchema,

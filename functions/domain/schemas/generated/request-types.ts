@@ -7,10 +7,23 @@ export type Answer = {
 export type AuctionResults = {
   bids: Array<{
     id: string;
-    value: {
+    value?: {
       amount: number;
+      currency?: string;
+      valueAddedTaxIncluded?: boolean;
     };
+    date?: string;
   }>;
+};
+
+export type AwardPatch = {
+  title?: string;
+  title_en?: string;
+  title_ru?: string;
+  description?: string;
+  description_en?: string;
+  description_ru?: string;
+  status?: "pending" | "active" | "unsuccessful" | "cancelled";
 };
 
 export type BasicAsset = {
@@ -365,6 +378,10 @@ export type CancellationPatch = {
 export type ContractPatch = {
   dateSigned?: string;
   status?: "pending" | "active";
+  period?: {
+    startDate?: string;
+    endDate?: string;
+  };
 };
 
 export type DgfInsiderAuction = {
@@ -1350,13 +1367,15 @@ export type Question = {
       url?: string;
     };
   };
-  questionOf?: "tender";
+  questionOf?: "tender" | "item" | "lot";
+  relatedItem?: string;
 };
 
 /** Each request body's type by the name of its validator. */
 export interface RequestTypes {
   answer: Answer;
   auctionResults: AuctionResults;
+  awardPatch: AwardPatch;
   basicAsset: BasicAsset;
   bounceAsset: BounceAsset;
   bounceItem: BounceItem;

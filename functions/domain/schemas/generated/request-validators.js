@@ -3,7 +3,7 @@ import { formats, runtime } from "../../kernel/json-schema-runtime.ts";
 import { validators } from "./validators.js";
 "use strict";
 const answer = validate21;
-const schema6 = { "type": "object", "additionalProperties": false, "required": ["answer"], "properties": { "answer": { "type": "string", "minLength": 1, "maxLength": 2e4 } } };
+const schema6 = { "type": "object", "additionalProperties": false, "required": ["answer"], "properties": { "answer": { "type": "string", "maxLength": 2e4, "minLength": 1 } } };
 const func2 = runtime.ucs2length;
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -73,7 +73,109 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const auctionResults = validate22;
-const schema7 = { "type": "object", "required": ["bids"], "properties": { "bids": { "type": "array", "items": { "type": "object", "required": ["id", "value"], "properties": { "id": { "type": "string", "maxLength": 2e4 }, "value": { "type": "object", "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 } }, "additionalProperties": false } }, "additionalProperties": false }, "maxItems": 100 } }, "additionalProperties": false };
+const schema7 = { "type": "object", "additionalProperties": false, "required": ["bids"], "properties": { "bids": { "type": "array", "maxItems": 1e3, "items": { "type": "object", "additionalProperties": false, "required": ["id"], "properties": { "id": { "type": "string", "maxLength": 200 }, "value": { "$ref": "shared9" }, "date": { "type": "string", "format": "date-time", "maxLength": 2e4 } } } } } };
+const schema8 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.amount === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "amount" || key0 === "currency" || key0 === "valueAddedTaxIncluded")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.amount !== void 0) {
+      let data0 = data.amount;
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 < 0 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.currency !== void 0) {
+      let data1 = data.currency;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 3) {
+          const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/maxLength", keyword: "maxLength", params: { limit: 3 }, message: "must NOT have more than 3 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func2(data1) < 3) {
+          const err5 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/minLength", keyword: "minLength", params: { limit: 3 }, message: "must NOT have fewer than 3 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.valueAddedTaxIncluded !== void 0) {
+      if (typeof data.valueAddedTaxIncluded !== "boolean") {
+        const err7 = { instancePath: instancePath + "/valueAddedTaxIncluded", schemaPath: "#/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate23.errors = vErrors;
+  return errors === 0;
+}
+const formats0 = formats["date-time"];
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -101,8 +203,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.bids !== void 0) {
       let data0 = data.bids;
       if (Array.isArray(data0)) {
-        if (data0.length > 100) {
-          const err2 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+        if (data0.length > 1e3) {
+          const err2 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -123,22 +225,13 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data1.value === void 0) {
-              const err4 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
             for (const key1 in data1) {
-              if (!(key1 === "id" || key1 === "value")) {
-                const err5 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              if (!(key1 === "id" || key1 === "value" || key1 === "date")) {
+                const err4 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err5];
+                  vErrors = [err4];
                 } else {
-                  vErrors.push(err5);
+                  vErrors.push(err4);
                 }
                 errors++;
               }
@@ -146,30 +239,45 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             if (data1.id !== void 0) {
               let data2 = data1.id;
               if (typeof data2 === "string") {
-                if (func2(data2) > 2e4) {
-                  const err6 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                if (func2(data2) > 200) {
+                  const err5 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err5];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err5);
                   }
                   errors++;
                 }
               } else {
-                const err7 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err6 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err6];
                 } else {
-                  vErrors.push(err7);
+                  vErrors.push(err6);
                 }
                 errors++;
               }
             }
             if (data1.value !== void 0) {
-              let data3 = data1.value;
-              if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-                if (data3.amount === void 0) {
-                  const err8 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+              if (!validate23(data1.value, { instancePath: instancePath + "/bids/" + i0 + "/value", parentData: data1, parentDataProperty: "value", rootData })) {
+                vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data1.date !== void 0) {
+              let data4 = data1.date;
+              if (typeof data4 === "string") {
+                if (func2(data4) > 2e4) {
+                  const err7 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                if (!formats0.validate(data4)) {
+                  const err8 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
                   if (vErrors === null) {
                     vErrors = [err8];
                   } else {
@@ -177,88 +285,228 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key2 in data3) {
-                  if (!(key2 === "amount")) {
-                    const err9 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err9];
-                    } else {
-                      vErrors.push(err9);
-                    }
-                    errors++;
-                  }
-                }
-                if (data3.amount !== void 0) {
-                  let data4 = data3.amount;
-                  if (typeof data4 == "number" && isFinite(data4)) {
-                    if (data4 < 0 || isNaN(data4)) {
-                      const err10 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-                      if (vErrors === null) {
-                        vErrors = [err10];
-                      } else {
-                        vErrors.push(err10);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err11 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                    if (vErrors === null) {
-                      vErrors = [err11];
-                    } else {
-                      vErrors.push(err11);
-                    }
-                    errors++;
-                  }
-                }
               } else {
-                const err12 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err9 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err9];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err9);
                 }
                 errors++;
               }
             }
           } else {
-            const err13 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err10 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err13];
+              vErrors = [err10];
             } else {
-              vErrors.push(err13);
+              vErrors.push(err10);
             }
             errors++;
           }
         }
       } else {
-        const err14 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err11 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err11];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err11);
         }
         errors++;
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err12];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err12);
     }
     errors++;
   }
   validate22.errors = vErrors;
   return errors === 0;
 }
-const basicAsset = validate23;
-const schema8 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared9" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-const func5 = Object.prototype.hasOwnProperty;
-const schema9 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3, "format": "uri" } } };
+const awardPatch = validate25;
+const schema9 = { "type": "object", "additionalProperties": false, "properties": { "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "status": { "enum": ["pending", "active", "unsuccessful", "cancelled"] } } };
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "title" || key0 === "title_en" || key0 === "title_ru" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "status")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.title !== void 0) {
+      let data0 = data.title;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      } else {
+        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.title_en !== void 0) {
+      let data1 = data.title_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err3 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err5 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err9 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      let data5 = data.description_ru;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data6 = data.status;
+      if (!(data6 === "pending" || data6 === "active" || data6 === "unsuccessful" || data6 === "cancelled")) {
+        const err13 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema9.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  validate25.errors = vErrors;
+  return errors === 0;
+}
+const basicAsset = validate26;
+const schema10 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared9" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const func14 = Object.prototype.hasOwnProperty;
+const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3, "format": "uri" } } };
 const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
-const formats0 = formats.uri;
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const formats2 = formats.uri;
+function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -449,7 +697,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats0.validate(data5)) {
+        if (!formats2.validate(data5)) {
           const err18 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err18];
@@ -477,12 +725,12 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
-const schema10 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared20" } };
-const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema12 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared20" } };
+const schema13 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -692,10 +940,10 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -710,8 +958,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate27(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+      if (!validate30(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
@@ -724,112 +972,11 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate26.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
-const schema12 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.amount === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "amount" || key0 === "currency" || key0 === "valueAddedTaxIncluded")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.amount !== void 0) {
-      let data0 = data.amount;
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.currency !== void 0) {
-      let data1 = data.currency;
-      if (typeof data1 === "string") {
-        if (func2(data1) > 3) {
-          const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/maxLength", keyword: "maxLength", params: { limit: 3 }, message: "must NOT have more than 3 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (func2(data1) < 3) {
-          const err5 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/minLength", keyword: "minLength", params: { limit: 3 }, message: "must NOT have fewer than 3 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.valueAddedTaxIncluded !== void 0) {
-      if (typeof data.valueAddedTaxIncluded !== "boolean") {
-        const err7 = { instancePath: instancePath + "/valueAddedTaxIncluded", schemaPath: "#/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate30.errors = vErrors;
-  return errors === 0;
-}
-const schema13 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared9" } } };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema14 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared9" } } };
+function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -951,8 +1098,8 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.value !== void 0) {
-      if (!validate30(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+      if (!validate23(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -965,11 +1112,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
-const schema14 = { "type": "object", "additionalProperties": false, "required": ["countryName"], "properties": { "streetAddress": { "type": "string", "maxLength": 2e3 }, "locality": { "type": "string", "maxLength": 2e3 }, "region": { "type": "string", "maxLength": 2e3 }, "postalCode": { "type": "string", "maxLength": 200 }, "countryName": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "countryName_en": { "type": "string", "maxLength": 2e3 }, "countryName_ru": { "type": "string", "maxLength": 2e3 } } };
-function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema15 = { "type": "object", "additionalProperties": false, "required": ["countryName"], "properties": { "streetAddress": { "type": "string", "maxLength": 2e3 }, "locality": { "type": "string", "maxLength": 2e3 }, "region": { "type": "string", "maxLength": 2e3 }, "postalCode": { "type": "string", "maxLength": 200 }, "countryName": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "countryName_en": { "type": "string", "maxLength": 2e3 }, "countryName_ru": { "type": "string", "maxLength": 2e3 } } };
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1165,11 +1312,11 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-const schema15 = { "type": "object", "additionalProperties": false, "required": ["latitude", "longitude"], "properties": { "latitude": { "type": ["number", "string"], "maxLength": 50 }, "longitude": { "type": ["number", "string"], "maxLength": 50 }, "elevation": { "type": ["number", "string"], "maxLength": 50 } } };
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema16 = { "type": "object", "additionalProperties": false, "required": ["latitude", "longitude"], "properties": { "latitude": { "type": ["number", "string"], "maxLength": 50 }, "longitude": { "type": ["number", "string"], "maxLength": 50 }, "elevation": { "type": ["number", "string"], "maxLength": 50 } } };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1205,7 +1352,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.latitude !== void 0) {
       let data0 = data.latitude;
       if (!(typeof data0 == "number" && isFinite(data0)) && typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/type", keyword: "type", params: { type: schema15.properties.latitude.type }, message: "must be number,string" };
+        const err3 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/type", keyword: "type", params: { type: schema16.properties.latitude.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1228,7 +1375,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.longitude !== void 0) {
       let data1 = data.longitude;
       if (!(typeof data1 == "number" && isFinite(data1)) && typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/type", keyword: "type", params: { type: schema15.properties.longitude.type }, message: "must be number,string" };
+        const err5 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/type", keyword: "type", params: { type: schema16.properties.longitude.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1251,7 +1398,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.elevation !== void 0) {
       let data2 = data.elevation;
       if (!(typeof data2 == "number" && isFinite(data2)) && typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/type", keyword: "type", params: { type: schema15.properties.elevation.type }, message: "must be number,string" };
+        const err7 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/type", keyword: "type", params: { type: schema16.properties.elevation.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1280,12 +1427,12 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
-const schema16 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" } } };
-const schema17 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema17 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" } } };
+const schema18 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1477,11 +1624,11 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-const schema18 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared23" } };
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema19 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared23" } };
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -1496,8 +1643,8 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate40(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+      if (!validate42(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
         errors = vErrors.length;
       }
     }
@@ -1510,12 +1657,12 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
-const schema19 = { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "email": { "type": "string", "maxLength": 2e3, "format": "email" }, "telephone": { "type": "string", "maxLength": 200 }, "faxNumber": { "type": "string", "maxLength": 200 }, "url": { "type": "string", "maxLength": 2e3 } } };
-const formats2 = formats.email;
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema20 = { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "email": { "type": "string", "maxLength": 2e3, "format": "email" }, "telephone": { "type": "string", "maxLength": 200 }, "faxNumber": { "type": "string", "maxLength": 200 }, "url": { "type": "string", "maxLength": 2e3 } } };
+const formats4 = formats.email;
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1626,7 +1773,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats2.validate(data3)) {
+        if (!formats4.validate(data3)) {
           const err10 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
           if (vErrors === null) {
             vErrors = [err10];
@@ -1720,10 +1867,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1850,26 +1997,26 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.identifier !== void 0) {
-      if (!validate40(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.additionalIdentifiers !== void 0) {
-      if (!validate42(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+      if (!validate42(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
         vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
         errors = vErrors.length;
       }
     }
+    if (data.additionalIdentifiers !== void 0) {
+      if (!validate44(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.address !== void 0) {
-      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
     if (data.contactPoint !== void 0) {
-      if (!validate46(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
-        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+      if (!validate48(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
         errors = vErrors.length;
       }
     }
@@ -1882,11 +2029,11 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 const pattern1 = new RegExp("^[0-9a-f]{32}$", "u");
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1918,7 +2065,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema8.properties, key0)) {
+      if (!func14.call(schema10.properties, key0)) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -2070,26 +2217,26 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.classification !== void 0) {
-      if (!validate24(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+      if (!validate27(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate26(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+      if (!validate29(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate30(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+      if (!validate23(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
         errors = vErrors.length;
       }
     }
     if (data.unit !== void 0) {
-      if (!validate32(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+      if (!validate34(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
         errors = vErrors.length;
       }
     }
@@ -2116,20 +2263,20 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.address !== void 0) {
-      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.location !== void 0) {
-      if (!validate37(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
         vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
-    if (data.assetCustodian !== void 0) {
-      if (!validate39(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
+    if (data.location !== void 0) {
+      if (!validate39(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
         vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.assetCustodian !== void 0) {
+      if (!validate41(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -2147,7 +2294,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.assetType !== void 0) {
       if (!(data.assetType === "basic")) {
-        const err20 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema8.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema10.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -2158,7 +2305,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema8.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema10.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -2170,7 +2317,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data17 = data.status;
       if (!(data17 === "draft" || data17 === "pending" || data17 === "verification" || data17 === "active" || data17 === "deleted" || data17 === "complete")) {
-        const err22 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema8.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err22 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema10.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -2219,13 +2366,13 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-const bounceAsset = validate49;
-const schema20 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-const schema21 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceAsset = validate51;
+const schema21 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema22 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -2240,8 +2387,8 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate46(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+      if (!validate48(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
         errors = vErrors.length;
       }
     }
@@ -2254,11 +2401,11 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-const schema22 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 } } };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema23 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2388,12 +2535,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-const schema23 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string", "maxLength": 200 }, "registrationDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
-const formats4 = formats["date-time"];
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema24 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string", "maxLength": 200 }, "registrationDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2420,7 +2566,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data0 = data.status;
       if (!(data0 === "unknown" || data0 === "registering" || data0 === "complete")) {
-        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema23.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2463,7 +2609,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats4.validate(data2)) {
+        if (!formats0.validate(data2)) {
           const err6 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err6];
@@ -2491,10 +2637,10 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2526,7 +2672,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema20.properties, key0)) {
+      if (!func14.call(schema21.properties, key0)) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -2726,7 +2872,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         for (const key1 in data6) {
-          if (!func5.call(schema20.properties.assetCustodian.properties, key1)) {
+          if (!func14.call(schema21.properties.assetCustodian.properties, key1)) {
             const err22 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err22];
@@ -2812,33 +2958,33 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data6.identifier !== void 0) {
-          if (!validate40(data6.identifier, { instancePath: instancePath + "/assetCustodian/identifier", parentData: data6, parentDataProperty: "identifier", rootData })) {
-            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data6.additionalIdentifiers !== void 0) {
-          if (!validate42(data6.additionalIdentifiers, { instancePath: instancePath + "/assetCustodian/additionalIdentifiers", parentData: data6, parentDataProperty: "additionalIdentifiers", rootData })) {
+          if (!validate42(data6.identifier, { instancePath: instancePath + "/assetCustodian/identifier", parentData: data6, parentDataProperty: "identifier", rootData })) {
             vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
             errors = vErrors.length;
           }
         }
+        if (data6.additionalIdentifiers !== void 0) {
+          if (!validate44(data6.additionalIdentifiers, { instancePath: instancePath + "/assetCustodian/additionalIdentifiers", parentData: data6, parentDataProperty: "additionalIdentifiers", rootData })) {
+            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+            errors = vErrors.length;
+          }
+        }
         if (data6.address !== void 0) {
-          if (!validate35(data6.address, { instancePath: instancePath + "/assetCustodian/address", parentData: data6, parentDataProperty: "address", rootData })) {
-            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+          if (!validate37(data6.address, { instancePath: instancePath + "/assetCustodian/address", parentData: data6, parentDataProperty: "address", rootData })) {
+            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
             errors = vErrors.length;
           }
         }
         if (data6.contactPoint !== void 0) {
-          if (!validate46(data6.contactPoint, { instancePath: instancePath + "/assetCustodian/contactPoint", parentData: data6, parentDataProperty: "contactPoint", rootData })) {
-            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+          if (!validate48(data6.contactPoint, { instancePath: instancePath + "/assetCustodian/contactPoint", parentData: data6, parentDataProperty: "contactPoint", rootData })) {
+            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
             errors = vErrors.length;
           }
         }
         if (data6.kind !== void 0) {
           let data14 = data6.kind;
           if (!(data14 === "general" || data14 === "special" || data14 === "other")) {
-            const err30 = { instancePath: instancePath + "/assetCustodian/kind", schemaPath: "#/properties/assetCustodian/properties/kind/enum", keyword: "enum", params: { allowedValues: schema20.properties.assetCustodian.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            const err30 = { instancePath: instancePath + "/assetCustodian/kind", schemaPath: "#/properties/assetCustodian/properties/kind/enum", keyword: "enum", params: { allowedValues: schema21.properties.assetCustodian.properties.kind.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err30];
             } else {
@@ -2848,8 +2994,8 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data6.additionalContactPoints !== void 0) {
-          if (!validate54(data6.additionalContactPoints, { instancePath: instancePath + "/assetCustodian/additionalContactPoints", parentData: data6, parentDataProperty: "additionalContactPoints", rootData })) {
-            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+          if (!validate56(data6.additionalContactPoints, { instancePath: instancePath + "/assetCustodian/additionalContactPoints", parentData: data6, parentDataProperty: "additionalContactPoints", rootData })) {
+            vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
             errors = vErrors.length;
           }
         }
@@ -2885,7 +3031,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         for (const key2 in data16) {
-          if (!func5.call(schema20.properties.assetHolder.properties, key2)) {
+          if (!func14.call(schema21.properties.assetHolder.properties, key2)) {
             const err34 = { instancePath: instancePath + "/assetHolder", schemaPath: "#/properties/assetHolder/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err34];
@@ -2971,33 +3117,33 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data16.identifier !== void 0) {
-          if (!validate40(data16.identifier, { instancePath: instancePath + "/assetHolder/identifier", parentData: data16, parentDataProperty: "identifier", rootData })) {
-            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-            errors = vErrors.length;
-          }
-        }
-        if (data16.additionalIdentifiers !== void 0) {
-          if (!validate42(data16.additionalIdentifiers, { instancePath: instancePath + "/assetHolder/additionalIdentifiers", parentData: data16, parentDataProperty: "additionalIdentifiers", rootData })) {
+          if (!validate42(data16.identifier, { instancePath: instancePath + "/assetHolder/identifier", parentData: data16, parentDataProperty: "identifier", rootData })) {
             vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
             errors = vErrors.length;
           }
         }
+        if (data16.additionalIdentifiers !== void 0) {
+          if (!validate44(data16.additionalIdentifiers, { instancePath: instancePath + "/assetHolder/additionalIdentifiers", parentData: data16, parentDataProperty: "additionalIdentifiers", rootData })) {
+            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+            errors = vErrors.length;
+          }
+        }
         if (data16.address !== void 0) {
-          if (!validate35(data16.address, { instancePath: instancePath + "/assetHolder/address", parentData: data16, parentDataProperty: "address", rootData })) {
-            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+          if (!validate37(data16.address, { instancePath: instancePath + "/assetHolder/address", parentData: data16, parentDataProperty: "address", rootData })) {
+            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
             errors = vErrors.length;
           }
         }
         if (data16.contactPoint !== void 0) {
-          if (!validate46(data16.contactPoint, { instancePath: instancePath + "/assetHolder/contactPoint", parentData: data16, parentDataProperty: "contactPoint", rootData })) {
-            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+          if (!validate48(data16.contactPoint, { instancePath: instancePath + "/assetHolder/contactPoint", parentData: data16, parentDataProperty: "contactPoint", rootData })) {
+            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
             errors = vErrors.length;
           }
         }
         if (data16.kind !== void 0) {
           let data24 = data16.kind;
           if (!(data24 === "general" || data24 === "special" || data24 === "other")) {
-            const err42 = { instancePath: instancePath + "/assetHolder/kind", schemaPath: "#/properties/assetHolder/properties/kind/enum", keyword: "enum", params: { allowedValues: schema20.properties.assetHolder.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            const err42 = { instancePath: instancePath + "/assetHolder/kind", schemaPath: "#/properties/assetHolder/properties/kind/enum", keyword: "enum", params: { allowedValues: schema21.properties.assetHolder.properties.kind.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -3007,8 +3153,8 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data16.additionalContactPoints !== void 0) {
-          if (!validate54(data16.additionalContactPoints, { instancePath: instancePath + "/assetHolder/additionalContactPoints", parentData: data16, parentDataProperty: "additionalContactPoints", rootData })) {
-            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+          if (!validate56(data16.additionalContactPoints, { instancePath: instancePath + "/assetHolder/additionalContactPoints", parentData: data16, parentDataProperty: "additionalContactPoints", rootData })) {
+            vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
             errors = vErrors.length;
           }
         }
@@ -3093,7 +3239,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key3 in data27) {
-              if (!func5.call(schema20.properties.items.items.properties, key3)) {
+              if (!func14.call(schema21.properties.items.items.properties, key3)) {
                 const err51 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err51];
@@ -3201,32 +3347,32 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data27.classification !== void 0) {
-              if (!validate24(data27.classification, { instancePath: instancePath + "/items/" + i0 + "/classification", parentData: data27, parentDataProperty: "classification", rootData })) {
-                vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              if (!validate27(data27.classification, { instancePath: instancePath + "/items/" + i0 + "/classification", parentData: data27, parentDataProperty: "classification", rootData })) {
+                vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
             }
             if (data27.additionalClassifications !== void 0) {
-              if (!validate26(data27.additionalClassifications, { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", parentData: data27, parentDataProperty: "additionalClassifications", rootData })) {
-                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+              if (!validate29(data27.additionalClassifications, { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", parentData: data27, parentDataProperty: "additionalClassifications", rootData })) {
+                vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                 errors = vErrors.length;
               }
             }
             if (data27.address !== void 0) {
-              if (!validate35(data27.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data27, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data27.location !== void 0) {
-              if (!validate37(data27.location, { instancePath: instancePath + "/items/" + i0 + "/location", parentData: data27, parentDataProperty: "location", rootData })) {
+              if (!validate37(data27.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data27, parentDataProperty: "address", rootData })) {
                 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                 errors = vErrors.length;
               }
             }
+            if (data27.location !== void 0) {
+              if (!validate39(data27.location, { instancePath: instancePath + "/items/" + i0 + "/location", parentData: data27, parentDataProperty: "location", rootData })) {
+                vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                errors = vErrors.length;
+              }
+            }
             if (data27.unit !== void 0) {
-              if (!validate66(data27.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data27, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+              if (!validate68(data27.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data27, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
                 errors = vErrors.length;
               }
             }
@@ -3253,8 +3399,8 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data27.registrationDetails !== void 0) {
-              if (!validate68(data27.registrationDetails, { instancePath: instancePath + "/items/" + i0 + "/registrationDetails", parentData: data27, parentDataProperty: "registrationDetails", rootData })) {
-                vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              if (!validate70(data27.registrationDetails, { instancePath: instancePath + "/items/" + i0 + "/registrationDetails", parentData: data27, parentDataProperty: "registrationDetails", rootData })) {
+                vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
                 errors = vErrors.length;
               }
             }
@@ -3369,7 +3515,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (!formats4.validate(data43)) {
+                if (!formats0.validate(data43)) {
                   const err73 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
                   if (vErrors === null) {
                     vErrors = [err73];
@@ -3421,7 +3567,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (data41.decisionOf !== void 0) {
               if (!(data41.decisionOf === "asset")) {
-                const err78 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema20.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
+                const err78 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema21.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err78];
                 } else {
@@ -3540,7 +3686,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.assetType !== void 0) {
       if (!(data.assetType === "bounce")) {
-        const err89 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema20.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
+        const err89 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema21.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err89];
         } else {
@@ -3551,7 +3697,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err90 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema20.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err90 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema21.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err90];
         } else {
@@ -3563,7 +3709,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data52 = data.status;
       if (!(data52 === "draft" || data52 === "pending" || data52 === "verification" || data52 === "active" || data52 === "deleted" || data52 === "complete")) {
-        const err91 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema20.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err91 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema21.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err91];
         } else {
@@ -3612,12 +3758,12 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-const bounceItem = validate70;
-const schema24 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } };
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceItem = validate72;
+const schema25 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } };
+function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3676,7 +3822,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema24.properties, key0)) {
+      if (!func14.call(schema25.properties, key0)) {
         const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err6];
@@ -3784,32 +3930,32 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.classification !== void 0) {
-      if (!validate24(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+      if (!validate27(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate26(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+      if (!validate29(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
         errors = vErrors.length;
       }
     }
     if (data.address !== void 0) {
-      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.location !== void 0) {
-      if (!validate37(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
         vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
+    if (data.location !== void 0) {
+      if (!validate39(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.unit !== void 0) {
-      if (!validate66(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+      if (!validate68(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
         errors = vErrors.length;
       }
     }
@@ -3836,8 +3982,8 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.registrationDetails !== void 0) {
-      if (!validate68(data.registrationDetails, { instancePath: instancePath + "/registrationDetails", parentData: data, parentDataProperty: "registrationDetails", rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate70(data.registrationDetails, { instancePath: instancePath + "/registrationDetails", parentData: data, parentDataProperty: "registrationDetails", rootData })) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
@@ -3862,12 +4008,12 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
-const bounceRelatedProcess = validate77;
-const schema25 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "identifier": { "type": "string", "maxLength": 200 }, "parentID": { "type": "string", "maxLength": 200 } } };
-function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceRelatedProcess = validate79;
+const schema26 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "identifier": { "type": "string", "maxLength": 200 }, "parentID": { "type": "string", "maxLength": 200 } } };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3924,7 +4070,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "lot")) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema25.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema26.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4017,12 +4163,12 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-const cancellation = validate78;
-const schema26 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
-function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellation = validate80;
+const schema27 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4142,7 +4288,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema26.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema27.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4153,7 +4299,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cancellationOf !== void 0) {
       if (!(data.cancellationOf === "tender")) {
-        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema26.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema27.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -4171,12 +4317,12 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
-const cancellationPatch = validate79;
-const schema27 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
-function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellationPatch = validate81;
+const schema28 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4287,7 +4433,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema27.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema28.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4305,17 +4451,107 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate79.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-const contractPatch = validate80;
-const schema28 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } } };
-function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const contractPatch = validate82;
+const schema29 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "period": { "$ref": "shared6" } } };
+const schema30 = { "type": "object", "additionalProperties": false, "properties": { "startDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "endDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "dateSigned" || key0 === "status")) {
+      if (!(key0 === "startDate" || key0 === "endDate")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.startDate !== void 0) {
+      let data0 = data.startDate;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err1 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!formats0.validate(data0)) {
+          const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.endDate !== void 0) {
+      let data1 = data.endDate;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err4 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (!formats0.validate(data1)) {
+          const err5 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "dateSigned" || key0 === "status" || key0 === "period")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -4337,7 +4573,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats4.validate(data0)) {
+        if (!formats0.validate(data0)) {
           const err2 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -4359,13 +4595,19 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "pending" || data1 === "active")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema28.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema29.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
         }
         errors++;
+      }
+    }
+    if (data.period !== void 0) {
+      if (!validate83(data.period, { instancePath: instancePath + "/period", parentData: data, parentDataProperty: "period", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+        errors = vErrors.length;
       }
     }
   } else {
@@ -4377,15 +4619,15 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuction = validate81;
-const schema29 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
-const formats10 = formats.date;
-const schema30 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared15" }, "minItems": 1 };
-const schema31 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuction = validate85;
+const schema31 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
+const formats16 = formats.date;
+const schema32 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared15" }, "minItems": 1 };
+const schema33 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
+function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4408,7 +4650,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema31.properties, key0)) {
+      if (!func14.call(schema33.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -4516,26 +4758,26 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.classification !== void 0) {
-      if (!validate27(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+      if (!validate30(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate26(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+      if (!validate29(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
         errors = vErrors.length;
       }
     }
     if (data.address !== void 0) {
-      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
     if (data.unit !== void 0) {
-      if (!validate32(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+      if (!validate34(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
         errors = vErrors.length;
       }
     }
@@ -4618,10 +4860,10 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -4645,8 +4887,8 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate83(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+      if (!validate87(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
         errors = vErrors.length;
       }
     }
@@ -4659,11 +4901,11 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
-const schema32 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema34 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
+function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4790,33 +5032,33 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.identifier !== void 0) {
-      if (!validate40(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.additionalIdentifiers !== void 0) {
-      if (!validate42(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+      if (!validate42(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
         vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
         errors = vErrors.length;
       }
     }
+    if (data.additionalIdentifiers !== void 0) {
+      if (!validate44(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.address !== void 0) {
-      if (!validate35(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
     if (data.contactPoint !== void 0) {
-      if (!validate46(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
-        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+      if (!validate48(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
         errors = vErrors.length;
       }
     }
     if (data.kind !== void 0) {
       let data7 = data.kind;
       if (!(data7 === "general" || data7 === "special" || data7 === "defense" || data7 === "other")) {
-        const err12 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema32.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema34.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -4834,11 +5076,11 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate90.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
-const schema33 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema35 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4855,7 +5097,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema33.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema35.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4903,7 +5145,7 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema33.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema35.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -4942,12 +5184,12 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
-const schema34 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
-const schema35 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema36 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
+const schema37 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
+function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4963,7 +5205,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (!formats10.validate(data)) {
+    if (!formats16.validate(data)) {
       const err1 = { instancePath, schemaPath: "#/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
       if (vErrors === null) {
         vErrors = [err1];
@@ -4995,7 +5237,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!formats4.validate(data)) {
+      if (!formats0.validate(data)) {
         const err4 = { instancePath, schemaPath: "#/anyOf/1/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
         if (vErrors === null) {
           vErrors = [err4];
@@ -5053,10 +5295,10 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
-function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5081,8 +5323,8 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.startDate !== void 0) {
-      if (!validate99(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
-        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+      if (!validate103(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
+        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
         errors = vErrors.length;
       }
     }
@@ -5117,10 +5359,10 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate98.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5271,7 +5513,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema29.properties, key0)) {
+      if (!func14.call(schema31.properties, key0)) {
         const err13 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err13];
@@ -5424,7 +5666,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema29.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema31.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -5688,7 +5930,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err51 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema29.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err51 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema31.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
@@ -5803,7 +6045,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!formats10.validate(data25)) {
+        if (!formats16.validate(data25)) {
           const err62 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err62];
@@ -5869,7 +6111,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err68 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema29.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err68 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema31.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -5946,7 +6188,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data30.currency !== void 0) {
           if (!(data30.currency === "UAH")) {
-            const err75 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema29.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err75 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema31.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err75];
             } else {
@@ -5977,26 +6219,26 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.items !== void 0) {
-      if (!validate82(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+      if (!validate86(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
         errors = vErrors.length;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate94(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate96(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+      if (!validate100(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate98(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+      if (!validate102(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
         errors = vErrors.length;
       }
     }
@@ -6031,12 +6273,12 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate102;
-const schema36 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate106;
+const schema38 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
+function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6104,7 +6346,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema36.properties, key0)) {
+      if (!func14.call(schema38.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -6257,7 +6499,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema36.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema38.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -6521,7 +6763,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err45 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema36.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err45 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema38.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -6636,7 +6878,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats10.validate(data23)) {
+        if (!formats16.validate(data23)) {
           const err56 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err56];
@@ -6702,7 +6944,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err62 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema36.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err62 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err62];
             } else {
@@ -6779,7 +7021,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data28.currency !== void 0) {
           if (!(data28.currency === "UAH")) {
-            const err69 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema36.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err69 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err69];
             } else {
@@ -6810,20 +7052,20 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.items !== void 0) {
-      if (!validate82(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+      if (!validate86(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
         errors = vErrors.length;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate94(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate96(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+      if (!validate100(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
         errors = vErrors.length;
       }
     }
@@ -6870,13 +7112,13 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate102.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate106;
-const schema37 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
-const schema38 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate110;
+const schema39 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
+const schema40 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
+function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -6900,8 +7142,8 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate39(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+      if (!validate41(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -6914,11 +7156,11 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
-const schema39 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema41 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6966,7 +7208,7 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.currency !== void 0) {
       if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.currency.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6995,10 +7237,10 @@ function validate110(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate110.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
-function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7041,15 +7283,15 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate111(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema37.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema39.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -7070,7 +7312,7 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data2 === true)) {
-        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema37.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema39.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -7091,7 +7333,7 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data3 === true)) {
-        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema37.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema39.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -7101,8 +7343,8 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.value !== void 0) {
-      if (!validate110(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+      if (!validate114(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
         errors = vErrors.length;
       }
     }
@@ -7115,12 +7357,12 @@ function validate106(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate106.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate112;
-const schema40 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
-function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate116;
+const schema42 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
+function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7136,14 +7378,14 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate111(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate110(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+      if (!validate114(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
         errors = vErrors.length;
       }
     }
@@ -7156,14 +7398,14 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
-const document = validate115;
-const schema41 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
+const document = validate119;
+const schema43 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
 const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
 const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs2 = errors;
@@ -7328,7 +7570,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-          if (!formats0.validate(data5)) {
+          if (!formats2.validate(data5)) {
             const err12 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -7457,7 +7699,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-          if (!formats0.validate(data9)) {
+          if (!formats2.validate(data9)) {
             const err23 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
             if (vErrors === null) {
               vErrors = [err23];
@@ -7562,7 +7804,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema41.properties, key0)) {
+      if (!func14.call(schema43.properties, key0)) {
         const err33 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err33];
@@ -7725,7 +7967,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats0.validate(data18)) {
+        if (!formats2.validate(data18)) {
           const err48 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err48];
@@ -7935,15 +8177,15 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate119.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate116;
-const schema42 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const landleaseAuction = validate120;
+const schema44 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
 const pattern9 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
-const schema43 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema45 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
+function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8153,103 +8395,13 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate117.errors = vErrors;
-  return errors === 0;
-}
-const schema44 = { "type": "object", "additionalProperties": false, "properties": { "startDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "endDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
-function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === "startDate" || key0 === "endDate")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.startDate !== void 0) {
-      let data0 = data.startDate;
-      if (typeof data0 === "string") {
-        if (func2(data0) > 2e4) {
-          const err1 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-        if (!formats4.validate(data0)) {
-          const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.endDate !== void 0) {
-      let data1 = data.endDate;
-      if (typeof data1 === "string") {
-        if (func2(data1) > 2e4) {
-          const err4 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (!formats4.validate(data1)) {
-          const err5 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
   validate121.errors = vErrors;
   return errors === 0;
 }
-const schema45 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared4" } } };
-const schema46 = { "type": "array", "minItems": 1, "items": { "$ref": "shared22" }, "maxItems": 100 };
-const schema47 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
-function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema46 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema47 = { "type": "array", "minItems": 1, "items": { "$ref": "shared22" }, "maxItems": 100 };
+const schema48 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8441,10 +8593,10 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -8468,8 +8620,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate127(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+      if (!validate130(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
         errors = vErrors.length;
       }
     }
@@ -8482,10 +8634,10 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
-function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8572,8 +8724,8 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate126(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+      if (!validate129(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
         errors = vErrors.length;
       }
     }
@@ -8586,10 +8738,10 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
-function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8702,7 +8854,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema42.properties, key0)) {
+      if (!func14.call(schema44.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -8855,7 +9007,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema42.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema44.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -8910,7 +9062,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema42.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema44.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -9042,7 +9194,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data13.currency !== void 0) {
           if (!(data13.currency === "UAH")) {
-            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err43];
             } else {
@@ -9119,7 +9271,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data17.currency !== void 0) {
           if (!(data17.currency === "UAH")) {
-            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err50];
             } else {
@@ -9196,7 +9348,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data21.currency !== void 0) {
           if (!(data21.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -9262,7 +9414,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err63];
             } else {
@@ -9328,7 +9480,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data27.currency !== void 0) {
           if (!(data27.currency === "UAH")) {
-            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err69];
             } else {
@@ -9438,7 +9590,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data32) {
-              if (!func5.call(schema42.properties.items.items.properties, key6)) {
+              if (!func14.call(schema44.properties.items.items.properties, key6)) {
                 const err80 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err80];
@@ -9588,7 +9740,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data37.scheme !== void 0) {
                   if (!(data37.scheme === "CAV-PS")) {
-                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema42.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema44.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err94];
                     } else {
@@ -9885,8 +10037,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate117(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+                  if (!validate121(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -9901,14 +10053,14 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data32.address !== void 0) {
-              if (!validate35(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+              if (!validate37(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                 errors = vErrors.length;
               }
             }
             if (data32.unit !== void 0) {
-              if (!validate32(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+              if (!validate34(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                 errors = vErrors.length;
               }
             }
@@ -9959,8 +10111,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data32.contractPeriod !== void 0) {
-              if (!validate121(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
-                vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+              if (!validate83(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
                 errors = vErrors.length;
               }
             }
@@ -9985,20 +10137,20 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate94(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
     if (data.lotHolder !== void 0) {
-      if (!validate39(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+      if (!validate41(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate125(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+      if (!validate128(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
         errors = vErrors.length;
       }
     }
@@ -10036,7 +10188,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data59.type !== void 0) {
           if (!(data59.type === "lease")) {
-            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema42.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema44.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err129];
             } else {
@@ -10120,8 +10272,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate98(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+      if (!validate102(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
         errors = vErrors.length;
       }
     }
@@ -10165,12 +10317,12 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate116.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate132;
-const schema48 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" } }, "additionalProperties": false } }, "additionalProperties": false };
-function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate135;
+const schema49 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" } }, "additionalProperties": false } }, "additionalProperties": false };
+function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10209,8 +10361,8 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data0.startDate !== void 0) {
-          if (!validate99(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
-            vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+          if (!validate103(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
+            vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
             errors = vErrors.length;
           }
         }
@@ -10233,12 +10385,12 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate134;
-const schema49 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate137;
+const schema50 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+function validate137(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10342,7 +10494,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema49.properties, key0)) {
+      if (!func14.call(schema50.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -10495,7 +10647,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema49.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema50.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -10550,7 +10702,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema49.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema50.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -10682,7 +10834,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data13.currency !== void 0) {
           if (!(data13.currency === "UAH")) {
-            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -10759,7 +10911,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data17.currency !== void 0) {
           if (!(data17.currency === "UAH")) {
-            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -10836,7 +10988,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data21.currency !== void 0) {
           if (!(data21.currency === "UAH")) {
-            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err56];
             } else {
@@ -10902,7 +11054,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err62];
             } else {
@@ -10968,7 +11120,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data27.currency !== void 0) {
           if (!(data27.currency === "UAH")) {
-            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema49.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -11078,7 +11230,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data32) {
-              if (!func5.call(schema49.properties.items.items.properties, key6)) {
+              if (!func14.call(schema50.properties.items.items.properties, key6)) {
                 const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err79];
@@ -11228,7 +11380,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data37.scheme !== void 0) {
                   if (!(data37.scheme === "CAV-PS")) {
-                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema49.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema50.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err93];
                     } else {
@@ -11525,8 +11677,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate117(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+                  if (!validate121(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -11541,14 +11693,14 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data32.address !== void 0) {
-              if (!validate35(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+              if (!validate37(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                 errors = vErrors.length;
               }
             }
             if (data32.unit !== void 0) {
-              if (!validate32(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+              if (!validate34(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                 errors = vErrors.length;
               }
             }
@@ -11599,8 +11751,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data32.contractPeriod !== void 0) {
-              if (!validate121(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
-                vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+              if (!validate83(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
                 errors = vErrors.length;
               }
             }
@@ -11625,20 +11777,20 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate90(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate94(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
     if (data.lotHolder !== void 0) {
-      if (!validate39(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+      if (!validate41(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate125(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+      if (!validate128(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
         errors = vErrors.length;
       }
     }
@@ -11676,7 +11828,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data59.type !== void 0) {
           if (!(data59.type === "lease")) {
-            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema49.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema50.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err128];
             } else {
@@ -11811,13 +11963,13 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate137.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate142;
-const schema50 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "eligible": { "type": "boolean" } } };
-const schema51 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate145;
+const schema51 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "eligible": { "type": "boolean" } } };
+const schema52 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11895,10 +12047,10 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11923,14 +12075,14 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate111(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate144(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+      if (!validate147(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
         errors = vErrors.length;
       }
     }
@@ -11954,12 +12106,12 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate146;
-const schema52 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate149;
+const schema53 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate149(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -11975,21 +12127,21 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate107(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate111(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate144(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+      if (!validate147(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data2 = data.status;
       if (!(data2 === "draft" || data2 === "pending" || data2 === "active")) {
-        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema52.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema53.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12041,12 +12193,12 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
-const lot = validate149;
-const schema53 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
-function validate149(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate152;
+const schema54 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
+function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12087,7 +12239,7 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema53.properties, key0)) {
+      if (!func14.call(schema54.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -12270,8 +12422,8 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.lotCustodian !== void 0) {
-      if (!validate39(data.lotCustodian, { instancePath: instancePath + "/lotCustodian", parentData: data, parentDataProperty: "lotCustodian", rootData })) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+      if (!validate41(data.lotCustodian, { instancePath: instancePath + "/lotCustodian", parentData: data, parentDataProperty: "lotCustodian", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -12385,7 +12537,7 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema53.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema54.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -12396,7 +12548,7 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema53.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema54.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -12408,7 +12560,7 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data13 = data.status;
       if (!(data13 === "draft" || data13 === "pending" || data13 === "verification" || data13 === "active.salable" || data13 === "active.awaiting" || data13 === "active.auction" || data13 === "pending.sold" || data13 === "sold" || data13 === "recomposed" || data13 === "pending.dissolution" || data13 === "dissolved" || data13 === "pending.deleted" || data13 === "deleted")) {
-        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema53.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema54.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -12480,12 +12632,12 @@ function validate149(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
-const question = validate151;
-const schema54 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender"] } } };
-function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate154;
+const schema55 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12508,7 +12660,7 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "title" || key0 === "description" || key0 === "author" || key0 === "questionOf")) {
+      if (!(key0 === "title" || key0 === "description" || key0 === "author" || key0 === "questionOf" || key0 === "relatedItem")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -12521,8 +12673,8 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.title !== void 0) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) > 2e4) {
-          const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (func2(data0) > 2e3) {
+          const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -12572,14 +12724,15 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.author !== void 0) {
-      if (!validate39(data.author, { instancePath: instancePath + "/author", parentData: data, parentDataProperty: "author", rootData })) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+      if (!validate41(data.author, { instancePath: instancePath + "/author", parentData: data, parentDataProperty: "author", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
     if (data.questionOf !== void 0) {
-      if (!(data.questionOf === "tender")) {
-        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema54.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+      let data3 = data.questionOf;
+      if (!(data3 === "tender" || data3 === "item" || data3 === "lot")) {
+        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema55.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12588,21 +12741,53 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.relatedItem !== void 0) {
+      let data4 = data.relatedItem;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 200) {
+          const err9 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (func2(data4) < 1) {
+          const err10 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err12];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err12);
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 export {
   answer,
   auctionResults,
+  awardPatch,
   basicAsset,
   bounceAsset,
   bounceItem,

@@ -56,9 +56,17 @@ export const bidModel = declare({
   source: 'openprocurement.auctions.insider models.py Bid; AC models/schema.py Bid',
   fields: {
     ...Object.fromEntries(
-      ['id', 'date', 'owner', 'owner_token', 'transfer_token', 'documents', 'participationUrl', 'parameters', 'lotValues'].map(
-        (f) => [f, serverSet],
-      ),
+      [
+        'id',
+        'date',
+        'owner',
+        'owner_token',
+        'transfer_token',
+        'documents',
+        'participationUrl',
+        'parameters',
+        'lotValues',
+      ].map((f) => [f, serverSet]),
     ),
     ...newBidSchema.properties,
   },

@@ -203,8 +203,7 @@ function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timin
   // Unchecked until `assertRecord`: the patch is the client's.
   const merged = mergePatch<JsonObject>(auction, omit(patch, ['items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
-  if (patch.items !== undefined)
-    merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
+  if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
   checkEdited((candidate) => assertRecord(candidate as JsonObject), merged, patch);
   return withVat(merged as DgfInsiderAuction);
 }
@@ -232,6 +231,7 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
     auction: 'active.auction',
   },
   questionPeriod: 'enquiryPeriod',
+  questionsAbout: ['tender', 'item', 'lot'],
   bids: insiderBids,
   onResults: (w, timing) => startAwarding(w, timing, AWARDING_V3),
   createStatus,

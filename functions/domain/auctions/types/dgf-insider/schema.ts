@@ -1,4 +1,15 @@
-import { BOUNDS, code, declare, fieldsOf, list, multilingual, name, schemaOf, serverSet, text } from '../../../protocol/model.ts';
+import {
+  BOUNDS,
+  code,
+  declare,
+  fieldsOf,
+  list,
+  multilingual,
+  name,
+  schemaOf,
+  serverSet,
+  text,
+} from '../../../protocol/model.ts';
 import { addressSchema, classificationSchema, procuringEntityModel, unitSchema } from '../../../protocol/parts.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
 import type {

@@ -21,7 +21,15 @@ import { landleaseType } from './descriptor.ts';
 import { landleaseEvents } from './events.ts';
 import type { LandleaseAuction, LandleaseStatus } from './record.ts';
 import { assertKnown, checkEdited, withoutRefused, writable } from '../../../protocol/model.ts';
-import { auctionModel, CREATE_FIELDS, itemModel, checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
+import {
+  auctionModel,
+  CREATE_FIELDS,
+  itemModel,
+  checkNewAuction,
+  checkStoredAuction,
+  newAuctionSchema,
+  storedAuctionSchema,
+} from './schema.ts';
 
 /** `landlease` auctions, served at /api/2.5 (interface.md §2.5, §3.4; reference-behaviour.md §8). */
 
@@ -187,8 +195,7 @@ function ownerPatch(auction: LandleaseAuction, data: JsonObject, timing: Timing)
   // Unchecked until `assertRecord`: the patch is the client's.
   const merged = mergePatch<JsonObject>(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
-  if (patch.items !== undefined)
-    merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
+  if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
   if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
   checkEdited((candidate) => assertRecord(candidate as JsonObject), merged, patch);
   const next = withVat(merged as LandleaseAuction);

@@ -1,6 +1,17 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
-import { BOUNDS, code, declare, fieldsOf, list, multilingual, name, schemaOf, serverSet, text } from '../../../protocol/model.ts';
+import {
+  BOUNDS,
+  code,
+  declare,
+  fieldsOf,
+  list,
+  multilingual,
+  name,
+  schemaOf,
+  serverSet,
+  text,
+} from '../../../protocol/model.ts';
 import {
   addressSchema,
   classificationModel,
