@@ -27,6 +27,7 @@ export const questionModel = declare({
     relatedItem: code(1),
     answer: text(1),
   },
+  ours: { dateAnswered: 'when the answer was given, shown as later openprocurement releases do' },
   required: ['title', 'author'],
 });
 /** What the asker writes (AC question `create` role). */
