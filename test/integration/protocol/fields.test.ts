@@ -1,9 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBounceAsset, ASSET_TYPES } from '../../support/assets.ts';
-import { anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
+import { aBid, aDocument, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { AUCTIONS, clockOf, INSIDER, insiderBid, rectifyingAuction, tenderingInsider } from '../../support/auctions.ts';
+import {
+  AUCTIONS,
+  clockOf,
+  INSIDER,
+  insiderBid,
+  qualifyingInsider,
+  rectifyingAuction,
+  tenderingInsider,
+} from '../../support/auctions.ts';
 import { createLot, patchAs } from '../../support/lots.ts';
 
 /** Issue 22: the fields of the original models accepted, each with its refusal (a rogue sibling: 422 at its path). */
@@ -129,5 +137,73 @@ describe('auction results (AC auction_post role)', () => {
     // A tie goes to the earlier date: the first bid's.
     const awards = (await api.get(`${INSIDER}/${a.id}/awards`)).body.data;
     expect(awards.find((w: any) => w.status === 'pending').bid_id).toBe(bids[0]!.id);
+  });
+});
+
+describe('award and contract edits (insider award-active-disqualify, tutorial auction-contract-period)', () => {
+  it('the owner writes the award title and description, the contract period; unknown fields are refused', async () => {
+    const a = await qualifyingInsider(api, service, clock);
+    const award = a.auction.awards.find((w: { status: string }) => w.status === 'pending');
+    const awardUrl = `${a.url}/awards/${award.id}`;
+    rogue(await api.patch(awardUrl, { awardStatus: 'active' }, { token: a.token }), 'awardStatus');
+    const titled = await api.patch(awardUrl, { title: 'Протокол', description_en: 'Protocol' }, { token: a.token });
+    expect(titled.status).toBe(200);
+    expect(titled.body.data).toMatchObject({ title: 'Протокол', description_en: 'Protocol', status: 'pending' });
+    await api.post(`${awardUrl}/documents`, aDocument({ documentType: 'auctionProtocol' }), { token: a.token });
+    expect((await api.patch(awardUrl, { status: 'active' }, { token: a.token })).status).toBe(200);
+
+    const contract = (await api.get(a.url)).body.data.contracts[0];
+    const contractUrl = `${a.url}/contracts/${contract.id}`;
+    const period = { startDate: '2030-01-01T00:00:00+02:00', endDate: '2031-01-01T00:00:00+02:00' };
+    const res = await api.patch(contractUrl, { period }, { token: a.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.period).toEqual(period);
+    rogue(await api.patch(contractUrl, { period: { ...period, length: 'P1Y' } }, { token: a.token }), 'period');
+    rogue(await api.patch(contractUrl, { signed: true }, { token: a.token }), 'signed');
+  });
+});
+
+describe('landlease bids and questions (GEB roles)', () => {
+  it('a pending bid edits its tenderers (its value stays the auction value); unknown fields are refused', async () => {
+    const a = await rectifyingAuction(api);
+    await clock.passTo(a.auction.rectificationPeriod.endDate);
+    await service.bot('chronograph');
+    const bids = `${AUCTIONS}/${a.id}/bids`;
+    const created = await api.post(bids, aBid(), { as: 'broker2' });
+    expect(created.status).toBe(201);
+    const bidUrl = `${bids}/${created.body.data.id}`;
+    const auth = { as: 'broker2', token: created.body.access.token };
+    // A draft bid takes only its status (bid_edit_draft_role): the tenderers are dropped.
+    const renamed = anOrganization({ name: 'ТОВ Нова назва' });
+    expect((await api.patch(bidUrl, { tenderers: [renamed] }, auth)).body.data.tenderers[0].name).not.toBe(
+      'ТОВ Нова назва',
+    );
+    await api.patch(bidUrl, { status: 'pending' }, auth);
+    const edited = await api.patch(bidUrl, { tenderers: [renamed] }, auth);
+    expect(edited.status).toBe(200);
+    expect(edited.body.data.tenderers[0].name).toBe('ТОВ Нова назва');
+    const wrongValue = await api.patch(bidUrl, { value: { amount: 1 } }, auth);
+    expect(wrongValue.status).toBe(422);
+    rogue(await api.patch(bidUrl, { bidNumbr: 3 }, auth), 'bidNumbr');
+  });
+
+  it('a landlease question may name a relatedItem, but is only about the auction', async () => {
+    const a = await rectifyingAuction(api);
+    const questions = `${AUCTIONS}/${a.id}/questions`;
+    const ok = await api.post(questions, aQuestion({ relatedItem: a.auction.items[0].id }));
+    expect(ok.status).toBe(201);
+    const about = await api.post(questions, aQuestion({ questionOf: 'item', relatedItem: a.auction.items[0].id }));
+    expect(about.status).toBe(422);
+    expect(about.body.errors).toEqual([
+      { location: 'body', name: 'questionOf', description: ["Value must be one of ['tender']."] },
+    ]);
+  });
+
+  it('a cancellation PATCH refuses an unknown field', async () => {
+    const a = await rectifyingAuction(api);
+    const created = await api.post(`${AUCTIONS}/${a.id}/cancellations`, { reason: 'Рішення' }, { token: a.token });
+    const url = `${AUCTIONS}/${a.id}/cancellations/${created.body.data.id}`;
+    rogue(await api.patch(url, { reasn: 'typo' }, { token: a.token }), 'reasn');
+    expect((await api.patch(url, { reason_en: 'Decision', date: 'x' }, { token: a.token })).status).toBe(200);
   });
 });

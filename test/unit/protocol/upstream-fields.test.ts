@@ -11,9 +11,16 @@ import { awardModel, contractModel } from '../../../functions/domain/auctions/aw
 import { auctionResultsModel } from '../../../functions/domain/auctions/commands.ts';
 import { questionModel } from '../../../functions/domain/auctions/questions.ts';
 import { bidModel as insiderBidModel } from '../../../functions/domain/auctions/types/dgf-insider/bids.ts';
-import { itemModel as insiderItemModel } from '../../../functions/domain/auctions/types/dgf-insider/schema.ts';
+import {
+  auctionModel as insiderAuctionModel,
+  itemModel as insiderItemModel,
+} from '../../../functions/domain/auctions/types/dgf-insider/schema.ts';
 import { bidModel as landleaseBidModel } from '../../../functions/domain/auctions/types/landlease/bids.ts';
-import { itemModel as landleaseItemModel } from '../../../functions/domain/auctions/types/landlease/schema.ts';
+import {
+  auctionModel as landleaseAuctionModel,
+  itemModel as landleaseItemModel,
+} from '../../../functions/domain/auctions/types/landlease/schema.ts';
+import { cancellationModel } from '../../../functions/domain/auctions/cancellations.ts';
 import { lotModel } from '../../../functions/domain/lots/lot.ts';
 import { fieldsOf, type ObjectModel } from '../../../functions/domain/protocol/model.ts';
 import { partModels } from '../../../functions/domain/protocol/parts.ts';
@@ -42,6 +49,9 @@ const declarations: Record<string, ObjectModel> = {
   Contract: contractModel,
   Question: questionModel,
   AuctionResults: auctionResultsModel,
+  DgfInsiderAuction: insiderAuctionModel,
+  LandleaseAuction: landleaseAuctionModel,
+  Cancellation: cancellationModel,
 };
 
 describe('the protocol declarations hold the original models', () => {

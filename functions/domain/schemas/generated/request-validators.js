@@ -4167,7 +4167,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const cancellation = validate80;
-const schema27 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
+const schema27 = { "type": "object", "additionalProperties": false, "required": ["reason"], "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
 function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -4321,7 +4321,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const cancellationPatch = validate81;
-const schema28 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_en": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "reason_ru": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
+const schema28 = { "type": "object", "additionalProperties": false, "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
 function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
