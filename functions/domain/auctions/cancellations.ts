@@ -3,10 +3,7 @@ import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { sameJson, type JsonObject } from '../kernel/objects.ts';
 import { declare, schemaOf, serverSet, text, writable } from '../protocol/model.ts';
-import type {
-  Cancellation as CancellationBody,
-  CancellationPatch,
-} from '../schemas/generated/request-types.ts';
+import type { Cancellation as CancellationBody, CancellationPatch } from '../schemas/generated/request-types.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import {
