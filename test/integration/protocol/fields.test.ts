@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBounceAsset, ASSET_TYPES } from '../../support/assets.ts';
-import { aBid, aDocument, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
+import { aBid, aDocument, aLandItem, aLot, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import {
   AUCTIONS,
   clockOf,
+  draftAuction,
   INSIDER,
   insiderBid,
   qualifyingInsider,
@@ -205,5 +206,51 @@ describe('landlease bids and questions (GEB roles)', () => {
     const url = `${AUCTIONS}/${a.id}/cancellations/${created.body.data.id}`;
     rogue(await api.patch(url, { reasn: 'typo' }, { token: a.token }), 'reasn');
     expect((await api.patch(url, { reason_en: 'Decision', date: 'x' }, { token: a.token })).status).toBe(200);
+  });
+});
+
+describe('landlease create (GEB Item, EA BankAccount)', () => {
+  const contractPeriod = { startDate: '2030-01-01T00:00:00+02:00', endDate: '2035-01-01T00:00:00+02:00' };
+  const item = aLandItem({
+    classification: { ...aLandItem().classification, uri: 'https://cav.example/06121000-6' },
+    unit: { code: 'HAR', name: 'гектар', name_en: 'hectare', value: { amount: 10, currency: 'UAH' } },
+    contractPeriod,
+    relatedLot: 'a'.repeat(32),
+  });
+  const bankAccount = {
+    bankName: 'АТ КБ ПриватБанк',
+    accountIdentification: [{ scheme: 'UA-IBAN', id: 'UA213223130000026007233566001', description_en: 'IBAN' }],
+  };
+
+  it('takes item uris, unit translations and value, contractPeriod, account translations; drops relatedLot', async () => {
+    const { id } = await draftAuction(api, { items: [item], bankAccount, submissionMethodDetails: 'quick' });
+    const auction = (await api.get(`${AUCTIONS}/${id}`)).body.data;
+    expect(auction.items[0]).toMatchObject({ unit: { name_en: 'hectare' }, contractPeriod });
+    expect(auction.items[0]).not.toHaveProperty('relatedLot');
+    expect(auction.bankAccount.accountIdentification[0].description_en).toBe('IBAN');
+    expect(auction.submissionMethodDetails).toBe('quick');
+  });
+
+  it('refuses an unknown sibling inside an item', async () => {
+    await expect(draftAuction(api, { items: [{ ...item, unit: { ...item.unit, price: 1 } }] })).rejects.toThrow(
+      /"price":\["Rogue field"\]/,
+    );
+  });
+});
+
+describe('lots, basic assets and related processes', () => {
+  it('a lot takes sandboxParameters, refuses an unknown sibling', async () => {
+    const lot = await createLot(api, { sandboxParameters: 'quick' });
+    expect(lot.lot.sandboxParameters).toBe('quick');
+    expect((await api.post('/api/0.1/lots', aLot({ sandboxParams: 'quick' }))).status).toBe(422);
+  });
+
+  it('a basic asset unit carries a value (EA ocds.py Unit); an unknown field in it is refused', async () => {
+    const unit = { code: 'E54', name: 'штука', value: { amount: 5, currency: 'UAH', valueAddedTaxIncluded: true } };
+    const ok = await api.post(ASSET_TYPES.basic.path, ASSET_TYPES.basic.build({ unit }));
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.unit).toEqual(unit);
+    const res = await api.post(ASSET_TYPES.basic.path, ASSET_TYPES.basic.build({ unit: { ...unit, price: 1 } }));
+    rogue(res, 'unit');
   });
 });
