@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { organizationSchema } from '../functions/domain/kernel/organization.ts';
 import { compileCheck } from '../functions/domain/kernel/schema-compiler.ts';
+import { schemaOf } from '../functions/domain/protocol/model.ts';
+import { organizationModel } from '../functions/domain/protocol/parts.ts';
 import { deleteOrganization, organizationDirectory, putOrganization } from '../functions/store/organizations.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
 
@@ -17,13 +18,12 @@ import { tableDescription, tableFailure, tableOptions, useTable } from './local-
  * Exit codes: 0 done, 1 refused, not found or failed, 2 wrong arguments. Every entry of a file is checked before any
  * is stored.
  */
-const { contactPoint: _sentByClients, ...entryProperties } = organizationSchema.properties;
-const checkEntry = compileCheck({
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'identifier', 'address'],
-  properties: entryProperties,
-});
+const checkEntry = compileCheck(
+  schemaOf(organizationModel, {
+    only: ['name', 'name_en', 'name_ru', 'identifier', 'additionalIdentifiers', 'address'],
+    required: ['name', 'identifier', 'address'],
+  }),
+);
 
 const USAGE =
   'usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>  [--table <name> | --stack <stack>]';

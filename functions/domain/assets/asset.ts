@@ -1,6 +1,7 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import type { DocumentRecord } from '../documents/documents.ts';
 import type { JsonObject } from '../kernel/objects.ts';
+import type { ObjectModel } from '../protocol/model.ts';
 import type {
   BasicAsset as BasicAssetBody,
   BounceAsset as BounceAssetBody,
@@ -127,7 +128,9 @@ export interface AssetTypeDefinition {
   feed: string;
   /** Accreditation level a broker needs to create one (upstream `create_accreditation`). */
   createLevel: string;
-  /** Content fields the owner may PATCH (besides `status`) in draft, and in pending during rectification. */
+  /** The asset as the original model declares it (protocol/model.ts): what is known, and so what is rogue. */
+  model: ObjectModel;
+  /** Content fields the owner writes on create and PATCHes (besides `status`) in draft, and in pending during rectification. */
   ownerFields: readonly string[];
   /** Fields holding an Organization the directory can complete. */
   organizations: readonly string[];

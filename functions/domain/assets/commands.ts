@@ -5,6 +5,7 @@ import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { mergePatch, omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { completeOrganization, readDirectory, type OrganizationDirectory } from '../kernel/organization-directory.ts';
 import { actingRole, type Principal } from '../kernel/principal.ts';
+import { checkEdited, writable } from '../protocol/model.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
@@ -70,7 +71,7 @@ export async function createAsset(
   if (data.assetType !== undefined && data.assetType !== type.assetType) throw notImplemented();
   assertAccreditation(ctx.principal, type.createLevel, 'asset', data.mode);
   const complete = await organizationsReader(ctx, data);
-  const sent = omit(data, [...SERVER_FIELDS, 'status', 'relatedLot']);
+  const sent = writable(type.model, data, [...type.ownerFields, 'assetType', 'mode']);
   const fields = type.accept(complete(sent, sent));
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
@@ -139,7 +140,7 @@ export function decideAssetPatch(
 ): Asset | undefined {
   const asset = current.root;
   assertEditable(assetStatusGraph, asset.status, role, 'asset');
-  const patch = pick(data, editableFields(role, asset.status, type.ownerFields));
+  const patch = writable(type.model, data, editableFields(role, asset.status, type.ownerFields));
   if (!sameJson(mergePatch(asset, omit(patch, ['status'])), asset)) assertOwnerMayChange(now, asset, role, 'asset');
   if (patch.status !== undefined) assertTransition(assetStatusGraph, asset.status, patch.status, role, 'asset');
   let merged = complete(mergePatch(asset, patch), patch) as Asset;
@@ -148,10 +149,23 @@ export function decideAssetPatch(
     for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
   }
   assertKeepsLot(asset, merged);
-  const next = { ...pick(merged, SERVER_FIELDS), ...type.accept(omit(merged, SERVER_FIELDS), asset) } as Asset;
+  const next = {
+    ...pick(merged, SERVER_FIELDS),
+    ...acceptEdited(type, omit(merged, SERVER_FIELDS), asset, patch),
+  } as Asset;
   if (sameJson(next, asset)) return undefined;
   const at = formatKyiv(now);
   return withTestTitles({ ...next, dateModified: at, ...(next.status !== asset.status && { date: at }) });
+}
+
+/**
+ * The type's check of a PATCHed asset, holding the client to what it wrote (protocol `checkEdited`): an asset stored
+ * by an earlier release keeps fields the model now refuses until a PATCH writes them.
+ */
+function acceptEdited(type: AssetTypeDefinition, fields: JsonObject, asset: Asset, patch: JsonObject): JsonObject {
+  let accepted: JsonObject = fields;
+  checkEdited(() => (accepted = type.accept(fields, asset)), fields, patch);
+  return accepted;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { pick, type JsonObject } from '../kernel/objects.ts';
+import { omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { declare, multilingual, name, schemaOf, serverSet, writable } from '../protocol/model.ts';
+import { periodSchema } from '../protocol/parts.ts';
 import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import { checkWith, type CheckOf } from '../kernel/validation.ts';
+import { checkWith, type Check, type CheckOf } from '../kernel/validation.ts';
 import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
 import type { AuctionResults, ContractPatch } from '../schemas/generated/request-types.ts';
 import { accelerator, awardPeriods, type Timing } from '../calendar/periods.ts';
@@ -326,12 +328,18 @@ export function patchAward(
   rules: AwardingRules,
   actor?: AwardActor,
 ): void {
-  const child = findAward(w, awardId);
-  const award = child.data;
-  const byBidder = rules.byBidder[award.status];
-  const bidOwner = actor?.bidOwner(award.bid_id) ?? false;
+  const sent = writable(awardModel, data, [...AWARD_EDITS, 'status']);
+  const child0 = findAward(w, awardId);
+  const byBidder = rules.byBidder[child0.data.status];
+  const bidOwner = actor?.bidOwner(child0.data.bid_id) ?? false;
   if (actor && !actor.auctionOwner && !(byBidder && bidOwner)) throw new PermissionError();
   assertAuctionStatus(w, rules.awardStatuses, 'update award');
+  checkAwardPatch(omit(sent, ['status']));
+  // The owner's title and description go on the award whatever its status does (the bidder writes only the status).
+  const edits = !actor || actor.auctionOwner ? pick(sent, AWARD_EDITS) : {};
+  const child: Child<Award> = { ...child0, data: { ...child0.data, ...edits } };
+  const award = child.data;
+  if (Object.keys(edits).length > 0 && !sameJson(award, child0.data)) putChild(w, child);
   const target = requestedStatus(data, awardStatuses(rules));
   if (target === undefined || target === award.status) return;
   const allowed = rules.transitions[award.status];
@@ -444,11 +452,67 @@ function disqualify(w: Working, child: Child<Award>, at: string, timing: Timing)
   }
 }
 
-export const contractPatchSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { dateSigned: { type: 'string', format: 'date-time' }, status: { enum: ['pending', 'active'] } },
-};
+/** An award (AC plugins/awarding/v3/models.py Award on AC models/schema.py Award). */
+export const awardModel = declare({
+  source: 'AC plugins/awarding/v3/models.py Award; AC models/schema.py Award',
+  fields: {
+    ...Object.fromEntries(
+      [
+        'id',
+        'bid_id',
+        'lotID',
+        'date',
+        'value',
+        'suppliers',
+        'items',
+        'documents',
+        'complaints',
+        'complaintPeriod',
+        'verificationPeriod',
+        'signingPeriod',
+        'paymentPeriod',
+      ].map((f) => [f, serverSet]),
+    ),
+    ...multilingual('title', name()),
+    ...multilingual('description'),
+    status: { enum: ['pending', 'active', 'unsuccessful', 'cancelled'] },
+  },
+});
+/** What the owner edits on an award besides its status (insider `award-active-disqualify.http`). */
+const AWARD_EDITS = ['title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru'] as const;
+export const awardPatchSchema = schemaOf(awardModel, { only: [...AWARD_EDITS, 'status'] });
+const checkAwardPatch: Check = (data) => checkWith('awardPatch', awardPatchSchema, data);
+
+/** A contract (AC plugins/contracting/v3/models.py Contract on AC models/schema.py Contract). */
+export const contractModel = declare({
+  source: 'AC plugins/contracting/v3/models.py Contract; AC models/schema.py Contract',
+  fields: {
+    ...Object.fromEntries(
+      [
+        'id',
+        'awardID',
+        'contractID',
+        'contractNumber',
+        'value',
+        'items',
+        'suppliers',
+        'date',
+        'documents',
+        'complaints',
+        'signingPeriod',
+        'datePaid',
+        'prolongations',
+        ...['title', 'description'].flatMap((f) => [f, `${f}_en`, `${f}_ru`]),
+      ].map((f) => [f, serverSet]),
+    ),
+    dateSigned: { type: 'string', format: 'date-time' },
+    status: { enum: ['pending', 'active'] },
+    period: periodSchema,
+  },
+});
+/** What the owner edits on a contract (AC contracting v3 `edit` role, less what Agora sets itself). */
+const CONTRACT_EDITS = ['dateSigned', 'status', 'period'] as const;
+export const contractPatchSchema = schemaOf(contractModel, { only: CONTRACT_EDITS });
 const checkContractPatch: CheckOf<ContractPatch> = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
@@ -464,7 +528,7 @@ export function patchContract(
   const contract = child.data;
   if (contract.status !== 'pending')
     throw new ForbiddenError(`Can't update contract in current (${contract.status}) status`);
-  const patch = pick(data, ['dateSigned', 'status']);
+  const patch = writable(contractModel, data, CONTRACT_EDITS);
   checkContractPatch(patch);
   if (patch.dateSigned !== undefined && parseInstant(patch.dateSigned)! > now) {
     throw UnprocessableError.field('dateSigned', "Contract signature date can't be in the future");
@@ -482,13 +546,20 @@ export function patchContract(
   if (next.status === 'active') w.root = { ...w.root, status: 'complete', date: at };
 }
 
-/** Records the auction system's results on the bids: each reported bid takes its final value. */
+/**
+ * Records the auction system's results on the bids: each reported bid takes its final value and the date of its
+ * last bid (ties go to the earlier date); a bid reported without a value made none and becomes `invalid`.
+ */
 export function recordResults(w: Working, results: AuctionResults['bids'], now: Micros): void {
   const at = formatKyiv(now);
   for (const { bid, child } of bidRecords(w.children)) {
     const reported = results.find((r) => r.id === bid.id);
     if (!reported) continue;
-    putChild(w, bidChild({ ...bid, value: { ...bid.value, ...reported.value } }, child.internal?.tokenHash));
+    const { value, date } = reported;
+    const next: Bid = value
+      ? { ...bid, value: { ...bid.value, ...value }, ...(date && { date: formatKyiv(parseInstant(date)!) }) }
+      : { ...bid, status: 'invalid' };
+    putChild(w, bidChild(next, child.internal?.tokenHash));
   }
   w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: at } };
 }

@@ -1,8 +1,9 @@
-import type { FromSchema } from 'json-schema-to-ts';
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { sameJson, type JsonObject } from '../kernel/objects.ts';
+import { declare, schemaOf, serverSet, text, writable } from '../protocol/model.ts';
+import type { Cancellation as CancellationBody, CancellationPatch } from '../schemas/generated/request-types.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import {
@@ -44,33 +45,34 @@ export const NOT_CANCELLABLE: readonly AuctionStatus[] = [
   'invalid',
 ];
 
-/** Fields the owner sends; anything else (id, date, documents, ...) is the server's and dropped. */
-const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'];
-
-const text = { type: 'string', minLength: 1 } as const;
-
-export const cancellationSchema = {
-  type: 'object',
-  required: ['reason'],
-  properties: {
-    reason: text,
-    reason_en: text,
-    reason_ru: text,
+/** A cancellation (EA schema.py Cancellation; GEB models/schemas.py Cancellation). */
+export const cancellationModel = declare({
+  source: 'EA schema.py Cancellation; GEB models/schemas.py Cancellation',
+  fields: {
+    id: serverSet,
+    date: serverSet,
+    documents: serverSet,
+    relatedLot: serverSet,
+    reason: text(1),
+    reason_en: text(1),
+    reason_ru: text(1),
     status: { enum: ['pending', 'active'] },
     cancellationOf: { enum: ['tender'] },
   },
-} as const;
+  required: ['reason'],
+});
+
+/** Fields the owner writes; the known others (id, date, documents, ...) are the server's and dropped. */
+const FIELDS = ['reason', 'reason_en', 'reason_ru', 'status', 'cancellationOf'] as const;
+const EDITS = FIELDS.filter((f) => f !== 'cancellationOf');
+
+export const cancellationSchema = schemaOf(cancellationModel, { only: FIELDS });
 const checkNew: CheckOf<CancellationBody> = (data) => checkWith('cancellation', cancellationSchema, data);
 
-export const cancellationPatchSchema = {
-  type: 'object',
-  properties: { reason: text, reason_en: text, reason_ru: text, status: { enum: ['pending', 'active'] } },
-} as const;
-const checkPatch: CheckOf<FromSchema<typeof cancellationPatchSchema>> = (data) =>
-  checkWith('cancellationPatch', cancellationPatchSchema, data);
+export const cancellationPatchSchema = schemaOf(cancellationModel, { only: EDITS, required: [] });
+const checkPatch: CheckOf<CancellationPatch> = (data) => checkWith('cancellationPatch', cancellationPatchSchema, data);
 
 /** A cancellation as stored and shown: the client's fields (typed from the schema they are checked with) and the server's. */
-type CancellationBody = FromSchema<typeof cancellationSchema, { keepDefaultedPropertiesOptional: true }>;
 export type Cancellation = CancellationBody & {
   id: string;
   date: string;
@@ -108,7 +110,7 @@ function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void 
 /** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
 export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules): Cancellation {
   assertCancellable(w, 'add');
-  const fields = pick(data, FIELDS);
+  const fields = writable(cancellationModel, data, FIELDS);
   checkNew(fields);
   const cancellation: Cancellation = {
     cancellationOf: 'tender',
@@ -136,10 +138,7 @@ export function patchCancellation(
   const current = child.data;
   if (current.status !== 'pending')
     throw new ForbiddenError(`Can't update cancellation in current (${current.status}) status`);
-  const patch = pick(
-    data,
-    FIELDS.filter((f) => f !== 'cancellationOf'),
-  );
+  const patch = writable(cancellationModel, data, EDITS);
   checkPatch(patch);
   const next: Cancellation = { ...current, ...patch };
   if (sameJson(next, current)) return current;

@@ -7,6 +7,8 @@ import { actingRole } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
+import { code, declare, list, schemaOf } from '../protocol/model.ts';
+import { valueSchema } from '../protocol/parts.ts';
 import type { AuctionResults } from '../schemas/generated/request-types.ts';
 import {
   currentDocuments,
@@ -247,7 +249,8 @@ export async function replaceAuctionDocument(
 export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Question> {
   const { result } = await change(ctx, id, (w, def) => {
     assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
-    const child = newQuestion(data, ctx.now);
+    const itemIds = (w.root.items ?? []).flatMap((i) => (typeof i.id === 'string' ? [i.id] : []));
+    const child = newQuestion(data, ctx.now, itemIds, def.questionsAbout);
     putChild(w, child);
     touch(w, ctx.now);
     return child.data;
@@ -461,23 +464,27 @@ export const patchBidDocument = (
 
 // ---------------------------------------------------------------------------------------------------- the auction system
 
-export const auctionResultsSchema = {
-  type: 'object',
-  required: ['bids'],
-  properties: {
-    bids: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'value'],
-        properties: {
-          id: { type: 'string' },
-          value: { type: 'object', required: ['amount'], properties: { amount: { type: 'number', minimum: 0 } } },
-        },
-      },
-    },
+/**
+ * The auction system's results (AC models/schema.py Auction `auction_post` role: `bids`; each bid's `auction_post`
+ * role: `id`, `value`, `date`, `lotValues`): each bid's full value as `GET /auction` shows it, and its date.
+ */
+export const auctionResultsModel = declare({
+  source: 'AC models/roles.py auction_post_role; AC models/schema.py Bid auction_post role',
+  fields: {
+    bids: list(
+      schemaOf(
+        declare({
+          source: 'AC models/schema.py Bid (auction_post)',
+          fields: { id: code(), value: valueSchema, date: { type: 'string', format: 'date-time' }, lotValues: {} },
+        }),
+        { only: ['id', 'value', 'date'], required: ['id'] },
+      ),
+      1_000,
+    ),
   },
-};
+  required: ['bids'],
+});
+export const auctionResultsSchema = schemaOf(auctionResultsModel);
 const checkResults: CheckOf<AuctionResults> = (data) => checkWith('auctionResults', auctionResultsSchema, data);
 
 /**

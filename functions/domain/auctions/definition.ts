@@ -40,6 +40,8 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
     auction: AuctionStatus;
   };
   /** The period within which questions may be asked. */
+  /** What a question may be about (`questionOf`); the originals' Question choices, `tender` when not set. */
+  questionsAbout?: readonly ('tender' | 'item' | 'lot')[];
   questionPeriod: PeriodName;
   bids: BidPolicy<A>;
   /** Turns reported results into the next step (usually awarding); ranked bids first. */

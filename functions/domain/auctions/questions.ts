@@ -1,8 +1,9 @@
-import type { FromSchema } from 'json-schema-to-ts';
-import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
+import { ForbiddenError, NotFoundError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, pick, type JsonObject } from '../kernel/objects.ts';
-import { organizationSchema } from '../kernel/organization.ts';
+import type { JsonObject } from '../kernel/objects.ts';
+import { code, declare, name, schemaOf, serverSet, text, writable } from '../protocol/model.ts';
+import { organizationModel } from '../protocol/parts.ts';
+import type { Answer, Question as QuestionBody } from '../schemas/generated/request-types.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { childPlace, childrenOf, within, type Auction, type AuctionParts, type PeriodName } from './auction.ts';
@@ -12,30 +13,34 @@ import { listed } from './texts.ts';
 /** Questions to the organizer (interface.md §2.6) and their answers. */
 export const QUESTION = 'QUESTION';
 
-export const questionSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'author'],
-  properties: {
-    title: { type: 'string', minLength: 1 },
-    description: { type: 'string' },
-    author: { ...organizationSchema, required: ['name', 'identifier', 'address', 'contactPoint'] },
-    questionOf: { enum: ['tender'] },
+/** A question (AC models/schema.py Question; GEB models/schemas.py Question, `questionOf` only `tender` there). */
+export const questionModel = declare({
+  source: 'AC models/schema.py Question; GEB models/schemas.py Question',
+  fields: {
+    id: serverSet,
+    date: serverSet,
+    dateAnswered: serverSet,
+    title: name(1),
+    description: text(),
+    author: schemaOf(organizationModel),
+    questionOf: { enum: ['tender', 'item', 'lot'] },
+    relatedItem: code(1),
+    answer: text(1),
   },
-} as const;
-const checkQuestion: CheckOf<FromSchema<typeof questionSchema>> = (data) => checkWith('question', questionSchema, data);
+  ours: { dateAnswered: 'when the answer was given, shown as later openprocurement releases do' },
+  required: ['title', 'author'],
+});
+/** What the asker writes (AC question `create` role). */
+const ASKER_FIELDS = ['title', 'description', 'author', 'questionOf', 'relatedItem'] as const;
+export const questionSchema = schemaOf(questionModel, { only: ASKER_FIELDS });
+const checkQuestion: CheckOf<QuestionBody> = (data) => checkWith('question', questionSchema, data);
 
-export const answerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['answer'],
-  properties: { answer: { type: 'string', minLength: 1 } },
-} as const;
-const checkAnswer: CheckOf<FromSchema<typeof answerSchema>> = (data) => checkWith('answer', answerSchema, data);
+export const answerSchema = schemaOf(questionModel, { only: ['answer'], required: ['answer'] });
+const checkAnswer: CheckOf<Answer> = (data) => checkWith('answer', answerSchema, data);
 
 /** A question as stored and shown: the asker's fields (typed from the schema they are checked with) and the server's. */
-export type Question = FromSchema<typeof questionSchema> &
-  Partial<FromSchema<typeof answerSchema>> & { id: string; questionOf: 'tender'; date: string; dateAnswered?: string };
+export type Question = QuestionBody &
+  Partial<Answer> & { id: string; questionOf: 'tender' | 'item' | 'lot'; date: string; dateAnswered?: string };
 
 export function assertQuestionsOpen(
   auction: Auction,
@@ -56,10 +61,28 @@ export const questionsOnlyIn =
   (_auction: Auction, verb: 'add' | 'update'): string =>
     `Can ${verb} question only in ${listed(statuses)}`;
 
-export function newQuestion(data: JsonObject, now: Micros): Child<Question> {
-  const fields = omit(data, ['id', 'date', 'answer', 'dateAnswered']);
+/**
+ * A new question: about the auction (`tender`), or (`questionOf` `item`, `lot`) about the one `relatedItem` names,
+ * which must be one of its items (AC `validate_relatedItem`: "relatedItem should be one of items").
+ */
+export function newQuestion(
+  data: JsonObject,
+  now: Micros,
+  itemIds: readonly string[] = [],
+  choices: readonly string[] = ['tender'],
+): Child<Question> {
+  const fields = writable(questionModel, data, ASKER_FIELDS);
   checkQuestion(fields);
-  const question: Question = { ...fields, id: newId(), questionOf: 'tender', date: formatKyiv(now) };
+  const about = fields.questionOf ?? 'tender';
+  if (!choices.includes(about))
+    throw UnprocessableError.field('questionOf', `Value must be one of [${choices.map((c) => `'${c}'`).join(', ')}].`);
+  if (about !== 'tender' && fields.relatedItem === undefined)
+    throw UnprocessableError.field('relatedItem', 'This field is required.');
+  if (about === 'item' && !itemIds.includes(fields.relatedItem!))
+    throw UnprocessableError.field('relatedItem', 'relatedItem should be one of items');
+  // dgfInsider has no lots (AC validate_not_available): a question about one names none of them.
+  if (about === 'lot') throw UnprocessableError.field('relatedItem', 'relatedItem should be one of lots');
+  const question: Question = { ...fields, id: newId(), questionOf: about, date: formatKyiv(now) };
   return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
 }
 
@@ -84,7 +107,7 @@ export function findQuestion(a: AuctionParts, id: string): Child<Question> {
 
 /** The organizer's answer: only `answer` is taken, the rest of the body is dropped. */
 export function answered(question: Child<Question>, data: JsonObject, now: Micros): Child<Question> {
-  const patch = pick(data, ['answer']);
+  const patch = writable(questionModel, data, ['answer']);
   checkAnswer(patch);
   return { ...question, data: { ...question.data, ...patch, dateAnswered: formatKyiv(now) } };
 }

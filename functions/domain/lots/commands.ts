@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/a
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { mergePatch, omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { mergePatch, omit, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { actingRole, type Principal } from '../kernel/principal.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
@@ -16,7 +16,17 @@ import {
   type DocumentRecord,
 } from '../documents/documents.ts';
 import { decideOwnership, newTransferToken, type Transfer } from '../transfers/transfer.ts';
-import { checkLotFields, editableFields, lotStatusGraph, SERVER_FIELDS, type Lot, type LotRole } from './lot.ts';
+import { checkEdited, writable } from '../protocol/model.ts';
+import {
+  checkLotFields,
+  CREATE_FIELDS,
+  editableFields,
+  lotModel,
+  lotStatusGraph,
+  SERVER_FIELDS,
+  type Lot,
+  type LotRole,
+} from './lot.ts';
 
 export interface LotsContext {
   principal: Principal;
@@ -59,7 +69,7 @@ export async function createLot(
   if (data.status !== undefined && data.status !== 'draft') {
     throw new ForbiddenError('You can create only in draft status', 'status');
   }
-  const fields = omit(data, [...SERVER_FIELDS, 'status', 'auctions']);
+  const fields = omit(writable(lotModel, data, CREATE_FIELDS), ['status']);
   checkLotFields(fields);
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
@@ -93,10 +103,10 @@ function roleOn(ctx: LotsContext, a: Aggregate<Lot>): LotRole {
  */
 export function decideLotPatch(lot: Lot, role: LotRole, data: JsonObject, now: Micros): Lot | undefined {
   assertEditable(lotStatusGraph, lot.status, role, 'lot');
-  const patch = pick(data, editableFields(role, lot.status));
+  const patch = writable(lotModel, data, editableFields(role, lot.status));
   if (patch.status !== undefined) assertTransition(lotStatusGraph, lot.status, patch.status, role, 'lot');
   const merged = mergePatch(lot, patch);
-  checkLotFields(omit(merged, [...SERVER_FIELDS, 'status']));
+  checkEdited(checkLotFields, omit(merged, [...SERVER_FIELDS, 'status']), patch);
   if (sameJson(merged, lot)) return undefined;
   const at = formatKyiv(now);
   return withTestTitles({ ...merged, dateModified: at, ...(merged.status !== lot.status && { date: at }) });

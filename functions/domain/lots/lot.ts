@@ -5,7 +5,7 @@ import { organizationSchema } from '../kernel/organization.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { checkWith, type Check } from '../kernel/validation.ts';
-import { multilingual } from '../kernel/structures.ts';
+import { BOUNDS, code, declare, list, multilingual, name, schemaOf, serverSet } from '../protocol/model.ts';
 
 /**
  * A lot of lotType `basic` (interface.md §2.3, reference-behaviour.md §2): the fields its request schema allows
@@ -85,6 +85,7 @@ export const lotStatusGraph: StatusGraph<LotStatus, LotRole> = {
   deleted: { editableBy: [], next: {} },
 };
 
+/** Content the owner writes on create and edits while the lot is `pending`. */
 const OWNER_CONTENT = [
   'lotIdentifier',
   'title',
@@ -95,10 +96,14 @@ const OWNER_CONTENT = [
   'description_ru',
   'lotCustodian',
   'assets',
-];
+  'sandboxParameters',
+] as const satisfies readonly LotField[];
 
-/** Fields each role may PATCH, per status; everything else in the body is dropped silently (upstream roles). */
-export function editableFields(role: LotRole, status: LotStatus): readonly string[] {
+/**
+ * Fields each role may PATCH, per status (openregistry.lots.core `edit_role`, `Administrator_role`; lots.basic: the
+ * convoy writes `auctions`); a known field outside them is dropped silently, an unknown one is 422 (protocol/model.ts).
+ */
+export function editableFields(role: LotRole, status: LotStatus): readonly LotField[] {
   switch (role) {
     case 'owner':
       return status === 'pending' ? ['status', ...OWNER_CONTENT] : ['status'];
@@ -110,6 +115,9 @@ export function editableFields(role: LotRole, status: LotStatus): readonly strin
       return ['status', 'mode'];
   }
 }
+
+/** What the owner writes on create (lots.core `create_role`: the server sets the rest). */
+export const CREATE_FIELDS: readonly LotField[] = [...OWNER_CONTENT, 'lotType', 'mode', 'status'];
 
 /** Statuses in which a bot has work on the lot (the concierge settles assets; the sparse work index lists them). */
 export const CONCIERGE_STATUSES: readonly LotStatus[] = [
@@ -129,31 +137,42 @@ export function lotIndexing(lot: Lot): Indexing {
   };
 }
 
-const lotProperties = {
-  lotIdentifier: { type: 'string', minLength: 1 },
-  ...multilingual('title', { type: 'string', minLength: 1 }),
-  ...multilingual('description'),
-  lotType: { enum: ['basic'] },
-  lotCustodian: organizationSchema,
-  assets: {
-    type: 'array',
-    minItems: 1,
-    uniqueItems: true,
-    'x-messages': { uniqueItems: 'Assets should be unique' },
-    items: { type: 'string', pattern: ID_PATTERN },
+const idList = { type: 'string', pattern: ID_PATTERN } as const;
+
+/** A lot as openregistry.lots.core `BaseLot`/`Lot` and lots.basic declare it. */
+export const lotModel = declare({
+  source: 'openregistry.lots.core models.py BaseLot, Lot; openregistry.lots.basic models.py Lot',
+  fields: {
+    id: serverSet,
+    lotID: serverSet,
+    owner: serverSet,
+    owner_token: serverSet,
+    transfer_token: serverSet,
+    date: serverSet,
+    dateModified: serverSet,
+    revisions: serverSet,
+    documents: serverSet,
+    lotIdentifier: code(1),
+    ...multilingual('title', name(1)),
+    ...multilingual('description'),
+    lotType: { enum: ['basic'] },
+    lotCustodian: organizationSchema,
+    assets: list(idList, BOUNDS.items, {
+      minItems: 1,
+      uniqueItems: true,
+      'x-messages': { uniqueItems: 'Assets should be unique' },
+    }),
+    auctions: list(idList),
+    mode: { enum: ['test'] },
+    status: { enum: [...LOT_STATUSES] },
+    sandboxParameters: name(),
   },
-  auctions: { type: 'array', items: { type: 'string', pattern: ID_PATTERN } },
-  mode: { enum: ['test'] },
-  status: { enum: [...LOT_STATUSES] },
-};
+  required: ['lotIdentifier', 'title', 'lotCustodian', 'assets'],
+});
+export type LotField = keyof typeof lotModel.fields;
 
 /** Client-writable fields of a lot, as one schema for create and for the result of a PATCH. */
-export const lotSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['lotIdentifier', 'title', 'lotCustodian', 'assets'],
-  properties: lotProperties,
-};
+export const lotSchema = schemaOf(lotModel, { only: [...CREATE_FIELDS, 'auctions'] });
 export const checkLotFields: Check = (data) => checkWith('lot', lotSchema, data);
 
 /** Server-owned fields a client may send but never sets (upstream create role blacklist). */

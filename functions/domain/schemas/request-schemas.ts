@@ -5,7 +5,7 @@ import {
   itemSchema as bounceItem,
   relatedProcessSchema as bounceRelatedProcess,
 } from '../assets/types/bounce/definition.ts';
-import { contractPatchSchema } from '../auctions/awarding.ts';
+import { awardPatchSchema, contractPatchSchema } from '../auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
 import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
@@ -13,6 +13,7 @@ import { auctionDefinitions } from '../auctions/registry.ts';
 import { documentSchema } from '../documents/documents.ts';
 import { closeObjects } from '../kernel/validation.ts';
 import { lotSchema } from '../lots/lot.ts';
+import { boundAll } from '../protocol/model.ts';
 
 /**
  * Every request body schema the service checks, by the name of its validator in generated/request-validators.js.
@@ -35,6 +36,7 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   ),
   question: questionSchema,
   answer: answerSchema,
+  awardPatch: awardPatchSchema,
   contractPatch: contractPatchSchema,
   auctionResults: auctionResultsSchema,
   cancellation: cancellationSchema,
@@ -48,4 +50,8 @@ export function auctionValidatorName(type: string, key: string): string {
 
 // Unknown fields are refused at every level (closeObjects): in place, so the validators generated from these objects
 // and the OpenAPI document that shows them (functions/openapi/schemas.ts imports this module) agree.
-for (const schema of Object.values(requestSchemas)) closeObjects(schema);
+// Every string and list not declared with a tighter bound gets the protocol's (protocol/model.ts `boundAll`).
+for (const schema of Object.values(requestSchemas)) {
+  closeObjects(schema);
+  boundAll(schema);
+}

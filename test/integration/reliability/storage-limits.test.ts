@@ -31,16 +31,18 @@ describe('content past what DynamoDB stores', () => {
     );
     expect(tooBig.status).toBe(413);
     expect(await itemCount()).toBe(before);
-    const half = 'x'.repeat(250_000);
+    // Every string is bounded (20,000 characters of text): nine items of the longest descriptions, in Cyrillic (two
+    // bytes each), make a body under the limit, and the longest asset descriptions then take the item over it.
+    const text = 'ж'.repeat(20_000);
     const created = await api.post(
       '/api/2.4/assets',
-      aBounceAsset({ items: [anItem({ address: { countryName: 'Україна', locality: half } })] }),
+      aBounceAsset({ items: Array.from({ length: 9 }, () => anItem({ description: text })) }),
     );
     expect(created.status).toBe(201);
     const stored = await itemCount();
     const res = await api.patch(
       `/api/2.4/assets/${created.body.data.id}`,
-      { description: half },
+      { description: text, description_en: text, description_ru: text },
       { token: created.body.access.token },
     );
     expect(res.status).toBe(422);

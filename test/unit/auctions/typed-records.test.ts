@@ -9,7 +9,7 @@ describe('typed domain records', () => {
   it('derives a question from its schema', () => {
     expectTypeOf<Question['title']>().toEqualTypeOf<string>();
     expectTypeOf<Question['author']['identifier']['scheme']>().toEqualTypeOf<string>();
-    expectTypeOf<Question['questionOf']>().toEqualTypeOf<'tender'>();
+    expectTypeOf<Question['questionOf']>().toEqualTypeOf<'tender' | 'item' | 'lot'>();
   });
 
   it('derives a cancellation from its schema', () => {

@@ -7,14 +7,26 @@ export type Answer = {
 export type AuctionResults = {
   bids: Array<{
     id: string;
-    value: {
+    value?: {
       amount: number;
+      currency?: string;
+      valueAddedTaxIncluded?: boolean;
     };
+    date?: string;
   }>;
 };
 
+export type AwardPatch = {
+  title?: string;
+  title_en?: string;
+  title_ru?: string;
+  description?: string;
+  description_en?: string;
+  description_ru?: string;
+  status?: "pending" | "active" | "unsuccessful" | "cancelled";
+};
+
 export type BasicAsset = {
-  assetType?: "basic";
   title: string;
   title_en?: string;
   title_ru?: string;
@@ -43,20 +55,25 @@ export type BasicAsset = {
     valueAddedTaxIncluded?: boolean;
   };
   unit?: {
-    code: string;
     name?: string;
     name_en?: string;
     name_ru?: string;
+    code: string;
+    value?: {
+      amount: number;
+      currency?: string;
+      valueAddedTaxIncluded?: boolean;
+    };
   };
   quantity?: number;
   address?: {
+    streetAddress?: string;
+    locality?: string;
+    region?: string;
+    postalCode?: string;
     countryName: string;
     countryName_en?: string;
     countryName_ru?: string;
-    postalCode?: string;
-    region?: string;
-    streetAddress?: string;
-    locality?: string;
   };
   location?: {
     latitude: number | string;
@@ -70,49 +87,48 @@ export type BasicAsset = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   schema_properties?: {
     [k: string]: unknown;
   };
+  assetType?: "basic";
   mode?: "test";
   status?: "draft" | "pending" | "verification" | "active" | "deleted" | "complete";
   relatedLot?: string;
 };
 
 export type BounceAsset = {
-  assetType?: "bounce";
   title: string;
   title_en?: string;
   title_ru?: string;
@@ -126,38 +142,47 @@ export type BounceAsset = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "other";
+    additionalContactPoints?: Array<{
+      name: string;
+      name_en?: string;
+      name_ru?: string;
+      email?: string;
+      telephone?: string;
+      faxNumber?: string;
+      url?: string;
+    }>;
   };
   assetHolder?: {
     name: string;
@@ -166,38 +191,47 @@ export type BounceAsset = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
-    address: {
+    address?: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
-    contactPoint: {
+    contactPoint?: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "other";
+    additionalContactPoints?: Array<{
+      name: string;
+      name_en?: string;
+      name_ru?: string;
+      email?: string;
+      telephone?: string;
+      faxNumber?: string;
+      url?: string;
+    }>;
   };
   items?: Array<{
     id?: string;
@@ -221,13 +255,13 @@ export type BounceAsset = {
       uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     location?: {
       latitude: number | string;
@@ -235,10 +269,10 @@ export type BounceAsset = {
       elevation?: number | string;
     };
     unit: {
-      code: string;
       name?: string;
       name_en?: string;
       name_ru?: string;
+      code: string;
     };
     quantity: number;
     registrationDetails: {
@@ -259,6 +293,8 @@ export type BounceAsset = {
     title_en?: string;
     title_ru?: string;
   }>;
+  sandboxParameters?: string;
+  assetType?: "bounce";
   mode?: "test";
   status?: "draft" | "pending" | "verification" | "active" | "deleted" | "complete";
   relatedLot?: string;
@@ -296,13 +332,13 @@ export type BounceItem = {
     uri?: string;
   }>;
   address: {
+    streetAddress?: string;
+    locality?: string;
+    region?: string;
+    postalCode?: string;
     countryName: string;
     countryName_en?: string;
     countryName_ru?: string;
-    postalCode?: string;
-    region?: string;
-    streetAddress?: string;
-    locality?: string;
   };
   location?: {
     latitude: number | string;
@@ -310,10 +346,10 @@ export type BounceItem = {
     elevation?: number | string;
   };
   unit: {
-    code: string;
     name?: string;
     name_en?: string;
     name_ru?: string;
+    code: string;
   };
   quantity: number;
   registrationDetails: {
@@ -331,6 +367,7 @@ export type BounceRelatedProcess = {
   type: "lot";
   relatedProcessID: string;
   identifier?: string;
+  parentID?: string;
 };
 
 export type Cancellation = {
@@ -351,6 +388,10 @@ export type CancellationPatch = {
 export type ContractPatch = {
   dateSigned?: string;
   status?: "pending" | "active";
+  period?: {
+    startDate?: string;
+    endDate?: string;
+  };
 };
 
 export type DgfInsiderAuction = {
@@ -363,6 +404,16 @@ export type DgfInsiderAuction = {
   procurementMethodType?: "dgfInsider";
   procurementMethodDetails?: string;
   submissionMethodDetails?: string;
+  submissionMethodDetails_en?: string;
+  submissionMethodDetails_ru?: string;
+  procurementMethodRationale?: string;
+  procurementMethodRationale_en?: string;
+  procurementMethodRationale_ru?: string;
+  awardCriteriaDetails?: string;
+  awardCriteriaDetails_en?: string;
+  awardCriteriaDetails_ru?: string;
+  hasEnquiries?: boolean;
+  features?: Array<unknown>;
   mode?: "test";
   tenderAttempts?: number;
   dgfID: string;
@@ -400,17 +451,24 @@ export type DgfInsiderAuction = {
       uri?: string;
     }>;
     address?: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit?: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity?: number;
     deliveryDate?: {
@@ -422,6 +480,9 @@ export type DgfInsiderAuction = {
     location?: {
       [k: string]: unknown;
     };
+    schema_properties?: {
+      [k: string]: unknown;
+    };
   }>;
   procuringEntity: {
     name: string;
@@ -430,38 +491,38 @@ export type DgfInsiderAuction = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "defense" | "other";
   };
   auctionParameters?: {
     type?: "insider";
@@ -469,6 +530,7 @@ export type DgfInsiderAuction = {
   };
   auctionPeriod: {
     startDate: string & (string);
+    endDate?: string;
   };
   merchandisingObject?: string;
 };
@@ -483,6 +545,16 @@ export type DgfInsiderAuctionStored = {
   procurementMethodType?: "dgfInsider";
   procurementMethodDetails?: string;
   submissionMethodDetails?: string;
+  submissionMethodDetails_en?: string;
+  submissionMethodDetails_ru?: string;
+  procurementMethodRationale?: string;
+  procurementMethodRationale_en?: string;
+  procurementMethodRationale_ru?: string;
+  awardCriteriaDetails?: string;
+  awardCriteriaDetails_en?: string;
+  awardCriteriaDetails_ru?: string;
+  hasEnquiries?: boolean;
+  features?: Array<unknown>;
   mode?: "test";
   tenderAttempts?: number;
   dgfID: string;
@@ -520,17 +592,24 @@ export type DgfInsiderAuctionStored = {
       uri?: string;
     }>;
     address?: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit?: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity?: number;
     deliveryDate?: {
@@ -542,6 +621,9 @@ export type DgfInsiderAuctionStored = {
     location?: {
       [k: string]: unknown;
     };
+    schema_properties?: {
+      [k: string]: unknown;
+    };
   }>;
   procuringEntity: {
     name: string;
@@ -550,38 +632,38 @@ export type DgfInsiderAuctionStored = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "defense" | "other";
   };
   auctionParameters?: {
     type?: "insider";
@@ -601,38 +683,37 @@ export type DgfInsiderBid = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   }>;
   status?: "active" | "draft" | "invalid";
   qualified: true;
@@ -652,38 +733,37 @@ export type DgfInsiderBidPatch = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   }>;
   value?: {
     amount: number;
@@ -718,6 +798,7 @@ export type LandleaseAuction = {
   description_ru?: string;
   procurementMethodType?: "landlease";
   procurementMethodDetails?: string;
+  submissionMethodDetails?: string;
   mode?: "test";
   status?: string;
   tenderAttempts: number;
@@ -756,6 +837,7 @@ export type LandleaseAuction = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     };
     additionalClassifications: Array<{
       scheme: string;
@@ -763,19 +845,27 @@ export type LandleaseAuction = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     }> & Array<unknown> & Array<unknown>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity: number;
     schema_properties?: {
@@ -783,6 +873,10 @@ export type LandleaseAuction = {
     };
     location?: {
       [k: string]: unknown;
+    };
+    contractPeriod?: {
+      startDate?: string;
+      endDate?: string;
     };
   }>;
   procuringEntity: {
@@ -792,38 +886,38 @@ export type LandleaseAuction = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "defense" | "other";
   };
   lotHolder: {
     name: string;
@@ -832,38 +926,37 @@ export type LandleaseAuction = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   bankAccount: {
     description?: string;
@@ -872,6 +965,9 @@ export type LandleaseAuction = {
       scheme: string;
       id: string;
       description?: string;
+      description_en?: string;
+      description_ru?: string;
+      uri?: string;
     }>;
   };
   contractTerms: {
@@ -882,6 +978,7 @@ export type LandleaseAuction = {
   };
   auctionPeriod: {
     startDate: string & (string);
+    endDate?: string;
   };
   merchandisingObject?: string;
 };
@@ -901,6 +998,7 @@ export type LandleaseAuctionStored = {
   description_ru?: string;
   procurementMethodType?: "landlease";
   procurementMethodDetails?: string;
+  submissionMethodDetails?: string;
   mode?: "test";
   status?: string;
   tenderAttempts: number;
@@ -939,6 +1037,7 @@ export type LandleaseAuctionStored = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     };
     additionalClassifications: Array<{
       scheme: string;
@@ -946,19 +1045,27 @@ export type LandleaseAuctionStored = {
       description: string;
       description_en?: string;
       description_ru?: string;
+      uri?: string;
     }> & Array<unknown> & Array<unknown>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     unit: {
-      code: string;
       name?: string;
+      name_en?: string;
+      name_ru?: string;
+      code: string;
+      value?: {
+        amount: number;
+        currency?: string;
+        valueAddedTaxIncluded?: boolean;
+      };
     };
     quantity: number;
     schema_properties?: {
@@ -966,6 +1073,10 @@ export type LandleaseAuctionStored = {
     };
     location?: {
       [k: string]: unknown;
+    };
+    contractPeriod?: {
+      startDate?: string;
+      endDate?: string;
     };
   }>;
   procuringEntity: {
@@ -975,38 +1086,38 @@ export type LandleaseAuctionStored = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
+    kind?: "general" | "special" | "defense" | "other";
   };
   lotHolder: {
     name: string;
@@ -1015,38 +1126,37 @@ export type LandleaseAuctionStored = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   bankAccount: {
     description?: string;
@@ -1055,6 +1165,9 @@ export type LandleaseAuctionStored = {
       scheme: string;
       id: string;
       description?: string;
+      description_en?: string;
+      description_ru?: string;
+      uri?: string;
     }>;
   };
   contractTerms: {
@@ -1077,38 +1190,37 @@ export type LandleaseBid = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   }>;
   value?: {
     amount: number;
@@ -1119,6 +1231,50 @@ export type LandleaseBid = {
 };
 
 export type LandleaseBidPatch = {
+  tenderers?: Array<{
+    name: string;
+    name_en?: string;
+    name_ru?: string;
+    identifier: {
+      scheme: string;
+      id: string;
+      legalName?: string;
+      legalName_en?: string;
+      legalName_ru?: string;
+      uri?: string;
+    };
+    additionalIdentifiers?: Array<{
+      scheme: string;
+      id: string;
+      legalName?: string;
+      legalName_en?: string;
+      legalName_ru?: string;
+      uri?: string;
+    }>;
+    address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
+      countryName: string;
+      countryName_en?: string;
+      countryName_ru?: string;
+    };
+    contactPoint: {
+      name: string;
+      name_en?: string;
+      name_ru?: string;
+      email?: string;
+      telephone?: string;
+      faxNumber?: string;
+      url?: string;
+    };
+  }>;
+  value?: {
+    amount: number;
+    currency?: string;
+    valueAddedTaxIncluded?: boolean;
+  };
   status?: "draft" | "pending" | "active";
   qualified?: boolean;
   bidNumber?: number;
@@ -1132,7 +1288,6 @@ export type Lot = {
   description?: string;
   description_en?: string;
   description_ru?: string;
-  lotType?: "basic";
   lotCustodian: {
     name: string;
     name_en?: string;
@@ -1140,43 +1295,44 @@ export type Lot = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
   assets: Array<string>;
-  auctions?: Array<string>;
+  sandboxParameters?: string;
+  lotType?: "basic";
   mode?: "test";
   status?: "draft" | "pending" | "verification" | "active.salable" | "active.awaiting" | "active.auction" | "pending.sold" | "sold" | "recomposed" | "pending.dissolution" | "dissolved" | "pending.deleted" | "deleted";
+  auctions?: Array<string>;
 };
 
 export type Question = {
@@ -1189,46 +1345,47 @@ export type Question = {
     identifier: {
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     };
     additionalIdentifiers?: Array<{
       scheme: string;
       id: string;
-      uri?: string;
       legalName?: string;
       legalName_en?: string;
       legalName_ru?: string;
+      uri?: string;
     }>;
     address: {
+      streetAddress?: string;
+      locality?: string;
+      region?: string;
+      postalCode?: string;
       countryName: string;
       countryName_en?: string;
       countryName_ru?: string;
-      postalCode?: string;
-      region?: string;
-      streetAddress?: string;
-      locality?: string;
     };
     contactPoint: {
       name: string;
       name_en?: string;
       name_ru?: string;
-      telephone?: string;
       email?: string;
+      telephone?: string;
       faxNumber?: string;
       url?: string;
     };
-    kind?: string;
   };
-  questionOf?: "tender";
+  questionOf?: "tender" | "item" | "lot";
+  relatedItem?: string;
 };
 
 /** Each request body's type by the name of its validator. */
 export interface RequestTypes {
   answer: Answer;
   auctionResults: AuctionResults;
+  awardPatch: AwardPatch;
   basicAsset: BasicAsset;
   bounceAsset: BounceAsset;
   bounceDecision: BounceDecision;

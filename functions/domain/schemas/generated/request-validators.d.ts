@@ -3,6 +3,7 @@ import type { Validator } from '../../kernel/validation.ts';
 
 export declare const answer: Validator;
 export declare const auctionResults: Validator;
+export declare const awardPatch: Validator;
 export declare const basicAsset: Validator;
 export declare const bounceAsset: Validator;
 export declare const bounceDecision: Validator;

@@ -3,7 +3,7 @@ import { formats, runtime } from "../../kernel/json-schema-runtime.ts";
 import { validators } from "./validators.js";
 "use strict";
 const answer = validate21;
-const schema6 = { "type": "object", "additionalProperties": false, "required": ["answer"], "properties": { "answer": { "type": "string", "minLength": 1 } } };
+const schema6 = { "type": "object", "additionalProperties": false, "required": ["answer"], "properties": { "answer": { "type": "string", "maxLength": 2e4, "minLength": 1 } } };
 const func2 = runtime.ucs2length;
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -32,8 +32,78 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.answer !== void 0) {
       let data0 = data.answer;
       if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err2 = { instancePath: instancePath + "/answer", schemaPath: "#/properties/answer/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
         if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/answer", schemaPath: "#/properties/answer/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { instancePath: instancePath + "/answer", schemaPath: "#/properties/answer/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/answer", schemaPath: "#/properties/answer/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate21.errors = vErrors;
+  return errors === 0;
+}
+const auctionResults = validate22;
+const schema7 = { "type": "object", "additionalProperties": false, "required": ["bids"], "properties": { "bids": { "type": "array", "maxItems": 1e3, "items": { "type": "object", "additionalProperties": false, "required": ["id"], "properties": { "id": { "type": "string", "maxLength": 200 }, "value": { "$ref": "shared9" }, "date": { "type": "string", "format": "date-time", "maxLength": 2e4 } } } } } };
+const schema8 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.amount === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "amount" || key0 === "currency" || key0 === "valueAddedTaxIncluded")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.amount !== void 0) {
+      let data0 = data.amount;
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 < 0 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -42,7 +112,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/answer", schemaPath: "#/properties/answer/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -51,20 +121,61 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.currency !== void 0) {
+      let data1 = data.currency;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 3) {
+          const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/maxLength", keyword: "maxLength", params: { limit: 3 }, message: "must NOT have more than 3 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func2(data1) < 3) {
+          const err5 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/minLength", keyword: "minLength", params: { limit: 3 }, message: "must NOT have fewer than 3 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.valueAddedTaxIncluded !== void 0) {
+      if (typeof data.valueAddedTaxIncluded !== "boolean") {
+        const err7 = { instancePath: instancePath + "/valueAddedTaxIncluded", schemaPath: "#/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err8];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err8);
     }
     errors++;
   }
-  validate21.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
-const auctionResults = validate22;
-const schema7 = { "type": "object", "required": ["bids"], "properties": { "bids": { "type": "array", "items": { "type": "object", "required": ["id", "value"], "properties": { "id": { "type": "string" }, "value": { "type": "object", "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false };
+const formats0 = formats["date-time"];
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -92,21 +203,21 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.bids !== void 0) {
       let data0 = data.bids;
       if (Array.isArray(data0)) {
+        if (data0.length > 1e3) {
+          const err2 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
             if (data1.id === void 0) {
-              const err2 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            if (data1.value === void 0) {
-              const err3 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
+              const err3 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -115,7 +226,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             for (const key1 in data1) {
-              if (!(key1 === "id" || key1 === "value")) {
+              if (!(key1 === "id" || key1 === "value" || key1 === "date")) {
                 const err4 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err4];
@@ -126,219 +237,214 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (data1.id !== void 0) {
-              if (typeof data1.id !== "string") {
-                const err5 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              let data2 = data1.id;
+              if (typeof data2 === "string") {
+                if (func2(data2) > 200) {
+                  const err5 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+              } else {
+                const err6 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err5];
+                  vErrors = [err6];
                 } else {
-                  vErrors.push(err5);
+                  vErrors.push(err6);
                 }
                 errors++;
               }
             }
             if (data1.value !== void 0) {
-              let data3 = data1.value;
-              if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-                if (data3.amount === void 0) {
-                  const err6 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+              if (!validate23(data1.value, { instancePath: instancePath + "/bids/" + i0 + "/value", parentData: data1, parentDataProperty: "value", rootData })) {
+                vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data1.date !== void 0) {
+              let data4 = data1.date;
+              if (typeof data4 === "string") {
+                if (func2(data4) > 2e4) {
+                  const err7 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err7];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err7);
                   }
                   errors++;
                 }
-                for (const key2 in data3) {
-                  if (!(key2 === "amount")) {
-                    const err7 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err7];
-                    } else {
-                      vErrors.push(err7);
-                    }
-                    errors++;
-                  }
-                }
-                if (data3.amount !== void 0) {
-                  let data4 = data3.amount;
-                  if (typeof data4 == "number" && isFinite(data4)) {
-                    if (data4 < 0 || isNaN(data4)) {
-                      const err8 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-                      if (vErrors === null) {
-                        vErrors = [err8];
-                      } else {
-                        vErrors.push(err8);
-                      }
-                      errors++;
-                    }
+                if (!formats0.validate(data4)) {
+                  const err8 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                  if (vErrors === null) {
+                    vErrors = [err8];
                   } else {
-                    const err9 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                    if (vErrors === null) {
-                      vErrors = [err9];
-                    } else {
-                      vErrors.push(err9);
-                    }
-                    errors++;
+                    vErrors.push(err8);
                   }
+                  errors++;
                 }
               } else {
-                const err10 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err9 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err9];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err9);
                 }
                 errors++;
               }
             }
           } else {
-            const err11 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err10 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err10];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err10);
             }
             errors++;
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err11 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err11];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err11);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err12];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err12);
     }
     errors++;
   }
   validate22.errors = vErrors;
   return errors === 0;
 }
-const basicAsset = validate23;
-const schema8 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "assetType": { "enum": ["basic"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-const func3 = Object.prototype.hasOwnProperty;
-const schema9 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string", "format": "uri" } } };
-const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
-const formats0 = formats.uri;
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const awardPatch = validate25;
+const schema9 = { "type": "object", "additionalProperties": false, "properties": { "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "status": { "enum": ["pending", "active", "unsuccessful", "cancelled"] } } };
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.scheme === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.description === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
     for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (!(key0 === "title" || key0 === "title_en" || key0 === "title_ru" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "status")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err0];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err0);
         }
         errors++;
       }
     }
-    if (data.scheme !== void 0) {
-      let data0 = data.scheme;
+    if (data.title !== void 0) {
+      let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e3) {
+          const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err1];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err1);
           }
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err2];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
-    if (data.id !== void 0) {
-      let data1 = data.id;
+    if (data.title_en !== void 0) {
+      let data1 = data.title_en;
       if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
-          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/pattern", keyword: "pattern", params: { pattern: "^\\d{8}-\\d$" }, message: 'must match pattern "^\\d{8}-\\d$"' };
+        if (func2(data1) > 2e3) {
+          const err3 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err3];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err3);
           }
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err4];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err5 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
         }
         errors++;
       }
     }
     if (data.description !== void 0) {
-      let data2 = data.description;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err7];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err7);
           }
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err8];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err8);
         }
         errors++;
       }
     }
     if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err9 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
         const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
@@ -349,30 +455,31 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.uri !== void 0) {
-      let data5 = data.uri;
+      let data5 = data.description_ru;
       if (typeof data5 === "string") {
-        if (!formats0.validate(data5)) {
-          const err12 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+        if (func2(data5) > 2e4) {
+          const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err11];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err11);
           }
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data6 = data.status;
+      if (!(data6 === "pending" || data6 === "active" || data6 === "unsuccessful" || data6 === "cancelled")) {
+        const err13 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema9.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -390,11 +497,15 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
-const schema10 = { "type": "array", "items": { "$ref": "shared12" } };
-const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string", "format": "uri" } } };
+const basicAsset = validate26;
+const schema10 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared9" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const func14 = Object.prototype.hasOwnProperty;
+const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3, "format": "uri" } } };
+const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
+const formats2 = formats.uri;
 function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -440,8 +551,8 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 200) {
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -449,12 +560,21 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func2(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
       } else {
-        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -462,30 +582,17 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 2e4) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data2 = data.description;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (!pattern0.test(data1)) {
+          const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/pattern", keyword: "pattern", params: { pattern: "^\\d{8}-\\d$" }, message: 'must match pattern "^\\d{8}-\\d$"' };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -494,7 +601,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -503,24 +610,77 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err12];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data3 = data.description_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data4 = data.description_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err15 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err16];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err16);
         }
         errors++;
       }
@@ -528,62 +688,295 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.uri !== void 0) {
       let data5 = data.uri;
       if (typeof data5 === "string") {
-        if (!formats0.validate(data5)) {
-          const err12 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+        if (func2(data5) > 2e3) {
+          const err17 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err17];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (!formats2.validate(data5)) {
+          const err18 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
           }
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err19];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err19);
         }
         errors++;
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err20];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err20);
     }
     errors++;
   }
   validate27.errors = vErrors;
   return errors === 0;
 }
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema12 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared20" } };
+const schema13 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.scheme === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.description === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.scheme !== void 0) {
+      let data0 = data.scheme;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      let data1 = data.id;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 200) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data3 = data.description_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      let data4 = data.description_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err15 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.uri !== void 0) {
+      let data5 = data.uri;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err17 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err19];
+    } else {
+      vErrors.push(err19);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
+    if (data.length > 20) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate27(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+      if (!validate30(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
     if (vErrors === null) {
-      vErrors = [err0];
+      vErrors = [err1];
     } else {
-      vErrors.push(err0);
+      vErrors.push(err1);
     }
     errors++;
   }
-  validate26.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
-const schema12 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" }, "name_en": { "type": "string" }, "name_ru": { "type": "string" } } };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema14 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared9" } } };
+function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -597,7 +990,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "code" || key0 === "name" || key0 === "name_en" || key0 === "name_ru")) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "code" || key0 === "value")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -607,11 +1000,11 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.code !== void 0) {
-      let data0 = data.code;
+    if (data.name !== void 0) {
+      let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e3) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -620,7 +1013,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -629,19 +1022,19 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
     if (data.name_en !== void 0) {
-      if (typeof data.name_en !== "string") {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err4 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
         const err5 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
@@ -652,30 +1045,78 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.name_ru !== void 0) {
-      if (typeof data.name_ru !== "string") {
-        const err6 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err6 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
+    if (data.code !== void 0) {
+      let data3 = data.code;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 200) {
+          const err8 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data3) < 1) {
+          const err9 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      if (!validate23(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err11];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err11);
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
-const schema13 = { "type": "object", "required": ["countryName"], "properties": { "countryName": { "type": "string", "minLength": 1 }, "countryName_en": { "type": "string" }, "countryName_ru": { "type": "string" }, "postalCode": { "type": "string" }, "region": { "type": "string" }, "streetAddress": { "type": "string" }, "locality": { "type": "string" } }, "additionalProperties": false };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema15 = { "type": "object", "additionalProperties": false, "required": ["countryName"], "properties": { "streetAddress": { "type": "string", "maxLength": 2e3 }, "locality": { "type": "string", "maxLength": 2e3 }, "region": { "type": "string", "maxLength": 2e3 }, "postalCode": { "type": "string", "maxLength": 200 }, "countryName": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "countryName_en": { "type": "string", "maxLength": 2e3 }, "countryName_ru": { "type": "string", "maxLength": 2e3 } } };
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -689,7 +1130,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "countryName" || key0 === "countryName_en" || key0 === "countryName_ru" || key0 === "postalCode" || key0 === "region" || key0 === "streetAddress" || key0 === "locality")) {
+      if (!(key0 === "streetAddress" || key0 === "locality" || key0 === "region" || key0 === "postalCode" || key0 === "countryName" || key0 === "countryName_en" || key0 === "countryName_ru")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -699,11 +1140,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.countryName !== void 0) {
-      let data0 = data.countryName;
+    if (data.streetAddress !== void 0) {
+      let data0 = data.streetAddress;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e3) {
+          const err2 = { instancePath: instancePath + "/streetAddress", schemaPath: "#/properties/streetAddress/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -712,7 +1153,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/streetAddress", schemaPath: "#/properties/streetAddress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -721,20 +1162,20 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.countryName_en !== void 0) {
-      if (typeof data.countryName_en !== "string") {
-        const err4 = { instancePath: instancePath + "/countryName_en", schemaPath: "#/properties/countryName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+    if (data.locality !== void 0) {
+      let data1 = data.locality;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err4 = { instancePath: instancePath + "/locality", schemaPath: "#/properties/locality/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.countryName_ru !== void 0) {
-      if (typeof data.countryName_ru !== "string") {
-        const err5 = { instancePath: instancePath + "/countryName_ru", schemaPath: "#/properties/countryName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err5 = { instancePath: instancePath + "/locality", schemaPath: "#/properties/locality/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -743,19 +1184,19 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.postalCode !== void 0) {
-      if (typeof data.postalCode !== "string") {
-        const err6 = { instancePath: instancePath + "/postalCode", schemaPath: "#/properties/postalCode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
     if (data.region !== void 0) {
-      if (typeof data.region !== "string") {
+      let data2 = data.region;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err6 = { instancePath: instancePath + "/region", schemaPath: "#/properties/region/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
         const err7 = { instancePath: instancePath + "/region", schemaPath: "#/properties/region/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -765,20 +1206,20 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.streetAddress !== void 0) {
-      if (typeof data.streetAddress !== "string") {
-        const err8 = { instancePath: instancePath + "/streetAddress", schemaPath: "#/properties/streetAddress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+    if (data.postalCode !== void 0) {
+      let data3 = data.postalCode;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 200) {
+          const err8 = { instancePath: instancePath + "/postalCode", schemaPath: "#/properties/postalCode/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.locality !== void 0) {
-      if (typeof data.locality !== "string") {
-        const err9 = { instancePath: instancePath + "/locality", schemaPath: "#/properties/locality/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err9 = { instancePath: instancePath + "/postalCode", schemaPath: "#/properties/postalCode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -787,20 +1228,95 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.countryName !== void 0) {
+      let data4 = data.countryName;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e3) {
+          const err10 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func2(data4) < 1) {
+          const err11 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/countryName", schemaPath: "#/properties/countryName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.countryName_en !== void 0) {
+      let data5 = data.countryName_en;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err13 = { instancePath: instancePath + "/countryName_en", schemaPath: "#/properties/countryName_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/countryName_en", schemaPath: "#/properties/countryName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.countryName_ru !== void 0) {
+      let data6 = data.countryName_ru;
+      if (typeof data6 === "string") {
+        if (func2(data6) > 2e3) {
+          const err15 = { instancePath: instancePath + "/countryName_ru", schemaPath: "#/properties/countryName_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/countryName_ru", schemaPath: "#/properties/countryName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err17];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err17);
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-const schema14 = { "type": "object", "additionalProperties": false, "required": ["latitude", "longitude"], "properties": { "latitude": { "type": ["number", "string"] }, "longitude": { "type": ["number", "string"] }, "elevation": { "type": ["number", "string"] } } };
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema16 = { "type": "object", "additionalProperties": false, "required": ["latitude", "longitude"], "properties": { "latitude": { "type": ["number", "string"], "maxLength": 50 }, "longitude": { "type": ["number", "string"], "maxLength": 50 }, "elevation": { "type": ["number", "string"], "maxLength": 50 } } };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -836,7 +1352,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.latitude !== void 0) {
       let data0 = data.latitude;
       if (!(typeof data0 == "number" && isFinite(data0)) && typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/type", keyword: "type", params: { type: schema14.properties.latitude.type }, message: "must be number,string" };
+        const err3 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/type", keyword: "type", params: { type: schema16.properties.latitude.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -844,23 +1360,22 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 50) {
+          const err4 = { instancePath: instancePath + "/latitude", schemaPath: "#/properties/latitude/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
     }
     if (data.longitude !== void 0) {
       let data1 = data.longitude;
       if (!(typeof data1 == "number" && isFinite(data1)) && typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/type", keyword: "type", params: { type: schema14.properties.longitude.type }, message: "must be number,string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.elevation !== void 0) {
-      let data2 = data.elevation;
-      if (!(typeof data2 == "number" && isFinite(data2)) && typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/type", keyword: "type", params: { type: schema14.properties.elevation.type }, message: "must be number,string" };
+        const err5 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/type", keyword: "type", params: { type: schema16.properties.longitude.type }, message: "must be number,string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -868,22 +1383,56 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 50) {
+          const err6 = { instancePath: instancePath + "/longitude", schemaPath: "#/properties/longitude/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.elevation !== void 0) {
+      let data2 = data.elevation;
+      if (!(typeof data2 == "number" && isFinite(data2)) && typeof data2 !== "string") {
+        const err7 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/type", keyword: "type", params: { type: schema16.properties.elevation.type }, message: "must be number,string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err8 = { instancePath: instancePath + "/elevation", schemaPath: "#/properties/elevation/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err9];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err9);
     }
     errors++;
   }
-  validate34.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
-const schema15 = { "type": "object", "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "identifier": { "$ref": "shared22" }, "additionalIdentifiers": { "$ref": "shared2" }, "address": { "$ref": "shared17" }, "contactPoint": { "$ref": "shared19" }, "kind": { "type": "string" } }, "additionalProperties": false };
-const schema16 = { "type": "object", "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "uri": { "type": "string" }, "legalName": { "type": "string" }, "legalName_en": { "type": "string" }, "legalName_ru": { "type": "string" } }, "additionalProperties": false };
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema17 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" } } };
+const schema18 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -906,7 +1455,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "uri" || key0 === "legalName" || key0 === "legalName_en" || key0 === "legalName_ru")) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "legalName" || key0 === "legalName_en" || key0 === "legalName_ru" || key0 === "uri")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -919,8 +1468,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -928,12 +1477,21 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func2(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
       } else {
-        const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -941,39 +1499,26 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 200) {
+          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
           }
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.uri !== void 0) {
-      if (typeof data.uri !== "string") {
-        const err7 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.legalName !== void 0) {
-      if (typeof data.legalName !== "string") {
-        const err8 = { instancePath: instancePath + "/legalName", schemaPath: "#/properties/legalName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -982,20 +1527,20 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.legalName_en !== void 0) {
-      if (typeof data.legalName_en !== "string") {
-        const err9 = { instancePath: instancePath + "/legalName_en", schemaPath: "#/properties/legalName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+    if (data.legalName !== void 0) {
+      let data2 = data.legalName;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err9 = { instancePath: instancePath + "/legalName", schemaPath: "#/properties/legalName/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.legalName_ru !== void 0) {
-      if (typeof data.legalName_ru !== "string") {
-        const err10 = { instancePath: instancePath + "/legalName_ru", schemaPath: "#/properties/legalName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err10 = { instancePath: instancePath + "/legalName", schemaPath: "#/properties/legalName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1004,45 +1549,120 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.legalName_en !== void 0) {
+      let data3 = data.legalName_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e3) {
+          const err11 = { instancePath: instancePath + "/legalName_en", schemaPath: "#/properties/legalName_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/legalName_en", schemaPath: "#/properties/legalName_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.legalName_ru !== void 0) {
+      let data4 = data.legalName_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e3) {
+          const err13 = { instancePath: instancePath + "/legalName_ru", schemaPath: "#/properties/legalName_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/legalName_ru", schemaPath: "#/properties/legalName_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.uri !== void 0) {
+      let data5 = data.uri;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err15 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err17];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err17);
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-const schema17 = { "type": "array", "items": { "$ref": "shared22" } };
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema19 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared23" } };
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
+    if (data.length > 20) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate37(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+      if (!validate42(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
     if (vErrors === null) {
-      vErrors = [err0];
+      vErrors = [err1];
     } else {
-      vErrors.push(err0);
+      vErrors.push(err1);
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
-const schema18 = { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "telephone": { "type": "string" }, "email": { "type": "string", "format": "email" }, "faxNumber": { "type": "string" }, "url": { "type": "string" } }, "additionalProperties": false };
+const schema20 = { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "email": { "type": "string", "maxLength": 2e3, "format": "email" }, "telephone": { "type": "string", "maxLength": 200 }, "faxNumber": { "type": "string", "maxLength": 200 }, "url": { "type": "string", "maxLength": 2e3 } } };
 const formats4 = formats.email;
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1056,7 +1676,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "telephone" || key0 === "email" || key0 === "faxNumber" || key0 === "url")) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "email" || key0 === "telephone" || key0 === "faxNumber" || key0 === "url")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -1069,8 +1689,8 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e3) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -1078,19 +1698,17 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
+        if (func2(data0) < 1) {
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.name_en !== void 0) {
-      if (typeof data.name_en !== "string") {
-        const err4 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1099,20 +1717,20 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name_ru !== void 0) {
-      if (typeof data.name_ru !== "string") {
-        const err5 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
+    if (data.name_en !== void 0) {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err5 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.telephone !== void 0) {
-      if (typeof data.telephone !== "string") {
-        const err6 = { instancePath: instancePath + "/telephone", schemaPath: "#/properties/telephone/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err6 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1121,11 +1739,11 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.email !== void 0) {
-      let data4 = data.email;
-      if (typeof data4 === "string") {
-        if (!formats4.validate(data4)) {
-          const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
+    if (data.name_ru !== void 0) {
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err7 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -1134,7 +1752,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1143,41 +1761,116 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.faxNumber !== void 0) {
-      if (typeof data.faxNumber !== "string") {
-        const err9 = { instancePath: instancePath + "/faxNumber", schemaPath: "#/properties/faxNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.email !== void 0) {
+      let data3 = data.email;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e3) {
+          const err9 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (!formats4.validate(data3)) {
+          const err10 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err11];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.telephone !== void 0) {
+      let data4 = data.telephone;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 200) {
+          const err12 = { instancePath: instancePath + "/telephone", schemaPath: "#/properties/telephone/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/telephone", schemaPath: "#/properties/telephone/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.faxNumber !== void 0) {
+      let data5 = data.faxNumber;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 200) {
+          const err14 = { instancePath: instancePath + "/faxNumber", schemaPath: "#/properties/faxNumber/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/faxNumber", schemaPath: "#/properties/faxNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.url !== void 0) {
-      if (typeof data.url !== "string") {
-        const err10 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data6 = data.url;
+      if (typeof data6 === "string") {
+        if (func2(data6) > 2e3) {
+          const err16 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err17];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err18];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err18);
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1218,7 +1911,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "identifier" || key0 === "additionalIdentifiers" || key0 === "address" || key0 === "contactPoint" || key0 === "kind")) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "identifier" || key0 === "additionalIdentifiers" || key0 === "address" || key0 === "contactPoint")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -1231,8 +1924,8 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e3) {
+          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -1240,19 +1933,17 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
+        if (func2(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.name_en !== void 0) {
-      if (typeof data.name_en !== "string") {
-        const err7 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1261,44 +1952,20 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name_ru !== void 0) {
-      if (typeof data.name_ru !== "string") {
-        const err8 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+    if (data.name_en !== void 0) {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err8 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.identifier !== void 0) {
-      if (!validate37(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
-        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.additionalIdentifiers !== void 0) {
-      if (!validate39(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
-        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.address !== void 0) {
-      if (!validate32(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.contactPoint !== void 0) {
-      if (!validate43(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
-        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.kind !== void 0) {
-      if (typeof data.kind !== "string") {
-        const err9 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err9 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1307,20 +1974,66 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.name_ru !== void 0) {
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err10 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.identifier !== void 0) {
+      if (!validate42(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.additionalIdentifiers !== void 0) {
+      if (!validate44(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.address !== void 0) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.contactPoint !== void 0) {
+      if (!validate48(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+        errors = vErrors.length;
+      }
+    }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err12];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err12);
     }
     errors++;
   }
-  validate36.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 const pattern1 = new RegExp("^[0-9a-f]{32}$", "u");
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1352,7 +2065,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema8.properties, key0)) {
+      if (!func14.call(schema10.properties, key0)) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -1362,21 +2075,19 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.assetType !== void 0) {
-      if (!(data.assetType === "basic")) {
-        const err4 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema8.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
     if (data.title !== void 0) {
-      let data1 = data.title;
-      if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
+      let data0 = data.title;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err4 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
           const err5 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -1396,19 +2107,19 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err7 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
+      let data1 = data.title_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err7 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err8 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err8 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1417,20 +2128,20 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err9 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err10 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1439,118 +2150,151 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.description !== void 0) {
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err12];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      let data5 = data.description_ru;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err15 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
         errors++;
       }
     }
     if (data.classification !== void 0) {
-      if (!validate24(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+      if (!validate27(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.additionalClassifications !== void 0) {
-      if (!validate26(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+      if (!validate29(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      let data9 = data.value;
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.amount === void 0) {
-          const err12 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (!validate23(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.unit !== void 0) {
+      if (!validate34(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.quantity !== void 0) {
+      let data10 = data.quantity;
+      if (typeof data10 == "number" && isFinite(data10)) {
+        if (data10 < 0 || isNaN(data10)) {
+          const err17 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err17];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err17);
           }
           errors++;
         }
-        for (const key1 in data9) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err13 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        if (data9.amount !== void 0) {
-          let data10 = data9.amount;
-          if (typeof data10 == "number" && isFinite(data10)) {
-            if (data10 < 0 || isNaN(data10)) {
-              const err14 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          } else {
-            const err15 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-        if (data9.currency !== void 0) {
-          let data11 = data9.currency;
-          if (typeof data11 === "string") {
-            if (func2(data11) > 3) {
-              const err16 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/maxLength", keyword: "maxLength", params: { limit: 3 }, message: "must NOT have more than 3 characters" };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-            if (func2(data11) < 3) {
-              const err17 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/minLength", keyword: "minLength", params: { limit: 3 }, message: "must NOT have fewer than 3 characters" };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          } else {
-            const err18 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-        if (data9.valueAddedTaxIncluded !== void 0) {
-          if (typeof data9.valueAddedTaxIncluded !== "boolean") {
-            const err19 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err20 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err18 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.address !== void 0) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.location !== void 0) {
+      if (!validate39(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.assetCustodian !== void 0) {
+      if (!validate41(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.schema_properties !== void 0) {
+      let data14 = data.schema_properties;
+      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14))) {
+        const err19 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.assetType !== void 0) {
+      if (!(data.assetType === "basic")) {
+        const err20 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema10.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -1559,26 +2303,21 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.unit !== void 0) {
-      if (!validate30(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-        errors = vErrors.length;
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema10.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
       }
     }
-    if (data.quantity !== void 0) {
-      let data14 = data.quantity;
-      if (typeof data14 == "number" && isFinite(data14)) {
-        if (data14 < 0 || isNaN(data14)) {
-          const err21 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-      } else {
-        const err22 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+    if (data.status !== void 0) {
+      let data17 = data.status;
+      if (!(data17 === "draft" || data17 === "pending" || data17 === "verification" || data17 === "active" || data17 === "deleted" || data17 === "complete")) {
+        const err22 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema10.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -1587,51 +2326,29 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.address !== void 0) {
-      if (!validate32(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.location !== void 0) {
-      if (!validate34(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
-        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.assetCustodian !== void 0) {
-      if (!validate36(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.schema_properties !== void 0) {
-      let data18 = data.schema_properties;
-      if (!(data18 && typeof data18 == "object" && !Array.isArray(data18))) {
-        const err23 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+    if (data.relatedLot !== void 0) {
+      let data18 = data.relatedLot;
+      if (typeof data18 === "string") {
+        if (func2(data18) > 2e4) {
+          const err23 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err24 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema8.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
+        if (!pattern1.test(data18)) {
+          const err24 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data20 = data.status;
-      if (!(data20 === "draft" || data20 === "pending" || data20 === "verification" || data20 === "active" || data20 === "deleted" || data20 === "complete")) {
-        const err25 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema8.properties.status.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err25 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -1640,45 +2357,189 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.relatedLot !== void 0) {
-      let data21 = data.relatedLot;
-      if (typeof data21 === "string") {
-        if (!pattern1.test(data21)) {
-          const err26 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+  } else {
+    const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err26];
+    } else {
+      vErrors.push(err26);
+    }
+    errors++;
+  }
+  validate26.errors = vErrors;
+  return errors === 0;
+}
+const bounceAsset = validate51;
+const schema21 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema22 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (Array.isArray(data)) {
+    if (data.length > 20) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (!validate48(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+const schema23 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.code === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "code")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err26];
+            vErrors = [err2];
           } else {
-            vErrors.push(err26);
+            vErrors.push(err2);
           }
           errors++;
         }
       } else {
-        const err27 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err3];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.name_en !== void 0) {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err4 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.name_ru !== void 0) {
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err6 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.code !== void 0) {
+      let data3 = data.code;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 200) {
+          const err8 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data3) < 1) {
+          const err9 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
         }
         errors++;
       }
     }
   } else {
-    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err11];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err11);
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-const bounceAsset = validate46;
-const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "assetType": { "enum": ["bounce"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "assetCustodian": { "$ref": "shared18" }, "assetHolder": { "$ref": "shared18" }, "items": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-const schema20 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string" }, "registrationDate": { "type": "string", "format": "date-time" } } };
-const formats6 = formats["date-time"];
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema24 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string", "maxLength": 200 }, "registrationDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1705,7 +2566,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data0 = data.status;
       if (!(data0 === "unknown" || data0 === "registering" || data0 === "complete")) {
-        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema20.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1715,12 +2576,23 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.registrationID !== void 0) {
-      if (typeof data.registrationID !== "string") {
-        const err3 = { instancePath: instancePath + "/registrationID", schemaPath: "#/properties/registrationID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data1 = data.registrationID;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 200) {
+          const err3 = { instancePath: instancePath + "/registrationID", schemaPath: "#/properties/registrationID/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/registrationID", schemaPath: "#/properties/registrationID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -1728,38 +2600,47 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.registrationDate !== void 0) {
       let data2 = data.registrationDate;
       if (typeof data2 === "string") {
-        if (!formats6.validate(data2)) {
-          const err4 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (func2(data2) > 2e4) {
+          const err5 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (!formats0.validate(data2)) {
+          const err6 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
           }
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err7];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err8];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err8);
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1791,7 +2672,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema19.properties, key0)) {
+      if (!func14.call(schema21.properties, key0)) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -1801,21 +2682,19 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.assetType !== void 0) {
-      if (!(data.assetType === "bounce")) {
-        const err4 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema19.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
     if (data.title !== void 0) {
-      let data1 = data.title;
-      if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
+      let data0 = data.title;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err4 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
           const err5 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -1835,19 +2714,19 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err7 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
+      let data1 = data.title_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err7 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err8 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err8 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1856,11 +2735,11 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data4 = data.description;
-      if (typeof data4 === "string") {
-        if (func2(data4) < 1) {
-          const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err9 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -1869,7 +2748,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1878,394 +2757,393 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err11 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.description !== void 0) {
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (func2(data3) < 1) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err13];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err14 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err12 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data5 = data.description_ru;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err16 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err17];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
     if (data.assetCustodian !== void 0) {
-      if (!validate36(data.assetCustodian, { instancePath: instancePath + "/assetCustodian", parentData: data, parentDataProperty: "assetCustodian", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.assetHolder !== void 0) {
-      if (!validate36(data.assetHolder, { instancePath: instancePath + "/assetHolder", parentData: data, parentDataProperty: "assetHolder", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.items !== void 0) {
-      let data9 = data.items;
-      if (Array.isArray(data9)) {
-        const len0 = data9.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data10 = data9[i0];
-          if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-            if (data10.description === void 0) {
-              const err13 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-            if (data10.classification === void 0) {
-              const err14 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-            if (data10.address === void 0) {
-              const err15 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-            if (data10.unit === void 0) {
-              const err16 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-            if (data10.quantity === void 0) {
-              const err17 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-            if (data10.registrationDetails === void 0) {
-              const err18 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "registrationDetails" }, message: "must have required property 'registrationDetails'" };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-            for (const key1 in data10) {
-              if (!func3.call(schema19.properties.items.items.properties, key1)) {
-                const err19 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            }
-            if (data10.id !== void 0) {
-              if (typeof data10.id !== "string") {
-                const err20 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err20];
-                } else {
-                  vErrors.push(err20);
-                }
-                errors++;
-              }
-            }
-            if (data10.description !== void 0) {
-              let data12 = data10.description;
-              if (typeof data12 === "string") {
-                if (func2(data12) < 1) {
-                  const err21 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err21];
-                  } else {
-                    vErrors.push(err21);
-                  }
-                  errors++;
-                }
-              } else {
-                const err22 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err22];
-                } else {
-                  vErrors.push(err22);
-                }
-                errors++;
-              }
-            }
-            if (data10.description_en !== void 0) {
-              if (typeof data10.description_en !== "string") {
-                const err23 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              }
-            }
-            if (data10.description_ru !== void 0) {
-              if (typeof data10.description_ru !== "string") {
-                const err24 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data10.classification !== void 0) {
-              if (!validate24(data10.classification, { instancePath: instancePath + "/items/" + i0 + "/classification", parentData: data10, parentDataProperty: "classification", rootData })) {
-                vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data10.additionalClassifications !== void 0) {
-              if (!validate26(data10.additionalClassifications, { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", parentData: data10, parentDataProperty: "additionalClassifications", rootData })) {
-                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data10.address !== void 0) {
-              if (!validate32(data10.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data10, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data10.location !== void 0) {
-              if (!validate34(data10.location, { instancePath: instancePath + "/items/" + i0 + "/location", parentData: data10, parentDataProperty: "location", rootData })) {
-                vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data10.unit !== void 0) {
-              if (!validate30(data10.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data10, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data10.quantity !== void 0) {
-              let data20 = data10.quantity;
-              if (typeof data20 == "number" && isFinite(data20)) {
-                if (data20 < 0 || isNaN(data20)) {
-                  const err25 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-                  if (vErrors === null) {
-                    vErrors = [err25];
-                  } else {
-                    vErrors.push(err25);
-                  }
-                  errors++;
-                }
-              } else {
-                const err26 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-            if (data10.registrationDetails !== void 0) {
-              if (!validate54(data10.registrationDetails, { instancePath: instancePath + "/items/" + i0 + "/registrationDetails", parentData: data10, parentDataProperty: "registrationDetails", rootData })) {
-                vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-                errors = vErrors.length;
-              }
-            }
-            if (data10.schema_properties !== void 0) {
-              let data22 = data10.schema_properties;
-              if (!(data22 && typeof data22 == "object" && !Array.isArray(data22))) {
-                const err27 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err27];
-                } else {
-                  vErrors.push(err27);
-                }
-                errors++;
-              }
-            }
+      let data6 = data.assetCustodian;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.name === void 0) {
+          const err18 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+          if (vErrors === null) {
+            vErrors = [err18];
           } else {
-            const err28 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        if (data6.identifier === void 0) {
+          const err19 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/required", keyword: "required", params: { missingProperty: "identifier" }, message: "must have required property 'identifier'" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        if (data6.address === void 0) {
+          const err20 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+        if (data6.contactPoint === void 0) {
+          const err21 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/required", keyword: "required", params: { missingProperty: "contactPoint" }, message: "must have required property 'contactPoint'" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!func14.call(schema21.properties.assetCustodian.properties, key1)) {
+            const err22 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err22];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err22);
             }
             errors++;
           }
         }
+        if (data6.name !== void 0) {
+          let data7 = data6.name;
+          if (typeof data7 === "string") {
+            if (func2(data7) > 2e3) {
+              const err23 = { instancePath: instancePath + "/assetCustodian/name", schemaPath: "#/properties/assetCustodian/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+            if (func2(data7) < 1) {
+              const err24 = { instancePath: instancePath + "/assetCustodian/name", schemaPath: "#/properties/assetCustodian/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/assetCustodian/name", schemaPath: "#/properties/assetCustodian/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        if (data6.name_en !== void 0) {
+          let data8 = data6.name_en;
+          if (typeof data8 === "string") {
+            if (func2(data8) > 2e3) {
+              const err26 = { instancePath: instancePath + "/assetCustodian/name_en", schemaPath: "#/properties/assetCustodian/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          } else {
+            const err27 = { instancePath: instancePath + "/assetCustodian/name_en", schemaPath: "#/properties/assetCustodian/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        if (data6.name_ru !== void 0) {
+          let data9 = data6.name_ru;
+          if (typeof data9 === "string") {
+            if (func2(data9) > 2e3) {
+              const err28 = { instancePath: instancePath + "/assetCustodian/name_ru", schemaPath: "#/properties/assetCustodian/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/assetCustodian/name_ru", schemaPath: "#/properties/assetCustodian/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+        if (data6.identifier !== void 0) {
+          if (!validate42(data6.identifier, { instancePath: instancePath + "/assetCustodian/identifier", parentData: data6, parentDataProperty: "identifier", rootData })) {
+            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data6.additionalIdentifiers !== void 0) {
+          if (!validate44(data6.additionalIdentifiers, { instancePath: instancePath + "/assetCustodian/additionalIdentifiers", parentData: data6, parentDataProperty: "additionalIdentifiers", rootData })) {
+            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data6.address !== void 0) {
+          if (!validate37(data6.address, { instancePath: instancePath + "/assetCustodian/address", parentData: data6, parentDataProperty: "address", rootData })) {
+            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data6.contactPoint !== void 0) {
+          if (!validate48(data6.contactPoint, { instancePath: instancePath + "/assetCustodian/contactPoint", parentData: data6, parentDataProperty: "contactPoint", rootData })) {
+            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data6.kind !== void 0) {
+          let data14 = data6.kind;
+          if (!(data14 === "general" || data14 === "special" || data14 === "other")) {
+            const err30 = { instancePath: instancePath + "/assetCustodian/kind", schemaPath: "#/properties/assetCustodian/properties/kind/enum", keyword: "enum", params: { allowedValues: schema21.properties.assetCustodian.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+        }
+        if (data6.additionalContactPoints !== void 0) {
+          if (!validate56(data6.additionalContactPoints, { instancePath: instancePath + "/assetCustodian/additionalContactPoints", parentData: data6, parentDataProperty: "additionalContactPoints", rootData })) {
+            vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+            errors = vErrors.length;
+          }
+        }
       } else {
-        const err29 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err31 = { instancePath: instancePath + "/assetCustodian", schemaPath: "#/properties/assetCustodian/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err31];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
-    if (data.decisions !== void 0) {
-      let data23 = data.decisions;
-      if (Array.isArray(data23)) {
-        const len1 = data23.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data24 = data23[i1];
-          if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
-            if (data24.decisionDate === void 0) {
-              const err30 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/required", keyword: "required", params: { missingProperty: "decisionDate" }, message: "must have required property 'decisionDate'" };
+    if (data.assetHolder !== void 0) {
+      let data16 = data.assetHolder;
+      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+        if (data16.name === void 0) {
+          const err32 = { instancePath: instancePath + "/assetHolder", schemaPath: "#/properties/assetHolder/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+        if (data16.identifier === void 0) {
+          const err33 = { instancePath: instancePath + "/assetHolder", schemaPath: "#/properties/assetHolder/required", keyword: "required", params: { missingProperty: "identifier" }, message: "must have required property 'identifier'" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+        for (const key2 in data16) {
+          if (!func14.call(schema21.properties.assetHolder.properties, key2)) {
+            const err34 = { instancePath: instancePath + "/assetHolder", schemaPath: "#/properties/assetHolder/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data16.name !== void 0) {
+          let data17 = data16.name;
+          if (typeof data17 === "string") {
+            if (func2(data17) > 2e3) {
+              const err35 = { instancePath: instancePath + "/assetHolder/name", schemaPath: "#/properties/assetHolder/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
               if (vErrors === null) {
-                vErrors = [err30];
+                vErrors = [err35];
               } else {
-                vErrors.push(err30);
+                vErrors.push(err35);
               }
               errors++;
             }
-            if (data24.decisionID === void 0) {
-              const err31 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/required", keyword: "required", params: { missingProperty: "decisionID" }, message: "must have required property 'decisionID'" };
+            if (func2(data17) < 1) {
+              const err36 = { instancePath: instancePath + "/assetHolder/name", schemaPath: "#/properties/assetHolder/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err31];
+                vErrors = [err36];
               } else {
-                vErrors.push(err31);
+                vErrors.push(err36);
               }
               errors++;
-            }
-            for (const key2 in data24) {
-              if (!(key2 === "id" || key2 === "decisionDate" || key2 === "decisionID" || key2 === "decisionOf" || key2 === "title" || key2 === "title_en" || key2 === "title_ru")) {
-                const err32 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err32];
-                } else {
-                  vErrors.push(err32);
-                }
-                errors++;
-              }
-            }
-            if (data24.id !== void 0) {
-              if (typeof data24.id !== "string") {
-                const err33 = { instancePath: instancePath + "/decisions/" + i1 + "/id", schemaPath: "#/properties/decisions/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err33];
-                } else {
-                  vErrors.push(err33);
-                }
-                errors++;
-              }
-            }
-            if (data24.decisionDate !== void 0) {
-              let data26 = data24.decisionDate;
-              if (typeof data26 === "string") {
-                if (!formats6.validate(data26)) {
-                  const err34 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-                  if (vErrors === null) {
-                    vErrors = [err34];
-                  } else {
-                    vErrors.push(err34);
-                  }
-                  errors++;
-                }
-              } else {
-                const err35 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err35];
-                } else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
-            }
-            if (data24.decisionID !== void 0) {
-              let data27 = data24.decisionID;
-              if (typeof data27 === "string") {
-                if (func2(data27) < 1) {
-                  const err36 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err36];
-                  } else {
-                    vErrors.push(err36);
-                  }
-                  errors++;
-                }
-              } else {
-                const err37 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err37];
-                } else {
-                  vErrors.push(err37);
-                }
-                errors++;
-              }
-            }
-            if (data24.decisionOf !== void 0) {
-              if (!(data24.decisionOf === "asset")) {
-                const err38 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema19.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            if (data24.title !== void 0) {
-              if (typeof data24.title !== "string") {
-                const err39 = { instancePath: instancePath + "/decisions/" + i1 + "/title", schemaPath: "#/properties/decisions/items/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err39];
-                } else {
-                  vErrors.push(err39);
-                }
-                errors++;
-              }
-            }
-            if (data24.title_en !== void 0) {
-              if (typeof data24.title_en !== "string") {
-                const err40 = { instancePath: instancePath + "/decisions/" + i1 + "/title_en", schemaPath: "#/properties/decisions/items/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err40];
-                } else {
-                  vErrors.push(err40);
-                }
-                errors++;
-              }
-            }
-            if (data24.title_ru !== void 0) {
-              if (typeof data24.title_ru !== "string") {
-                const err41 = { instancePath: instancePath + "/decisions/" + i1 + "/title_ru", schemaPath: "#/properties/decisions/items/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
-              }
             }
           } else {
-            const err42 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err37 = { instancePath: instancePath + "/assetHolder/name", schemaPath: "#/properties/assetHolder/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+        if (data16.name_en !== void 0) {
+          let data18 = data16.name_en;
+          if (typeof data18 === "string") {
+            if (func2(data18) > 2e3) {
+              const err38 = { instancePath: instancePath + "/assetHolder/name_en", schemaPath: "#/properties/assetHolder/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          } else {
+            const err39 = { instancePath: instancePath + "/assetHolder/name_en", schemaPath: "#/properties/assetHolder/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data16.name_ru !== void 0) {
+          let data19 = data16.name_ru;
+          if (typeof data19 === "string") {
+            if (func2(data19) > 2e3) {
+              const err40 = { instancePath: instancePath + "/assetHolder/name_ru", schemaPath: "#/properties/assetHolder/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err40];
+              } else {
+                vErrors.push(err40);
+              }
+              errors++;
+            }
+          } else {
+            const err41 = { instancePath: instancePath + "/assetHolder/name_ru", schemaPath: "#/properties/assetHolder/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data16.identifier !== void 0) {
+          if (!validate42(data16.identifier, { instancePath: instancePath + "/assetHolder/identifier", parentData: data16, parentDataProperty: "identifier", rootData })) {
+            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data16.additionalIdentifiers !== void 0) {
+          if (!validate44(data16.additionalIdentifiers, { instancePath: instancePath + "/assetHolder/additionalIdentifiers", parentData: data16, parentDataProperty: "additionalIdentifiers", rootData })) {
+            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data16.address !== void 0) {
+          if (!validate37(data16.address, { instancePath: instancePath + "/assetHolder/address", parentData: data16, parentDataProperty: "address", rootData })) {
+            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data16.contactPoint !== void 0) {
+          if (!validate48(data16.contactPoint, { instancePath: instancePath + "/assetHolder/contactPoint", parentData: data16, parentDataProperty: "contactPoint", rootData })) {
+            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data16.kind !== void 0) {
+          let data24 = data16.kind;
+          if (!(data24 === "general" || data24 === "special" || data24 === "other")) {
+            const err42 = { instancePath: instancePath + "/assetHolder/kind", schemaPath: "#/properties/assetHolder/properties/kind/enum", keyword: "enum", params: { allowedValues: schema21.properties.assetHolder.properties.kind.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -2274,8 +3152,14 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data16.additionalContactPoints !== void 0) {
+          if (!validate56(data16.additionalContactPoints, { instancePath: instancePath + "/assetHolder/additionalContactPoints", parentData: data16, parentDataProperty: "additionalContactPoints", rootData })) {
+            vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+            errors = vErrors.length;
+          }
+        }
       } else {
-        const err43 = { instancePath: instancePath + "/decisions", schemaPath: "#/properties/decisions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err43 = { instancePath: instancePath + "/assetHolder", schemaPath: "#/properties/assetHolder/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
           vErrors = [err43];
         } else {
@@ -2284,66 +3168,602 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.items !== void 0) {
+      let data26 = data.items;
+      if (Array.isArray(data26)) {
+        if (data26.length > 100) {
+          const err44 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+        const len0 = data26.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data27 = data26[i0];
+          if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+            if (data27.description === void 0) {
+              const err45 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+            if (data27.classification === void 0) {
+              const err46 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+            if (data27.address === void 0) {
+              const err47 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
+            }
+            if (data27.unit === void 0) {
+              const err48 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+              if (vErrors === null) {
+                vErrors = [err48];
+              } else {
+                vErrors.push(err48);
+              }
+              errors++;
+            }
+            if (data27.quantity === void 0) {
+              const err49 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+            if (data27.registrationDetails === void 0) {
+              const err50 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "registrationDetails" }, message: "must have required property 'registrationDetails'" };
+              if (vErrors === null) {
+                vErrors = [err50];
+              } else {
+                vErrors.push(err50);
+              }
+              errors++;
+            }
+            for (const key3 in data27) {
+              if (!func14.call(schema21.properties.items.items.properties, key3)) {
+                const err51 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data27.id !== void 0) {
+              let data28 = data27.id;
+              if (typeof data28 === "string") {
+                if (func2(data28) > 200) {
+                  const err52 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err52];
+                  } else {
+                    vErrors.push(err52);
+                  }
+                  errors++;
+                }
+              } else {
+                const err53 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data27.description !== void 0) {
+              let data29 = data27.description;
+              if (typeof data29 === "string") {
+                if (func2(data29) > 2e4) {
+                  const err54 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err54];
+                  } else {
+                    vErrors.push(err54);
+                  }
+                  errors++;
+                }
+                if (func2(data29) < 1) {
+                  const err55 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err55];
+                  } else {
+                    vErrors.push(err55);
+                  }
+                  errors++;
+                }
+              } else {
+                const err56 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data27.description_en !== void 0) {
+              let data30 = data27.description_en;
+              if (typeof data30 === "string") {
+                if (func2(data30) > 2e4) {
+                  const err57 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err57];
+                  } else {
+                    vErrors.push(err57);
+                  }
+                  errors++;
+                }
+              } else {
+                const err58 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data27.description_ru !== void 0) {
+              let data31 = data27.description_ru;
+              if (typeof data31 === "string") {
+                if (func2(data31) > 2e4) {
+                  const err59 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err59];
+                  } else {
+                    vErrors.push(err59);
+                  }
+                  errors++;
+                }
+              } else {
+                const err60 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data27.classification !== void 0) {
+              if (!validate27(data27.classification, { instancePath: instancePath + "/items/" + i0 + "/classification", parentData: data27, parentDataProperty: "classification", rootData })) {
+                vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data27.additionalClassifications !== void 0) {
+              if (!validate29(data27.additionalClassifications, { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", parentData: data27, parentDataProperty: "additionalClassifications", rootData })) {
+                vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data27.address !== void 0) {
+              if (!validate37(data27.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data27, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data27.location !== void 0) {
+              if (!validate39(data27.location, { instancePath: instancePath + "/items/" + i0 + "/location", parentData: data27, parentDataProperty: "location", rootData })) {
+                vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data27.unit !== void 0) {
+              if (!validate68(data27.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data27, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data27.quantity !== void 0) {
+              let data37 = data27.quantity;
+              if (typeof data37 == "number" && isFinite(data37)) {
+                if (data37 < 0 || isNaN(data37)) {
+                  const err61 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err61];
+                  } else {
+                    vErrors.push(err61);
+                  }
+                  errors++;
+                }
+              } else {
+                const err62 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data27.registrationDetails !== void 0) {
+              if (!validate70(data27.registrationDetails, { instancePath: instancePath + "/items/" + i0 + "/registrationDetails", parentData: data27, parentDataProperty: "registrationDetails", rootData })) {
+                vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+                errors = vErrors.length;
+              }
+            }
+            if (data27.schema_properties !== void 0) {
+              let data39 = data27.schema_properties;
+              if (!(data39 && typeof data39 == "object" && !Array.isArray(data39))) {
+                const err63 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err64 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err64];
+            } else {
+              vErrors.push(err64);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err65 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err65];
+        } else {
+          vErrors.push(err65);
+        }
+        errors++;
+      }
+    }
+    if (data.decisions !== void 0) {
+      let data40 = data.decisions;
+      if (Array.isArray(data40)) {
+        if (data40.length > 50) {
+          const err66 = { instancePath: instancePath + "/decisions", schemaPath: "#/properties/decisions/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+          if (vErrors === null) {
+            vErrors = [err66];
+          } else {
+            vErrors.push(err66);
+          }
+          errors++;
+        }
+        const len1 = data40.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data41 = data40[i1];
+          if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+            if (data41.decisionDate === void 0) {
+              const err67 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/required", keyword: "required", params: { missingProperty: "decisionDate" }, message: "must have required property 'decisionDate'" };
+              if (vErrors === null) {
+                vErrors = [err67];
+              } else {
+                vErrors.push(err67);
+              }
+              errors++;
+            }
+            if (data41.decisionID === void 0) {
+              const err68 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/required", keyword: "required", params: { missingProperty: "decisionID" }, message: "must have required property 'decisionID'" };
+              if (vErrors === null) {
+                vErrors = [err68];
+              } else {
+                vErrors.push(err68);
+              }
+              errors++;
+            }
+            for (const key4 in data41) {
+              if (!(key4 === "id" || key4 === "decisionDate" || key4 === "decisionID" || key4 === "decisionOf" || key4 === "title" || key4 === "title_en" || key4 === "title_ru")) {
+                const err69 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data41.id !== void 0) {
+              let data42 = data41.id;
+              if (typeof data42 === "string") {
+                if (func2(data42) > 200) {
+                  const err70 = { instancePath: instancePath + "/decisions/" + i1 + "/id", schemaPath: "#/properties/decisions/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err70];
+                  } else {
+                    vErrors.push(err70);
+                  }
+                  errors++;
+                }
+              } else {
+                const err71 = { instancePath: instancePath + "/decisions/" + i1 + "/id", schemaPath: "#/properties/decisions/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data41.decisionDate !== void 0) {
+              let data43 = data41.decisionDate;
+              if (typeof data43 === "string") {
+                if (func2(data43) > 2e4) {
+                  const err72 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
+                if (!formats0.validate(data43)) {
+                  const err73 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                }
+              } else {
+                const err74 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data41.decisionID !== void 0) {
+              let data44 = data41.decisionID;
+              if (typeof data44 === "string") {
+                if (func2(data44) > 200) {
+                  const err75 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+                if (func2(data44) < 1) {
+                  const err76 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err76];
+                  } else {
+                    vErrors.push(err76);
+                  }
+                  errors++;
+                }
+              } else {
+                const err77 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionID", schemaPath: "#/properties/decisions/items/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data41.decisionOf !== void 0) {
+              if (!(data41.decisionOf === "asset")) {
+                const err78 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionOf", schemaPath: "#/properties/decisions/items/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema21.properties.decisions.items.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data41.title !== void 0) {
+              let data46 = data41.title;
+              if (typeof data46 === "string") {
+                if (func2(data46) > 2e3) {
+                  const err79 = { instancePath: instancePath + "/decisions/" + i1 + "/title", schemaPath: "#/properties/decisions/items/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err79];
+                  } else {
+                    vErrors.push(err79);
+                  }
+                  errors++;
+                }
+              } else {
+                const err80 = { instancePath: instancePath + "/decisions/" + i1 + "/title", schemaPath: "#/properties/decisions/items/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data41.title_en !== void 0) {
+              let data47 = data41.title_en;
+              if (typeof data47 === "string") {
+                if (func2(data47) > 2e3) {
+                  const err81 = { instancePath: instancePath + "/decisions/" + i1 + "/title_en", schemaPath: "#/properties/decisions/items/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err81];
+                  } else {
+                    vErrors.push(err81);
+                  }
+                  errors++;
+                }
+              } else {
+                const err82 = { instancePath: instancePath + "/decisions/" + i1 + "/title_en", schemaPath: "#/properties/decisions/items/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data41.title_ru !== void 0) {
+              let data48 = data41.title_ru;
+              if (typeof data48 === "string") {
+                if (func2(data48) > 2e3) {
+                  const err83 = { instancePath: instancePath + "/decisions/" + i1 + "/title_ru", schemaPath: "#/properties/decisions/items/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err83];
+                  } else {
+                    vErrors.push(err83);
+                  }
+                  errors++;
+                }
+              } else {
+                const err84 = { instancePath: instancePath + "/decisions/" + i1 + "/title_ru", schemaPath: "#/properties/decisions/items/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err85 = { instancePath: instancePath + "/decisions/" + i1, schemaPath: "#/properties/decisions/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err85];
+            } else {
+              vErrors.push(err85);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err86 = { instancePath: instancePath + "/decisions", schemaPath: "#/properties/decisions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err86];
+        } else {
+          vErrors.push(err86);
+        }
+        errors++;
+      }
+    }
+    if (data.sandboxParameters !== void 0) {
+      let data49 = data.sandboxParameters;
+      if (typeof data49 === "string") {
+        if (func2(data49) > 2e3) {
+          const err87 = { instancePath: instancePath + "/sandboxParameters", schemaPath: "#/properties/sandboxParameters/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err87];
+          } else {
+            vErrors.push(err87);
+          }
+          errors++;
+        }
+      } else {
+        const err88 = { instancePath: instancePath + "/sandboxParameters", schemaPath: "#/properties/sandboxParameters/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err88];
+        } else {
+          vErrors.push(err88);
+        }
+        errors++;
+      }
+    }
+    if (data.assetType !== void 0) {
+      if (!(data.assetType === "bounce")) {
+        const err89 = { instancePath: instancePath + "/assetType", schemaPath: "#/properties/assetType/enum", keyword: "enum", params: { allowedValues: schema21.properties.assetType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
+      }
+    }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err44 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema19.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err90 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema21.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err90];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err90);
         }
         errors++;
       }
     }
     if (data.status !== void 0) {
-      let data33 = data.status;
-      if (!(data33 === "draft" || data33 === "pending" || data33 === "verification" || data33 === "active" || data33 === "deleted" || data33 === "complete")) {
-        const err45 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema19.properties.status.enum }, message: "must be equal to one of the allowed values" };
+      let data52 = data.status;
+      if (!(data52 === "draft" || data52 === "pending" || data52 === "verification" || data52 === "active" || data52 === "deleted" || data52 === "complete")) {
+        const err91 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema21.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err45];
+          vErrors = [err91];
         } else {
-          vErrors.push(err45);
+          vErrors.push(err91);
         }
         errors++;
       }
     }
     if (data.relatedLot !== void 0) {
-      let data34 = data.relatedLot;
-      if (typeof data34 === "string") {
-        if (!pattern1.test(data34)) {
-          const err46 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+      let data53 = data.relatedLot;
+      if (typeof data53 === "string") {
+        if (func2(data53) > 2e4) {
+          const err92 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err46];
+            vErrors = [err92];
           } else {
-            vErrors.push(err46);
+            vErrors.push(err92);
+          }
+          errors++;
+        }
+        if (!pattern1.test(data53)) {
+          const err93 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err93];
+          } else {
+            vErrors.push(err93);
           }
           errors++;
         }
       } else {
-        const err47 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err94 = { instancePath: instancePath + "/relatedLot", schemaPath: "#/properties/relatedLot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err47];
+          vErrors = [err94];
         } else {
-          vErrors.push(err47);
+          vErrors.push(err94);
         }
         errors++;
       }
     }
   } else {
-    const err48 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err95 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err48];
+      vErrors = [err95];
     } else {
-      vErrors.push(err48);
+      vErrors.push(err95);
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-const bounceDecision = validate56;
-const schema21 = { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceDecision = validate72;
+const schema25 = { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } };
+function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2377,12 +3797,23 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.id !== void 0) {
-      if (typeof data.id !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -2390,30 +3821,17 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.decisionDate !== void 0) {
       let data1 = data.decisionDate;
       if (typeof data1 === "string") {
-        if (!formats6.validate(data1)) {
-          const err4 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (func2(data1) > 2e4) {
+          const err5 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
           }
           errors++;
         }
-      } else {
-        const err5 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.decisionID !== void 0) {
-      let data2 = data.decisionID;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err6 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (!formats0.validate(data1)) {
+          const err6 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -2422,7 +3840,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/decisionDate", schemaPath: "#/properties/decisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2431,31 +3849,29 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.decisionOf !== void 0) {
-      if (!(data.decisionOf === "asset")) {
-        const err8 = { instancePath: instancePath + "/decisionOf", schemaPath: "#/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema21.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+    if (data.decisionID !== void 0) {
+      let data2 = data.decisionID;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 200) {
+          const err8 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title !== void 0) {
-      if (typeof data.title !== "string") {
-        const err9 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+        if (func2(data2) < 1) {
+          const err9 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err10 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err10 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -2464,9 +3880,9 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.decisionOf !== void 0) {
+      if (!(data.decisionOf === "asset")) {
+        const err11 = { instancePath: instancePath + "/decisionOf", schemaPath: "#/properties/decisionOf/enum", keyword: "enum", params: { allowedValues: schema25.properties.decisionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -2475,21 +3891,87 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.title !== void 0) {
+      let data4 = data.title;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e3) {
+          const err12 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.title_en !== void 0) {
+      let data5 = data.title_en;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err14 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.title_ru !== void 0) {
+      let data6 = data.title_ru;
+      if (typeof data6 === "string") {
+        if (func2(data6) > 2e3) {
+          const err16 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err18];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err18);
     }
     errors++;
   }
-  validate56.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
-const bounceItem = validate57;
-const schema22 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } };
-function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceItem = validate73;
+const schema26 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } };
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2548,7 +4030,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema22.properties, key0)) {
+      if (!func14.call(schema26.properties, key0)) {
         const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err6];
@@ -2559,12 +4041,23 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.id !== void 0) {
-      if (typeof data.id !== "string") {
-        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err8];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err8);
         }
         errors++;
       }
@@ -2572,39 +4065,26 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 2e4) {
+          const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err9];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
           }
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -2613,41 +4093,11 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.classification !== void 0) {
-      if (!validate24(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.additionalClassifications !== void 0) {
-      if (!validate26(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.address !== void 0) {
-      if (!validate32(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.location !== void 0) {
-      if (!validate34(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
-        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.unit !== void 0) {
-      if (!validate30(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.quantity !== void 0) {
-      let data9 = data.quantity;
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 < 0 || isNaN(data9)) {
-          const err12 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+    if (data.description_en !== void 0) {
+      let data2 = data.description_en;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err12 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -2656,7 +4106,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -2665,39 +4115,113 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.description_ru !== void 0) {
+      let data3 = data.description_ru;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err14 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.classification !== void 0) {
+      if (!validate27(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.additionalClassifications !== void 0) {
+      if (!validate29(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.address !== void 0) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.location !== void 0) {
+      if (!validate39(data.location, { instancePath: instancePath + "/location", parentData: data, parentDataProperty: "location", rootData })) {
+        vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.unit !== void 0) {
+      if (!validate68(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.quantity !== void 0) {
+      let data9 = data.quantity;
+      if (typeof data9 == "number" && isFinite(data9)) {
+        if (data9 < 0 || isNaN(data9)) {
+          const err16 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
     if (data.registrationDetails !== void 0) {
-      if (!validate54(data.registrationDetails, { instancePath: instancePath + "/registrationDetails", parentData: data, parentDataProperty: "registrationDetails", rootData })) {
-        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+      if (!validate70(data.registrationDetails, { instancePath: instancePath + "/registrationDetails", parentData: data, parentDataProperty: "registrationDetails", rootData })) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
     if (data.schema_properties !== void 0) {
       let data11 = data.schema_properties;
       if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-        const err14 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err18 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err18];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err18);
         }
         errors++;
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err19];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err19);
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-const bounceRelatedProcess = validate64;
-const schema23 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string" }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identifier": { "type": "string" } } };
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const bounceRelatedProcess = validate80;
+const schema27 = { "type": "object", "additionalProperties": false, "required": ["type", "relatedProcessID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "type": { "enum": ["lot"] }, "relatedProcessID": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "identifier": { "type": "string", "maxLength": 200 }, "parentID": { "type": "string", "maxLength": 200 } } };
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2720,7 +4244,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "id" || key0 === "type" || key0 === "relatedProcessID" || key0 === "identifier")) {
+      if (!(key0 === "id" || key0 === "type" || key0 === "relatedProcessID" || key0 === "identifier" || key0 === "parentID")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -2731,19 +4255,19 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.id !== void 0) {
-      if (typeof data.id !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      if (!(data.type === "lot")) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema23.properties.type.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2752,54 +4276,107 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.type !== void 0) {
+      if (!(data.type === "lot")) {
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema27.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
     if (data.relatedProcessID !== void 0) {
       let data2 = data.relatedProcessID;
       if (typeof data2 === "string") {
-        if (!pattern1.test(data2)) {
-          const err5 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+        if (func2(data2) > 2e4) {
+          const err6 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
           }
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/relatedProcessID", schemaPath: "#/properties/relatedProcessID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err8];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err8);
         }
         errors++;
       }
     }
     if (data.identifier !== void 0) {
-      if (typeof data.identifier !== "string") {
-        const err7 = { instancePath: instancePath + "/identifier", schemaPath: "#/properties/identifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data3 = data.identifier;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 200) {
+          const err9 = { instancePath: instancePath + "/identifier", schemaPath: "#/properties/identifier/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/identifier", schemaPath: "#/properties/identifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err10];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.parentID !== void 0) {
+      let data4 = data.parentID;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 200) {
+          const err11 = { instancePath: instancePath + "/parentID", schemaPath: "#/properties/parentID/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/parentID", schemaPath: "#/properties/parentID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err13];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err13);
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
-const cancellation = validate65;
-const schema24 = { "type": "object", "required": ["reason"], "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } }, "additionalProperties": false };
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellation = validate81;
+const schema28 = { "type": "object", "additionalProperties": false, "required": ["reason"], "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2826,6 +4403,160 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reason !== void 0) {
       let data0 = data.reason;
       if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err2 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err3 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.reason_en !== void 0) {
+      let data1 = data.reason_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err5 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err6 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.reason_ru !== void 0) {
+      let data2 = data.reason_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err8 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err9 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data3 = data.status;
+      if (!(data3 === "pending" || data3 === "active")) {
+        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema28.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.cancellationOf !== void 0) {
+      if (!(data.cancellationOf === "tender")) {
+        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema28.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  validate81.errors = vErrors;
+  return errors === 0;
+}
+const cancellationPatch = validate82;
+const schema29 = { "type": "object", "additionalProperties": false, "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "reason" || key0 === "reason_en" || key0 === "reason_ru" || key0 === "status")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== void 0) {
+      let data0 = data.reason;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err1 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
         if (func2(data0) < 1) {
           const err2 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
@@ -2848,8 +4579,8 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reason_en !== void 0) {
       let data1 = data.reason_en;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 2e4) {
+          const err4 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -2857,12 +4588,21 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func2(data1) < 1) {
+          const err5 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
       } else {
-        const err5 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -2870,40 +4610,26 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reason_ru !== void 0) {
       let data2 = data.reason_ru;
       if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err6 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data2) > 2e4) {
+          const err7 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err8 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
           }
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data3 = data.status;
-      if (!(data3 === "pending" || data3 === "active")) {
-        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema24.properties.status.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.cancellationOf !== void 0) {
-      if (!(data.cancellationOf === "tender")) {
-        const err9 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema24.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        const err9 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2912,26 +4638,39 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.status !== void 0) {
+      let data3 = data.status;
+      if (!(data3 === "pending" || data3 === "active")) {
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema29.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err11];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err11);
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
-const cancellationPatch = validate66;
-const schema25 = { "type": "object", "properties": { "reason": { "type": "string", "minLength": 1 }, "reason_en": { "type": "string", "minLength": 1 }, "reason_ru": { "type": "string", "minLength": 1 }, "status": { "enum": ["pending", "active"] } }, "additionalProperties": false };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const contractPatch = validate83;
+const schema30 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "period": { "$ref": "shared6" } } };
+const schema31 = { "type": "object", "additionalProperties": false, "properties": { "startDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "endDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "reason" || key0 === "reason_en" || key0 === "reason_ru" || key0 === "status")) {
+      if (!(key0 === "startDate" || key0 === "endDate")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -2941,11 +4680,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.reason !== void 0) {
-      let data0 = data.reason;
+    if (data.startDate !== void 0) {
+      let data0 = data.startDate;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e4) {
+          const err1 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -2953,43 +4692,39 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err2 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.reason_en !== void 0) {
-      let data1 = data.reason_en;
-      if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err3 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (!formats0.validate(data0)) {
+          const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/reason_en", schemaPath: "#/properties/reason_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err3];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err3);
         }
         errors++;
       }
     }
-    if (data.reason_ru !== void 0) {
-      let data2 = data.reason_ru;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err5 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+    if (data.endDate !== void 0) {
+      let data1 = data.endDate;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err4 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (!formats0.validate(data1)) {
+          const err5 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -2998,7 +4733,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/reason_ru", schemaPath: "#/properties/reason_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3007,38 +4742,24 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.status !== void 0) {
-      let data3 = data.status;
-      if (!(data3 === "pending" || data3 === "active")) {
-        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema25.properties.status.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err7];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err7);
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
-const contractPatch = validate67;
-const schema26 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time" }, "status": { "enum": ["pending", "active"] } } };
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "dateSigned" || key0 === "status")) {
+      if (!(key0 === "dateSigned" || key0 === "status" || key0 === "period")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -3051,8 +4772,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dateSigned !== void 0) {
       let data0 = data.dateSigned;
       if (typeof data0 === "string") {
-        if (!formats6.validate(data0)) {
-          const err1 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (func2(data0) > 2e4) {
+          const err1 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -3060,253 +4781,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err2 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data1 = data.status;
-      if (!(data1 === "pending" || data1 === "active")) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema26.properties.status.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate67.errors = vErrors;
-  return errors === 0;
-}
-const dgfInsiderAuction = validate68;
-const schema27 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
-const formats14 = formats.date;
-const schema28 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
-const schema29 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
-const schema30 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } }, "additionalProperties": false };
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.scheme === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.description === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.scheme !== void 0) {
-      let data0 = data.scheme;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data1 = data.id;
-      if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data2 = data.description;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.uri !== void 0) {
-      if (typeof data.uri !== "string") {
-        const err12 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
-}
-const schema31 = { "type": "array", "items": { "$ref": "shared20" } };
-function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (Array.isArray(data)) {
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate71(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
-}
-const schema32 = { "type": "object", "required": ["code"], "properties": { "code": { "type": "string", "minLength": 1 }, "name": { "type": "string" } }, "additionalProperties": false };
-function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.code === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "code" || key0 === "name")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.code !== void 0) {
-      let data0 = data.code;
-      if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (!formats0.validate(data0)) {
+          const err2 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -3315,7 +4791,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3324,15 +4800,22 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.status !== void 0) {
+      let data1 = data.status;
+      if (!(data1 === "pending" || data1 === "active")) {
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema30.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
         }
         errors++;
+      }
+    }
+    if (data.period !== void 0) {
+      if (!validate84(data.period, { instancePath: instancePath + "/period", parentData: data, parentDataProperty: "period", rootData })) {
+        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+        errors = vErrors.length;
       }
     }
   } else {
@@ -3344,10 +4827,15 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuction = validate86;
+const schema32 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
+const formats18 = formats.date;
+const schema33 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared15" }, "minItems": 1 };
+const schema34 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
+function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3370,7 +4858,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema29.properties, key0)) {
+      if (!func14.call(schema34.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -3381,12 +4869,23 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.id !== void 0) {
-      if (typeof data.id !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -3394,39 +4893,26 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 2e4) {
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
           }
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err6 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err7 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -3435,35 +4921,11 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.classification !== void 0) {
-      if (!validate71(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
-        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.additionalClassifications !== void 0) {
-      if (!validate73(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
-        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.address !== void 0) {
-      if (!validate32(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.unit !== void 0) {
-      if (!validate77(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
-        vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.quantity !== void 0) {
-      let data8 = data.quantity;
-      if (typeof data8 == "number" && isFinite(data8)) {
-        if (data8 < 0 || isNaN(data8)) {
-          const err8 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+    if (data.description_en !== void 0) {
+      let data2 = data.description_en;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err8 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -3472,7 +4934,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err9 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3481,22 +4943,20 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.deliveryDate !== void 0) {
-      let data9 = data.deliveryDate;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9))) {
-        const err10 = { instancePath: instancePath + "/deliveryDate", schemaPath: "#/properties/deliveryDate/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+    if (data.description_ru !== void 0) {
+      let data3 = data.description_ru;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err10 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.deliveryLocation !== void 0) {
-      let data10 = data.deliveryLocation;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10))) {
-        const err11 = { instancePath: instancePath + "/deliveryLocation", schemaPath: "#/properties/deliveryLocation/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      } else {
+        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -3505,10 +4965,308 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.classification !== void 0) {
+      if (!validate30(data.classification, { instancePath: instancePath + "/classification", parentData: data, parentDataProperty: "classification", rootData })) {
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.additionalClassifications !== void 0) {
+      if (!validate29(data.additionalClassifications, { instancePath: instancePath + "/additionalClassifications", parentData: data, parentDataProperty: "additionalClassifications", rootData })) {
+        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.address !== void 0) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.unit !== void 0) {
+      if (!validate34(data.unit, { instancePath: instancePath + "/unit", parentData: data, parentDataProperty: "unit", rootData })) {
+        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.quantity !== void 0) {
+      let data8 = data.quantity;
+      if (typeof data8 == "number" && isFinite(data8)) {
+        if (data8 < 0 || isNaN(data8)) {
+          const err12 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/quantity", schemaPath: "#/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.deliveryDate !== void 0) {
+      let data9 = data.deliveryDate;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9))) {
+        const err14 = { instancePath: instancePath + "/deliveryDate", schemaPath: "#/properties/deliveryDate/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.deliveryLocation !== void 0) {
+      let data10 = data.deliveryLocation;
+      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10))) {
+        const err15 = { instancePath: instancePath + "/deliveryLocation", schemaPath: "#/properties/deliveryLocation/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
     if (data.location !== void 0) {
       let data11 = data.location;
       if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-        const err12 = { instancePath: instancePath + "/location", schemaPath: "#/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err16 = { instancePath: instancePath + "/location", schemaPath: "#/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.schema_properties !== void 0) {
+      let data12 = data.schema_properties;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+        const err17 = { instancePath: instancePath + "/schema_properties", schemaPath: "#/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err18];
+    } else {
+      vErrors.push(err18);
+    }
+    errors++;
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (Array.isArray(data)) {
+    if (data.length > 100) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.length < 1) {
+      const err1 = { instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (!validate88(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate87.errors = vErrors;
+  return errors === 0;
+}
+const schema35 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
+function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.identifier === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "identifier" }, message: "must have required property 'identifier'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.address === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.contactPoint === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "contactPoint" }, message: "must have required property 'contactPoint'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "name_en" || key0 === "name_ru" || key0 === "identifier" || key0 === "additionalIdentifiers" || key0 === "address" || key0 === "contactPoint" || key0 === "kind")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e3) {
+          const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.name_en !== void 0) {
+      let data1 = data.name_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e3) {
+          const err8 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/name_en", schemaPath: "#/properties/name_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.name_ru !== void 0) {
+      let data2 = data.name_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err10 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/name_ru", schemaPath: "#/properties/name_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.identifier !== void 0) {
+      if (!validate42(data.identifier, { instancePath: instancePath + "/identifier", parentData: data, parentDataProperty: "identifier", rootData })) {
+        vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.additionalIdentifiers !== void 0) {
+      if (!validate44(data.additionalIdentifiers, { instancePath: instancePath + "/additionalIdentifiers", parentData: data, parentDataProperty: "additionalIdentifiers", rootData })) {
+        vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.address !== void 0) {
+      if (!validate37(data.address, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.contactPoint !== void 0) {
+      if (!validate48(data.contactPoint, { instancePath: instancePath + "/contactPoint", parentData: data, parentDataProperty: "contactPoint", rootData })) {
+        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data7 = data.kind;
+      if (!(data7 === "general" || data7 === "special" || data7 === "defense" || data7 === "other")) {
+        const err12 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema35.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -3526,43 +5284,11 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (Array.isArray(data)) {
-    if (data.length < 1) {
-      const err0 = { instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate70(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
-}
-const schema33 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema36 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3579,7 +5305,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema33.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema36.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3627,7 +5353,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema33.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema36.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -3666,11 +5392,121 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate101.errors = vErrors;
   return errors === 0;
 }
-const schema34 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "type": "string", "anyOf": [{ "type": "string", "format": "date" }, { "type": "string", "format": "date-time" }] } }, "additionalProperties": false };
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema37 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
+const schema38 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = false;
+  const _errs2 = errors;
+  if (typeof data === "string") {
+    if (func2(data) > 2e4) {
+      const err0 = { instancePath, schemaPath: "#/anyOf/0/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (!formats18.validate(data)) {
+      const err1 = { instancePath, schemaPath: "#/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  } else {
+    const err2 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  var _valid0 = _errs2 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const _errs4 = errors;
+    if (typeof data === "string") {
+      if (func2(data) > 2e4) {
+        const err3 = { instancePath, schemaPath: "#/anyOf/1/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (!formats0.validate(data)) {
+        const err4 = { instancePath, schemaPath: "#/anyOf/1/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    } else {
+      const err5 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if (!valid0) {
+    const err6 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  } else {
+    errors = _errs1;
+    if (vErrors !== null) {
+      if (_errs1) {
+        vErrors.length = _errs1;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  if (typeof data === "string") {
+    if (func2(data) > 2e4) {
+      const err7 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate104.errors = vErrors;
+  return errors === 0;
+}
+function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3684,7 +5520,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "startDate")) {
+      if (!(key0 === "startDate" || key0 === "endDate")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -3695,96 +5531,46 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.startDate !== void 0) {
-      let data0 = data.startDate;
-      if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
+      if (!validate104(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+        errors = vErrors.length;
       }
-      const _errs4 = errors;
-      let valid1 = false;
-      const _errs5 = errors;
-      if (typeof data0 === "string") {
-        if (!formats14.validate(data0)) {
-          const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+    }
+    if (data.endDate !== void 0) {
+      let data1 = data.endDate;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err2 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err2];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err2);
           }
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/endDate", schemaPath: "#/properties/endDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err3];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err3);
         }
         errors++;
-      }
-      var _valid0 = _errs5 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const _errs7 = errors;
-        if (typeof data0 === "string") {
-          if (!formats6.validate(data0)) {
-            const err5 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        } else {
-          const err6 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        var _valid0 = _errs7 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if (!valid1) {
-        const err7 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      } else {
-        errors = _errs4;
-        if (vErrors !== null) {
-          if (_errs4) {
-            vErrors.length = _errs4;
-          } else {
-            vErrors = null;
-          }
-        }
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err4];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err4);
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3836,12 +5622,23 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (data.items !== void 0) {
-        if (!Array.isArray(data.items)) {
-          const err3 = { instancePath: instancePath + "/items", schemaPath: "#/else/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        let data1 = data.items;
+        if (Array.isArray(data1)) {
+          if (data1.length > 100) {
+            const err3 = { instancePath: instancePath + "/items", schemaPath: "#/else/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        } else {
+          const err4 = { instancePath: instancePath + "/items", schemaPath: "#/else/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err4];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err4);
           }
           errors++;
         }
@@ -3851,26 +5648,17 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = _valid0;
   }
   if (!valid0) {
-    const err4 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "else" }, message: 'must match "else" schema' };
+    const err5 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "else" }, message: 'must match "else" schema' };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err5];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err5);
     }
     errors++;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.title === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.value === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -3878,8 +5666,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.procuringEntity === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "procuringEntity" }, message: "must have required property 'procuringEntity'" };
+    if (data.value === void 0) {
+      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -3887,8 +5675,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.dgfID === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dgfID" }, message: "must have required property 'dgfID'" };
+    if (data.procuringEntity === void 0) {
+      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "procuringEntity" }, message: "must have required property 'procuringEntity'" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -3896,8 +5684,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.dgfDecisionID === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dgfDecisionID" }, message: "must have required property 'dgfDecisionID'" };
+    if (data.dgfID === void 0) {
+      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dgfID" }, message: "must have required property 'dgfID'" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -3905,8 +5693,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.dgfDecisionDate === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dgfDecisionDate" }, message: "must have required property 'dgfDecisionDate'" };
+    if (data.dgfDecisionID === void 0) {
+      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dgfDecisionID" }, message: "must have required property 'dgfDecisionID'" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -3914,8 +5702,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.auctionPeriod === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "auctionPeriod" }, message: "must have required property 'auctionPeriod'" };
+    if (data.dgfDecisionDate === void 0) {
+      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dgfDecisionDate" }, message: "must have required property 'dgfDecisionDate'" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -3923,13 +5711,22 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.auctionPeriod === void 0) {
+      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "auctionPeriod" }, message: "must have required property 'auctionPeriod'" };
+      if (vErrors === null) {
+        vErrors = [err12];
+      } else {
+        vErrors.push(err12);
+      }
+      errors++;
+    }
     for (const key0 in data) {
-      if (!func3.call(schema27.properties, key0)) {
-        const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (!func14.call(schema32.properties, key0)) {
+        const err13 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err13];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err13);
         }
         errors++;
       }
@@ -3937,39 +5734,26 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.title !== void 0) {
       let data2 = data.title;
       if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err13 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data2) > 2e4) {
+          const err14 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err13];
+            vErrors = [err14];
           } else {
-            vErrors.push(err13);
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err15 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
           }
           errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err15 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err16 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3978,20 +5762,20 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err17 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
+    if (data.title_en !== void 0) {
+      let data3 = data.title_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err17 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err18 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err18 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4000,20 +5784,20 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err19 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
+    if (data.title_ru !== void 0) {
+      let data4 = data.title_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err19 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.procurementMethodType !== void 0) {
-      if (!(data.procurementMethodType === "dgfInsider")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema27.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err20 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -4022,20 +5806,20 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.procurementMethodDetails !== void 0) {
-      if (typeof data.procurementMethodDetails !== "string") {
-        const err21 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
+    if (data.description !== void 0) {
+      let data5 = data.description;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.submissionMethodDetails !== void 0) {
-      if (typeof data.submissionMethodDetails !== "string") {
-        const err22 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -4044,21 +5828,20 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema27.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+    if (data.description_en !== void 0) {
+      let data6 = data.description_en;
+      if (typeof data6 === "string") {
+        if (func2(data6) > 2e4) {
+          const err23 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.tenderAttempts !== void 0) {
-      let data12 = data.tenderAttempts;
-      if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-        const err24 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err24 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -4066,9 +5849,12 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data12 == "number" && isFinite(data12)) {
-        if (data12 > 10 || isNaN(data12)) {
-          const err25 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
+    }
+    if (data.description_ru !== void 0) {
+      let data7 = data.description_ru;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 2e4) {
+          const err25 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -4076,152 +5862,151 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data12 < 1 || isNaN(data12)) {
-          const err26 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      } else {
+        const err26 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodType !== void 0) {
+      if (!(data.procurementMethodType === "dgfInsider")) {
+        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema32.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodDetails !== void 0) {
+      let data9 = data.procurementMethodDetails;
+      if (typeof data9 === "string") {
+        if (func2(data9) > 2e3) {
+          const err28 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err26];
+            vErrors = [err28];
           } else {
-            vErrors.push(err26);
+            vErrors.push(err28);
           }
           errors++;
         }
+      } else {
+        const err29 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
       }
     }
-    if (data.dgfID !== void 0) {
-      let data13 = data.dgfID;
+    if (data.submissionMethodDetails !== void 0) {
+      let data10 = data.submissionMethodDetails;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e3) {
+          const err30 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      } else {
+        const err31 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.submissionMethodDetails_en !== void 0) {
+      let data11 = data.submissionMethodDetails_en;
+      if (typeof data11 === "string") {
+        if (func2(data11) > 2e3) {
+          const err32 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+      } else {
+        const err33 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
+    if (data.submissionMethodDetails_ru !== void 0) {
+      let data12 = data.submissionMethodDetails_ru;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e3) {
+          const err34 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        }
+      } else {
+        const err35 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodRationale !== void 0) {
+      let data13 = data.procurementMethodRationale;
       if (typeof data13 === "string") {
-        if (func2(data13) < 1) {
-          const err27 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data13) > 2e4) {
+          const err36 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err36];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err36);
           }
           errors++;
         }
       } else {
-        const err28 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err37 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err37];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err37);
         }
         errors++;
       }
     }
-    if (data.dgfDecisionID !== void 0) {
-      let data14 = data.dgfDecisionID;
+    if (data.procurementMethodRationale_en !== void 0) {
+      let data14 = data.procurementMethodRationale_en;
       if (typeof data14 === "string") {
-        if (func2(data14) < 1) {
-          const err29 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data14) > 2e4) {
+          const err38 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err38];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err38);
           }
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-    }
-    if (data.dgfDecisionDate !== void 0) {
-      let data15 = data.dgfDecisionDate;
-      if (typeof data15 === "string") {
-        if (!formats14.validate(data15)) {
-          const err31 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
-          if (vErrors === null) {
-            vErrors = [err31];
-          } else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
-      } else {
-        const err32 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-    }
-    if (data.value !== void 0) {
-      let data16 = data.value;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (data16.amount === void 0) {
-          const err33 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-        for (const key1 in data16) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err34 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-        if (data16.amount !== void 0) {
-          let data17 = data16.amount;
-          if (typeof data17 == "number" && isFinite(data17)) {
-            if (data17 < 0 || isNaN(data17)) {
-              const err35 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err35];
-              } else {
-                vErrors.push(err35);
-              }
-              errors++;
-            }
-          } else {
-            const err36 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
-        if (data16.currency !== void 0) {
-          if (!(data16.currency === "UAH")) {
-            const err37 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema27.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-        }
-        if (data16.valueAddedTaxIncluded !== void 0) {
-          if (typeof data16.valueAddedTaxIncluded !== "boolean") {
-            const err38 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err39 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err39 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -4230,11 +6015,11 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.guarantee !== void 0) {
-      let data20 = data.guarantee;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.amount === void 0) {
-          const err40 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.procurementMethodRationale_ru !== void 0) {
+      let data15 = data.procurementMethodRationale_ru;
+      if (typeof data15 === "string") {
+        if (func2(data15) > 2e4) {
+          const err40 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -4242,98 +6027,74 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data20) {
-          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err41 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
-          }
-        }
-        if (data20.amount !== void 0) {
-          let data21 = data20.amount;
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 0 || isNaN(data21)) {
-              const err42 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-          } else {
-            const err43 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err43];
-            } else {
-              vErrors.push(err43);
-            }
-            errors++;
-          }
-        }
-        if (data20.currency !== void 0) {
-          if (!(data20.currency === "UAH")) {
-            const err44 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema27.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-        }
-        if (data20.valueAddedTaxIncluded !== void 0) {
-          if (typeof data20.valueAddedTaxIncluded !== "boolean") {
-            const err45 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err46 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err41 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err41];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err41);
         }
         errors++;
       }
     }
-    if (data.items !== void 0) {
-      if (!validate69(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-        errors = vErrors.length;
+    if (data.awardCriteriaDetails !== void 0) {
+      let data16 = data.awardCriteriaDetails;
+      if (typeof data16 === "string") {
+        if (func2(data16) > 2e4) {
+          const err42 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err42];
+          } else {
+            vErrors.push(err42);
+          }
+          errors++;
+        }
+      } else {
+        const err43 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
       }
     }
-    if (data.procuringEntity !== void 0) {
-      if (!validate36(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
+    if (data.awardCriteriaDetails_en !== void 0) {
+      let data17 = data.awardCriteriaDetails_en;
+      if (typeof data17 === "string") {
+        if (func2(data17) > 2e4) {
+          const err44 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+      } else {
+        const err45 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
       }
     }
-    if (data.auctionParameters !== void 0) {
-      if (!validate82(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.auctionPeriod !== void 0) {
-      if (!validate84(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.merchandisingObject !== void 0) {
-      if (typeof data.merchandisingObject !== "string") {
-        const err47 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.awardCriteriaDetails_ru !== void 0) {
+      let data18 = data.awardCriteriaDetails_ru;
+      if (typeof data18 === "string") {
+        if (func2(data18) > 2e4) {
+          const err46 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+      } else {
+        const err47 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -4342,21 +6103,390 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.hasEnquiries !== void 0) {
+      if (typeof data.hasEnquiries !== "boolean") {
+        const err48 = { instancePath: instancePath + "/hasEnquiries", schemaPath: "#/properties/hasEnquiries/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+    if (data.features !== void 0) {
+      let data20 = data.features;
+      if (Array.isArray(data20)) {
+        if (data20.length > 0) {
+          const err49 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+      } else {
+        const err50 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err51 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema32.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+    }
+    if (data.tenderAttempts !== void 0) {
+      let data22 = data.tenderAttempts;
+      if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
+        const err52 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+      if (typeof data22 == "number" && isFinite(data22)) {
+        if (data22 > 10 || isNaN(data22)) {
+          const err53 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+        if (data22 < 1 || isNaN(data22)) {
+          const err54 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err54];
+          } else {
+            vErrors.push(err54);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.dgfID !== void 0) {
+      let data23 = data.dgfID;
+      if (typeof data23 === "string") {
+        if (func2(data23) > 2e4) {
+          const err55 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+        if (func2(data23) < 1) {
+          const err56 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+      } else {
+        const err57 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.dgfDecisionID !== void 0) {
+      let data24 = data.dgfDecisionID;
+      if (typeof data24 === "string") {
+        if (func2(data24) > 2e4) {
+          const err58 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err58];
+          } else {
+            vErrors.push(err58);
+          }
+          errors++;
+        }
+        if (func2(data24) < 1) {
+          const err59 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err59];
+          } else {
+            vErrors.push(err59);
+          }
+          errors++;
+        }
+      } else {
+        const err60 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+    }
+    if (data.dgfDecisionDate !== void 0) {
+      let data25 = data.dgfDecisionDate;
+      if (typeof data25 === "string") {
+        if (func2(data25) > 2e4) {
+          const err61 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+        if (!formats18.validate(data25)) {
+          const err62 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+          if (vErrors === null) {
+            vErrors = [err62];
+          } else {
+            vErrors.push(err62);
+          }
+          errors++;
+        }
+      } else {
+        const err63 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data26 = data.value;
+      if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
+        if (data26.amount === void 0) {
+          const err64 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err64];
+          } else {
+            vErrors.push(err64);
+          }
+          errors++;
+        }
+        for (const key1 in data26) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err65 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
+            }
+            errors++;
+          }
+        }
+        if (data26.amount !== void 0) {
+          let data27 = data26.amount;
+          if (typeof data27 == "number" && isFinite(data27)) {
+            if (data27 < 0 || isNaN(data27)) {
+              const err66 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err66];
+              } else {
+                vErrors.push(err66);
+              }
+              errors++;
+            }
+          } else {
+            const err67 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+        }
+        if (data26.currency !== void 0) {
+          if (!(data26.currency === "UAH")) {
+            const err68 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema32.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data26.valueAddedTaxIncluded !== void 0) {
+          if (typeof data26.valueAddedTaxIncluded !== "boolean") {
+            const err69 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err70 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err70];
+        } else {
+          vErrors.push(err70);
+        }
+        errors++;
+      }
+    }
+    if (data.guarantee !== void 0) {
+      let data30 = data.guarantee;
+      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+        if (data30.amount === void 0) {
+          const err71 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err71];
+          } else {
+            vErrors.push(err71);
+          }
+          errors++;
+        }
+        for (const key2 in data30) {
+          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+            const err72 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err72];
+            } else {
+              vErrors.push(err72);
+            }
+            errors++;
+          }
+        }
+        if (data30.amount !== void 0) {
+          let data31 = data30.amount;
+          if (typeof data31 == "number" && isFinite(data31)) {
+            if (data31 < 0 || isNaN(data31)) {
+              const err73 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err73];
+              } else {
+                vErrors.push(err73);
+              }
+              errors++;
+            }
+          } else {
+            const err74 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err74];
+            } else {
+              vErrors.push(err74);
+            }
+            errors++;
+          }
+        }
+        if (data30.currency !== void 0) {
+          if (!(data30.currency === "UAH")) {
+            const err75 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema32.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err75];
+            } else {
+              vErrors.push(err75);
+            }
+            errors++;
+          }
+        }
+        if (data30.valueAddedTaxIncluded !== void 0) {
+          if (typeof data30.valueAddedTaxIncluded !== "boolean") {
+            const err76 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err76];
+            } else {
+              vErrors.push(err76);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err77 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err77];
+        } else {
+          vErrors.push(err77);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== void 0) {
+      if (!validate87(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.procuringEntity !== void 0) {
+      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.auctionParameters !== void 0) {
+      if (!validate101(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.auctionPeriod !== void 0) {
+      if (!validate103(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.merchandisingObject !== void 0) {
+      let data38 = data.merchandisingObject;
+      if (typeof data38 === "string") {
+        if (func2(data38) > 200) {
+          const err78 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err78];
+          } else {
+            vErrors.push(err78);
+          }
+          errors++;
+        }
+      } else {
+        const err79 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err79];
+        } else {
+          vErrors.push(err79);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err48 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err80 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err48];
+      vErrors = [err80];
     } else {
-      vErrors.push(err48);
+      vErrors.push(err80);
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate86;
-const schema35 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string" } } };
-function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate107;
+const schema39 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
+function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4424,7 +6554,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema35.properties, key0)) {
+      if (!func14.call(schema39.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -4437,8 +6567,8 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.title !== void 0) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e4) {
+          const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -4446,19 +6576,17 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err9 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+        if (func2(data0) < 1) {
+          const err9 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err10 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err10 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4467,20 +6595,20 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
+    if (data.title_en !== void 0) {
+      let data1 = data.title_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err11 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err12 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -4489,20 +6617,20 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err13 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err14 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err14 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -4511,20 +6639,20 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.procurementMethodType !== void 0) {
-      if (!(data.procurementMethodType === "dgfInsider")) {
-        const err15 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema35.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
+    if (data.description !== void 0) {
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.procurementMethodDetails !== void 0) {
-      if (typeof data.procurementMethodDetails !== "string") {
-        const err16 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -4533,20 +6661,20 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.submissionMethodDetails !== void 0) {
-      if (typeof data.submissionMethodDetails !== "string") {
-        const err17 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
+    if (data.description_en !== void 0) {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err17 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err18 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema35.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err18 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4555,43 +6683,44 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.tenderAttempts !== void 0) {
-      let data10 = data.tenderAttempts;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err19 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+    if (data.description_ru !== void 0) {
+      let data5 = data.description_ru;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err19 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err20];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err20);
         }
         errors++;
       }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 > 10 || isNaN(data10)) {
-          const err20 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
+    }
+    if (data.procurementMethodType !== void 0) {
+      if (!(data.procurementMethodType === "dgfInsider")) {
+        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema39.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
         }
-        if (data10 < 1 || isNaN(data10)) {
-          const err21 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
+        errors++;
       }
     }
-    if (data.dgfID !== void 0) {
-      let data11 = data.dgfID;
-      if (typeof data11 === "string") {
-        if (func2(data11) < 1) {
-          const err22 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+    if (data.procurementMethodDetails !== void 0) {
+      let data7 = data.procurementMethodDetails;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 2e3) {
+          const err22 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -4600,7 +6729,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err23 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err23 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -4609,11 +6738,11 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.dgfDecisionID !== void 0) {
-      let data12 = data.dgfDecisionID;
-      if (typeof data12 === "string") {
-        if (func2(data12) < 1) {
-          const err24 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+    if (data.submissionMethodDetails !== void 0) {
+      let data8 = data.submissionMethodDetails;
+      if (typeof data8 === "string") {
+        if (func2(data8) > 2e3) {
+          const err24 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err24];
           } else {
@@ -4622,7 +6751,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err25 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err25 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -4631,11 +6760,11 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.dgfDecisionDate !== void 0) {
-      let data13 = data.dgfDecisionDate;
-      if (typeof data13 === "string") {
-        if (!formats14.validate(data13)) {
-          const err26 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+    if (data.submissionMethodDetails_en !== void 0) {
+      let data9 = data.submissionMethodDetails_en;
+      if (typeof data9 === "string") {
+        if (func2(data9) > 2e3) {
+          const err26 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -4644,7 +6773,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err27 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err27 = { instancePath: instancePath + "/submissionMethodDetails_en", schemaPath: "#/properties/submissionMethodDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -4653,11 +6782,11 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.value !== void 0) {
-      let data14 = data.value;
-      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-        if (data14.amount === void 0) {
-          const err28 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.submissionMethodDetails_ru !== void 0) {
+      let data10 = data.submissionMethodDetails_ru;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e3) {
+          const err28 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err28];
           } else {
@@ -4665,140 +6794,140 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data14) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err29 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        if (data14.amount !== void 0) {
-          let data15 = data14.amount;
-          if (typeof data15 == "number" && isFinite(data15)) {
-            if (data15 < 0 || isNaN(data15)) {
-              const err30 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          } else {
-            const err31 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-        if (data14.currency !== void 0) {
-          if (!(data14.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if (data14.valueAddedTaxIncluded !== void 0) {
-          if (typeof data14.valueAddedTaxIncluded !== "boolean") {
-            const err33 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err34 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err29 = { instancePath: instancePath + "/submissionMethodDetails_ru", schemaPath: "#/properties/submissionMethodDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err29];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err29);
         }
         errors++;
       }
     }
-    if (data.guarantee !== void 0) {
-      let data18 = data.guarantee;
-      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
-        if (data18.amount === void 0) {
-          const err35 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.procurementMethodRationale !== void 0) {
+      let data11 = data.procurementMethodRationale;
+      if (typeof data11 === "string") {
+        if (func2(data11) > 2e4) {
+          const err30 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err30];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err30);
           }
           errors++;
         }
-        for (const key2 in data18) {
-          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err36 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
+      } else {
+        const err31 = { instancePath: instancePath + "/procurementMethodRationale", schemaPath: "#/properties/procurementMethodRationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
         }
-        if (data18.amount !== void 0) {
-          let data19 = data18.amount;
-          if (typeof data19 == "number" && isFinite(data19)) {
-            if (data19 < 0 || isNaN(data19)) {
-              const err37 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err37];
-              } else {
-                vErrors.push(err37);
-              }
-              errors++;
-            }
+        errors++;
+      }
+    }
+    if (data.procurementMethodRationale_en !== void 0) {
+      let data12 = data.procurementMethodRationale_en;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e4) {
+          const err32 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err32];
           } else {
-            const err38 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
+            vErrors.push(err32);
           }
-        }
-        if (data18.currency !== void 0) {
-          if (!(data18.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-          }
-        }
-        if (data18.valueAddedTaxIncluded !== void 0) {
-          if (typeof data18.valueAddedTaxIncluded !== "boolean") {
-            const err40 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err40];
-            } else {
-              vErrors.push(err40);
-            }
-            errors++;
-          }
+          errors++;
         }
       } else {
-        const err41 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err33 = { instancePath: instancePath + "/procurementMethodRationale_en", schemaPath: "#/properties/procurementMethodRationale_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodRationale_ru !== void 0) {
+      let data13 = data.procurementMethodRationale_ru;
+      if (typeof data13 === "string") {
+        if (func2(data13) > 2e4) {
+          const err34 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        }
+      } else {
+        const err35 = { instancePath: instancePath + "/procurementMethodRationale_ru", schemaPath: "#/properties/procurementMethodRationale_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.awardCriteriaDetails !== void 0) {
+      let data14 = data.awardCriteriaDetails;
+      if (typeof data14 === "string") {
+        if (func2(data14) > 2e4) {
+          const err36 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+      } else {
+        const err37 = { instancePath: instancePath + "/awardCriteriaDetails", schemaPath: "#/properties/awardCriteriaDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.awardCriteriaDetails_en !== void 0) {
+      let data15 = data.awardCriteriaDetails_en;
+      if (typeof data15 === "string") {
+        if (func2(data15) > 2e4) {
+          const err38 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err38];
+          } else {
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+      } else {
+        const err39 = { instancePath: instancePath + "/awardCriteriaDetails_en", schemaPath: "#/properties/awardCriteriaDetails_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+    }
+    if (data.awardCriteriaDetails_ru !== void 0) {
+      let data16 = data.awardCriteriaDetails_ru;
+      if (typeof data16 === "string") {
+        if (func2(data16) > 2e4) {
+          const err40 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+      } else {
+        const err41 = { instancePath: instancePath + "/awardCriteriaDetails_ru", schemaPath: "#/properties/awardCriteriaDetails_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -4807,28 +6936,9 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.items !== void 0) {
-      if (!validate69(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.procuringEntity !== void 0) {
-      if (!validate36(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.auctionParameters !== void 0) {
-      if (!validate82(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.auctionPeriod !== void 0) {
-      let data25 = data.auctionPeriod;
-      if (!(data25 && typeof data25 == "object" && !Array.isArray(data25))) {
-        const err42 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (data.hasEnquiries !== void 0) {
+      if (typeof data.hasEnquiries !== "boolean") {
+        const err42 = { instancePath: instancePath + "/hasEnquiries", schemaPath: "#/properties/hasEnquiries/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -4837,33 +6947,386 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.merchandisingObject !== void 0) {
-      if (typeof data.merchandisingObject !== "string") {
-        const err43 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.features !== void 0) {
+      let data18 = data.features;
+      if (Array.isArray(data18)) {
+        if (data18.length > 0) {
+          const err43 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/maxItems", keyword: "maxItems", params: { limit: 0 }, message: "must NOT have more than 0 items" };
+          if (vErrors === null) {
+            vErrors = [err43];
+          } else {
+            vErrors.push(err43);
+          }
+          errors++;
+        }
+      } else {
+        const err44 = { instancePath: instancePath + "/features", schemaPath: "#/properties/features/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err44];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err45 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema39.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
+      }
+    }
+    if (data.tenderAttempts !== void 0) {
+      let data20 = data.tenderAttempts;
+      if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
+        const err46 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+      if (typeof data20 == "number" && isFinite(data20)) {
+        if (data20 > 10 || isNaN(data20)) {
+          const err47 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/maximum", keyword: "maximum", params: { comparison: "<=", limit: 10 }, message: "must be <= 10" };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+        if (data20 < 1 || isNaN(data20)) {
+          const err48 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.dgfID !== void 0) {
+      let data21 = data.dgfID;
+      if (typeof data21 === "string") {
+        if (func2(data21) > 2e4) {
+          const err49 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        if (func2(data21) < 1) {
+          const err50 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+      } else {
+        const err51 = { instancePath: instancePath + "/dgfID", schemaPath: "#/properties/dgfID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+    }
+    if (data.dgfDecisionID !== void 0) {
+      let data22 = data.dgfDecisionID;
+      if (typeof data22 === "string") {
+        if (func2(data22) > 2e4) {
+          const err52 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err52];
+          } else {
+            vErrors.push(err52);
+          }
+          errors++;
+        }
+        if (func2(data22) < 1) {
+          const err53 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+      } else {
+        const err54 = { instancePath: instancePath + "/dgfDecisionID", schemaPath: "#/properties/dgfDecisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+    }
+    if (data.dgfDecisionDate !== void 0) {
+      let data23 = data.dgfDecisionDate;
+      if (typeof data23 === "string") {
+        if (func2(data23) > 2e4) {
+          const err55 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+        if (!formats18.validate(data23)) {
+          const err56 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+      } else {
+        const err57 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data24 = data.value;
+      if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+        if (data24.amount === void 0) {
+          const err58 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err58];
+          } else {
+            vErrors.push(err58);
+          }
+          errors++;
+        }
+        for (const key1 in data24) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err59 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err59];
+            } else {
+              vErrors.push(err59);
+            }
+            errors++;
+          }
+        }
+        if (data24.amount !== void 0) {
+          let data25 = data24.amount;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 < 0 || isNaN(data25)) {
+              const err60 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err60];
+              } else {
+                vErrors.push(err60);
+              }
+              errors++;
+            }
+          } else {
+            const err61 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err61];
+            } else {
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+        if (data24.currency !== void 0) {
+          if (!(data24.currency === "UAH")) {
+            const err62 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err62];
+            } else {
+              vErrors.push(err62);
+            }
+            errors++;
+          }
+        }
+        if (data24.valueAddedTaxIncluded !== void 0) {
+          if (typeof data24.valueAddedTaxIncluded !== "boolean") {
+            const err63 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err64 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err64];
+        } else {
+          vErrors.push(err64);
+        }
+        errors++;
+      }
+    }
+    if (data.guarantee !== void 0) {
+      let data28 = data.guarantee;
+      if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
+        if (data28.amount === void 0) {
+          const err65 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err65];
+          } else {
+            vErrors.push(err65);
+          }
+          errors++;
+        }
+        for (const key2 in data28) {
+          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+            const err66 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err66];
+            } else {
+              vErrors.push(err66);
+            }
+            errors++;
+          }
+        }
+        if (data28.amount !== void 0) {
+          let data29 = data28.amount;
+          if (typeof data29 == "number" && isFinite(data29)) {
+            if (data29 < 0 || isNaN(data29)) {
+              const err67 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err67];
+              } else {
+                vErrors.push(err67);
+              }
+              errors++;
+            }
+          } else {
+            const err68 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data28.currency !== void 0) {
+          if (!(data28.currency === "UAH")) {
+            const err69 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data28.valueAddedTaxIncluded !== void 0) {
+          if (typeof data28.valueAddedTaxIncluded !== "boolean") {
+            const err70 = { instancePath: instancePath + "/guarantee/valueAddedTaxIncluded", schemaPath: "#/properties/guarantee/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err71 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err71];
+        } else {
+          vErrors.push(err71);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== void 0) {
+      if (!validate87(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.procuringEntity !== void 0) {
+      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.auctionParameters !== void 0) {
+      if (!validate101(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.auctionPeriod !== void 0) {
+      let data35 = data.auctionPeriod;
+      if (!(data35 && typeof data35 == "object" && !Array.isArray(data35))) {
+        const err72 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err72];
+        } else {
+          vErrors.push(err72);
+        }
+        errors++;
+      }
+    }
+    if (data.merchandisingObject !== void 0) {
+      let data36 = data.merchandisingObject;
+      if (typeof data36 === "string") {
+        if (func2(data36) > 200) {
+          const err73 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err73];
+          } else {
+            vErrors.push(err73);
+          }
+          errors++;
+        }
+      } else {
+        const err74 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err74];
+        } else {
+          vErrors.push(err74);
         }
         errors++;
       }
     }
   } else {
-    const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err75 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err44];
+      vErrors = [err75];
     } else {
-      vErrors.push(err44);
+      vErrors.push(err75);
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate90;
-const schema36 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
-const schema37 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
-function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate111;
+const schema40 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
+const schema41 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
+function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -4887,8 +7350,8 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate36(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate41(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -4901,11 +7364,11 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
-const schema38 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema42 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4953,7 +7416,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.currency !== void 0) {
       if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema38.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.currency.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4982,10 +7445,10 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate94.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5028,15 +7491,15 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate91(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema36.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema40.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -5057,7 +7520,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === true)) {
-        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema36.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema40.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -5078,7 +7541,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data3 === true)) {
-        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema36.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema40.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -5088,8 +7551,8 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.value !== void 0) {
-      if (!validate94(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+      if (!validate115(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
         errors = vErrors.length;
       }
     }
@@ -5102,12 +7565,12 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate90.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate96;
-const schema39 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared7" } }, "additionalProperties": false };
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate117;
+const schema43 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
+function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5123,14 +7586,14 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate91(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate94(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+      if (!validate115(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
         errors = vErrors.length;
       }
     }
@@ -5143,14 +7606,14 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
-const document = validate99;
-const schema40 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } }, "documentType": { "type": "string", "minLength": 1 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string" }, "relatedItem": { "type": "string" }, "accessDetails": { "type": "string" } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string" }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri" }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri" }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$" }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." } } } } }] };
+const document = validate120;
+const schema44 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
 const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
 const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs2 = errors;
@@ -5202,31 +7665,42 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (data.accessDetails !== void 0) {
-        if (typeof data.accessDetails !== "string") {
-          const err3 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/allOf/0/then/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        let data1 = data.accessDetails;
+        if (typeof data1 === "string") {
+          if (func2(data1) > 2e4) {
+            const err3 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/allOf/0/then/properties/accessDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        } else {
+          const err4 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/allOf/0/then/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err3];
+            vErrors = [err4];
           } else {
-            vErrors.push(err3);
+            vErrors.push(err4);
           }
           errors++;
         }
       }
       if (data.url !== void 0) {
-        const err4 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/0/then/properties/url/not", keyword: "not", params: {}, message: "must NOT be valid" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (data.hash !== void 0) {
-        const err5 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/0/then/properties/hash/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        const err5 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/0/then/properties/url/not", keyword: "not", params: {}, message: "must NOT be valid" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (data.hash !== void 0) {
+        const err6 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/0/then/properties/hash/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -5235,11 +7709,11 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     valid1 = _valid0;
   }
   if (!valid1) {
-    const err6 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    const err7 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err7];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err7);
     }
     errors++;
   }
@@ -5249,22 +7723,22 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     let missing1;
     if (data.documentType === void 0 && (missing1 = "documentType")) {
-      const err7 = {};
+      const err8 = {};
       if (vErrors === null) {
-        vErrors = [err7];
+        vErrors = [err8];
       } else {
-        vErrors.push(err7);
+        vErrors.push(err8);
       }
       errors++;
     } else {
       if (data.documentType !== void 0) {
         let data4 = data.documentType;
         if (!(data4 === "virtualDataRoom" || data4 === "x_dgfPublicAssetCertificate" || data4 === "x_dgfPlatformLegalDetails")) {
-          const err8 = {};
+          const err9 = {};
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err9];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err9);
           }
           errors++;
         }
@@ -5284,51 +7758,60 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     const _errs16 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.url === void 0) {
-        const err9 = { instancePath, schemaPath: "#/allOf/1/then/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+        const err10 = { instancePath, schemaPath: "#/allOf/1/then/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err10];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err10);
         }
         errors++;
       }
       if (data.url !== void 0) {
         let data5 = data.url;
         if (typeof data5 === "string") {
-          if (!formats0.validate(data5)) {
-            const err10 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          if (func2(data5) > 2e4) {
+            const err11 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err11];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+          if (!formats2.validate(data5)) {
+            const err12 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
             }
             errors++;
           }
         } else {
-          const err11 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err13 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
       }
       if (data.hash !== void 0) {
-        const err12 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/1/then/properties/hash/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        const err14 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/1/then/properties/hash/not", keyword: "not", params: {}, message: "must NOT be valid" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
       if (data.format !== void 0) {
-        const err13 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/1/then/properties/format/not", keyword: "not", params: {}, message: "must NOT be valid" };
+        const err15 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/1/then/properties/format/not", keyword: "not", params: {}, message: "must NOT be valid" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err15];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err15);
         }
         errors++;
       }
@@ -5337,11 +7820,11 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     valid4 = _valid1;
   }
   if (!valid4) {
-    const err14 = { instancePath, schemaPath: "#/allOf/1/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    const err16 = { instancePath, schemaPath: "#/allOf/1/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err16];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -5351,22 +7834,22 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     let missing2;
     if (data.documentType === void 0 && (missing2 = "documentType")) {
-      const err15 = {};
+      const err17 = {};
       if (vErrors === null) {
-        vErrors = [err15];
+        vErrors = [err17];
       } else {
-        vErrors.push(err15);
+        vErrors.push(err17);
       }
       errors++;
     } else {
       if (data.documentType !== void 0) {
         let data8 = data.documentType;
         if (!(data8 === "x_dgfAssetFamiliarization" || data8 === "virtualDataRoom" || data8 === "x_dgfPublicAssetCertificate" || data8 === "x_dgfPlatformLegalDetails")) {
-          const err16 = {};
+          const err18 = {};
           if (vErrors === null) {
-            vErrors = [err16];
+            vErrors = [err18];
           } else {
-            vErrors.push(err16);
+            vErrors.push(err18);
           }
           errors++;
         }
@@ -5386,25 +7869,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     const _errs27 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.url === void 0) {
-        const err17 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      if (data.format === void 0) {
-        const err18 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-      if (data.hash === void 0) {
-        const err19 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "hash" }, message: "must have required property 'hash'" };
+        const err19 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -5412,33 +7877,29 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data.format === void 0) {
+        const err20 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+      if (data.hash === void 0) {
+        const err21 = { instancePath, schemaPath: "#/allOf/2/else/required", keyword: "required", params: { missingProperty: "hash" }, message: "must have required property 'hash'" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
       if (data.url !== void 0) {
         let data9 = data.url;
         if (typeof data9 === "string") {
-          if (!formats0.validate(data9)) {
-            const err20 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        } else {
-          const err21 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-      }
-      if (data.format !== void 0) {
-        let data10 = data.format;
-        if (typeof data10 === "string") {
-          if (!pattern4.test(data10)) {
-            const err22 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
+          if (func2(data9) > 2e4) {
+            const err22 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -5446,12 +7907,52 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (!formats2.validate(data9)) {
+            const err23 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
         } else {
-          const err23 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err24 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err23];
+            vErrors = [err24];
           } else {
-            vErrors.push(err23);
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      }
+      if (data.format !== void 0) {
+        let data10 = data.format;
+        if (typeof data10 === "string") {
+          if (func2(data10) > 2e4) {
+            const err25 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+          if (!pattern4.test(data10)) {
+            const err26 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        } else {
+          const err27 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
           }
           errors++;
         }
@@ -5459,21 +7960,30 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.hash !== void 0) {
         let data11 = data.hash;
         if (typeof data11 === "string") {
-          if (!pattern5.test(data11)) {
-            const err24 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
+          if (func2(data11) > 2e4) {
+            const err28 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err28];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err28);
+            }
+            errors++;
+          }
+          if (!pattern5.test(data11)) {
+            const err29 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
             }
             errors++;
           }
         } else {
-          const err25 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err30 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err30];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err30);
           }
           errors++;
         }
@@ -5483,82 +7993,27 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     valid7 = _valid2;
   }
   if (!valid7) {
-    const err26 = { instancePath, schemaPath: "#/allOf/2/if", keyword: "if", params: { failingKeyword: "else" }, message: 'must match "else" schema' };
+    const err31 = { instancePath, schemaPath: "#/allOf/2/if", keyword: "if", params: { failingKeyword: "else" }, message: 'must match "else" schema' };
     if (vErrors === null) {
-      vErrors = [err26];
+      vErrors = [err31];
     } else {
-      vErrors.push(err26);
+      vErrors.push(err31);
     }
     errors++;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.title === void 0) {
-      const err27 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
+      const err32 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
       if (vErrors === null) {
-        vErrors = [err27];
+        vErrors = [err32];
       } else {
-        vErrors.push(err27);
+        vErrors.push(err32);
       }
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema40.properties, key0)) {
-        const err28 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-    }
-    if (data.title !== void 0) {
-      let data12 = data.title;
-      if (typeof data12 === "string") {
-        if (func2(data12) < 1) {
-          const err29 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-      } else {
-        const err30 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err31 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-    }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err32 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err33 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      if (!func14.call(schema44.properties, key0)) {
+        const err33 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -5567,120 +8022,117 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.title !== void 0) {
+      let data12 = data.title;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e4) {
+          const err34 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        }
+        if (func2(data12) < 1) {
+          const err35 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+      } else {
+        const err36 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
+        }
+        errors++;
+      }
+    }
+    if (data.title_en !== void 0) {
+      let data13 = data.title_en;
+      if (typeof data13 === "string") {
+        if (func2(data13) > 2e4) {
+          const err37 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
+          }
+          errors++;
+        }
+      } else {
+        const err38 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+    if (data.title_ru !== void 0) {
+      let data14 = data.title_ru;
+      if (typeof data14 === "string") {
+        if (func2(data14) > 2e4) {
+          const err39 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+      } else {
+        const err40 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data15 = data.description;
+      if (typeof data15 === "string") {
+        if (func2(data15) > 2e4) {
+          const err41 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+      } else {
+        const err42 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+    }
     if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err34 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err35 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
-        }
-        errors++;
-      }
-    }
-    if (data.url !== void 0) {
-      let data18 = data.url;
-      if (typeof data18 === "string") {
-        if (!formats0.validate(data18)) {
-          const err36 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+      let data16 = data.description_en;
+      if (typeof data16 === "string") {
+        if (func2(data16) > 2e4) {
+          const err43 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err43];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err43);
           }
           errors++;
         }
       } else {
-        const err37 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err37];
-        } else {
-          vErrors.push(err37);
-        }
-        errors++;
-      }
-    }
-    if (data.format !== void 0) {
-      let data19 = data.format;
-      if (typeof data19 === "string") {
-        if (!pattern4.test(data19)) {
-          const err38 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
-          if (vErrors === null) {
-            vErrors = [err38];
-          } else {
-            vErrors.push(err38);
-          }
-          errors++;
-        }
-      } else {
-        const err39 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err39];
-        } else {
-          vErrors.push(err39);
-        }
-        errors++;
-      }
-    }
-    if (data.hash !== void 0) {
-      let data20 = data.hash;
-      if (typeof data20 === "string") {
-        if (!pattern5.test(data20)) {
-          const err40 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        }
-      } else {
-        const err41 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.documentType !== void 0) {
-      let data21 = data.documentType;
-      if (typeof data21 === "string") {
-        if (func2(data21) < 1) {
-          const err42 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err42];
-          } else {
-            vErrors.push(err42);
-          }
-          errors++;
-        }
-      } else {
-        const err43 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-    }
-    if (data.index !== void 0) {
-      let data22 = data.index;
-      if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
-        const err44 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err44 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
@@ -5688,9 +8140,12 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data22 == "number" && isFinite(data22)) {
-        if (data22 < 0 || isNaN(data22)) {
-          const err45 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+    }
+    if (data.description_ru !== void 0) {
+      let data17 = data.description_ru;
+      if (typeof data17 === "string") {
+        if (func2(data17) > 2e4) {
+          const err45 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err45];
           } else {
@@ -5698,11 +8153,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.language !== void 0) {
-      if (typeof data.language !== "string") {
-        const err46 = { instancePath: instancePath + "/language", schemaPath: "#/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err46 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -5711,46 +8163,237 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.relatedItem !== void 0) {
-      if (typeof data.relatedItem !== "string") {
-        const err47 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.url !== void 0) {
+      let data18 = data.url;
+      if (typeof data18 === "string") {
+        if (func2(data18) > 2e4) {
+          const err47 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+        if (!formats2.validate(data18)) {
+          const err48 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+      } else {
+        const err49 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err47];
+          vErrors = [err49];
         } else {
-          vErrors.push(err47);
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+    }
+    if (data.format !== void 0) {
+      let data19 = data.format;
+      if (typeof data19 === "string") {
+        if (func2(data19) > 2e4) {
+          const err50 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+        if (!pattern4.test(data19)) {
+          const err51 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+      } else {
+        const err52 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+    }
+    if (data.hash !== void 0) {
+      let data20 = data.hash;
+      if (typeof data20 === "string") {
+        if (func2(data20) > 2e4) {
+          const err53 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+        if (!pattern5.test(data20)) {
+          const err54 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err54];
+          } else {
+            vErrors.push(err54);
+          }
+          errors++;
+        }
+      } else {
+        const err55 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err55];
+        } else {
+          vErrors.push(err55);
+        }
+        errors++;
+      }
+    }
+    if (data.documentType !== void 0) {
+      let data21 = data.documentType;
+      if (typeof data21 === "string") {
+        if (func2(data21) > 2e4) {
+          const err56 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
+          }
+          errors++;
+        }
+        if (func2(data21) < 1) {
+          const err57 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err57];
+          } else {
+            vErrors.push(err57);
+          }
+          errors++;
+        }
+      } else {
+        const err58 = { instancePath: instancePath + "/documentType", schemaPath: "#/properties/documentType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+    }
+    if (data.index !== void 0) {
+      let data22 = data.index;
+      if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
+        const err59 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+      if (typeof data22 == "number" && isFinite(data22)) {
+        if (data22 < 0 || isNaN(data22)) {
+          const err60 = { instancePath: instancePath + "/index", schemaPath: "#/properties/index/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err60];
+          } else {
+            vErrors.push(err60);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.language !== void 0) {
+      let data23 = data.language;
+      if (typeof data23 === "string") {
+        if (func2(data23) > 2e4) {
+          const err61 = { instancePath: instancePath + "/language", schemaPath: "#/properties/language/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+      } else {
+        const err62 = { instancePath: instancePath + "/language", schemaPath: "#/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
+        }
+        errors++;
+      }
+    }
+    if (data.relatedItem !== void 0) {
+      let data24 = data.relatedItem;
+      if (typeof data24 === "string") {
+        if (func2(data24) > 2e4) {
+          const err63 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err63];
+          } else {
+            vErrors.push(err63);
+          }
+          errors++;
+        }
+      } else {
+        const err64 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err64];
+        } else {
+          vErrors.push(err64);
         }
         errors++;
       }
     }
     if (data.accessDetails !== void 0) {
-      if (typeof data.accessDetails !== "string") {
-        const err48 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data25 = data.accessDetails;
+      if (typeof data25 === "string") {
+        if (func2(data25) > 2e4) {
+          const err65 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/properties/accessDetails/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err65];
+          } else {
+            vErrors.push(err65);
+          }
+          errors++;
+        }
+      } else {
+        const err66 = { instancePath: instancePath + "/accessDetails", schemaPath: "#/properties/accessDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err66];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err66);
         }
         errors++;
       }
     }
   } else {
-    const err49 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err67 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err49];
+      vErrors = [err67];
     } else {
-      vErrors.push(err49);
+      vErrors.push(err67);
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate100;
-const schema41 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
+const landleaseAuction = validate121;
+const schema45 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
 const pattern9 = new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "u");
-const schema42 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false };
-function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema46 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
+function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5782,7 +8425,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru")) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -5795,8 +8438,8 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e4) {
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -5804,12 +8447,21 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (func2(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
       } else {
-        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -5817,30 +8469,17 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 200) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data2 = data.description;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) < 1) {
+          const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -5849,7 +8488,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -5858,44 +8497,119 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err10 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err12];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data3 = data.description_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err13 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err11 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data4 = data.description_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err15 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err16];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.uri !== void 0) {
+      let data5 = data.uri;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err17 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err19];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err19);
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
-const schema43 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string" }, "bankName": { "type": "string", "minLength": 1 }, "accountIdentification": { "$ref": "shared4" } } };
-const schema44 = { "type": "array", "minItems": 1, "items": { "$ref": "shared14" } };
-const schema45 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string" } } };
-function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema47 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema48 = { "type": "array", "minItems": 1, "items": { "$ref": "shared22" }, "maxItems": 100 };
+const schema49 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5918,7 +8632,7 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "scheme" || key0 === "id" || key0 === "description")) {
+      if (!(key0 === "scheme" || key0 === "id" || key0 === "description" || key0 === "description_en" || key0 === "description_ru" || key0 === "uri")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -5931,8 +8645,8 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.scheme !== void 0) {
       let data0 = data.scheme;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 200) {
+          const err3 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -5940,12 +8654,21 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (func2(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
       } else {
-        const err4 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { instancePath: instancePath + "/scheme", schemaPath: "#/properties/scheme/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -5953,54 +8676,140 @@ function validate109(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 200) {
+          const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
           }
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err8];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err8);
         }
         errors++;
       }
     }
     if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data2 = data.description;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err10];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data3 = data.description_en;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err11 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      let data4 = data.description_ru;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err13 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.uri !== void 0) {
+      let data5 = data.uri;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err15 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
         errors++;
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err17];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err17);
     }
     errors++;
   }
-  validate109.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
-function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
-    if (data.length < 1) {
-      const err0 = { instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+    if (data.length > 100) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6008,26 +8817,35 @@ function validate108(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
+    if (data.length < 1) {
+      const err1 = { instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate109(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+      if (!validate131(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err2];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err2);
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6061,12 +8879,23 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data0 = data.description;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -6074,44 +8903,53 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.bankName !== void 0) {
       let data1 = data.bankName;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/bankName", schemaPath: "#/properties/bankName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 2e4) {
+          const err5 = { instancePath: instancePath + "/bankName", schemaPath: "#/properties/bankName/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err6 = { instancePath: instancePath + "/bankName", schemaPath: "#/properties/bankName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
           }
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/bankName", schemaPath: "#/properties/bankName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/bankName", schemaPath: "#/properties/bankName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err7];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate108(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+      if (!validate130(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err8];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err8);
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
-function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6224,7 +9062,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema41.properties, key0)) {
+      if (!func14.call(schema45.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -6237,8 +9075,8 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.title !== void 0) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err13 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e4) {
+          const err13 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -6246,19 +9084,17 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err14 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
+        if (func2(data0) < 1) {
+          const err14 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err15 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err15 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -6267,20 +9103,20 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err16 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
+    if (data.title_en !== void 0) {
+      let data1 = data.title_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err16 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err17 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err17 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -6289,20 +9125,20 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err18 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err18 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err19 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err19 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -6311,20 +9147,20 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.procurementMethodType !== void 0) {
-      if (!(data.procurementMethodType === "landlease")) {
-        const err20 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema41.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
+    if (data.description !== void 0) {
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err20 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.procurementMethodDetails !== void 0) {
-      if (typeof data.procurementMethodDetails !== "string") {
-        const err21 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -6333,20 +9169,20 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err22 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema41.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
+    if (data.description_en !== void 0) {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err22 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      if (typeof data.status !== "string") {
-        const err23 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err23 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -6355,120 +9191,120 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.description_ru !== void 0) {
+      let data5 = data.description_ru;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err24 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      } else {
+        const err25 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodType !== void 0) {
+      if (!(data.procurementMethodType === "landlease")) {
+        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema45.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodDetails !== void 0) {
+      let data7 = data.procurementMethodDetails;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 2e3) {
+          const err27 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      } else {
+        const err28 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
+    if (data.submissionMethodDetails !== void 0) {
+      let data8 = data.submissionMethodDetails;
+      if (typeof data8 === "string") {
+        if (func2(data8) > 2e3) {
+          const err29 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      } else {
+        const err30 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema45.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data10 = data.status;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e4) {
+          const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+      } else {
+        const err33 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
     if (data.tenderAttempts !== void 0) {
-      let data10 = data.tenderAttempts;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err24 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 < 1 || isNaN(data10)) {
-          const err25 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.lotIdentifier !== void 0) {
-      let data11 = data.lotIdentifier;
-      if (typeof data11 === "string") {
-        if (func2(data11) < 1) {
-          const err26 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-      } else {
-        const err27 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.value !== void 0) {
-      let data12 = data.value;
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.amount === void 0) {
-          const err28 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err28];
-          } else {
-            vErrors.push(err28);
-          }
-          errors++;
-        }
-        for (const key1 in data12) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err29 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        if (data12.amount !== void 0) {
-          let data13 = data12.amount;
-          if (typeof data13 == "number" && isFinite(data13)) {
-            if (data13 < 0 || isNaN(data13)) {
-              const err30 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          } else {
-            const err31 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-        if (data12.currency !== void 0) {
-          if (!(data12.currency === "UAH")) {
-            const err32 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if (data12.valueAddedTaxIncluded !== void 0) {
-          if (typeof data12.valueAddedTaxIncluded !== "boolean") {
-            const err33 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err34 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data11 = data.tenderAttempts;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err34 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -6476,12 +9312,9 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-    }
-    if (data.minimalStep !== void 0) {
-      let data16 = data.minimalStep;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (data16.amount === void 0) {
-          const err35 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 < 1 || isNaN(data11)) {
+          const err35 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
@@ -6489,53 +9322,54 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        for (const key2 in data16) {
-          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err36 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
-        if (data16.amount !== void 0) {
-          let data17 = data16.amount;
-          if (typeof data17 == "number" && isFinite(data17)) {
-            if (data17 < 0 || isNaN(data17)) {
-              const err37 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err37];
-              } else {
-                vErrors.push(err37);
-              }
-              errors++;
-            }
+      }
+    }
+    if (data.lotIdentifier !== void 0) {
+      let data12 = data.lotIdentifier;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e4) {
+          const err36 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err36];
           } else {
-            const err38 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
+            vErrors.push(err36);
           }
+          errors++;
         }
-        if (data16.currency !== void 0) {
-          if (!(data16.currency === "UAH")) {
-            const err39 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
+        if (func2(data12) < 1) {
+          const err37 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
           }
+          errors++;
         }
-        if (data16.valueAddedTaxIncluded !== void 0) {
-          if (typeof data16.valueAddedTaxIncluded !== "boolean") {
-            const err40 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+      } else {
+        const err38 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data13 = data.value;
+      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+        if (data13.amount === void 0) {
+          const err39 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        for (const key1 in data13) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err40 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -6544,31 +9378,31 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-      } else {
-        const err41 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.guarantee !== void 0) {
-      let data20 = data.guarantee;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.amount === void 0) {
-          const err42 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err42];
+        if (data13.amount !== void 0) {
+          let data14 = data13.amount;
+          if (typeof data14 == "number" && isFinite(data14)) {
+            if (data14 < 0 || isNaN(data14)) {
+              const err41 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err42);
+            const err42 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
           }
-          errors++;
         }
-        for (const key3 in data20) {
-          if (!(key3 === "amount" || key3 === "currency")) {
-            const err43 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+        if (data13.currency !== void 0) {
+          if (!(data13.currency === "UAH")) {
+            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err43];
             } else {
@@ -6577,64 +9411,64 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data20.amount !== void 0) {
-          let data21 = data20.amount;
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 0 || isNaN(data21)) {
-              const err44 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err44];
-              } else {
-                vErrors.push(err44);
-              }
-              errors++;
-            }
-          } else {
-            const err45 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (data13.valueAddedTaxIncluded !== void 0) {
+          if (typeof data13.valueAddedTaxIncluded !== "boolean") {
+            const err44 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
-              vErrors = [err45];
+              vErrors = [err44];
             } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-        }
-        if (data20.currency !== void 0) {
-          if (!(data20.currency === "UAH")) {
-            const err46 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
+              vErrors.push(err44);
             }
             errors++;
           }
         }
       } else {
-        const err47 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err45 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err47];
+          vErrors = [err45];
         } else {
-          vErrors.push(err47);
+          vErrors.push(err45);
         }
         errors++;
       }
     }
-    if (data.registrationFee !== void 0) {
-      let data23 = data.registrationFee;
-      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
-        if (data23.amount === void 0) {
-          const err48 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.minimalStep !== void 0) {
+      let data17 = data.minimalStep;
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (data17.amount === void 0) {
+          const err46 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err48];
+            vErrors = [err46];
           } else {
-            vErrors.push(err48);
+            vErrors.push(err46);
           }
           errors++;
         }
-        for (const key4 in data23) {
-          if (!(key4 === "amount" || key4 === "currency")) {
-            const err49 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+        for (const key2 in data17) {
+          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+            const err47 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          }
+        }
+        if (data17.amount !== void 0) {
+          let data18 = data17.amount;
+          if (typeof data18 == "number" && isFinite(data18)) {
+            if (data18 < 0 || isNaN(data18)) {
+              const err48 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err48];
+              } else {
+                vErrors.push(err48);
+              }
+              errors++;
+            }
+          } else {
+            const err49 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -6643,20 +9477,20 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data23.amount !== void 0) {
-          let data24 = data23.amount;
-          if (typeof data24 == "number" && isFinite(data24)) {
-            if (data24 < 0 || isNaN(data24)) {
-              const err50 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err50];
-              } else {
-                vErrors.push(err50);
-              }
-              errors++;
+        if (data17.currency !== void 0) {
+          if (!(data17.currency === "UAH")) {
+            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
             }
-          } else {
-            const err51 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            errors++;
+          }
+        }
+        if (data17.valueAddedTaxIncluded !== void 0) {
+          if (typeof data17.valueAddedTaxIncluded !== "boolean") {
+            const err51 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
               vErrors = [err51];
             } else {
@@ -6665,64 +9499,64 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data23.currency !== void 0) {
-          if (!(data23.currency === "UAH")) {
-            const err52 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err52];
-            } else {
-              vErrors.push(err52);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err53 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err52 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err53];
+          vErrors = [err52];
         } else {
-          vErrors.push(err53);
+          vErrors.push(err52);
         }
         errors++;
       }
     }
-    if (data.budgetSpent !== void 0) {
-      let data26 = data.budgetSpent;
-      if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
-        if (data26.amount === void 0) {
-          const err54 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.guarantee !== void 0) {
+      let data21 = data.guarantee;
+      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+        if (data21.amount === void 0) {
+          const err53 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err54];
+            vErrors = [err53];
           } else {
-            vErrors.push(err54);
+            vErrors.push(err53);
           }
           errors++;
         }
-        for (const key5 in data26) {
-          if (!(key5 === "amount" || key5 === "currency" || key5 === "valueAddedTaxIncluded")) {
-            const err55 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+        for (const key3 in data21) {
+          if (!(key3 === "amount" || key3 === "currency")) {
+            const err54 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err55];
+              vErrors = [err54];
             } else {
-              vErrors.push(err55);
+              vErrors.push(err54);
             }
             errors++;
           }
         }
-        if (data26.amount !== void 0) {
-          let data27 = data26.amount;
-          if (typeof data27 == "number" && isFinite(data27)) {
-            if (data27 < 0 || isNaN(data27)) {
-              const err56 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data21.amount !== void 0) {
+          let data22 = data21.amount;
+          if (typeof data22 == "number" && isFinite(data22)) {
+            if (data22 < 0 || isNaN(data22)) {
+              const err55 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
-                vErrors = [err56];
+                vErrors = [err55];
               } else {
-                vErrors.push(err56);
+                vErrors.push(err55);
               }
               errors++;
             }
           } else {
-            const err57 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err56 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err56];
+            } else {
+              vErrors.push(err56);
+            }
+            errors++;
+          }
+        }
+        if (data21.currency !== void 0) {
+          if (!(data21.currency === "UAH")) {
+            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -6731,101 +9565,110 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data26.currency !== void 0) {
-          if (!(data26.currency === "UAH")) {
-            const err58 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema41.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err58 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+    }
+    if (data.registrationFee !== void 0) {
+      let data24 = data.registrationFee;
+      if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+        if (data24.amount === void 0) {
+          const err59 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err59];
+          } else {
+            vErrors.push(err59);
+          }
+          errors++;
+        }
+        for (const key4 in data24) {
+          if (!(key4 === "amount" || key4 === "currency")) {
+            const err60 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err58];
+              vErrors = [err60];
             } else {
-              vErrors.push(err58);
+              vErrors.push(err60);
             }
             errors++;
           }
         }
-        if (data26.valueAddedTaxIncluded !== void 0) {
-          if (typeof data26.valueAddedTaxIncluded !== "boolean") {
-            const err59 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (data24.amount !== void 0) {
+          let data25 = data24.amount;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 < 0 || isNaN(data25)) {
+              const err61 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err61];
+              } else {
+                vErrors.push(err61);
+              }
+              errors++;
+            }
+          } else {
+            const err62 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err59];
+              vErrors = [err62];
             } else {
-              vErrors.push(err59);
+              vErrors.push(err62);
+            }
+            errors++;
+          }
+        }
+        if (data24.currency !== void 0) {
+          if (!(data24.currency === "UAH")) {
+            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
             }
             errors++;
           }
         }
       } else {
-        const err60 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err64 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err60];
+          vErrors = [err64];
         } else {
-          vErrors.push(err60);
+          vErrors.push(err64);
         }
         errors++;
       }
     }
-    if (data.items !== void 0) {
-      let data30 = data.items;
-      if (Array.isArray(data30)) {
-        if (data30.length < 1) {
-          const err61 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+    if (data.budgetSpent !== void 0) {
+      let data27 = data.budgetSpent;
+      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+        if (data27.amount === void 0) {
+          const err65 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err61];
+            vErrors = [err65];
           } else {
-            vErrors.push(err61);
+            vErrors.push(err65);
           }
           errors++;
         }
-        const len0 = data30.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data31 = data30[i0];
-          if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-            if (data31.description === void 0) {
-              const err62 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-              if (vErrors === null) {
-                vErrors = [err62];
-              } else {
-                vErrors.push(err62);
-              }
-              errors++;
+        for (const key5 in data27) {
+          if (!(key5 === "amount" || key5 === "currency" || key5 === "valueAddedTaxIncluded")) {
+            const err66 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err66];
+            } else {
+              vErrors.push(err66);
             }
-            if (data31.classification === void 0) {
-              const err63 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
-              if (vErrors === null) {
-                vErrors = [err63];
-              } else {
-                vErrors.push(err63);
-              }
-              errors++;
-            }
-            if (data31.additionalClassifications === void 0) {
-              const err64 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
-              if (vErrors === null) {
-                vErrors = [err64];
-              } else {
-                vErrors.push(err64);
-              }
-              errors++;
-            }
-            if (data31.address === void 0) {
-              const err65 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
-              if (vErrors === null) {
-                vErrors = [err65];
-              } else {
-                vErrors.push(err65);
-              }
-              errors++;
-            }
-            if (data31.unit === void 0) {
-              const err66 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
-              if (vErrors === null) {
-                vErrors = [err66];
-              } else {
-                vErrors.push(err66);
-              }
-              errors++;
-            }
-            if (data31.quantity === void 0) {
-              const err67 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+            errors++;
+          }
+        }
+        if (data27.amount !== void 0) {
+          let data28 = data27.amount;
+          if (typeof data28 == "number" && isFinite(data28)) {
+            if (data28 < 0 || isNaN(data28)) {
+              const err67 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err67];
               } else {
@@ -6833,192 +9676,183 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            for (const key6 in data31) {
-              if (!func3.call(schema41.properties.items.items.properties, key6)) {
-                const err68 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
+          } else {
+            const err68 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data27.currency !== void 0) {
+          if (!(data27.currency === "UAH")) {
+            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data27.valueAddedTaxIncluded !== void 0) {
+          if (typeof data27.valueAddedTaxIncluded !== "boolean") {
+            const err70 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err71 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err71];
+        } else {
+          vErrors.push(err71);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== void 0) {
+      let data31 = data.items;
+      if (Array.isArray(data31)) {
+        if (data31.length > 100) {
+          const err72 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+          if (vErrors === null) {
+            vErrors = [err72];
+          } else {
+            vErrors.push(err72);
+          }
+          errors++;
+        }
+        if (data31.length < 1) {
+          const err73 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+          if (vErrors === null) {
+            vErrors = [err73];
+          } else {
+            vErrors.push(err73);
+          }
+          errors++;
+        }
+        const len0 = data31.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data32 = data31[i0];
+          if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+            if (data32.description === void 0) {
+              const err74 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+            if (data32.classification === void 0) {
+              const err75 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
+              if (vErrors === null) {
+                vErrors = [err75];
+              } else {
+                vErrors.push(err75);
+              }
+              errors++;
+            }
+            if (data32.additionalClassifications === void 0) {
+              const err76 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
+              if (vErrors === null) {
+                vErrors = [err76];
+              } else {
+                vErrors.push(err76);
+              }
+              errors++;
+            }
+            if (data32.address === void 0) {
+              const err77 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+              if (vErrors === null) {
+                vErrors = [err77];
+              } else {
+                vErrors.push(err77);
+              }
+              errors++;
+            }
+            if (data32.unit === void 0) {
+              const err78 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+              if (vErrors === null) {
+                vErrors = [err78];
+              } else {
+                vErrors.push(err78);
+              }
+              errors++;
+            }
+            if (data32.quantity === void 0) {
+              const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+              if (vErrors === null) {
+                vErrors = [err79];
+              } else {
+                vErrors.push(err79);
+              }
+              errors++;
+            }
+            for (const key6 in data32) {
+              if (!func14.call(schema45.properties.items.items.properties, key6)) {
+                const err80 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err68];
+                  vErrors = [err80];
                 } else {
-                  vErrors.push(err68);
+                  vErrors.push(err80);
                 }
                 errors++;
               }
             }
-            if (data31.id !== void 0) {
-              if (typeof data31.id !== "string") {
-                const err69 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err69];
-                } else {
-                  vErrors.push(err69);
-                }
-                errors++;
-              }
-            }
-            if (data31.description !== void 0) {
-              let data33 = data31.description;
+            if (data32.id !== void 0) {
+              let data33 = data32.id;
               if (typeof data33 === "string") {
-                if (func2(data33) < 1) {
-                  const err70 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (func2(data33) > 200) {
+                  const err81 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
                   if (vErrors === null) {
-                    vErrors = [err70];
+                    vErrors = [err81];
                   } else {
-                    vErrors.push(err70);
+                    vErrors.push(err81);
                   }
                   errors++;
                 }
               } else {
-                const err71 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err82 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err71];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err71);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
             }
-            if (data31.description_en !== void 0) {
-              if (typeof data31.description_en !== "string") {
-                const err72 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err72];
-                } else {
-                  vErrors.push(err72);
-                }
-                errors++;
-              }
-            }
-            if (data31.description_ru !== void 0) {
-              if (typeof data31.description_ru !== "string") {
-                const err73 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err73];
-                } else {
-                  vErrors.push(err73);
-                }
-                errors++;
-              }
-            }
-            if (data31.classification !== void 0) {
-              let data36 = data31.classification;
-              if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-                if (data36.scheme === void 0) {
-                  const err74 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+            if (data32.description !== void 0) {
+              let data34 = data32.description;
+              if (typeof data34 === "string") {
+                if (func2(data34) > 2e4) {
+                  const err83 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err74];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err74);
+                    vErrors.push(err83);
                   }
                   errors++;
                 }
-                if (data36.id === void 0) {
-                  const err75 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+                if (func2(data34) < 1) {
+                  const err84 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err75];
+                    vErrors = [err84];
                   } else {
-                    vErrors.push(err75);
+                    vErrors.push(err84);
                   }
                   errors++;
-                }
-                if (data36.description === void 0) {
-                  const err76 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-                  if (vErrors === null) {
-                    vErrors = [err76];
-                  } else {
-                    vErrors.push(err76);
-                  }
-                  errors++;
-                }
-                for (const key7 in data36) {
-                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru")) {
-                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err77];
-                    } else {
-                      vErrors.push(err77);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.scheme !== void 0) {
-                  if (!(data36.scheme === "CAV-PS")) {
-                    const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema41.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
-                    if (vErrors === null) {
-                      vErrors = [err78];
-                    } else {
-                      vErrors.push(err78);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.id !== void 0) {
-                  let data38 = data36.id;
-                  if (typeof data38 === "string") {
-                    if (!pattern8.test(data38)) {
-                      const err79 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
-                      if (vErrors === null) {
-                        vErrors = [err79];
-                      } else {
-                        vErrors.push(err79);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err80 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err80];
-                    } else {
-                      vErrors.push(err80);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description !== void 0) {
-                  let data39 = data36.description;
-                  if (typeof data39 === "string") {
-                    if (func2(data39) < 1) {
-                      const err81 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err81];
-                      } else {
-                        vErrors.push(err81);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err82 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err82];
-                    } else {
-                      vErrors.push(err82);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description_en !== void 0) {
-                  if (typeof data36.description_en !== "string") {
-                    const err83 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err83];
-                    } else {
-                      vErrors.push(err83);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description_ru !== void 0) {
-                  if (typeof data36.description_ru !== "string") {
-                    const err84 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err84];
-                    } else {
-                      vErrors.push(err84);
-                    }
-                    errors++;
-                  }
                 }
               } else {
-                const err85 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err85 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err85];
                 } else {
@@ -7027,60 +9861,42 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.additionalClassifications !== void 0) {
-              let data42 = data31.additionalClassifications;
-              if (Array.isArray(data42)) {
-                const _errs89 = errors;
-                const len1 = data42.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data43 = data42[i1];
-                  const _errs90 = errors;
-                  if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-                    if (data43.scheme !== void 0) {
-                      if ("kvtspz" !== data43.scheme) {
-                        const err86 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
-                        if (vErrors === null) {
-                          vErrors = [err86];
-                        } else {
-                          vErrors.push(err86);
-                        }
-                        errors++;
-                      }
-                    }
+            if (data32.description_en !== void 0) {
+              let data35 = data32.description_en;
+              if (typeof data35 === "string") {
+                if (func2(data35) > 2e4) {
+                  const err86 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err86];
                   } else {
-                    const err87 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err87];
-                    } else {
-                      vErrors.push(err87);
-                    }
-                    errors++;
+                    vErrors.push(err86);
                   }
-                  var valid11 = _errs90 === errors;
-                  if (valid11) {
-                    break;
-                  }
+                  errors++;
                 }
-                if (!valid11) {
-                  const err88 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+              } else {
+                const err87 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data32.description_ru !== void 0) {
+              let data36 = data32.description_ru;
+              if (typeof data36 === "string") {
+                if (func2(data36) > 2e4) {
+                  const err88 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
                     vErrors = [err88];
                   } else {
                     vErrors.push(err88);
                   }
                   errors++;
-                } else {
-                  errors = _errs89;
-                  if (vErrors !== null) {
-                    if (_errs89) {
-                      vErrors.length = _errs89;
-                    } else {
-                      vErrors = null;
-                    }
-                  }
                 }
               } else {
-                const err89 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err89 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err89];
                 } else {
@@ -7088,330 +9904,633 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                const _errs95 = errors;
-                const len2 = data42.length;
-                for (let i2 = 0; i2 < len2; i2++) {
-                  let data45 = data42[i2];
-                  const _errs96 = errors;
-                  if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
-                    if (data45.scheme !== void 0) {
-                      if ("cadastralNumber" !== data45.scheme) {
-                        const err90 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
-                        if (vErrors === null) {
-                          vErrors = [err90];
-                        } else {
-                          vErrors.push(err90);
-                        }
-                        errors++;
-                      }
-                    }
+            }
+            if (data32.classification !== void 0) {
+              let data37 = data32.classification;
+              if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+                if (data37.scheme === void 0) {
+                  const err90 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+                  if (vErrors === null) {
+                    vErrors = [err90];
                   } else {
-                    const err91 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err91];
-                    } else {
-                      vErrors.push(err91);
-                    }
-                    errors++;
+                    vErrors.push(err90);
                   }
-                  var valid13 = _errs96 === errors;
-                  if (valid13) {
-                    break;
-                  }
+                  errors++;
                 }
-                if (!valid13) {
-                  const err92 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                if (data37.id === void 0) {
+                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+                  if (vErrors === null) {
+                    vErrors = [err91];
+                  } else {
+                    vErrors.push(err91);
+                  }
+                  errors++;
+                }
+                if (data37.description === void 0) {
+                  const err92 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
                   if (vErrors === null) {
                     vErrors = [err92];
                   } else {
                     vErrors.push(err92);
                   }
                   errors++;
+                }
+                for (const key7 in data37) {
+                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru" || key7 === "uri")) {
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.scheme !== void 0) {
+                  if (!(data37.scheme === "CAV-PS")) {
+                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema45.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.id !== void 0) {
+                  let data39 = data37.id;
+                  if (typeof data39 === "string") {
+                    if (func2(data39) > 2e4) {
+                      const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err95];
+                      } else {
+                        vErrors.push(err95);
+                      }
+                      errors++;
+                    }
+                    if (!pattern8.test(data39)) {
+                      const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
+                      if (vErrors === null) {
+                        vErrors = [err96];
+                      } else {
+                        vErrors.push(err96);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err97 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.description !== void 0) {
+                  let data40 = data37.description;
+                  if (typeof data40 === "string") {
+                    if (func2(data40) > 2e4) {
+                      const err98 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err98];
+                      } else {
+                        vErrors.push(err98);
+                      }
+                      errors++;
+                    }
+                    if (func2(data40) < 1) {
+                      const err99 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err99];
+                      } else {
+                        vErrors.push(err99);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err100 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err100];
+                    } else {
+                      vErrors.push(err100);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.description_en !== void 0) {
+                  let data41 = data37.description_en;
+                  if (typeof data41 === "string") {
+                    if (func2(data41) > 2e4) {
+                      const err101 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err101];
+                      } else {
+                        vErrors.push(err101);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err102 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err102];
+                    } else {
+                      vErrors.push(err102);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.description_ru !== void 0) {
+                  let data42 = data37.description_ru;
+                  if (typeof data42 === "string") {
+                    if (func2(data42) > 2e4) {
+                      const err103 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err103];
+                      } else {
+                        vErrors.push(err103);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err104 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err104];
+                    } else {
+                      vErrors.push(err104);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.uri !== void 0) {
+                  let data43 = data37.uri;
+                  if (typeof data43 === "string") {
+                    if (func2(data43) > 2e3) {
+                      const err105 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err105];
+                      } else {
+                        vErrors.push(err105);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err106 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err106];
+                    } else {
+                      vErrors.push(err106);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err107 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err107];
                 } else {
-                  errors = _errs95;
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data32.additionalClassifications !== void 0) {
+              let data44 = data32.additionalClassifications;
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err108 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err108];
+                  } else {
+                    vErrors.push(err108);
+                  }
+                  errors++;
+                }
+                const _errs93 = errors;
+                const len1 = data44.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data45 = data44[i1];
+                  const _errs94 = errors;
+                  if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
+                    if (data45.scheme !== void 0) {
+                      if ("kvtspz" !== data45.scheme) {
+                        const err109 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
+                        if (vErrors === null) {
+                          vErrors = [err109];
+                        } else {
+                          vErrors.push(err109);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err110 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err110];
+                    } else {
+                      vErrors.push(err110);
+                    }
+                    errors++;
+                  }
+                  var valid11 = _errs94 === errors;
+                  if (valid11) {
+                    break;
+                  }
+                }
+                if (!valid11) {
+                  const err111 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  if (vErrors === null) {
+                    vErrors = [err111];
+                  } else {
+                    vErrors.push(err111);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs93;
                   if (vErrors !== null) {
-                    if (_errs95) {
-                      vErrors.length = _errs95;
+                    if (_errs93) {
+                      vErrors.length = _errs93;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err93 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err112 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err93];
+                  vErrors = [err112];
                 } else {
-                  vErrors.push(err93);
+                  vErrors.push(err112);
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                const len3 = data42.length;
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err113 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err113];
+                  } else {
+                    vErrors.push(err113);
+                  }
+                  errors++;
+                }
+                const _errs99 = errors;
+                const len2 = data44.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data47 = data44[i2];
+                  const _errs100 = errors;
+                  if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+                    if (data47.scheme !== void 0) {
+                      if ("cadastralNumber" !== data47.scheme) {
+                        const err114 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                        if (vErrors === null) {
+                          vErrors = [err114];
+                        } else {
+                          vErrors.push(err114);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err115 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err115];
+                    } else {
+                      vErrors.push(err115);
+                    }
+                    errors++;
+                  }
+                  var valid13 = _errs100 === errors;
+                  if (valid13) {
+                    break;
+                  }
+                }
+                if (!valid13) {
+                  const err116 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  if (vErrors === null) {
+                    vErrors = [err116];
+                  } else {
+                    vErrors.push(err116);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs99;
+                  if (vErrors !== null) {
+                    if (_errs99) {
+                      vErrors.length = _errs99;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+              } else {
+                const err117 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err118 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err118];
+                  } else {
+                    vErrors.push(err118);
+                  }
+                  errors++;
+                }
+                const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate101(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+                  if (!validate122(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
                     errors = vErrors.length;
                   }
                 }
               } else {
-                const err94 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err119 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err94];
+                  vErrors = [err119];
                 } else {
-                  vErrors.push(err94);
+                  vErrors.push(err119);
                 }
                 errors++;
               }
             }
-            if (data31.address !== void 0) {
-              if (!validate32(data31.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data31, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+            if (data32.address !== void 0) {
+              if (!validate37(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                 errors = vErrors.length;
               }
             }
-            if (data31.unit !== void 0) {
-              if (!validate77(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+            if (data32.unit !== void 0) {
+              if (!validate34(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                 errors = vErrors.length;
               }
             }
-            if (data31.quantity !== void 0) {
-              let data50 = data31.quantity;
-              if (typeof data50 == "number" && isFinite(data50)) {
-                if (data50 < 0 || isNaN(data50)) {
-                  const err95 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data32.quantity !== void 0) {
+              let data52 = data32.quantity;
+              if (typeof data52 == "number" && isFinite(data52)) {
+                if (data52 < 0 || isNaN(data52)) {
+                  const err120 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
-                    vErrors = [err95];
+                    vErrors = [err120];
                   } else {
-                    vErrors.push(err95);
+                    vErrors.push(err120);
                   }
                   errors++;
                 }
               } else {
-                const err96 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                const err121 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
                 if (vErrors === null) {
-                  vErrors = [err96];
+                  vErrors = [err121];
                 } else {
-                  vErrors.push(err96);
+                  vErrors.push(err121);
                 }
                 errors++;
               }
             }
-            if (data31.schema_properties !== void 0) {
-              let data51 = data31.schema_properties;
-              if (!(data51 && typeof data51 == "object" && !Array.isArray(data51))) {
-                const err97 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (data32.schema_properties !== void 0) {
+              let data53 = data32.schema_properties;
+              if (!(data53 && typeof data53 == "object" && !Array.isArray(data53))) {
+                const err122 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err97];
+                  vErrors = [err122];
                 } else {
-                  vErrors.push(err97);
+                  vErrors.push(err122);
                 }
                 errors++;
               }
             }
-            if (data31.location !== void 0) {
-              let data52 = data31.location;
-              if (!(data52 && typeof data52 == "object" && !Array.isArray(data52))) {
-                const err98 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (data32.location !== void 0) {
+              let data54 = data32.location;
+              if (!(data54 && typeof data54 == "object" && !Array.isArray(data54))) {
+                const err123 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err98];
+                  vErrors = [err123];
                 } else {
-                  vErrors.push(err98);
+                  vErrors.push(err123);
                 }
                 errors++;
+              }
+            }
+            if (data32.contractPeriod !== void 0) {
+              if (!validate84(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+                errors = vErrors.length;
               }
             }
           } else {
-            const err99 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err124 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err99];
+              vErrors = [err124];
             } else {
-              vErrors.push(err99);
+              vErrors.push(err124);
             }
             errors++;
           }
         }
       } else {
-        const err100 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err125 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err100];
+          vErrors = [err125];
         } else {
-          vErrors.push(err100);
+          vErrors.push(err125);
         }
         errors++;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate36(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
         errors = vErrors.length;
       }
     }
     if (data.lotHolder !== void 0) {
-      if (!validate36(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate41(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate107(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate129(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
         errors = vErrors.length;
       }
     }
     if (data.contractTerms !== void 0) {
-      let data56 = data.contractTerms;
-      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
-        if (data56.type === void 0) {
-          const err101 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      let data59 = data.contractTerms;
+      if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
+        if (data59.type === void 0) {
+          const err126 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
           if (vErrors === null) {
-            vErrors = [err101];
+            vErrors = [err126];
           } else {
-            vErrors.push(err101);
+            vErrors.push(err126);
           }
           errors++;
         }
-        if (data56.leaseTerms === void 0) {
-          const err102 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
+        if (data59.leaseTerms === void 0) {
+          const err127 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
           if (vErrors === null) {
-            vErrors = [err102];
+            vErrors = [err127];
           } else {
-            vErrors.push(err102);
+            vErrors.push(err127);
           }
           errors++;
         }
-        for (const key8 in data56) {
+        for (const key8 in data59) {
           if (!(key8 === "type" || key8 === "leaseTerms")) {
-            const err103 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+            const err128 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err103];
+              vErrors = [err128];
             } else {
-              vErrors.push(err103);
+              vErrors.push(err128);
             }
             errors++;
           }
         }
-        if (data56.type !== void 0) {
-          if (!(data56.type === "lease")) {
-            const err104 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema41.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        if (data59.type !== void 0) {
+          if (!(data59.type === "lease")) {
+            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema45.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err104];
+              vErrors = [err129];
             } else {
-              vErrors.push(err104);
+              vErrors.push(err129);
             }
             errors++;
           }
         }
-        if (data56.leaseTerms !== void 0) {
-          let data58 = data56.leaseTerms;
-          if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
-            if (data58.leaseDuration === void 0) {
-              const err105 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
+        if (data59.leaseTerms !== void 0) {
+          let data61 = data59.leaseTerms;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            if (data61.leaseDuration === void 0) {
+              const err130 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
               if (vErrors === null) {
-                vErrors = [err105];
+                vErrors = [err130];
               } else {
-                vErrors.push(err105);
+                vErrors.push(err130);
               }
               errors++;
             }
-            for (const key9 in data58) {
+            for (const key9 in data61) {
               if (!(key9 === "leaseDuration")) {
-                const err106 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                const err131 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err106];
+                  vErrors = [err131];
                 } else {
-                  vErrors.push(err106);
+                  vErrors.push(err131);
                 }
                 errors++;
               }
             }
-            if (data58.leaseDuration !== void 0) {
-              let data59 = data58.leaseDuration;
-              if (typeof data59 === "string") {
-                if (!pattern9.test(data59)) {
-                  const err107 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+            if (data61.leaseDuration !== void 0) {
+              let data62 = data61.leaseDuration;
+              if (typeof data62 === "string") {
+                if (func2(data62) > 2e4) {
+                  const err132 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err107];
+                    vErrors = [err132];
                   } else {
-                    vErrors.push(err107);
+                    vErrors.push(err132);
+                  }
+                  errors++;
+                }
+                if (!pattern9.test(data62)) {
+                  const err133 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+                  if (vErrors === null) {
+                    vErrors = [err133];
+                  } else {
+                    vErrors.push(err133);
                   }
                   errors++;
                 }
               } else {
-                const err108 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err134 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err108];
+                  vErrors = [err134];
                 } else {
-                  vErrors.push(err108);
+                  vErrors.push(err134);
                 }
                 errors++;
               }
             }
           } else {
-            const err109 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err135 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err109];
+              vErrors = [err135];
             } else {
-              vErrors.push(err109);
+              vErrors.push(err135);
             }
             errors++;
           }
         }
       } else {
-        const err110 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err136 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err110];
+          vErrors = [err136];
         } else {
-          vErrors.push(err110);
+          vErrors.push(err136);
         }
         errors++;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate84(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+      if (!validate103(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
         errors = vErrors.length;
       }
     }
     if (data.merchandisingObject !== void 0) {
-      let data61 = data.merchandisingObject;
-      if (typeof data61 === "string") {
-        if (!pattern1.test(data61)) {
-          const err111 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+      let data64 = data.merchandisingObject;
+      if (typeof data64 === "string") {
+        if (func2(data64) > 2e4) {
+          const err137 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err111];
+            vErrors = [err137];
           } else {
-            vErrors.push(err111);
+            vErrors.push(err137);
+          }
+          errors++;
+        }
+        if (!pattern1.test(data64)) {
+          const err138 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err138];
+          } else {
+            vErrors.push(err138);
           }
           errors++;
         }
       } else {
-        const err112 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err139 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err112];
+          vErrors = [err139];
         } else {
-          vErrors.push(err112);
+          vErrors.push(err139);
         }
         errors++;
       }
     }
   } else {
-    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err140 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err113];
+      vErrors = [err140];
     } else {
-      vErrors.push(err113);
+      vErrors.push(err140);
     }
     errors++;
   }
-  validate100.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate114;
-const schema46 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared23" } }, "additionalProperties": false };
-function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate136;
+const schema50 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" } }, "additionalProperties": false } }, "additionalProperties": false };
+function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7427,26 +10546,59 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate84(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-        errors = vErrors.length;
+      let data0 = data.auctionPeriod;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.startDate === void 0) {
+          const err1 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/required", keyword: "required", params: { missingProperty: "startDate" }, message: "must have required property 'startDate'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key1 in data0) {
+          if (!(key1 === "startDate")) {
+            const err2 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.startDate !== void 0) {
+          if (!validate104(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
+            vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err4];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err4);
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate116;
-const schema47 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "status": { "type": "string" }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "minItems": 1, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." } }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared21" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" } }] }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" } } } }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared8" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." } } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
-function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate138;
+const schema51 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7550,7 +10702,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema47.properties, key0)) {
+      if (!func14.call(schema51.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -7563,8 +10715,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.title !== void 0) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err12 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e4) {
+          const err12 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -7572,19 +10724,17 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err13 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
+        if (func2(data0) < 1) {
+          const err13 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err14 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err14 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -7593,20 +10743,20 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err15 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
+    if (data.title_en !== void 0) {
+      let data1 = data.title_en;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err15 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err16 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -7615,20 +10765,20 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err17 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
+    if (data.title_ru !== void 0) {
+      let data2 = data.title_ru;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err17 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err18 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err18 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -7637,20 +10787,20 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.procurementMethodType !== void 0) {
-      if (!(data.procurementMethodType === "landlease")) {
-        const err19 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema47.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
+    if (data.description !== void 0) {
+      let data3 = data.description;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e4) {
+          const err19 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.procurementMethodDetails !== void 0) {
-      if (typeof data.procurementMethodDetails !== "string") {
-        const err20 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err20 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -7659,20 +10809,20 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.mode !== void 0) {
-      if (!(data.mode === "test")) {
-        const err21 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema47.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
+    if (data.description_en !== void 0) {
+      let data4 = data.description_en;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err21 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      if (typeof data.status !== "string") {
-        const err22 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err22 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -7681,120 +10831,120 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.description_ru !== void 0) {
+      let data5 = data.description_ru;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err23 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      } else {
+        const err24 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodType !== void 0) {
+      if (!(data.procurementMethodType === "landlease")) {
+        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema51.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+    if (data.procurementMethodDetails !== void 0) {
+      let data7 = data.procurementMethodDetails;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 2e3) {
+          const err26 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+      } else {
+        const err27 = { instancePath: instancePath + "/procurementMethodDetails", schemaPath: "#/properties/procurementMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.submissionMethodDetails !== void 0) {
+      let data8 = data.submissionMethodDetails;
+      if (typeof data8 === "string") {
+        if (func2(data8) > 2e3) {
+          const err28 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+      } else {
+        const err29 = { instancePath: instancePath + "/submissionMethodDetails", schemaPath: "#/properties/submissionMethodDetails/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      if (!(data.mode === "test")) {
+        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema51.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data10 = data.status;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e4) {
+          const err31 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+      } else {
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
     if (data.tenderAttempts !== void 0) {
-      let data10 = data.tenderAttempts;
-      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-        const err23 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      if (typeof data10 == "number" && isFinite(data10)) {
-        if (data10 < 1 || isNaN(data10)) {
-          const err24 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.lotIdentifier !== void 0) {
-      let data11 = data.lotIdentifier;
-      if (typeof data11 === "string") {
-        if (func2(data11) < 1) {
-          const err25 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-      } else {
-        const err26 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.value !== void 0) {
-      let data12 = data.value;
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.amount === void 0) {
-          const err27 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err27];
-          } else {
-            vErrors.push(err27);
-          }
-          errors++;
-        }
-        for (const key1 in data12) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err28 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        if (data12.amount !== void 0) {
-          let data13 = data12.amount;
-          if (typeof data13 == "number" && isFinite(data13)) {
-            if (data13 < 0 || isNaN(data13)) {
-              const err29 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err29];
-              } else {
-                vErrors.push(err29);
-              }
-              errors++;
-            }
-          } else {
-            const err30 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data12.currency !== void 0) {
-          if (!(data12.currency === "UAH")) {
-            const err31 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-        if (data12.valueAddedTaxIncluded !== void 0) {
-          if (typeof data12.valueAddedTaxIncluded !== "boolean") {
-            const err32 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err33 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data11 = data.tenderAttempts;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err33 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -7802,12 +10952,9 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-    }
-    if (data.minimalStep !== void 0) {
-      let data16 = data.minimalStep;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (data16.amount === void 0) {
-          const err34 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 < 1 || isNaN(data11)) {
+          const err34 = { instancePath: instancePath + "/tenderAttempts", schemaPath: "#/properties/tenderAttempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -7815,53 +10962,54 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        for (const key2 in data16) {
-          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
-            const err35 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-        if (data16.amount !== void 0) {
-          let data17 = data16.amount;
-          if (typeof data17 == "number" && isFinite(data17)) {
-            if (data17 < 0 || isNaN(data17)) {
-              const err36 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
+      }
+    }
+    if (data.lotIdentifier !== void 0) {
+      let data12 = data.lotIdentifier;
+      if (typeof data12 === "string") {
+        if (func2(data12) > 2e4) {
+          const err35 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err35];
           } else {
-            const err37 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
+            vErrors.push(err35);
           }
+          errors++;
         }
-        if (data16.currency !== void 0) {
-          if (!(data16.currency === "UAH")) {
-            const err38 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
+        if (func2(data12) < 1) {
+          const err36 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
           }
+          errors++;
         }
-        if (data16.valueAddedTaxIncluded !== void 0) {
-          if (typeof data16.valueAddedTaxIncluded !== "boolean") {
-            const err39 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+      } else {
+        const err37 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      let data13 = data.value;
+      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+        if (data13.amount === void 0) {
+          const err38 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err38];
+          } else {
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+        for (const key1 in data13) {
+          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
+            const err39 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -7870,31 +11018,31 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-      } else {
-        const err40 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-    }
-    if (data.guarantee !== void 0) {
-      let data20 = data.guarantee;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.amount === void 0) {
-          const err41 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err41];
+        if (data13.amount !== void 0) {
+          let data14 = data13.amount;
+          if (typeof data14 == "number" && isFinite(data14)) {
+            if (data14 < 0 || isNaN(data14)) {
+              const err40 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err40];
+              } else {
+                vErrors.push(err40);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err41);
+            const err41 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
           }
-          errors++;
         }
-        for (const key3 in data20) {
-          if (!(key3 === "amount" || key3 === "currency")) {
-            const err42 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+        if (data13.currency !== void 0) {
+          if (!(data13.currency === "UAH")) {
+            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -7903,64 +11051,64 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data20.amount !== void 0) {
-          let data21 = data20.amount;
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 0 || isNaN(data21)) {
-              const err43 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err43];
-              } else {
-                vErrors.push(err43);
-              }
-              errors++;
-            }
-          } else {
-            const err44 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (data13.valueAddedTaxIncluded !== void 0) {
+          if (typeof data13.valueAddedTaxIncluded !== "boolean") {
+            const err43 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
-              vErrors = [err44];
+              vErrors = [err43];
             } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-        }
-        if (data20.currency !== void 0) {
-          if (!(data20.currency === "UAH")) {
-            const err45 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
+              vErrors.push(err43);
             }
             errors++;
           }
         }
       } else {
-        const err46 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err44 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err44];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err44);
         }
         errors++;
       }
     }
-    if (data.registrationFee !== void 0) {
-      let data23 = data.registrationFee;
-      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
-        if (data23.amount === void 0) {
-          const err47 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.minimalStep !== void 0) {
+      let data17 = data.minimalStep;
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (data17.amount === void 0) {
+          const err45 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err47];
+            vErrors = [err45];
           } else {
-            vErrors.push(err47);
+            vErrors.push(err45);
           }
           errors++;
         }
-        for (const key4 in data23) {
-          if (!(key4 === "amount" || key4 === "currency")) {
-            const err48 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+        for (const key2 in data17) {
+          if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+            const err46 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+        if (data17.amount !== void 0) {
+          let data18 = data17.amount;
+          if (typeof data18 == "number" && isFinite(data18)) {
+            if (data18 < 0 || isNaN(data18)) {
+              const err47 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
+            }
+          } else {
+            const err48 = { instancePath: instancePath + "/minimalStep/amount", schemaPath: "#/properties/minimalStep/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err48];
             } else {
@@ -7969,20 +11117,20 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data23.amount !== void 0) {
-          let data24 = data23.amount;
-          if (typeof data24 == "number" && isFinite(data24)) {
-            if (data24 < 0 || isNaN(data24)) {
-              const err49 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err49];
-              } else {
-                vErrors.push(err49);
-              }
-              errors++;
+        if (data17.currency !== void 0) {
+          if (!(data17.currency === "UAH")) {
+            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err49];
+            } else {
+              vErrors.push(err49);
             }
-          } else {
-            const err50 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            errors++;
+          }
+        }
+        if (data17.valueAddedTaxIncluded !== void 0) {
+          if (typeof data17.valueAddedTaxIncluded !== "boolean") {
+            const err50 = { instancePath: instancePath + "/minimalStep/valueAddedTaxIncluded", schemaPath: "#/properties/minimalStep/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
               vErrors = [err50];
             } else {
@@ -7991,64 +11139,64 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data23.currency !== void 0) {
-          if (!(data23.currency === "UAH")) {
-            const err51 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err51];
-            } else {
-              vErrors.push(err51);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err52 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err51 = { instancePath: instancePath + "/minimalStep", schemaPath: "#/properties/minimalStep/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err52];
+          vErrors = [err51];
         } else {
-          vErrors.push(err52);
+          vErrors.push(err51);
         }
         errors++;
       }
     }
-    if (data.budgetSpent !== void 0) {
-      let data26 = data.budgetSpent;
-      if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
-        if (data26.amount === void 0) {
-          const err53 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+    if (data.guarantee !== void 0) {
+      let data21 = data.guarantee;
+      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+        if (data21.amount === void 0) {
+          const err52 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err53];
+            vErrors = [err52];
           } else {
-            vErrors.push(err53);
+            vErrors.push(err52);
           }
           errors++;
         }
-        for (const key5 in data26) {
-          if (!(key5 === "amount" || key5 === "currency" || key5 === "valueAddedTaxIncluded")) {
-            const err54 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+        for (const key3 in data21) {
+          if (!(key3 === "amount" || key3 === "currency")) {
+            const err53 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err53];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err53);
             }
             errors++;
           }
         }
-        if (data26.amount !== void 0) {
-          let data27 = data26.amount;
-          if (typeof data27 == "number" && isFinite(data27)) {
-            if (data27 < 0 || isNaN(data27)) {
-              const err55 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data21.amount !== void 0) {
+          let data22 = data21.amount;
+          if (typeof data22 == "number" && isFinite(data22)) {
+            if (data22 < 0 || isNaN(data22)) {
+              const err54 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
-                vErrors = [err55];
+                vErrors = [err54];
               } else {
-                vErrors.push(err55);
+                vErrors.push(err54);
               }
               errors++;
             }
           } else {
-            const err56 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err55 = { instancePath: instancePath + "/guarantee/amount", schemaPath: "#/properties/guarantee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err55];
+            } else {
+              vErrors.push(err55);
+            }
+            errors++;
+          }
+        }
+        if (data21.currency !== void 0) {
+          if (!(data21.currency === "UAH")) {
+            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err56];
             } else {
@@ -8057,101 +11205,110 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data26.currency !== void 0) {
-          if (!(data26.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err57 = { instancePath: instancePath + "/guarantee", schemaPath: "#/properties/guarantee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.registrationFee !== void 0) {
+      let data24 = data.registrationFee;
+      if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+        if (data24.amount === void 0) {
+          const err58 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+          if (vErrors === null) {
+            vErrors = [err58];
+          } else {
+            vErrors.push(err58);
+          }
+          errors++;
+        }
+        for (const key4 in data24) {
+          if (!(key4 === "amount" || key4 === "currency")) {
+            const err59 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err57];
+              vErrors = [err59];
             } else {
-              vErrors.push(err57);
+              vErrors.push(err59);
             }
             errors++;
           }
         }
-        if (data26.valueAddedTaxIncluded !== void 0) {
-          if (typeof data26.valueAddedTaxIncluded !== "boolean") {
-            const err58 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (data24.amount !== void 0) {
+          let data25 = data24.amount;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 < 0 || isNaN(data25)) {
+              const err60 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err60];
+              } else {
+                vErrors.push(err60);
+              }
+              errors++;
+            }
+          } else {
+            const err61 = { instancePath: instancePath + "/registrationFee/amount", schemaPath: "#/properties/registrationFee/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err58];
+              vErrors = [err61];
             } else {
-              vErrors.push(err58);
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+        if (data24.currency !== void 0) {
+          if (!(data24.currency === "UAH")) {
+            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err62];
+            } else {
+              vErrors.push(err62);
             }
             errors++;
           }
         }
       } else {
-        const err59 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err63 = { instancePath: instancePath + "/registrationFee", schemaPath: "#/properties/registrationFee/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err59];
+          vErrors = [err63];
         } else {
-          vErrors.push(err59);
+          vErrors.push(err63);
         }
         errors++;
       }
     }
-    if (data.items !== void 0) {
-      let data30 = data.items;
-      if (Array.isArray(data30)) {
-        if (data30.length < 1) {
-          const err60 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+    if (data.budgetSpent !== void 0) {
+      let data27 = data.budgetSpent;
+      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+        if (data27.amount === void 0) {
+          const err64 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
           if (vErrors === null) {
-            vErrors = [err60];
+            vErrors = [err64];
           } else {
-            vErrors.push(err60);
+            vErrors.push(err64);
           }
           errors++;
         }
-        const len0 = data30.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data31 = data30[i0];
-          if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-            if (data31.description === void 0) {
-              const err61 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-              if (vErrors === null) {
-                vErrors = [err61];
-              } else {
-                vErrors.push(err61);
-              }
-              errors++;
+        for (const key5 in data27) {
+          if (!(key5 === "amount" || key5 === "currency" || key5 === "valueAddedTaxIncluded")) {
+            const err65 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
             }
-            if (data31.classification === void 0) {
-              const err62 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
-              if (vErrors === null) {
-                vErrors = [err62];
-              } else {
-                vErrors.push(err62);
-              }
-              errors++;
-            }
-            if (data31.additionalClassifications === void 0) {
-              const err63 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
-              if (vErrors === null) {
-                vErrors = [err63];
-              } else {
-                vErrors.push(err63);
-              }
-              errors++;
-            }
-            if (data31.address === void 0) {
-              const err64 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
-              if (vErrors === null) {
-                vErrors = [err64];
-              } else {
-                vErrors.push(err64);
-              }
-              errors++;
-            }
-            if (data31.unit === void 0) {
-              const err65 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
-              if (vErrors === null) {
-                vErrors = [err65];
-              } else {
-                vErrors.push(err65);
-              }
-              errors++;
-            }
-            if (data31.quantity === void 0) {
-              const err66 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+            errors++;
+          }
+        }
+        if (data27.amount !== void 0) {
+          let data28 = data27.amount;
+          if (typeof data28 == "number" && isFinite(data28)) {
+            if (data28 < 0 || isNaN(data28)) {
+              const err66 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err66];
               } else {
@@ -8159,192 +11316,183 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            for (const key6 in data31) {
-              if (!func3.call(schema47.properties.items.items.properties, key6)) {
-                const err67 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
+          } else {
+            const err67 = { instancePath: instancePath + "/budgetSpent/amount", schemaPath: "#/properties/budgetSpent/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+        }
+        if (data27.currency !== void 0) {
+          if (!(data27.currency === "UAH")) {
+            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data27.valueAddedTaxIncluded !== void 0) {
+          if (typeof data27.valueAddedTaxIncluded !== "boolean") {
+            const err69 = { instancePath: instancePath + "/budgetSpent/valueAddedTaxIncluded", schemaPath: "#/properties/budgetSpent/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err70 = { instancePath: instancePath + "/budgetSpent", schemaPath: "#/properties/budgetSpent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err70];
+        } else {
+          vErrors.push(err70);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== void 0) {
+      let data31 = data.items;
+      if (Array.isArray(data31)) {
+        if (data31.length > 100) {
+          const err71 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+          if (vErrors === null) {
+            vErrors = [err71];
+          } else {
+            vErrors.push(err71);
+          }
+          errors++;
+        }
+        if (data31.length < 1) {
+          const err72 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+          if (vErrors === null) {
+            vErrors = [err72];
+          } else {
+            vErrors.push(err72);
+          }
+          errors++;
+        }
+        const len0 = data31.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data32 = data31[i0];
+          if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+            if (data32.description === void 0) {
+              const err73 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+              if (vErrors === null) {
+                vErrors = [err73];
+              } else {
+                vErrors.push(err73);
+              }
+              errors++;
+            }
+            if (data32.classification === void 0) {
+              const err74 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "classification" }, message: "must have required property 'classification'" };
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+            if (data32.additionalClassifications === void 0) {
+              const err75 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "additionalClassifications" }, message: "must have required property 'additionalClassifications'" };
+              if (vErrors === null) {
+                vErrors = [err75];
+              } else {
+                vErrors.push(err75);
+              }
+              errors++;
+            }
+            if (data32.address === void 0) {
+              const err76 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "address" }, message: "must have required property 'address'" };
+              if (vErrors === null) {
+                vErrors = [err76];
+              } else {
+                vErrors.push(err76);
+              }
+              errors++;
+            }
+            if (data32.unit === void 0) {
+              const err77 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "unit" }, message: "must have required property 'unit'" };
+              if (vErrors === null) {
+                vErrors = [err77];
+              } else {
+                vErrors.push(err77);
+              }
+              errors++;
+            }
+            if (data32.quantity === void 0) {
+              const err78 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/required", keyword: "required", params: { missingProperty: "quantity" }, message: "must have required property 'quantity'" };
+              if (vErrors === null) {
+                vErrors = [err78];
+              } else {
+                vErrors.push(err78);
+              }
+              errors++;
+            }
+            for (const key6 in data32) {
+              if (!func14.call(schema51.properties.items.items.properties, key6)) {
+                const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err67];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err67);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
             }
-            if (data31.id !== void 0) {
-              if (typeof data31.id !== "string") {
-                const err68 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err68];
-                } else {
-                  vErrors.push(err68);
-                }
-                errors++;
-              }
-            }
-            if (data31.description !== void 0) {
-              let data33 = data31.description;
+            if (data32.id !== void 0) {
+              let data33 = data32.id;
               if (typeof data33 === "string") {
-                if (func2(data33) < 1) {
-                  const err69 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (func2(data33) > 200) {
+                  const err80 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
                   if (vErrors === null) {
-                    vErrors = [err69];
+                    vErrors = [err80];
                   } else {
-                    vErrors.push(err69);
+                    vErrors.push(err80);
                   }
                   errors++;
                 }
               } else {
-                const err70 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err81 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err70];
+                  vErrors = [err81];
                 } else {
-                  vErrors.push(err70);
+                  vErrors.push(err81);
                 }
                 errors++;
               }
             }
-            if (data31.description_en !== void 0) {
-              if (typeof data31.description_en !== "string") {
-                const err71 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err71];
-                } else {
-                  vErrors.push(err71);
-                }
-                errors++;
-              }
-            }
-            if (data31.description_ru !== void 0) {
-              if (typeof data31.description_ru !== "string") {
-                const err72 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err72];
-                } else {
-                  vErrors.push(err72);
-                }
-                errors++;
-              }
-            }
-            if (data31.classification !== void 0) {
-              let data36 = data31.classification;
-              if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-                if (data36.scheme === void 0) {
-                  const err73 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+            if (data32.description !== void 0) {
+              let data34 = data32.description;
+              if (typeof data34 === "string") {
+                if (func2(data34) > 2e4) {
+                  const err82 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err73];
+                    vErrors = [err82];
                   } else {
-                    vErrors.push(err73);
+                    vErrors.push(err82);
                   }
                   errors++;
                 }
-                if (data36.id === void 0) {
-                  const err74 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+                if (func2(data34) < 1) {
+                  const err83 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err74];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err74);
+                    vErrors.push(err83);
                   }
                   errors++;
-                }
-                if (data36.description === void 0) {
-                  const err75 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
-                  if (vErrors === null) {
-                    vErrors = [err75];
-                  } else {
-                    vErrors.push(err75);
-                  }
-                  errors++;
-                }
-                for (const key7 in data36) {
-                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru")) {
-                    const err76 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err76];
-                    } else {
-                      vErrors.push(err76);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.scheme !== void 0) {
-                  if (!(data36.scheme === "CAV-PS")) {
-                    const err77 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema47.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
-                    if (vErrors === null) {
-                      vErrors = [err77];
-                    } else {
-                      vErrors.push(err77);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.id !== void 0) {
-                  let data38 = data36.id;
-                  if (typeof data38 === "string") {
-                    if (!pattern8.test(data38)) {
-                      const err78 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
-                      if (vErrors === null) {
-                        vErrors = [err78];
-                      } else {
-                        vErrors.push(err78);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err79 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err79];
-                    } else {
-                      vErrors.push(err79);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description !== void 0) {
-                  let data39 = data36.description;
-                  if (typeof data39 === "string") {
-                    if (func2(data39) < 1) {
-                      const err80 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err80];
-                      } else {
-                        vErrors.push(err80);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err81 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err81];
-                    } else {
-                      vErrors.push(err81);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description_en !== void 0) {
-                  if (typeof data36.description_en !== "string") {
-                    const err82 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err82];
-                    } else {
-                      vErrors.push(err82);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.description_ru !== void 0) {
-                  if (typeof data36.description_ru !== "string") {
-                    const err83 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err83];
-                    } else {
-                      vErrors.push(err83);
-                    }
-                    errors++;
-                  }
                 }
               } else {
-                const err84 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err84 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err84];
                 } else {
@@ -8353,60 +11501,42 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data31.additionalClassifications !== void 0) {
-              let data42 = data31.additionalClassifications;
-              if (Array.isArray(data42)) {
-                const _errs89 = errors;
-                const len1 = data42.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data43 = data42[i1];
-                  const _errs90 = errors;
-                  if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-                    if (data43.scheme !== void 0) {
-                      if ("kvtspz" !== data43.scheme) {
-                        const err85 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
-                        if (vErrors === null) {
-                          vErrors = [err85];
-                        } else {
-                          vErrors.push(err85);
-                        }
-                        errors++;
-                      }
-                    }
+            if (data32.description_en !== void 0) {
+              let data35 = data32.description_en;
+              if (typeof data35 === "string") {
+                if (func2(data35) > 2e4) {
+                  const err85 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err85];
                   } else {
-                    const err86 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err86];
-                    } else {
-                      vErrors.push(err86);
-                    }
-                    errors++;
+                    vErrors.push(err85);
                   }
-                  var valid11 = _errs90 === errors;
-                  if (valid11) {
-                    break;
-                  }
+                  errors++;
                 }
-                if (!valid11) {
-                  const err87 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+              } else {
+                const err86 = { instancePath: instancePath + "/items/" + i0 + "/description_en", schemaPath: "#/properties/items/items/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data32.description_ru !== void 0) {
+              let data36 = data32.description_ru;
+              if (typeof data36 === "string") {
+                if (func2(data36) > 2e4) {
+                  const err87 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
                     vErrors = [err87];
                   } else {
                     vErrors.push(err87);
                   }
                   errors++;
-                } else {
-                  errors = _errs89;
-                  if (vErrors !== null) {
-                    if (_errs89) {
-                      vErrors.length = _errs89;
-                    } else {
-                      vErrors = null;
-                    }
-                  }
                 }
               } else {
-                const err88 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err88 = { instancePath: instancePath + "/items/" + i0 + "/description_ru", schemaPath: "#/properties/items/items/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err88];
                 } else {
@@ -8414,336 +11544,721 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                const _errs95 = errors;
-                const len2 = data42.length;
-                for (let i2 = 0; i2 < len2; i2++) {
-                  let data45 = data42[i2];
-                  const _errs96 = errors;
-                  if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
-                    if (data45.scheme !== void 0) {
-                      if ("cadastralNumber" !== data45.scheme) {
-                        const err89 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
-                        if (vErrors === null) {
-                          vErrors = [err89];
-                        } else {
-                          vErrors.push(err89);
-                        }
-                        errors++;
-                      }
-                    }
+            }
+            if (data32.classification !== void 0) {
+              let data37 = data32.classification;
+              if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+                if (data37.scheme === void 0) {
+                  const err89 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "scheme" }, message: "must have required property 'scheme'" };
+                  if (vErrors === null) {
+                    vErrors = [err89];
                   } else {
-                    const err90 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err90];
-                    } else {
-                      vErrors.push(err90);
-                    }
-                    errors++;
+                    vErrors.push(err89);
                   }
-                  var valid13 = _errs96 === errors;
-                  if (valid13) {
-                    break;
-                  }
+                  errors++;
                 }
-                if (!valid13) {
-                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                if (data37.id === void 0) {
+                  const err90 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+                  if (vErrors === null) {
+                    vErrors = [err90];
+                  } else {
+                    vErrors.push(err90);
+                  }
+                  errors++;
+                }
+                if (data37.description === void 0) {
+                  const err91 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
                   if (vErrors === null) {
                     vErrors = [err91];
                   } else {
                     vErrors.push(err91);
                   }
                   errors++;
+                }
+                for (const key7 in data37) {
+                  if (!(key7 === "scheme" || key7 === "id" || key7 === "description" || key7 === "description_en" || key7 === "description_ru" || key7 === "uri")) {
+                    const err92 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err92];
+                    } else {
+                      vErrors.push(err92);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.scheme !== void 0) {
+                  if (!(data37.scheme === "CAV-PS")) {
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema51.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.id !== void 0) {
+                  let data39 = data37.id;
+                  if (typeof data39 === "string") {
+                    if (func2(data39) > 2e4) {
+                      const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err94];
+                      } else {
+                        vErrors.push(err94);
+                      }
+                      errors++;
+                    }
+                    if (!pattern8.test(data39)) {
+                      const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
+                      if (vErrors === null) {
+                        vErrors = [err95];
+                      } else {
+                        vErrors.push(err95);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err96];
+                    } else {
+                      vErrors.push(err96);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.description !== void 0) {
+                  let data40 = data37.description;
+                  if (typeof data40 === "string") {
+                    if (func2(data40) > 2e4) {
+                      const err97 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err97];
+                      } else {
+                        vErrors.push(err97);
+                      }
+                      errors++;
+                    }
+                    if (func2(data40) < 1) {
+                      const err98 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err98];
+                      } else {
+                        vErrors.push(err98);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err99 = { instancePath: instancePath + "/items/" + i0 + "/classification/description", schemaPath: "#/properties/items/items/properties/classification/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err99];
+                    } else {
+                      vErrors.push(err99);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.description_en !== void 0) {
+                  let data41 = data37.description_en;
+                  if (typeof data41 === "string") {
+                    if (func2(data41) > 2e4) {
+                      const err100 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err100];
+                      } else {
+                        vErrors.push(err100);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err101 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_en", schemaPath: "#/properties/items/items/properties/classification/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.description_ru !== void 0) {
+                  let data42 = data37.description_ru;
+                  if (typeof data42 === "string") {
+                    if (func2(data42) > 2e4) {
+                      const err102 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err103 = { instancePath: instancePath + "/items/" + i0 + "/classification/description_ru", schemaPath: "#/properties/items/items/properties/classification/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.uri !== void 0) {
+                  let data43 = data37.uri;
+                  if (typeof data43 === "string") {
+                    if (func2(data43) > 2e3) {
+                      const err104 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err104];
+                      } else {
+                        vErrors.push(err104);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err105 = { instancePath: instancePath + "/items/" + i0 + "/classification/uri", schemaPath: "#/properties/items/items/properties/classification/properties/uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err105];
+                    } else {
+                      vErrors.push(err105);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err106 = { instancePath: instancePath + "/items/" + i0 + "/classification", schemaPath: "#/properties/items/items/properties/classification/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err106];
                 } else {
-                  errors = _errs95;
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data32.additionalClassifications !== void 0) {
+              let data44 = data32.additionalClassifications;
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err107 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err107];
+                  } else {
+                    vErrors.push(err107);
+                  }
+                  errors++;
+                }
+                const _errs93 = errors;
+                const len1 = data44.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data45 = data44[i1];
+                  const _errs94 = errors;
+                  if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
+                    if (data45.scheme !== void 0) {
+                      if ("kvtspz" !== data45.scheme) {
+                        const err108 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "kvtspz" }, message: "must be equal to constant" };
+                        if (vErrors === null) {
+                          vErrors = [err108];
+                        } else {
+                          vErrors.push(err108);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err109 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i1, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err109];
+                    } else {
+                      vErrors.push(err109);
+                    }
+                    errors++;
+                  }
+                  var valid11 = _errs94 === errors;
+                  if (valid11) {
+                    break;
+                  }
+                }
+                if (!valid11) {
+                  const err110 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  if (vErrors === null) {
+                    vErrors = [err110];
+                  } else {
+                    vErrors.push(err110);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs93;
                   if (vErrors !== null) {
-                    if (_errs95) {
-                      vErrors.length = _errs95;
+                    if (_errs93) {
+                      vErrors.length = _errs93;
                     } else {
                       vErrors = null;
                     }
                   }
                 }
               } else {
-                const err92 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err111 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err111];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err111);
                 }
                 errors++;
               }
-              if (Array.isArray(data42)) {
-                const len3 = data42.length;
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err112 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err112];
+                  } else {
+                    vErrors.push(err112);
+                  }
+                  errors++;
+                }
+                const _errs99 = errors;
+                const len2 = data44.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data47 = data44[i2];
+                  const _errs100 = errors;
+                  if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+                    if (data47.scheme !== void 0) {
+                      if ("cadastralNumber" !== data47.scheme) {
+                        const err113 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2 + "/scheme", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/properties/scheme/const", keyword: "const", params: { allowedValue: "cadastralNumber" }, message: "must be equal to constant" };
+                        if (vErrors === null) {
+                          vErrors = [err113];
+                        } else {
+                          vErrors.push(err113);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err114 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i2, schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err114];
+                    } else {
+                      vErrors.push(err114);
+                    }
+                    errors++;
+                  }
+                  var valid13 = _errs100 === errors;
+                  if (valid13) {
+                    break;
+                  }
+                }
+                if (!valid13) {
+                  const err115 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+                  if (vErrors === null) {
+                    vErrors = [err115];
+                  } else {
+                    vErrors.push(err115);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs99;
+                  if (vErrors !== null) {
+                    if (_errs99) {
+                      vErrors.length = _errs99;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+              } else {
+                const err116 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/allOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+              if (Array.isArray(data44)) {
+                if (data44.length > 100) {
+                  const err117 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+                  if (vErrors === null) {
+                    vErrors = [err117];
+                  } else {
+                    vErrors.push(err117);
+                  }
+                  errors++;
+                }
+                const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate101(data42[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data42, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+                  if (!validate122(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
                     errors = vErrors.length;
                   }
                 }
               } else {
-                const err93 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err118 = { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications", schemaPath: "#/properties/items/items/properties/additionalClassifications/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err93];
+                  vErrors = [err118];
                 } else {
-                  vErrors.push(err93);
+                  vErrors.push(err118);
                 }
                 errors++;
               }
             }
-            if (data31.address !== void 0) {
-              if (!validate32(data31.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data31, parentDataProperty: "address", rootData })) {
-                vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+            if (data32.address !== void 0) {
+              if (!validate37(data32.address, { instancePath: instancePath + "/items/" + i0 + "/address", parentData: data32, parentDataProperty: "address", rootData })) {
+                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                 errors = vErrors.length;
               }
             }
-            if (data31.unit !== void 0) {
-              if (!validate77(data31.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data31, parentDataProperty: "unit", rootData })) {
-                vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+            if (data32.unit !== void 0) {
+              if (!validate34(data32.unit, { instancePath: instancePath + "/items/" + i0 + "/unit", parentData: data32, parentDataProperty: "unit", rootData })) {
+                vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                 errors = vErrors.length;
               }
             }
-            if (data31.quantity !== void 0) {
-              let data50 = data31.quantity;
-              if (typeof data50 == "number" && isFinite(data50)) {
-                if (data50 < 0 || isNaN(data50)) {
-                  const err94 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data32.quantity !== void 0) {
+              let data52 = data32.quantity;
+              if (typeof data52 == "number" && isFinite(data52)) {
+                if (data52 < 0 || isNaN(data52)) {
+                  const err119 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
-                    vErrors = [err94];
+                    vErrors = [err119];
                   } else {
-                    vErrors.push(err94);
+                    vErrors.push(err119);
                   }
                   errors++;
                 }
               } else {
-                const err95 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                const err120 = { instancePath: instancePath + "/items/" + i0 + "/quantity", schemaPath: "#/properties/items/items/properties/quantity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
                 if (vErrors === null) {
-                  vErrors = [err95];
+                  vErrors = [err120];
                 } else {
-                  vErrors.push(err95);
+                  vErrors.push(err120);
                 }
                 errors++;
               }
             }
-            if (data31.schema_properties !== void 0) {
-              let data51 = data31.schema_properties;
-              if (!(data51 && typeof data51 == "object" && !Array.isArray(data51))) {
-                const err96 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (data32.schema_properties !== void 0) {
+              let data53 = data32.schema_properties;
+              if (!(data53 && typeof data53 == "object" && !Array.isArray(data53))) {
+                const err121 = { instancePath: instancePath + "/items/" + i0 + "/schema_properties", schemaPath: "#/properties/items/items/properties/schema_properties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err96];
+                  vErrors = [err121];
                 } else {
-                  vErrors.push(err96);
+                  vErrors.push(err121);
                 }
                 errors++;
               }
             }
-            if (data31.location !== void 0) {
-              let data52 = data31.location;
-              if (!(data52 && typeof data52 == "object" && !Array.isArray(data52))) {
-                const err97 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (data32.location !== void 0) {
+              let data54 = data32.location;
+              if (!(data54 && typeof data54 == "object" && !Array.isArray(data54))) {
+                const err122 = { instancePath: instancePath + "/items/" + i0 + "/location", schemaPath: "#/properties/items/items/properties/location/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err97];
+                  vErrors = [err122];
                 } else {
-                  vErrors.push(err97);
+                  vErrors.push(err122);
                 }
                 errors++;
+              }
+            }
+            if (data32.contractPeriod !== void 0) {
+              if (!validate84(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+                errors = vErrors.length;
               }
             }
           } else {
-            const err98 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err123 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err98];
+              vErrors = [err123];
             } else {
-              vErrors.push(err98);
+              vErrors.push(err123);
             }
             errors++;
           }
         }
       } else {
-        const err99 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err124 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err99];
+          vErrors = [err124];
         } else {
-          vErrors.push(err99);
+          vErrors.push(err124);
         }
         errors++;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate36(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
         errors = vErrors.length;
       }
     }
     if (data.lotHolder !== void 0) {
-      if (!validate36(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate41(data.lotHolder, { instancePath: instancePath + "/lotHolder", parentData: data, parentDataProperty: "lotHolder", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate107(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate129(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
         errors = vErrors.length;
       }
     }
     if (data.contractTerms !== void 0) {
-      let data56 = data.contractTerms;
-      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
-        if (data56.type === void 0) {
-          const err100 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      let data59 = data.contractTerms;
+      if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
+        if (data59.type === void 0) {
+          const err125 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
           if (vErrors === null) {
-            vErrors = [err100];
+            vErrors = [err125];
           } else {
-            vErrors.push(err100);
+            vErrors.push(err125);
           }
           errors++;
         }
-        if (data56.leaseTerms === void 0) {
-          const err101 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
+        if (data59.leaseTerms === void 0) {
+          const err126 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/required", keyword: "required", params: { missingProperty: "leaseTerms" }, message: "must have required property 'leaseTerms'" };
           if (vErrors === null) {
-            vErrors = [err101];
+            vErrors = [err126];
           } else {
-            vErrors.push(err101);
+            vErrors.push(err126);
           }
           errors++;
         }
-        for (const key8 in data56) {
+        for (const key8 in data59) {
           if (!(key8 === "type" || key8 === "leaseTerms")) {
-            const err102 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+            const err127 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err102];
+              vErrors = [err127];
             } else {
-              vErrors.push(err102);
+              vErrors.push(err127);
             }
             errors++;
           }
         }
-        if (data56.type !== void 0) {
-          if (!(data56.type === "lease")) {
-            const err103 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema47.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        if (data59.type !== void 0) {
+          if (!(data59.type === "lease")) {
+            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema51.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err103];
+              vErrors = [err128];
             } else {
-              vErrors.push(err103);
+              vErrors.push(err128);
             }
             errors++;
           }
         }
-        if (data56.leaseTerms !== void 0) {
-          let data58 = data56.leaseTerms;
-          if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
-            if (data58.leaseDuration === void 0) {
-              const err104 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
+        if (data59.leaseTerms !== void 0) {
+          let data61 = data59.leaseTerms;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            if (data61.leaseDuration === void 0) {
+              const err129 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/required", keyword: "required", params: { missingProperty: "leaseDuration" }, message: "must have required property 'leaseDuration'" };
               if (vErrors === null) {
-                vErrors = [err104];
+                vErrors = [err129];
               } else {
-                vErrors.push(err104);
+                vErrors.push(err129);
               }
               errors++;
             }
-            for (const key9 in data58) {
+            for (const key9 in data61) {
               if (!(key9 === "leaseDuration")) {
-                const err105 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                const err130 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err105];
+                  vErrors = [err130];
                 } else {
-                  vErrors.push(err105);
+                  vErrors.push(err130);
                 }
                 errors++;
               }
             }
-            if (data58.leaseDuration !== void 0) {
-              let data59 = data58.leaseDuration;
-              if (typeof data59 === "string") {
-                if (!pattern9.test(data59)) {
-                  const err106 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+            if (data61.leaseDuration !== void 0) {
+              let data62 = data61.leaseDuration;
+              if (typeof data62 === "string") {
+                if (func2(data62) > 2e4) {
+                  const err131 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
                   if (vErrors === null) {
-                    vErrors = [err106];
+                    vErrors = [err131];
                   } else {
-                    vErrors.push(err106);
+                    vErrors.push(err131);
+                  }
+                  errors++;
+                }
+                if (!pattern9.test(data62)) {
+                  const err132 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$" }, message: 'must match pattern "^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$"' };
+                  if (vErrors === null) {
+                    vErrors = [err132];
+                  } else {
+                    vErrors.push(err132);
                   }
                   errors++;
                 }
               } else {
-                const err107 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err133 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err107];
+                  vErrors = [err133];
                 } else {
-                  vErrors.push(err107);
+                  vErrors.push(err133);
                 }
                 errors++;
               }
             }
           } else {
-            const err108 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err134 = { instancePath: instancePath + "/contractTerms/leaseTerms", schemaPath: "#/properties/contractTerms/properties/leaseTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err108];
+              vErrors = [err134];
             } else {
-              vErrors.push(err108);
+              vErrors.push(err134);
             }
             errors++;
           }
         }
       } else {
-        const err109 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err135 = { instancePath: instancePath + "/contractTerms", schemaPath: "#/properties/contractTerms/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err109];
+          vErrors = [err135];
         } else {
-          vErrors.push(err109);
+          vErrors.push(err135);
         }
         errors++;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      let data60 = data.auctionPeriod;
-      if (!(data60 && typeof data60 == "object" && !Array.isArray(data60))) {
-        const err110 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      let data63 = data.auctionPeriod;
+      if (!(data63 && typeof data63 == "object" && !Array.isArray(data63))) {
+        const err136 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err110];
+          vErrors = [err136];
         } else {
-          vErrors.push(err110);
+          vErrors.push(err136);
         }
         errors++;
       }
     }
     if (data.merchandisingObject !== void 0) {
-      let data61 = data.merchandisingObject;
-      if (typeof data61 === "string") {
-        if (!pattern1.test(data61)) {
-          const err111 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+      let data64 = data.merchandisingObject;
+      if (typeof data64 === "string") {
+        if (func2(data64) > 2e4) {
+          const err137 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
-            vErrors = [err111];
+            vErrors = [err137];
           } else {
-            vErrors.push(err111);
+            vErrors.push(err137);
+          }
+          errors++;
+        }
+        if (!pattern1.test(data64)) {
+          const err138 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          if (vErrors === null) {
+            vErrors = [err138];
+          } else {
+            vErrors.push(err138);
           }
           errors++;
         }
       } else {
-        const err112 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err139 = { instancePath: instancePath + "/merchandisingObject", schemaPath: "#/properties/merchandisingObject/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err112];
+          vErrors = [err139];
         } else {
-          vErrors.push(err112);
+          vErrors.push(err139);
         }
         errors++;
       }
     }
   } else {
-    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err140 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err113];
+      vErrors = [err140];
     } else {
-      vErrors.push(err113);
+      vErrors.push(err140);
     }
     errors++;
   }
-  validate116.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate123;
-const schema48 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "eligible": { "type": "boolean" } } };
-function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate146;
+const schema52 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "eligible": { "type": "boolean" } } };
+const schema53 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.amount === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "amount" || key0 === "currency" || key0 === "valueAddedTaxIncluded")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.amount !== void 0) {
+      let data0 = data.amount;
+      if (!(typeof data0 == "number" && isFinite(data0))) {
+        const err2 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.currency !== void 0) {
+      let data1 = data.currency;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err3 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.valueAddedTaxIncluded !== void 0) {
+      if (typeof data.valueAddedTaxIncluded !== "boolean") {
+        const err5 = { instancePath: instancePath + "/valueAddedTaxIncluded", schemaPath: "#/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate148.errors = vErrors;
+  return errors === 0;
+}
+function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8768,109 +12283,48 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate91(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      let data1 = data.value;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.amount === void 0) {
-          const err2 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        for (const key1 in data1) {
-          if (!(key1 === "amount" || key1 === "currency" || key1 === "valueAddedTaxIncluded")) {
-            const err3 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        if (data1.amount !== void 0) {
-          let data2 = data1.amount;
-          if (!(typeof data2 == "number" && isFinite(data2))) {
-            const err4 = { instancePath: instancePath + "/value/amount", schemaPath: "#/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if (data1.currency !== void 0) {
-          if (typeof data1.currency !== "string") {
-            const err5 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        if (data1.valueAddedTaxIncluded !== void 0) {
-          if (typeof data1.valueAddedTaxIncluded !== "boolean") {
-            const err6 = { instancePath: instancePath + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
+      if (!validate148(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+        errors = vErrors.length;
       }
     }
     if (data.eligible !== void 0) {
       if (typeof data.eligible !== "boolean") {
-        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err2 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err2];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err3];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err3);
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate125;
-const schema49 = { "type": "object", "properties": { "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
-function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate150;
+const schema54 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "status" || key0 === "qualified" || key0 === "bidNumber")) {
+      if (!(key0 === "tenderers" || key0 === "value" || key0 === "status" || key0 === "qualified" || key0 === "bidNumber")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -8880,10 +12334,22 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.tenderers !== void 0) {
+      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.value !== void 0) {
+      if (!validate148(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.status !== void 0) {
-      let data0 = data.status;
-      if (!(data0 === "draft" || data0 === "pending" || data0 === "active")) {
-        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema49.properties.status.enum }, message: "must be equal to one of the allowed values" };
+      let data2 = data.status;
+      if (!(data2 === "draft" || data2 === "pending" || data2 === "active")) {
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema54.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8904,8 +12370,8 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bidNumber !== void 0) {
-      let data2 = data.bidNumber;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+      let data4 = data.bidNumber;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
         const err3 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -8914,8 +12380,8 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data2 == "number" && isFinite(data2)) {
-        if (data2 < 1 || isNaN(data2)) {
+      if (typeof data4 == "number" && isFinite(data4)) {
+        if (data4 < 1 || isNaN(data4)) {
           const err4 = { instancePath: instancePath + "/bidNumber", schemaPath: "#/properties/bidNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -8935,12 +12401,12 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
-const lot = validate126;
-const schema50 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "minLength": 1 }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "lotType": { "enum": ["basic"] }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" }, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "auctions": { "type": "array", "items": { "type": "string", "pattern": "^[0-9a-f]{32}$" } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] } } };
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate153;
+const schema55 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
+function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8981,7 +12447,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func3.call(schema50.properties, key0)) {
+      if (!func14.call(schema55.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -8994,8 +12460,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.lotIdentifier !== void 0) {
       let data0 = data.lotIdentifier;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err5 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 200) {
+          const err5 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -9003,12 +12469,21 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (func2(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
       } else {
-        const err6 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/lotIdentifier", schemaPath: "#/properties/lotIdentifier/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
@@ -9016,39 +12491,26 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.title !== void 0) {
       let data1 = data.title;
       if (typeof data1 === "string") {
-        if (func2(data1) < 1) {
-          const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data1) > 2e3) {
+          const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err9 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.title_en !== void 0) {
-      if (typeof data.title_en !== "string") {
-        const err9 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.title_ru !== void 0) {
-      if (typeof data.title_ru !== "string") {
-        const err10 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -9057,20 +12519,20 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err11 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
+    if (data.title_en !== void 0) {
+      let data2 = data.title_en;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e3) {
+          const err11 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description_en !== void 0) {
-      if (typeof data.description_en !== "string") {
-        const err12 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err12 = { instancePath: instancePath + "/title_en", schemaPath: "#/properties/title_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -9079,20 +12541,20 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.description_ru !== void 0) {
-      if (typeof data.description_ru !== "string") {
-        const err13 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
+    if (data.title_ru !== void 0) {
+      let data3 = data.title_ru;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 2e3) {
+          const err13 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.lotType !== void 0) {
-      if (!(data.lotType === "basic")) {
-        const err14 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema50.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err14 = { instancePath: instancePath + "/title_ru", schemaPath: "#/properties/title_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -9101,17 +12563,11 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.lotCustodian !== void 0) {
-      if (!validate36(data.lotCustodian, { instancePath: instancePath + "/lotCustodian", parentData: data, parentDataProperty: "lotCustodian", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.assets !== void 0) {
-      let data9 = data.assets;
-      if (Array.isArray(data9)) {
-        if (data9.length < 1) {
-          const err15 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e4) {
+          const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -9119,45 +12575,135 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        const len0 = data9.length;
+      } else {
+        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.description_en !== void 0) {
+      let data5 = data.description_en;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e4) {
+          const err17 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/description_en", schemaPath: "#/properties/description_en/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.description_ru !== void 0) {
+      let data6 = data.description_ru;
+      if (typeof data6 === "string") {
+        if (func2(data6) > 2e4) {
+          const err19 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/description_ru", schemaPath: "#/properties/description_ru/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.lotCustodian !== void 0) {
+      if (!validate41(data.lotCustodian, { instancePath: instancePath + "/lotCustodian", parentData: data, parentDataProperty: "lotCustodian", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.assets !== void 0) {
+      let data8 = data.assets;
+      if (Array.isArray(data8)) {
+        if (data8.length > 100) {
+          const err21 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+        if (data8.length < 1) {
+          const err22 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+        const len0 = data8.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data10 = data9[i0];
-          if (typeof data10 === "string") {
-            if (!pattern1.test(data10)) {
-              const err16 = { instancePath: instancePath + "/assets/" + i0, schemaPath: "#/properties/assets/items/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+          let data9 = data8[i0];
+          if (typeof data9 === "string") {
+            if (func2(data9) > 2e4) {
+              const err23 = { instancePath: instancePath + "/assets/" + i0, schemaPath: "#/properties/assets/items/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
               if (vErrors === null) {
-                vErrors = [err16];
+                vErrors = [err23];
               } else {
-                vErrors.push(err16);
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+            if (!pattern1.test(data9)) {
+              const err24 = { instancePath: instancePath + "/assets/" + i0, schemaPath: "#/properties/assets/items/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
               }
               errors++;
             }
           } else {
-            const err17 = { instancePath: instancePath + "/assets/" + i0, schemaPath: "#/properties/assets/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err25 = { instancePath: instancePath + "/assets/" + i0, schemaPath: "#/properties/assets/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err25];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err25);
             }
             errors++;
           }
         }
-        let i1 = data9.length;
+        let i1 = data8.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data9[i1];
+            let item0 = data8[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err18 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
+              const err26 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
               if (vErrors === null) {
-                vErrors = [err18];
+                vErrors = [err26];
               } else {
-                vErrors.push(err18);
+                vErrors.push(err26);
               }
               errors++;
               break;
@@ -9166,89 +12712,140 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err19 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err27 = { instancePath: instancePath + "/assets", schemaPath: "#/properties/assets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err27];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err27);
         }
         errors++;
       }
     }
-    if (data.auctions !== void 0) {
-      let data11 = data.auctions;
-      if (Array.isArray(data11)) {
-        const len1 = data11.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data12 = data11[i2];
-          if (typeof data12 === "string") {
-            if (!pattern1.test(data12)) {
-              const err20 = { instancePath: instancePath + "/auctions/" + i2, schemaPath: "#/properties/auctions/items/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
+    if (data.sandboxParameters !== void 0) {
+      let data10 = data.sandboxParameters;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 2e3) {
+          const err28 = { instancePath: instancePath + "/sandboxParameters", schemaPath: "#/properties/sandboxParameters/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err28];
           } else {
-            const err21 = { instancePath: instancePath + "/auctions/" + i2, schemaPath: "#/properties/auctions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
+            vErrors.push(err28);
           }
+          errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/auctions", schemaPath: "#/properties/auctions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err29 = { instancePath: instancePath + "/sandboxParameters", schemaPath: "#/properties/sandboxParameters/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err29];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.lotType !== void 0) {
+      if (!(data.lotType === "basic")) {
+        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema55.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
         }
         errors++;
       }
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err23 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema50.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema55.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err31];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
     if (data.status !== void 0) {
-      let data14 = data.status;
-      if (!(data14 === "draft" || data14 === "pending" || data14 === "verification" || data14 === "active.salable" || data14 === "active.awaiting" || data14 === "active.auction" || data14 === "pending.sold" || data14 === "sold" || data14 === "recomposed" || data14 === "pending.dissolution" || data14 === "dissolved" || data14 === "pending.deleted" || data14 === "deleted")) {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema50.properties.status.enum }, message: "must be equal to one of the allowed values" };
+      let data13 = data.status;
+      if (!(data13 === "draft" || data13 === "pending" || data13 === "verification" || data13 === "active.salable" || data13 === "active.awaiting" || data13 === "active.auction" || data13 === "pending.sold" || data13 === "sold" || data13 === "recomposed" || data13 === "pending.dissolution" || data13 === "dissolved" || data13 === "pending.deleted" || data13 === "deleted")) {
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema55.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err32];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
+    if (data.auctions !== void 0) {
+      let data14 = data.auctions;
+      if (Array.isArray(data14)) {
+        if (data14.length > 100) {
+          const err33 = { instancePath: instancePath + "/auctions", schemaPath: "#/properties/auctions/maxItems", keyword: "maxItems", params: { limit: 100 }, message: "must NOT have more than 100 items" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+        const len1 = data14.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data15 = data14[i2];
+          if (typeof data15 === "string") {
+            if (func2(data15) > 2e4) {
+              const err34 = { instancePath: instancePath + "/auctions/" + i2, schemaPath: "#/properties/auctions/items/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            if (!pattern1.test(data15)) {
+              const err35 = { instancePath: instancePath + "/auctions/" + i2, schemaPath: "#/properties/auctions/items/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err35];
+              } else {
+                vErrors.push(err35);
+              }
+              errors++;
+            }
+          } else {
+            const err36 = { instancePath: instancePath + "/auctions/" + i2, schemaPath: "#/properties/auctions/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err37 = { instancePath: instancePath + "/auctions", schemaPath: "#/properties/auctions/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
         }
         errors++;
       }
     }
   } else {
-    const err25 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err38 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err25];
+      vErrors = [err38];
     } else {
-      vErrors.push(err25);
+      vErrors.push(err38);
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
-const question = validate128;
-const schema51 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "minLength": 1 }, "description": { "type": "string" }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender"] } } };
-function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate155;
+const schema56 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate155(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9271,7 +12868,7 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "title" || key0 === "description" || key0 === "author" || key0 === "questionOf")) {
+      if (!(key0 === "title" || key0 === "description" || key0 === "author" || key0 === "questionOf" || key0 === "relatedItem")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -9284,8 +12881,8 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.title !== void 0) {
       let data0 = data.title;
       if (typeof data0 === "string") {
-        if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func2(data0) > 2e3) {
+          const err3 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -9293,19 +12890,17 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err4 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+        if (func2(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err5 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err5 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9314,38 +12909,93 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.description !== void 0) {
+      let data1 = data.description;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
     if (data.author !== void 0) {
-      if (!validate36(data.author, { instancePath: instancePath + "/author", parentData: data, parentDataProperty: "author", rootData })) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+      if (!validate41(data.author, { instancePath: instancePath + "/author", parentData: data, parentDataProperty: "author", rootData })) {
+        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
         errors = vErrors.length;
       }
     }
     if (data.questionOf !== void 0) {
-      if (!(data.questionOf === "tender")) {
-        const err6 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema51.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+      let data3 = data.questionOf;
+      if (!(data3 === "tender" || data3 === "item" || data3 === "lot")) {
+        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema56.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err8];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.relatedItem !== void 0) {
+      let data4 = data.relatedItem;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 200) {
+          const err9 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (func2(data4) < 1) {
+          const err10 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/relatedItem", schemaPath: "#/properties/relatedItem/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err12];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err12);
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 export {
   answer,
   auctionResults,
+  awardPatch,
   basicAsset,
   bounceAsset,
   bounceDecision,

@@ -1,15 +1,15 @@
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import { isObject, withDefaults } from '../../../kernel/objects.ts';
-import { organizationSchema } from '../../../kernel/organization.ts';
+import { declare, list, multilingual, name, schemaOf, serverSet } from '../../../protocol/model.ts';
 import {
   addressSchema,
   classificationSchema,
   itemClassificationSchema,
   locationSchema,
-  multilingual,
+  organizationSchema,
   unitSchema,
   valueSchema,
-} from '../../../kernel/structures.ts';
+} from '../../../protocol/parts.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
 import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
@@ -22,16 +22,43 @@ import { COMMON_TRANSITIONS } from '../../rules.ts';
  * them on the asset) are checked like an item's.
  */
 
-export const assetSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'classification', 'assetCustodian'],
-  properties: {
+const OWNER_FIELDS = [
+  'title',
+  'title_en',
+  'title_ru',
+  'description',
+  'description_en',
+  'description_ru',
+  'classification',
+  'additionalClassifications',
+  'value',
+  'unit',
+  'quantity',
+  'address',
+  'location',
+  'assetCustodian',
+  'schema_properties',
+] as const;
+
+/** A basic asset (openregistry.assets.basic models.py Asset on openregistry.assets.core BaseAsset). */
+export const assetModel = declare({
+  source: 'openregistry.assets.basic models.py Asset; openregistry.assets.core models.py BaseAsset',
+  fields: {
+    id: serverSet,
+    assetID: serverSet,
+    owner: serverSet,
+    owner_token: serverSet,
+    transfer_token: serverSet,
+    date: serverSet,
+    dateModified: serverSet,
+    revisions: serverSet,
+    documents: serverSet,
+    rectificationPeriod: serverSet,
     assetType: { enum: ['basic'] },
-    ...multilingual('title', { type: 'string', minLength: 1 }),
+    ...multilingual('title', name(1)),
     ...multilingual('description'),
     classification: itemClassificationSchema,
-    additionalClassifications: { type: 'array', items: classificationSchema },
+    additionalClassifications: list(classificationSchema, 20),
     value: valueSchema,
     unit: unitSchema,
     quantity: { type: 'number', minimum: 0 },
@@ -43,7 +70,12 @@ export const assetSchema = {
     status: { enum: [...ASSET_STATUSES] },
     relatedLot: { type: 'string', pattern: ID_PATTERN },
   },
-};
+  ours: { rectificationPeriod: 'the server field every asset here may show; sent back, it is dropped like the others' },
+  required: ['title', 'classification', 'assetCustodian'],
+});
+export const assetSchema = schemaOf(assetModel, {
+  only: [...OWNER_FIELDS, 'assetType', 'mode', 'status', 'relatedLot'],
+});
 const checkAsset: Check = (data) => checkWith('basicAsset', assetSchema, data);
 
 /** interface.md §2.2: the server fills `currency` and sets `valueAddedTaxIncluded` when they are not sent. */
@@ -54,23 +86,8 @@ export const basic: AssetTypeDefinition = {
   idPrefix: 'UA',
   feed: basicType.feed,
   createLevel: '1',
-  ownerFields: [
-    'title',
-    'title_en',
-    'title_ru',
-    'description',
-    'description_en',
-    'description_ru',
-    'classification',
-    'additionalClassifications',
-    'value',
-    'unit',
-    'quantity',
-    'address',
-    'location',
-    'assetCustodian',
-    'schema_properties',
-  ],
+  model: assetModel,
+  ownerFields: OWNER_FIELDS,
   organizations: ['assetCustodian'],
   accept(fields) {
     const prepared = isObject(fields.value) ? { ...fields, value: withDefaults(fields.value, VALUE_DEFAULTS) } : fields;

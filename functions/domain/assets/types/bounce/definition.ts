@@ -1,14 +1,25 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
-import { organizationSchema } from '../../../kernel/organization.ts';
+import {
+  code,
+  declare,
+  fieldsOf,
+  list,
+  multilingual,
+  name,
+  schemaOf,
+  serverSet,
+  text,
+} from '../../../protocol/model.ts';
 import {
   addressSchema,
+  assetCustodianModel,
+  assetHolderModel,
+  baseUnitSchema,
   classificationSchema,
   itemClassificationSchema,
   locationSchema,
-  multilingual,
-  unitSchema,
-} from '../../../kernel/structures.ts';
+} from '../../../protocol/parts.ts';
 import { checkWith, type Check } from '../../../kernel/validation.ts';
 import {
   ASSET_STATUSES,
@@ -22,25 +33,24 @@ import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../sc
 import { bounceType } from './descriptor.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
-import { isObject, type JsonObject } from '../../../kernel/objects.ts';
+import { isObject, omit, type JsonObject } from '../../../kernel/objects.ts';
 
 /**
  * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,
  * an `informationDetails` document added at creation, items edited one by one, deletion after a cancellation document.
  */
 
-export const itemSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['description', 'classification', 'address', 'unit', 'quantity', 'registrationDetails'],
-  properties: {
-    id: { type: 'string' },
-    ...multilingual('description', { type: 'string', minLength: 1 }),
+/** An item of a bounce asset (EA schema.py LokiItem; bounce `Item`). */
+export const itemModel = declare({
+  source: 'EA schema.py LokiItem (openregistry.assets.bounce models.py Item)',
+  fields: {
+    id: code(),
+    ...multilingual('description', text(1)),
     classification: itemClassificationSchema,
-    additionalClassifications: { type: 'array', items: classificationSchema },
+    additionalClassifications: list(classificationSchema, 20),
     address: addressSchema,
     location: locationSchema,
-    unit: unitSchema,
+    unit: baseUnitSchema,
     quantity: { type: 'number', minimum: 0 },
     registrationDetails: {
       type: 'object',
@@ -48,65 +58,103 @@ export const itemSchema = {
       required: ['status'],
       properties: {
         status: { enum: ['unknown', 'registering', 'complete'] },
-        registrationID: { type: 'string' },
+        registrationID: code(),
         registrationDate: { type: 'string', format: 'date-time' },
       },
     },
     /** Land-parcel data, checked by the schemas of functions/domain/schemas after the shape. */
     schema_properties: { type: 'object' },
   },
-};
+  required: ['description', 'classification', 'address', 'unit', 'quantity', 'registrationDetails'],
+});
+export const itemSchema = schemaOf(itemModel);
 
-export const decisionSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['decisionDate', 'decisionID'],
-  properties: {
-    id: { type: 'string' },
+/** A decision of the asset (EA schema.py Decision; bounce `AssetDecision`). */
+export const decisionModel = declare({
+  source: 'EA schema.py Decision (openregistry.assets.bounce models.py AssetDecision)',
+  fields: {
+    id: code(),
     decisionDate: { type: 'string', format: 'date-time' },
-    decisionID: { type: 'string', minLength: 1 },
+    decisionID: code(1),
     decisionOf: { enum: ['asset'] },
-    ...multilingual('title'),
+    ...multilingual('title', name()),
+    relatedItem: code(),
   },
-};
+  refused: { relatedItem: 'the bounce asset create and edit roles drop it (openregistry.assets.bounce roles.py)' },
+  required: ['decisionDate', 'decisionID'],
+});
+export const decisionSchema = schemaOf(decisionModel, { only: fieldsOf(decisionModel).filter((f) => f !== 'relatedItem') });
 
 /** Decisions get server ids, kept when the owner sends them back, and are the asset's own (`decisionOf`). */
 function withDecisionIds(decisions: unknown, previous?: JsonObject[]): unknown {
   const ided = withItemIds(decisions, previous);
-  return Array.isArray(ided) ? ided.map((d) => (isObject(d) ? { ...d, decisionOf: 'asset' } : d)) : ided;
+  // `relatedItem` is known and dropped (decisionModel.refused).
+  return Array.isArray(ided)
+    ? ided.map((d) => (isObject(d) ? { ...omit(d, ['relatedItem']), decisionOf: 'asset' } : d))
+    : ided;
 }
 
-/** A related process (upstream ea_core `RelatedProcess`): the link of an asset to a lot; `type` defaults to `lot`. */
-export const relatedProcessSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'relatedProcessID'],
-  properties: {
-    id: { type: 'string' },
+/** A related process (EA schema.py `RelatedProcess`): the link of an asset to a lot; `type` defaults to `lot`. */
+export const relatedProcessModel = declare({
+  source: 'EA schema.py RelatedProcess',
+  fields: {
+    id: code(),
     type: { enum: ['lot'] },
     relatedProcessID: { type: 'string', pattern: ID_PATTERN },
-    identifier: { type: 'string' },
+    identifier: code(),
+    parentID: code(),
   },
-};
+  required: ['type', 'relatedProcessID'],
+});
+export const relatedProcessSchema = schemaOf(relatedProcessModel);
 const checkRelatedProcess: Check = (data) => checkWith('bounceRelatedProcess', relatedProcessSchema, data);
 
-export const assetSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'description', 'assetCustodian'],
-  properties: {
+const OWNER_FIELDS = [
+  'title',
+  'title_en',
+  'title_ru',
+  'description',
+  'description_en',
+  'description_ru',
+  'assetCustodian',
+  'assetHolder',
+  'items',
+  'decisions',
+  'sandboxParameters',
+] as const;
+
+/** A bounce asset (openregistry.assets.bounce models.py Asset on openregistry.assets.core BaseAsset). */
+export const assetModel = declare({
+  source: 'openregistry.assets.bounce models.py Asset; openregistry.assets.core models.py BaseAsset',
+  fields: {
+    id: serverSet,
+    assetID: serverSet,
+    owner: serverSet,
+    owner_token: serverSet,
+    transfer_token: serverSet,
+    date: serverSet,
+    dateModified: serverSet,
+    revisions: serverSet,
+    documents: serverSet,
+    rectificationPeriod: serverSet,
+    relatedProcesses: serverSet,
     assetType: { enum: ['bounce'] },
-    ...multilingual('title', { type: 'string', minLength: 1 }),
-    ...multilingual('description', { type: 'string', minLength: 1 }),
-    assetCustodian: organizationSchema,
-    assetHolder: organizationSchema,
-    items: { type: 'array', items: itemSchema },
-    decisions: { type: 'array', items: decisionSchema },
+    ...multilingual('title', name(1)),
+    ...multilingual('description', text(1)),
+    assetCustodian: schemaOf(assetCustodianModel),
+    assetHolder: schemaOf(assetHolderModel),
+    items: list(itemSchema),
+    decisions: list(decisionSchema, 50),
     mode: { enum: ['test'] },
     status: { enum: [...ASSET_STATUSES] },
     relatedLot: { type: 'string', pattern: ID_PATTERN },
+    sandboxParameters: name(),
   },
-};
+  required: ['title', 'description', 'assetCustodian'],
+});
+export const assetSchema = schemaOf(assetModel, {
+  only: [...OWNER_FIELDS, 'assetType', 'mode', 'status', 'relatedLot'],
+});
 const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
 
 const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
@@ -136,18 +184,8 @@ export const bounce: AssetTypeDefinition = {
   idPrefix: 'UA-AR-DGF',
   feed: bounceType.feed,
   createLevel: '3',
-  ownerFields: [
-    'title',
-    'title_en',
-    'title_ru',
-    'description',
-    'description_en',
-    'description_ru',
-    'assetCustodian',
-    'assetHolder',
-    'items',
-    'decisions',
-  ],
+  model: assetModel,
+  ownerFields: OWNER_FIELDS,
   organizations: ['assetCustodian', 'assetHolder'],
   accept(fields, previous) {
     const prepared = {

@@ -1,5 +1,6 @@
 import { ForbiddenError } from '../../../kernel/errors.ts';
-import { pick, type JsonObject } from '../../../kernel/objects.ts';
+import type { JsonObject } from '../../../kernel/objects.ts';
+import { declare, serverSet, writable } from '../../../protocol/model.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
@@ -50,13 +51,35 @@ export const bidPatchSchema = {
 };
 const checkBidPatch: CheckOf<DgfInsiderBidPatch> = (data) => checkWith('dgfInsiderBidPatch', bidPatchSchema, data);
 
-const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'];
+/** A dgfInsider bid (openprocurement.auctions.insider models.py Bid on AC models/schema.py Bid). */
+export const bidModel = declare({
+  source: 'openprocurement.auctions.insider models.py Bid; AC models/schema.py Bid',
+  fields: {
+    ...Object.fromEntries(
+      [
+        'id',
+        'date',
+        'owner',
+        'owner_token',
+        'transfer_token',
+        'documents',
+        'participationUrl',
+        'parameters',
+        'lotValues',
+      ].map((f) => [f, serverSet]),
+    ),
+    ...newBidSchema.properties,
+  },
+});
+
+/** Insider `Bid.Options.roles['create']` (and AC `edit` for `tenderers`, `value`). */
+const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'] as const;
 
 function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewBid {
   if (!within(auction, 'tenderPeriod', now)) {
     throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
   }
-  const fields = pick(data, CREATE_FIELDS); // anything else is dropped silently, as the upstream create role does
+  const fields = writable(bidModel, data, CREATE_FIELDS); // known fields dropped, unknown ones refused (422)
   checkNewBid(fields);
   return { ...fields, status: fields.status ?? 'active' };
 }
@@ -64,7 +87,7 @@ function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewB
 /** The owner's PATCH: `tenderers`/`value` may change; the status only to `active` (upstream 403 body/bid). */
 function patch(bid: Bid, data: JsonObject): Bid {
   const status = requestedStatus(data, BID_STATUSES);
-  const change = pick(data, ['tenderers', 'value']);
+  const change = writable(bidModel, data, ['tenderers', 'value']);
   checkBidPatch(change);
   if (status !== undefined && status !== bid.status && status !== 'active') {
     throw new ForbiddenError(`Can't update bid to (${status}) status`, 'bid');

@@ -3,7 +3,7 @@ import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
-import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { mergePatch, omit, type JsonObject } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { within } from '../../auction.ts';
 import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
@@ -17,7 +17,16 @@ import { takesTransfers } from '../../descriptor.ts';
 import { dgfInsiderType } from './descriptor.ts';
 import { insiderEvents } from './events.ts';
 import type { DgfInsiderAuction, DgfInsiderStatus } from './record.ts';
-import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
+import {
+  auctionModel,
+  checkNewAuction,
+  checkStoredAuction,
+  CREATE_FIELDS,
+  itemModel,
+  newAuctionSchema,
+  storedAuctionSchema,
+} from './schema.ts';
+import { assertKnown, checkEdited, withoutRefused, writable } from '../../../protocol/model.ts';
 
 /** `dgfInsider` auctions, served at /api/2.3 (interface.md §2.5, §3.3, §4.3; reference-behaviour.md §7). */
 
@@ -35,7 +44,7 @@ export const RECTIFICATION_FIELDS = [
   'guarantee',
   'items',
   'tenderAttempts',
-];
+] as const;
 
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
 export const SERVER_FIELDS = [
@@ -133,8 +142,14 @@ function assertRecord(candidate: JsonObject): asserts candidate is DgfInsiderAuc
   checkStoredAuction(omit(candidate, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
 }
 
+/** Items without the fields their model knows and drops; anything not a list is left for the schema to refuse. */
+const withoutRefusedItems = (items: unknown): unknown =>
+  Array.isArray(items) ? items.map((i) => withoutRefused(itemModel, i)) : items;
+
 function initialize(sent: JsonObject, timing: Timing): Omit<DgfInsiderAuction, AuctionStamp> {
-  const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
+  // Known fields the create role does not write are dropped (server fields among them), unknown ones refused.
+  const fields = writable(auctionModel, sent, CREATE_FIELDS);
+  if (fields.items !== undefined) fields.items = withoutRefusedItems(fields.items);
   checkNewAuction(fields);
   const { startDate } = fields.auctionPeriod;
   return withVat(
@@ -168,6 +183,7 @@ const createStatus = (sent: unknown): DgfInsiderStatus => (sent === 'draft' ? 'd
  * - any later status: 403.
  */
 function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timing): DgfInsiderAuction {
+  assertKnown(auctionModel, data);
   if (auction.status === 'draft') {
     // Upstream computes the periods at creation (`initialize`) and the commit only moves the status.
     if (data.status === TENDERING) return { ...auction, status: TENDERING };
@@ -185,13 +201,13 @@ function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timin
     }
     return auction; // edits after rectification are ignored, as upstream
   }
-  const patch = pick(data, RECTIFICATION_FIELDS);
+  const patch = writable(auctionModel, data, RECTIFICATION_FIELDS);
   // Unchecked until `assertRecord`: the patch is the client's.
   const merged = mergePatch<JsonObject>(auction, omit(patch, ['items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
-  if (patch.items !== undefined) merged.items = withItemIds(patch.items, auction.items);
-  assertRecord(merged);
-  return withVat(merged);
+  if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
+  checkEdited((candidate) => assertRecord(candidate as JsonObject), merged, patch);
+  return withVat(merged as DgfInsiderAuction);
 }
 
 /**
@@ -217,6 +233,7 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
     auction: 'active.auction',
   },
   questionPeriod: 'enquiryPeriod',
+  questionsAbout: ['tender', 'item', 'lot'],
   bids: insiderBids,
   onResults: (w, timing) => startAwarding(w, timing, AWARDING_V3),
   createStatus,

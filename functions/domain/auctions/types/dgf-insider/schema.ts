@@ -1,51 +1,55 @@
-import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
-import { multilingual } from '../../../kernel/structures.ts';
+import {
+  BOUNDS,
+  code,
+  declare,
+  fieldsOf,
+  list,
+  multilingual,
+  name,
+  schemaOf,
+  serverSet,
+  text,
+} from '../../../protocol/model.ts';
+import { addressSchema, classificationSchema, procuringEntityModel, unitSchema } from '../../../protocol/parts.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
 import type {
   DgfInsiderAuction as NewDgfInsiderAuction,
   DgfInsiderAuctionStored as StoredDgfInsiderAuction,
 } from '../../../schemas/generated/request-types.ts';
 import { auctionChecks, type AuctionChecks } from '../../creation.ts';
-import { uahMoneySchema } from '../../fields.ts';
+import { AUCTION_SERVER_FIELDS, uahMoneySchema } from '../../fields.ts';
 
 /** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
 
 const money = uahMoneySchema(true);
 
-const classification = {
-  type: 'object',
-  required: ['scheme', 'id', 'description'],
-  properties: {
-    scheme: { type: 'string', minLength: 1 },
-    id: { type: 'string', minLength: 1 },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
-    uri: { type: 'string' },
-  },
-};
+const classification = classificationSchema;
 
-const item = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['description', 'classification'],
-  properties: {
-    id: { type: 'string' },
-    ...multilingual('description', { type: 'string', minLength: 1 }),
+/** An item of a dgfInsider auction (AC models/schema.py dgfItem, on EA schema.py Item). */
+export const itemModel = declare({
+  source: 'AC models/schema.py dgfItem; EA schema.py Item',
+  fields: {
+    id: code(),
+    ...multilingual('description', text(1)),
     classification,
-    additionalClassifications: { type: 'array', items: classification },
+    additionalClassifications: list(classification, 20),
     address: addressSchema,
-    unit: {
-      type: 'object',
-      required: ['code'],
-      properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } },
-    },
+    unit: unitSchema,
     quantity: { type: 'number', minimum: 0 },
     deliveryDate: { type: 'object' },
     deliveryLocation: { type: 'object' },
     location: { type: 'object' },
+    schema_properties: { type: 'object' },
+    deliveryAddress: addressSchema,
+    relatedLot: code(),
   },
-};
+  refused: {
+    deliveryAddress: 'known to EA Item, not to dgfItem: dropped',
+    relatedLot: 'lots are not available in dgfInsider (AC validate_not_available): dropped',
+  },
+  required: ['description', 'classification'],
+});
+const item = schemaOf(itemModel, { only: fieldsOf(itemModel).filter((f) => !itemModel.refused?.[f]) });
 
 const dateOnly = { type: 'string', format: 'date' };
 
@@ -53,8 +57,13 @@ const properties = {
   ...multilingual('title', { type: 'string', minLength: 1 }),
   ...multilingual('description'),
   procurementMethodType: { enum: ['dgfInsider'] },
-  procurementMethodDetails: { type: 'string' },
-  submissionMethodDetails: { type: 'string' },
+  procurementMethodDetails: name(),
+  ...multilingual('submissionMethodDetails', name()),
+  ...multilingual('procurementMethodRationale'),
+  ...multilingual('awardCriteriaDetails'),
+  hasEnquiries: { type: 'boolean' },
+  // Features are not available in dgfInsider (AC validate_not_available): only an empty list passes.
+  features: { type: 'array', maxItems: 0 },
   mode: { enum: ['test'] },
   tenderAttempts: { type: 'integer', minimum: 1, maximum: 10 },
   dgfID: { type: 'string', minLength: 1 },
@@ -62,8 +71,8 @@ const properties = {
   dgfDecisionDate: dateOnly,
   value: money,
   guarantee: money,
-  items: { type: 'array', minItems: 1, items: item },
-  procuringEntity: organizationSchema,
+  items: list(item, BOUNDS.items, { minItems: 1 }),
+  procuringEntity: schemaOf(procuringEntityModel),
   auctionParameters: {
     type: 'object',
     additionalProperties: false,
@@ -84,10 +93,42 @@ const properties = {
           { type: 'string', format: 'date-time' },
         ],
       },
+      // The server sets the end (AC AuctionAuctionPeriod): sent, it is ignored.
+      endDate: { type: 'string' },
     },
   },
-  merchandisingObject: { type: 'string' },
+  merchandisingObject: code(),
 };
+
+/** Fields a dgfInsider create writes (AC roles.py `create_role`, less what Agora sets itself). */
+export const CREATE_FIELDS = Object.keys(properties) as (keyof typeof properties)[];
+
+/**
+ * A dgfInsider auction (openprocurement.auctions.insider models.py DGFInsider on AC models/schema.py Auction): the
+ * fields a client writes and every other field the model knows, which a client may send and the server drops.
+ */
+export const auctionModel = declare({
+  source: 'openprocurement.auctions.insider models.py DGFInsider; AC models/schema.py Auction',
+  fields: {
+    ...Object.fromEntries(
+      [
+        ...AUCTION_SERVER_FIELDS,
+        'minimalStep',
+        'eligibilityCriteria',
+        'eligibilityCriteria_en',
+        'eligibilityCriteria_ru',
+        'complaints',
+        'lots',
+        'numberOfBidders',
+        'suspended',
+        'owner_token',
+        'transfer_token',
+        'dateModified',
+      ].map((f) => [f, serverSet]),
+    ),
+    ...properties,
+  },
+});
 
 const REQUIRED = ['title', 'value', 'items', 'procuringEntity', 'dgfID', 'dgfDecisionID', 'dgfDecisionDate'];
 

@@ -1,5 +1,6 @@
 import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
-import { omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { pick, type JsonObject } from '../../../kernel/objects.ts';
+import { declare, serverSet, writable } from '../../../protocol/model.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
@@ -36,9 +37,25 @@ export const newBidSchema = {
 };
 const checkNewBid: CheckOf<LandleaseBid> = (data) => checkWith('landleaseBid', newBidSchema, data);
 
+/** A landlease bid (GEB models/schemas.py Bid); `eligible` is ours. */
+export const bidModel = declare({
+  source: 'GEB models/schemas.py Bid; GEB models/roles.py bid roles',
+  fields: {
+    ...Object.fromEntries(
+      ['id', 'date', 'owner', 'owner_token', 'documents', 'participationUrl', 'qualified', 'bidNumber', 'status'].map(
+        (f) => [f, serverSet],
+      ),
+    ),
+    ...newBidSchema.properties,
+  },
+  ours: { eligible: 'accepted from clients of earlier releases; GEB bids have no eligible flag' },
+});
+
 export const bidPatchSchema = {
   type: 'object',
   properties: {
+    tenderers: newBidSchema.properties.tenderers,
+    value: newBidSchema.properties.value,
     status: { enum: ['draft', 'pending', 'active'] },
     qualified: { type: 'boolean' },
     bidNumber: { type: 'integer', minimum: 1 },
@@ -60,27 +77,23 @@ function create(data: JsonObject, auction: LandleaseAuction, now: Micros): NewBi
   }
   if (data.status !== undefined && data.status !== 'draft')
     throw new ForbiddenError('You can create only in draft status', 'status');
-  // `qualified` sent on create is dropped (upstream): it is set at activation.
-  const fields = omit(data, [
-    'id',
-    'status',
-    'qualified',
-    'bidNumber',
-    'owner',
-    'date',
-    'participationUrl',
-    'documents',
-  ]);
+  // GEB `bid_create_role`: `qualified` and the rest sent on create are dropped; it is set at activation.
+  const fields = writable(bidModel, data, ['tenderers', 'value', 'eligible']);
   checkNewBid(fields);
+  assertAuctionValue(fields.value, auction);
+  return { ...fields, value: { ...auction.value }, status: 'draft' };
+}
+
+/** A landlease bid offers the auction's value (texas): any other is refused with the GEB text. */
+function assertAuctionValue(sent: { amount: number; currency?: string } | undefined, auction: LandleaseAuction): void {
   const value = auction.value;
-  if (
-    fields.value &&
-    (fields.value.amount !== value.amount || (fields.value.currency ?? value.currency) !== value.currency)
-  ) {
+  if (sent && (sent.amount !== value.amount || (sent.currency ?? value.currency) !== value.currency)) {
     throw UnprocessableError.field('value', 'value of bid should be equal to value of auction');
   }
-  return { ...fields, value: { ...value }, status: 'draft' };
 }
+
+/** GEB `bid_edit_draft_role` takes only the status; `bid_edit_pending_role`/`_active_role` also these. */
+const EDITS = ['tenderers', 'value'] as const;
 
 function activate(next: Bid, ctx: BidContext): Bid {
   if (!within(ctx.auction, 'enquiryPeriod', ctx.now))
@@ -94,8 +107,12 @@ function activate(next: Bid, ctx: BidContext): Bid {
 }
 
 function patch(bid: Bid, data: JsonObject, ctx: BidContext): Bid {
-  const change = pick(data, ['status', 'qualified', 'bidNumber']);
+  const change = writable(bidModel, data, ['status', 'qualified', 'bidNumber', ...EDITS]);
   checkBidPatch(change);
+  assertAuctionValue(change.value, ctx.auction);
+  const edits = bid.status === 'pending' || bid.status === 'active' ? pick(change, EDITS) : {};
+  if (edits.value) edits.value = { ...ctx.auction.value };
+  bid = { ...bid, ...edits };
   switch (bid.status) {
     case 'draft':
       if (change.status === undefined || change.status === 'draft') return bid;

@@ -20,14 +20,30 @@ import { takesTransfers } from '../../descriptor.ts';
 import { landleaseType } from './descriptor.ts';
 import { landleaseEvents } from './events.ts';
 import type { LandleaseAuction, LandleaseStatus } from './record.ts';
-import { checkNewAuction, checkStoredAuction, newAuctionSchema, storedAuctionSchema } from './schema.ts';
+import { assertKnown, checkEdited, withoutRefused, writable } from '../../../protocol/model.ts';
+import {
+  auctionModel,
+  CREATE_FIELDS,
+  itemModel,
+  checkNewAuction,
+  checkStoredAuction,
+  newAuctionSchema,
+  storedAuctionSchema,
+} from './schema.ts';
 
 /** `landlease` auctions, served at /api/2.5 (interface.md §2.5, §3.4; reference-behaviour.md §8). */
 
-/** Fields the owner may change during rectification (interface.md §3.4); anything else is dropped silently. */
+/**
+ * Fields the owner may change during rectification (GEB models/roles.py `auction_edit_rectification_role`); a known
+ * field outside them is dropped silently, an unknown one is 422.
+ */
 export const RECTIFICATION_FIELDS = [
   'title',
+  'title_en',
+  'title_ru',
   'description',
+  'description_en',
+  'description_ru',
   'tenderAttempts',
   'lotIdentifier',
   'value',
@@ -40,18 +56,10 @@ export const RECTIFICATION_FIELDS = [
   'lotHolder',
   'bankAccount',
   'contractTerms',
-];
+] as const;
 
 /** In draft the owner may also move the auction day and commit the draft. */
-const DRAFT_FIELDS = [
-  ...RECTIFICATION_FIELDS,
-  'title_en',
-  'title_ru',
-  'description_en',
-  'description_ru',
-  'auctionPeriod',
-  'status',
-];
+const DRAFT_FIELDS = [...RECTIFICATION_FIELDS, 'auctionPeriod', 'status'] as const;
 
 /** Everything the server sets: never taken from a client, left out when the client part is re-validated. */
 export const SERVER_FIELDS = [...AUCTION_SERVER_FIELDS, 'minNumberOfQualifiedBids', 'auctionParameters'];
@@ -99,8 +107,14 @@ function assertRecord(candidate: JsonObject): asserts candidate is LandleaseAuct
   checkStoredAuction(omit(candidate, SERVER_FIELDS));
 }
 
+/** Items without the fields their model knows and drops; anything not a list is left for the schema to refuse. */
+const withoutRefusedItems = (items: unknown): unknown =>
+  Array.isArray(items) ? items.map((i) => withoutRefused(itemModel, i)) : items;
+
 function initialize(sent: JsonObject, _timing: Timing): Omit<LandleaseAuction, AuctionStamp> {
-  const fields = omit(sent, SERVER_FIELDS); // server fields a client sends are ignored, as upstream create roles do
+  // Known fields the create role does not write are dropped (server fields among them), unknown ones refused.
+  const fields = writable(auctionModel, sent, CREATE_FIELDS);
+  if (fields.items !== undefined) fields.items = withoutRefusedItems(fields.items);
   checkNewAuction(fields);
   return withVat({
     ...fields,
@@ -157,11 +171,12 @@ function phaseCommit(auction: LandleaseAuction, { now, calendar }: Timing): Land
 }
 
 function ownerPatch(auction: LandleaseAuction, data: JsonObject, timing: Timing): LandleaseAuction {
+  assertKnown(auctionModel, data);
   if (!PATCHABLE_STATUSES.includes(auction.status))
     throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
   let patch: JsonObject;
   if (auction.status === 'draft') {
-    patch = pick(data, DRAFT_FIELDS);
+    patch = writable(auctionModel, data, DRAFT_FIELDS);
     const status = requestedStatus(patch, ['draft', 'active.rectification']);
     if (status !== undefined && status !== 'draft' && status !== 'active.rectification') {
       throw new ForbiddenError(`Can't switch to (${status}) only to status 'active.rectification'`);
@@ -173,17 +188,17 @@ function ownerPatch(auction: LandleaseAuction, data: JsonObject, timing: Timing)
         `Auction can be edited only during the rectification period: ${span(auction, 'rectificationPeriod')}.`,
       );
     }
-    patch = pick(data, RECTIFICATION_FIELDS);
+    patch = writable(auctionModel, data, RECTIFICATION_FIELDS);
     if ('items' in patch && !(Array.isArray(patch.items) && patch.items.length))
       throw new ForbiddenError('Can`t change items, at least there should be one');
   }
   // Unchecked until `assertRecord`: the patch is the client's.
   const merged = mergePatch<JsonObject>(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
-  if (patch.items !== undefined) merged.items = withItemIds(patch.items, auction.items);
+  if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
   if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
-  assertRecord(merged);
-  const next = withVat(merged);
+  checkEdited((candidate) => assertRecord(candidate as JsonObject), merged, patch);
+  const next = withVat(merged as LandleaseAuction);
   return patch.status === 'active.rectification' ? phaseCommit(next, timing) : next;
 }
 

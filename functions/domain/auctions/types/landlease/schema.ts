@@ -1,14 +1,32 @@
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
-import { addressSchema, organizationSchema } from '../../../kernel/organization.ts';
-import { multilingual } from '../../../kernel/structures.ts';
+import {
+  BOUNDS,
+  code,
+  declare,
+  fieldsOf,
+  list,
+  multilingual,
+  name,
+  schemaOf,
+  serverSet,
+  text,
+} from '../../../protocol/model.ts';
+import {
+  addressSchema,
+  classificationModel,
+  organizationSchema,
+  periodSchema,
+  procuringEntityModel,
+  unitSchema,
+} from '../../../protocol/parts.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
 import type {
   LandleaseAuction as NewLandleaseAuction,
   LandleaseAuctionStored as StoredLandleaseAuction,
 } from '../../../schemas/generated/request-types.ts';
 import { auctionChecks, type AuctionChecks } from '../../creation.ts';
-import { uahMoneySchema } from '../../fields.ts';
+import { AUCTION_SERVER_FIELDS, uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
 /** The client-writable fields of a landlease auction (interface.md §2.5, reference-behaviour.md §8). */
@@ -18,22 +36,15 @@ const money = uahMoneySchema;
 const classification = (scheme: object) => ({
   type: 'object',
   required: ['scheme', 'id', 'description'],
-  properties: {
-    scheme,
-    id: { type: 'string', minLength: 1 },
-    description: { type: 'string', minLength: 1 },
-    description_en: { type: 'string' },
-    description_ru: { type: 'string' },
-  },
+  properties: { ...classificationModel.fields, scheme },
 });
 
-const item = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['description', 'classification', 'additionalClassifications', 'address', 'unit', 'quantity'],
-  properties: {
-    id: { type: 'string' },
-    ...multilingual('description', { type: 'string', minLength: 1 }),
+/** An item of a landlease auction (GEB models/schemas.py Item on EA ocds.py BaseItem, AC dgfCDB2Item). */
+export const itemModel = declare({
+  source: 'GEB models/schemas.py Item; EA ocds.py BaseItem',
+  fields: {
+    id: code(),
+    ...multilingual('description', text(1)),
     classification: {
       ...classification({ enum: ['CAV-PS'] }),
       properties: {
@@ -57,22 +68,32 @@ const item = {
       })),
     },
     address: addressSchema,
-    unit: {
-      type: 'object',
-      required: ['code'],
-      properties: { code: { type: 'string', minLength: 1 }, name: { type: 'string' } },
-    },
+    unit: unitSchema,
     quantity: { type: 'number', minimum: 0 },
     schema_properties: { type: 'object' },
     location: { type: 'object' },
+    contractPeriod: periodSchema,
+    relatedLot: code(),
+    deliveryAddress: addressSchema,
+    deliveryLocation: { type: 'object' },
+    deliveryDate: { type: 'object' },
   },
-};
+  refused: {
+    relatedLot: 'landlease has no lots: the GEB item roles drop it',
+    deliveryAddress: 'the GEB item roles drop it',
+    deliveryLocation: 'the GEB item roles drop it',
+    deliveryDate: 'the GEB item roles drop it',
+  },
+  required: ['description', 'classification', 'additionalClassifications', 'address', 'unit', 'quantity'],
+});
+const item = schemaOf(itemModel, { only: fieldsOf(itemModel).filter((f) => !itemModel.refused?.[f]) });
 
 const properties = {
   ...multilingual('title', { type: 'string', minLength: 1 }),
   ...multilingual('description'),
   procurementMethodType: { enum: ['landlease'] },
-  procurementMethodDetails: { type: 'string' },
+  procurementMethodDetails: name(),
+  submissionMethodDetails: name(),
   mode: { enum: ['test'] },
   status: { type: 'string' },
   tenderAttempts: { type: 'integer', minimum: 1 },
@@ -82,8 +103,8 @@ const properties = {
   guarantee: money(false),
   registrationFee: money(false),
   budgetSpent: money(true),
-  items: { type: 'array', minItems: 1, items: item },
-  procuringEntity: organizationSchema,
+  items: list(item, BOUNDS.items, { minItems: 1 }),
+  procuringEntity: schemaOf(procuringEntityModel),
   lotHolder: organizationSchema,
   bankAccount: {
     type: 'object',
@@ -99,11 +120,8 @@ const properties = {
           type: 'object',
           additionalProperties: false,
           required: ['scheme', 'id'],
-          properties: {
-            scheme: { type: 'string', minLength: 1 },
-            id: { type: 'string', minLength: 1 },
-            description: { type: 'string' },
-          },
+          // EA common.py UAEDRAndMFOClassification (a Classification)
+          properties: { ...classificationModel.fields, description: classificationModel.fields.description_en },
         },
       },
     },
@@ -140,10 +158,42 @@ const properties = {
           { type: 'string', format: 'date-time' },
         ],
       },
+      // The server sets the end (GEB AuctionAuctionPeriod): sent, it is ignored.
+      endDate: { type: 'string' },
     },
   },
   merchandisingObject: { type: 'string', pattern: ID_PATTERN },
 };
+
+/** Fields a landlease create writes (GEB roles.py `create_role`, less what Agora sets itself). */
+export const CREATE_FIELDS = Object.keys(properties) as (keyof typeof properties)[];
+
+/** Core auction fields the GEB create whitelist leaves out: known, so sent they are dropped. */
+const DROPPED = [
+  ...['procurementMethodRationale', 'awardCriteriaDetails', 'submissionMethodDetails', 'eligibilityCriteria'].flatMap(
+    (f) => [f, `${f}_en`, `${f}_ru`],
+  ),
+  'hasEnquiries',
+  'features',
+  'lots',
+  'minNumberOfQualifiedBids',
+  'auctionParameters',
+  'complaints',
+  'owner_token',
+  'transfer_token',
+  'numberOfBidders',
+  'dateModified',
+];
+
+/** A landlease auction (GEB models/schemas.py Auction on AC models/schema.py Auction). */
+export const auctionModel = declare({
+  source: 'GEB models/schemas.py Auction; GEB models/roles.py; AC models/schema.py Auction',
+  fields: {
+    ...Object.fromEntries([...AUCTION_SERVER_FIELDS, ...DROPPED].map((f) => [f, serverSet])),
+    ...properties,
+  },
+  ours: { merchandisingObject: 'the lot an auction is made from (registry flow); GEB had no lots' },
+});
 
 /** What a landlease auction must carry, stored or new. */
 const REQUIRED = [

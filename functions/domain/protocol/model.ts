@@ -1,0 +1,169 @@
+import { UnprocessableError } from '../kernel/errors.ts';
+import { pick, type JsonObject } from '../kernel/objects.ts';
+
+/**
+ * The protocol as data (issue 22): one declaration per object of the original models, each naming the original file
+ * it was written from. A declaration lists every field the original model knows, with its type as a JSON Schema, and
+ * Agora's own additions apart (`ours`, each with the reason). The request schemas, the fields a role may write on
+ * create and edit on PATCH, and the generated request types are all derived from these declarations.
+ *
+ * The originals' rule (openprocurement.api `validate_data`, `apply_data_patch`): a field the model does not know, at
+ * any depth, is 422 "Rogue field"; a field it knows but this role may not write now is dropped without a word.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ObjectModel<F extends string = string> {
+  /** The original model this declaration was written from: repository, file and class. */
+  readonly source: string;
+  /** Every field the original model knows (and ours), with its type. */
+  readonly fields: Readonly<Record<F, JsonSchema>>;
+  /** Fields the original model lacked that Agora adds, each with why. */
+  readonly ours?: Partial<Readonly<Record<F, string>>>;
+  /** Fields the original model knows that Agora never takes from a client, each with why (the survey's table). */
+  readonly refused?: Partial<Readonly<Record<F, string>>>;
+  /** Fields an object written whole must carry. */
+  readonly required?: readonly F[];
+}
+
+/** Declares an object model; the type keeps the field names, so role lists are checked against them. */
+export function declare<const T extends Readonly<Record<string, JsonSchema>>>(model: {
+  readonly source: string;
+  readonly fields: T;
+  readonly ours?: Partial<Readonly<Record<keyof T & string, string>>>;
+  readonly refused?: Partial<Readonly<Record<keyof T & string, string>>>;
+  readonly required?: readonly (keyof T & string)[];
+}): ObjectModel<keyof T & string> {
+  return model;
+}
+
+/** The names of a model's fields. */
+export const fieldsOf = <F extends string>(model: ObjectModel<F>): F[] => Object.keys(model.fields) as F[];
+
+/**
+ * The closed JSON Schema of the fields a role writes (all of them by default): unknown fields are refused at every
+ * depth (the request schemas are closed by `closeObjects` too), the model's required fields that are written stay
+ * required unless `required` says otherwise.
+ */
+export function schemaOf<F extends string>(
+  model: ObjectModel<F>,
+  options: { only?: readonly F[]; required?: readonly F[]; override?: Partial<Record<F, JsonSchema>> } = {},
+): JsonSchema {
+  const names = options.only ?? fieldsOf(model);
+  const required = (options.required ?? model.required ?? []).filter((f) => names.includes(f));
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(required.length > 0 && { required: [...required] }),
+    properties: Object.fromEntries(names.map((f) => [f, options.override?.[f] ?? model.fields[f]])),
+  };
+}
+
+/**
+ * The originals' first step: a field the model does not know is 422 "Rogue field" (top level here: deeper levels are
+ * refused by the closed schema of what the role writes). Returns the body as an object for the picking that follows.
+ */
+export function assertKnown(model: ObjectModel, data: JsonObject): JsonObject {
+  const rogue = Object.keys(data).filter((k) => !Object.hasOwn(model.fields, k));
+  if (rogue.length > 0)
+    throw new UnprocessableError(rogue.map((name) => ({ location: 'body', name, description: ['Rogue field'] })));
+  return data;
+}
+
+/**
+ * The fields of `data` the role may write: a known field outside `fields` is dropped without a word; an unknown one
+ * is kept, for the closed schema the result is checked with to refuse as "Rogue field" together with every other
+ * error of the body, as the originals answered. Only for bodies checked by a schema next (else `assertKnown`).
+ */
+export function writable<F extends string>(
+  model: ObjectModel<F>,
+  data: JsonObject,
+  fields: readonly NoInfer<F>[] | readonly string[],
+): JsonObject {
+  const out = pick(data, fields);
+  for (const key of Object.keys(data)) if (!Object.hasOwn(model.fields, key)) out[key] = data[key];
+  return out;
+}
+
+/** Bounds every body stays within (issue 27): no single string or list makes an item larger than DynamoDB keeps. */
+export const BOUNDS = {
+  /** ids, codes, schemes, short names */
+  code: 200,
+  /** names, titles, addresses, URLs */
+  name: 2_000,
+  /** descriptions and other free text */
+  text: 20_000,
+  /** a list that is not bounded by its own rule */
+  items: 100,
+} as const;
+
+const SHORT = { type: 'string', maxLength: BOUNDS.code } as const;
+const NAME = { type: 'string', maxLength: BOUNDS.name } as const;
+const TEXT = { type: 'string', maxLength: BOUNDS.text } as const;
+
+/** A short string (ids, codes, schemes); `min` 1 where the original refused an empty one. */
+export const code = (min?: number) => ({ ...SHORT, ...(min !== undefined && { minLength: min }) });
+/** A name, title, street or URL. */
+export const name = (min?: number) => ({ ...NAME, ...(min !== undefined && { minLength: min }) });
+/** Free text: descriptions, reasons, answers. */
+export const text = (min?: number) => ({ ...TEXT, ...(min !== undefined && { minLength: min }) });
+/** A list of `items`, at most `max`. */
+export const list = (items: JsonSchema, max: number = BOUNDS.items, extra: JsonSchema = {}) => ({
+  type: 'array',
+  maxItems: max,
+  items,
+  ...extra,
+});
+/** A field the original model has and the server sets (ids, dates, statuses): known, never taken from a client. */
+export const serverSet = {} as const;
+
+/** A text field and its `_en` / `_ru` translations, as the originals' multilingual fields (translations may be empty). */
+export function multilingual<const N extends string, const S extends JsonSchema = typeof TEXT>(
+  field: N,
+  schema: S = TEXT as unknown as S,
+): { [K in N]: S } & { [K in `${N}_en` | `${N}_ru`]: Omit<S, 'minLength'> } {
+  const { minLength: _optional, ...plain } = schema;
+  // Typed by name so that schemas built with it keep their property names for the types derived from them.
+  return { [field]: schema, [`${field}_en`]: plain, [`${field}_ru`]: plain } as never;
+}
+
+/**
+ * Gives every string without a bound `BOUNDS.text` and every list without one `BOUNDS.items` (in schema positions
+ * only): the bound of a field not declared with a tighter one. Applied in place to the request schemas.
+ */
+export function boundAll(schema: unknown): void {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+  const s = schema as Record<string, unknown>;
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  if (types.includes('string') && s.maxLength === undefined && s.enum === undefined && s.const === undefined)
+    s.maxLength = BOUNDS.text;
+  if (types.includes('array') && s.maxItems === undefined) s.maxItems = BOUNDS.items;
+  for (const key of ['properties', 'patternProperties'])
+    if (s[key] && typeof s[key] === 'object') for (const child of Object.values(s[key] as object)) boundAll(child);
+  for (const key of ['items', 'additionalProperties', 'then', 'else']) boundAll(s[key]);
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    if (Array.isArray(s[key])) for (const child of s[key] as unknown[]) boundAll(child);
+}
+
+/**
+ * Re-checks an object after a PATCH merged `patch` into it, holding the client to what it wrote: errors in fields the
+ * PATCH did not write are not its own (an object stored by an earlier release may carry what the model now refuses)
+ * and do not refuse it. Errors in the written fields stand.
+ */
+export function checkEdited(check: (data: never) => void, merged: unknown, patch: JsonObject): void {
+  try {
+    check(merged as never);
+  } catch (error) {
+    if (!(error instanceof UnprocessableError)) throw error;
+    const own = error.entries.filter((e) => Object.hasOwn(patch, e.name));
+    if (own.length > 0) throw new UnprocessableError(own);
+  }
+}
+
+/** An object without the fields its model knows but Agora drops (`refused`), as the originals' roles dropped them. */
+export function withoutRefused(model: ObjectModel, value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !model.refused) return value;
+  const out = { ...(value as JsonObject) };
+  for (const key of Object.keys(model.refused)) delete out[key];
+  return out;
+}
