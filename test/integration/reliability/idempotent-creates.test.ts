@@ -48,7 +48,9 @@ const KINDS: Kind[] = [
   { name: 'transfer', entity: 'transfer', path: '/api/0.1/transfers', body: () => ({}) },
 ];
 
-const SEED = Number(process.env.FUZZ_SEED) || 20261124;
+// A fixed seed; FUZZ_SEED picks another (`random`: a new one each run), printed with the figures.
+const SEED =
+  process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED) || 20261124;
 const CREATES = 40;
 const LOST = 0.15;
 
