@@ -1,7 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { build, transform, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
@@ -330,18 +329,6 @@ export async function buildLambdas(
   writeFileSync(join(o.outdir, OPENAPI_HANDLER, OPENAPI_FILE), JSON.stringify(openApiDocument()));
   return { metafile: result.metafile, validators };
 }
-
-/**
- * The same, synchronously (CDK constructs cannot await, and esbuild's synchronous API takes no plugins): the build
- * runs in a child process.
- */
-export function buildLambdasSync(o: BuildLambdasOptions): void {
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), o.outdir, ...(o.sourcemap ? ['--sourcemap'] : [])];
-  execFileSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** Where a Lambda's bundle directory is in a build output. */
-export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
 
 /**
  * The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it);
