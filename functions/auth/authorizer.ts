@@ -4,30 +4,8 @@ import { findApiKey, type ApiKeyRecord } from '../store/api-keys.ts';
 import { spendRequest } from '../store/rate-limits.ts';
 import { config } from '../runtime/config.ts';
 import { log } from '../runtime/observability.ts';
+import { ANONYMOUS, type AuthorizerContext } from './authorizer-context.ts';
 
-/**
- * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
- * from the handler in the service's error envelope (API Gateway's own 401/403 bodies are not that envelope).
- * Basic auth: the user name is the API key, the password is ignored (clients send `broker:`); `Bearer <key>` too.
- * Unknown or missing keys become the `anonymous` principal; the HTTP kit answers 401 where a key is required.
- *
- * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
- * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
- * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
- * 60 s); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
- * the header would get API Gateway's bare 401 instead of the envelope).
- */
-export interface AuthorizerContext {
-  name: string;
-  role: string;
-  levels: string;
-  /** Seconds to wait: the key's request allowance is spent. */
-  retryAfter?: string;
-  /** The key store could not be read (a passing database fault): the HTTP kit answers 503, not 401. */
-  unavailable?: string;
-}
-
-const ANONYMOUS: AuthorizerContext = { name: 'anonymous', role: 'anonymous', levels: '' };
 const CACHE_MS = 60_000;
 const cache = new Map<string, { at: number; context: AuthorizerContext }>();
 
@@ -56,6 +34,18 @@ export async function identify(header: string | undefined): Promise<AuthorizerCo
 /** The per-key limit configured for this function (AGORA_KEY_RATE, AGORA_KEY_BURST), or none. */
 export const keyRateLimit = (): RateLimit | undefined => config().keyRate;
 
+/**
+ * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
+ * from the handler in the service's error envelope (API Gateway's own 401/403 bodies are not that envelope).
+ * Basic auth: the user name is the API key, the password is ignored (clients send `broker:`); `Bearer <key>` too.
+ * Unknown or missing keys become the `anonymous` principal; the HTTP kit answers 401 where a key is required.
+ *
+ * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
+ * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
+ * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
+ * 60 s); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
+ * the header would get API Gateway's bare 401 instead of the envelope). What it answers: AuthorizerContext.
+ */
 export async function authorize(header: string | undefined): Promise<AuthorizerContext> {
   let context: AuthorizerContext;
   try {
