@@ -211,8 +211,8 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
           resolveDir: FUNCTIONS,
           loader: 'js',
           contents: [
-            `import { serveBotValidators } from ${file('runtime/observability')};`,
-            `serveBotValidators(${source});`,
+            `import { registerBotValidators } from ${file('runtime/observability')};`,
+            `registerBotValidators(${source});`,
             `export * from ${file(handler)};`,
           ].join('\n'),
         };
@@ -220,9 +220,9 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
         resolveDir: FUNCTIONS,
         loader: 'js',
         contents: [
-          `import { serveRoutes } from ${file('http-kit/route-rules')};`,
+          `import { registerRoutes } from ${file('http-kit/route-rules')};`,
           documents ? `import { documentPorts } from ${file('runtime/documents')};` : '',
-          `serveRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${byVariant});`,
+          `registerRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${byVariant});`,
           `export * from ${file(handler)};`,
         ].join('\n'),
       };

@@ -25,12 +25,12 @@ let documentPorts: (() => Promise<DocumentPorts>) | undefined;
 let validatorSources: Readonly<Record<string, ValidatorSource>> | undefined;
 
 /**
- * Hands the kit the rules of the routes this process serves, and the document ports when one of them touches
+ * Registers the rules of the routes this process serves (routeRuleOf reads them at each request), and the document ports when one of them touches
  * documents (a function, so a route that does not never loads the store's file modules). A built Lambda also hands
  * the body validators its code checks with, per type its routes serve (`variant`, `''` for none: lib/build.ts ships
  * those beside it); without them (the sources), the kit loads all.
  */
-export function serveRoutes(
+export function registerRoutes(
   rules: readonly RouteRule[],
   documents?: () => Promise<DocumentPorts>,
   validators?: Readonly<Record<string, ValidatorSource>>,
@@ -56,7 +56,7 @@ export function servedValidators(rule: RouteRule): ValidatorSource | undefined {
  * for, is a packaging mistake: it fails loudly rather than serving without the route's access rule.
  */
 export function routeRuleOf(key: string): RouteRule {
-  if (!served) throw new Error('No route rules: this handler was loaded without serveRoutes() (lib/build.ts entry)');
+  if (!served) throw new Error('No route rules: this handler was loaded without registerRoutes() (lib/build.ts entry)');
   const rule = served.get(key);
   if (!rule) throw new Error(`No route rule for "${key}": this Lambda serves ${[...served.keys()].join(', ')}`);
   return rule;

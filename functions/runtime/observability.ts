@@ -243,10 +243,10 @@ export function recordTransition(name: string): void {
 let botValidators: ValidatorSource | undefined;
 
 /**
- * Hands a built bot the body validators its code checks with (lib/build.ts ships those beside it); without them
+ * Registers the body validators a built bot checks with (its runs load them) (lib/build.ts ships those beside it); without them
  * (the sources), a run loads all.
  */
-export function serveBotValidators(source: ValidatorSource): void {
+export function registerBotValidators(source: ValidatorSource): void {
   botValidators = source;
 }
 

@@ -261,6 +261,6 @@ describe('the Lambda bundles', () => {
   it('fail loudly when a handler is loaded without the rules the build or the local gateway hands it', () => {
     const { answer, log } = invoke('http/not-found', '$default', '/nowhere', true);
     expect(answer.statusCode).toBe(500);
-    expect(log).toContain('No route rules: this handler was loaded without serveRoutes()');
+    expect(log).toContain('No route rules: this handler was loaded without registerRoutes()');
   });
 });

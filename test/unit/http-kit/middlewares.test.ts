@@ -8,7 +8,7 @@ import { envelope } from '../../../functions/http-kit/middlewares/envelope.ts';
 import { errors } from '../../../functions/http-kit/middlewares/errors.ts';
 import { observability } from '../../../functions/http-kit/middlewares/observability.ts';
 import { validation } from '../../../functions/http-kit/middlewares/validation.ts';
-import { type RouteRule, serveRoutes } from '../../../functions/http-kit/route-rules.ts';
+import { type RouteRule, registerRoutes } from '../../../functions/http-kit/route-rules.ts';
 import type { Response } from '../../../functions/http-kit/types.ts';
 import { correlationId } from '../../../functions/runtime/observability.ts';
 import { BROKER, event, request, run } from './support.ts';
@@ -26,7 +26,7 @@ const RULES: RouteRule[] = [
 ];
 const rule = (key: string) => RULES.find((r) => r.key === key)!;
 
-beforeAll(() => serveRoutes(RULES));
+beforeAll(() => registerRoutes(RULES));
 
 const statusOf = (error: unknown) => (error as DomainError).status;
 
@@ -138,14 +138,14 @@ describe('auth context', () => {
 describe('validation', () => {
   it("loads the body validators of the route's type only for a request with a body", async () => {
     // This Lambda was built with no validators for landlease: asking for them fails loudly.
-    serveRoutes(RULES, undefined, {});
+    registerRoutes(RULES, undefined, {});
     try {
       const typed = rule('POST /typed');
       expect(await run(validation(), 'before', request(event('POST /typed'), { rule: typed }))).toBeUndefined();
       const withBody = request(event('POST /typed'), { rule: typed, body: { data: {} } });
       expect(String(await run(validation(), 'before', withBody))).toMatch(/without body validators for "landlease"/);
     } finally {
-      serveRoutes(RULES);
+      registerRoutes(RULES);
     }
   });
 });
