@@ -25,10 +25,10 @@ let documentPorts: (() => Promise<DocumentPorts>) | undefined;
 let validatorSources: Readonly<Record<string, ValidatorSource>> | undefined;
 
 /**
- * Registers the rules of the routes this process serves (routeRuleOf reads them at each request), and the document ports when one of them touches
- * documents (a function, so a route that does not never loads the store's file modules). A built Lambda also hands
- * the body validators its code checks with, per type its routes serve (`variant`, `''` for none: lib/build.ts ships
- * those beside it); without them (the sources), the kit loads all.
+ * Registers the rules of the routes this process serves (routeRuleOf reads them at each request), and the document
+ * ports when one of them touches documents (a function, so a route that does not never loads the store's file
+ * modules). A built Lambda also registers the body validators its code checks with, per type its routes serve
+ * (`variant`, `''` for none: lib/build.ts ships those beside it); without them (the sources), the kit loads all.
  */
 export function registerRoutes(
   rules: readonly RouteRule[],

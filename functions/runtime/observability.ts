@@ -243,8 +243,8 @@ export function recordTransition(name: string): void {
 let botValidators: ValidatorSource | undefined;
 
 /**
- * Registers the body validators a built bot checks with (its runs load them) (lib/build.ts ships those beside it); without them
- * (the sources), a run loads all.
+ * Registers the body validators a built bot checks with (lib/build.ts ships those beside it; its runs load them);
+ * without them (the sources), a run loads all.
  */
 export function registerBotValidators(source: ValidatorSource): void {
   botValidators = source;
