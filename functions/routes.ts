@@ -35,10 +35,12 @@ export interface RouteDefinition {
   /** `Location` on 201: an absolute URL (0.1, 2.3, 2.4) or a path (2.5). */
   location?: 'url' | 'path';
   /**
-   * The resource type a route serves when one handler module serves several API paths (assets: `bounce` at 2.4,
-   * `basic` at 0.1). Handlers read it from the request; the CDK function id includes it.
+   * The auction or asset type a route serves, where one handler module serves several types at their own API paths
+   * (assets: `bounce` at 2.4, `basic` at 0.1). Handlers read it from the request; the CDK function id includes it.
    */
-  variant?: string;
+  type?: string;
+  /** The API version of a route whose handler serves several versions alike (transfers): its function id includes it. */
+  apiVersion?: string;
   /** `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON. */
   body?: 'binary';
   /** Server secrets the handler reads (`participation`: it keys bidders' participation links); CDK grants only those. */
@@ -78,7 +80,7 @@ export interface RouteDoc {
   resource?: string;
   /** The owner's token is sent too (`acc_token` or `X-Access-Token`). */
   token?: true;
-  /** The operationId, when the one derived from the handler and variant (`createLot`) does not fit. */
+  /** The operationId, when the one derived from the handler and type (`createLot`) does not fit. */
   operationId?: string;
 }
 
@@ -92,8 +94,8 @@ type RouteExtras = Partial<Pick<RouteDefinition, 'table' | 'secrets' | 'body' | 
  * its OpenAPI summary and answer (`{type}` in them: the family's type), and what it adds (`RouteExtras`).
  */
 type RouteRow = readonly [Method, string, string, RouteDefinition['auth'], string, Answer, RouteExtras?];
-/** What every route of a family shares: the type it serves (`variant`) and the style of its API version. */
-type Shared = Pick<RouteDefinition, 'variant' | 'location' | 'contentType'>;
+/** What every route of a family shares: the type it serves, or its API version, and that version's style. */
+type Shared = Pick<RouteDefinition, 'type' | 'apiVersion' | 'location' | 'contentType'>;
 
 /** The entries of a family: each route's path under `base`, its handler under `folder`, `table` from its method. */
 const family = (base: string, folder: string, rows: readonly RouteRow[], shared: Shared = {}): RouteDefinition[] =>
@@ -105,7 +107,7 @@ const family = (base: string, folder: string, rows: readonly RouteRow[], shared:
     table: method === 'GET' ? 'ro' : 'rw',
     ...shared,
     ...extras,
-    doc: JSON.parse(JSON.stringify({ summary, ...answer }).replaceAll('{type}', shared.variant ?? '')),
+    doc: JSON.parse(JSON.stringify({ summary, ...answer }).replaceAll('{type}', shared.type ?? '')),
   }));
 
 const ANY = 'any';
@@ -153,9 +155,9 @@ const TRANSFERS: readonly RouteRow[] = [
   ['POST', '', 'post-transfer', BROKER, 'Create a transfer: the tokens a broker takes an object over with', { response: 'created', resource: 'transfer' }],
   ['GET', '/{transferId}', 'get-transfer', BROKER, 'Read a transfer (`usedFor` once used)', resource('transfer'), NO_LOCATION],
 ];
-/** The transfers at `version`; `v<version>` is their variant only so that each version's routes get their own function. */
+/** The transfers at `version` (its routes get their own functions: one store serves every version alike). */
 const transfers = (version: string, style: Shared = {}) =>
-  family(`/api/${version}/transfers`, 'http/transfers', TRANSFERS, { variant: `v${version}`, ...style });
+  family(`/api/${version}/transfers`, 'http/transfers', TRANSFERS, { apiVersion: version, ...style });
 
 /** The routes every asset type has. */
 // biome-ignore format: one route a line, read down like a table
@@ -197,7 +199,7 @@ const assetTypeRoutes = (type: AssetTypeDescriptor): RouteDefinition[] => [
       ...(type.documents ? ASSET_DOCUMENTS : []),
       ...(type.relatedProcesses ? RELATED_PROCESSES : []),
     ],
-    { variant: type.assetType },
+    { type: type.assetType },
   ),
   ...(type.transfers ? transfers(type.transfers.version) : []),
 ];
@@ -257,7 +259,7 @@ const AUCTION_OWNERSHIP: readonly RouteRow[] = [
 /** An auction type's routes: those every type has and, where its auctions can be taken over, ownership and transfers. */
 const auctionTypeRoutes = ({ apiBase, procurementMethodType, style, transfers: to }: AuctionTypeDescriptor) => [
   ...family(apiBase, 'http/auctions', [...AUCTION_ROUTES, ...(to ? AUCTION_OWNERSHIP : [])], {
-    variant: procurementMethodType,
+    type: procurementMethodType,
     ...style,
   }),
   ...(to ? transfers(to.version, style) : []),
@@ -308,7 +310,7 @@ export const routeRule = (r: RouteDefinition): RouteRule => ({
   auth: r.auth,
   ...(r.contentType && { contentType: r.contentType }),
   ...(r.location && { location: r.location }),
-  ...(r.variant && { variant: r.variant }),
+  ...(r.type && { type: r.type }),
   ...(r.body && { body: r.body }),
   ...(docserviceAccess(r) && { documents: docserviceAccess(r) }),
 });

@@ -38,9 +38,10 @@ const functionId = (handler: string) =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-/** A handler module serving several variants (asset types) is one function per variant. */
-const routeFunctionId = (route: { handler: string; variant?: string }) =>
-  functionId(route.handler) + (route.variant ? functionId(route.variant) : '');
+/** A handler module serving several types (or API versions) is one function per type (or version). */
+const routeFunctionId = (route: Pick<RouteDefinition, 'handler' | 'type' | 'apiVersion'>) =>
+  functionId(route.handler) +
+  (route.type ? functionId(route.type) : route.apiVersion ? functionId(`v${route.apiVersion}`) : '');
 
 /**
  * The stack a route's function, integration and route live in (lib/route-stack.ts), from its path: one per API

@@ -49,7 +49,7 @@ export function httpHandler(handler: Handler) {
         now: requestNow(),
         baseUrl: publicBaseUrl(event),
         path: event.rawPath,
-        variant: rule.variant,
+        type: rule.type,
         bytes: rule.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
       };
       return rule.documents ? withDocuments(rule, request, handler) : handler(request);

@@ -14,7 +14,8 @@ export interface RouteRule {
   auth: 'any' | 'public' | readonly Role[];
   contentType?: string;
   location?: 'url' | 'path';
-  variant?: string;
+  /** The auction or asset type the route serves (routes.ts `type`). */
+  type?: string;
   body?: 'binary';
   /** What the route needs of the document service (routes.ts `docserviceAccess`). */
   documents?: 'files' | 'keys';
@@ -28,7 +29,7 @@ let validatorSources: Readonly<Record<string, ValidatorSource>> | undefined;
  * Registers the rules of the routes this process serves (routeRuleOf reads them at each request), and the document
  * ports when one of them touches documents (a function, so a route that does not never loads the store's file
  * modules). A built Lambda also registers the body validators its code checks with, per type its routes serve
- * (`variant`, `''` for none: lib/build.ts ships those beside it); without them (the sources), the kit loads all.
+ * (`type`, `''` for none: lib/build.ts ships those beside it); without them (the sources), the kit loads all.
  */
 export function registerRoutes(
   rules: readonly RouteRule[],
@@ -46,8 +47,8 @@ export function registerRoutes(
  */
 export function servedValidators(rule: RouteRule): ValidatorSource | undefined {
   if (!validatorSources) return undefined;
-  const source = validatorSources[rule.variant ?? ''];
-  if (!source) throw new Error(`Route "${rule.key}" was built without body validators for "${rule.variant ?? ''}"`);
+  const source = validatorSources[rule.type ?? ''];
+  if (!source) throw new Error(`Route "${rule.key}" was built without body validators for "${rule.type ?? ''}"`);
   return source;
 }
 

@@ -20,8 +20,8 @@ export interface HttpRequest {
   /** The configured public base URL (never the request's `Host` or `X-Forwarded-Proto`): for absolute links. */
   baseUrl: string;
   path: string;
-  /** The route's `variant` (the resource type it serves), when it has one. */
-  variant?: string;
+  /** The auction or asset type the route serves (routes.ts `type`), when it serves one. */
+  type?: string;
   /** The raw request body, for routes that take bytes (`body: 'binary'`). */
   bytes: Buffer;
   /** The document service context (keyring, links), on routes that touch documents (`docserviceAccess`). */

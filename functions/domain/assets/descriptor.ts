@@ -3,7 +3,7 @@
  * with its schemas and validators): the read routes import these few literals, never the definitions.
  */
 export interface AssetTypeDescriptor {
-  /** Its name in the API (`assetType`) and the `variant` of its routes. */
+  /** Its name in the API (`assetType`) and the `type` of its routes. */
   assetType: string;
   /** Where its assets are served, e.g. `/api/2.4/assets`. */
   apiBase: string;

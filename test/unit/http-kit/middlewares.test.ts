@@ -18,7 +18,7 @@ const RULES: RouteRule[] = [
   { key: 'GET /any', auth: 'any' },
   { key: 'POST /admin', auth: ['admin'] },
   { key: 'POST /lots', auth: ['broker'] },
-  { key: 'POST /typed', auth: ['broker'], variant: 'landlease' },
+  { key: 'POST /typed', auth: ['broker'], type: 'landlease' },
   { key: 'POST /upload', auth: ['broker'], body: 'binary' },
   { key: 'GET /v25', auth: 'any', location: 'path' },
   { key: 'GET /v23', auth: 'any', contentType: 'application/json; charset=UTF-8' },
