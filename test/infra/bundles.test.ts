@@ -237,7 +237,8 @@ describe('the Lambda bundles', () => {
     for (const handler of lambdaHandlers()) {
       for (const file of ports)
         expect(inputsOf(handler).includes(file), `${handler}: ${file}`).toBe(touchesDocuments(handler));
-      if (inputsOf(handler).includes('functions/store/files/configured-store.ts')) expect(touchesDocuments(handler), handler).toBe(true);
+      if (inputsOf(handler).includes('functions/store/files/configured-store.ts'))
+        expect(touchesDocuments(handler), handler).toBe(true);
     }
   });
 

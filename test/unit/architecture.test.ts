@@ -125,6 +125,10 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     ).toEqual([]);
   });
 
+  it("keeps the bot table out of the Lambdas: nothing in functions/ imports bots.ts (a bot's report type is bots/sweep.ts')", () => {
+    expect(offenders(['functions'], (i) => i === 'functions/bots.ts')).toEqual([]);
+  });
+
   it("names every body check by a literal: `checkWith` is only called as `checkWith('<name>', ...)`, the land-parcel validators read only in validate-schema-properties.ts (lib/build.ts ships each Lambda the validators its modules name)", () => {
     const definitions = 'functions/domain/kernel/validation.ts';
     const offending = files(join(ROOT, 'functions'))
