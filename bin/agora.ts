@@ -1,11 +1,12 @@
 import { App, Aspects, type IAspect } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
-import { ApiStack } from '../lib/api-stack.ts';
+import { ApiStack, routesByStack } from '../lib/api-stack.ts';
 import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
 import { acknowledgeNagFindings, addNagChecks } from '../lib/nag.ts';
 import { ParameterError, parameters } from '../lib/parameters.ts';
+import { RouteStack } from '../lib/route-stack.ts';
 import { securityParameters } from '../lib/security-parameters.ts';
 import { bots } from '../functions/bots.ts';
 
@@ -19,8 +20,8 @@ class RuntimeSettings implements IAspect {
 }
 
 /**
- * The CDK app: DataStack (the table, files, secrets, alarm topic) -> ApiStack (routes) and BotsStack (schedules),
- * both given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
+ * The CDK app: DataStack (the table, files, secrets, alarm topic) -> ApiStack (the HTTP API, its authorizer, alarms and
+ * outputs) -> one RouteStack per family of routes (their functions) and BotsStack (schedules), given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
@@ -41,6 +42,9 @@ export function buildApp(app = new App()) {
     security,
     corsOrigins,
   });
+  const routeStacks = [...routesByStack()].map(
+    ([family, routes]) => new RouteStack(app, `${api.stackName}-${family}`, { api, routes }),
+  );
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
     table: data.table,
     participationKey: data.participationKey,
@@ -51,9 +55,9 @@ export function buildApp(app = new App()) {
   Aspects.of(app).add(
     new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite, AGORA_CALENDAR: runtime.calendar }),
   );
-  acknowledgeNagFindings({ data, api, bots: botsStack });
+  acknowledgeNagFindings({ data, api, routeStacks, bots: botsStack });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);
-  return { app, data, api, bots: botsStack };
+  return { app, data, api, routeStacks, bots: botsStack };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -4,25 +4,13 @@
  */
 export interface BotDefinition {
   name: string;
-  /** Module under `functions/`, without extension; it exports `run(): Promise<BotReport>` and a Lambda `handler`. */
+  /** Module under `functions/`, without extension; it exports `run()` (a BotReport, bots/sweep.ts) and a Lambda `handler`. */
   handler: string;
   /** EventBridge Scheduler expression. */
   schedule: string;
   description: string;
   /** Secrets the bot reads (BotsStack grants them and passes their ARNs). */
   secrets?: readonly 'participation'[];
-}
-
-export interface BotReport {
-  bot: string;
-  /** Due items read from the work index. */
-  due: number;
-  /** Items the bot changed. */
-  changed: number;
-  /** DynamoDB requests of the run (when counted). */
-  requests?: number;
-  /** Items whose handling threw (logged, left due for the next run); absent when none. */
-  failed?: number;
 }
 
 export const bots: readonly BotDefinition[] = [

@@ -5,10 +5,19 @@
  *
  * `auth`: who may call. `'any'` = any valid API key (reads); a list = only keys of those roles. Owner-only
  * operations list `broker` and the owner's token is then checked by the domain command.
- * `table`: the grant the function gets (`ro` for reads).
+ * `table`: the grant the function gets: `ro` for a GET, `rw` otherwise, unless the route says (`none`: no table).
+ *
+ * Written by families (`family`): a base path, the folder of its handlers and what its routes share (the type they
+ * serve, the API version's style), then its routes by path under the base and by method, each
+ * `[handler, auth, doc, extras?]`, in table order. The routes of an auction or asset type come from its descriptor
+ * (the catalogs): the routes every type has (AUCTION_ROUTES, ASSET_ROUTES) and those only some have, by what the
+ * descriptor says (`transfers`, `items`, `documents`, `relatedProcesses`). A new route is a line in its family; a
+ * new type is its descriptor.
  */
 import { AUCTION_TYPES } from './domain/auctions/catalog.ts';
 import type { AuctionTypeDescriptor } from './domain/auctions/descriptor.ts';
+import type { AssetTypeDescriptor } from './domain/assets/descriptor.ts';
+import { ASSET_TYPES } from './domain/assets/types/catalog.ts';
 import type { Role } from './domain/kernel/principal.ts';
 import type { RouteRule } from './http-kit/route-rules.ts';
 import { SWAGGER_UI_FILES } from './openapi/swagger-ui-files.ts';
@@ -26,10 +35,12 @@ export interface RouteDefinition {
   /** `Location` on 201: an absolute URL (0.1, 2.3, 2.4) or a path (2.5). */
   location?: 'url' | 'path';
   /**
-   * The resource type a route serves when one handler module serves several API paths (assets: `bounce` at 2.4,
-   * `basic` at 0.1). Handlers read it from the request; the CDK function id includes it.
+   * The auction or asset type a route serves, where one handler module serves several types at their own API paths
+   * (assets: `bounce` at 2.4, `basic` at 0.1). Handlers read it from the request; the CDK function id includes it.
    */
-  variant?: string;
+  type?: string;
+  /** The API version of a route whose handler serves several versions alike (transfers): its function id includes it. */
+  apiVersion?: string;
   /** `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON. */
   body?: 'binary';
   /** Server secrets the handler reads (`participation`: it keys bidders' participation links); CDK grants only those. */
@@ -69,991 +80,224 @@ export interface RouteDoc {
   resource?: string;
   /** The owner's token is sent too (`acc_token` or `X-Access-Token`). */
   token?: true;
-  /** The operationId, when the one derived from the handler and variant (`createLot`) does not fit. */
+  /** The operationId, when the one derived from the handler and type (`createLot`) does not fit. */
   operationId?: string;
 }
 
-const LOTS = '/api/0.1/lots';
-const OWNER_AND_BOTS = ['broker', 'concierge', 'convoy', 'admin'] as const;
-const BOUNCE_ASSETS = '/api/2.4/assets';
-const BASIC_ASSETS = '/api/0.1/assets';
-const SCHEMAS = '/api/schemas';
-const DOCSERVICE = '/api/docservice';
-const DOCS = '/api/docs';
+type Method = RouteDefinition['method'];
+/** What a route answers: its RouteDoc without the summary. */
+type Answer = Omit<RouteDoc, 'summary'>;
+/** What a route adds to its family's: `table` when not its method's, the secrets, body kind or files it reads. */
+type RouteExtras = Partial<Pick<RouteDefinition, 'table' | 'secrets' | 'body' | 'files' | 'location'>>;
+/**
+ * One route of a family: method, path under the family's base, handler module under its folder, who may call it,
+ * its OpenAPI summary and answer (`{type}` in them: the family's type), and what it adds (`RouteExtras`).
+ */
+type RouteRow = readonly [Method, string, string, RouteDefinition['auth'], string, Answer, RouteExtras?];
+/** What every route of a family shares: the type it serves, or its API version, and that version's style. */
+type Shared = Pick<RouteDefinition, 'type' | 'apiVersion' | 'location' | 'contentType'>;
 
-/** Listing, create, read and PATCH of the assets of one type (`variant`) at its API path. */
-const assetRoutes = (base: string, variant: string): RouteDefinition[] => [
-  {
-    method: 'GET',
-    path: base,
-    handler: 'http/assets/list-assets',
-    auth: 'any',
-    table: 'ro',
-    variant,
-    doc: { summary: `List ${variant} assets`, response: 'listing' },
-  },
-  {
-    method: 'POST',
-    path: base,
-    handler: 'http/assets/post-asset',
-    auth: ['broker'],
-    table: 'rw',
-    variant,
-    doc: { summary: `Create a ${variant} asset`, request: `asset.${variant}`, response: 'created' },
-  },
-  {
-    method: 'GET',
-    path: `${base}/{assetId}`,
-    handler: 'http/assets/get-asset',
-    auth: 'any',
-    table: 'ro',
-    variant,
-    doc: { summary: `Read a ${variant} asset`, response: 'resource', resource: `asset.${variant}` },
-  },
-  {
-    method: 'PATCH',
-    path: `${base}/{assetId}`,
-    handler: 'http/assets/patch-asset',
-    auth: ['broker', 'concierge', 'admin'],
-    table: 'rw',
-    variant,
-    doc: {
-      summary: `Change a ${variant} asset (owner, concierge)`,
-      request: `asset.${variant}`,
-      response: 'resource',
-      token: true,
-    },
-  },
-  {
-    method: 'POST',
-    path: `${base}/{assetId}/ownership`,
-    handler: 'http/assets/post-asset-ownership',
-    auth: ['broker'],
-    table: 'rw',
-    variant,
-    doc: {
-      summary: `Take a ${variant} asset over with a transfer (new owner)`,
-      request: 'ownership',
-      response: 'resource',
-      resource: `asset.${variant}`,
-    },
-  },
+/** The entries of a family: each route's path under `base`, its handler under `folder`, `table` from its method. */
+const family = (base: string, folder: string, rows: readonly RouteRow[], shared: Shared = {}): RouteDefinition[] =>
+  rows.map(([method, path, handler, auth, summary, answer, extras]) => ({
+    method,
+    path: `${base}${path}`,
+    handler: `${folder}/${handler}`,
+    auth,
+    table: method === 'GET' ? 'ro' : 'rw',
+    ...shared,
+    ...extras,
+    doc: JSON.parse(JSON.stringify({ summary, ...answer }).replaceAll('{type}', shared.type ?? '')),
+  }));
+
+const ANY = 'any';
+const PUBLIC = 'public';
+const BROKER = ['broker'] as const;
+const CONCIERGE = ['concierge', 'admin'] as const;
+const NO_TABLE = { table: 'none' } as const;
+/** A bid made active signs its participation link at once where the type says so (dgfInsider). */
+const PARTICIPATION = { secrets: ['participation'] } as const;
+/** A read answers no `Location`, whatever its API version's style. */
+const NO_LOCATION = { location: undefined };
+/** The owner's token is sent too. */
+const TOKEN = { token: true } as const;
+const LISTING: Answer = { response: 'listing' };
+const collection = (resource: string, more: Partial<Answer> = {}): Answer => ({
+  response: 'collection',
+  resource,
+  ...more,
+});
+/** 200 `{data}`: the object read (`resource`), or changed with a body (`update`). */
+const resource = (resource?: string, more: Partial<Answer> = {}): Answer => ({
+  response: 'resource',
+  ...(resource && { resource }),
+  ...more,
+});
+const update = (request: string, more: Partial<Answer> = {}): Answer => ({ response: 'resource', request, ...more });
+const created = (request: string, more: Partial<Answer> = {}): Answer => ({ response: 'created', request, ...more });
+
+// biome-ignore format: one route a line, read down like a table
+const LOTS: readonly RouteRow[] = [
+  ['GET', '', 'list-lots', ANY, 'List lots', LISTING],
+  ['POST', '', 'post-lot', ['broker', 'concierge', 'convoy'], 'Create a lot', created('lot')],
+  ['GET', '/{lotId}', 'get-lot', ANY, 'Read a lot', resource('lot')],
+  ['PATCH', '/{lotId}', 'patch-lot', ['broker', 'concierge', 'convoy', 'admin'], 'Change a lot (owner, concierge, convoy)', update('lot', TOKEN)],
+  ['GET', '/{lotId}/documents', 'list-lot-documents', ANY, 'List the documents of a lot (the current version of each; `?all=1`: every version)', collection('document')],
+  ['POST', '/{lotId}/documents', 'post-lot-document', BROKER, 'Add a document to a lot (owner)', created('document', TOKEN)],
+  ['GET', '/{lotId}/documents/{documentId}', 'get-lot-document', ANY, 'Read a document of a lot', resource('document')],
+  ['PUT', '/{lotId}/documents/{documentId}', 'put-lot-document', BROKER, 'Upload a new version of a lot document (owner)', update('document', TOKEN)],
+  ['POST', '/{lotId}/ownership', 'post-lot-ownership', BROKER, 'Take a lot over with a transfer (new owner)', resource('lot', { request: 'ownership' })],
 ];
 
-/**
- * Transfers of ownership at an API version whose objects answer `access.transfer` (one store for all versions; the
- * version is the `variant` only so that each route gets its own function).
- */
-const transferRoutes = (
-  version: string,
-  style: Pick<RouteDefinition, 'location' | 'contentType'> = {},
-): RouteDefinition[] => [
-  {
-    method: 'POST',
-    path: `/api/${version}/transfers`,
-    handler: 'http/transfers/post-transfer',
-    auth: ['broker'],
-    table: 'rw',
-    variant: `v${version}`,
+/** Transfers of ownership at an API version whose objects answer `access.transfer` (one store for every version). */
+// biome-ignore format: one route a line, read down like a table
+const TRANSFERS: readonly RouteRow[] = [
+  ['POST', '', 'post-transfer', BROKER, 'Create a transfer: the tokens a broker takes an object over with', { response: 'created', resource: 'transfer' }],
+  ['GET', '/{transferId}', 'get-transfer', BROKER, 'Read a transfer (`usedFor` once used)', resource('transfer'), NO_LOCATION],
+];
+/** The transfers at `version` (its routes get their own functions: one store serves every version alike). */
+const transfers = (version: string, style: Shared = {}) =>
+  family(`/api/${version}/transfers`, 'http/transfers', TRANSFERS, { apiVersion: version, ...style });
+
+/** The routes every asset type has. */
+// biome-ignore format: one route a line, read down like a table
+const ASSET_ROUTES: readonly RouteRow[] = [
+  ['GET', '', 'list-assets', ANY, 'List {type} assets', LISTING],
+  ['POST', '', 'post-asset', BROKER, 'Create a {type} asset', created('asset.{type}')],
+  ['GET', '/{assetId}', 'get-asset', ANY, 'Read a {type} asset', resource('asset.{type}')],
+  ['PATCH', '/{assetId}', 'patch-asset', ['broker', 'concierge', 'admin'], 'Change a {type} asset (owner, concierge)', update('asset.{type}', TOKEN)],
+  ['POST', '/{assetId}/ownership', 'post-asset-ownership', BROKER, 'Take a {type} asset over with a transfer (new owner)', resource('asset.{type}', { request: 'ownership' })],
+];
+/** The routes only some asset types have, by their descriptor: `items`, `decisions`, `documents`, `relatedProcesses`. */
+// biome-ignore format: one route a line, read down like a table
+const ASSET_ITEMS: readonly RouteRow[] = [
+  ['POST', '/{assetId}/items', 'post-asset-item', BROKER, 'Add an item to a {type} asset (owner)', created('item.{type}', TOKEN)],
+  ['PATCH', '/{assetId}/items/{itemId}', 'patch-asset-item', BROKER, 'Change an item of a {type} asset (owner)', update('item.{type}', TOKEN)],
+];
+// biome-ignore format: one route a line, read down like a table
+const ASSET_DECISIONS: readonly RouteRow[] = [
+  ['POST', '/{assetId}/decisions', 'post-asset-decision', BROKER, 'Add a decision to a {type} asset (owner)', created('decision.{type}', TOKEN)],
+];
+// biome-ignore format: one route a line, read down like a table
+const ASSET_DOCUMENTS: readonly RouteRow[] = [
+  ['GET', '/{assetId}/documents', 'list-asset-documents', ANY, 'List the documents of an asset (the current version of each; `?all=1`: every version)', collection('document')],
+  ['POST', '/{assetId}/documents', 'post-asset-document', BROKER, 'Add a document to an asset (owner)', created('document', TOKEN)],
+  ['GET', '/{assetId}/documents/{documentId}', 'get-asset-document', ANY, 'Read a document of an asset', resource('document')],
+];
+// biome-ignore format: one route a line, read down like a table
+const RELATED_PROCESSES: readonly RouteRow[] = [
+  ['GET', '/{assetId}/related_processes', 'list-related-processes', ANY, 'List the related processes of an asset', collection('relatedProcess')],
+  ['POST', '/{assetId}/related_processes', 'post-related-process', CONCIERGE, 'Link an asset to a lot (concierge)', created('relatedProcess')],
+  ['GET', '/{assetId}/related_processes/{relatedProcessId}', 'get-related-process', ANY, 'Read a related process of an asset', resource('relatedProcess')],
+  ['PATCH', '/{assetId}/related_processes/{relatedProcessId}', 'patch-related-process', CONCIERGE, 'Change a related process of an asset (concierge)', update('relatedProcess')],
+  ['DELETE', '/{assetId}/related_processes/{relatedProcessId}', 'delete-related-process', CONCIERGE, 'Remove a related process of an asset (concierge): `{"data": null}`', resource()],
+];
+
+/** An asset type's routes: those every type has, those its descriptor names, and its API version's transfers. */
+const assetTypeRoutes = (type: AssetTypeDescriptor): RouteDefinition[] => [
+  ...family(
+    type.apiBase,
+    'http/assets',
+    [
+      ...ASSET_ROUTES,
+      ...(type.items ? ASSET_ITEMS : []),
+      ...(type.decisions ? ASSET_DECISIONS : []),
+      ...(type.documents ? ASSET_DOCUMENTS : []),
+      ...(type.relatedProcesses ? RELATED_PROCESSES : []),
+    ],
+    { type: type.assetType },
+  ),
+  ...(type.transfers ? transfers(type.transfers.version) : []),
+];
+
+/** The routes every auction type has; the handlers are shared by the types. */
+// biome-ignore format: one route a line, read down like a table
+const AUCTION_ROUTES: readonly RouteRow[] = [
+  ['GET', '', 'list-auctions', ANY, 'List {type} auctions', LISTING],
+  ['POST', '', 'post-auction', BROKER, 'Create a {type} auction', created('auction.{type}')],
+  ['GET', '/{auctionId}', 'get-auction', ANY, 'Read an auction', resource('auction.{type}')],
+  ['PATCH', '/{auctionId}', 'patch-auction', BROKER, 'Change an auction (owner)', update('auction.{type}.stored', TOKEN)],
+  ['GET', '/{auctionId}/documents', 'list-auction-documents', ANY, 'List the documents of an auction (the current version of each; `?all=1`: every version)', collection('document')],
+  ['POST', '/{auctionId}/documents', 'post-auction-document', BROKER, 'Add a document to an auction (owner)', created('document', TOKEN)],
+  ['GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', ANY, 'Read a document of an auction', resource('document')],
+  ['PUT', '/{auctionId}/documents/{documentId}', 'put-auction-document', BROKER, 'Upload a new version of an auction document (owner)', update('document', TOKEN)],
+  ['GET', '/{auctionId}/questions', 'list-questions', ANY, 'List the questions of an auction', collection('question')],
+  ['POST', '/{auctionId}/questions', 'post-question', BROKER, 'Ask the organizer a question', created('question')],
+  ['GET', '/{auctionId}/questions/{questionId}', 'get-question', ANY, 'Read a question', resource('question')],
+  ['PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', BROKER, 'Answer a question (auction owner)', resource('question', { request: 'answer', token: true })],
+  ['POST', '/{auctionId}/bids', 'post-bid', BROKER, 'Place a bid', created('bid.{type}'), PARTICIPATION],
+  ['GET', '/{auctionId}/bids/{bidId}', 'get-bid', ANY, 'Read a bid (its owner, or anyone once bids are disclosed)', resource('bid.{type}', TOKEN)],
+  ['PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', BROKER, 'Change a bid (bid owner)', resource('bid.{type}', { request: 'bid.{type}.patch', token: true }), PARTICIPATION],
+  ['DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', BROKER, 'Withdraw a bid (bid owner)', resource('bid.{type}', TOKEN)],
+  ['POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', BROKER, 'Add a document to a bid (bid owner)', created('document', TOKEN)],
+  ['GET', '/{auctionId}/bids/{bidId}/documents', 'list-bid-documents', ANY, 'List the documents of a bid (`?all=1`: every version; its owner, or anyone once bids are disclosed)', collection('document', TOKEN)],
+  ['GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', ANY, 'Read a document of a bid', resource('document', TOKEN)],
+  ['PUT', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'put-bid-document', BROKER, 'Upload a new version of a bid document (bid owner)', update('document', TOKEN)],
+  ['PATCH', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'patch-bid-document', BROKER, 'Change the fields of a bid document, not its file (bid owner)', update('document.patch', TOKEN)],
+  ['GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], 'The procedure as the auction system reads it', resource('auction.{type}')],
+  ['POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], 'Report the auction results (auction system)', resource('auction.{type}', { request: 'auction.results' })],
+  ['GET', '/{auctionId}/awards', 'list-awards', ANY, 'List the awards of an auction', collection('award')],
+  ['GET', '/{auctionId}/awards/{awardId}', 'get-award', ANY, 'Read an award', resource('award')],
+  ['PATCH', '/{auctionId}/awards/{awardId}', 'patch-award', BROKER, 'Decide on an award (auction owner; the winning bidder may decline)', resource('award', { request: 'award.patch', token: true })],
+  ['POST', '/{auctionId}/awards/{awardId}/documents', 'post-award-document', BROKER, 'Add a document to an award (auction owner, or the awarded bid owner)', created('document', TOKEN)],
+  ['GET', '/{auctionId}/awards/{awardId}/documents', 'list-award-documents', ANY, 'List the documents of an award (the current version of each; `?all=1`: every version)', collection('document')],
+  ['GET', '/{auctionId}/awards/{awardId}/documents/{documentId}', 'get-award-document', ANY, 'Read a document of an award', resource('document')],
+  ['PUT', '/{auctionId}/awards/{awardId}/documents/{documentId}', 'put-award-document', BROKER, 'Upload a new version of an award document (its author: auction owner or awarded bid owner)', update('document', TOKEN)],
+  ['GET', '/{auctionId}/contracts', 'list-contracts', ANY, 'List the contracts of an auction', collection('contract')],
+  ['GET', '/{auctionId}/contracts/{contractId}', 'get-contract', ANY, 'Read a contract', resource('contract')],
+  ['PATCH', '/{auctionId}/contracts/{contractId}', 'patch-contract', BROKER, 'Sign and activate a contract (auction owner)', resource('contract', { request: 'contract.patch', token: true })],
+  ['GET', '/{auctionId}/contracts/{contractId}/documents', 'list-contract-documents', ANY, 'List the documents of a contract (`?all=1`: every version)', collection('document')],
+  ['POST', '/{auctionId}/contracts/{contractId}/documents', 'post-contract-document', BROKER, 'Add a document to a contract (auction owner)', created('document', TOKEN)],
+  ['GET', '/{auctionId}/contracts/{contractId}/documents/{documentId}', 'get-contract-document', ANY, 'Read a document of a contract', resource('document')],
+  ['PUT', '/{auctionId}/contracts/{contractId}/documents/{documentId}', 'put-contract-document', BROKER, 'Upload a new version of a contract document (auction owner)', update('document', TOKEN)],
+  ['GET', '/{auctionId}/cancellations', 'list-cancellations', ANY, 'List the cancellations of an auction', collection('cancellation')],
+  ['POST', '/{auctionId}/cancellations', 'post-cancellation', BROKER, 'Ask to cancel an auction (owner)', created('cancellation', TOKEN)],
+  ['GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', ANY, 'Read a cancellation', resource('cancellation')],
+  ['PATCH', '/{auctionId}/cancellations/{cancellationId}', 'patch-cancellation', BROKER, 'Change or activate a cancellation: active cancels the auction (owner)', resource('cancellation', { request: 'cancellation.patch', token: true })],
+];
+/** The routes of the auction types whose auctions can be taken over (descriptor `transfers`). */
+// biome-ignore format: one route a line, read down like a table
+const AUCTION_OWNERSHIP: readonly RouteRow[] = [
+  ['POST', '/{auctionId}/ownership', 'post-auction-ownership', BROKER, 'Take an auction over with a transfer (new owner)', resource('auction.{type}', { request: 'ownership' })],
+  ['GET', '/{auctionId}/extract_credentials', 'get-auction-credentials', ['admin'], 'The owner and the stored (hashed) transfer token of an auction (admin; upstream: the contracting service)', resource('credentials')],
+];
+
+/** An auction type's routes: those every type has and, where its auctions can be taken over, ownership and transfers. */
+const auctionTypeRoutes = ({ apiBase, procurementMethodType, style, transfers: to }: AuctionTypeDescriptor) => [
+  ...family(apiBase, 'http/auctions', [...AUCTION_ROUTES, ...(to ? AUCTION_OWNERSHIP : [])], {
+    type: procurementMethodType,
     ...style,
-    doc: {
-      summary: 'Create a transfer: the tokens a broker takes an object over with',
-      response: 'created',
-      resource: 'transfer',
-    },
-  },
-  {
-    method: 'GET',
-    path: `/api/${version}/transfers/{transferId}`,
-    handler: 'http/transfers/get-transfer',
-    auth: ['broker'],
-    table: 'ro',
-    variant: `v${version}`,
-    ...(style.contentType && { contentType: style.contentType }),
-    doc: { summary: 'Read a transfer (`usedFor` once used)', response: 'resource', resource: 'transfer' },
-  },
+  }),
+  ...(to ? transfers(to.version, style) : []),
 ];
 
-/**
- * Every route of the auctions of one type (`variant` = procurementMethodType) at its API path; the handlers are
- * shared by the types. `style` carries what differs between API versions (Location form, media type).
- */
-const auctionRoutes = (
-  base: string,
-  variant: string,
-  style: Pick<RouteDefinition, 'location' | 'contentType'>,
-): RouteDefinition[] => {
-  const auction = `auction.${variant}`;
-  const bid = `bid.${variant}`;
-  // `secrets`: a bid made active signs its participation link at once where the type says so (dgfInsider).
-  return [
-    {
-      method: 'GET',
-      path: base,
-      handler: 'http/auctions/list-auctions',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: `List ${variant} auctions`, response: 'listing' },
-    },
-    {
-      method: 'POST',
-      path: base,
-      handler: 'http/auctions/post-auction',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: `Create a ${variant} auction`, request: auction, response: 'created' },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}`,
-      handler: 'http/auctions/get-auction',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read an auction', response: 'resource', resource: auction },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}`,
-      handler: 'http/auctions/patch-auction',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: 'Change an auction (owner)', request: `${auction}.stored`, response: 'resource', token: true },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/documents`,
-      handler: 'http/auctions/list-auction-documents',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: {
-        summary: 'List the documents of an auction (the current version of each; `?all=1`: every version)',
-        response: 'collection',
-        resource: 'document',
-      },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/documents`,
-      handler: 'http/auctions/post-auction-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: 'Add a document to an auction (owner)', request: 'document', response: 'created', token: true },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/documents/{documentId}`,
-      handler: 'http/auctions/get-auction-document',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a document of an auction', response: 'resource', resource: 'document' },
-    },
-    {
-      method: 'PUT',
-      path: `${base}/{auctionId}/documents/{documentId}`,
-      handler: 'http/auctions/put-auction-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Upload a new version of an auction document (owner)',
-        request: 'document',
-        response: 'resource',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/questions`,
-      handler: 'http/auctions/list-questions',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'List the questions of an auction', response: 'collection', resource: 'question' },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/questions`,
-      handler: 'http/auctions/post-question',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: 'Ask the organizer a question', request: 'question', response: 'created' },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/questions/{questionId}`,
-      handler: 'http/auctions/get-question',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a question', response: 'resource', resource: 'question' },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}/questions/{questionId}`,
-      handler: 'http/auctions/patch-question',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Answer a question (auction owner)',
-        request: 'answer',
-        response: 'resource',
-        resource: 'question',
-        token: true,
-      },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/bids`,
-      handler: 'http/auctions/post-bid',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      secrets: ['participation'],
-      doc: { summary: 'Place a bid', request: bid, response: 'created' },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/bids/{bidId}`,
-      handler: 'http/auctions/get-bid',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Read a bid (its owner, or anyone once bids are disclosed)',
-        response: 'resource',
-        resource: bid,
-        token: true,
-      },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}/bids/{bidId}`,
-      handler: 'http/auctions/patch-bid',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      secrets: ['participation'],
-      doc: {
-        summary: 'Change a bid (bid owner)',
-        request: `${bid}.patch`,
-        response: 'resource',
-        resource: bid,
-        token: true,
-      },
-    },
-    {
-      method: 'DELETE',
-      path: `${base}/{auctionId}/bids/{bidId}`,
-      handler: 'http/auctions/delete-bid',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: 'Withdraw a bid (bid owner)', response: 'resource', resource: bid, token: true },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/bids/{bidId}/documents`,
-      handler: 'http/auctions/post-bid-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: 'Add a document to a bid (bid owner)', request: 'document', response: 'created', token: true },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/bids/{bidId}/documents`,
-      handler: 'http/auctions/list-bid-documents',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: {
-        summary: 'List the documents of a bid (`?all=1`: every version; its owner, or anyone once bids are disclosed)',
-        response: 'collection',
-        resource: 'document',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/bids/{bidId}/documents/{documentId}`,
-      handler: 'http/auctions/get-bid-document',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a document of a bid', response: 'resource', resource: 'document', token: true },
-    },
-    {
-      method: 'PUT',
-      path: `${base}/{auctionId}/bids/{bidId}/documents/{documentId}`,
-      handler: 'http/auctions/put-bid-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Upload a new version of a bid document (bid owner)',
-        request: 'document',
-        response: 'resource',
-        token: true,
-      },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}/bids/{bidId}/documents/{documentId}`,
-      handler: 'http/auctions/patch-bid-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Change the fields of a bid document, not its file (bid owner)',
-        request: 'document.patch',
-        response: 'resource',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/auction`,
-      handler: 'http/auctions/get-auction-module',
-      auth: ['auction'],
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'The procedure as the auction system reads it', response: 'resource', resource: auction },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/auction`,
-      handler: 'http/auctions/post-auction-results',
-      auth: ['auction'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Report the auction results (auction system)',
-        request: 'auction.results',
-        response: 'resource',
-        resource: auction,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/awards`,
-      handler: 'http/auctions/list-awards',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'List the awards of an auction', response: 'collection', resource: 'award' },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/awards/{awardId}`,
-      handler: 'http/auctions/get-award',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read an award', response: 'resource', resource: 'award' },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}/awards/{awardId}`,
-      handler: 'http/auctions/patch-award',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Decide on an award (auction owner; the winning bidder may decline)',
-        request: 'award.patch',
-        response: 'resource',
-        resource: 'award',
-        token: true,
-      },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/awards/{awardId}/documents`,
-      handler: 'http/auctions/post-award-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Add a document to an award (auction owner, or the awarded bid owner)',
-        request: 'document',
-        response: 'created',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/awards/{awardId}/documents`,
-      handler: 'http/auctions/list-award-documents',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: {
-        summary: 'List the documents of an award (the current version of each; `?all=1`: every version)',
-        response: 'collection',
-        resource: 'document',
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/awards/{awardId}/documents/{documentId}`,
-      handler: 'http/auctions/get-award-document',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a document of an award', response: 'resource', resource: 'document' },
-    },
-    {
-      method: 'PUT',
-      path: `${base}/{auctionId}/awards/{awardId}/documents/{documentId}`,
-      handler: 'http/auctions/put-award-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Upload a new version of an award document (its author: auction owner or awarded bid owner)',
-        request: 'document',
-        response: 'resource',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/contracts`,
-      handler: 'http/auctions/list-contracts',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'List the contracts of an auction', response: 'collection', resource: 'contract' },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/contracts/{contractId}`,
-      handler: 'http/auctions/get-contract',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a contract', response: 'resource', resource: 'contract' },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}/contracts/{contractId}`,
-      handler: 'http/auctions/patch-contract',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Sign and activate a contract (auction owner)',
-        request: 'contract.patch',
-        response: 'resource',
-        resource: 'contract',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/contracts/{contractId}/documents`,
-      handler: 'http/auctions/list-contract-documents',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: {
-        summary: 'List the documents of a contract (`?all=1`: every version)',
-        response: 'collection',
-        resource: 'document',
-      },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/contracts/{contractId}/documents`,
-      handler: 'http/auctions/post-contract-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Add a document to a contract (auction owner)',
-        request: 'document',
-        response: 'created',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/contracts/{contractId}/documents/{documentId}`,
-      handler: 'http/auctions/get-contract-document',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a document of a contract', response: 'resource', resource: 'document' },
-    },
-    {
-      method: 'PUT',
-      path: `${base}/{auctionId}/contracts/{contractId}/documents/{documentId}`,
-      handler: 'http/auctions/put-contract-document',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Upload a new version of a contract document (auction owner)',
-        request: 'document',
-        response: 'resource',
-        token: true,
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/cancellations`,
-      handler: 'http/auctions/list-cancellations',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'List the cancellations of an auction', response: 'collection', resource: 'cancellation' },
-    },
-    {
-      method: 'POST',
-      path: `${base}/{auctionId}/cancellations`,
-      handler: 'http/auctions/post-cancellation',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: { summary: 'Ask to cancel an auction (owner)', request: 'cancellation', response: 'created', token: true },
-    },
-    {
-      method: 'GET',
-      path: `${base}/{auctionId}/cancellations/{cancellationId}`,
-      handler: 'http/auctions/get-cancellation',
-      auth: 'any',
-      table: 'ro',
-      variant,
-      ...style,
-      doc: { summary: 'Read a cancellation', response: 'resource', resource: 'cancellation' },
-    },
-    {
-      method: 'PATCH',
-      path: `${base}/{auctionId}/cancellations/{cancellationId}`,
-      handler: 'http/auctions/patch-cancellation',
-      auth: ['broker'],
-      table: 'rw',
-      variant,
-      ...style,
-      doc: {
-        summary: 'Change or activate a cancellation: active cancels the auction (owner)',
-        request: 'cancellation.patch',
-        response: 'resource',
-        resource: 'cancellation',
-        token: true,
-      },
-    },
-  ];
-};
-
-/** An auction type's routes (catalog.ts): its auctions, and where they can be taken over, ownership and transfers. */
-const auctionTypeRoutes = ({
-  apiBase,
-  procurementMethodType: variant,
-  style,
-  transfers,
-}: AuctionTypeDescriptor): RouteDefinition[] => [
-  ...auctionRoutes(apiBase, variant, style),
-  ...(transfers
-    ? [
-        {
-          method: 'POST',
-          path: `${apiBase}/{auctionId}/ownership`,
-          handler: 'http/auctions/post-auction-ownership',
-          auth: ['broker'],
-          table: 'rw',
-          variant,
-          ...style,
-          doc: {
-            summary: 'Take an auction over with a transfer (new owner)',
-            request: 'ownership',
-            response: 'resource',
-            resource: `auction.${variant}`,
-          },
-        } as const,
-        // Upstream core transferring: the owner and stored transfer token for the contracting service (the admin's here).
-        {
-          method: 'GET',
-          path: `${apiBase}/{auctionId}/extract_credentials`,
-          handler: 'http/auctions/get-auction-credentials',
-          auth: ['admin'],
-          table: 'ro',
-          variant,
-          ...style,
-          doc: {
-            summary:
-              'The owner and the stored (hashed) transfer token of an auction (admin; upstream: the contracting service)',
-            response: 'resource',
-            resource: 'credentials',
-          },
-        } as const,
-        ...transferRoutes(transfers.version, {
-          ...(style.location && { location: style.location }),
-          ...(style.contentType && { contentType: style.contentType }),
-        }),
-      ]
-    : []),
+/** Item schemas and the document service (its downloads public: the signature is the credential). */
+// biome-ignore format: one route a line, read down like a table
+const SERVICE: readonly RouteRow[] = [
+  ['GET', '/api/schemas', 'schemas/list-schemas', ANY, 'List the item schemas (family code, version)', collection('schema.entry'), NO_TABLE],
+  ['GET', '/api/schemas/{code}', 'schemas/get-schema', ANY, 'The JSON Schema of an item family (`?version=001|latest`)', { response: 'schema' }, NO_TABLE],
+  ['POST', '/api/docservice/register', 'docservice/register', BROKER, 'Register a file by its md5: a signed url and an upload url', created('docservice.register', { resource: 'docservice.file' }), NO_TABLE],
+  ['POST', '/api/docservice/upload', 'docservice/upload', BROKER, 'Upload a file (raw bytes)', resource('docservice.file'), { ...NO_TABLE, body: 'binary' }],
+  ['PUT', '/api/docservice/upload/{key}', 'docservice/upload-registered', BROKER, 'Upload the bytes of a registered file (its signed upload url)', resource('docservice.file'), { ...NO_TABLE, body: 'binary' }],
+  ['GET', '/api/docservice/get/{key}', 'docservice/get-file', PUBLIC, 'Download a file by its signed link', { response: 'download' }, NO_TABLE],
+];
+/** The API's own description, and health (public: load balancers and uptime checks carry no key). */
+// biome-ignore format: one route a line, read down like a table
+const DOCS: readonly RouteRow[] = [
+  ['GET', '/api/openapi.json', 'docs/openapi-json', PUBLIC, 'This OpenAPI 3.1 document', { response: 'openapi' }, NO_TABLE],
+  ['GET', '/api/docs', 'docs/docs-page', PUBLIC, 'The API reference page (Swagger UI)', { response: 'html' }, NO_TABLE],
+  ['GET', '/api/docs/{file}', 'docs/docs-asset', PUBLIC, 'A static file of the reference page', { response: 'asset' }, { ...NO_TABLE, files: SWAGGER_UI_FILES }],
+  ['GET', '/api/health', 'health', PUBLIC, 'Health: the table answers', { response: 'health', operationId: 'getHealth' }],
+  ['ANY', '$default', 'not-found', PUBLIC, 'Any other method and path: 404', resource(), NO_TABLE],
 ];
 
 export const routes: readonly RouteDefinition[] = [
-  {
-    method: 'GET',
-    path: LOTS,
-    handler: 'http/lots/list-lots',
-    auth: 'any',
-    table: 'ro',
-    doc: { summary: 'List lots', response: 'listing' },
-  },
-  {
-    method: 'POST',
-    path: LOTS,
-    handler: 'http/lots/post-lot',
-    auth: ['broker', 'concierge', 'convoy'],
-    table: 'rw',
-    doc: { summary: 'Create a lot', request: 'lot', response: 'created' },
-  },
-  {
-    method: 'GET',
-    path: `${LOTS}/{lotId}`,
-    handler: 'http/lots/get-lot',
-    auth: 'any',
-    table: 'ro',
-    doc: { summary: 'Read a lot', response: 'resource', resource: 'lot' },
-  },
-  {
-    method: 'PATCH',
-    path: `${LOTS}/{lotId}`,
-    handler: 'http/lots/patch-lot',
-    auth: OWNER_AND_BOTS,
-    table: 'rw',
-    doc: { summary: 'Change a lot (owner, concierge, convoy)', request: 'lot', response: 'resource', token: true },
-  },
-  {
-    method: 'GET',
-    path: `${LOTS}/{lotId}/documents`,
-    handler: 'http/lots/list-lot-documents',
-    auth: 'any',
-    table: 'ro',
-    doc: {
-      summary: 'List the documents of a lot (the current version of each; `?all=1`: every version)',
-      response: 'collection',
-      resource: 'document',
-    },
-  },
-  {
-    method: 'POST',
-    path: `${LOTS}/{lotId}/documents`,
-    handler: 'http/lots/post-lot-document',
-    auth: ['broker'],
-    table: 'rw',
-    doc: { summary: 'Add a document to a lot (owner)', request: 'document', response: 'created', token: true },
-  },
-  {
-    method: 'GET',
-    path: `${LOTS}/{lotId}/documents/{documentId}`,
-    handler: 'http/lots/get-lot-document',
-    auth: 'any',
-    table: 'ro',
-    doc: { summary: 'Read a document of a lot', response: 'resource', resource: 'document' },
-  },
-  {
-    method: 'PUT',
-    path: `${LOTS}/{lotId}/documents/{documentId}`,
-    handler: 'http/lots/put-lot-document',
-    auth: ['broker'],
-    table: 'rw',
-    doc: {
-      summary: 'Upload a new version of a lot document (owner)',
-      request: 'document',
-      response: 'resource',
-      token: true,
-    },
-  },
-  {
-    method: 'POST',
-    path: `${LOTS}/{lotId}/ownership`,
-    handler: 'http/lots/post-lot-ownership',
-    auth: ['broker'],
-    table: 'rw',
-    doc: {
-      summary: 'Take a lot over with a transfer (new owner)',
-      request: 'ownership',
-      response: 'resource',
-      resource: 'lot',
-    },
-  },
-  ...transferRoutes('0.1'),
-  ...assetRoutes(BOUNCE_ASSETS, 'bounce'),
-  {
-    method: 'PATCH',
-    path: `${BOUNCE_ASSETS}/{assetId}/items/{itemId}`,
-    handler: 'http/assets/patch-asset-item',
-    auth: ['broker'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: {
-      summary: 'Change an item of a bounce asset (owner)',
-      request: 'item.bounce',
-      response: 'resource',
-      token: true,
-    },
-  },
-  {
-    method: 'POST',
-    path: `${BOUNCE_ASSETS}/{assetId}/items`,
-    handler: 'http/assets/post-asset-item',
-    auth: ['broker'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: { summary: 'Add an item to a bounce asset (owner)', request: 'item.bounce', response: 'created', token: true },
-  },
-  {
-    method: 'POST',
-    path: `${BOUNCE_ASSETS}/{assetId}/decisions`,
-    handler: 'http/assets/post-asset-decision',
-    auth: ['broker'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: {
-      summary: 'Add a decision to a bounce asset (owner)',
-      request: 'decision.bounce',
-      response: 'created',
-      token: true,
-    },
-  },
-  {
-    method: 'GET',
-    path: `${BOUNCE_ASSETS}/{assetId}/documents`,
-    handler: 'http/assets/list-asset-documents',
-    auth: 'any',
-    table: 'ro',
-    variant: 'bounce',
-    doc: {
-      summary: 'List the documents of an asset (the current version of each; `?all=1`: every version)',
-      response: 'collection',
-      resource: 'document',
-    },
-  },
-  {
-    method: 'POST',
-    path: `${BOUNCE_ASSETS}/{assetId}/documents`,
-    handler: 'http/assets/post-asset-document',
-    auth: ['broker'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: { summary: 'Add a document to an asset (owner)', request: 'document', response: 'created', token: true },
-  },
-  {
-    method: 'GET',
-    path: `${BOUNCE_ASSETS}/{assetId}/documents/{documentId}`,
-    handler: 'http/assets/get-asset-document',
-    auth: 'any',
-    table: 'ro',
-    variant: 'bounce',
-    doc: { summary: 'Read a document of an asset', response: 'resource', resource: 'document' },
-  },
-  {
-    method: 'GET',
-    path: `${BOUNCE_ASSETS}/{assetId}/related_processes`,
-    handler: 'http/assets/list-related-processes',
-    auth: 'any',
-    table: 'ro',
-    variant: 'bounce',
-    doc: { summary: 'List the related processes of an asset', response: 'collection', resource: 'relatedProcess' },
-  },
-  {
-    method: 'POST',
-    path: `${BOUNCE_ASSETS}/{assetId}/related_processes`,
-    handler: 'http/assets/post-related-process',
-    auth: ['concierge', 'admin'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: { summary: 'Link an asset to a lot (concierge)', request: 'relatedProcess', response: 'created' },
-  },
-  {
-    method: 'GET',
-    path: `${BOUNCE_ASSETS}/{assetId}/related_processes/{relatedProcessId}`,
-    handler: 'http/assets/get-related-process',
-    auth: 'any',
-    table: 'ro',
-    variant: 'bounce',
-    doc: { summary: 'Read a related process of an asset', response: 'resource', resource: 'relatedProcess' },
-  },
-  {
-    method: 'PATCH',
-    path: `${BOUNCE_ASSETS}/{assetId}/related_processes/{relatedProcessId}`,
-    handler: 'http/assets/patch-related-process',
-    auth: ['concierge', 'admin'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: {
-      summary: 'Change a related process of an asset (concierge)',
-      request: 'relatedProcess',
-      response: 'resource',
-    },
-  },
-  {
-    method: 'DELETE',
-    path: `${BOUNCE_ASSETS}/{assetId}/related_processes/{relatedProcessId}`,
-    handler: 'http/assets/delete-related-process',
-    auth: ['concierge', 'admin'],
-    table: 'rw',
-    variant: 'bounce',
-    doc: { summary: 'Remove a related process of an asset (concierge): `{"data": null}`', response: 'resource' },
-  },
-  ...transferRoutes('2.4'),
-  ...assetRoutes(BASIC_ASSETS, 'basic'),
-  {
-    method: 'GET',
-    path: SCHEMAS,
-    handler: 'http/schemas/list-schemas',
-    auth: 'any',
-    table: 'none',
-    doc: { summary: 'List the item schemas (family code, version)', response: 'collection', resource: 'schema.entry' },
-  },
-  {
-    method: 'GET',
-    path: `${SCHEMAS}/{code}`,
-    handler: 'http/schemas/get-schema',
-    auth: 'any',
-    table: 'none',
-    doc: { summary: 'The JSON Schema of an item family (`?version=001|latest`)', response: 'schema' },
-  },
-  {
-    method: 'POST',
-    path: `${DOCSERVICE}/register`,
-    handler: 'http/docservice/register',
-    auth: ['broker'],
-    table: 'none',
-    doc: {
-      summary: 'Register a file by its md5: a signed url and an upload url',
-      request: 'docservice.register',
-      response: 'created',
-      resource: 'docservice.file',
-    },
-  },
-  {
-    method: 'POST',
-    path: `${DOCSERVICE}/upload`,
-    handler: 'http/docservice/upload',
-    auth: ['broker'],
-    table: 'none',
-    body: 'binary',
-    doc: { summary: 'Upload a file (raw bytes)', response: 'resource', resource: 'docservice.file' },
-  },
-  {
-    method: 'PUT',
-    path: `${DOCSERVICE}/upload/{key}`,
-    handler: 'http/docservice/upload-registered',
-    auth: ['broker'],
-    table: 'none',
-    body: 'binary',
-    doc: {
-      summary: 'Upload the bytes of a registered file (its signed upload url)',
-      response: 'resource',
-      resource: 'docservice.file',
-    },
-  },
-  // Public: the signature is the credential (a browser follows the 302 of `?download=` without API keys).
-  {
-    method: 'GET',
-    path: `${DOCSERVICE}/get/{key}`,
-    handler: 'http/docservice/get-file',
-    auth: 'public',
-    table: 'none',
-    doc: { summary: 'Download a file by its signed link', response: 'download' },
-  },
+  ...family('/api/0.1/lots', 'http/lots', LOTS),
+  ...transfers('0.1'),
+  ...ASSET_TYPES.flatMap(assetTypeRoutes),
+  ...family('', 'http', SERVICE),
   ...AUCTION_TYPES.flatMap(auctionTypeRoutes),
-  {
-    method: 'GET',
-    path: '/api/openapi.json',
-    handler: 'http/docs/openapi-json',
-    auth: 'public',
-    table: 'none',
-    doc: { summary: 'This OpenAPI 3.1 document', response: 'openapi' },
-  },
-  {
-    method: 'GET',
-    path: DOCS,
-    handler: 'http/docs/docs-page',
-    auth: 'public',
-    table: 'none',
-    doc: { summary: 'The API reference page (Swagger UI)', response: 'html' },
-  },
-  {
-    method: 'GET',
-    path: `${DOCS}/{file}`,
-    handler: 'http/docs/docs-asset',
-    auth: 'public',
-    table: 'none',
-    files: SWAGGER_UI_FILES,
-    doc: { summary: 'A static file of the reference page', response: 'asset' },
-  },
-  // Public: load balancers and uptime checks carry no key; it says only whether the table answers.
-  {
-    method: 'GET',
-    path: '/api/health',
-    handler: 'http/health',
-    auth: 'public',
-    table: 'ro',
-    doc: { summary: 'Health: the table answers', response: 'health', operationId: 'getHealth' },
-  },
-  {
-    method: 'ANY',
-    path: '$default',
-    handler: 'http/not-found',
-    auth: 'public',
-    table: 'none',
-    doc: { summary: 'Any other method and path: 404', response: 'resource' },
-  },
+  ...family('', 'http', DOCS),
 ];
 
 export const routeKey = (r: Pick<RouteDefinition, 'method' | 'path'>): string =>
@@ -1064,7 +308,7 @@ export const routeKey = (r: Pick<RouteDefinition, 'method' | 'path'>): string =>
  * `keys` (routes on documents: the signing key to check URLs and sign download links, and marking files attached).
  */
 export const docserviceAccess = (r: Pick<RouteDefinition, 'path'>): 'files' | 'keys' | undefined =>
-  r.path.startsWith(`${DOCSERVICE}/`) ? 'files' : /\/documents(\/|$)/.test(r.path) ? 'keys' : undefined;
+  r.path.startsWith('/api/docservice/') ? 'files' : /\/documents(\/|$)/.test(r.path) ? 'keys' : undefined;
 
 /** What the HTTP kit reads of a route at request time (http-kit/route-rules.ts): no docs, grants or files. */
 export const routeRule = (r: RouteDefinition): RouteRule => ({
@@ -1072,7 +316,7 @@ export const routeRule = (r: RouteDefinition): RouteRule => ({
   auth: r.auth,
   ...(r.contentType && { contentType: r.contentType }),
   ...(r.location && { location: r.location }),
-  ...(r.variant && { variant: r.variant }),
+  ...(r.type && { type: r.type }),
   ...(r.body && { body: r.body }),
   ...(docserviceAccess(r) && { documents: docserviceAccess(r) }),
 });

@@ -1,5 +1,5 @@
 import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CorsHttpMethod, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -8,7 +8,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { docserviceAccess, routes } from '../functions/routes.ts';
+import { docserviceAccess, type RouteDefinition, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
 import { corsPolicy } from './cors.ts';
 import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
@@ -38,18 +38,45 @@ const functionId = (handler: string) =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-/** A handler module serving several variants (asset types) is one function per variant. */
-const routeFunctionId = (route: { handler: string; variant?: string }) =>
-  functionId(route.handler) + (route.variant ? functionId(route.variant) : '');
+/** A handler module serving several types (or API versions) is one function per type (or version). */
+const routeFunctionId = (route: Pick<RouteDefinition, 'handler' | 'type' | 'apiVersion'>) =>
+  functionId(route.handler) +
+  (route.type ? functionId(route.type) : route.apiVersion ? functionId(`v${route.apiVersion}`) : '');
+
+/**
+ * The stack a route's function, integration and route live in (lib/route-stack.ts), from its path: one per API
+ * version, each a registry or procedure family (0.1 lots and basic assets, 2.3 dgfInsider, 2.4 bounce assets,
+ * 2.5 landlease), and `Service` for the paths without a version (schemas, docservice, docs, health). A new route lands
+ * in its family's stack, a new API version in a stack of its own; test/infra/stacks.test.ts keeps each under 400
+ * resources (about 3 a route: CloudFormation refuses a stack past 500).
+ */
+export const routeStackOf = (route: Pick<RouteDefinition, 'path'>): string => {
+  const version = /^\/api\/(\d+)\.(\d+)\//.exec(route.path);
+  return version ? `V${version[1]}-${version[2]}` : 'Service';
+};
+
+/** The routes of each route stack (`$default` stays with the API). */
+export const routesByStack = (table: readonly RouteDefinition[] = routes): Map<string, RouteDefinition[]> => {
+  const byStack = new Map<string, RouteDefinition[]>();
+  for (const route of table.filter((r) => r.path !== '$default'))
+    byStack.set(routeStackOf(route), [...(byStack.get(routeStackOf(route)) ?? []), route]);
+  return byStack;
+};
 
 /**
  * The HTTP API: one Lambda per entry of routes.ts, all behind one REQUEST authorizer. The authorizer identifies
  * the caller and spends one request of its key's token bucket on every request (no identity source, no API Gateway
  * cache: a missing key must reach the handler to get the service's 401 envelope, and a cached result would skip the
  * bucket; the authorizer caches key lookups in memory, keyed on the credential, instead).
+ *
+ * This stack holds what the routes share (the API, its stage, the authorizer, the 404 function, the invoker and
+ * execution roles, the route log group, the alarms and the outputs); the route functions, their integrations and
+ * routes live in the route stacks (`routeStackOf`), each made by `serve`.
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
+  /** Makes a route's function, integration and API route in `scope` (a route stack of this API). */
+  readonly serve: (scope: Construct, route: RouteDefinition) => void;
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const security = props.security ?? { ...SECURITY_DEFAULTS, keyBurst: SECURITY_DEFAULTS.keyRate * 2 };
@@ -81,7 +108,7 @@ export class ApiStack extends Stack {
       table: props.table,
       access: 'none',
     });
-    // API Gateway invokes the route functions (this stack's, by their generated name prefix) with one role.
+    // API Gateway invokes the route functions with one role: theirs are named after their stacks, `<this stack>-*`.
     const invoker = new Role(this, 'RouteInvoker', { assumedBy: new ServicePrincipal('apigateway.amazonaws.com') });
     invoker.addToPrincipalPolicy(
       new PolicyStatement({
@@ -126,7 +153,7 @@ export class ApiStack extends Stack {
     };
     // Routes on documents read the signing key and tag files attached; the docservice routes also read and write files.
     const docserviceRoles = new Set<Role>();
-    const docserviceRole = (route: (typeof routes)[number]) => {
+    const docserviceRole = (route: RouteDefinition) => {
       const access = docserviceAccess(route);
       if (!access) return roleFor(route.table);
       const role = roleFor(`${route.table}${access.charAt(0).toUpperCase()}${access.slice(1)}`);
@@ -150,7 +177,7 @@ export class ApiStack extends Stack {
     };
     // Routes that sign participation links get their own role with the secret's read grant (never the shared one).
     const participationRoles = new Set<Role>();
-    const routeRole = (route: (typeof routes)[number]) => {
+    const routeRole = (route: RouteDefinition) => {
       if (!route.secrets?.includes('participation')) return docserviceRole(route);
       if (docserviceAccess(route))
         throw new Error(`${route.path}: a route reads either the docservice key or the participation secret`);
@@ -169,11 +196,11 @@ export class ApiStack extends Stack {
     });
     // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
     const linkEnvironment = { AGORA_PUBLIC_URL: security.publicBaseUrl ?? this.api.apiEndpoint };
-    for (const route of routes.filter((r) => r.path !== '$default')) {
+    this.serve = (scope, route) => {
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
-      const fn = new AppFunction(this, id, {
+      const fn = new AppFunction(scope, id, {
         handler: route.handler,
         table: props.table,
         access: route.table,
@@ -186,13 +213,13 @@ export class ApiStack extends Stack {
         },
         ...((documents || participation) && { secretsExtension: true }),
       });
-      this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
+      new HttpRoute(scope, `${route.method}${route.path}`, {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new RoleInvokedLambdaIntegration(`${id}Integration`, fn, invoker),
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });
-    }
+    };
     new ApiOperations(this, 'Operations', {
       api: this.api,
       throttle: props.throttle,

@@ -15,10 +15,13 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildLambdasSync, bundleDir, ROOT } from './build.ts';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface AppFunctionProps {
   /** Module under `functions/`, without extension (from routes.ts / bots.ts). */
@@ -37,16 +40,21 @@ export interface AppFunctionProps {
 }
 
 /**
- * Every Lambda is built once per process, all in one esbuild run (lib/build.ts), the first time a stack needs its
- * code; each function's asset is then its own directory of that build. Stacks synthesized without bundling (the
- * infra tests: `aws:cdk:bundling-stacks` empty) never build.
+ * Every Lambda is built once per process, all in one esbuild run, the first time a stack needs its code; each
+ * function's asset is then its own directory of that build (`<outdir>/<handler>/`). The build (lib/build.ts, which
+ * loads the handlers, the domain and the OpenAPI document) runs as a separate process: synthesis itself loads nothing
+ * of functions/ but the route and bot tables and the table design (test/unit/architecture.test.ts). Stacks
+ * synthesized without bundling (the infra tests: `aws:cdk:bundling-stacks` empty) never build.
  */
 let built: string | undefined;
 function lambdaBuild(): string {
   if (!built) {
     const outdir = mkdtempSync(join(tmpdir(), 'agora-lambdas-'));
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
-    buildLambdasSync({ outdir, sourcemap: true });
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'lib/build.ts'), outdir, '--sourcemap'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     built = outdir;
   }
   return built;
@@ -62,7 +70,7 @@ const lambdaCode = (handler: string) =>
       environment: { AGORA_HANDLER: handler },
       local: {
         tryBundle(outputDir: string) {
-          cpSync(bundleDir(lambdaBuild(), handler), outputDir, { recursive: true });
+          cpSync(join(lambdaBuild(), handler), outputDir, { recursive: true });
           return true;
         },
       },

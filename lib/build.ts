@@ -1,7 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { build, transform, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
@@ -50,11 +49,11 @@ const VALIDATORS = join(FUNCTIONS, 'domain/schemas/generated/request-validators.
 /**
  * One module per set of validator names a Lambda uses (`<outdir>/_shared/validators/<set>.mjs`, re-exporting just
  * those), copied beside each Lambda of that set as `validators.mjs`, or, for a handler that serves several types
- * (`variant`: an auction or asset type), one per type, `validators.<type>.mjs`: a route of one type never checks
+ * (`type`: an auction or asset type), one per type, `validators.<type>.mjs`: a route of one type never checks
  * another type's bodies, so its Lambda loads only the names of its type and the shared ones.
  */
 const VALIDATOR_SET_FILE = 'validators.mjs';
-const validatorSetFile = (variant: string) => (variant ? `validators.${variant}.mjs` : VALIDATOR_SET_FILE);
+const validatorSetFile = (type: string) => (type ? `validators.${type}.mjs` : VALIDATOR_SET_FILE);
 const VALIDATOR_ENTRY = 'agora-validators';
 const VALIDATORS_SHARED = '_shared/validators';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -63,26 +62,23 @@ const isBot = (handler: string) => bots.some((b) => b.handler === handler);
 const takesBodies = (handler: string) =>
   isBot(handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
 
-/** The types a handler serves (routes.ts `variant`), or `['']` for one without (and for a bot). */
-const variantsOf = (handler: string): string[] => {
-  const variants = new Set(routes.filter((r) => r.handler === handler).map((r) => r.variant ?? ''));
-  return variants.size > 0 ? [...variants] : [''];
+/** The types a handler serves (routes.ts `type`), or `['']` for one without (and for a bot). */
+const typesOf = (handler: string): string[] => {
+  const types = new Set(routes.filter((r) => r.handler === handler).map((r) => r.type ?? ''));
+  return types.size > 0 ? [...types] : [''];
 };
 
-/** Every type a route serves anywhere (routes.ts `variant`). */
-const ALL_VARIANTS = [...new Set(routes.flatMap((r) => (r.variant ? [r.variant] : [])))];
+/** Every type a route serves anywhere (routes.ts `type`). */
+const ALL_TYPES = [...new Set(routes.flatMap((r) => (r.type ? [r.type] : [])))];
 /** A type's own schemas are named `<type><Key>` (the validator names of request-schemas.ts). */
-const ownedBy = (variant: string, name: string) =>
-  name.startsWith(variant) && /^[A-Z]/.test(name.slice(variant.length));
+const ownedBy = (type: string, name: string) => name.startsWith(type) && /^[A-Z]/.test(name.slice(type.length));
 
 /**
- * The names a route of `variant` can check among a handler's: a route serves one type, so every other type's own
+ * The names a route of `type` can check among a handler's: a route serves one type, so every other type's own
  * names are left out (a route without a type, and a bot, keep them all).
  */
-const namesOfVariant = (names: readonly string[], variant: string): string[] =>
-  variant
-    ? names.filter((name) => !ALL_VARIANTS.some((other) => other !== variant && ownedBy(other, name)))
-    : [...names];
+const namesOfType = (names: readonly string[], type: string): string[] =>
+  type ? names.filter((name) => !ALL_TYPES.some((other) => other !== type && ownedBy(other, name))) : [...names];
 
 /** Per handler, per type it serves (`''` for none): the validator names its routes can check. */
 export type ValidatorNames = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
@@ -201,10 +197,10 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
       const documents = rules.some((r) => r.documents);
       const file = (module: string) => JSON.stringify(join(FUNCTIONS, `${module}.ts`));
       // Known after the first pass of the build (undefined in it: the imports are external, so the graph is the same).
-      const sourceOf = (variant: string) =>
-        `{ names: ${JSON.stringify(validators?.get(handler)?.get(variant) ?? [])}, load: () => import(${JSON.stringify(`./${validatorSetFile(variant)}`)}) }`;
+      const sourceOf = (type: string) =>
+        `{ names: ${JSON.stringify(validators?.get(handler)?.get(type) ?? [])}, load: () => import(${JSON.stringify(`./${validatorSetFile(type)}`)}) }`;
       const source = sourceOf('');
-      const byVariant = `{ ${variantsOf(handler)
+      const byType = `{ ${typesOf(handler)
         .map((v) => `${JSON.stringify(v)}: ${sourceOf(v)}`)
         .join(', ')} }`;
       if (isBot(handler))
@@ -212,8 +208,8 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
           resolveDir: FUNCTIONS,
           loader: 'js',
           contents: [
-            `import { serveBotValidators } from ${file('runtime/observability')};`,
-            `serveBotValidators(${source});`,
+            `import { registerBotValidators } from ${file('runtime/observability')};`,
+            `registerBotValidators(${source});`,
             `export * from ${file(handler)};`,
           ].join('\n'),
         };
@@ -221,9 +217,9 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
         resolveDir: FUNCTIONS,
         loader: 'js',
         contents: [
-          `import { serveRoutes } from ${file('http-kit/route-rules')};`,
+          `import { registerRoutes } from ${file('http-kit/route-rules')};`,
           documents ? `import { documentPorts } from ${file('runtime/documents')};` : '',
-          `serveRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${byVariant});`,
+          `registerRoutes(${JSON.stringify(rules)}, ${documents ? 'documentPorts' : 'undefined'}, ${byType});`,
           `export * from ${file(handler)};`,
         ].join('\n'),
       };
@@ -272,9 +268,9 @@ function copyBeside(outdir: string, validators: ValidatorNames): void {
   for (const handler of lambdaHandlers()) {
     const dir = join(outdir, handler);
     // The module of the names its code checks with, per type it serves (none for a read).
-    for (const [variant, names] of validators.get(handler) ?? [])
+    for (const [type, names] of validators.get(handler) ?? [])
       if (names.length > 0)
-        copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, validatorSetFile(variant)), true);
+        copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, validatorSetFile(type)), true);
     for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
   }
 }
@@ -303,13 +299,13 @@ export async function buildLambdas(
   const validators: ValidatorNames = new Map(
     [...inputs].map(([handler, files]) => {
       const names = takesBodies(handler) ? namesOf(files) : [];
-      const variants = variantsOf(handler);
-      return [handler, new Map(variants.map((v) => [v, namesOfVariant(names, v)]))] as const;
+      const types = typesOf(handler);
+      return [handler, new Map(types.map((v) => [v, namesOfType(names, v)]))] as const;
     }),
   );
   const sets = new Map(
     [...validators.values()]
-      .flatMap((byVariant) => [...byVariant.values()])
+      .flatMap((byType) => [...byType.values()])
       .filter((n) => n.length > 0)
       .map((n) => [setFile(n), n]),
   );
@@ -332,23 +328,11 @@ export async function buildLambdas(
 }
 
 /**
- * The same, synchronously (CDK constructs cannot await, and esbuild's synchronous API takes no plugins): the build
- * runs in a child process.
- */
-export function buildLambdasSync(o: BuildLambdasOptions): void {
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), o.outdir, ...(o.sourcemap ? ['--sourcemap'] : [])];
-  execFileSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** Where a Lambda's bundle directory is in a build output. */
-export const bundleDir = (outdir: string, handler: string) => join(outdir, handler);
-
-/**
  * The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it);
  * for a handler serving several types, the largest of theirs.
  */
 export const validatorsFile = (outdir: string, handler: string): string | undefined =>
-  variantsOf(handler)
+  typesOf(handler)
     .map((v) => join(outdir, handler, validatorSetFile(v)))
     .filter((file) => existsSync(file))
     .sort((a, b) => statSync(b).size - statSync(a).size)[0];

@@ -7,7 +7,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../functions/store/table-design.ts';
 
-/** Days an uploaded file nobody attached to a document is kept (tag `agora-attached=no`, see functions/store/files-s3.ts). */
+/** Days an uploaded file nobody attached to a document is kept (tag `agora-attached=no`, see functions/store/files/s3-store.ts). */
 export const UNATTACHED_FILE_DAYS = 7;
 
 export interface DataStackProps extends StackProps {

@@ -16,7 +16,17 @@ const BASIC_EXECUTION =
 const acknowledge = (scope: IConstruct, id: string, reason: string) =>
   Validations.of(scope).acknowledge({ id, reason });
 
-export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: Stack; bots: Stack }): void {
+export function acknowledgeNagFindings({
+  data,
+  api,
+  routeStacks,
+  bots,
+}: {
+  data: Stack;
+  api: Stack;
+  routeStacks: readonly Stack[];
+  bots: Stack;
+}): void {
   // --- Data
   acknowledge(
     data.node.findChild('Files'),
@@ -56,7 +66,7 @@ export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: 
       );
     }
   }
-  for (const route of api.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute)) {
+  for (const route of [api, ...routeStacks].flatMap((s) => s.node.findAll()).filter((c) => c instanceof CfnRoute)) {
     const declared = routes.find((r) => routeKey(r) === route.routeKey);
     if (route.routeKey === '$default' || declared?.auth === 'public') {
       acknowledge(

@@ -6,7 +6,7 @@ import type { Node } from 'constructs';
  *
  * | context          | default                   | meaning                                                              |
  * |------------------|---------------------------|----------------------------------------------------------------------|
- * | `stage`          | `dev`                     | stack names `Agora-<stage>-Data|Api|Bots`; several stages per account |
+ * | `stage`          | `dev`                     | stack names `Agora-<stage>-Data|Api|Api-*|Bots`; several stages per account |
  * | `throttleRate`   | `100`                     | API steady-state requests per second (the stage's default route)     |
  * | `throttleBurst`  | `200`                     | API burst (token bucket size)                                        |
  * | `botSchedules`   | bots.ts (`rate(1 minute)`)| per-bot EventBridge Scheduler expression, JSON: `{"convoy":"rate(5 minutes)"}` |

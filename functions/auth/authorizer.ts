@@ -5,35 +5,8 @@ import { spendRequest } from '../store/rate-limits.ts';
 import { AddressBuckets } from '../runtime/address-limits.ts';
 import { config } from '../runtime/config.ts';
 import { log } from '../runtime/observability.ts';
+import { ANONYMOUS, type AuthorizerContext } from './authorizer-context.ts';
 
-/**
- * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
- * from the handler in the service's error envelope (API Gateway's own 401/403 bodies are not that envelope).
- * Basic auth: the user name is the API key, the password is ignored (clients send `broker:`); `Bearer <key>` too.
- * Unknown or missing keys become the `anonymous` principal; the HTTP kit answers 401 where a key is required.
- *
- * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
- * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
- * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
- * KEY_MEMO_MS); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
- * the header would get API Gateway's bare 401 instead of the envelope).
- *
- * Unknown keys are limited per source address (config `addressRate`): each one costs a key lookup, so an address
- * that sends them spends from its own bucket in the table (`RATE#address:<ip>`), and once refused it is remembered
- * here until its wait is over: its next unknown keys cost no database call at all (a known key this container saw in
- * the last minute is still answered from the cache; one it did not see waits with the address). A request without a key costs nothing and is not limited: it gets its 401 from the HTTP kit.
- */
-export interface AuthorizerContext {
-  name: string;
-  role: string;
-  levels: string;
-  /** Seconds to wait: the key's request allowance is spent. */
-  retryAfter?: string;
-  /** The key store could not be read (a passing database fault): the HTTP kit answers 503, not 401. */
-  unavailable?: string;
-}
-
-const ANONYMOUS: AuthorizerContext = { name: 'anonymous', role: 'anonymous', levels: '' };
 /**
  * How long a known key is taken on trust: a revoked key stops working within this time (`npm run keys -- revoke`).
  * Short, since each warm authorizer re-reads each key it serves only once per period (one GetItem).
@@ -90,6 +63,23 @@ async function spendUnknownKey(address: string, limit: RateLimit): Promise<numbe
   }
 }
 
+/**
+ * The REQUEST authorizer of every route: it identifies the caller and never refuses, so that refusals come back
+ * from the handler in the service's error envelope (API Gateway's own 401/403 bodies are not that envelope).
+ * Basic auth: the user name is the API key, the password is ignored (clients send `broker:`); `Bearer <key>` too.
+ * Unknown or missing keys become the `anonymous` principal; the HTTP kit answers 401 where a key is required.
+ *
+ * Per-key fairness: with AGORA_KEY_RATE set (requests per second; AGORA_KEY_BURST, default twice that), each known
+ * key spends one request of its token bucket in DynamoDB on every call; an empty bucket puts `retryAfter` (seconds)
+ * in the context and the HTTP kit answers 429 with `Retry-After`. The key lookup is cached here in memory (by key,
+ * KEY_MEMO_MS); API Gateway's own result cache stays off, since a cached result would skip the bucket (and a request without
+ * the header would get API Gateway's bare 401 instead of the envelope).
+ *
+ * Unknown keys are limited per source address (config `addressRate`): each one costs a key lookup, so an address
+ * that sends them spends from its own bucket in the table (`RATE#address:<ip>`), and once refused it is remembered
+ * here until its wait is over: its next unknown keys cost no database call at all (a known key this container saw in
+ * the last minute is still answered from the cache; one it did not see waits with the address). A request without a key costs nothing and is not limited: it gets its 401 from the HTTP kit.
+ */
 export async function authorize(header: string | undefined, sourceIp = ''): Promise<AuthorizerContext> {
   const addressLimit = config().addressRate;
   const key = apiKeyOf(header);

@@ -1,11 +1,10 @@
 import { runTimedEvents } from '#domain/auctions/commands.ts';
 import { recordTransition } from '#runtime/observability.ts';
 import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
-import type { BotReport } from '../bots.ts';
 import { participationSecret } from '#store/participation-secret.ts';
 import { serviceCalendar } from '#runtime/calendar.ts';
 import { config } from '#runtime/config.ts';
-import { sweep } from './sweep.ts';
+import { type BotReport, sweep } from './sweep.ts';
 
 /**
  * The chronograph: applies the due timed events of auctions (period ends). It Queries the work index for what is

@@ -12,8 +12,7 @@ import { loadRoots } from '#store/batch.ts';
 import { isConditionFailure } from '#store/errors.ts';
 import { LOT_KIND, lotRepository } from '#store/lot-repository.ts';
 import { MAX_TRANSACTION_ITEMS, transact, type AggregateWrite } from '#store/transactions.ts';
-import type { BotReport } from '../bots.ts';
-import { sweep } from './sweep.ts';
+import { type BotReport, sweep } from './sweep.ts';
 
 /**
  * The concierge: settles lots and their assets (verification, recomposed, pending.dissolution, pending.deleted,

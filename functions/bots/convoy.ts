@@ -14,8 +14,7 @@ import { loadRoots } from '#store/batch.ts';
 import { isConditionFailure } from '#store/errors.ts';
 import { LOT_KIND, lotRepository } from '#store/lot-repository.ts';
 import { transact, type AggregateWrite } from '#store/transactions.ts';
-import type { BotReport } from '../bots.ts';
-import { sweep } from './sweep.ts';
+import { type BotReport, sweep } from './sweep.ts';
 
 /**
  * The convoy: joins auctions created from a lot (`merchandisingObject`) with their lot. It Queries the bot-work

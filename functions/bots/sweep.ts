@@ -3,7 +3,19 @@ import { requestNow } from '#runtime/clock.ts';
 import { log, observeBotRun } from '#runtime/observability.ts';
 import { countRequests } from '#store/client.ts';
 import { dueWork } from '#store/work.ts';
-import type { BotReport } from '../bots.ts';
+
+/** What a bot's run reports (its log line and metrics, observeBotRun). */
+export interface BotReport {
+  bot: string;
+  /** Due items read from the work index. */
+  due: number;
+  /** Items the bot changed. */
+  changed: number;
+  /** DynamoDB requests of the run (when counted). */
+  requests?: number;
+  /** Items whose handling threw (logged, left due for the next run); absent when none. */
+  failed?: number;
+}
 
 /**
  * The run every bot shares: Query the bot's due work (`WORK#<bot>`, due <= now; never a Scan), keep the items of

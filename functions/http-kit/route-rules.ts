@@ -14,7 +14,8 @@ export interface RouteRule {
   auth: 'any' | 'public' | readonly Role[];
   contentType?: string;
   location?: 'url' | 'path';
-  variant?: string;
+  /** The auction or asset type the route serves (routes.ts `type`). */
+  type?: string;
   body?: 'binary';
   /** What the route needs of the document service (routes.ts `docserviceAccess`). */
   documents?: 'files' | 'keys';
@@ -25,12 +26,12 @@ let documentPorts: (() => Promise<DocumentPorts>) | undefined;
 let validatorSources: Readonly<Record<string, ValidatorSource>> | undefined;
 
 /**
- * Hands the kit the rules of the routes this process serves, and the document ports when one of them touches
- * documents (a function, so a route that does not never loads the store's file modules). A built Lambda also hands
- * the body validators its code checks with, per type its routes serve (`variant`, `''` for none: lib/build.ts ships
- * those beside it); without them (the sources), the kit loads all.
+ * Registers the rules of the routes this process serves (routeRuleOf reads them at each request), and the document
+ * ports when one of them touches documents (a function, so a route that does not never loads the store's file
+ * modules). A built Lambda also registers the body validators its code checks with, per type its routes serve
+ * (`type`, `''` for none: lib/build.ts ships those beside it); without them (the sources), the kit loads all.
  */
-export function serveRoutes(
+export function registerRoutes(
   rules: readonly RouteRule[],
   documents?: () => Promise<DocumentPorts>,
   validators?: Readonly<Record<string, ValidatorSource>>,
@@ -46,8 +47,8 @@ export function serveRoutes(
  */
 export function servedValidators(rule: RouteRule): ValidatorSource | undefined {
   if (!validatorSources) return undefined;
-  const source = validatorSources[rule.variant ?? ''];
-  if (!source) throw new Error(`Route "${rule.key}" was built without body validators for "${rule.variant ?? ''}"`);
+  const source = validatorSources[rule.type ?? ''];
+  if (!source) throw new Error(`Route "${rule.key}" was built without body validators for "${rule.type ?? ''}"`);
   return source;
 }
 
@@ -56,7 +57,7 @@ export function servedValidators(rule: RouteRule): ValidatorSource | undefined {
  * for, is a packaging mistake: it fails loudly rather than serving without the route's access rule.
  */
 export function routeRuleOf(key: string): RouteRule {
-  if (!served) throw new Error('No route rules: this handler was loaded without serveRoutes() (lib/build.ts entry)');
+  if (!served) throw new Error('No route rules: this handler was loaded without registerRoutes() (lib/build.ts entry)');
   const rule = served.get(key);
   if (!rule) throw new Error(`No route rule for "${key}": this Lambda serves ${[...served.keys()].join(', ')}`);
   return rule;

@@ -158,7 +158,8 @@ const PRETTY = {
 /** `GET /api/0.1/lots` → tag `lots 0.1`; `/api/2.5/auctions` (landlease) → `auctions 2.5 (landlease)`; else its first segment. */
 function tagOf(route: RouteDefinition): string {
   const [, , first, second] = route.path.split('/');
-  if (/^\d+\.\d+$/.test(first)) return `${second} ${first}${route.variant ? ` (${route.variant})` : ''}`;
+  const served = route.type ?? (route.apiVersion && `v${route.apiVersion}`);
+  if (/^\d+\.\d+$/.test(first)) return `${second} ${first}${served ? ` (${served})` : ''}`;
   return first === 'openapi.json' ? 'docs' : first;
 }
 
@@ -171,7 +172,7 @@ const VERBS: Record<string, string> = {
   put: 'replace',
   delete: 'delete',
 };
-/** Handlers whose name is no CRUD verb + noun: their operationId (`{Type}` = the route's variant). */
+/** Handlers whose name is no CRUD verb + noun: their operationId (`{Type}` = the route's type). */
 const OPERATION_NAMES: Record<string, string> = {
   'post-auction-results': 'report{Type}AuctionResults',
   'get-auction-module': 'get{Type}AuctionForAuctionModule',
@@ -192,18 +193,17 @@ const pascal = (words: string) =>
     .join('');
 
 /**
- * The name generated clients give the operation, from the handler and the variant: `createLot`,
+ * The name generated clients give the operation, from the handler, the type and the API version: `createLot`,
  * `listLandleaseAuctions`, `updateBounceAsset`. An explicit `doc.operationId` wins.
  */
 export const operationId = (
-  route: Pick<RouteDefinition, 'method' | 'path' | 'handler' | 'variant' | 'doc'>,
+  route: Pick<RouteDefinition, 'method' | 'path' | 'handler' | 'type' | 'apiVersion' | 'doc'>,
 ): string => {
   if (route.doc?.operationId) return route.doc.operationId;
   const name = route.handler.split('/').at(-1)!;
   // A type reads before the noun (createLandleaseAuction), an API version after it (createTransferV24).
-  const versioned = /^v\d/.test(route.variant ?? '');
-  const type = route.variant && !versioned ? pascal(route.variant) : '';
-  const version = versioned ? pascal(route.variant!) : '';
+  const type = route.type ? pascal(route.type) : '';
+  const version = route.apiVersion ? pascal(`v${route.apiVersion}`) : '';
   if (name in OPERATION_NAMES) return OPERATION_NAMES[name].replace('{Type}', type) + version;
   // POST .../ownership takes the object over with a transfer.
   const ownership = /^post-(.+)-ownership$/.exec(name);

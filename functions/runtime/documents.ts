@@ -1,6 +1,6 @@
 import type { Keyring } from '#domain/documents/docservice.ts';
 import { loadKeyring } from '#store/docservice-keys.ts';
-import { fileStore } from '#store/files.ts';
+import { fileStore } from '#store/files/configured-store.ts';
 import { config } from './config.ts';
 
 /**

@@ -154,6 +154,16 @@ export function withCorrelation<T>(
   return scopes.run({ logger, correlationId: id, ...extra }, fn);
 }
 
+/**
+ * The same scope for the rest of the current asynchronous flow, for a middleware, which cannot wrap what follows it
+ * (the HTTP kit's observability middleware: each request's flow starts apart, so concurrent requests never mix).
+ */
+export function enterCorrelation(id: string, keys: Record<string, string | undefined>): void {
+  const logger = rootLogger.createChild({ cold_start: coldStart, correlation_id: id, ...keys });
+  coldStart = false;
+  scopes.enterWith({ logger, correlationId: id });
+}
+
 /** A client's own `x-correlation-id` is kept when it is a plain token; otherwise API Gateway's request id. */
 const CLIENT_ID = /^[\w.:-]{8,64}$/;
 export const requestCorrelationId = (header: string | undefined, requestId: string | undefined): string =>
@@ -233,10 +243,10 @@ export function recordTransition(name: string): void {
 let botValidators: ValidatorSource | undefined;
 
 /**
- * Hands a built bot the body validators its code checks with (lib/build.ts ships those beside it); without them
- * (the sources), a run loads all.
+ * Registers the body validators a built bot checks with (lib/build.ts ships those beside it; its runs load them);
+ * without them (the sources), a run loads all.
  */
-export function serveBotValidators(source: ValidatorSource): void {
+export function registerBotValidators(source: ValidatorSource): void {
   botValidators = source;
 }
 

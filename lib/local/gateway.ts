@@ -229,7 +229,7 @@ const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', modul
 async function serveSources(): Promise<void> {
   const kit = await load('http-kit/route-rules', moduleUrl('http-kit/route-rules', ''));
   const documents = moduleUrl('runtime/documents', '');
-  kit.serveRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
+  kit.registerRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
   (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
 }
 

@@ -99,21 +99,21 @@ const namesChecked = (handler: string): string[] => {
     });
   return [...new Set(names)].sort();
 };
-/** The types a handler's routes serve (`variant`; `''` for none, and for a bot). */
-const variantsOf = (handler: string): string[] => {
-  const variants = new Set(routes.filter((r) => r.handler === handler).map((r) => r.variant ?? ''));
-  return variants.size > 0 ? [...variants] : [''];
+/** The types a handler's routes serve (`type`; `''` for none, and for a bot). */
+const typesOf = (handler: string): string[] => {
+  const types = new Set(routes.filter((r) => r.handler === handler).map((r) => r.type ?? ''));
+  return types.size > 0 ? [...types] : [''];
 };
-const allVariants = [...new Set(routes.flatMap((r) => (r.variant ? [r.variant] : [])))];
-const setFile = (variant: string) => (variant ? `validators.${variant}.mjs` : 'validators.mjs');
+const allTypes = [...new Set(routes.flatMap((r) => (r.type ? [r.type] : [])))];
+const setFile = (type: string) => (type ? `validators.${type}.mjs` : 'validators.mjs');
 /** The names a Lambda built with, for one type its routes serve. */
-const builtWith = (handler: string, variant = '') => validators.get(handler)?.get(variant);
+const builtWith = (handler: string, type = '') => validators.get(handler)?.get(type);
 /**
  * The validators a Lambda ships for one type of its routes (the exports of `validators.mjs`, or
  * `validators.<type>.mjs` for a handler serving several types, read from its one export list).
  */
-const shipped = (handler: string, variant = ''): string[] | undefined => {
-  const file = join(dir, handler, setFile(variant));
+const shipped = (handler: string, type = ''): string[] | undefined => {
+  const file = join(dir, handler, setFile(type));
   if (!existsSync(file)) return undefined;
   const list = readFileSync(file, 'utf8').match(/export\s*\{([^}]*)\}\s*;?\s*$/)?.[1] ?? '';
   return list
@@ -137,7 +137,7 @@ describe('the body validators beside the bundles', () => {
   });
 
   it('no read (nor the authorizer) ships a validator file, and no Lambda ships them all', () => {
-    const withFiles = lambdaHandlers().filter((h) => variantsOf(h).some((v) => existsSync(join(dir, h, setFile(v)))));
+    const withFiles = lambdaHandlers().filter((h) => typesOf(h).some((v) => existsSync(join(dir, h, setFile(v)))));
     expect(withFiles.filter((h) => !takesBodies(h))).toEqual([]);
     expect(lambdaHandlers().filter((h) => existsSync(join(dir, h, 'request-validators.mjs')))).toEqual([]);
   });
@@ -145,13 +145,13 @@ describe('the body validators beside the bundles', () => {
   it("every name a write's or a bot's modules pass to checkWith is shipped beside it, and nothing else", () => {
     for (const handler of lambdaHandlers().filter(takesBodies)) {
       const names = namesChecked(handler);
-      const variants = variantsOf(handler);
+      const types = typesOf(handler);
       // A route of one type gets the names of its type (`<type><Key>`) and the shared ones, never another type's.
-      for (const variant of variants) {
-        const others = variant ? allVariants.filter((v) => v !== variant) : [];
+      for (const type of types) {
+        const others = type ? allTypes.filter((v) => v !== type) : [];
         const own = names.filter((n) => !others.some((o) => n.startsWith(o) && /^[A-Z]/.test(n.slice(o.length))));
-        expect(shipped(handler, variant) ?? [], `${handler} ${variant}`).toEqual(own);
-        expect(builtWith(handler, variant), `${handler} ${variant}`).toEqual(own);
+        expect(shipped(handler, type) ?? [], `${handler} ${type}`).toEqual(own);
+        expect(builtWith(handler, type), `${handler} ${type}`).toEqual(own);
       }
     }
     // Two types, two sets: a landlease write loads no dgfInsider validator, and the reverse.
@@ -237,7 +237,8 @@ describe('the Lambda bundles', () => {
     for (const handler of lambdaHandlers()) {
       for (const file of ports)
         expect(inputsOf(handler).includes(file), `${handler}: ${file}`).toBe(touchesDocuments(handler));
-      if (inputsOf(handler).includes('functions/store/files.ts')) expect(touchesDocuments(handler), handler).toBe(true);
+      if (inputsOf(handler).includes('functions/store/files/configured-store.ts'))
+        expect(touchesDocuments(handler), handler).toBe(true);
     }
   });
 
@@ -261,6 +262,6 @@ describe('the Lambda bundles', () => {
   it('fail loudly when a handler is loaded without the rules the build or the local gateway hands it', () => {
     const { answer, log } = invoke('http/not-found', '$default', '/nowhere', true);
     expect(answer.statusCode).toBe(500);
-    expect(log).toContain('No route rules: this handler was loaded without serveRoutes()');
+    expect(log).toContain('No route rules: this handler was loaded without registerRoutes()');
   });
 });

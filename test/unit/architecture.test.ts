@@ -27,9 +27,13 @@ const ALIASES = Object.entries(
 const IMPORT = /(?:^\s*(?:import|export)\s[^'"]*?from\s+|^\s*import\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm;
 
 /** Imports of a file, resolved to paths relative to the project (bare packages kept as they are). */
-function importsOf(file: string): string[] {
+function importsOf(file: string, { values = false } = {}): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map(([, spec]) => {
+  // `import type` / `export type` load nothing at run time.
+  const matches = [...text.matchAll(IMPORT)].filter(
+    ([statement]) => !values || !/^\s*(import|export)\s+type\s/.test(statement),
+  );
+  return matches.map(([, spec]) => {
     const alias = ALIASES.find(([prefix]) => spec.startsWith(prefix));
     if (alias) return alias[1] + spec.slice(alias[0].length);
     if (spec.startsWith('.')) return rel(resolve(dirname(file), spec));
@@ -49,15 +53,18 @@ function offenders(dirs: string[], forbidden: (imported: string, file: string) =
     );
 }
 
-/** Every source file reachable from `entries` through relative and aliased imports. */
-function closure(entries: string[]): Set<string> {
+/**
+ * Every source file reachable from `entries` through relative and aliased imports under `within` (`functions/`;
+ * `values`: only the imports that load something at run time, type-only ones aside).
+ */
+function closure(entries: string[], { within = /^functions\//, values = false } = {}): Set<string> {
   const seen = new Set<string>();
   const queue = entries.map(rel);
   while (queue.length) {
     const file = queue.pop()!;
     if (seen.has(file) || !file.endsWith('.ts') || !existsSync(join(ROOT, file))) continue;
     seen.add(file);
-    queue.push(...importsOf(join(ROOT, file)).filter((i) => i.startsWith('functions/')));
+    queue.push(...importsOf(join(ROOT, file), { values }).filter((i) => within.test(i)));
   }
   return seen;
 }
@@ -118,6 +125,10 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     ).toEqual([]);
   });
 
+  it("keeps the bot table out of the Lambdas: nothing in functions/ imports bots.ts (a bot's report type is bots/sweep.ts')", () => {
+    expect(offenders(['functions'], (i) => i === 'functions/bots.ts')).toEqual([]);
+  });
+
   it("names every body check by a literal: `checkWith` is only called as `checkWith('<name>', ...)`, the land-parcel validators read only in validate-schema-properties.ts (lib/build.ts ships each Lambda the validators its modules name)", () => {
     const definitions = 'functions/domain/kernel/validation.ts';
     const offending = files(join(ROOT, 'functions'))
@@ -142,21 +153,38 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(offenders(['functions'], (i) => i === 'lib' || i.startsWith('lib/'))).toEqual([]);
   });
 
-  it('lets lib/ import from functions/ only the data tables, never handler code', () => {
+  it('lets lib/ import from functions/ only the data tables, never handler code (but the build, a process of its own, that compiles them)', () => {
     const tables = [
       'functions/routes.ts',
-      // The build writes the OpenAPI document (made from the tables and the schemas) beside its Lambda.
-      'functions/openapi/document.ts',
       'functions/bots.ts',
       'functions/store/table-design.ts',
       'functions/runtime/telemetry.ts',
     ];
+    const hosting = files(join(ROOT, 'lib'))
+      .map(rel)
+      .filter((f) => f !== 'lib/build.ts');
     expect(
       offenders(
-        ['lib'],
+        hosting,
         (i) => i.startsWith('functions/') && !tables.includes(i) && !i.startsWith('functions/domain/kernel/principal'),
       ),
     ).toEqual([]);
+  });
+
+  it('synthesizes without the domain: all the CDK app (bin/agora.ts) loads of functions/, followed transitively, is the route, bot and table tables and the type descriptors the route table is written from', () => {
+    // The build (lib/build.ts: the handlers, the domain, the OpenAPI document) runs as a separate process.
+    const data = [
+      /^functions\/(routes|bots)\.ts$/,
+      /^functions\/store\/table-design\.ts$/,
+      /^functions\/runtime\/telemetry\.ts$/,
+      /^functions\/openapi\/swagger-ui-files\.ts$/,
+      // The type catalogs and descriptors (API base, style, flags), and the catalogs' error for a type not served.
+      /^functions\/domain\/(auctions|assets)\/(types\/)?([\w-]+\/)?(catalog|descriptor)\.ts$/,
+      /^functions\/domain\/kernel\/errors\.ts$/,
+    ];
+    const loaded = [...closure(['bin/agora.ts'], { within: /^(bin|lib|functions)\//, values: true })];
+    expect(loaded).toContain('functions/routes.ts');
+    expect(loaded.filter((f) => f.startsWith('functions/') && !data.some((d) => d.test(f)))).toEqual([]);
   });
 
   it('has no import loops in functions/ (type-only imports too): each file stands above what it imports', () => {

@@ -11,7 +11,7 @@ export interface AuctionsContext {
   now: Micros;
   auctions: AggregateRepository<Auction>;
   sequences: SequenceSource;
-  /** The auction type the route serves (its `variant`, e.g. `landlease`): other types are not found there. */
+  /** The auction type the route serves (its `type`, e.g. `landlease`): other types are not found there. */
   type: string;
   /** Base URL of the auction system, for `auctionUrl`. */
   auctionSite: string;

@@ -6,7 +6,7 @@ import type { AuctionStatus } from './record.ts';
  * validators and calendar.
  */
 export interface AuctionTypeDescriptor {
-  /** The type's name in the API and the `variant` of its routes. */
+  /** The type's name in the API and the `type` of its routes. */
   procurementMethodType: string;
   /** Where its auctions are served, e.g. `/api/2.5/auctions`. */
   apiBase: string;

@@ -13,5 +13,5 @@ export const assetsContext = (req: HttpRequest): AssetsContext => ({
   assets: assetRepository,
   sequences,
   organizations: organizationDirectory,
-  type: assetType(req.variant),
+  type: assetType(req.type),
 });

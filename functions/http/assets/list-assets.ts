@@ -6,7 +6,7 @@ import { feedReader } from '#store/feeds.ts';
 /** GET /api/2.4/assets, /api/0.1/assets: the dateModified feed of the route's asset type, one Query per page. */
 export const handler = httpHandler(async (req) => ({
   extra: await listFeed(feedReader, {
-    feed: assetTypeDescriptor(req.variant).feed,
+    feed: assetTypeDescriptor(req.type).feed,
     query: req.query,
     path: req.path,
     baseUrl: req.baseUrl,

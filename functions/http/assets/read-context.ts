@@ -9,5 +9,5 @@ import { assetRepository } from '#store/asset-repository.ts';
  */
 export const assetsReadContext = (req: HttpRequest): AssetsReadContext => ({
   assets: assetRepository,
-  type: assetTypeDescriptor(req.variant),
+  type: assetTypeDescriptor(req.type),
 });

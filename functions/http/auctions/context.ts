@@ -5,14 +5,14 @@ import { sequences } from '#store/sequences.ts';
 import { serviceCalendar } from '#runtime/calendar.ts';
 import { config } from '#runtime/config.ts';
 
-/** The ports every auction command gets, bound to this request; the route's `variant` is the auction type. */
+/** The ports every auction command gets, bound to this request; the route's `type` is the auction type. */
 export const auctionsContext = (req: HttpRequest): AuctionsContext => ({
   principal: req.principal,
   now: req.now,
   files: req.files,
   auctions: auctionRepository,
   sequences,
-  type: req.variant ?? '',
+  type: req.type ?? '',
   auctionSite: config().auctionSite, // where the auction system holds auctions; `auctionUrl` is built from it
 });
 

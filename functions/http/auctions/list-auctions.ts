@@ -6,7 +6,7 @@ import { feedReader } from '#store/feeds.ts';
 /** GET /api/2.5/auctions: the type's dateModified feed (no drafts), one Query per page. */
 export const handler = httpHandler(async (req) => ({
   extra: await listFeed(feedReader, {
-    feed: auctionType(req.variant ?? '').feed,
+    feed: auctionType(req.type ?? '').feed,
     query: req.query,
     path: req.path,
     baseUrl: req.baseUrl,

@@ -1,7 +1,7 @@
 import { checkDownload, requireFiles, TEMPORARY_LINK_SECONDS } from '#domain/documents/docservice.ts';
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { fileStore } from '#store/files.ts';
+import { fileStore } from '#store/files/configured-store.ts';
 
 /**
  * GET /api/docservice/get/{key}?KeyID&Signature&Expires (public: the signature is the credential): 302 to a

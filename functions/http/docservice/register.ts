@@ -1,6 +1,6 @@
 import { requireFiles, registerFile } from '#domain/documents/docservice.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { fileStore } from '#store/files.ts';
+import { fileStore } from '#store/files/configured-store.ts';
 
 /**
  * POST /api/docservice/register `{data:{hash}}`: a key for a file of that md5, its signed `url` (what the APIs

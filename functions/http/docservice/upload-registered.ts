@@ -1,6 +1,6 @@
 import { assertNotEmpty, checkUpload, requireFiles, fileUrl, md5Hex } from '#domain/documents/docservice.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { fileStore } from '#store/files.ts';
+import { fileStore } from '#store/files/configured-store.ts';
 
 /** PUT /api/docservice/upload/{key}?hash&KeyID&Signature (raw bytes): the bytes of a registered file, md5 checked. */
 export const handler = httpHandler(async (req) => {

@@ -1,6 +1,6 @@
 import { assertNotEmpty, requireFiles, fileUrl, md5Hex, newFileKey } from '#domain/documents/docservice.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { fileStore } from '#store/files.ts';
+import { fileStore } from '#store/files/configured-store.ts';
 
 /** POST /api/docservice/upload (raw bytes): stores a file not registered before; answers its key, hash and `url`. */
 export const handler = httpHandler(async (req) => {

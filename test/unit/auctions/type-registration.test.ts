@@ -63,7 +63,7 @@ describe('every auction type in the catalog', () => {
   it.each(TYPES)('%s: its routes that take its bodies show its examples in the OpenAPI document', (t) => {
     const document = openApiDocument() as { paths: Record<string, Record<string, any>> };
     const names = Object.values(documented(t)) as string[];
-    const taking = routes.filter((r) => r.variant === t && r.doc?.request && names.includes(r.doc.request));
+    const taking = routes.filter((r) => r.type === t && r.doc?.request && names.includes(r.doc.request));
     // create, change, place a bid, change a bid
     expect(taking.length).toBeGreaterThanOrEqual(4);
     for (const route of taking) {

@@ -1,6 +1,7 @@
 /**
- * The blob store of the document service: files by key. Two adapters: S3 in AWS (`FILES_BUCKET` set,
- * files-s3.ts), a folder locally (`AGORA_FILES_DIR`, default the git-ignored `.agora/files`).
+ * The blob store of the document service: files by key. Two adapters, which configured-store.ts picks from: S3 in
+ * AWS (`FILES_BUCKET` set, s3-store.ts), a folder locally (`AGORA_FILES_DIR`, default the git-ignored `.agora/files`,
+ * folder-store.ts).
  */
 export interface FileStore {
   /** Stores the bytes of a file; `md5` (hex) is checked again by the store where it can (S3 Content-MD5). */

@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { s3Store } from '../../../functions/store/files-s3.ts';
+import { s3Store } from '../../../functions/store/files/s3-store.ts';
 
 // The S3 adapter loads the SDK and the presigner at first use (never with the module); presigning needs no network.
 describe('S3 file store', () => {

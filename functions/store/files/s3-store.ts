@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { traceClient } from './xray.ts';
+import { traceClient } from '../xray.ts';
 import type { FileStore } from './file-store.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { config } from '#runtime/config.ts';
+import { join } from 'node:path';
 import type { FileStore } from './file-store.ts';
 
 /** Local folder adapter: `<dir>/<key>`; nothing expires locally. */
@@ -29,28 +28,5 @@ export function folderStore(dir: string): FileStore {
       ),
     directUpload: async () => undefined,
     markAttached: async () => {},
-  };
-}
-
-let store: FileStore | undefined;
-
-export function fileStore(): FileStore {
-  if (!store) {
-    const { filesBucket: bucket, filesDir } = config();
-    store = bucket ? lazyS3(bucket) : folderStore(resolve(filesDir));
-  }
-  return store;
-}
-
-/** The S3 adapter and its SDK load at first use only, so functions that never touch a file never import them. */
-function lazyS3(bucket: string): FileStore {
-  const s3 = import('./files-s3.ts').then((m) => m.s3Store(bucket));
-  return {
-    put: async (...a) => (await s3).put(...a),
-    downloadUrl: async (...a) => (await s3).downloadUrl(...a),
-    read: async (...a) => (await s3).read(...a),
-    exists: async (...a) => (await s3).exists(...a),
-    directUpload: async (...a) => (await s3).directUpload(...a),
-    markAttached: async (...a) => (await s3).markAttached(...a),
   };
 }

@@ -1,0 +1,29 @@
+import { authorizerContextOf } from '../../auth/authorizer-context.ts';
+import {
+  PermissionError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '#domain/kernel/errors.ts';
+import { routeRuleOf } from '../route-rules.ts';
+import type { KitMiddleware } from '../types.ts';
+
+/**
+ * First of the kit: the route's rule, by the event's route key (a Lambda without one fails loudly, never serves an
+ * unchecked request), and the caller, then refuses callers the route does not admit: the key store unavailable → 503,
+ * the key over its allowance → 429 (the authorizer's token bucket), no valid key → 401, a key of another role → 403.
+ * Before the body is read, so an unauthenticated caller costs no parsing and learns nothing of how its body is taken.
+ */
+export const admission = (): KitMiddleware => ({
+  before: ({ event, context }) => {
+    const caller = authorizerContextOf(event.requestContext.authorizer?.lambda);
+    context.caller = caller;
+    const rule = routeRuleOf(event.routeKey ?? '$default');
+    context.rule = rule;
+    if (caller.unavailable) throw new ServiceUnavailableError();
+    if (caller.retryAfter) throw new TooManyRequestsError(Number(caller.retryAfter));
+    if (rule.auth === 'public') return;
+    if (caller.role === 'anonymous') throw new UnauthorizedError();
+    if (rule.auth !== 'any' && !rule.auth.includes(caller.role)) throw new PermissionError();
+  },
+});

@@ -1,0 +1,87 @@
+import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { config } from '#runtime/config.ts';
+import type { RouteRule } from '../route-rules.ts';
+import type { Event, HttpResult, KitMiddleware, Response } from '../types.ts';
+
+/** A JSON answer in the route's media type (`?opt_pretty=1`: indented). */
+export function respond(
+  rule: RouteRule | undefined,
+  event: Event,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  const pretty = event.queryStringParameters?.opt_pretty;
+  const text = pretty && pretty !== '0' && pretty !== 'false' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+  return {
+    statusCode: status,
+    headers: {
+      'content-type': rule?.contentType ?? 'application/json',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    },
+    body: text,
+  };
+}
+
+/** The public base URL: configured (AGORA_PUBLIC_URL), else the domain API Gateway received the request on. */
+export function publicBaseUrl(event: Event): string {
+  const configured = config().publicUrl;
+  return configured ? configured.replace(/\/+$/, '') : `https://${event.requestContext.domainName}`;
+}
+
+const isHttpResult = (response: Response | HttpResult | null | undefined): response is HttpResult =>
+  response != null && !('statusCode' in response);
+
+/**
+ * The handler's result as the service answers it: `{data, ...extra, access}` with absolute links, `Location` (absolute
+ * unless the route answers paths), `Cache-Control: no-store` for anything a token touched; or a file's bytes, or a 302.
+ */
+export const envelope = (): KitMiddleware => ({
+  after: (request) => {
+    const { event, context, response: result } = request;
+    if (!isHttpResult(result)) return;
+    request.response = answer(context.rule!, event, result, context.principal?.token !== undefined);
+  },
+});
+
+function answer(rule: RouteRule, event: Event, result: HttpResult, tokenShown: boolean): Response {
+  if (result.file)
+    return {
+      statusCode: 200,
+      headers: { 'content-type': result.file.contentType, 'x-content-type-options': 'nosniff', ...result.headers },
+      body: Buffer.from(result.file.bytes).toString('base64'),
+      isBase64Encoded: true,
+    };
+  if (result.redirect)
+    return { statusCode: 302, headers: { location: result.redirect, 'cache-control': 'no-store' }, body: '' };
+  const baseUrl = publicBaseUrl(event);
+  const headers: Record<string, string> = { ...result.headers };
+  // An answer with a token, or to a caller who showed one (owner-only fields), must not be kept by any cache.
+  if (result.access || tokenShown) headers['cache-control'] = 'no-store';
+  if (result.location) headers.location = rule.location === 'path' ? result.location : baseUrl + result.location;
+  const data = result.data === undefined ? undefined : absoluteLinks(result.data, baseUrl);
+  const payload = {
+    ...(data !== undefined && { data }),
+    ...result.extra,
+    ...(result.access && { access: result.access }),
+  };
+  return respond(rule, event, result.status ?? 200, payload, headers);
+}
+
+/**
+ * Document links are stored as paths of this API (`/api/...`): every `url` that is one is answered absolute from the
+ * configured base URL. A client's own links are absolute (format `uri`), so a path can only be the service's.
+ */
+function absoluteLinks(value: unknown, baseUrl: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => absoluteLinks(v, baseUrl));
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] =
+      key === 'url' && typeof v === 'string' && v.startsWith('/') && !v.startsWith('//')
+        ? baseUrl + v
+        : absoluteLinks(v, baseUrl);
+  }
+  return out;
+}
