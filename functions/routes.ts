@@ -185,7 +185,7 @@ const auctionRoutes = (
 ): RouteDefinition[] => {
   const auction = `auction.${variant}`;
   const bid = `bid.${variant}`;
-  // `secrets`: a bid made active signs its participation link at once where the type says so (dgfInsider).
+  // `secrets`: the routes that answer a bid's owner (or the auction system) compute its participation link.
   return [
     {
       method: 'GET',
@@ -341,6 +341,7 @@ const auctionRoutes = (
       table: 'ro',
       variant,
       ...style,
+      secrets: ['participation'],
       doc: {
         summary: 'Read a bid (its owner, or anyone once bids are disclosed)',
         response: 'resource',
@@ -448,6 +449,7 @@ const auctionRoutes = (
       table: 'ro',
       variant,
       ...style,
+      secrets: ['participation'],
       doc: { summary: 'The procedure as the auction system reads it', response: 'resource', resource: auction },
     },
     {
@@ -458,6 +460,7 @@ const auctionRoutes = (
       table: 'rw',
       variant,
       ...style,
+      secrets: ['participation'],
       doc: {
         summary: 'Report the auction results (auction system)',
         request: 'auction.results',

@@ -50,8 +50,8 @@ import {
   bidView,
   findBid,
   isBidOwner,
-  participationUrlOf,
   type Bid,
+  type ParticipationLinks,
 } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import { answered, assertQuestionsOpen, findQuestion, newQuestion, type Question } from './questions.ts';
@@ -280,36 +280,20 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject)
     (w, def) => {
       assertStatus(w.root, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
       const fields = def.bids.create(data, w.root, ctx.now);
-      const bid = withParticipation(ctx, def, w.root, {
-        ...fields,
-        id: newId(),
-        owner: ctx.principal.name,
-        date: formatKyiv(ctx.now),
-      });
+      const bid: Bid = { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) };
       putChild(w, bidChild(bid, sha256(token)));
-      return bidView(w, bid, true);
+      return bidView(w, bid, linksOf(ctx));
     },
     { serialize: true },
   );
   return { bid: result, token };
 }
 
-/**
- * A type whose bids show their participation link as soon as they are active (dgfInsider) gets it here, keyed as
- * the chronograph keys it when it schedules the auction.
- */
-function withParticipation(ctx: AuctionsContext, def: AuctionDefinition, auction: Auction, bid: Bid): Bid {
-  if (!def.bids.participationOnActive || bid.status !== 'active' || bid.participationUrl) return bid;
-  if (ctx.participationSecret === undefined) throw new Error('participation links: no secret on this route');
-  return {
-    ...bid,
-    participationUrl: participationUrlOf(
-      { auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret },
-      auction.id,
-      bid.id,
-    ),
-  };
-}
+/** The links of a route that holds the participation secret (one answering a bid's owner); none elsewhere. */
+const linksOf = (ctx: AuctionsContext): ParticipationLinks | undefined =>
+  ctx.participationSecret === undefined
+    ? undefined
+    : { auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret };
 
 /** Bid operations need the bid's own token and an auction status that admits bid changes. */
 function ownBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId: string, refusal: string) {
@@ -330,14 +314,9 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
         .map((r) => r.bid)
         .filter((b) => b.id !== bid.id);
       const documents = currentDocuments(w.children, documentScope(BID, bid.id));
-      const next = withParticipation(
-        ctx,
-        def,
-        w.root,
-        def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now }),
-      );
+      const next = def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now });
       if (!sameJson(next, bid)) putChild(w, bidChild(next, child.internal?.tokenHash));
-      return bidView(w, next, true);
+      return bidView(w, next, linksOf(ctx));
     },
     { serialize: true },
   );
@@ -351,7 +330,7 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
     id,
     (w, def) => {
       const { bid } = ownBid(ctx, w, def, bidId, `Can't delete bid in current (${w.root.status}) auction status`);
-      const shown = bidView(w, bid, true);
+      const shown = bidView(w, bid, linksOf(ctx));
       removeWithBelongings(w, { kind: BID, id: bid.id });
       return shown;
     },
@@ -494,7 +473,7 @@ export async function postAuctionResults(ctx: PeriodsContext, id: string, data: 
     recordResults(w, data.bids, ctx.now);
     def.onResults(w, ctx);
   });
-  return auctionModuleView(saved);
+  return auctionModuleView(saved, linksOf(ctx));
 }
 
 // ---------------------------------------------------------------------------------------------------- awards, contracts

@@ -11,8 +11,6 @@ import type { Auction, Working } from './auction.ts';
 export interface EventContext extends Timing {
   /** Base URL of the auction system: `auctionUrl` is built from it. */
   auctionSite: string;
-  /** The server secret participation links are keyed with (an argument: the domain reads no environment). */
-  participationSecret: string;
 }
 
 /**

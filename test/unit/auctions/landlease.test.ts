@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { working } from '../../../functions/domain/auctions/auction.ts';
-import { bidChild, bidsOf, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
+import { bidChild, bidsOf, bidView, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
 import { applyDueEvents, nextCheck, withNextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { landleaseBids } from '../../../functions/domain/auctions/types/landlease/bids.ts';
 import { landlease } from '../../../functions/domain/auctions/types/landlease/definition.ts';
@@ -98,7 +98,6 @@ describe('landlease timed events', () => {
     now: at(text),
     calendar: martial,
     auctionSite: 'https://auction.test',
-    participationSecret: 'unit-test-secret',
   });
 
   it('arms next_check at the end of the current period', () => {
@@ -123,11 +122,15 @@ describe('landlease timed events', () => {
       auctionUrl: `https://auction.test/auctions/${committed.id}`,
     });
     expect(w.remove).toEqual([{ kind: 'BID', id: '3'.repeat(32) }]);
+    // Participation links are credentials: computed for the owner's answers (bidView), never written.
+    expect(w.put.filter((c) => c.entity === 'bid')).toEqual([]);
     const auctionUrl = `https://auction.test/auctions/${committed.id}`;
+    const links = { auctionSite: 'https://auction.test', participationSecret: 'unit-test-secret' };
     for (const b of bidsOf(w.children)) {
-      expect(b.participationUrl).toBe(
+      expect(bidView(w, b, links).participationUrl).toBe(
         `${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`,
       );
+      expect(bidView(w, b)).not.toHaveProperty('participationUrl');
     }
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);
   });

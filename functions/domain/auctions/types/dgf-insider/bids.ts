@@ -112,5 +112,4 @@ export const insiderBids: BidPolicy<DgfInsiderAuction> = {
   create,
   patch,
   assertDocumentWritable,
-  participationOnActive: true,
 };

@@ -143,5 +143,4 @@ export const landleaseBids: BidPolicy<LandleaseAuction> = {
   create,
   patch,
   assertDocumentWritable,
-  participationOnActive: false,
 };
