@@ -1,4 +1,10 @@
-import { PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Aggregate, AggregateRepository, Change, Child, Indexing } from '#domain/kernel/aggregate.ts';
 import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
@@ -6,7 +12,7 @@ import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
-import { isConditionFailure, storageLimitError } from './errors.ts';
+import { assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
@@ -22,8 +28,9 @@ export interface AggregateKind<T> {
 }
 
 /**
- * Attempts of one optimistic load-apply-write. Serialized child writes (bids, bid documents) move the revision, so a
+ * Attempts of one optimistic load-apply-write. Serialized child writes (bid documents) move the revision, so a
  * burst of them on one auction contends: each round one wins, so the attempts cover a burst of about this many.
+ * Bids hold on the auction's status instead (`keepStatus`) and do not contend.
  */
 const MAX_ATTEMPTS = 12;
 
@@ -42,6 +49,7 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     rev: a.rev,
     tokenHash: a.tokenHash,
     internal: a.internal,
+    ...(a.closed && { closed: true }),
     data: a.root,
     ...(ix.feed && {
       GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
@@ -59,6 +67,7 @@ export function childItem(kind: string, id: string, child: Child): JsonObject {
     schemaVersion: SCHEMA_VERSION,
     data: child.data,
     internal: child.internal,
+    ...(child.rev !== undefined && { rev: child.rev }),
   };
 }
 
@@ -71,6 +80,7 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     tokenHash: root.tokenHash,
     rev: root.rev,
     internal: root.internal,
+    ...(root.closed && { closed: true }),
     children: items
       .filter((i) => i !== root)
       .map((i) => ({
@@ -78,6 +88,7 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
         entity: i.entity,
         data: i.data,
         ...(i.internal && { internal: i.internal }),
+        ...(i.rev !== undefined && { rev: i.rev }),
       })),
   };
 }
@@ -91,7 +102,13 @@ export function changeWrites<T>(
   const TableName = tableName();
   const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
   const rootWrite = change.keepRevision
-    ? { ConditionCheck: { TableName, Key: keys.root(def.kind, current.id), ...condition } }
+    ? {
+        ConditionCheck: {
+          TableName,
+          Key: keys.root(def.kind, current.id),
+          ...(change.keepStatus ? statusCondition(def, current) : condition),
+        },
+      }
     : {
         Put: {
           TableName,
@@ -100,19 +117,47 @@ export function changeWrites<T>(
             root: change.root,
             internal: change.internal ?? current.internal,
             tokenHash: change.tokenHash ?? current.tokenHash,
+            closed: change.close ?? current.closed,
             rev: current.rev + 1,
           }),
           ...condition,
         },
       };
+  // Each child put moves its own revision and holds on the one read: `keepStatus` writes are not ordered by the
+  // aggregate's revision, so two writers of one child (two PATCHes of a bid) would otherwise lose a change.
+  const revs = new Map(current.children.map((c) => [childSortKey(c.place), c.rev ?? 0]));
+  const childWrite = (c: Child) => {
+    const was = revs.get(childSortKey(c.place));
+    const Item = childItem(def.kind, current.id, { ...c, rev: (was ?? 0) + 1 });
+    return { Put: { TableName, Item, ...childCondition(was) } };
+  };
   return [
     rootWrite,
-    ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
+    ...(change.put ?? []).map(childWrite),
     ...(change.remove ?? []).map((place) => ({
       Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) },
     })),
   ];
 }
+
+/** The root still has the status it was read with and is open to `keepStatus` writes. */
+function statusCondition<T>(def: AggregateKind<T>, current: Aggregate<T>) {
+  const status = (current.root as { status?: unknown }).status;
+  if (typeof status !== 'string') throw new Error(`${def.entity}: keepStatus needs a root with a status`);
+  return {
+    ConditionExpression: '#data.#status = :status AND attribute_not_exists(closed)',
+    ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
+    ExpressionAttributeValues: { ':status': status },
+  };
+}
+
+/** A child is put only over the version read: none (a new child), or the same revision (0: stored without one). */
+const childCondition = (was: number | undefined) =>
+  was === undefined
+    ? { ConditionExpression: 'attribute_not_exists(PK)' }
+    : was === 0
+      ? { ConditionExpression: 'attribute_not_exists(rev)' }
+      : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': was } };
 
 /** The writes that create an aggregate: its root only if no item has its key yet, and its children. */
 export function createWrites<T>(
@@ -148,8 +193,18 @@ export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promi
   return fromItems<T>(id, items);
 }
 
+/** The root item alone (one consistent read), for changes that read no child. */
+async function loadRoot<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
+  if (!ID.test(id)) return undefined;
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.root(def.kind, id), ConsistentRead: true }),
+  );
+  return Item ? fromItems<T>(id, [Item]) : undefined;
+}
+
 /** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
 export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+  assertWithinTransactionLimits(writes);
   try {
     if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
     else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
@@ -179,9 +234,9 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
       await writeChange(createWrites(def, a));
     },
 
-    modify: (id, change) =>
+    modify: (id, change, options) =>
       retryOnConflict(async () => {
-        const current = await loadAggregate(def, id);
+        const current = await (options?.rootOnly ? loadRoot : loadAggregate)(def, id);
         if (!current) throw new NotFoundError(def.notFound);
         const next = change(current);
         if (!next) return current;
@@ -195,6 +250,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
           root: next.root,
           internal: next.internal ?? current.internal,
           tokenHash: next.tokenHash ?? current.tokenHash,
+          closed: next.close ?? current.closed,
           rev: current.rev + 1,
           children: [...kept, ...put],
         };

@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { pick, type JsonObject } from '../kernel/objects.ts';
+import { pick, sameJson, type JsonObject } from '../kernel/objects.ts';
 import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
@@ -13,6 +13,7 @@ import {
   childrenOf,
   documentScope,
   putChild,
+  putWithin,
   type Auction,
   type AuctionParts,
   type AuctionStatus,
@@ -208,13 +209,16 @@ const closeComplaints = (award: Award, at: string) => ({
 
 /**
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
- * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order.
+ * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order. As many awards as one write holds
+ * (`w.more` when some are left): bids that have their award already are skipped, and the auction moves to
+ * qualification with the last of them, so a run that stops midway resumes where it stopped.
  */
 export function startAwarding(w: Working, timing: Timing, rules: AwardingRules): void {
-  const at = stamp(w, timing.now);
+  const at = formatKyiv(timing.now);
   const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
-  w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: at } };
-  (rules.chain ? ranked : ranked.slice(0, 1)).forEach((bid, rank) => {
+  const awarded = new Set(awardsIn(w.children).map((a) => a.bid_id));
+  for (const [rank, bid] of (rules.chain ? ranked : ranked.slice(0, 1)).entries()) {
+    if (awarded.has(bid.id)) continue;
     const award: Award = {
       id: newId(),
       bid_id: bid.id,
@@ -227,8 +231,9 @@ export function startAwarding(w: Working, timing: Timing, rules: AwardingRules):
       ...(rank === 0 && pendingPeriods(w, at, timing)),
     };
     // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
-    putChild(w, { place: childPlace(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
-  });
+    if (!putWithin(w, { place: childPlace(AWARD, award.id), entity: 'award', data: award, internal: { rank } })) return;
+  }
+  w.root = { ...w.root, status: 'active.qualification', date: at, dateModified: at, awardPeriod: { startDate: at } };
 }
 
 function view<D extends Award | Contract>(
@@ -482,15 +487,20 @@ export function patchContract(
   if (next.status === 'active') w.root = { ...w.root, status: 'complete', date: at };
 }
 
-/** Records the auction system's results on the bids: each reported bid takes its final value. */
+/**
+ * Records the auction system's results on the bids: each reported bid takes its final value, as many as one write
+ * holds (`w.more` when some are left; a bid that has its value already is skipped).
+ */
 export function recordResults(w: Working, results: AuctionResults['bids'], now: Micros): void {
-  const at = formatKyiv(now);
+  const reported = new Map(results.map((r) => [r.id, r.value]));
   for (const { bid, child } of bidRecords(w.children)) {
-    const reported = results.find((r) => r.id === bid.id);
-    if (!reported) continue;
-    putChild(w, bidChild({ ...bid, value: { ...bid.value, ...reported.value } }, child.internal?.tokenHash));
+    const final = reported.get(bid.id);
+    if (!final) continue;
+    const value = { ...bid.value, ...final };
+    if (sameJson(value, bid.value)) continue;
+    if (!putWithin(w, bidChild({ ...bid, value }, child.internal?.tokenHash))) return;
   }
-  w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: at } };
+  w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: formatKyiv(now) } };
 }
 
 // ---------------------------------------------------------------------------------------------------- deadlines

@@ -1,5 +1,5 @@
 import { formatKyiv } from '../kernel/time.ts';
-import { removeWithBelongings, type Auction, type Working } from './auction.ts';
+import { removeWithin, type Auction, type Working } from './auction.ts';
 import { auctionUrlOf, BID, bidRecords } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
@@ -16,11 +16,15 @@ export function moveTo<A extends Auction>(
   w.root = { ...w.root, ...extra, status, date: at, dateModified: at };
 }
 
-/** Draft bids never registered are removed with their documents. */
-export function dropDraftBids(w: Working): void {
+/**
+ * Draft bids never registered are removed with their documents, as many as one write holds: false when some are
+ * left for the next write (the event stays due until none is).
+ */
+export function dropDraftBids(w: Working): boolean {
   for (const { bid } of bidRecords(w.children).filter((r) => r.bid.status === 'draft')) {
-    removeWithBelongings(w, { kind: BID, id: bid.id });
+    if (!removeWithin(w, { kind: BID, id: bid.id })) return false;
   }
+  return true;
 }
 
 /**
