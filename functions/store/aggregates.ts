@@ -5,7 +5,14 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { Aggregate, AggregateRepository, Change, Child, Indexing } from '#domain/kernel/aggregate.ts';
+import type {
+  Aggregate,
+  AggregateRepository,
+  Change,
+  Child,
+  ChildBudgets,
+  Indexing,
+} from '#domain/kernel/aggregate.ts';
 import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
@@ -25,7 +32,12 @@ export interface AggregateKind<T> {
   indexing: (root: T, internal?: JsonObject) => Indexing;
   dateModified: (root: T) => string;
   id: (root: T) => string;
+  /** Bounds on its children, kept in a budget item beside them (`BUDGET_SK`). */
+  budgets?: ChildBudgets;
 }
+
+/** The sort key of an aggregate's budget item: the bytes and counts of its children by kind (not a child). */
+export const BUDGET_SK = '#BUDGET';
 
 /**
  * Attempts of one optimistic load-apply-write. Serialized child writes (bid documents) move the revision, so a
@@ -82,7 +94,7 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     internal: root.internal,
     ...(root.closed && { closed: true }),
     children: items
-      .filter((i) => i !== root)
+      .filter((i) => i !== root && i.SK !== BUDGET_SK)
       .map((i) => ({
         place: childPlaceOf(i.SK),
         entity: i.entity,
@@ -131,8 +143,10 @@ export function changeWrites<T>(
     const Item = childItem(def.kind, current.id, { ...c, rev: (was ?? 0) + 1 });
     return { Put: { TableName, Item, ...childCondition(was) } };
   };
+  const budget = budgetWrite(def, current, change);
   return [
     rootWrite,
+    ...(budget ? [budget] : []),
     ...(change.put ?? []).map(childWrite),
     ...(change.remove ?? []).map((place) => ({
       Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) },
@@ -150,6 +164,79 @@ function statusCondition<T>(def: AggregateKind<T>, current: Aggregate<T>) {
     ExpressionAttributeValues: { ':status': status },
   };
 }
+
+/** The bytes a child takes as stored (its data and server-only state, as JSON text). */
+const storedBytes = (c: Child): number => Buffer.byteLength(JSON.stringify([c.data, c.internal ?? null]));
+
+/**
+ * The change's effect on the aggregate's budgets, as one update of its budget item: bytes and counts added by kind,
+ * conditioned (unless the change is the server's) on every kind that grows staying within its bounds.
+ */
+function budgetWrite<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Change<T>) {
+  const budgets = def.budgets;
+  if (!budgets) return undefined;
+  const was = new Map(current.children.map((c) => [childSortKey(c.place), c]));
+  const bytes = new Map<string, number>();
+  const count = new Map<string, number>();
+  const add = (map: Map<string, number>, kind: string, n: number) => map.set(kind, (map.get(kind) ?? 0) + n);
+  for (const c of change.put ?? []) {
+    const before = was.get(childSortKey(c.place));
+    add(bytes, c.place.kind, storedBytes(c) - (before ? storedBytes(before) : 0));
+    if (!before && !c.place.under) add(count, c.place.kind, 1);
+  }
+  for (const place of change.remove ?? []) {
+    const before = was.get(childSortKey(place));
+    if (!before) continue;
+    add(bytes, place.kind, -storedBytes(before));
+    if (!place.under) add(count, place.kind, -1);
+  }
+  const terms = [
+    ...[...bytes].map(([kind, n]) => ({ name: `bytes_${kind}`, n, bound: budgets.bytes[kind] })),
+    ...[...count]
+      .filter(([kind]) => budgets.count[kind] !== undefined)
+      .map(([kind, n]) => ({ name: `count_${kind}`, n, bound: budgets.count[kind] })),
+  ].filter((t) => t.n !== 0);
+  if (!terms.length) return undefined;
+  const names = Object.fromEntries(terms.map((t, i) => [`#t${i}`, t.name]));
+  const values = Object.fromEntries(terms.map((t, i) => [`:t${i}`, t.n]));
+  const limited = change.unbudgeted
+    ? []
+    : terms.map((t, i) => ({ ...t, i })).filter((t) => t.n > 0 && t.bound !== undefined);
+  for (const t of limited) values[`:r${t.i}`] = t.bound! - t.n;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { PK: keys.aggregate(def.kind, current.id), SK: BUDGET_SK },
+      UpdateExpression: `ADD ${terms.map((_, i) => `#t${i} :t${i}`).join(', ')}`,
+      ...(limited.length && {
+        ConditionExpression: limited
+          .map((t) => `(attribute_not_exists(#t${t.i}) OR #t${t.i} <= :r${t.i})`)
+          .join(' AND '),
+      }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * When only the budget item's condition failed, the change is refused for good (a retry would fail again): the
+ * refusal of the first kind the change grows; undefined for any other failure.
+ */
+function budgetRefusal<T>(def: AggregateKind<T>, writes: TransactItems, error: unknown) {
+  const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+  if (!def.budgets || e?.name !== 'TransactionCanceledException' || !e.CancellationReasons) return undefined;
+  const at = writes.findIndex((w) => w.Update?.Key?.SK === BUDGET_SK);
+  const failed = e.CancellationReasons.map((r, i) => (r.Code && r.Code !== 'None' ? i : -1)).filter((i) => i >= 0);
+  if (at < 0 || failed.length !== 1 || failed[0] !== at) return undefined;
+  const update = writes[at].Update!;
+  const grown = Object.entries(update.ExpressionAttributeNames ?? {}).find(([name]) =>
+    update.ConditionExpression?.includes(name),
+  );
+  return def.budgets.refusal(grown?.[1].replace(/^(bytes|count)_/, '') ?? '');
+}
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /** A child is put only over the version read: none (a new child), or the same revision (0: stored without one). */
 const childCondition = (was: number | undefined) =>
@@ -240,7 +327,12 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         if (!current) throw new NotFoundError(def.notFound);
         const next = change(current);
         if (!next) return current;
-        await writeChange(changeWrites(def, current, next));
+        const writes = changeWrites(def, current, next);
+        try {
+          await writeChange(writes);
+        } catch (error) {
+          throw budgetRefusal(def, writes, error) ?? error;
+        }
         const put = next.put ?? [];
         const gone = new Set([...put.map((p) => p.place), ...(next.remove ?? [])].map(childSortKey));
         const kept = current.children.filter((c) => !gone.has(childSortKey(c.place)));

@@ -63,6 +63,7 @@ import { applyDueEvents, withNextCheck, type EventContext } from './timed-events
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
+import { assertChildSizes } from './limits.ts';
 import { addCancellation as newCancellation, patchCancellation, type Cancellation } from './cancellations.ts';
 
 /** The server fields every type shares; a client sending them is ignored. */
@@ -92,7 +93,7 @@ async function change<R>(
   ctx: AuctionsContext,
   id: string,
   apply: (w: Working, def: AuctionDefinition) => R,
-  options: { serialize?: boolean; keepStatus?: boolean; rootOnly?: boolean } = {},
+  options: { serialize?: boolean; keepStatus?: boolean; rootOnly?: boolean; server?: boolean } = {},
 ): Promise<{ result: R; saved: Aggregate<Auction> }> {
   let result!: R;
   const saved = await ctx.auctions.modify(
@@ -107,8 +108,11 @@ async function change<R>(
       const root = options.rootOnly ? w.root : withNextCheck(def.events, w.root, w.children);
       const rootChanged = !sameJson(root, current.root);
       if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
+      // A client's children are bounded one by one here, and all together by the auction's budgets (limits.ts).
+      if (!options.server) assertChildSizes(w.put);
       const keepRevision = !rootChanged && !options.serialize && !w.serialize;
       return {
+        unbudgeted: options.server,
         root: rootChanged ? root : current.root,
         put: w.put,
         remove: w.remove,
@@ -482,26 +486,31 @@ export async function postAuctionResults(ctx: PeriodsContext, id: string, data: 
   }
 }
 
-/** One bounded write of a results report: true when more writes are needed. */
+/** One bounded write of a results report (the server's: never refused by the auction's budgets): true when more. */
 async function reportResults(ctx: PeriodsContext, id: string, data: AuctionResults) {
-  return change(ctx, id, (w, def) => {
-    assertStatus(
-      w.root,
-      [def.statuses.auction],
-      `Can't report auction results in current (${w.root.status}) auction status`,
-    );
-    const active = bidRecords(w.children)
-      .filter((r) => r.bid.status === 'active')
-      .map((r) => r.bid.id);
-    const reported = data.bids.map((b) => b.id);
-    if (reported.length !== active.length)
-      throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
-    if (!active.every((bidId) => reported.includes(bidId)))
-      throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
-    recordResults(w, data.bids, ctx.now);
-    if (!w.more) def.onResults(w, ctx);
-    return w.more === true;
-  });
+  return change(
+    ctx,
+    id,
+    (w, def) => {
+      assertStatus(
+        w.root,
+        [def.statuses.auction],
+        `Can't report auction results in current (${w.root.status}) auction status`,
+      );
+      const active = bidRecords(w.children)
+        .filter((r) => r.bid.status === 'active')
+        .map((r) => r.bid.id);
+      const reported = data.bids.map((b) => b.id);
+      if (reported.length !== active.length)
+        throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
+      if (!active.every((bidId) => reported.includes(bidId)))
+        throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
+      recordResults(w, data.bids, ctx.now);
+      if (!w.more) def.onResults(w, ctx);
+      return w.more === true;
+    },
+    { server: true },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------- awards, contracts
@@ -700,13 +709,13 @@ export async function runTimedEvents(
       if (!isDue(def, current, ctx.now)) return undefined;
       if (!current.closed && bidsMayChange(def, current.root)) {
         more = true;
-        return { root: current.root, close: true };
+        return { root: current.root, close: true, unbudgeted: true };
       }
       names = applyDueEvents(def.events, w, ctx);
       more = w.more === true;
       if (more && !w.put.length && !w.remove.length) throw new Error(`auction ${id}: a timed event cannot progress`);
       const root = withNextCheck(def.events, w.root, w.children);
-      return { root, put: w.put, remove: w.remove, close: more };
+      return { root, put: w.put, remove: w.remove, close: more, unbudgeted: true };
     });
     applied.push(...names);
   }

@@ -1,3 +1,4 @@
+import type { DomainError } from './errors.ts';
 import type { JsonObject } from './objects.ts';
 import type { Micros } from './time.ts';
 
@@ -54,6 +55,17 @@ export interface Aggregate<T> {
   closed?: boolean;
 }
 
+/**
+ * Bounds on an aggregate's children by kind (`BID`, `DOC`, `QUESTION`, ...): the bytes they take as stored and how
+ * many there are. The store keeps the totals in the same transactions as the children, so that no concurrent
+ * writers can take a kind beyond them; a client's change that would is refused with `refusal(kind)`.
+ */
+export interface ChildBudgets {
+  bytes: Readonly<Record<string, number>>;
+  count: Readonly<Record<string, number>>;
+  refusal(kind: string): DomainError;
+}
+
 /** Where an aggregate appears besides its own key: the listing feed and the bot-work index. */
 export interface Indexing {
   feed?: { name: string; test: boolean };
@@ -80,6 +92,11 @@ export interface Change<T> {
    * lose to a root write that keeps the status (a question asked meanwhile).
    */
   keepStatus?: boolean;
+  /**
+   * A server's change (a timed event, the auction system's results): counted in the aggregate's budgets but never
+   * refused by them, so that no procedure stalls on a full auction.
+   */
+  unbudgeted?: boolean;
   /**
    * Closes the aggregate to `keepStatus` writes (true) or opens it again (false); absent: as it was. A change that
    * reads the children and takes several writes (a timed event dropping draft bids) closes it first, so that no
