@@ -48,7 +48,7 @@ describe('concurrent bids on one auction', () => {
     const stored = await storedBids(a.id);
     expect(stored.size).toBe(40);
     for (const r of made) expect(stored.get(r.body.data.id)?.status).toBe('active');
-    earlier.forEach((b, i) => expect(stored.get(b.id)?.value?.amount).toBe(5000 + i));
+    for (const [i, b] of earlier.entries()) expect(stored.get(b.id)?.value?.amount).toBe(5000 + i);
   });
 
   it('never lets a bid in after the enquiry end: every bid answered 201 is counted, the rest are refused', async () => {
