@@ -135,6 +135,34 @@ describe('landlease timed events', () => {
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);
   });
 
+  it('drops draft bids in writes of at most 98 children, the event due until the last of them', () => {
+    const hex = (n: number) => n.toString(16).padStart(32, '0');
+    const children = [
+      bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'),
+      bidChild(bid('2', 'active', { bidNumber: 2 }), 'h2'),
+      ...Array.from({ length: 250 }, (_, i) => bidChild({ ...bid('3', 'draft'), id: hex(i) }, 'h')),
+    ];
+    const tenderEnds = { ...ctx('2026-03-02T10:00:00+02:00'), now: at(committed.tenderPeriod!.endDate) + 1 };
+    let state = { root: { ...committed, status: 'active.tendering' } as typeof committed, children };
+    const writes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const w = working(state);
+      const applied = applyDueEvents(landlease.events, w, tenderEnds);
+      writes.push(w.remove.length);
+      const gone = new Set(w.remove.map((p) => p.id));
+      state = { root: w.root, children: w.children.filter((c) => !gone.has(c.place.id)) };
+      if (!w.more) {
+        expect(applied).toEqual(['tendering ends']);
+        break;
+      }
+      expect(applied).toEqual([]);
+      expect(w.root.status).toBe('active.tendering');
+    }
+    expect(writes).toEqual([98, 98, 54]);
+    expect(state.root.status).toBe('active.enquiry');
+    expect(bidsOf(state.children).map((b) => b.status)).toEqual(['active', 'active']);
+  });
+
   it('does nothing before a period ends', () => {
     const w = working({ root: committed, children: [] });
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-03T10:00:00+02:00'))).toEqual([]);
