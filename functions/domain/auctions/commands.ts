@@ -655,31 +655,36 @@ export async function updateContract(
 
 // ---------------------------------------------------------------------------------------------------- cancellations
 
-/** The auction owner adds a cancellation (`pending`; `active` cancels at once). */
-export async function addCancellation(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Cancellation> {
+/**
+ * The auction owner adds a cancellation (`pending`; `active` cancels at once): an active one takes effect as a timed
+ * event, run here in as many writes as clearing the bids takes (the chronograph finishes it if this request stops).
+ */
+export async function addCancellation(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Cancellation> {
   const { result } = await change(
     ctx,
     id,
-    (w, def) => {
+    (w) => {
       assertOwner(ctx, w);
-      return newCancellation(w, data, ctx.now, def.cancellation);
+      return newCancellation(w, data, ctx.now);
     },
     { serialize: true },
   );
+  if (result.status === 'active') await runTimedEvents(ctx, id);
   return result;
 }
 
-/** The auction owner edits or activates a pending cancellation; activation cancels the auction. */
+/** The auction owner edits or activates a pending cancellation; activation cancels the auction (as on adding). */
 export async function updateCancellation(
-  ctx: AuctionsContext,
+  ctx: PeriodsContext,
   id: string,
   cancellationId: string,
   data: JsonObject,
 ): Promise<Cancellation> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
-    return patchCancellation(w, cancellationId, data, ctx.now, def.cancellation);
+    return patchCancellation(w, cancellationId, data, ctx.now);
   });
+  if (result.status === 'active') await runTimedEvents(ctx, id);
   return result;
 }
 

@@ -131,4 +131,19 @@ describe('an auction with more bids than one transaction holds', () => {
     expect(qualifying.awards).toHaveLength(1);
     expect(qualifying.awards[0]).toMatchObject({ status: 'pending', bid_id: registered[ACTIVE - 2].id });
   }, 300_000);
+
+  it('cancels a landlease auction with 300 bids: the bids go in bounded writes, then the status', async () => {
+    const a = await landlease.tendering(api, service, clock);
+    const bids = `${AUCTIONS}/${a.id}/bids`;
+    await inPool(300, 8, async () => created(await api.post(bids, aBid(), { as: 'broker2' })));
+    const cancelled = await api.post(
+      `${AUCTIONS}/${a.id}/cancellations`,
+      { reason: 'Скасовано', status: 'active' },
+      { token: a.token },
+    );
+    expect(cancelled.status).toBe(201);
+    expect((await api.get(`${AUCTIONS}/${a.id}`)).body.data.status).toBe('cancelled');
+    expect(await storedBids(a.id)).toEqual([]);
+    expect((await api.post(bids, aBid(), { as: 'broker2' })).status).toBe(403);
+  }, 120_000);
 });
