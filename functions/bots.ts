@@ -31,7 +31,6 @@ export const bots: readonly BotDefinition[] = [
     name: 'chronograph',
     handler: 'bots/chronograph',
     schedule: 'rate(1 minute)',
-    secrets: ['participation'],
     description: 'Applies due timed events of auctions: period ends and the transitions they cause.',
   },
 ];

@@ -115,7 +115,7 @@ const PUBLIC = 'public';
 const BROKER = ['broker'] as const;
 const CONCIERGE = ['concierge', 'admin'] as const;
 const NO_TABLE = { table: 'none' } as const;
-/** A bid made active signs its participation link at once where the type says so (dgfInsider). */
+/** The routes that answer a bid's owner (or the auction system) compute its participation link: never stored. */
 const PARTICIPATION = { secrets: ['participation'] } as const;
 /** A read answers no `Location`, whatever its API version's style. */
 const NO_LOCATION = { location: undefined };
@@ -226,7 +226,7 @@ const AUCTION_ROUTES: readonly RouteRow[] = [
   ['GET', '/{auctionId}/questions/{questionId}', 'get-question', ANY, 'Read a question', resource('question')],
   ['PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', BROKER, 'Answer a question (auction owner)', resource('question', { request: 'answer', token: true })],
   ['POST', '/{auctionId}/bids', 'post-bid', BROKER, 'Place a bid', created('bid.{type}'), PARTICIPATION],
-  ['GET', '/{auctionId}/bids/{bidId}', 'get-bid', ANY, 'Read a bid (its owner, or anyone once bids are disclosed)', resource('bid.{type}', TOKEN)],
+  ['GET', '/{auctionId}/bids/{bidId}', 'get-bid', ANY, 'Read a bid (its owner, or anyone once bids are disclosed)', resource('bid.{type}', TOKEN), PARTICIPATION],
   ['PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', BROKER, 'Change a bid (bid owner)', resource('bid.{type}', { request: 'bid.{type}.patch', token: true }), PARTICIPATION],
   ['DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', BROKER, 'Withdraw a bid (bid owner)', resource('bid.{type}', TOKEN)],
   ['POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', BROKER, 'Add a document to a bid (bid owner)', created('document', TOKEN)],
@@ -234,8 +234,8 @@ const AUCTION_ROUTES: readonly RouteRow[] = [
   ['GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', ANY, 'Read a document of a bid', resource('document', TOKEN)],
   ['PUT', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'put-bid-document', BROKER, 'Upload a new version of a bid document (bid owner)', update('document', TOKEN)],
   ['PATCH', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'patch-bid-document', BROKER, 'Change the fields of a bid document, not its file (bid owner)', update('document.patch', TOKEN)],
-  ['GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], 'The procedure as the auction system reads it', resource('auction.{type}')],
-  ['POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], 'Report the auction results (auction system)', resource('auction.{type}', { request: 'auction.results' })],
+  ['GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], 'The procedure as the auction system reads it', resource('auction.{type}'), PARTICIPATION],
+  ['POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], 'Report the auction results (auction system)', resource('auction.{type}', { request: 'auction.results' }), PARTICIPATION],
   ['GET', '/{auctionId}/awards', 'list-awards', ANY, 'List the awards of an auction', collection('award')],
   ['GET', '/{auctionId}/awards/{awardId}', 'get-award', ANY, 'Read an award', resource('award')],
   ['PATCH', '/{auctionId}/awards/{awardId}', 'patch-award', BROKER, 'Decide on an award (auction owner; the winning bidder may decline)', resource('award', { request: 'award.patch', token: true })],

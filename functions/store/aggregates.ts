@@ -6,14 +6,21 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { Aggregate, AggregateRepository, Change, Child, Indexing } from '#domain/kernel/aggregate.ts';
+import type {
+  Aggregate,
+  AggregateRepository,
+  Change,
+  Child,
+  ChildBudgets,
+  Indexing,
+} from '#domain/kernel/aggregate.ts';
 import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
-import { AlreadyCreatedError, isConditionFailure, storageLimitError } from './errors.ts';
+import { AlreadyCreatedError, assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
@@ -26,11 +33,17 @@ export interface AggregateKind<T> {
   indexing: (root: T, internal?: JsonObject) => Indexing;
   dateModified: (root: T) => string;
   id: (root: T) => string;
+  /** Bounds on its children, kept in a budget item beside them (`BUDGET_SK`). */
+  budgets?: ChildBudgets;
 }
 
+/** The sort key of an aggregate's budget item: the bytes and counts of its children by kind (not a child). */
+export const BUDGET_SK = '#BUDGET';
+
 /**
- * Attempts of one optimistic load-apply-write. Serialized child writes (bids, bid documents) move the revision, so a
+ * Attempts of one optimistic load-apply-write. Serialized child writes (bid documents) move the revision, so a
  * burst of them on one auction contends: each round one wins, so the attempts cover a burst of about this many.
+ * Bids hold on the auction's status instead (`keepStatus`) and do not contend.
  */
 const MAX_ATTEMPTS = 12;
 
@@ -49,6 +62,7 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     rev: a.rev,
     tokenHash: a.tokenHash,
     internal: a.internal,
+    ...(a.closed && { closed: true }),
     data: a.root,
     ...(ix.feed && {
       GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
@@ -66,6 +80,7 @@ export function childItem(kind: string, id: string, child: Child): JsonObject {
     schemaVersion: SCHEMA_VERSION,
     data: child.data,
     internal: child.internal,
+    ...(child.rev !== undefined && { rev: child.rev }),
   };
 }
 
@@ -78,13 +93,15 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     tokenHash: root.tokenHash,
     rev: root.rev,
     internal: root.internal,
+    ...(root.closed && { closed: true }),
     children: items
-      .filter((i) => i !== root)
+      .filter((i) => i !== root && i.SK !== BUDGET_SK)
       .map((i) => ({
         place: childPlaceOf(i.SK),
         entity: i.entity,
         data: i.data,
         ...(i.internal && { internal: i.internal }),
+        ...(i.rev !== undefined && { rev: i.rev }),
       })),
   };
 }
@@ -98,7 +115,13 @@ export function changeWrites<T>(
   const TableName = tableName();
   const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
   const rootWrite = change.keepRevision
-    ? { ConditionCheck: { TableName, Key: keys.root(def.kind, current.id), ...condition } }
+    ? {
+        ConditionCheck: {
+          TableName,
+          Key: keys.root(def.kind, current.id),
+          ...(change.keepStatus ? statusCondition(def, current) : condition),
+        },
+      }
     : {
         Put: {
           TableName,
@@ -107,19 +130,122 @@ export function changeWrites<T>(
             root: change.root,
             internal: change.internal ?? current.internal,
             tokenHash: change.tokenHash ?? current.tokenHash,
+            closed: change.close ?? current.closed,
             rev: current.rev + 1,
           }),
           ...condition,
         },
       };
+  // Each child put moves its own revision and holds on the one read: `keepStatus` writes are not ordered by the
+  // aggregate's revision, so two writers of one child (two PATCHes of a bid) would otherwise lose a change.
+  const revs = new Map(current.children.map((c) => [childSortKey(c.place), c.rev ?? 0]));
+  const childWrite = (c: Child) => {
+    const was = revs.get(childSortKey(c.place));
+    const Item = childItem(def.kind, current.id, { ...c, rev: (was ?? 0) + 1 });
+    return { Put: { TableName, Item, ...childCondition(was) } };
+  };
+  const budget = budgetWrite(def, current, change);
   return [
     rootWrite,
-    ...(change.put ?? []).map((c) => ({ Put: { TableName, Item: childItem(def.kind, current.id, c) } })),
+    ...(budget ? [budget] : []),
+    ...(change.put ?? []).map(childWrite),
     ...(change.remove ?? []).map((place) => ({
       Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) },
     })),
   ];
 }
+
+/** The root still has the status it was read with and is open to `keepStatus` writes. */
+function statusCondition<T>(def: AggregateKind<T>, current: Aggregate<T>) {
+  const status = (current.root as { status?: unknown }).status;
+  if (typeof status !== 'string') throw new Error(`${def.entity}: keepStatus needs a root with a status`);
+  return {
+    ConditionExpression: '#data.#status = :status AND attribute_not_exists(closed)',
+    ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
+    ExpressionAttributeValues: { ':status': status },
+  };
+}
+
+/** The bytes a child takes as stored (its data and server-only state, as JSON text). */
+const storedBytes = (c: Child): number => Buffer.byteLength(JSON.stringify([c.data, c.internal ?? null]));
+
+/**
+ * The change's effect on the aggregate's budgets, as one update of its budget item: bytes and counts added by kind,
+ * conditioned (unless the change is the server's) on every kind that grows staying within its bounds.
+ */
+function budgetWrite<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Change<T>) {
+  const budgets = def.budgets;
+  if (!budgets) return undefined;
+  const was = new Map(current.children.map((c) => [childSortKey(c.place), c]));
+  const bytes = new Map<string, number>();
+  const count = new Map<string, number>();
+  const add = (map: Map<string, number>, kind: string, n: number) => map.set(kind, (map.get(kind) ?? 0) + n);
+  for (const c of change.put ?? []) {
+    const before = was.get(childSortKey(c.place));
+    add(bytes, c.place.kind, storedBytes(c) - (before ? storedBytes(before) : 0));
+    if (!before && !c.place.under) add(count, c.place.kind, 1);
+  }
+  for (const place of change.remove ?? []) {
+    const before = was.get(childSortKey(place));
+    if (!before) continue;
+    add(bytes, place.kind, -storedBytes(before));
+    if (!place.under) add(count, place.kind, -1);
+  }
+  const terms = [
+    ...[...bytes].map(([kind, n]) => ({ name: `bytes_${kind}`, n, bound: budgets.bytes[kind] })),
+    ...[...count]
+      .filter(([kind]) => budgets.count[kind] !== undefined)
+      .map(([kind, n]) => ({ name: `count_${kind}`, n, bound: budgets.count[kind] })),
+  ].filter((t) => t.n !== 0);
+  if (!terms.length) return undefined;
+  const names = Object.fromEntries(terms.map((t, i) => [`#t${i}`, t.name]));
+  const values = Object.fromEntries(terms.map((t, i) => [`:t${i}`, t.n]));
+  const limited = change.unbudgeted
+    ? []
+    : terms.map((t, i) => ({ ...t, i })).filter((t) => t.n > 0 && t.bound !== undefined);
+  for (const t of limited) values[`:r${t.i}`] = t.bound! - t.n;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { PK: keys.aggregate(def.kind, current.id), SK: BUDGET_SK },
+      UpdateExpression: `ADD ${terms.map((_, i) => `#t${i} :t${i}`).join(', ')}`,
+      ...(limited.length && {
+        ConditionExpression: limited
+          .map((t) => `(attribute_not_exists(#t${t.i}) OR #t${t.i} <= :r${t.i})`)
+          .join(' AND '),
+      }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * When only the budget item's condition failed, the change is refused for good (a retry would fail again): the
+ * refusal of the first kind the change grows; undefined for any other failure.
+ */
+function budgetRefusal<T>(def: AggregateKind<T>, writes: TransactItems, error: unknown) {
+  const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+  if (!def.budgets || e?.name !== 'TransactionCanceledException' || !e.CancellationReasons) return undefined;
+  const at = writes.findIndex((w) => w.Update?.Key?.SK === BUDGET_SK);
+  const failed = e.CancellationReasons.map((r, i) => (r.Code && r.Code !== 'None' ? i : -1)).filter((i) => i >= 0);
+  if (at < 0 || failed.length !== 1 || failed[0] !== at) return undefined;
+  const update = writes[at].Update!;
+  const grown = Object.entries(update.ExpressionAttributeNames ?? {}).find(([name]) =>
+    update.ConditionExpression?.includes(name),
+  );
+  return def.budgets.refusal(grown?.[1].replace(/^(bytes|count)_/, '') ?? '');
+}
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/** A child is put only over the version read: none (a new child), or the same revision (0: stored without one). */
+const childCondition = (was: number | undefined) =>
+  was === undefined
+    ? { ConditionExpression: 'attribute_not_exists(PK)' }
+    : was === 0
+      ? { ConditionExpression: 'attribute_not_exists(rev)' }
+      : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': was } };
 
 /**
  * The writes that create an aggregate: its root only if no item has its key yet, and its children. The root carries
@@ -180,8 +306,18 @@ async function rootAttribute<T>(def: AggregateKind<T>, id: string, name: string)
   return Item?.[name];
 }
 
+/** The root item alone (one consistent read), for changes that read no child. */
+async function loadRoot<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
+  if (!ID.test(id)) return undefined;
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.root(def.kind, id), ConsistentRead: true }),
+  );
+  return Item ? fromItems<T>(id, [Item]) : undefined;
+}
+
 /** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
 export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+  assertWithinTransactionLimits(writes);
   try {
     if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
     else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
@@ -218,13 +354,18 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
       }
     },
 
-    modify: (id, change) =>
+    modify: (id, change, options) =>
       retryOnConflict(async () => {
-        const current = await loadAggregate(def, id);
+        const current = await (options?.rootOnly ? loadRoot : loadAggregate)(def, id);
         if (!current) throw new NotFoundError(def.notFound);
         const next = change(current);
         if (!next) return current;
-        await writeChange(changeWrites(def, current, next));
+        const writes = changeWrites(def, current, next);
+        try {
+          await writeChange(writes);
+        } catch (error) {
+          throw budgetRefusal(def, writes, error) ?? error;
+        }
         const put = next.put ?? [];
         const gone = new Set([...put.map((p) => p.place), ...(next.remove ?? [])].map(childSortKey));
         const kept = current.children.filter((c) => !gone.has(childSortKey(c.place)));
@@ -234,6 +375,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
           root: next.root,
           internal: next.internal ?? current.internal,
           tokenHash: next.tokenHash ?? current.tokenHash,
+          closed: next.close ?? current.closed,
           rev: current.rev + 1,
           children: [...kept, ...put],
         };

@@ -1,4 +1,5 @@
 import type { Auction } from '#domain/auctions/auction.ts';
+import { AUCTION_BUDGETS } from '#domain/auctions/limits.ts';
 import { auctionIndexing } from '#domain/auctions/view.ts';
 import { aggregateRepository, type AggregateKind } from './aggregates.ts';
 
@@ -10,5 +11,6 @@ export const AUCTION_KIND: AggregateKind<Auction> = {
   indexing: auctionIndexing,
   dateModified: (auction) => auction.dateModified,
   id: (auction) => auction.id,
+  budgets: AUCTION_BUDGETS,
 };
 export const auctionRepository = aggregateRepository(AUCTION_KIND);

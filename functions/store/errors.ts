@@ -1,5 +1,33 @@
 import { UnprocessableError } from '#domain/kernel/errors.ts';
 
+/** DynamoDB's limits on one TransactWriteItems: 100 items, 4 MB in all. */
+export const MAX_TRANSACTION_ITEMS = 100;
+export const MAX_TRANSACTION_BYTES = 4_000_000;
+
+/**
+ * A change larger than one DynamoDB transaction can hold, refused before it is sent (422, as an item over 400 KB):
+ * nothing is written, and the answer says why instead of DynamoDB's bare ValidationException (a 500) on every
+ * retry. The domain never asks for one: it works in bounded batches (auctions/auction.ts `WRITE_BOUNDS`).
+ */
+export class ChangeTooLargeError extends UnprocessableError {
+  constructor(what: string) {
+    super({ location: 'body', name: 'data', description: `The change is too large to be stored at once (${what})` });
+  }
+}
+
+/** The size DynamoDB counts for an item, approximated by its JSON text (names and values): an upper bound in practice. */
+const approximateBytes = (write: object): number => Buffer.byteLength(JSON.stringify(write));
+
+/** Refuses writes that one transaction cannot hold (more than 100 items or 4 MB), with a clear domain error. */
+export function assertWithinTransactionLimits(writes: readonly object[]): void {
+  if (writes.length > MAX_TRANSACTION_ITEMS)
+    throw new ChangeTooLargeError(`${writes.length} items, at most ${MAX_TRANSACTION_ITEMS}`);
+  if (writes.length < 2) return; // a single item is bound by the item limit (400 KB), checked by DynamoDB
+  const bytes = writes.reduce((sum, w) => sum + approximateBytes(w), 0);
+  if (bytes > MAX_TRANSACTION_BYTES)
+    throw new ChangeTooLargeError(`${Math.ceil(bytes / 1000)} KB, at most ${MAX_TRANSACTION_BYTES / 1000} KB`);
+}
+
 /**
  * True when DynamoDB refused a write because another writer got there first: a condition failed (single write or
  * inside a transaction), or a transaction collided with another one on the same item. Either way nothing was

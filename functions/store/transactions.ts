@@ -2,10 +2,10 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import type { Aggregate, Change } from '#domain/kernel/aggregate.ts';
 import { changeWrites, type AggregateKind } from './aggregates.ts';
 import { documentClient, tableName } from './client.ts';
+import { assertWithinTransactionLimits } from './errors.ts';
 import { keys } from './table-design.ts';
 
-/** DynamoDB's limit on the items of one TransactWriteItems. */
-export const MAX_TRANSACTION_ITEMS = 100;
+export { MAX_TRANSACTION_ITEMS } from './errors.ts';
 
 export interface AggregateWrite {
   def: AggregateKind<any>;
@@ -44,7 +44,6 @@ export function transactionItems(
 export async function transact(writes: AggregateWrite[], checks: AggregateCheck[] = []): Promise<void> {
   const items = transactionItems(writes, checks);
   if (items.length === 0) return;
-  if (items.length > MAX_TRANSACTION_ITEMS)
-    throw new Error(`A transaction takes at most ${MAX_TRANSACTION_ITEMS} items, got ${items.length}`);
+  assertWithinTransactionLimits(items);
   await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
 }

@@ -327,15 +327,13 @@ describe('BotsStack', () => {
     botsTemplate.resourceCountIs('AWS::Scheduler::Schedule', bots.length);
   });
 
-  it('gives the bots that key participation links the generated secret, and only them', () => {
+  it('gives the participation secret only to the bots that declare it (none: links are computed by the routes)', () => {
     const functions = Object.values(botsTemplate.findResources('AWS::Lambda::Function')) as any[];
     const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.PARTICIPATION_SECRET_ARN);
-    expect(withSecret).toHaveLength(bots.filter((b) => b.secrets?.includes('participation')).length);
-    botsTemplate.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]),
-      },
-    });
+    const declared = bots.filter((b) => b.secrets?.includes('participation')).length;
+    expect(withSecret).toHaveLength(declared);
+    const policies = JSON.stringify(botsTemplate.findResources('AWS::IAM::Policy'));
+    expect(policies.includes('secretsmanager:GetSecretValue')).toBe(declared > 0);
     data.hasResourceProperties('AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('participation') });
   });
 });

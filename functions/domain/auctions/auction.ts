@@ -49,15 +49,60 @@ export interface AuctionParts<A extends Auction = Auction> {
 export interface Working<A extends Auction = Auction> extends AuctionParts<A> {
   put: Child[];
   remove: ChildPlace[];
+  /** A bounded step stopped for want of room (`putWithin`, `removeWithin`): its rest is for the next write. */
+  more?: boolean;
+  /** The auction is closed to bid writes while a change in several writes is under way (a timed event). */
+  closed?: boolean;
+  /** The change claims something its siblings must not (a bid's `bidNumber`): it moves the revision. */
+  serialize?: boolean;
 }
 
-export const working = <A extends Auction>(a: AuctionParts<A>): Working<A> => ({
+export const working = <A extends Auction>(a: AuctionParts<A> & { closed?: boolean }): Working<A> => ({
   root: a.root,
   children: [...a.children],
   tokenHash: a.tokenHash,
   put: [],
   remove: [],
+  ...(a.closed && { closed: true }),
 });
+
+/**
+ * What one write of an auction may hold besides its root and its budget item (store/aggregates.ts): DynamoDB takes
+ * 100 items and 4 MB a transaction. Steps
+ * that touch many children (dropping draft bids, recording results, awarding) do what fits and leave the rest to the
+ * next write, each step idempotent so that an interrupted run resumes where it stopped.
+ */
+export const WRITE_BOUNDS = { items: 98, bytes: 3_000_000 };
+
+/** Bytes a child takes in a write, approximated by its JSON text (the store counts the same way). */
+const childBytes = (c: Child): number => JSON.stringify(c).length + 200;
+const written = (w: Working) => ({
+  items: w.put.length + w.remove.length,
+  bytes: w.put.reduce((sum, c) => sum + childBytes(c), 0) + w.remove.length * 200,
+});
+
+/** True when the write has room for `items` more children of `bytes`; else marks the working as having more to do. */
+function hasRoom(w: Working, items: number, bytes: number): boolean {
+  const now = written(w);
+  if (now.items + items <= WRITE_BOUNDS.items && now.bytes + bytes <= WRITE_BOUNDS.bytes) return true;
+  w.more = true;
+  return false;
+}
+
+/** Puts a child if this write has room for it; false (and `w.more`) when it must wait for the next write. */
+export function putWithin(w: Working, child: Child): boolean {
+  if (!hasRoom(w, 1, childBytes(child))) return false;
+  putChild(w, child);
+  return true;
+}
+
+/** Removes a child with its belongings if this write has room for them all; false (and `w.more`) otherwise. */
+export function removeWithin(w: Working, owner: ChildOwner): boolean {
+  const count = w.children.filter((c) => isOrUnder(c.place, owner)).length;
+  if (!hasRoom(w, count, count * 200)) return false;
+  removeWithBelongings(w, owner);
+  return true;
+}
 
 export function putChild(w: Working, child: Child): void {
   w.children = [...w.children.filter((c) => !samePlace(c.place, child.place)), child];

@@ -15,6 +15,7 @@ import {
   childrenOf,
   documentScope,
   putChild,
+  putWithin,
   type Auction,
   type AuctionParts,
   type AuctionStatus,
@@ -210,13 +211,16 @@ const closeComplaints = (award: Award, at: string) => ({
 
 /**
  * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
- * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order.
+ * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order. As many awards as one write holds
+ * (`w.more` when some are left): bids that have their award already are skipped, and the auction moves to
+ * qualification with the last of them, so a run that stops midway resumes where it stopped.
  */
 export function startAwarding(w: Working, timing: Timing, rules: AwardingRules): void {
-  const at = stamp(w, timing.now);
+  const at = formatKyiv(timing.now);
   const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
-  w.root = { ...w.root, status: 'active.qualification', date: at, awardPeriod: { startDate: at } };
-  (rules.chain ? ranked : ranked.slice(0, 1)).forEach((bid, rank) => {
+  const awarded = new Set(awardsIn(w.children).map((a) => a.bid_id));
+  for (const [rank, bid] of (rules.chain ? ranked : ranked.slice(0, 1)).entries()) {
+    if (awarded.has(bid.id)) continue;
     const award: Award = {
       id: newId(),
       bid_id: bid.id,
@@ -229,8 +233,9 @@ export function startAwarding(w: Working, timing: Timing, rules: AwardingRules):
       ...(rank === 0 && pendingPeriods(w, at, timing)),
     };
     // The rank is kept beside the award (ids are random): awards are shown, and waiting ones promoted, in rank order.
-    putChild(w, { place: childPlace(AWARD, award.id), entity: 'award', data: award, internal: { rank } });
-  });
+    if (!putWithin(w, { place: childPlace(AWARD, award.id), entity: 'award', data: award, internal: { rank } })) return;
+  }
+  w.root = { ...w.root, status: 'active.qualification', date: at, dateModified: at, awardPeriod: { startDate: at } };
 }
 
 function view<D extends Award | Contract>(
@@ -548,20 +553,22 @@ export function patchContract(
 
 /**
  * Records the auction system's results on the bids: each reported bid takes its final value and the date of its
- * last bid (ties go to the earlier date); a bid reported without a value made none and becomes `invalid`.
+ * last bid (ties go to the earlier date); a bid reported without a value made none and becomes `invalid`. As many as
+ * one write holds (`w.more` when some are left; a bid that has its result already is skipped).
  */
 export function recordResults(w: Working, results: AuctionResults['bids'], now: Micros): void {
-  const at = formatKyiv(now);
+  const reported = new Map(results.map((r) => [r.id, r]));
   for (const { bid, child } of bidRecords(w.children)) {
-    const reported = results.find((r) => r.id === bid.id);
-    if (!reported) continue;
-    const { value, date } = reported;
+    const result = reported.get(bid.id);
+    if (!result) continue;
+    const { value, date } = result;
     const next: Bid = value
       ? { ...bid, value: { ...bid.value, ...value }, ...(date && { date: formatKyiv(parseInstant(date)!) }) }
       : { ...bid, status: 'invalid' };
-    putChild(w, bidChild(next, child.internal?.tokenHash));
+    if (sameJson(next, bid)) continue;
+    if (!putWithin(w, bidChild(next, child.internal?.tokenHash))) return;
   }
-  w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: at } };
+  w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: formatKyiv(now) } };
 }
 
 // ---------------------------------------------------------------------------------------------------- deadlines

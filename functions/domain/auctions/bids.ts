@@ -14,7 +14,7 @@ import {
   type AuctionParts,
   type AuctionStatus,
 } from './auction.ts';
-import type { TypeBidFields as BidFields } from './catalog.ts';
+import { auctionType, type TypeBidFields as BidFields } from './catalog.ts';
 
 /** Every status a bid of any type can be in: what its request schemas allow (landlease: its patch), and `unsuccessful` (set by the server). */
 export type BidStatus = NonNullable<StatusOf<BidFields>> | 'unsuccessful';
@@ -27,6 +27,7 @@ interface BidServer {
   owner: string;
   date: string;
   bidNumber?: number;
+  /** Shown to the bid's owner only, computed on each answer (`bidView`): a credential, never stored. */
   participationUrl?: string;
 }
 
@@ -68,11 +69,6 @@ export interface BidPolicy<A extends Auction = Auction> {
       now: Micros;
     },
   ): void;
-  /**
-   * The bid gets its `participationUrl` as soon as it is `active` (dgfInsider, upstream `participation_url`);
-   * otherwise only when the auction is scheduled.
-   */
-  participationOnActive: boolean;
 }
 
 export const BID = 'BID';
@@ -89,7 +85,8 @@ export function findBid(children: Child[], id: string): { bid: Bid; child: Child
   return found;
 }
 
-export const bidChild = (bid: Bid, tokenHash: string): Child => ({
+/** A bid as stored: without a participation link (a credential; items written before kept one, dropped on rewrite). */
+export const bidChild = ({ participationUrl: _, ...bid }: Bid, tokenHash: string): Child => ({
   place: childPlace(BID, bid.id),
   entity: 'bid',
   data: bid,
@@ -109,14 +106,34 @@ export function assertBidOwner(principal: Principal, bid: Bid, child: Child): vo
   if (!isBidOwner(principal, bid, child)) throw new PermissionError();
 }
 
-/** A bid as shown: with its documents (every version, as upstream); `participationUrl` only to its owner. */
-export function bidView(a: AuctionParts, bid: Bid, toOwner: boolean): Bid {
-  const { participationUrl, ...rest } = bid;
+/**
+ * What computes bidders' links, on the routes that answer a bid's owner or the auction system: where auctions are
+ * held and the server secret the links are keyed with.
+ */
+export interface ParticipationLinks {
+  auctionSite: string;
+  participationSecret: string;
+}
+
+/**
+ * An active bid has its link as soon as it is active where its type says so (dgfInsider, upstream
+ * `participation_url`), otherwise once the auction is scheduled (it has its `auctionUrl`).
+ */
+const hasParticipationLink = (a: AuctionParts, bid: Bid): boolean =>
+  bid.status === 'active' &&
+  (auctionType(a.root.procurementMethodType).participationOnActive || a.root.auctionUrl !== undefined);
+
+/**
+ * A bid as shown: with its documents (every version, as upstream); its `participationUrl` only to its owner (or the
+ * auction system), computed from `links` when given, never read from storage.
+ */
+export function bidView(a: AuctionParts, bid: Bid, links?: ParticipationLinks): Bid {
+  const { participationUrl: _, ...rest } = bid;
   const documents = allDocuments(a.children, documentScope(BID, bid.id));
   return {
     ...rest,
     ...(documents.length && { documents }),
-    ...(toOwner && participationUrl && { participationUrl }),
+    ...(links && hasParticipationLink(a, bid) && { participationUrl: participationUrlOf(links, a.root.id, bid.id) }),
   } as Bid;
 }
 
@@ -124,17 +141,23 @@ export function bidView(a: AuctionParts, bid: Bid, toOwner: boolean): Bid {
 export function visibleBids(a: AuctionParts, hiddenIn: readonly string[]): Bid[] | undefined {
   if (hiddenIn.includes(a.root.status)) return undefined;
   const bids = bidsOf(a.children).filter((b) => b.status !== 'draft');
-  return bids.length ? bids.map((b) => bidView(a, b, false)) : undefined;
+  return bids.length ? bids.map((b) => bidView(a, b)) : undefined;
 }
 
-/** One bid by id: its owner always sees it; others only once bids are no longer hidden. */
-export function readBid(a: AuctionParts, id: string, principal: Principal, hiddenIn: readonly string[]): Bid {
+/** One bid by id: its owner always sees it (with its link); others only once bids are no longer hidden. */
+export function readBid(
+  a: AuctionParts,
+  id: string,
+  principal: Principal,
+  hiddenIn: readonly string[],
+  links?: ParticipationLinks,
+): Bid {
   const { bid, child } = findBid(a.children, id);
   const owner = isBidOwner(principal, bid, child);
   if (!owner && hiddenIn.includes(a.root.status)) {
     throw new ForbiddenError(`Can't view bid in current (${a.root.status}) auction status`);
   }
-  return bidView(a, bid, owner);
+  return bidView(a, bid, owner ? links : undefined);
 }
 
 /**

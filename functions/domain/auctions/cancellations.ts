@@ -4,18 +4,20 @@ import { newId } from '../kernel/ids.ts';
 import { sameJson, type JsonObject } from '../kernel/objects.ts';
 import { declare, schemaOf, serverSet, text, writable } from '../protocol/model.ts';
 import type { Cancellation as CancellationBody, CancellationPatch } from '../schemas/generated/request-types.ts';
-import { formatKyiv, type Micros } from '../kernel/time.ts';
+import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import {
   childPlace,
   childrenOf,
   putChild,
-  removeChild,
+  removeWithin,
+  type Auction,
   type AuctionParts,
   type AuctionStatus,
   type Working,
 } from './auction.ts';
 import { BID } from './bids.ts';
+import type { TimedEvent } from './timed-events.ts';
 
 /**
  * Cancellations (reference-behaviour.md §7.4 last row, §8 "Cancellation"): the auction owner adds a `pending`
@@ -97,18 +99,33 @@ export function findCancellation(a: AuctionParts, id: string): Child<Cancellatio
   return found;
 }
 
-/** The auction is cancelled: in the type's listed statuses every bid (with its documents) is removed first. */
-function cancelAuction(w: Working, rules: CancellationRules, now: Micros): void {
-  if (rules.clearBidsIn.includes(w.root.status)) {
-    for (const c of w.children.filter((c) => c.place.kind === BID || c.place.under?.kind === BID))
-      removeChild(w, c.place);
-  }
-  const at = formatKyiv(now);
-  w.root = { ...w.root, status: 'cancelled', date: at, dateModified: at };
+/** The active cancellation of an auction not cancelled yet: its date, when the auction is to be cancelled. */
+function pendingEffect(auction: Auction, children: readonly Child[]): Micros | undefined {
+  if (NOT_CANCELLABLE.includes(auction.status)) return undefined;
+  const active = childrenOf(children, CANCELLATION).find((c) => (c.data as Cancellation).status === 'active');
+  return active ? parseInstant((active.data as Cancellation).date) : undefined;
 }
 
+/**
+ * The auction is cancelled once a cancellation is active, as a timed event due at once: the command that activates
+ * it runs the event itself, and the chronograph finishes it should that command stop midway. In the type's listed
+ * statuses every bid (with its documents) is removed first, as many as one write holds (the event stays due until
+ * none is left), then the status moves.
+ */
+export const cancellationTakesEffect = (rules: CancellationRules): TimedEvent => ({
+  name: 'cancellation takes effect',
+  at: pendingEffect,
+  apply(w, ctx) {
+    if (rules.clearBidsIn.includes(w.root.status)) {
+      for (const bid of childrenOf(w.children, BID)) if (!removeWithin(w, bid.place)) return;
+    }
+    const at = formatKyiv(ctx.now);
+    w.root = { ...w.root, status: 'cancelled', date: at, dateModified: at };
+  },
+});
+
 /** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
-export function addCancellation(w: Working, data: JsonObject, now: Micros, rules: CancellationRules): Cancellation {
+export function addCancellation(w: Working, data: JsonObject, now: Micros): Cancellation {
   assertCancellable(w, 'add');
   const fields = writable(cancellationModel, data, FIELDS);
   checkNew(fields);
@@ -120,19 +137,13 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros, rules
     date: formatKyiv(now),
   };
   putChild(w, { place: childPlace(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });
-  if (cancellation.status === 'active') cancelAuction(w, rules, now);
-  else w.root = { ...w.root, dateModified: formatKyiv(now) };
+  // An active one takes effect as a timed event due at once (`cancellationTakesEffect`), in bounded writes.
+  w.root = { ...w.root, dateModified: formatKyiv(now) };
   return cancellation;
 }
 
 /** The owner edits a pending cancellation; `status: active` cancels the auction. */
-export function patchCancellation(
-  w: Working,
-  id: string,
-  data: JsonObject,
-  now: Micros,
-  rules: CancellationRules,
-): Cancellation {
+export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros): Cancellation {
   assertCancellable(w, 'update');
   const child = findCancellation(w, id);
   const current = child.data;
@@ -143,7 +154,6 @@ export function patchCancellation(
   const next: Cancellation = { ...current, ...patch };
   if (sameJson(next, current)) return current;
   putChild(w, { ...child, data: next });
-  if (next.status === 'active') cancelAuction(w, rules, now);
-  else w.root = { ...w.root, dateModified: formatKyiv(now) };
+  w.root = { ...w.root, dateModified: formatKyiv(now) };
   return next;
 }

@@ -52,8 +52,8 @@ import {
   bidView,
   findBid,
   isBidOwner,
-  participationUrlOf,
   type Bid,
+  type ParticipationLinks,
 } from './bids.ts';
 import type { AuctionDefinition } from './definition.ts';
 import {
@@ -73,6 +73,7 @@ import { applyDueEvents, withNextCheck, type EventContext } from './timed-events
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
+import { assertChildSizes } from './limits.ts';
 import { addCancellation as newCancellation, patchCancellation, type Cancellation } from './cancellations.ts';
 
 /** The server fields every type shares; a client sending them is ignored. */
@@ -93,33 +94,44 @@ const KERNEL_SERVER_FIELDS = [
 
 /**
  * Applies one command to the auction with optimistic retry; `next_check` follows every root change. When only
- * children change, the write merely checks the revision, so independent children (two bidders registering) never
- * conflict; `serialize` moves the revision anyway, so that racing writers of related children (two bids claiming
- * one `bidNumber`) are ordered.
+ * children change, the write merely checks the revision, so independent children never conflict; `serialize` (or
+ * the working's own `serialize`) moves the revision anyway, so that racing writers of related children are ordered.
+ * `keepStatus` (bids): the write holds on the auction's status (and on the bid as read) instead of its revision, so
+ * bidders never refuse each other; a timed event closes the auction to them before it reads the bids.
  */
 async function change<R>(
   ctx: AuctionsContext,
   id: string,
   apply: (w: Working, def: AuctionDefinition) => R,
-  options: { serialize?: boolean } = {},
+  options: { serialize?: boolean; keepStatus?: boolean; rootOnly?: boolean; server?: boolean } = {},
 ): Promise<{ result: R; saved: Aggregate<Auction> }> {
   let result!: R;
-  const saved = await ctx.auctions.modify(id, (current) => {
-    assertServedBy(ctx.type, current.root);
-    const def = definitionOf(current.root);
-    const w = working(current);
-    result = apply(w, def);
-    // `next_check` follows the root and the children (awarding deadlines live on the awards).
-    const root = withNextCheck(def.events, w.root, w.children);
-    const rootChanged = !sameJson(root, current.root);
-    if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
-    return {
-      root: rootChanged ? root : current.root,
-      put: w.put,
-      remove: w.remove,
-      keepRevision: !rootChanged && !options.serialize,
-    };
-  });
+  const saved = await ctx.auctions.modify(
+    id,
+    (current) => {
+      assertServedBy(ctx.type, current.root);
+      const def = definitionOf(current.root);
+      const w = working(current);
+      result = apply(w, def);
+      // `next_check` follows the root and the children (awarding deadlines live on the awards); a change that read
+      // no child keeps it as it was.
+      const root = options.rootOnly ? w.root : withNextCheck(def.events, w.root, w.children);
+      const rootChanged = !sameJson(root, current.root);
+      if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
+      // A client's children are bounded one by one here, and all together by the auction's budgets (limits.ts).
+      if (!options.server) assertChildSizes(w.put);
+      const keepRevision = !rootChanged && !options.serialize && !w.serialize;
+      return {
+        unbudgeted: options.server,
+        root: rootChanged ? root : current.root,
+        put: w.put,
+        remove: w.remove,
+        keepRevision,
+        keepStatus: keepRevision && options.keepStatus,
+      };
+    },
+    { rootOnly: options.rootOnly },
+  );
   return { result, saved };
 }
 
@@ -281,9 +293,17 @@ export async function answerQuestion(
 // ---------------------------------------------------------------------------------------------------- bids
 
 /**
- * A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). The write
- * moves the revision (`serialize`): a root writer that read the children before this bid (the chronograph ending
- * the enquiry) then fails its condition and reads again, so it never misses a bid created `active`.
+ * Bids are written while the auction's status takes them and no timed event has closed it (it reads the bids in
+ * several writes: those that reached the auction before it closed are all seen, none lands after).
+ */
+function assertBidsOpen(w: Working, statuses: readonly string[], refusal: string): void {
+  if (!statuses.includes(w.root.status) || w.closed) throw new ForbiddenError(refusal);
+}
+
+/**
+ * A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). Two requests
+ * to DynamoDB whatever the auction's size: a new bid reads none of the others, so only the auction's root is read
+ * (`rootOnly`), and the write holds on its status (`keepStatus`), not its revision: bidders never refuse each other.
  */
 export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject): Promise<{ bid: Bid; token: string }> {
   const token = newToken();
@@ -291,44 +311,28 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject)
     ctx,
     id,
     (w, def) => {
-      assertStatus(w.root, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
+      assertBidsOpen(w, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
       const fields = def.bids.create(data, w.root, ctx.now);
-      const bid = withParticipation(ctx, def, w.root, {
-        ...fields,
-        id: newId(),
-        owner: ctx.principal.name,
-        date: formatKyiv(ctx.now),
-      });
+      const bid: Bid = { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) };
       putChild(w, bidChild(bid, sha256(token)));
-      return bidView(w, bid, true);
+      return bidView(w, bid, linksOf(ctx));
     },
-    { serialize: true },
+    { keepStatus: true, rootOnly: true },
   );
   return { bid: result, token };
 }
 
-/**
- * A type whose bids show their participation link as soon as they are active (dgfInsider) gets it here, keyed as
- * the chronograph keys it when it schedules the auction.
- */
-function withParticipation(ctx: AuctionsContext, def: AuctionDefinition, auction: Auction, bid: Bid): Bid {
-  if (!def.bids.participationOnActive || bid.status !== 'active' || bid.participationUrl) return bid;
-  if (ctx.participationSecret === undefined) throw new Error('participation links: no secret on this route');
-  return {
-    ...bid,
-    participationUrl: participationUrlOf(
-      { auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret },
-      auction.id,
-      bid.id,
-    ),
-  };
-}
+/** The links of a route that holds the participation secret (one answering a bid's owner); none elsewhere. */
+const linksOf = (ctx: AuctionsContext): ParticipationLinks | undefined =>
+  ctx.participationSecret === undefined
+    ? undefined
+    : { auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret };
 
 /** Bid operations need the bid's own token and an auction status that admits bid changes. */
 function ownBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId: string, refusal: string) {
   const record = findBid(w.children, bidId);
   assertBidOwner(ctx.principal, record.bid, record.child);
-  assertStatus(w.root, def.bids.changeStatuses, refusal);
+  assertBidsOpen(w, def.bids.changeStatuses, refusal);
   return record;
 }
 
@@ -343,16 +347,13 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
         .map((r) => r.bid)
         .filter((b) => b.id !== bid.id);
       const documents = currentDocuments(w.children, documentScope(BID, bid.id));
-      const next = withParticipation(
-        ctx,
-        def,
-        w.root,
-        def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now }),
-      );
+      const next = def.bids.patch(bid, data, { auction: w.root, others, documents, now: ctx.now });
       if (!sameJson(next, bid)) putChild(w, bidChild(next, child.internal?.tokenHash));
-      return bidView(w, next, true);
+      // A `bidNumber` must be unique among the bids: two bidders claiming one are ordered by the revision.
+      if (next.bidNumber !== bid.bidNumber) w.serialize = true;
+      return bidView(w, next, linksOf(ctx));
     },
-    { serialize: true },
+    { keepStatus: true },
   );
   return result;
 }
@@ -364,7 +365,7 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
     id,
     (w, def) => {
       const { bid } = ownBid(ctx, w, def, bidId, `Can't delete bid in current (${w.root.status}) auction status`);
-      const shown = bidView(w, bid, true);
+      const shown = bidView(w, bid, linksOf(ctx));
       removeWithBelongings(w, { kind: BID, id: bid.id });
       return shown;
     },
@@ -494,24 +495,39 @@ const checkResults: CheckOf<AuctionResults> = (data) => checkWith('auctionResult
 export async function postAuctionResults(ctx: PeriodsContext, id: string, data: JsonObject): Promise<AuctionView> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   checkResults(data);
-  const { saved } = await change(ctx, id, (w, def) => {
-    assertStatus(
-      w.root,
-      [def.statuses.auction],
-      `Can't report auction results in current (${w.root.status}) auction status`,
-    );
-    const active = bidRecords(w.children)
-      .filter((r) => r.bid.status === 'active')
-      .map((r) => r.bid.id);
-    const reported = data.bids.map((b) => b.id);
-    if (reported.length !== active.length)
-      throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
-    if (!active.every((bidId) => reported.includes(bidId)))
-      throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
-    recordResults(w, data.bids, ctx.now);
-    def.onResults(w, ctx);
-  });
-  return auctionModuleView(saved);
+  // In as many bounded writes as the bids and awards take, each resuming where the last stopped (a report sent
+  // again after a failure does the same); the auction moves on with the last of them.
+  for (;;) {
+    const { result: more, saved } = await reportResults(ctx, id, data);
+    if (!more) return auctionModuleView(saved, linksOf(ctx));
+  }
+}
+
+/** One bounded write of a results report (the server's: never refused by the auction's budgets): true when more. */
+async function reportResults(ctx: PeriodsContext, id: string, data: AuctionResults) {
+  return change(
+    ctx,
+    id,
+    (w, def) => {
+      assertStatus(
+        w.root,
+        [def.statuses.auction],
+        `Can't report auction results in current (${w.root.status}) auction status`,
+      );
+      const active = bidRecords(w.children)
+        .filter((r) => r.bid.status === 'active')
+        .map((r) => r.bid.id);
+      const reported = data.bids.map((b) => b.id);
+      if (reported.length !== active.length)
+        throw UnprocessableError.field('bids', 'Number of auction results did not match the number of auction bids');
+      if (!active.every((bidId) => reported.includes(bidId)))
+        throw UnprocessableError.field('bids', 'Auction bids should be identical to the auction bids');
+      recordResults(w, data.bids, ctx.now);
+      if (!w.more) def.onResults(w, ctx);
+      return w.more === true;
+    },
+    { server: true },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------- awards, contracts
@@ -657,52 +673,82 @@ export async function updateContract(
 
 // ---------------------------------------------------------------------------------------------------- cancellations
 
-/** The auction owner adds a cancellation (`pending`; `active` cancels at once). */
-export async function addCancellation(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Cancellation> {
+/**
+ * The auction owner adds a cancellation (`pending`; `active` cancels at once): an active one takes effect as a timed
+ * event, run here in as many writes as clearing the bids takes (the chronograph finishes it if this request stops).
+ */
+export async function addCancellation(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Cancellation> {
   const { result } = await change(
     ctx,
     id,
-    (w, def) => {
+    (w) => {
       assertOwner(ctx, w);
-      return newCancellation(w, data, ctx.now, def.cancellation);
+      return newCancellation(w, data, ctx.now);
     },
     { serialize: true },
   );
+  if (result.status === 'active') await runTimedEvents(ctx, id);
   return result;
 }
 
-/** The auction owner edits or activates a pending cancellation; activation cancels the auction. */
+/** The auction owner edits or activates a pending cancellation; activation cancels the auction (as on adding). */
 export async function updateCancellation(
-  ctx: AuctionsContext,
+  ctx: PeriodsContext,
   id: string,
   cancellationId: string,
   data: JsonObject,
 ): Promise<Cancellation> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
-    return patchCancellation(w, cancellationId, data, ctx.now, def.cancellation);
+    return patchCancellation(w, cancellationId, data, ctx.now);
   });
+  if (result.status === 'active') await runTimedEvents(ctx, id);
   return result;
 }
 
 // ---------------------------------------------------------------------------------------------------- chronograph
 
 /**
- * Applies the auction's due timed events (any type, any API version) and re-arms `next_check`.
- * Idempotent: run twice, the second run finds nothing due. Returns the names of the events applied.
+ * Applies the auction's due timed events (any type, any API version) and re-arms `next_check`, in as many bounded
+ * writes as they take. While bids may still change, the first write only closes the auction to them, so that the
+ * events read every bid that reached it and none lands after; the write that finishes the events opens it again.
+ * Each write is a consistent state: a run stopped midway leaves the auction due (its status unchanged, still
+ * closed), and the next run resumes it. Idempotent: run twice, the second run finds nothing due. Returns the names
+ * of the events applied, in order.
  */
 export async function runTimedEvents(
   ctx: Pick<AuctionsContext, 'auctions'> & EventContext,
   id: string,
 ): Promise<string[]> {
-  let applied: string[] = [];
-  await ctx.auctions.modify(id, (current) => {
-    const def = definitionOf(current.root);
-    const w = working(current);
-    applied = applyDueEvents(def.events, w, ctx);
-    const root = withNextCheck(def.events, w.root, w.children);
-    if (sameJson(root, current.root) && !w.put.length && !w.remove.length) return undefined;
-    return { root, put: w.put, remove: w.remove };
-  });
+  const applied: string[] = [];
+  for (let more = true; more; ) {
+    let names: string[] = [];
+    more = false;
+    await ctx.auctions.modify(id, (current) => {
+      names = [];
+      more = false;
+      const def = definitionOf(current.root);
+      const w = working(current);
+      if (!isDue(def, current, ctx.now)) return undefined;
+      if (!current.closed && bidsMayChange(def, current.root)) {
+        more = true;
+        return { root: current.root, close: true, unbudgeted: true };
+      }
+      names = applyDueEvents(def.events, w, ctx);
+      more = w.more === true;
+      if (more && !w.put.length && !w.remove.length) throw new Error(`auction ${id}: a timed event cannot progress`);
+      const root = withNextCheck(def.events, w.root, w.children);
+      return { root, put: w.put, remove: w.remove, close: more, unbudgeted: true };
+    });
+    applied.push(...names);
+  }
   return applied;
 }
+
+/** Some event of the auction is due at `now`. */
+const isDue = (def: AuctionDefinition, a: Aggregate<Auction>, now: Micros): boolean =>
+  def.events.some((e) => (e.at(a.root, a.children) ?? Number.POSITIVE_INFINITY) <= now);
+
+/** Bids may be added or changed in the auction's status. */
+const bidsMayChange = (def: AuctionDefinition, auction: Auction): boolean =>
+  def.bids.addStatuses.includes(auction.status) || def.bids.changeStatuses.includes(auction.status);

@@ -5,7 +5,6 @@ import type { AuctionOf, AuctionStatus, PeriodName, Working } from './auction.ts
 import type { AwardingRules } from './awarding.ts';
 import type { AuctionTypeName } from './catalog.ts';
 import type { BidPolicy } from './bids.ts';
-import type { CancellationRules } from './cancellations.ts';
 import type { TimedEvent } from './timed-events.ts';
 
 /**
@@ -64,8 +63,6 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
   answerWithinQuestionPeriod: boolean;
   /** Awarding and contract rules (shared blocks in awarding.ts: `SINGLE_AWARD`, ...). */
   awarding: AwardingRules;
-  /** What cancelling does besides the status (shared: `NO_BID_CLEARING`). */
-  cancellation: CancellationRules;
   /**
    * The JSON Schemas the type validates request bodies with. `npm run generate` compiles each into the validator
    * `<type><Key>` (`landleaseAuction`, `landleaseBidPatch`, ...: schemas/request-schemas.ts), the name its check

@@ -19,6 +19,11 @@ export interface AuctionTypeDescriptor {
   transfers?: { version: string };
   /** The listing feed of its auctions (drafts are never listed). */
   feed: string;
+  /**
+   * An active bid has its `participationUrl` at once (dgfInsider, upstream `participation_url`); otherwise only
+   * once the auction is scheduled.
+   */
+  participationOnActive: boolean;
   /** Bids are hidden from everyone but their owner while its auctions are in these statuses. */
   bidsHidden: readonly AuctionStatus[];
   /** Its record types (`typeRecords`), for the compiler only: `Auction` and `Bid` are their unions over the catalog. */

@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors
 import { documentList, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, type Auction } from './auction.ts';
 import { AWARD, CONTRACT, findAward, findContract } from './awarding.ts';
-import { assertBidDocumentsReadable, BID, readBid, type Bid } from './bids.ts';
+import { assertBidDocumentsReadable, BID, readBid, type Bid, type ParticipationLinks } from './bids.ts';
 import { auctionType } from './catalog.ts';
 import type { AuctionsContext } from './context.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
@@ -14,6 +14,8 @@ import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
  */
 
 type ReadContext = Pick<AuctionsContext, 'auctions' | 'type' | 'principal'>;
+/** The reads that show participation links: with where auctions are held and the secret links are keyed with. */
+type LinkReadContext = ReadContext & ParticipationLinks;
 
 /** An auction is reachable only through the routes that serve its type (2.5 landlease, 2.3 dgfInsider). */
 export function assertServedBy(type: string, auction: Auction | undefined): asserts auction is Auction {
@@ -53,9 +55,9 @@ export async function extractCredentials(
 }
 
 /** One bid: its owner (bid token) always sees it, with `participationUrl`; others once bids are not hidden. */
-export async function getBid(ctx: ReadContext, id: string, bidId: string): Promise<Bid> {
+export async function getBid(ctx: LinkReadContext, id: string, bidId: string): Promise<Bid> {
   const a = await loadAuction(ctx, id);
-  return readBid(a, bidId, ctx.principal, bidsHiddenIn(a.root));
+  return readBid(a, bidId, ctx.principal, bidsHiddenIn(a.root), ctx);
 }
 
 /** A bid's documents (current versions, `?all=1` every version), to whoever may see the bid. */
@@ -81,14 +83,14 @@ export async function loadBidDocuments(
   return { children: a.children, scope: documentScope(BID, bidId) };
 }
 
-export async function getAuctionForModule(ctx: ReadContext, id: string): Promise<AuctionView> {
+export async function getAuctionForModule(ctx: LinkReadContext, id: string): Promise<AuctionView> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   const auction = await loadAuction(ctx, id);
   // The bidders are the auction system's business only once the auction runs (upstream validate_auction_info_view).
   if (auction.root.status !== 'active.auction') {
     throw new ForbiddenError(`Can't get auction info in current (${auction.root.status}) auction status`);
   }
-  return auctionModuleView(auction);
+  return auctionModuleView(auction, ctx);
 }
 
 /** The documents of one award (404 for an unknown award), for the read routes. */

@@ -1,6 +1,6 @@
 import { formatKyiv } from '../kernel/time.ts';
-import { putChild, removeWithBelongings, type Auction, type Working } from './auction.ts';
-import { auctionUrlOf, BID, bidChild, bidRecords, participationUrlOf } from './bids.ts';
+import { removeWithin, type Auction, type Working } from './auction.ts';
+import { auctionUrlOf, BID, bidRecords } from './bids.ts';
 import type { EventContext } from './timed-events.ts';
 
 /** Steps the types' timed events share: status moves, dropping draft bids, scheduling the auction. */
@@ -16,24 +16,24 @@ export function moveTo<A extends Auction>(
   w.root = { ...w.root, ...extra, status, date: at, dateModified: at };
 }
 
-/** Draft bids never registered are removed with their documents. */
-export function dropDraftBids(w: Working): void {
+/**
+ * Draft bids never registered are removed with their documents, as many as one write holds: false when some are
+ * left for the next write (the event stays due until none is).
+ */
+export function dropDraftBids(w: Working): boolean {
   for (const { bid } of bidRecords(w.children).filter((r) => r.bid.status === 'draft')) {
-    removeWithBelongings(w, { kind: BID, id: bid.id });
+    if (!removeWithin(w, { kind: BID, id: bid.id })) return false;
   }
+  return true;
 }
 
 /**
- * The auction is scheduled: `active.auction` with its `auctionUrl` (from the auction site), the auction start at
- * `shouldStartAfter`, and each active bid's participation link (keyed under `ctx.participationSecret`).
+ * The auction is scheduled: `active.auction` with its `auctionUrl` (from the auction site) and the auction start at
+ * `shouldStartAfter`. From then on each active bid has its participation link, computed when its owner reads it
+ * (`bidView`): a credential, never stored.
  */
 export function scheduleAuction(w: Working, ctx: EventContext): void {
   const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root.id);
-  for (const { bid, child } of bidRecords(w.children).filter((r) => r.bid.status === 'active')) {
-    const link = participationUrlOf(ctx, w.root.id, bid.id);
-    if (bid.participationUrl !== link)
-      putChild(w, bidChild({ ...bid, participationUrl: link }, child.internal?.tokenHash));
-  }
   moveTo(w, 'active.auction', ctx, {
     auctionUrl,
     auctionPeriod: { ...w.root.auctionPeriod, startDate: w.root.auctionPeriod?.shouldStartAfter },

@@ -11,8 +11,6 @@ import type { Auction, Working } from './auction.ts';
 export interface EventContext extends Timing {
   /** Base URL of the auction system: `auctionUrl` is built from it. */
   auctionSite: string;
-  /** The server secret participation links are keyed with (an argument: the domain reads no environment). */
-  participationSecret: string;
 }
 
 /**
@@ -54,7 +52,8 @@ const MAX_STEPS = 16;
 
 /**
  * Applies every event due at `now`, earliest first, until none is due (one run can cross several periods, e.g.
- * after downtime or in an accelerated sandbox). Returns the names applied, in order.
+ * after downtime or in an accelerated sandbox) or one fills the write (`w.more`). Returns the names of the events
+ * finished, in order.
  */
 export function applyDueEvents<A extends Auction>(
   events: readonly TimedEvent<A>[],
@@ -69,6 +68,7 @@ export function applyDueEvents<A extends Auction>(
       .sort((a, b) => a.at - b.at)[0];
     if (!due) break;
     due.event.apply(w, ctx);
+    if (w.more) break; // the event goes on in the next write (it stays due: its status has not moved)
     applied.push(due.event.name);
   }
   return applied;

@@ -4,7 +4,7 @@ import { parseInstant } from '../kernel/time.ts';
 import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
 import type { Auction, AuctionParts } from './auction.ts';
 import { awardsOf, contractsOf, type AwardView, type ContractView } from './awarding.ts';
-import { bidsOf, bidView, visibleBids, type Bid } from './bids.ts';
+import { bidsOf, bidView, visibleBids, type Bid, type ParticipationLinks } from './bids.ts';
 import { cancellationsOf, type Cancellation } from './cancellations.ts';
 import { auctionType } from './catalog.ts';
 import { convoyDue } from './convoy-due.ts';
@@ -49,10 +49,10 @@ export function auctionView(a: AuctionParts): AuctionView {
 }
 
 /** What the auction system reads: the procedure and its active bids with their participation links. */
-export function auctionModuleView(a: AuctionParts): AuctionView {
+export function auctionModuleView(a: AuctionParts, links?: ParticipationLinks): AuctionView {
   const bids = bidsOf(a.children)
     .filter((b) => b.status === 'active')
-    .map((b) => bidView(a, b, true));
+    .map((b) => bidView(a, b, links));
   return { ...a.root, bids };
 }
 

@@ -1,3 +1,4 @@
+import type { DomainError } from './errors.ts';
 import type { JsonObject } from './objects.ts';
 import type { Micros } from './time.ts';
 
@@ -38,6 +39,8 @@ export interface Child<D extends JsonObject = JsonObject> {
   data: D;
   /** Server-only state of the child that views never show (e.g. a bid token's hash). */
   internal?: JsonObject;
+  /** The child's own revision as stored (the store moves it on each write; `keepStatus` writes hold on it). */
+  rev?: number;
 }
 
 export interface Aggregate<T> {
@@ -48,6 +51,19 @@ export interface Aggregate<T> {
   children: Child[];
   /** Server-only state that GET never shows (e.g. a transfer token's hash). */
   internal?: JsonObject;
+  /** Closed to `keepStatus` writes while a change in several writes is under way (see `Change.close`). */
+  closed?: boolean;
+}
+
+/**
+ * Bounds on an aggregate's children by kind (`BID`, `DOC`, `QUESTION`, ...): the bytes they take as stored and how
+ * many there are. The store keeps the totals in the same transactions as the children, so that no concurrent
+ * writers can take a kind beyond them; a client's change that would is refused with `refusal(kind)`.
+ */
+export interface ChildBudgets {
+  bytes: Readonly<Record<string, number>>;
+  count: Readonly<Record<string, number>>;
+  refusal(kind: string): DomainError;
 }
 
 /** Where an aggregate appears besides its own key: the listing feed and the bot-work index. */
@@ -70,6 +86,23 @@ export interface Change<T> {
    * independent children (two bidders registering) never conflict with each other, yet lose to a root change.
    */
   keepRevision?: boolean;
+  /**
+   * With `keepRevision`: the write holds while the root keeps the status it was read with and the aggregate is not
+   * closed, whatever its revision: writers of independent children (bidders) then never refuse each other, nor
+   * lose to a root write that keeps the status (a question asked meanwhile).
+   */
+  keepStatus?: boolean;
+  /**
+   * A server's change (a timed event, the auction system's results): counted in the aggregate's budgets but never
+   * refused by them, so that no procedure stalls on a full auction.
+   */
+  unbudgeted?: boolean;
+  /**
+   * Closes the aggregate to `keepStatus` writes (true) or opens it again (false); absent: as it was. A change that
+   * reads the children and takes several writes (a timed event dropping draft bids) closes it first, so that no
+   * child lands between its reads and its last write.
+   */
+  close?: boolean;
 }
 
 /** The port a registry's commands use; `functions/store` implements it over DynamoDB. */
@@ -79,8 +112,14 @@ export interface AggregateRepository<T> {
   /**
    * Loads, applies `change` and writes with a condition on `rev`; on a lost race it reloads and applies again,
    * so concurrent writers never lose an acknowledged change. `change` returns undefined when nothing changes.
+   * `rootOnly`: the change reads no child (a new bid), so only the root is read, whatever the aggregate's size;
+   * `current.children` is then empty.
    */
-  modify(id: string, change: (current: Aggregate<T>) => Change<T> | undefined): Promise<Aggregate<T>>;
+  modify(
+    id: string,
+    change: (current: Aggregate<T>) => Change<T> | undefined,
+    options?: { rootOnly?: boolean },
+  ): Promise<Aggregate<T>>;
 }
 
 /** A page of a listing feed, newest position last. */

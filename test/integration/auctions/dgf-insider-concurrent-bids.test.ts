@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { anInsiderBid } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import { partition } from '../reliability/fuzz-support.ts';
+
+/** The bids stored under the auction, by id. */
+async function storedBids(auctionId: string): Promise<Map<string, { status: string; value?: { amount: number } }>> {
+  const items = JSON.parse(await partition(`AUCTION#${auctionId}`)) as { SK: string; data: any }[];
+  return new Map(items.filter((i) => /^BID#[^#]+$/.test(i.SK)).map((i) => [i.data.id, i.data]));
+}
 
 const service = useService();
 const api = client(() => service.url);
@@ -20,5 +28,47 @@ describe('concurrent bids on one auction', () => {
     expect((await api.get(url)).body.data).toMatchObject({ status: 'active.auction', numberOfBids: 10 });
     const module = (await api.get(`${url}/auction`, { as: 'auction' })).body.data;
     expect(module.bids.map((b: { id: string }) => b.id).sort()).toEqual(bids.map((b) => b.id).sort());
+  });
+
+  it('takes 32 bids and 8 bid changes sent at once without refusing any, in 2 DynamoDB requests a bid', async () => {
+    const a = await tenderingInsider(api);
+    const url = `${INSIDER}/${a.id}`;
+    const earlier = await Promise.all(Array.from({ length: 8 }, () => insiderBid(api, a.id)));
+    const creates = Array.from({ length: 32 }, (_, i) =>
+      api.post(`${url}/bids`, anInsiderBid(), { as: i % 2 ? 'broker' : 'broker2' }),
+    );
+    const patches = earlier.map((b, i) =>
+      api.patch(`${url}/bids/${b.id}`, { value: { amount: 5000 + i } }, { as: 'broker2', token: b.token }),
+    );
+    const [made, changed] = await Promise.all([Promise.all(creates), Promise.all(patches)]);
+    expect(made.map((r) => r.status)).toEqual(made.map(() => 201));
+    expect(changed.map((r) => r.status)).toEqual(changed.map(() => 200));
+    // One read of the auction (its root alone) and one write, whatever the auction holds.
+    expect(made.map((r) => r.requests)).toEqual(made.map(() => 2));
+    const stored = await storedBids(a.id);
+    expect(stored.size).toBe(40);
+    for (const r of made) expect(stored.get(r.body.data.id)?.status).toBe('active');
+    for (const [i, b] of earlier.entries()) expect(stored.get(b.id)?.value?.amount).toBe(5000 + i);
+  });
+
+  it('never lets a bid in after the enquiry end: every bid answered 201 is counted, the rest are refused', async () => {
+    const a = await tenderingInsider(api);
+    const url = `${INSIDER}/${a.id}`;
+    await insiderBid(api, a.id);
+    await clock.passTo(a.auction.enquiryPeriod.endDate);
+    // Bids keep coming while the chronograph ends the enquiry (the tender period itself is still open).
+    const racing = Array.from({ length: 24 }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, i * 5));
+      return api.post(`${url}/bids`, anInsiderBid(), { as: 'broker2' });
+    });
+    const [answers] = await Promise.all([Promise.all(racing), service.bot('chronograph')]);
+    await service.bot('chronograph'); // an auction still tendering after the race moves now
+    const accepted = answers.filter((r) => r.status === 201).map((r) => r.body.data.id as string);
+    for (const r of answers.filter((r) => r.status !== 201)) expect(r.status).toBe(403);
+    const auction = (await api.get(url)).body.data;
+    expect(auction).toMatchObject({ status: 'active.auction', numberOfBids: accepted.length + 1 });
+    const stored = await storedBids(a.id);
+    expect(stored.size).toBe(accepted.length + 1);
+    for (const id of accepted) expect(stored.get(id)?.status).toBe('active');
   });
 });

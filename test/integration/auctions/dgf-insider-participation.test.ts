@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import {
+  activeBid,
+  AUCTIONS,
+  clockOf,
+  INSIDER,
+  insiderBid,
+  landlease,
+  tenderingInsider,
+} from '../../support/auctions.ts';
+import { partition } from '../reliability/fuzz-support.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -11,6 +20,48 @@ afterEach(() => clock.reset());
 /** `<auction site>/auctions/<auction id>/login?bidder_id=<bid id>&signature=<64 hex>`. */
 const linkOf = (auctionId: string, bidId: string) =>
   new RegExp(`^https?://[^?]+/auctions/${auctionId}/login\\?bidder_id=${bidId}&signature=[0-9a-f]{64}$`);
+
+/** The stored items of an auction, as text: what a reader of the table (a backup, a leaked dump) would see. */
+const stored = (auctionId: string) => partition(`AUCTION#${auctionId}`);
+
+describe('participation links at rest', () => {
+  it('are never stored: the raw item of an active bid has none while its owner reads it (dgfInsider, scheduled)', async () => {
+    const { id, auction } = await tenderingInsider(api);
+    const bids = [
+      { ...(await insiderBid(api, id)), as: 'broker2' },
+      { ...(await insiderBid(api, id, 'broker')), as: 'broker' },
+    ];
+    await clock.passTo(auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+    expect((await api.get(`${INSIDER}/${id}`)).body.data.status).toBe('active.auction');
+    const items = await stored(id);
+    expect(items).toContain(bids[0].id);
+    expect(items).not.toContain('participationUrl');
+    expect(items).not.toContain('signature=');
+    for (const bid of bids) {
+      const read = (await api.get(`${INSIDER}/${id}/bids/${bid.id}`, { as: bid.as, token: bid.token })).body.data;
+      expect(read.participationUrl).toMatch(linkOf(id, bid.id));
+      expect(read.participationUrl).toBe(bid.bid.participationUrl);
+    }
+  });
+
+  it('are never stored for landlease either: computed once the auction is scheduled', async () => {
+    const a = await landlease.tendering(api, service, clock);
+    const bids = [await activeBid(api, a.id, 1, 'broker2'), await activeBid(api, a.id, 2, 'broker')];
+    const before = (await api.get(`${AUCTIONS}/${a.id}/bids/${bids[0].id}`, { as: 'broker2', token: bids[0].token }))
+      .body.data;
+    expect(before).not.toHaveProperty('participationUrl'); // not scheduled yet
+    await landlease.toAuction(service, clock, a.auction);
+    expect((await api.get(`${AUCTIONS}/${a.id}`)).body.data.status).toBe('active.auction');
+    expect(await stored(a.id)).not.toContain('participationUrl');
+    const read = (await api.get(`${AUCTIONS}/${a.id}/bids/${bids[0].id}`, { as: 'broker2', token: bids[0].token })).body
+      .data;
+    expect(read.participationUrl).toMatch(linkOf(a.id, bids[0].id));
+    // The auction system sees it too.
+    const module = (await api.get(`${AUCTIONS}/${a.id}/auction`, { as: 'auction' })).body.data;
+    expect(module.bids.find((b: { id: string }) => b.id === bids[0].id).participationUrl).toBe(read.participationUrl);
+  });
+});
 
 describe('dgfInsider participation links', () => {
   it('shows an active bid its participation link at once, to its owner only; the scheduled auction keeps it', async () => {

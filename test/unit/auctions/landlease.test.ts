@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { working } from '../../../functions/domain/auctions/auction.ts';
-import { bidChild, bidsOf, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
+import { bidChild, bidsOf, bidView, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
 import { applyDueEvents, nextCheck, withNextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { landleaseBids } from '../../../functions/domain/auctions/types/landlease/bids.ts';
 import { landlease } from '../../../functions/domain/auctions/types/landlease/definition.ts';
@@ -98,7 +98,6 @@ describe('landlease timed events', () => {
     now: at(text),
     calendar: martial,
     auctionSite: 'https://auction.test',
-    participationSecret: 'unit-test-secret',
   });
 
   it('arms next_check at the end of the current period', () => {
@@ -123,13 +122,45 @@ describe('landlease timed events', () => {
       auctionUrl: `https://auction.test/auctions/${committed.id}`,
     });
     expect(w.remove).toEqual([{ kind: 'BID', id: '3'.repeat(32) }]);
+    // Participation links are credentials: computed for the owner's answers (bidView), never written.
+    expect(w.put.filter((c) => c.entity === 'bid')).toEqual([]);
     const auctionUrl = `https://auction.test/auctions/${committed.id}`;
+    const links = { auctionSite: 'https://auction.test', participationSecret: 'unit-test-secret' };
     for (const b of bidsOf(w.children)) {
-      expect(b.participationUrl).toBe(
+      expect(bidView(w, b, links).participationUrl).toBe(
         `${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`,
       );
+      expect(bidView(w, b)).not.toHaveProperty('participationUrl');
     }
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);
+  });
+
+  it('drops draft bids in writes of at most 98 children, the event due until the last of them', () => {
+    const hex = (n: number) => n.toString(16).padStart(32, '0');
+    const children = [
+      bidChild(bid('1', 'active', { bidNumber: 1 }), 'h1'),
+      bidChild(bid('2', 'active', { bidNumber: 2 }), 'h2'),
+      ...Array.from({ length: 250 }, (_, i) => bidChild({ ...bid('3', 'draft'), id: hex(i) }, 'h')),
+    ];
+    const tenderEnds = { ...ctx('2026-03-02T10:00:00+02:00'), now: at(committed.tenderPeriod!.endDate) + 1 };
+    let state = { root: { ...committed, status: 'active.tendering' } as typeof committed, children };
+    const writes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const w = working(state);
+      const applied = applyDueEvents(landlease.events, w, tenderEnds);
+      writes.push(w.remove.length);
+      const gone = new Set(w.remove.map((p) => p.id));
+      state = { root: w.root, children: w.children.filter((c) => !gone.has(c.place.id)) };
+      if (!w.more) {
+        expect(applied).toEqual(['tendering ends']);
+        break;
+      }
+      expect(applied).toEqual([]);
+      expect(w.root.status).toBe('active.tendering');
+    }
+    expect(writes).toEqual([98, 98, 54]);
+    expect(state.root.status).toBe('active.enquiry');
+    expect(bidsOf(state.children).map((b) => b.status)).toEqual(['active', 'active']);
   });
 
   it('does nothing before a period ends', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isConditionFailure } from '../../../functions/store/errors.ts';
+import {
+  assertWithinTransactionLimits,
+  ChangeTooLargeError,
+  isConditionFailure,
+} from '../../../functions/store/errors.ts';
 
 const cancelled = (...codes: string[]) =>
   Object.assign(new Error('cancelled'), {
@@ -19,5 +23,29 @@ describe('lost races', () => {
     expect(isConditionFailure(cancelled('ValidationError'))).toBe(false);
     expect(isConditionFailure(Object.assign(new Error(), { name: 'ValidationException' }))).toBe(false);
     expect(isConditionFailure(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('transaction limits', () => {
+  const put = (bytes: number) => ({ Put: { TableName: 't', Item: { PK: 'p', SK: 's', data: 'x'.repeat(bytes) } } });
+
+  it('refuse a change above 100 items or 4 MB with a clear 422 before DynamoDB sees it', () => {
+    expect(() => assertWithinTransactionLimits(Array.from({ length: 100 }, () => put(10)))).not.toThrow();
+    const many = (() => {
+      try {
+        assertWithinTransactionLimits(Array.from({ length: 101 }, () => put(10)));
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(many).toBeInstanceOf(ChangeTooLargeError);
+    expect((many as ChangeTooLargeError).status).toBe(422);
+    expect((many as ChangeTooLargeError).entries[0].description).toBe(
+      'The change is too large to be stored at once (101 items, at most 100)',
+    );
+    expect(() => assertWithinTransactionLimits(Array.from({ length: 12 }, () => put(390_000)))).toThrow(
+      /too large to be stored at once \(\d+ KB, at most 4000 KB\)/,
+    );
+    expect(() => assertWithinTransactionLimits([put(390_000)])).not.toThrow();
   });
 });

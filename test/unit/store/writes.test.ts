@@ -160,8 +160,54 @@ describe('changing an aggregate', () => {
     const put = [{ place: { kind: 'BID', id: 'b' }, entity: 'bid', data: { id: 'b' } }];
     const writes = changeWrites(THING, stored(thing()), { root: thing(), put, remove: [{ kind: 'BID', id: 'old' }] });
     expect(writes).toHaveLength(3);
-    expect(writes[1]).toEqual({ Put: { TableName: TABLE, Item: childItem('THING', ID, put[0]) } });
+    expect(writes[1]).toEqual({
+      Put: {
+        TableName: TABLE,
+        Item: childItem('THING', ID, { ...put[0], rev: 1 }),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    });
     expect(writes[2]).toEqual({ Delete: { TableName: TABLE, Key: { PK: `THING#${ID}`, SK: 'BID#old' } } });
+  });
+
+  it('moves the own revision of a child and holds on the one read (0: a child stored before children had one)', () => {
+    const child = (rev?: number) => ({
+      place: { kind: 'BID', id: 'b' },
+      entity: 'bid',
+      data: { id: 'b' },
+      ...(rev && { rev }),
+    });
+    const put = [{ ...child(), data: { id: 'b', value: 2 } }];
+    const [, again] = changeWrites(THING, { ...stored(thing()), children: [child(4)] }, { root: thing(), put });
+    expect(again.Put).toMatchObject({
+      Item: { rev: 5, data: { value: 2 } },
+      ConditionExpression: 'rev = :rev',
+      ExpressionAttributeValues: { ':rev': 4 },
+    });
+    const [, legacy] = changeWrites(THING, { ...stored(thing()), children: [child()] }, { root: thing(), put });
+    expect(legacy.Put).toMatchObject({ Item: { rev: 1 }, ConditionExpression: 'attribute_not_exists(rev)' });
+  });
+
+  it('holds a keepStatus write on the status read and an open root instead of the revision', () => {
+    const [check] = changeWrites(THING, stored(thing({ status: 'open' })), {
+      root: thing({ status: 'open' }),
+      keepRevision: true,
+      keepStatus: true,
+      put: [{ place: { kind: 'BID', id: 'b' }, entity: 'bid', data: {} }],
+    });
+    expect(check.ConditionCheck).toMatchObject({
+      ConditionExpression: '#data.#status = :status AND attribute_not_exists(closed)',
+      ExpressionAttributeValues: { ':status': 'open' },
+    });
+  });
+
+  it('closes the root (kept by every later root write) and opens it again', () => {
+    const [closing] = changeWrites(THING, stored(thing()), { root: thing(), close: true });
+    expect(closing.Put?.Item).toMatchObject({ closed: true, rev: 4 });
+    const closed = { ...stored(thing()), closed: true };
+    expect(changeWrites(THING, closed, { root: thing({ status: 'x' }) })[0].Put?.Item).toMatchObject({ closed: true });
+    expect(changeWrites(THING, closed, { root: thing(), close: false })[0].Put?.Item).not.toHaveProperty('closed');
+    expect(fromItems<Thing>(ID, [rootItem(THING, closed)])?.closed).toBe(true);
   });
 
   it('only checks the revision when the root is kept (a child written alone)', () => {

@@ -135,5 +135,4 @@ export const insiderBids: BidPolicy<DgfInsiderAuction> = {
   create,
   patch,
   assertDocumentWritable,
-  participationOnActive: true,
 };

@@ -8,7 +8,7 @@ import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel
 import { within } from '../../auction.ts';
 import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
 import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
-import { NO_BID_CLEARING } from '../../cancellations.ts';
+import { cancellationTakesEffect, NO_BID_CLEARING } from '../../cancellations.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
 import { examples } from './examples.ts';
@@ -226,7 +226,7 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
   transferToken: takesTransfers(dgfInsiderType),
   initialize,
   ownerPatch,
-  events: [...insiderEvents, awardingDeadlines(AWARDING_V3)],
+  events: [...insiderEvents, awardingDeadlines(AWARDING_V3), cancellationTakesEffect(NO_BID_CLEARING)],
   statuses: {
     documents: ['draft', TENDERING],
     questions: [TENDERING],
@@ -246,7 +246,6 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
       : `Can't update question in current (${auction.status}) auction status`,
   answerWithinQuestionPeriod: false,
   awarding: AWARDING_V3,
-  cancellation: NO_BID_CLEARING,
   releaseFromLot,
   schemas: {
     auction: newAuctionSchema,

@@ -12,6 +12,7 @@ export const dgfInsiderType = {
   style: { contentType: 'application/json; charset=UTF-8' },
   transfers: { version: '2.3' },
   feed: 'auctions-dgfInsider',
+  participationOnActive: true,
   bidsHidden: ['active.tendering', 'active.auction'],
   records: typeRecords<DgfInsiderAuction, DgfInsiderBid>(),
 } as const satisfies AuctionTypeDescriptor;

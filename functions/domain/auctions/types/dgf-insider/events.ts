@@ -7,11 +7,11 @@ import type { DgfInsiderAuction } from './record.ts';
 
 /**
  * The chronograph's dgfInsider transition (reference-behaviour.md §9, upstream INS `check_status`): when the enquiry
- * period of a tendering auction ends, draft bids are dropped; with no active bid the auction is unsuccessful,
- * otherwise it is scheduled (`active.auction`, `auctionUrl`, participation links).
+ * period of a tendering auction ends, draft bids are dropped (in as many writes as they take); with no active bid
+ * the auction is unsuccessful, otherwise it is scheduled (`active.auction`, `auctionUrl`).
  */
 function endEnquiry(w: Working<DgfInsiderAuction>, ctx: EventContext): void {
-  dropDraftBids(w);
+  if (!dropDraftBids(w)) return;
   const active = bidRecords(w.children).filter((r) => r.bid.status === 'active');
   w.root = { ...w.root, numberOfBids: active.length };
   if (!active.length) moveTo(w, 'unsuccessful', ctx);

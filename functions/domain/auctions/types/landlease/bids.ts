@@ -160,5 +160,4 @@ export const landleaseBids: BidPolicy<LandleaseAuction> = {
   create,
   patch,
   assertDocumentWritable,
-  participationOnActive: false,
 };

@@ -10,6 +10,7 @@ import { checkWith, type Check } from '../../../kernel/validation.ts';
 import { within } from '../../auction.ts';
 import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
+import { cancellationTakesEffect, type CancellationRules } from '../../cancellations.ts';
 import { draftOnlyCreate } from '../../creation.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { questionsOnlyIn } from '../../questions.ts';
@@ -211,6 +212,11 @@ function releaseFromLot(auction: LandleaseAuction, items: JsonObject[], timing: 
 
 const QUESTION_STATUSES: readonly LandleaseStatus[] = ['active.rectification', 'active.tendering', 'active.enquiry'];
 
+/** Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION. */
+const LANDLEASE_CANCELLATION: CancellationRules = {
+  clearBidsIn: ['active.tendering', 'active.enquiry', 'active.auction'],
+};
+
 export const landlease: AuctionDefinition<'landlease'> = {
   procurementMethodType: landleaseType.procurementMethodType,
   accreditation: '1',
@@ -219,7 +225,7 @@ export const landlease: AuctionDefinition<'landlease'> = {
   initialize,
   serverDocuments: () => [],
   ownerPatch,
-  events: [...landleaseEvents, awardingDeadlines(SINGLE_AWARD)],
+  events: [...landleaseEvents, awardingDeadlines(SINGLE_AWARD), cancellationTakesEffect(LANDLEASE_CANCELLATION)],
   statuses: {
     documents: ['draft', 'active.rectification', 'active.tendering', 'active.enquiry'],
     questions: QUESTION_STATUSES,
@@ -233,8 +239,6 @@ export const landlease: AuctionDefinition<'landlease'> = {
   bids: landleaseBids,
   onResults: (w, timing) => startAwarding(w, timing, SINGLE_AWARD),
   awarding: SINGLE_AWARD,
-  // Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION.
-  cancellation: { clearBidsIn: ['active.tendering', 'active.enquiry', 'active.auction'] },
   releaseFromLot,
   schemas: {
     auction: newAuctionSchema,

@@ -9,6 +9,7 @@ export const landleaseType = {
   style: { location: 'path' },
   transfers: { version: '2.5' },
   feed: 'auctions-landlease',
+  participationOnActive: false,
   bidsHidden: ['active.tendering', 'active.enquiry', 'active.auction'],
   records: typeRecords<LandleaseAuction, LandleaseBid & LandleaseBidPatch>(),
 } as const satisfies AuctionTypeDescriptor;

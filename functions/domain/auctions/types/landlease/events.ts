@@ -1,4 +1,4 @@
-import { instantOf, putChild, type PeriodName, type Working } from '../../auction.ts';
+import { instantOf, putWithin, type PeriodName, type Working } from '../../auction.ts';
 import { SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { bidChild, bidRecords } from '../../bids.ts';
 import { dropDraftBids, moveTo, scheduleAuction } from '../../scheduling.ts';
@@ -12,7 +12,10 @@ const dueIn = (status: LandleaseStatus, period: PeriodName) => (auction: Landlea
 
 const minBids = (auction: LandleaseAuction): number => auction.minNumberOfQualifiedBids ?? 2;
 
-/** Tendering ends: too few registered (pending/active) bids → unsuccessful; else drafts are dropped → enquiry. */
+/**
+ * Tendering ends: too few registered (pending/active) bids → unsuccessful; else drafts are dropped (in as many
+ * writes as they take) → enquiry.
+ */
 function endTendering(w: Working<LandleaseAuction>, ctx: EventContext): void {
   const records = bidRecords(w.children);
   const registered = records.filter((r) => r.bid.status === 'pending' || r.bid.status === 'active');
@@ -20,19 +23,17 @@ function endTendering(w: Working<LandleaseAuction>, ctx: EventContext): void {
     moveTo(w, 'unsuccessful', ctx);
     return;
   }
-  dropDraftBids(w);
-  moveTo(w, 'active.enquiry', ctx);
+  if (dropDraftBids(w)) moveTo(w, 'active.enquiry', ctx);
 }
 
 /**
- * Enquiry ends: bids never activated become unsuccessful; too few active bids → unsuccessful; one (when one is
+ * Enquiry ends: bids never activated become unsuccessful (in as many writes as they take); too few active bids → unsuccessful; one (when one is
  * enough) → straight to qualification; otherwise the auction is scheduled with its URL and each bidder's link.
  */
 function endEnquiry(w: Working<LandleaseAuction>, ctx: EventContext): void {
   const records = bidRecords(w.children);
-  for (const { bid, child } of records) {
-    if (bid.status === 'draft' || bid.status === 'pending')
-      putChild(w, bidChild({ ...bid, status: 'unsuccessful' }, child.internal?.tokenHash));
+  for (const { bid, child } of records.filter((r) => r.bid.status === 'draft' || r.bid.status === 'pending')) {
+    if (!putWithin(w, bidChild({ ...bid, status: 'unsuccessful' }, child.internal?.tokenHash))) return;
   }
   const active = records.filter((r) => r.bid.status === 'active');
   w.root = { ...w.root, numberOfBids: active.length };

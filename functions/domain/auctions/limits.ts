@@ -1,0 +1,61 @@
+import type { Child, ChildBudgets } from '../kernel/aggregate.ts';
+import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
+
+/**
+ * What one auction holds, so that its largest view stays under 5 MB (a Lambda answers at most 6 MB) whatever its
+ * brokers send. Bytes are the children as stored (JSON text, UTF-8); a view shows no more than is stored, and the
+ * server's own children (awards, contracts) follow from the bids:
+ *
+ *   root (one DynamoDB item)                                  ≤   400 KB
+ *   questions (with their answers)                            ≤   400 KB
+ *   documents: the auction's, bids', awards', contracts',
+ *     every version                                           ≤   600 KB
+ *   bids (at most 1,000), without their documents            ≤ 1,000 KB
+ *   cancellations                                             ≤    50 KB
+ *   awards: one per active bid, each its bid's `tenderers`
+ *     (≤ the bids' bytes) and ≤ 800 bytes of its own         ≤ 1,800 KB
+ *   contracts: the live one (`items` ≤ the root)              ≤   410 KB
+ *   -------------------------------------------------------------------
+ *   the largest view                                          ≤ 4,660 KB
+ *
+ * The store keeps the totals by kind beside the children, in the same transactions, so concurrent brokers cannot
+ * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget.
+ */
+export const AUCTION_BUDGETS: ChildBudgets = {
+  bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000 },
+  count: { BID: 1_000 },
+  refusal: (kind) => new ForbiddenError(FULL[kind] ?? 'The auction holds no more of these'),
+};
+
+const FULL: Record<string, string> = {
+  QUESTION: 'The auction holds at most 400 KB of questions',
+  DOC: 'The auction holds at most 600 KB of documents (every version counts)',
+  BID: 'The auction takes at most 1000 bids, of at most 1000 KB in all',
+  CANCELLATION: 'The auction holds at most 50 KB of cancellations',
+};
+
+/** The most one question, document, bid or cancellation may take as stored (JSON text, UTF-8). */
+export const CHILD_BYTES: Readonly<Record<string, number>> = {
+  QUESTION: 20_000,
+  DOC: 8_000,
+  BID: 8_000,
+  CANCELLATION: 8_000,
+};
+
+const NOUN: Record<string, string> = {
+  QUESTION: 'question',
+  DOC: 'document',
+  BID: 'bid',
+  CANCELLATION: 'cancellation',
+};
+
+/** A client's child larger than its kind allows: 422, nothing written. */
+export function assertChildSizes(children: readonly Child[]): void {
+  for (const c of children) {
+    const most = CHILD_BYTES[c.place.kind];
+    if (most === undefined) continue;
+    const bytes = new TextEncoder().encode(JSON.stringify(c.data)).length;
+    if (bytes > most)
+      throw UnprocessableError.data(`The ${NOUN[c.place.kind]} is too large: at most ${most / 1000} KB as JSON`);
+  }
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
+import { client } from '../../support/http.ts';
+import { useService } from '../../support/service.ts';
+import { INSIDER, tenderingInsider } from '../../support/auctions.ts';
+
+const service = useService();
+const api = client(() => service.url);
+
+/** What the README promises of every auction's GET (a Lambda answers at most 6 MB). */
+const VIEW_BOUND = 5_000_000;
+
+const viewBytes = async (id: string) => {
+  const res = await fetch(`${service.url}${INSIDER}/${id}`);
+  return Buffer.byteLength(await res.text());
+};
+
+const errorOf = (res: { body: any }) => res.body.errors?.[0]?.description;
+
+describe('an auction bounded against hostile brokers', () => {
+  it('refuses questions of 340 KB with a 422: twenty of them leave the view as small as it was', async () => {
+    const { id } = await tenderingInsider(api);
+    const before = await viewBytes(id);
+    const huge = aQuestion({ description: 'x'.repeat(340_000) });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api.post(`${INSIDER}/${id}/questions`, huge, { as: i % 2 ? 'broker' : 'broker2' }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 422));
+    expect(errorOf(answers[0])).toBe('The question is too large: at most 20 KB as JSON');
+    expect(await viewBytes(id)).toBe(before);
+  });
+
+  it('holds at most 400 KB of questions: the next one answers 403 and the view stays under 5 MB', async () => {
+    const { id } = await tenderingInsider(api);
+    const big = aQuestion({ description: 'я'.repeat(9_000) }); // about 18.5 KB as UTF-8 JSON
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await api.post(`${INSIDER}/${id}/questions`, big, { as: 'broker2' }));
+    const accepted = answers.filter((r) => r.status === 201).length;
+    expect(accepted).toBeGreaterThanOrEqual(20);
+    expect(accepted).toBeLessThan(22);
+    const refused = answers.slice(accepted);
+    expect(refused.map((r) => r.status)).toEqual(refused.map(() => 403));
+    expect(errorOf(refused[0])).toBe('The auction holds at most 400 KB of questions');
+    const view = (await api.get(`${INSIDER}/${id}`)).body.data;
+    expect(view.questions).toHaveLength(accepted);
+    expect(await viewBytes(id)).toBeLessThan(VIEW_BOUND);
+  });
+
+  it('takes bids up to 1000 KB in all, even sent at once, and refuses the rest with a 403', async () => {
+    const { id } = await tenderingInsider(api);
+    // About 7.5 KB a bid: the 1000 KB of bids take about 130 of them.
+    const bid = () => anInsiderBid({ tenderers: [anOrganization({ name: `ТОВ ${'б'.repeat(3_600)}` })] });
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, () => api.post(`${INSIDER}/${id}/bids`, bid(), { as: 'broker2' })),
+    );
+    const accepted = answers.filter((r) => r.status === 201);
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(accepted.length).toBeGreaterThan(120);
+    expect(accepted.length).toBeLessThan(140);
+    expect(refused.map((r) => r.status)).toEqual(refused.map(() => 403));
+    expect(errorOf(refused[0])).toBe('The auction takes at most 1000 bids, of at most 1000 KB in all');
+    // As stored: without the participation link each answer computes.
+    const stored = accepted.reduce((sum, r) => {
+      const { participationUrl: _, ...bid } = r.body.data;
+      return sum + Buffer.byteLength(JSON.stringify(bid));
+    }, 0);
+    expect(stored).toBeLessThanOrEqual(1_000_000);
+    // A bid larger than one may be is refused on its own.
+    const huge = anInsiderBid({ tenderers: [anOrganization({ name: 'x'.repeat(9_000) })] });
+    const tooLarge = await api.post(`${INSIDER}/${id}/bids`, huge, { as: 'broker2' });
+    expect(tooLarge.status).toBe(422);
+    expect(errorOf(tooLarge)).toBe('The bid is too large: at most 8 KB as JSON');
+  });
+});
