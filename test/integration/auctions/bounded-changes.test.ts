@@ -58,7 +58,7 @@ describe('an auction with more bids than one transaction holds', () => {
     await service.bot('chronograph');
     const scheduled = (await api.get(`${INSIDER}/${id}`)).body.data;
     expect(scheduled).toMatchObject({ status: 'active.auction', numberOfBids: ACTIVE });
-    expect(scheduled).not.toHaveProperty('next_check');
+    expect(scheduled).toHaveProperty('next_check'); // the auction's planned end, as the original showed it
     const left = await storedBids(id);
     expect(left).toHaveLength(ACTIVE);
     expect(left.every((b) => b.status === 'active')).toBe(true);
@@ -87,7 +87,7 @@ describe('an auction with more bids than one transaction holds', () => {
     const a = await landlease.tendering(api, service, clock);
     const bids = `${AUCTIONS}/${a.id}/bids`;
     // The registered bids first (each with its eligibility document), then the drafts.
-    const registered = await inPool(ACTIVE, 4, async () => {
+    const registered = await inPool(ACTIVE, 2, async () => {
       const bid = created(await api.post(bids, aBid(), { as: 'broker2' }));
       const owner = { as: 'broker2', token: bid.token };
       created(await api.patch(`${bids}/${bid.id}`, { status: 'pending' }, owner));
