@@ -28,6 +28,8 @@ interface BidServer {
   date: string;
   bidNumber?: number;
   participationUrl?: string;
+  /** What the bid offers: sent by a landlease bidder; a dgfInsider bid gets it from the auction system's results. */
+  value?: { amount: number; currency?: string; valueAddedTaxIncluded?: boolean };
 }
 
 /**
