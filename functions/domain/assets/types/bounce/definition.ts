@@ -83,7 +83,9 @@ export const decisionModel = declare({
   refused: { relatedItem: 'the bounce asset create and edit roles drop it (openregistry.assets.bounce roles.py)' },
   required: ['decisionDate', 'decisionID'],
 });
-export const decisionSchema = schemaOf(decisionModel, { only: fieldsOf(decisionModel).filter((f) => f !== 'relatedItem') });
+export const decisionSchema = schemaOf(decisionModel, {
+  only: fieldsOf(decisionModel).filter((f) => f !== 'relatedItem'),
+});
 
 /** Decisions get server ids, kept when the owner sends them back, and are the asset's own (`decisionOf`). */
 function withDecisionIds(decisions: unknown, previous?: JsonObject[]): unknown {
