@@ -26,7 +26,11 @@ const api = client(() => service.url);
 const OLD_HOST = 'http://agora-old.example:6543';
 
 async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, { method: 'PUT', body: JSON.stringify(config) });
+  const res = await fetch(`${service.url}/_local/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(config),
+  });
   expect(res.status).toBe(200);
 }
 afterEach(() => setFaults({}));

@@ -29,6 +29,8 @@ interface BidServer {
   bidNumber?: number;
   /** Shown to the bid's owner only, computed on each answer (`bidView`): a credential, never stored. */
   participationUrl?: string;
+  /** What the bid offers: sent by a landlease bidder; a dgfInsider bid gets it from the auction system's results. */
+  value?: { amount: number; currency?: string; valueAddedTaxIncluded?: boolean };
 }
 
 /**

@@ -94,6 +94,19 @@ describe('bids and questions', () => {
     rogue(res, 'colour');
   });
 
+  it('a dgfInsider bid value is dropped on create and edit (insider Bid roles, register-2nd-bidder.http)', async () => {
+    const a = await tenderingInsider(api);
+    const { id, token, bid } = await insiderBid(api, a.id, 'broker2', { value: { amount: 501 } });
+    expect(bid.value).toBeUndefined();
+    const url = `${INSIDER}/${a.id}/bids/${id}`;
+    const edited = await api.patch(url, { value: { amount: 700, currency: 'UAH' } }, { as: 'broker2', token });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data.value).toBeUndefined();
+    expect((await api.get(url, { as: 'broker2', token })).body.data.value).toBeUndefined();
+    rogue(await api.post(`${INSIDER}/${a.id}/bids`, anInsiderBid({ value: { amount: 1 }, valu: 1 })), 'valu');
+    rogue(await api.patch(url, { value: { amount: 1 }, valu: 1 }, { as: 'broker2', token }), 'valu');
+  });
+
   it('a dgfInsider question may be about one of the items (relatedItem), never about a stranger', async () => {
     const a = await tenderingInsider(api);
     const itemId = a.auction.items[0].id;

@@ -718,11 +718,6 @@ export type DgfInsiderBid = {
   status?: "active" | "draft" | "invalid";
   qualified: true;
   eligible: true;
-  value?: {
-    amount: number;
-    currency?: "UAH";
-    valueAddedTaxIncluded?: boolean;
-  };
 };
 
 export type DgfInsiderBidPatch = {
@@ -765,11 +760,6 @@ export type DgfInsiderBidPatch = {
       url?: string;
     };
   }>;
-  value?: {
-    amount: number;
-    currency?: "UAH";
-    valueAddedTaxIncluded?: boolean;
-  };
 };
 
 export type Document = {

@@ -73,7 +73,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const auctionResults = validate22;
-const schema7 = { "type": "object", "additionalProperties": false, "required": ["bids"], "properties": { "bids": { "type": "array", "maxItems": 1e3, "items": { "type": "object", "additionalProperties": false, "required": ["id"], "properties": { "id": { "type": "string", "maxLength": 200 }, "value": { "$ref": "shared9" }, "date": { "type": "string", "format": "date-time", "maxLength": 2e4 } } } } } };
+const schema7 = { "type": "object", "additionalProperties": false, "required": ["bids"], "properties": { "bids": { "type": "array", "maxItems": 1e3, "items": { "type": "object", "additionalProperties": false, "required": ["id"], "properties": { "id": { "type": "string", "maxLength": 200 }, "value": { "$ref": "shared8" }, "date": { "type": "string", "format": "date-time", "maxLength": 2e4 } } } } } };
 const schema8 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -501,7 +501,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const basicAsset = validate26;
-const schema10 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared9" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "assetCustodian": { "$ref": "shared18" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema10 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "value": { "$ref": "shared8" }, "unit": { "$ref": "shared11" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared13" }, "location": { "$ref": "shared15" }, "assetCustodian": { "$ref": "shared17" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const func14 = Object.prototype.hasOwnProperty;
 const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3, "format": "uri" } } };
 const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
@@ -728,7 +728,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   validate27.errors = vErrors;
   return errors === 0;
 }
-const schema12 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared20" } };
+const schema12 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
 const schema13 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -975,7 +975,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-const schema14 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared9" } } };
+const schema14 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared8" } } };
 function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1430,7 +1430,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   validate39.errors = vErrors;
   return errors === 0;
 }
-const schema17 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" } } };
+const schema17 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared22" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared13" }, "contactPoint": { "$ref": "shared18" } } };
 const schema18 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
 function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1627,7 +1627,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   validate42.errors = vErrors;
   return errors === 0;
 }
-const schema19 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared23" } };
+const schema19 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared22" } };
 function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2370,8 +2370,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceAsset = validate51;
-const schema21 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-const schema22 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared19" } };
+const schema21 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared22" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared13" }, "contactPoint": { "$ref": "shared18" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared22" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared13" }, "contactPoint": { "$ref": "shared18" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared1" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared13" }, "location": { "$ref": "shared15" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared23" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema22 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared18" } };
 function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3970,7 +3970,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceItem = validate73;
-const schema26 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "location": { "$ref": "shared16" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared24" }, "schema_properties": { "type": "object" } } };
+const schema26 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared13" }, "location": { "$ref": "shared15" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared23" }, "schema_properties": { "type": "object" } } };
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -4831,10 +4831,10 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const dgfInsiderAuction = validate86;
-const schema32 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
+const schema32 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared16" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "$ref": "shared25" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
 const formats18 = formats.date;
-const schema33 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared15" }, "minItems": 1 };
-const schema34 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
+const schema33 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared14" }, "minItems": 1 };
+const schema34 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared19" }, "additionalClassifications": { "$ref": "shared2" }, "address": { "$ref": "shared13" }, "unit": { "$ref": "shared11" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -5112,7 +5112,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   validate87.errors = vErrors;
   return errors === 0;
 }
-const schema35 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared23" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared14" }, "contactPoint": { "$ref": "shared19" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
+const schema35 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared22" }, "additionalIdentifiers": { "$ref": "shared3" }, "address": { "$ref": "shared13" }, "contactPoint": { "$ref": "shared18" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
 function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -5395,7 +5395,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
   validate101.errors = vErrors;
   return errors === 0;
 }
-const schema37 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
+const schema37 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared26" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
 const schema38 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
 function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -6485,7 +6485,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const dgfInsiderAuctionStored = validate107;
-const schema39 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared17" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
+const schema39 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared0" }, "procuringEntity": { "$ref": "shared16" }, "auctionParameters": { "$ref": "shared7" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
 function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -7324,8 +7324,8 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 const dgfInsiderBid = validate111;
-const schema40 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
-const schema41 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared18" } };
+const schema40 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared5" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] } }, "additionalProperties": false };
+const schema41 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared17" } };
 function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -7367,87 +7367,6 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   validate112.errors = vErrors;
   return errors === 0;
 }
-const schema42 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"] }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.amount === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "amount" || key0 === "currency" || key0 === "valueAddedTaxIncluded")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.amount !== void 0) {
-      let data0 = data.amount;
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/amount", schemaPath: "#/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.currency !== void 0) {
-      if (!(data.currency === "UAH")) {
-        const err4 = { instancePath: instancePath + "/currency", schemaPath: "#/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.currency.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.valueAddedTaxIncluded !== void 0) {
-      if (typeof data.valueAddedTaxIncluded !== "boolean") {
-        const err5 = { instancePath: instancePath + "/valueAddedTaxIncluded", schemaPath: "#/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
-}
 function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -7480,7 +7399,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "tenderers" || key0 === "status" || key0 === "qualified" || key0 === "eligible" || key0 === "value")) {
+      if (!(key0 === "tenderers" || key0 === "status" || key0 === "qualified" || key0 === "eligible")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err3];
@@ -7550,12 +7469,6 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.value !== void 0) {
-      if (!validate115(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-        errors = vErrors.length;
-      }
-    }
   } else {
     const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
@@ -7568,14 +7481,14 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
   validate111.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate117;
-const schema43 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared8" } }, "additionalProperties": false };
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate115;
+const schema42 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" } }, "additionalProperties": false };
+function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "tenderers" || key0 === "value")) {
+      if (!(key0 === "tenderers")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -7591,12 +7504,6 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
         errors = vErrors.length;
       }
     }
-    if (data.value !== void 0) {
-      if (!validate115(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-        errors = vErrors.length;
-      }
-    }
   } else {
     const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
@@ -7606,14 +7513,14 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
-const document = validate120;
-const schema44 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
+const document = validate117;
+const schema43 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
 const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
 const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs2 = errors;
@@ -8012,7 +7919,7 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema44.properties, key0)) {
+      if (!func14.call(schema43.properties, key0)) {
         const err33 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err33];
@@ -8385,15 +8292,15 @@ function validate120(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate120.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate121;
-const schema45 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared26" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const landleaseAuction = validate118;
+const schema44 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared24" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared13" }, "unit": { "$ref": "shared11" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared16" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared10" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared25" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
 const pattern9 = new RegExp("^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "u");
-const schema46 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema45 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
+function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8603,13 +8510,13 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate119.errors = vErrors;
   return errors === 0;
 }
-const schema47 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared4" } } };
-const schema48 = { "type": "array", "minItems": 1, "items": { "$ref": "shared22" }, "maxItems": 100 };
-const schema49 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
-function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema46 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared4" } } };
+const schema47 = { "type": "array", "minItems": 1, "items": { "$ref": "shared21" }, "maxItems": 100 };
+const schema48 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8801,10 +8708,10 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -8828,8 +8735,8 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate131(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+      if (!validate128(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
         errors = vErrors.length;
       }
     }
@@ -8842,10 +8749,10 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
-function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8932,8 +8839,8 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate130(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+      if (!validate127(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
         errors = vErrors.length;
       }
     }
@@ -8946,10 +8853,10 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
-function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9062,7 +8969,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema45.properties, key0)) {
+      if (!func14.call(schema44.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -9215,7 +9122,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema45.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema44.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -9270,7 +9177,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema45.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema44.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -9402,7 +9309,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data13.currency !== void 0) {
           if (!(data13.currency === "UAH")) {
-            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err43];
             } else {
@@ -9479,7 +9386,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data17.currency !== void 0) {
           if (!(data17.currency === "UAH")) {
-            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err50];
             } else {
@@ -9556,7 +9463,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data21.currency !== void 0) {
           if (!(data21.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -9622,7 +9529,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err63];
             } else {
@@ -9688,7 +9595,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data27.currency !== void 0) {
           if (!(data27.currency === "UAH")) {
-            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema45.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err69];
             } else {
@@ -9798,7 +9705,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data32) {
-              if (!func14.call(schema45.properties.items.items.properties, key6)) {
+              if (!func14.call(schema44.properties.items.items.properties, key6)) {
                 const err80 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err80];
@@ -9948,7 +9855,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data37.scheme !== void 0) {
                   if (!(data37.scheme === "CAV-PS")) {
-                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema45.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema44.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err94];
                     } else {
@@ -10245,8 +10152,8 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate122(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                  if (!validate119(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -10357,8 +10264,8 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate129(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+      if (!validate126(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
         errors = vErrors.length;
       }
     }
@@ -10396,7 +10303,7 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data59.type !== void 0) {
           if (!(data59.type === "lease")) {
-            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema45.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema44.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err129];
             } else {
@@ -10525,12 +10432,12 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate121.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate136;
-const schema50 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared27" } }, "additionalProperties": false } }, "additionalProperties": false };
-function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate133;
+const schema49 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared26" } }, "additionalProperties": false } }, "additionalProperties": false };
+function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10593,12 +10500,12 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate138;
-const schema51 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared25" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared14" }, "unit": { "$ref": "shared12" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared17" }, "lotHolder": { "$ref": "shared18" }, "bankAccount": { "$ref": "shared11" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate135;
+const schema50 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared24" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared13" }, "unit": { "$ref": "shared11" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared6" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared16" }, "lotHolder": { "$ref": "shared17" }, "bankAccount": { "$ref": "shared10" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10702,7 +10609,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema51.properties, key0)) {
+      if (!func14.call(schema50.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -10855,7 +10762,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema51.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema50.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -10910,7 +10817,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema51.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema50.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -11042,7 +10949,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data13.currency !== void 0) {
           if (!(data13.currency === "UAH")) {
-            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -11119,7 +11026,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data17.currency !== void 0) {
           if (!(data17.currency === "UAH")) {
-            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -11196,7 +11103,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data21.currency !== void 0) {
           if (!(data21.currency === "UAH")) {
-            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err56];
             } else {
@@ -11262,7 +11169,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err62];
             } else {
@@ -11328,7 +11235,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data27.currency !== void 0) {
           if (!(data27.currency === "UAH")) {
-            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema51.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -11438,7 +11345,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data32) {
-              if (!func14.call(schema51.properties.items.items.properties, key6)) {
+              if (!func14.call(schema50.properties.items.items.properties, key6)) {
                 const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err79];
@@ -11588,7 +11495,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data37.scheme !== void 0) {
                   if (!(data37.scheme === "CAV-PS")) {
-                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema51.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema50.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err93];
                     } else {
@@ -11885,8 +11792,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate122(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                  if (!validate119(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -11997,8 +11904,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate129(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+      if (!validate126(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
         errors = vErrors.length;
       }
     }
@@ -12036,7 +11943,7 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data59.type !== void 0) {
           if (!(data59.type === "lease")) {
-            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema51.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema50.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err128];
             } else {
@@ -12171,13 +12078,13 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate138.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate146;
-const schema52 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "eligible": { "type": "boolean" } } };
-const schema53 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate143;
+const schema51 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared9" }, "eligible": { "type": "boolean" } } };
+const schema52 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12255,10 +12162,10 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12289,8 +12196,8 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.value !== void 0) {
-      if (!validate148(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+      if (!validate145(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
         errors = vErrors.length;
       }
     }
@@ -12314,12 +12221,12 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate143.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate150;
-const schema54 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared10" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
-function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate147;
+const schema53 = { "type": "object", "properties": { "tenderers": { "$ref": "shared5" }, "value": { "$ref": "shared9" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12341,15 +12248,15 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.value !== void 0) {
-      if (!validate148(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+      if (!validate145(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data2 = data.status;
       if (!(data2 === "draft" || data2 === "pending" || data2 === "active")) {
-        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema54.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema53.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12401,12 +12308,12 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
-const lot = validate153;
-const schema55 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared18" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
-function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate150;
+const schema54 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared17" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
+function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12447,7 +12354,7 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema55.properties, key0)) {
+      if (!func14.call(schema54.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -12745,7 +12652,7 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema55.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema54.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -12756,7 +12663,7 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema55.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema54.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -12768,7 +12675,7 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data13 = data.status;
       if (!(data13 === "draft" || data13 === "pending" || data13 === "verification" || data13 === "active.salable" || data13 === "active.awaiting" || data13 === "active.auction" || data13 === "pending.sold" || data13 === "sold" || data13 === "recomposed" || data13 === "pending.dissolution" || data13 === "dissolved" || data13 === "pending.deleted" || data13 === "deleted")) {
-        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema55.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema54.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -12840,12 +12747,12 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
-const question = validate155;
-const schema56 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared18" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
-function validate155(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate152;
+const schema55 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared17" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12940,7 +12847,7 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.questionOf !== void 0) {
       let data3 = data.questionOf;
       if (!(data3 === "tender" || data3 === "item" || data3 === "lot")) {
-        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema56.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema55.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12989,7 +12896,7 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
 export {

@@ -14,13 +14,15 @@ import { span } from '../../texts.ts';
 
 /**
  * dgfInsider bids (reference-behaviour.md §7.3, upstream INS `views/bid.py`): the create whitelist is `tenderers`,
- * `status`, `qualified`, `eligible` (plus an optional `value`; the Dutch auction needs none); `qualified` and
- * `eligible` are required and must be true; created `active` unless sent as `draft` (or `invalid`); added only in
- * `active.tendering` within the tender period; a bid may only move to `active`.
+ * `status`, `qualified`, `eligible`; `qualified` and `eligible` are required and must be true; created `active` unless
+ * sent as `draft` (or `invalid`); added only in `active.tendering` within the tender period; a bid may only move to
+ * `active`. A `value` sent by the client is dropped, on create and edit alike (insider `Bid.Options.roles`; recorded
+ * in `register-2nd-bidder.http`): the Dutch auction needs none, the auction system's results give each bid one.
  */
 const BID_STATUSES = ['active', 'draft', 'invalid'];
 const mustBeTrue = { type: 'boolean', enum: [true] };
 
+/** The bid's value (AC `Bid.value`): known to the model, written only by the auction system's results. */
 const value = {
   type: 'object',
   additionalProperties: false,
@@ -40,14 +42,13 @@ export const newBidSchema = {
     status: { enum: BID_STATUSES },
     qualified: mustBeTrue,
     eligible: mustBeTrue,
-    value,
   },
 };
 const checkNewBid: CheckOf<DgfInsiderBid> = (data) => checkWith('dgfInsiderBid', newBidSchema, data);
 
 export const bidPatchSchema = {
   type: 'object',
-  properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema }, value },
+  properties: { tenderers: { type: 'array', minItems: 1, maxItems: 1, items: organizationSchema } },
 };
 const checkBidPatch: CheckOf<DgfInsiderBidPatch> = (data) => checkWith('dgfInsiderBidPatch', bidPatchSchema, data);
 
@@ -69,11 +70,13 @@ export const bidModel = declare({
       ].map((f) => [f, serverSet]),
     ),
     ...newBidSchema.properties,
+    value,
   },
 });
 
-/** Insider `Bid.Options.roles['create']` (and AC `edit` for `tenderers`, `value`). */
-const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible', 'value'] as const;
+/** Insider `Bid.Options.roles`: `create` and `edit` (whose `status` is read apart, as a move). */
+const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible'] as const;
+const EDIT_FIELDS = ['tenderers'] as const;
 
 function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewBid {
   if (!within(auction, 'tenderPeriod', now)) {
@@ -84,10 +87,10 @@ function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewB
   return { ...fields, status: fields.status ?? 'active' };
 }
 
-/** The owner's PATCH: `tenderers`/`value` may change; the status only to `active` (upstream 403 body/bid). */
+/** The owner's PATCH: `tenderers` may change; the status only to `active` (upstream 403 body/bid). */
 function patch(bid: Bid, data: JsonObject): Bid {
   const status = requestedStatus(data, BID_STATUSES);
-  const change = writable(bidModel, data, ['tenderers', 'value']);
+  const change = writable(bidModel, data, EDIT_FIELDS);
   checkBidPatch(change);
   if (status !== undefined && status !== bid.status && status !== 'active') {
     throw new ForbiddenError(`Can't update bid to (${status}) status`, 'bid');

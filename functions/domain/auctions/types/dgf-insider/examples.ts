@@ -18,5 +18,5 @@ export const examples: AuctionDefinition['examples'] = {
   },
   auctionStored: { title: 'Нежитлові приміщення (уточнено)' },
   bid: { qualified: true, eligible: true, tenderers: [tenderer] },
-  bidPatch: { value: { amount: 210000 } },
+  bidPatch: { tenderers: [tenderer] },
 };
