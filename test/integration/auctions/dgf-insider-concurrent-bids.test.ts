@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { anInsiderBid } from '../../support/builders.ts';
+import { anInsiderBid, anOrganization } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { partition } from '../reliability/fuzz-support.ts';
 
 /** The bids stored under the auction, by id. */
-async function storedBids(auctionId: string): Promise<Map<string, { status: string; value?: { amount: number } }>> {
+async function storedBids(auctionId: string): Promise<Map<string, { status: string; tenderers?: { name: string }[] }>> {
   const items = JSON.parse(await partition(`AUCTION#${auctionId}`)) as { SK: string; data: any }[];
   return new Map(items.filter((i) => /^BID#[^#]+$/.test(i.SK)).map((i) => [i.data.id, i.data]));
 }
@@ -38,7 +38,12 @@ describe('concurrent bids on one auction', () => {
       api.post(`${url}/bids`, anInsiderBid(), { as: i % 2 ? 'broker' : 'broker2' }),
     );
     const patches = earlier.map((b, i) =>
-      api.patch(`${url}/bids/${b.id}`, { value: { amount: 5000 + i } }, { as: 'broker2', token: b.token }),
+      // A dgfInsider bidder edits its tenderers (its value comes from the auction's results only, as upstream).
+      api.patch(
+        `${url}/bids/${b.id}`,
+        { tenderers: [anOrganization({ name: `ТОВ ${i}` })] },
+        { as: 'broker2', token: b.token },
+      ),
     );
     const [made, changed] = await Promise.all([Promise.all(creates), Promise.all(patches)]);
     expect(made.map((r) => r.status)).toEqual(made.map(() => 201));
@@ -48,7 +53,7 @@ describe('concurrent bids on one auction', () => {
     const stored = await storedBids(a.id);
     expect(stored.size).toBe(40);
     for (const r of made) expect(stored.get(r.body.data.id)?.status).toBe('active');
-    for (const [i, b] of earlier.entries()) expect(stored.get(b.id)?.value?.amount).toBe(5000 + i);
+    for (const [i, b] of earlier.entries()) expect(stored.get(b.id)?.tenderers?.[0]?.name).toBe(`ТОВ ${i}`);
   });
 
   it('never lets a bid in after the enquiry end: every bid answered 201 is counted, the rest are refused', async () => {
