@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { declare, multilingual, name, schemaOf, serverSet, writable } from '../protocol/model.ts';
 import { periodSchema } from '../protocol/parts.ts';
 import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
@@ -328,7 +328,7 @@ export interface AwardActor {
 export function patchAward(
   w: Working,
   awardId: string,
-  data: JsonObject,
+  data: JsonRecord,
   timing: Timing,
   rules: AwardingRules,
   actor?: AwardActor,
@@ -524,7 +524,7 @@ const checkContractPatch: CheckOf<ContractPatch> = (data) => checkWith('contract
 export function patchContract(
   w: Working,
   contractId: string,
-  data: JsonObject,
+  data: JsonRecord,
   now: Micros,
   rules: AwardingRules,
 ): void {

@@ -33,7 +33,7 @@ import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../sc
 import { bounceType } from './descriptor.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
-import { isObject, omit, type JsonObject } from '../../../kernel/objects.ts';
+import { isObject, omit, type JsonRecord } from '../../../kernel/objects.ts';
 
 /**
  * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,
@@ -88,7 +88,7 @@ export const decisionSchema = schemaOf(decisionModel, {
 });
 
 /** Decisions get server ids, kept when the owner sends them back, and are the asset's own (`decisionOf`). */
-function withDecisionIds(decisions: unknown, previous?: JsonObject[]): unknown {
+function withDecisionIds(decisions: unknown, previous?: JsonRecord[]): unknown {
   const ided = withItemIds(decisions, previous);
   // `relatedItem` is known and dropped (decisionModel.refused).
   return Array.isArray(ided)
