@@ -4,7 +4,8 @@ import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { omit, type JsonRecord } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
+import type { Document as DocumentBody } from '../schemas/generated/request-types.ts';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
 import { multilingual } from '../kernel/structures.ts';
 
@@ -95,7 +96,7 @@ export const documentSchema = {
     },
   ],
 };
-const checkNew: Check = (data) => checkWith('document', documentSchema, data);
+const checkNew: CheckOf<DocumentBody> = (data) => checkWith('document', documentSchema, data);
 
 export const DOC = 'DOC';
 

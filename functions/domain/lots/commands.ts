@@ -73,7 +73,7 @@ export async function createLot(
   checkLotFields(fields);
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
-  const lot = withTestTitles({
+  const lot: Lot = withTestTitles({
     lotType: 'basic',
     ...fields,
     id,
@@ -82,7 +82,7 @@ export async function createLot(
     owner: ctx.principal.name,
     date: at,
     dateModified: at,
-  } as Lot);
+  });
   const token = newToken();
   const { transfer, internal } = newTransferToken();
   await ctx.lots.create({ id: lot.id, root: lot, tokenHash: sha256(token), internal, children: [] });
