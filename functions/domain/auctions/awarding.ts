@@ -5,9 +5,9 @@ import { declare, multilingual, name, schemaOf, serverSet, writable } from '../p
 import { periodSchema } from '../protocol/parts.ts';
 import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check, type CheckOf } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
-import type { AuctionResults, ContractPatch } from '../schemas/generated/request-types.ts';
+import type { AuctionResults, AwardPatch, ContractPatch } from '../schemas/generated/request-types.ts';
 import { accelerator, awardPeriods, type Timing } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import {
@@ -486,7 +486,7 @@ export const awardModel = declare({
 /** What the owner edits on an award besides its status (insider `award-active-disqualify.http`). */
 const AWARD_EDITS = ['title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru'] as const;
 export const awardPatchSchema = schemaOf(awardModel, { only: [...AWARD_EDITS, 'status'] });
-const checkAwardPatch: Check = (data) => checkWith('awardPatch', awardPatchSchema, data);
+const checkAwardPatch: CheckOf<AwardPatch> = (data) => checkWith('awardPatch', awardPatchSchema, data);
 
 /** A contract (AC plugins/contracting/v3/models.py Contract on AC models/schema.py Contract). */
 export const contractModel = declare({

@@ -20,7 +20,13 @@ import {
   itemClassificationSchema,
   locationSchema,
 } from '../../../protocol/parts.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type {
+  BounceAsset,
+  BounceDecision,
+  BounceItem,
+  BounceRelatedProcess,
+} from '../../../schemas/generated/request-types.ts';
 import {
   ASSET_STATUSES,
   decisionsOf,
@@ -109,7 +115,8 @@ export const relatedProcessModel = declare({
   required: ['type', 'relatedProcessID'],
 });
 export const relatedProcessSchema = schemaOf(relatedProcessModel);
-const checkRelatedProcess: Check = (data) => checkWith('bounceRelatedProcess', relatedProcessSchema, data);
+const checkRelatedProcess: CheckOf<BounceRelatedProcess> = (data) =>
+  checkWith('bounceRelatedProcess', relatedProcessSchema, data);
 
 const OWNER_FIELDS = [
   'title',
@@ -157,11 +164,11 @@ export const assetModel = declare({
 export const assetSchema = schemaOf(assetModel, {
   only: [...OWNER_FIELDS, 'assetType', 'mode', 'status', 'relatedLot'],
 });
-const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
+const checkAsset: CheckOf<BounceAsset> = (data) => checkWith('bounceAsset', assetSchema, data);
 
-const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
+const checkItem: CheckOf<BounceItem> = (data) => checkWith('bounceItem', itemSchema, data);
 
-const checkDecision: Check = (data) => checkWith('bounceDecision', decisionSchema, data);
+const checkDecision: CheckOf<BounceDecision> = (data) => checkWith('bounceDecision', decisionSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!itemsOf(asset)?.length) {
