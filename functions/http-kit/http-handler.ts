@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
-import type { JsonObject } from '#domain/kernel/objects.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
@@ -44,7 +44,7 @@ export function httpHandler(handler: Handler) {
         params: (event.pathParameters ?? {}) as Record<string, string>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         headers: event.headers,
-        data: (context.body?.data as JsonObject) ?? {},
+        data: (context.body?.data as JsonRecord) ?? {},
         principal: context.principal!,
         now: requestNow(),
         baseUrl: publicBaseUrl(event),

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AuthorizerContext } from '../auth/authorizer-context.ts';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
-import type { JsonObject } from '#domain/kernel/objects.ts';
+import type { JsonObject, JsonRecord } from '#domain/kernel/objects.ts';
 import type { Principal } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import type { RouteRule } from './route-rules.ts';
@@ -14,7 +14,7 @@ export interface HttpRequest {
   query: Record<string, string>;
   headers: Record<string, string | undefined>;
   /** The `data` object of the body (`{}` for requests without a body). */
-  data: JsonObject;
+  data: JsonRecord;
   principal: Principal;
   now: Micros;
   /** The configured public base URL (never the request's `Host` or `X-Forwarded-Proto`): for absolute links. */

@@ -1,6 +1,6 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import type { DocumentRecord } from '../documents/documents.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import type { ObjectModel } from '../protocol/model.ts';
 import type {
   BasicAsset as BasicAssetBody,
@@ -11,7 +11,7 @@ import type { StatusGraph } from '../kernel/status-graph.ts';
 import type { Micros } from '../kernel/time.ts';
 
 /** The server's own fields of an asset: ids, status from the status graph, dates, owner, links set by bots. */
-interface AssetServer<T extends string> {
+type AssetServer<T extends string> = {
   id: string;
   assetID: string;
   assetType: T;
@@ -24,7 +24,7 @@ interface AssetServer<T extends string> {
   /** Bounce: links to other processes (at most one, of `type` `lot`), managed by the concierge. */
   relatedProcesses?: RelatedProcess[];
   mode?: 'test';
-}
+};
 /** A bounce asset's link to another process (a lot), as stored: the request fields and its id. */
 export type RelatedProcess = BounceRelatedProcess & { id: string };
 
@@ -114,7 +114,7 @@ export type TransitionRule = (asset: Asset, ctx: TransitionContext) => Asset;
 export type TransitionRules = Partial<Record<`${AssetStatus}->${AssetStatus}`, readonly TransitionRule[]>>;
 
 /** A document the server adds when it creates an asset of a type. */
-export type DocumentSeed = JsonObject;
+export type DocumentSeed = JsonRecord;
 
 /**
  * One asset type (registered in `types/registry.ts`): the data and rules that make `bounce` and `basic` differ.
@@ -139,7 +139,7 @@ export interface AssetTypeDefinition {
    * server ids for new items, defaults, the JSON Schema (422), then `schema_properties` of its items (422).
    * `previous` is the stored asset on PATCH (items keep their ids).
    */
-  accept(fields: JsonObject, previous?: Asset): JsonObject;
+  accept(fields: JsonRecord, previous?: Asset): JsonRecord;
   /** Documents the server adds at creation. */
   initialDocuments: readonly DocumentSeed[];
   /** Guards and effects of status changes, shared ones included (see rules.ts). */
@@ -147,19 +147,19 @@ export interface AssetTypeDefinition {
   /** The items sub-resource, for types whose items are edited one by one. */
   items?: {
     /** Validates one item after a PATCH merged into it (JSON Schema, then `schema_properties`). */
-    accept(item: JsonObject): JsonObject;
+    accept(item: JsonRecord): JsonRecord;
   };
   /** The decisions sub-resource, for types whose decisions are added one by one (bounce). */
   decisions?: {
     /** Validates one new decision (422) and makes it the asset's own (`decisionOf`). */
-    accept(decision: JsonObject): JsonObject;
+    accept(decision: JsonRecord): JsonRecord;
   };
   /** The related processes sub-resource, for types that have one (bounce). */
   relatedProcesses?: {
     /** At most this many on one asset. */
     max: number;
     /** Validates one related process (422). */
-    accept(process: JsonObject): RelatedProcess;
+    accept(process: JsonRecord): RelatedProcess;
   };
 }
 

@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/a
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { mergePatch, omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { mergePatch, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { completeOrganization, readDirectory, type OrganizationDirectory } from '../kernel/organization-directory.ts';
 import { actingRole, type Principal } from '../kernel/principal.ts';
 import { checkEdited, writable } from '../protocol/model.ts';
@@ -42,12 +42,12 @@ export interface AssetsContext {
 const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
 
 /** Completes the organizations of `fields` (only those listed in `touched`) from the directory entries read. */
-async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
+async function organizationsReader(ctx: AssetsContext, data: JsonRecord) {
   const entries = await readDirectory(
     ctx.organizations,
     ctx.type.organizations.map((f) => data[f]),
   );
-  return (fields: JsonObject, touched: JsonObject): JsonObject =>
+  return <T extends object>(fields: T, touched: JsonRecord): T =>
     ctx.type.organizations.reduce(
       (out, f) => (touched[f] === undefined ? out : completeOrganization(out, f, entries)),
       fields,
@@ -64,7 +64,7 @@ async function organizationsReader(ctx: AssetsContext, data: JsonObject) {
  */
 export async function createAsset(
   ctx: AssetsContext,
-  data: JsonObject,
+  data: JsonRecord,
   id: string = newId(),
 ): Promise<{ asset: Asset; token: string; transfer: string }> {
   const { type } = ctx;
@@ -115,7 +115,7 @@ function assertOwnerMayChange(now: Micros, asset: Asset, role: AssetRole, what: 
  * 3. organizations are completed from the directory, the whole asset re-validated (422);
  * 4. an unchanged asset is not written; a status change also moves `date`.
  */
-export async function patchAsset(ctx: AssetsContext, id: string, data: JsonObject): Promise<Asset> {
+export async function patchAsset(ctx: AssetsContext, id: string, data: JsonRecord): Promise<Asset> {
   const { type } = ctx;
   const complete = await organizationsReader(ctx, data);
   const saved = await ctx.assets.modify(id, (current) => {
@@ -133,17 +133,17 @@ export async function patchAsset(ctx: AssetsContext, id: string, data: JsonObjec
 export function decideAssetPatch(
   current: Pick<Aggregate<Asset>, 'root' | 'children'>,
   role: AssetRole,
-  data: JsonObject,
+  data: JsonRecord,
   type: AssetTypeDefinition,
   now: Micros,
-  complete: (fields: JsonObject, touched: JsonObject) => JsonObject = (fields) => fields,
+  complete: <T extends object>(fields: T, touched: JsonRecord) => T = (fields) => fields,
 ): Asset | undefined {
   const asset = current.root;
   assertEditable(assetStatusGraph, asset.status, role, 'asset');
   const patch = writable(type.model, data, editableFields(role, asset.status, type.ownerFields));
   if (!sameJson(mergePatch(asset, omit(patch, ['status'])), asset)) assertOwnerMayChange(now, asset, role, 'asset');
   if (patch.status !== undefined) assertTransition(assetStatusGraph, asset.status, patch.status, role, 'asset');
-  let merged = complete(mergePatch(asset, patch), patch) as Asset;
+  let merged = complete(mergePatch(asset, patch), patch);
   if (merged.status !== asset.status) {
     const env = { now, documents: currentDocuments(current.children) };
     for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
@@ -162,8 +162,8 @@ export function decideAssetPatch(
  * The type's check of a PATCHed asset, holding the client to what it wrote (protocol `checkEdited`): an asset stored
  * by an earlier release keeps fields the model now refuses until a PATCH writes them.
  */
-function acceptEdited(type: AssetTypeDefinition, fields: JsonObject, asset: Asset, patch: JsonObject): JsonObject {
-  let accepted: JsonObject = fields;
+function acceptEdited(type: AssetTypeDefinition, fields: JsonRecord, asset: Asset, patch: JsonRecord): JsonRecord {
+  let accepted: JsonRecord = fields;
   checkEdited(() => (accepted = type.accept(fields, asset)), fields, patch);
   return accepted;
 }
@@ -176,11 +176,11 @@ export async function patchAssetItem(
   ctx: AssetsContext,
   id: string,
   itemId: string,
-  data: JsonObject,
-): Promise<JsonObject> {
+  data: JsonRecord,
+): Promise<JsonRecord> {
   const items = ctx.type.items;
   if (!items) throw new NotFoundError('item_id');
-  let result: JsonObject | undefined;
+  let result: JsonRecord | undefined;
   await ctx.assets.modify(id, (current) => {
     assertServed(ctx.type, current);
     const asset = current.root;
@@ -189,7 +189,7 @@ export async function patchAssetItem(
       throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
     }
     assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
-    const stored: JsonObject[] = itemsOf(asset) ?? [];
+    const stored: JsonRecord[] = itemsOf(asset) ?? [];
     const previous = stored.find((i) => i.id === itemId);
     if (!previous) throw new NotFoundError('item_id');
     const item = items.accept({ ...mergePatch(previous, omit(data, ['id'])), id: itemId });
@@ -211,10 +211,10 @@ export async function patchAssetItem(
  * POST of one item (types with an items sub-resource; upstream bounce `views/asset_item.py`) by the owner, in draft
  * or pending, during rectification: a new item with a server id, validated like the asset's. Returns the item.
  */
-export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonObject): Promise<JsonObject> {
+export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonRecord): Promise<JsonRecord> {
   const items = ctx.type.items;
   if (!items) throw new NotFoundError('asset_id');
-  let result: JsonObject | undefined;
+  let result: JsonRecord | undefined;
   await ctx.assets.modify(id, (current) => {
     assertServed(ctx.type, current);
     const asset = current.root;
@@ -236,10 +236,10 @@ export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonObj
  * POST of one decision (types with a decisions sub-resource; upstream bounce `views/asset_decisions.py`) by the
  * owner, in draft or pending (upstream `validate_decision_update_in_not_allowed_status`), during rectification.
  */
-export async function addAssetDecision(ctx: AssetsContext, id: string, data: JsonObject): Promise<JsonObject> {
+export async function addAssetDecision(ctx: AssetsContext, id: string, data: JsonRecord): Promise<JsonRecord> {
   const decisions = ctx.type.decisions;
   if (!decisions) throw new NotFoundError('asset_id');
-  let result: JsonObject | undefined;
+  let result: JsonRecord | undefined;
   await ctx.assets.modify(id, (current) => {
     assertServed(ctx.type, current);
     const asset = current.root;
@@ -266,7 +266,7 @@ export async function addAssetDecision(ctx: AssetsContext, id: string, data: Jso
  * POST of a document by the owner while the asset is `pending`; after the rectification period only a
  * `cancellationDetails` document (the way to delete the asset). `author`, `documentOf` and dates are the server's.
  */
-export async function addAssetDocument(ctx: AssetsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
+export async function addAssetDocument(ctx: AssetsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
   let added: DocumentRecord | undefined;
   await ctx.assets.modify(id, (current) => {
     assertServed(ctx.type, current);

@@ -1,7 +1,7 @@
 import type { Aggregate } from '../kernel/aggregate.ts';
 import { NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { mergePatch, omit, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { actingRole } from '../kernel/principal.ts';
 import { formatKyiv } from '../kernel/time.ts';
 import type { Asset, AssetTypeDefinition, RelatedProcess } from './asset.ts';
@@ -37,7 +37,7 @@ function withProcesses(asset: Asset, processes: RelatedProcess[]): Asset {
   return next;
 }
 
-export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonObject): Promise<RelatedProcess> {
+export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonRecord): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
   let added: RelatedProcess | undefined;
   await ctx.assets.modify(id, (current) => {
@@ -61,7 +61,7 @@ export async function patchRelatedProcess(
   ctx: AssetsContext,
   id: string,
   processId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
   let result: RelatedProcess | undefined;

@@ -1,13 +1,13 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, pick, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { declare, multilingual, name, schemaOf, serverSet, writable } from '../protocol/model.ts';
 import { periodSchema } from '../protocol/parts.ts';
 import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check, type CheckOf } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
-import type { AuctionResults, ContractPatch } from '../schemas/generated/request-types.ts';
+import type { AuctionResults, AwardPatch, ContractPatch } from '../schemas/generated/request-types.ts';
 import { accelerator, awardPeriods, type Timing } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import {
@@ -328,7 +328,7 @@ export interface AwardActor {
 export function patchAward(
   w: Working,
   awardId: string,
-  data: JsonObject,
+  data: JsonRecord,
   timing: Timing,
   rules: AwardingRules,
   actor?: AwardActor,
@@ -486,7 +486,7 @@ export const awardModel = declare({
 /** What the owner edits on an award besides its status (insider `award-active-disqualify.http`). */
 const AWARD_EDITS = ['title', 'title_en', 'title_ru', 'description', 'description_en', 'description_ru'] as const;
 export const awardPatchSchema = schemaOf(awardModel, { only: [...AWARD_EDITS, 'status'] });
-const checkAwardPatch: Check = (data) => checkWith('awardPatch', awardPatchSchema, data);
+const checkAwardPatch: CheckOf<AwardPatch> = (data) => checkWith('awardPatch', awardPatchSchema, data);
 
 /** A contract (AC plugins/contracting/v3/models.py Contract on AC models/schema.py Contract). */
 export const contractModel = declare({
@@ -524,7 +524,7 @@ const checkContractPatch: CheckOf<ContractPatch> = (data) => checkWith('contract
 export function patchContract(
   w: Working,
   contractId: string,
-  data: JsonObject,
+  data: JsonRecord,
   now: Micros,
   rules: AwardingRules,
 ): void {

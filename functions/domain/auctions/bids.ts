@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { tokenMatches } from '../kernel/ids.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
@@ -21,7 +21,7 @@ export type BidStatus = NonNullable<StatusOf<BidFields>> | 'unsuccessful';
 type StatusOf<F> = F extends { status?: infer S } ? S : never;
 
 /** The server's own fields of a bid. */
-interface BidServer {
+type BidServer = {
   id: string;
   status: BidStatus;
   owner: string;
@@ -31,7 +31,7 @@ interface BidServer {
   participationUrl?: string;
   /** What the bid offers: sent by a landlease bidder; a dgfInsider bid gets it from the auction system's results. */
   value?: { amount: number; currency?: string; valueAddedTaxIncluded?: boolean };
-}
+};
 
 /**
  * A bid (interface.md §2.6): the fields its type's request schema allows (generated from the same schema its
@@ -46,7 +46,7 @@ export type NewBid = Bid extends unknown ? Omit<Bid, 'id' | 'owner' | 'date'> : 
 
 /**
  * The per-type bid rules; storage, tokens, visibility and documents are the kernel's. `A`: the type's auctions.
- * `data` is a body as sent (JsonObject): each rule picks and validates what it takes.
+ * `data` is a body as sent (JsonRecord): each rule picks and validates what it takes.
  */
 export interface BidPolicy<A extends Auction = Auction> {
   /** Auction statuses in which a bid may be added. */
@@ -54,9 +54,9 @@ export interface BidPolicy<A extends Auction = Auction> {
   /** Auction statuses in which a bid may be changed or deleted, or get documents. */
   changeStatuses: readonly AuctionStatus[];
   /** Validates a new bid's fields (422/403) and returns them as stored (status, value, ...). */
-  create(data: JsonObject, auction: A, now: Micros): NewBid;
+  create(data: JsonRecord, auction: A, now: Micros): NewBid;
   /** The owner's PATCH of a bid: the bid as it becomes, or a refusal. */
-  patch(bid: Bid, data: JsonObject, ctx: { auction: A; others: Bid[]; documents: DocumentRecord[]; now: Micros }): Bid;
+  patch(bid: Bid, data: JsonRecord, ctx: { auction: A; others: Bid[]; documents: DocumentRecord[]; now: Micros }): Bid;
   /**
    * Whether the bid's owner (already checked) may add (`add`) or replace (`update`) a document of the bid now:
    * throws the type's refusal (403).
@@ -88,7 +88,7 @@ export function findBid(children: Child[], id: string): { bid: Bid; child: Child
 }
 
 /** A bid as stored: without a participation link (a credential; items written before kept one, dropped on rewrite). */
-export const bidChild = ({ participationUrl: _, ...bid }: Bid, tokenHash: string): Child => ({
+export const bidChild = ({ participationUrl: _, ...bid }: Bid, tokenHash: string | undefined): Child => ({
   place: childPlace(BID, bid.id),
   entity: 'bid',
   data: bid,

@@ -1,7 +1,7 @@
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { sameJson, type JsonObject } from '../kernel/objects.ts';
+import { sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { declare, schemaOf, serverSet, text, writable } from '../protocol/model.ts';
 import type { Cancellation as CancellationBody, CancellationPatch } from '../schemas/generated/request-types.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
@@ -125,7 +125,7 @@ export const cancellationTakesEffect = (rules: CancellationRules): TimedEvent =>
 });
 
 /** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
-export function addCancellation(w: Working, data: JsonObject, now: Micros): Cancellation {
+export function addCancellation(w: Working, data: JsonRecord, now: Micros): Cancellation {
   assertCancellable(w, 'add');
   const fields = writable(cancellationModel, data, FIELDS);
   checkNew(fields);
@@ -143,7 +143,7 @@ export function addCancellation(w: Working, data: JsonObject, now: Micros): Canc
 }
 
 /** The owner edits a pending cancellation; `status: active` cancels the auction. */
-export function patchCancellation(w: Working, id: string, data: JsonObject, now: Micros): Cancellation {
+export function patchCancellation(w: Working, id: string, data: JsonRecord, now: Micros): Cancellation {
   assertCancellable(w, 'update');
   const child = findCancellation(w, id);
   const current = child.data;

@@ -2,7 +2,7 @@ import type { Aggregate, Child } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { omit, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { actingRole } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
@@ -161,7 +161,7 @@ function assertStatus(auction: Auction, allowed: readonly string[], message: str
  */
 export async function createAuction(
   ctx: PeriodsContext,
-  data: JsonObject,
+  data: JsonRecord,
   id: string = newId(),
 ): Promise<{ auction: AuctionView; token: string; transfer?: string }> {
   const def = definitionForCreate(ctx.type, data.procurementMethodType);
@@ -205,7 +205,7 @@ export async function createAuction(
 }
 
 /** The owner's PATCH, by the type's rules; an unchanged auction is not written; a status change moves `date`. */
-export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonObject): Promise<AuctionView> {
+export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonRecord): Promise<AuctionView> {
   const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
     const next = withTestTitles(def.ownerPatch(w.root, data, ctx));
@@ -223,7 +223,7 @@ function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionD
   assertStatus(w.root, def.statuses.documents, `Can't add document in current (${w.root.status}) auction status`);
 }
 
-export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
+export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
     const { document, child } = newDocument(data, {
@@ -243,7 +243,7 @@ export async function replaceAuctionDocument(
   ctx: AuctionsContext,
   id: string,
   documentId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
@@ -258,7 +258,7 @@ export async function replaceAuctionDocument(
 // ---------------------------------------------------------------------------------------------------- questions
 
 /** Any broker may ask while the type's statuses and question period allow. */
-export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonObject): Promise<Question> {
+export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<Question> {
   const { result } = await change(ctx, id, (w, def) => {
     assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
     const itemIds = (w.root.items ?? []).flatMap((i) => (typeof i.id === 'string' ? [i.id] : []));
@@ -275,7 +275,7 @@ export async function answerQuestion(
   ctx: AuctionsContext,
   id: string,
   questionId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<PublicQuestion> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
@@ -305,7 +305,7 @@ function assertBidsOpen(w: Working, statuses: readonly string[], refusal: string
  * to DynamoDB whatever the auction's size: a new bid reads none of the others, so only the auction's root is read
  * (`rootOnly`), and the write holds on its status (`keepStatus`), not its revision: bidders never refuse each other.
  */
-export async function addBid(ctx: AuctionsContext, id: string, data: JsonObject): Promise<{ bid: Bid; token: string }> {
+export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<{ bid: Bid; token: string }> {
   const token = newToken();
   const { result } = await change(
     ctx,
@@ -336,7 +336,7 @@ function ownBid(ctx: AuctionsContext, w: Working, def: AuctionDefinition, bidId:
   return record;
 }
 
-export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, data: JsonObject): Promise<Bid> {
+export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord): Promise<Bid> {
   const { result } = await change(
     ctx,
     id,
@@ -381,7 +381,7 @@ function documentableBid(
   def: AuctionDefinition,
   bidId: string,
   operation: 'add' | 'update',
-  data: JsonObject,
+  data: JsonRecord,
 ): Bid {
   const { bid, child } = findBid(w.children, bidId);
   assertBidOwner(ctx.principal, bid, child);
@@ -412,7 +412,7 @@ async function writeBidDocument(
   id: string,
   bidId: string,
   verb: 'add' | 'update',
-  data: JsonObject,
+  data: JsonRecord,
   write: (
     w: Working,
     def: AuctionDefinition,
@@ -434,7 +434,7 @@ async function writeBidDocument(
   return result;
 }
 
-export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonObject) =>
+export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord) =>
   writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope) =>
     newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files }, scope),
   );
@@ -445,7 +445,7 @@ export const replaceBidDocument = (
   id: string,
   bidId: string,
   documentId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ) =>
   writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
     newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, scope),
@@ -457,7 +457,7 @@ export const patchBidDocument = (
   id: string,
   bidId: string,
   documentId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ) =>
   writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
     patchedDocument(w.children, documentId, data, scope),
@@ -492,7 +492,7 @@ const checkResults: CheckOf<AuctionResults> = (data) => checkWith('auctionResult
  * The auction system reports the final value of each active bid; the type then moves on (landlease: awarding).
  * Upstream texts for a mismatching report.
  */
-export async function postAuctionResults(ctx: PeriodsContext, id: string, data: JsonObject): Promise<AuctionView> {
+export async function postAuctionResults(ctx: PeriodsContext, id: string, data: JsonRecord): Promise<AuctionView> {
   if (ctx.principal.role !== 'auction') throw new PermissionError();
   checkResults(data);
   // In as many bounded writes as the bids and awards take, each resuming where the last stopped (a report sent
@@ -543,7 +543,7 @@ export async function updateAward(
   ctx: PeriodsContext,
   id: string,
   awardId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<AwardView> {
   const { saved } = await change(ctx, id, (w, def) => {
     patchAward(w, awardId, data, ctx, def.awarding, awardActor(ctx, w));
@@ -561,7 +561,7 @@ export async function addAwardDocument(
   ctx: AuctionsContext,
   id: string,
   awardId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
@@ -587,7 +587,7 @@ export async function replaceAwardDocument(
   id: string,
   awardId: string,
   documentId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
@@ -612,7 +612,7 @@ export async function addContractDocument(
   ctx: AuctionsContext,
   id: string,
   contractId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
@@ -638,7 +638,7 @@ export async function replaceContractDocument(
   id: string,
   contractId: string,
   documentId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
@@ -662,7 +662,7 @@ export async function updateContract(
   ctx: AuctionsContext,
   id: string,
   contractId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<ContractView> {
   const { saved } = await change(ctx, id, (w, def) => {
     assertOwner(ctx, w);
@@ -677,7 +677,7 @@ export async function updateContract(
  * The auction owner adds a cancellation (`pending`; `active` cancels at once): an active one takes effect as a timed
  * event, run here in as many writes as clearing the bids takes (the chronograph finishes it if this request stops).
  */
-export async function addCancellation(ctx: PeriodsContext, id: string, data: JsonObject): Promise<Cancellation> {
+export async function addCancellation(ctx: PeriodsContext, id: string, data: JsonRecord): Promise<Cancellation> {
   const { result } = await change(
     ctx,
     id,
@@ -696,7 +696,7 @@ export async function updateCancellation(
   ctx: PeriodsContext,
   id: string,
   cancellationId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<Cancellation> {
   const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import { parseInstant, type Micros } from '../kernel/time.ts';
 import type { Auction, AuctionStatus, SharedStatus } from './auction.ts';
 
@@ -17,7 +17,7 @@ export const LOT_AFTER_AUCTION: Readonly<Partial<Record<AuctionStatus, 'pending.
 };
 
 /** Whether the convoy has work on this auction, and since when. */
-export function convoyDue(auction: Auction, internal?: JsonObject): Micros | undefined {
+export function convoyDue(auction: Auction, internal?: JsonRecord): Micros | undefined {
   const waiting = auction.status === AWAITING_CONVOY;
   const unreported = !!auction.merchandisingObject && auction.status in LOT_AFTER_AUCTION && !internal?.lotReported;
   return waiting || unreported ? parseInstant(auction.dateModified) : undefined;

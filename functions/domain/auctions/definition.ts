@@ -1,6 +1,6 @@
 import type { Timing } from '../calendar/periods.ts';
 import type { DocumentFields } from '../documents/documents.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import type { AuctionOf, AuctionStatus, PeriodName, Working } from './auction.ts';
 import type { AwardingRules } from './awarding.ts';
 import type { AuctionTypeName } from './catalog.ts';
@@ -23,12 +23,12 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
    * Validates the client's fields (422) and returns the type's part of a new auction: status, defaults, periods.
    * The hooks that may count periods get the time with the working-day calendar (`Timing`), never a configured one.
    */
-  initialize(fields: JsonObject, timing: Timing): Omit<A, AuctionStamp>;
+  initialize(fields: JsonRecord, timing: Timing): Omit<A, AuctionStamp>;
   /**
    * The owner's PATCH: the auction as it becomes (the kernel stamps `dateModified`/`date`), or a refusal. `data` is
-   * the body as sent (JsonObject): the definition picks and validates what it takes.
+   * the body as sent (JsonRecord): the definition picks and validates what it takes.
    */
-  ownerPatch(auction: A, data: JsonObject, timing: Timing): A;
+  ownerPatch(auction: A, data: JsonRecord, timing: Timing): A;
   /** Time-driven changes, applied by the chronograph. */
   events: readonly TimedEvent<A>[];
   /** Which auction statuses admit each operation. */
@@ -71,14 +71,14 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
    */
   schemas: AuctionSchemas;
   /** The OpenAPI document's request examples, one per named schema (the OpenAPI lint checks each against it). */
-  examples: { readonly [K in keyof TypeSchemas]: JsonObject };
+  examples: { readonly [K in keyof TypeSchemas]: JsonRecord };
 
   /**
    * An auction created from a lot (`merchandisingObject`) waits in `pending.verification` until the convoy has
    * checked the lot; then it gets the items made from the lot's assets and is released into its first active
    * status, with its periods counted from now (or refused, by a thrown DomainError).
    */
-  releaseFromLot(auction: A, items: JsonObject[], timing: Timing): A;
+  releaseFromLot(auction: A, items: JsonRecord[], timing: Timing): A;
 }
 
 /** The request schemas every auction type has. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 
 /** Field blocks the auction types share: money as they accept it, and the VAT flag the server sets on output. */
 
@@ -16,7 +16,7 @@ export const uahMoneySchema = (vat = true) => ({
 
 /** The VAT flag the server sets on output (interface.md §2.2, §2.5): `valueAddedTaxIncluded: true` on each money field present. */
 export function withVat<T extends object>(fields: T, moneyFields: readonly string[]): T {
-  const out: JsonObject = { ...fields };
+  const out: JsonRecord = { ...(fields as JsonRecord) };
   for (const key of moneyFields) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
   // Only the money fields changed, each still money (with its flag set): the fields keep their type.
   return out as T;

@@ -1,7 +1,7 @@
 import type { Timing } from '../calendar/periods.ts';
 import { UnprocessableError } from '../kernel/errors.ts';
 import { ID_PATTERN } from '../kernel/ids.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import type { Auction, SharedStatus } from './auction.ts';
 import { AWAITING_CONVOY } from './convoy-due.ts';
@@ -16,7 +16,7 @@ import { withNextCheck } from './timed-events.ts';
 export const REFUSED = 'invalid' satisfies SharedStatus;
 
 /** On create: an auction naming a lot waits for the convoy, and its items will come from the lot's assets. */
-export function fromLotOnCreate(data: JsonObject): { status: typeof AWAITING_CONVOY } | undefined {
+export function fromLotOnCreate(data: JsonRecord): { status: typeof AWAITING_CONVOY } | undefined {
   if (data.merchandisingObject === undefined) return undefined;
   if (typeof data.merchandisingObject !== 'string' || !new RegExp(ID_PATTERN).test(data.merchandisingObject)) {
     throw UnprocessableError.field('merchandisingObject', 'String value did not match validation regex.');
@@ -30,7 +30,7 @@ const stamp = (auction: Auction, now: Micros): Auction => {
 };
 
 /** The lot checked: the auction takes the items made from the lot's assets and starts, as its type says. */
-export const releaseFromLot = (auction: Auction, items: JsonObject[], timing: Timing): Auction =>
+export const releaseFromLot = (auction: Auction, items: JsonRecord[], timing: Timing): Auction =>
   stamp(definitionOf(auction).releaseFromLot(auction, items, timing), timing.now);
 
 /** The lot cannot be sold by this auction: it ends `invalid`, saying why. */
@@ -52,11 +52,12 @@ const ITEM_FIELDS = [
   'schema_properties',
 ];
 
-export function itemsFromAssets(assets: readonly JsonObject[]): JsonObject[] {
+export function itemsFromAssets(assets: readonly JsonRecord[]): JsonRecord[] {
   return assets.flatMap((asset) => {
-    const items: JsonObject[] = asset.items?.length ? asset.items : [{ ...asset, description: asset.title }];
+    const own = asset.items;
+    const items: JsonRecord[] = Array.isArray(own) && own.length ? own : [{ ...asset, description: asset.title }];
     return items.map((item) => {
-      const out: JsonObject = {};
+      const out: JsonRecord = {};
       for (const field of ITEM_FIELDS) if (item[field] !== undefined) out[field] = item[field];
       return out;
     });

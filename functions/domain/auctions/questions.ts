@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import { code, declare, name, schemaOf, serverSet, text, writable } from '../protocol/model.ts';
 import { organizationModel } from '../protocol/parts.ts';
 import type { Answer, Question as QuestionBody } from '../schemas/generated/request-types.ts';
@@ -66,7 +66,7 @@ export const questionsOnlyIn =
  * which must be one of its items (AC `validate_relatedItem`: "relatedItem should be one of items").
  */
 export function newQuestion(
-  data: JsonObject,
+  data: JsonRecord,
   now: Micros,
   itemIds: readonly string[] = [],
   choices: readonly string[] = ['tender'],
@@ -106,7 +106,7 @@ export function findQuestion(a: AuctionParts, id: string): Child<Question> {
 }
 
 /** The organizer's answer: only `answer` is taken, the rest of the body is dropped. */
-export function answered(question: Child<Question>, data: JsonObject, now: Micros): Child<Question> {
+export function answered(question: Child<Question>, data: JsonRecord, now: Micros): Child<Question> {
   const patch = writable(questionModel, data, ['answer']);
   checkAnswer(patch);
   return { ...question, data: { ...question.data, ...patch, dateAnswered: formatKyiv(now) } };

@@ -46,13 +46,13 @@ export interface AwardPeriod {
 }
 
 /** The periods of an auction, by name: what `within`, `span` and the question rules read. */
-export interface AuctionPeriods {
+export type AuctionPeriods = {
   rectificationPeriod?: Period;
   tenderPeriod?: Period;
   enquiryPeriod?: Period;
   auctionPeriod: AuctionPeriod;
   awardPeriod?: AwardPeriod;
-}
+};
 export type PeriodName = keyof AuctionPeriods;
 
 /**
@@ -60,7 +60,7 @@ export type PeriodName = keyof AuctionPeriods;
  * type's statuses), the procedure's constants, the periods and what the chronograph and the convoy write. Each
  * type adds its own (types/<type>/record.ts); the client's fields come from the type's request schema.
  */
-export interface AuctionServer<T extends string, S extends AuctionStatus> extends AuctionPeriods {
+export type AuctionServer<T extends string, S extends AuctionStatus> = AuctionPeriods & {
   id: string;
   auctionID: string;
   procurementMethodType: T;
@@ -79,4 +79,4 @@ export interface AuctionServer<T extends string, S extends AuctionStatus> extend
   statusReason?: string;
   /** When the chronograph must look at the auction next (min of the due times of its timed events). */
   next_check?: string;
-}
+};

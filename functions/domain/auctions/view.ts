@@ -1,5 +1,5 @@
 import type { Indexing } from '../kernel/aggregate.ts';
-import type { JsonObject } from '../kernel/objects.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
 import type { Auction, AuctionParts } from './auction.ts';
@@ -60,7 +60,7 @@ export function auctionModuleView(a: AuctionParts, links?: ParticipationLinks): 
  * The listing feed (never drafts) and the work index: the convoy's while the auction waits for its lot's check or
  * must report its outcome to the lot, else the chronograph's while a timed event is pending.
  */
-export function auctionIndexing(auction: Auction, internal?: JsonObject): Indexing {
+export function auctionIndexing(auction: Auction, internal?: JsonRecord): Indexing {
   const convoy = convoyDue(auction, internal);
   const due = auction.next_check ? parseInstant(auction.next_check) : undefined;
   const work =

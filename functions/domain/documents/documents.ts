@@ -2,9 +2,10 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Child, ChildOwner, ChildPlace } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, type JsonObject } from '../kernel/objects.ts';
+import { omit, type JsonRecord } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
+import type { Document as DocumentBody } from '../schemas/generated/request-types.ts';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
 import { multilingual } from '../kernel/structures.ts';
 
@@ -95,7 +96,7 @@ export const documentSchema = {
     },
   ],
 };
-const checkNew: Check = (data) => checkWith('document', documentSchema, data);
+const checkNew: CheckOf<DocumentBody> = (data) => checkWith('document', documentSchema, data);
 
 export const DOC = 'DOC';
 
@@ -113,11 +114,11 @@ const sameLink = (sent: unknown, stored: string | undefined, files: DocumentCont
  * previous `url` and `hash` keeps the file.
  */
 function withFile(
-  body: JsonObject,
+  body: JsonRecord,
   id: string,
   files: DocumentContext | undefined,
   previous?: DocumentRecord,
-): JsonObject {
+): JsonRecord {
   if (OFFLINE_TYPES.includes(body.documentType as string)) return { ...body, format: OFFLINE_FORMAT };
   if (WITHOUT_FILE.has(body.documentType as string)) return body;
   if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash)
@@ -151,10 +152,10 @@ const versionPlace = (scope: ChildOwner | undefined, id: string, version: number
 });
 
 /** The document versions of one scope. */
-const inScope = (children: Child[], scope: ChildOwner | undefined): Child[] =>
+const inScope = (children: Child[], scope: ChildOwner | undefined): Child<DocumentRecord>[] =>
   children.filter(
     (c) => c.place.kind === DOC && c.place.under?.kind === scope?.kind && c.place.under?.id === scope?.id,
-  );
+  ) as Child<DocumentRecord>[]; // a DOC child holds a document record
 
 /** Stored order: by document id, then version. */
 const byPlace = (a: Child, b: Child): number =>
@@ -162,7 +163,7 @@ const byPlace = (a: Child, b: Child): number =>
 
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
-  input: JsonObject,
+  input: JsonRecord,
   meta: { author?: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
   scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
@@ -186,7 +187,7 @@ export function newDocument(
  * checks and no `hash` or `format`, as upstream.
  */
 export function serverDocument(
-  fields: JsonObject,
+  fields: JsonRecord,
   meta: { documentOf: string; now: Micros },
 ): { document: DocumentRecord; child: Child } {
   const at = formatKyiv(meta.now);
@@ -213,7 +214,7 @@ function versions(children: Child[], scope?: ChildOwner): Map<string, DocumentRe
 export function newVersion(
   children: Child[],
   id: string,
-  input: JsonObject,
+  input: JsonRecord,
   meta: { now: Micros; files: DocumentContext | undefined },
   scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
@@ -246,7 +247,7 @@ export function newVersion(
 export function patchedDocument(
   children: Child[],
   id: string,
-  input: JsonObject,
+  input: JsonRecord,
   scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
   const history = versions(children, scope).get(id);

@@ -1,5 +1,5 @@
 import type { DomainError } from './errors.ts';
-import type { JsonObject } from './objects.ts';
+import type { JsonRecord } from './objects.ts';
 import type { Micros } from './time.ts';
 
 /**
@@ -32,13 +32,26 @@ export const samePlace = (a: ChildPlace, b: ChildPlace): boolean =>
 export const isOrUnder = (place: ChildPlace, owner: ChildOwner): boolean =>
   (sameOwner(place, owner) && !place.under) || sameOwner(place.under, owner);
 
+/** Server-only state that views never show, on an aggregate or a child. */
+export interface Internal {
+  [key: string]: unknown;
+  /** A child's own token (a bid's), hashed. */
+  tokenHash?: string;
+  /** The object's transfer token, hashed. */
+  transferTokenHash?: string;
+  /** An award's place in the order of bids. */
+  rank?: number;
+  /** The convoy told the lot an auction's outcome. */
+  lotReported?: boolean;
+}
+
 /** A child of an aggregate; `D`: what its kind holds (a bid, an award, ...), as the registry that owns it types it. */
-export interface Child<D extends JsonObject = JsonObject> {
+export interface Child<D extends object = JsonRecord> {
   place: ChildPlace;
   entity: string;
   data: D;
   /** Server-only state of the child that views never show (e.g. a bid token's hash). */
-  internal?: JsonObject;
+  internal?: Internal;
   /** The child's own revision as stored (the store moves it on each write; `keepStatus` writes hold on it). */
   rev?: number;
 }
@@ -50,7 +63,7 @@ export interface Aggregate<T> {
   rev: number;
   children: Child[];
   /** Server-only state that GET never shows (e.g. a transfer token's hash). */
-  internal?: JsonObject;
+  internal?: Internal;
   /** Closed to `keepStatus` writes while a change in several writes is under way (see `Change.close`). */
   closed?: boolean;
 }
@@ -75,7 +88,7 @@ export interface Indexing {
 /** What one command writes: the new root (always, to move `rev`) and any children to put or remove. */
 export interface Change<T> {
   root: T;
-  internal?: JsonObject;
+  internal?: Internal;
   /** A new owner token's hash (an ownership transfer); absent: the token stays. */
   tokenHash?: string;
   put?: Child[];
@@ -124,7 +137,7 @@ export interface AggregateRepository<T> {
 
 /** A page of a listing feed, newest position last. */
 export interface FeedPage {
-  items: { id: string; dateModified: string; root: JsonObject }[];
+  items: { id: string; dateModified: string; root: JsonRecord }[];
 }
 
 export interface FeedQuery {

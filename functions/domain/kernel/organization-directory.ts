@@ -1,5 +1,5 @@
 import { UnprocessableError } from './errors.ts';
-import { isObject, withDefaults, type JsonObject } from './objects.ts';
+import { isObject, withDefaults, type JsonRecord } from './objects.ts';
 
 /**
  * The organization directory (interface.md §2.2): an organization sent with only `identifier`, `contactPoint` and
@@ -8,7 +8,7 @@ import { isObject, withDefaults, type JsonObject } from './objects.ts';
  */
 export interface OrganizationDirectory {
   /** The directory's entry for `identifier.scheme` + `identifier.id`, if any. */
-  find(scheme: string, id: string): Promise<JsonObject | undefined>;
+  find(scheme: string, id: string): Promise<object | undefined>;
 }
 
 /** What the directory can fill in: an organization lacking any of these is looked up. */
@@ -33,7 +33,7 @@ export function needsDirectory(org: unknown): boolean {
 }
 
 /** Directory entries already read for one command, keyed `<scheme>#<id>` (undefined: looked up, not found). */
-export type DirectoryEntries = Map<string, JsonObject | undefined>;
+export type DirectoryEntries = Map<string, object | undefined>;
 const entryKey = (scheme: string, id: string) => `${scheme}#${id}`;
 const MAX_IDENTIFIER = 256;
 
@@ -60,13 +60,13 @@ export async function readDirectory(
  * `name` from the directory, whose identifier the directory was asked about and does not know, is refused with a
  * 422 naming the field. (One not asked about, e.g. a PATCH that named no identifier, is left to the schema.)
  */
-export function completeOrganization(object: JsonObject, field: string, entries: DirectoryEntries): JsonObject {
-  const org = object[field];
+export function completeOrganization<T extends object>(object: T, field: string, entries: DirectoryEntries): T {
+  const org = (object as JsonRecord)[field];
   const identifier = identifierOf(org);
-  if (!identifier || !needsDirectory(org)) return object;
+  if (!identifier || !isObject(org) || !needsDirectory(org)) return object;
   const key = entryKey(identifier.scheme, identifier.id);
   const entry = entries.get(key);
-  if (entry) return { ...object, [field]: withDefaults(org, entry) };
+  if (entry) return { ...object, [field]: withDefaults(org, entry) }; // still an organization, completed
   if (entries.has(key) && org.name === undefined) {
     throw UnprocessableError.field(
       field,

@@ -1,5 +1,5 @@
 import { ForbiddenError, UnprocessableError } from './errors.ts';
-import type { JsonObject } from './objects.ts';
+import type { JsonRecord } from './objects.ts';
 
 /**
  * A status machine as data, transcribed from upstream STATUS_CHANGES: for each status, who may PATCH the object
@@ -53,7 +53,7 @@ export const isOneOf = <T extends string>(choices: readonly T[], value: string):
  * The `status` a PATCH asks for, read before it reaches any refusal text: a status that is no string (an object whose
  * `toString` is not a function cannot even be put into a message) is a 422 naming the choices.
  */
-export function requestedStatus(data: JsonObject, choices: readonly string[]): string | undefined {
+export function requestedStatus(data: JsonRecord, choices: readonly string[]): string | undefined {
   const status = data.status;
   if (status === undefined || typeof status === 'string') return status;
   throw notOneOf(choices);

@@ -1,4 +1,4 @@
-import type { JsonObject } from './objects.ts';
+import type { JsonRecord } from './objects.ts';
 
 /**
  * Upstream `set_modetest_titles` (run on every save of a lot, an asset or an auction in test mode): each title
@@ -7,9 +7,9 @@ import type { JsonObject } from './objects.ts';
  */
 const MARKERS = { title: '[ТЕСТУВАННЯ]', title_en: '[TESTING]', title_ru: '[ТЕСТИРОВАНИЕ]' } as const;
 
-export function withTestTitles<T extends JsonObject>(object: T): T {
+export function withTestTitles<T extends { mode?: unknown }>(object: T): T {
   if (object.mode !== 'test') return object;
-  const out: JsonObject = { ...object };
+  const out: JsonRecord = { ...object };
   for (const [field, marker] of Object.entries(MARKERS)) {
     const title = typeof out[field] === 'string' ? out[field] : '';
     if (!title.includes(marker)) out[field] = `${marker} ${title}`;

@@ -1,6 +1,6 @@
 import type { FeedReader } from '../kernel/aggregate.ts';
 import { DomainError } from '../kernel/errors.ts';
-import { pick, type JsonObject } from '../kernel/objects.ts';
+import { pick, type JsonRecord } from '../kernel/objects.ts';
 import { parseInstant, sortableUtc } from '../kernel/time.ts';
 
 /**
@@ -36,7 +36,7 @@ export const LISTING_FIELDS = [
 ] as const;
 
 /** What the feed index stores for an item. */
-export const listingView = (root: JsonObject): JsonObject => pick(root, ['id', 'dateModified', ...LISTING_FIELDS]);
+export const listingView = (root: JsonRecord): JsonRecord => pick(root, ['id', 'dateModified', ...LISTING_FIELDS]);
 
 export function listingLimit(raw: string | undefined, withFields: boolean): number {
   const max = withFields ? 100 : 1000;
@@ -73,7 +73,7 @@ export async function listFeed(reader: FeedReader, req: ListingRequest) {
   const page = await reader.page({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
   const data = page.items.map((i) => ({ ...pick(i.root, fields), id: i.id, dateModified: i.dateModified }));
   const last = data.at(-1)?.dateModified ?? query.offset ?? '';
-  const out: JsonObject = { data, next_page: pageLink(req, last, descending) };
+  const out: JsonRecord = { data, next_page: pageLink(req, last, descending) };
   if (descending || query.offset)
     out.prev_page = pageLink(req, data[0]?.dateModified ?? query.offset ?? '', !descending);
   return out;

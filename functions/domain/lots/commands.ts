@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/a
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { mergePatch, omit, sameJson, type JsonObject } from '../kernel/objects.ts';
+import { mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { actingRole, type Principal } from '../kernel/principal.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
@@ -56,7 +56,7 @@ export function lotView(a: Pick<Aggregate<Lot>, 'root' | 'children'>): Lot & { d
  */
 export async function createLot(
   ctx: LotsContext,
-  data: JsonObject,
+  data: JsonRecord,
   id: string = newId(),
 ): Promise<{ lot: Lot; token: string; transfer: string }> {
   if (ctx.principal.role === 'concierge' || ctx.principal.role === 'convoy') {
@@ -73,7 +73,7 @@ export async function createLot(
   checkLotFields(fields);
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
-  const lot = withTestTitles({
+  const lot: Lot = withTestTitles({
     lotType: 'basic',
     ...fields,
     id,
@@ -82,7 +82,7 @@ export async function createLot(
     owner: ctx.principal.name,
     date: at,
     dateModified: at,
-  } as Lot);
+  });
   const token = newToken();
   const { transfer, internal } = newTransferToken();
   await ctx.lots.create({ id: lot.id, root: lot, tokenHash: sha256(token), internal, children: [] });
@@ -101,7 +101,7 @@ function roleOn(ctx: LotsContext, a: Aggregate<Lot>): LotRole {
  * 2. fields the role may not change are dropped; the rest is merged and the whole lot re-validated;
  * 3. an unchanged lot is not written (undefined: no new `dateModified`); a status change also moves `date`.
  */
-export function decideLotPatch(lot: Lot, role: LotRole, data: JsonObject, now: Micros): Lot | undefined {
+export function decideLotPatch(lot: Lot, role: LotRole, data: JsonRecord, now: Micros): Lot | undefined {
   assertEditable(lotStatusGraph, lot.status, role, 'lot');
   const patch = writable(lotModel, data, editableFields(role, lot.status));
   if (patch.status !== undefined) assertTransition(lotStatusGraph, lot.status, patch.status, role, 'lot');
@@ -113,7 +113,7 @@ export function decideLotPatch(lot: Lot, role: LotRole, data: JsonObject, now: M
 }
 
 /** PATCH of a lot by its owner (token), the concierge, the convoy or an admin. */
-export async function patchLot(ctx: LotsContext, id: string, data: JsonObject): Promise<Lot> {
+export async function patchLot(ctx: LotsContext, id: string, data: JsonRecord): Promise<Lot> {
   const saved = await ctx.lots.modify(id, (current) => {
     const root = decideLotPatch(current.root, roleOn(ctx, current), data, ctx.now);
     return root && { root };
@@ -129,7 +129,7 @@ function assertDocumentsWritable(ctx: LotsContext, a: Aggregate<Lot>): void {
   }
 }
 
-export async function addLotDocument(ctx: LotsContext, id: string, data: JsonObject): Promise<DocumentRecord> {
+export async function addLotDocument(ctx: LotsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
   let added: DocumentRecord | undefined;
   await ctx.lots.modify(id, (current) => {
     assertDocumentsWritable(ctx, current);
@@ -149,7 +149,7 @@ export async function replaceLotDocument(
   ctx: LotsContext,
   id: string,
   documentId: string,
-  data: JsonObject,
+  data: JsonRecord,
 ): Promise<DocumentRecord> {
   let replaced: DocumentRecord | undefined;
   await ctx.lots.modify(id, (current) => {

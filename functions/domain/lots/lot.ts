@@ -4,7 +4,7 @@ import type { Lot as LotBody } from '../schemas/generated/request-types.ts';
 import { organizationSchema } from '../kernel/organization.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
-import { checkWith, type Check } from '../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { BOUNDS, code, declare, list, multilingual, name, schemaOf, serverSet } from '../protocol/model.ts';
 
 /**
@@ -173,7 +173,7 @@ export type LotField = keyof typeof lotModel.fields;
 
 /** Client-writable fields of a lot, as one schema for create and for the result of a PATCH. */
 export const lotSchema = schemaOf(lotModel, { only: [...CREATE_FIELDS, 'auctions'] });
-export const checkLotFields: Check = (data) => checkWith('lot', lotSchema, data);
+export const checkLotFields: CheckOf<LotBody> = (data) => checkWith('lot', lotSchema, data);
 
 /** Server-owned fields a client may send but never sets (upstream create role blacklist). */
 export const SERVER_FIELDS = ['id', 'lotID', 'owner', 'date', 'dateModified', 'documents', 'revisions', 'doc_id'];

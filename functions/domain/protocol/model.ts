@@ -1,5 +1,5 @@
 import { UnprocessableError } from '../kernel/errors.ts';
-import { pick, type JsonObject } from '../kernel/objects.ts';
+import { pick, type JsonRecord } from '../kernel/objects.ts';
 
 /**
  * The protocol as data (issue 22): one declaration per object of the original models, each naming the original file
@@ -63,7 +63,7 @@ export function schemaOf<F extends string>(
  * The originals' first step: a field the model does not know is 422 "Rogue field" (top level here: deeper levels are
  * refused by the closed schema of what the role writes). Returns the body as an object for the picking that follows.
  */
-export function assertKnown(model: ObjectModel, data: JsonObject): JsonObject {
+export function assertKnown(model: ObjectModel, data: JsonRecord): JsonRecord {
   const rogue = Object.keys(data).filter((k) => !Object.hasOwn(model.fields, k));
   if (rogue.length > 0)
     throw new UnprocessableError(rogue.map((name) => ({ location: 'body', name, description: ['Rogue field'] })));
@@ -77,9 +77,9 @@ export function assertKnown(model: ObjectModel, data: JsonObject): JsonObject {
  */
 export function writable<F extends string>(
   model: ObjectModel<F>,
-  data: JsonObject,
+  data: JsonRecord,
   fields: readonly NoInfer<F>[] | readonly string[],
-): JsonObject {
+): JsonRecord {
   const out = pick(data, fields);
   for (const key of Object.keys(data)) if (!Object.hasOwn(model.fields, key)) out[key] = data[key];
   return out;
@@ -150,7 +150,7 @@ export function boundAll(schema: unknown): void {
  * PATCH did not write are not its own (an object stored by an earlier release may carry what the model now refuses)
  * and do not refuse it. Errors in the written fields stand.
  */
-export function checkEdited(check: (data: never) => void, merged: unknown, patch: JsonObject): void {
+export function checkEdited(check: (data: never) => void, merged: unknown, patch: JsonRecord): void {
   try {
     check(merged as never);
   } catch (error) {
@@ -163,7 +163,7 @@ export function checkEdited(check: (data: never) => void, merged: unknown, patch
 /** An object without the fields its model knows but Agora drops (`refused`), as the originals' roles dropped them. */
 export function withoutRefused(model: ObjectModel, value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value) || !model.refused) return value;
-  const out = { ...(value as JsonObject) };
+  const out = { ...(value as JsonRecord) };
   for (const key of Object.keys(model.refused)) delete out[key];
   return out;
 }

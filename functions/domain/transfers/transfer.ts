@@ -1,7 +1,7 @@
 import type { Aggregate, AggregateRepository, Change } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sha256, tokenMatches } from '../kernel/ids.ts';
-import { isObject, type JsonObject } from '../kernel/objects.ts';
+import { isObject, type JsonRecord } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 
@@ -12,7 +12,7 @@ import { formatKyiv, type Micros } from '../kernel/time.ts';
  * the object to that broker: the object's token and transfer token become the transfer's (hashes copied, never the
  * clear values), and the transfer records the object's path in `usedFor`.
  */
-export interface Transfer extends JsonObject {
+export interface Transfer extends JsonRecord {
   id: string;
   owner: string;
   date: string;
@@ -21,12 +21,12 @@ export interface Transfer extends JsonObject {
 }
 
 /** Where an object keeps its transfer token's hash (server-only state, never shown). */
-export interface TransferInternal extends JsonObject {
+export interface TransferInternal extends JsonRecord {
   transferTokenHash?: string;
 }
 
 /** The upstream view role: `id`, `date`, `usedFor`; the owner and the hashes are never shown. */
-export const transferView = (t: Transfer): JsonObject => ({
+export const transferView = (t: Transfer): JsonRecord => ({
   id: t.id,
   date: t.date,
   ...(t.usedFor && { usedFor: t.usedFor }),
@@ -48,7 +48,7 @@ export interface TransfersContext {
 export async function createTransfer(
   ctx: TransfersContext,
   id: string = newId(),
-): Promise<{ transfer: JsonObject; token: string; transferToken: string }> {
+): Promise<{ transfer: JsonRecord; token: string; transferToken: string }> {
   if (ctx.principal.role !== 'broker') throw new PermissionError();
   const token = newToken();
   const { transfer: transferToken, internal } = newTransferToken();
@@ -57,14 +57,14 @@ export async function createTransfer(
   return { transfer: transferView(transfer), token, transferToken };
 }
 
-export async function getTransfer(ctx: Pick<TransfersContext, 'transfers'>, id: string): Promise<JsonObject> {
+export async function getTransfer(ctx: Pick<TransfersContext, 'transfers'>, id: string): Promise<JsonRecord> {
   const found = await ctx.transfers.get(id);
   if (!found) throw new NotFoundError('transfer_id');
   return transferView(found.root);
 }
 
 /** The body of an ownership request: `id` (the transfer) and `transfer` (the object's transfer token), both required. */
-export function readOwnershipData(data: JsonObject): { id: string; transfer: string } {
+export function readOwnershipData(data: JsonRecord): { id: string; transfer: string } {
   const missing = ['id', 'transfer'].filter((f) => !data[f]);
   if (missing.length)
     throw new UnprocessableError(
@@ -75,7 +75,7 @@ export function readOwnershipData(data: JsonObject): { id: string; transfer: str
     throw new UnprocessableError(
       wrong.map((name) => ({ location: 'body', name, description: ['Value must be of type string.'] })),
     );
-  return { id: data.id, transfer: data.transfer };
+  return { id: data.id as string, transfer: data.transfer as string }; // both proven strings just above
 }
 
 const NOT_PERMITTED = 'Broker Accreditation level does not permit ownership change';
@@ -95,7 +95,7 @@ export interface OwnershipTarget {
  * itself (404), not used for another object ("Transfer already used"; the same object again is allowed, so a retry
  * after a lost answer succeeds), and, ours, created by this very broker. Returns the two changes to write together.
  */
-export function decideOwnership<T extends JsonObject>(
+export function decideOwnership<T extends object>(
   principal: Principal,
   now: Micros,
   target: OwnershipTarget,

@@ -10,7 +10,8 @@ import {
   unitSchema,
   valueSchema,
 } from '../../../protocol/parts.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type { BasicAsset } from '../../../schemas/generated/request-types.ts';
 import { ASSET_STATUSES, type AssetTypeDefinition } from '../../asset.ts';
 import { acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { basicType } from './descriptor.ts';
@@ -76,7 +77,7 @@ export const assetModel = declare({
 export const assetSchema = schemaOf(assetModel, {
   only: [...OWNER_FIELDS, 'assetType', 'mode', 'status', 'relatedLot'],
 });
-const checkAsset: Check = (data) => checkWith('basicAsset', assetSchema, data);
+const checkAsset: CheckOf<BasicAsset> = (data) => checkWith('basicAsset', assetSchema, data);
 
 /** interface.md §2.2: the server fills `currency` and sets `valueAddedTaxIncluded` when they are not sent. */
 const VALUE_DEFAULTS = { currency: 'UAH', valueAddedTaxIncluded: true };

@@ -20,7 +20,13 @@ import {
   itemClassificationSchema,
   locationSchema,
 } from '../../../protocol/parts.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type {
+  BounceAsset,
+  BounceDecision,
+  BounceItem,
+  BounceRelatedProcess,
+} from '../../../schemas/generated/request-types.ts';
 import {
   ASSET_STATUSES,
   decisionsOf,
@@ -33,7 +39,7 @@ import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../sc
 import { bounceType } from './descriptor.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
 import { withItemIds } from '../../../kernel/items.ts';
-import { isObject, omit, type JsonObject } from '../../../kernel/objects.ts';
+import { isObject, omit, type JsonRecord } from '../../../kernel/objects.ts';
 
 /**
  * assetType `bounce` (`/api/2.4/assets`; reference-behaviour.md §4.3): items with registration details, decisions,
@@ -88,7 +94,7 @@ export const decisionSchema = schemaOf(decisionModel, {
 });
 
 /** Decisions get server ids, kept when the owner sends them back, and are the asset's own (`decisionOf`). */
-function withDecisionIds(decisions: unknown, previous?: JsonObject[]): unknown {
+function withDecisionIds(decisions: unknown, previous?: JsonRecord[]): unknown {
   const ided = withItemIds(decisions, previous);
   // `relatedItem` is known and dropped (decisionModel.refused).
   return Array.isArray(ided)
@@ -109,7 +115,8 @@ export const relatedProcessModel = declare({
   required: ['type', 'relatedProcessID'],
 });
 export const relatedProcessSchema = schemaOf(relatedProcessModel);
-const checkRelatedProcess: Check = (data) => checkWith('bounceRelatedProcess', relatedProcessSchema, data);
+const checkRelatedProcess: CheckOf<BounceRelatedProcess> = (data) =>
+  checkWith('bounceRelatedProcess', relatedProcessSchema, data);
 
 const OWNER_FIELDS = [
   'title',
@@ -157,11 +164,11 @@ export const assetModel = declare({
 export const assetSchema = schemaOf(assetModel, {
   only: [...OWNER_FIELDS, 'assetType', 'mode', 'status', 'relatedLot'],
 });
-const checkAsset: Check = (data) => checkWith('bounceAsset', assetSchema, data);
+const checkAsset: CheckOf<BounceAsset> = (data) => checkWith('bounceAsset', assetSchema, data);
 
-const checkItem: Check = (data) => checkWith('bounceItem', itemSchema, data);
+const checkItem: CheckOf<BounceItem> = (data) => checkWith('bounceItem', itemSchema, data);
 
-const checkDecision: Check = (data) => checkWith('bounceDecision', decisionSchema, data);
+const checkDecision: CheckOf<BounceDecision> = (data) => checkWith('bounceDecision', decisionSchema, data);
 
 const requireItems: TransitionRule = (asset) => {
   if (!itemsOf(asset)?.length) {

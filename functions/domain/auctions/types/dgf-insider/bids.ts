@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../../../kernel/errors.ts';
-import type { JsonObject } from '../../../kernel/objects.ts';
+import type { JsonRecord } from '../../../kernel/objects.ts';
 import { declare, serverSet, writable } from '../../../protocol/model.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
@@ -78,7 +78,7 @@ export const bidModel = declare({
 const CREATE_FIELDS = ['tenderers', 'status', 'qualified', 'eligible'] as const;
 const EDIT_FIELDS = ['tenderers'] as const;
 
-function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewBid {
+function create(data: JsonRecord, auction: DgfInsiderAuction, now: Micros): NewBid {
   if (!within(auction, 'tenderPeriod', now)) {
     throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
   }
@@ -88,7 +88,7 @@ function create(data: JsonObject, auction: DgfInsiderAuction, now: Micros): NewB
 }
 
 /** The owner's PATCH: `tenderers` may change; the status only to `active` (upstream 403 body/bid). */
-function patch(bid: Bid, data: JsonObject): Bid {
+function patch(bid: Bid, data: JsonRecord): Bid {
   const status = requestedStatus(data, BID_STATUSES);
   const change = writable(bidModel, data, EDIT_FIELDS);
   checkBidPatch(change);

@@ -3,7 +3,7 @@ import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
-import { mergePatch, omit, type JsonObject } from '../../../kernel/objects.ts';
+import { mergePatch, omit, type JsonRecord } from '../../../kernel/objects.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { within } from '../../auction.ts';
 import { awardingDeadlines, startAwarding, type AwardingRules } from '../../awarding.ts';
@@ -138,7 +138,7 @@ const withVat = <F extends Pick<DgfInsiderAuction, 'value' | 'minimalStep'>>(fie
  * A changed auction whose client part (all but the server's fields) passed the stored schema: its server part is
  * the stored auction's own, so it is a dgfInsider record again.
  */
-function assertRecord(candidate: JsonObject): asserts candidate is DgfInsiderAuction {
+function assertRecord(candidate: JsonRecord): asserts candidate is DgfInsiderAuction {
   checkStoredAuction(omit(candidate, [...SERVER_FIELDS, 'procurementMethodType', 'auctionParameters']));
 }
 
@@ -146,7 +146,7 @@ function assertRecord(candidate: JsonObject): asserts candidate is DgfInsiderAuc
 const withoutRefusedItems = (items: unknown): unknown =>
   Array.isArray(items) ? items.map((i) => withoutRefused(itemModel, i)) : items;
 
-function initialize(sent: JsonObject, timing: Timing): Omit<DgfInsiderAuction, AuctionStamp> {
+function initialize(sent: JsonRecord, timing: Timing): Omit<DgfInsiderAuction, AuctionStamp> {
   // Known fields the create role does not write are dropped (server fields among them), unknown ones refused.
   const fields = writable(auctionModel, sent, CREATE_FIELDS);
   if (fields.items !== undefined) fields.items = withoutRefusedItems(fields.items);
@@ -182,7 +182,7 @@ const createStatus = (sent: unknown): DgfInsiderStatus => (sent === 'draft' ? 'd
  *   dropped silently (items: 403);
  * - any later status: 403.
  */
-function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timing): DgfInsiderAuction {
+function ownerPatch(auction: DgfInsiderAuction, data: JsonRecord, { now }: Timing): DgfInsiderAuction {
   assertKnown(auctionModel, data);
   if (auction.status === 'draft') {
     // Upstream computes the periods at creation (`initialize`) and the commit only moves the status.
@@ -203,10 +203,10 @@ function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timin
   }
   const patch = writable(auctionModel, data, RECTIFICATION_FIELDS);
   // Unchecked until `assertRecord`: the patch is the client's.
-  const merged = mergePatch<JsonObject>(auction, omit(patch, ['items']));
+  const merged = mergePatch<JsonRecord>(auction, omit(patch, ['items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
   if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
-  checkEdited((candidate) => assertRecord(candidate as JsonObject), merged, patch);
+  checkEdited((candidate) => assertRecord(candidate as JsonRecord), merged, patch);
   return withVat(merged as DgfInsiderAuction);
 }
 
@@ -214,8 +214,8 @@ function ownerPatch(auction: DgfInsiderAuction, data: JsonObject, { now }: Timin
  * From a lot: the items made from its assets, and tendering. As upstream, the periods stay those computed at
  * creation (the convoy acts within minutes of it); the release only moves the status.
  */
-function releaseFromLot(auction: DgfInsiderAuction, items: JsonObject[]): DgfInsiderAuction {
-  const next: JsonObject = { ...auction, items: withItemIds(items), status: TENDERING };
+function releaseFromLot(auction: DgfInsiderAuction, items: JsonRecord[]): DgfInsiderAuction {
+  const next: JsonRecord = { ...auction, items: withItemIds(items), status: TENDERING };
   assertRecord(next);
   return next;
 }

@@ -5,14 +5,14 @@ import type { AuctionServer, AuctionStatus } from '../../record.ts';
 export type DgfInsiderStatus = Exclude<AuctionStatus, 'active.rectification' | 'active.enquiry'>;
 
 /** What the server sets on a dgfInsider auction besides the fields every type has (definition.ts `initialize`). */
-interface DgfInsiderServer extends AuctionServer<'dgfInsider', DgfInsiderStatus> {
+type DgfInsiderServer = AuctionServer<'dgfInsider', DgfInsiderStatus> & {
   /** Always zero: the insider auction steps down by `dutchSteps`, not by a minimal step. */
   minimalStep: DgfInsiderAuctionBody['value'];
   auctionParameters: { type: 'insider'; dutchSteps: number };
   eligibilityCriteria: string;
   eligibilityCriteria_en: string;
   eligibilityCriteria_ru: string;
-}
+};
 
 /**
  * A dgfInsider auction as stored and shown: the fields its request schema allows (generated from the schema its

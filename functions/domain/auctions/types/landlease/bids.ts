@@ -1,5 +1,5 @@
 import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
-import { pick, type JsonObject } from '../../../kernel/objects.ts';
+import { pick, type JsonRecord } from '../../../kernel/objects.ts';
 import { declare, serverSet, writable } from '../../../protocol/model.ts';
 import { organizationSchema } from '../../../kernel/organization.ts';
 import type { Micros } from '../../../kernel/time.ts';
@@ -71,7 +71,7 @@ interface BidContext {
   now: Micros;
 }
 
-function create(data: JsonObject, auction: LandleaseAuction, now: Micros): NewBid {
+function create(data: JsonRecord, auction: LandleaseAuction, now: Micros): NewBid {
   if (!within(auction, 'tenderPeriod', now)) {
     throw new ForbiddenError(`Bid can be added only during the tendering period: ${span(auction, 'tenderPeriod')}.`);
   }
@@ -106,7 +106,7 @@ function activate(next: Bid, ctx: BidContext): Bid {
   return { ...next, status: 'active' };
 }
 
-function patch(bid: Bid, data: JsonObject, ctx: BidContext): Bid {
+function patch(bid: Bid, data: JsonRecord, ctx: BidContext): Bid {
   const change = writable(bidModel, data, ['status', 'qualified', 'bidNumber', ...EDITS]);
   checkBidPatch(change);
   assertAuctionValue(change.value, ctx.auction);

@@ -3,10 +3,11 @@ import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
-import { mergePatch, omit, pick, type JsonObject } from '../../../kernel/objects.ts';
+import { mergePatch, omit, pick, type JsonRecord } from '../../../kernel/objects.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
-import { checkWith, type Check } from '../../../kernel/validation.ts';
+import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
+import type { LandleaseAuctionPeriod } from '../../../schemas/generated/request-types.ts';
 import { within } from '../../auction.ts';
 import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
@@ -85,7 +86,8 @@ export const auctionPeriodSchema = {
     },
   },
 };
-const checkAuctionPeriod: Check = (data) => checkWith('landleaseAuctionPeriod', auctionPeriodSchema, data);
+const checkAuctionPeriod: CheckOf<LandleaseAuctionPeriod> = (data) =>
+  checkWith('landleaseAuctionPeriod', auctionPeriodSchema, data);
 
 /**
  * `auctionPeriod.startDate` sent as a date (or date-time) is the auction day: a draft shows it as Kyiv midnight of
@@ -104,7 +106,7 @@ const withVat = <F extends Pick<LandleaseAuction, 'value' | 'minimalStep' | 'bud
  * A changed auction whose client part (all but the server's fields) passed the stored schema: its server part is
  * the stored auction's own, so it is a landlease record again.
  */
-function assertRecord(candidate: JsonObject): asserts candidate is LandleaseAuction {
+function assertRecord(candidate: JsonRecord): asserts candidate is LandleaseAuction {
   checkStoredAuction(omit(candidate, SERVER_FIELDS));
 }
 
@@ -112,7 +114,7 @@ function assertRecord(candidate: JsonObject): asserts candidate is LandleaseAuct
 const withoutRefusedItems = (items: unknown): unknown =>
   Array.isArray(items) ? items.map((i) => withoutRefused(itemModel, i)) : items;
 
-function initialize(sent: JsonObject, _timing: Timing): Omit<LandleaseAuction, AuctionStamp> {
+function initialize(sent: JsonRecord, _timing: Timing): Omit<LandleaseAuction, AuctionStamp> {
   // Known fields the create role does not write are dropped (server fields among them), unknown ones refused.
   const fields = writable(auctionModel, sent, CREATE_FIELDS);
   if (fields.items !== undefined) fields.items = withoutRefusedItems(fields.items);
@@ -171,18 +173,21 @@ function phaseCommit(auction: LandleaseAuction, { now, calendar }: Timing): Land
   };
 }
 
-function ownerPatch(auction: LandleaseAuction, data: JsonObject, timing: Timing): LandleaseAuction {
+function ownerPatch(auction: LandleaseAuction, data: JsonRecord, timing: Timing): LandleaseAuction {
   assertKnown(auctionModel, data);
   if (!PATCHABLE_STATUSES.includes(auction.status))
     throw new ForbiddenError(`Can't patch auction in current (${auction.status}) auction status`);
-  let patch: JsonObject;
+  let patch: JsonRecord;
+  let period: LandleaseAuctionPeriod['auctionPeriod'];
   if (auction.status === 'draft') {
     patch = writable(auctionModel, data, DRAFT_FIELDS);
     const status = requestedStatus(patch, ['draft', 'active.rectification']);
     if (status !== undefined && status !== 'draft' && status !== 'active.rectification') {
       throw new ForbiddenError(`Can't switch to (${status}) only to status 'active.rectification'`);
     }
-    checkAuctionPeriod(pick(patch, ['auctionPeriod']));
+    const sent = pick(patch, ['auctionPeriod']);
+    checkAuctionPeriod(sent);
+    period = sent.auctionPeriod;
   } else {
     if (!within(auction, 'rectificationPeriod', timing.now)) {
       throw new ForbiddenError(
@@ -194,18 +199,18 @@ function ownerPatch(auction: LandleaseAuction, data: JsonObject, timing: Timing)
       throw new ForbiddenError('Can`t change items, at least there should be one');
   }
   // Unchecked until `assertRecord`: the patch is the client's.
-  const merged = mergePatch<JsonObject>(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
+  const merged = mergePatch<JsonRecord>(auction, omit(patch, ['status', 'auctionPeriod', 'items']));
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
   if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
-  if (patch.auctionPeriod) merged.auctionPeriod = auctionPeriodFrom(patch.auctionPeriod.startDate);
-  checkEdited((candidate) => assertRecord(candidate as JsonObject), merged, patch);
+  if (period) merged.auctionPeriod = auctionPeriodFrom(period.startDate);
+  checkEdited((candidate) => assertRecord(candidate as JsonRecord), merged, patch);
   const next = withVat(merged as LandleaseAuction);
   return patch.status === 'active.rectification' ? phaseCommit(next, timing) : next;
 }
 
 /** From a lot: the items made from its assets, then the phase commit, its periods counted from now. */
-function releaseFromLot(auction: LandleaseAuction, items: JsonObject[], timing: Timing): LandleaseAuction {
-  const next: JsonObject = { ...auction, items: withItemIds(items) };
+function releaseFromLot(auction: LandleaseAuction, items: JsonRecord[], timing: Timing): LandleaseAuction {
+  const next: JsonRecord = { ...auction, items: withItemIds(items) };
   assertRecord(next);
   return phaseCommit(next, timing);
 }

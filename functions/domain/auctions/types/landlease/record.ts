@@ -5,10 +5,10 @@ import type { AuctionServer, AuctionStatus } from '../../record.ts';
 export type LandleaseStatus = AuctionStatus;
 
 /** What the server sets on a landlease auction besides the fields every type has (definition.ts `initialize`). */
-interface LandleaseServer extends AuctionServer<'landlease', LandleaseStatus> {
+type LandleaseServer = AuctionServer<'landlease', LandleaseStatus> & {
   minNumberOfQualifiedBids: number;
   auctionParameters: { type: 'texas' };
-}
+};
 
 /**
  * A landlease auction as stored and shown: the fields its request schema allows (generated from the schema its

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Issue 25: the domain types what it has checked. A body or a stored object whose fields are not proven yet is a
+ * `JsonRecord` (unknown-valued) and is narrowed, or a generated type guard (`CheckOf<T>`) proves it; the any-valued
+ * `JsonObject` stays outside the domain (the HTTP kit, the store), each new use in the domain a decision to explain.
+ */
+const ROOT = resolve(import.meta.dirname, '../../..');
+const DOMAIN = join(ROOT, 'functions/domain');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : files(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('types where the data is checked', () => {
+  it('the domain uses the any-valued JsonObject nowhere but its own definition', () => {
+    const uses = files(DOMAIN).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /\bJsonObject\b/.test(line) ? [`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(uses.filter((use) => !use.startsWith('functions/domain/kernel/objects.ts:'))).toEqual([]);
+  });
+
+  it('every body check is a type guard over its generated request type', () => {
+    const untyped = files(DOMAIN).flatMap((file) =>
+      /:\s*Check\s*=\s*\(data\)\s*=>\s*checkWith\(/.test(readFileSync(file, 'utf8')) ? [relative(ROOT, file)] : [],
+    );
+    expect(untyped).toEqual([]);
+  });
+});
