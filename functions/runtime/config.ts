@@ -119,6 +119,7 @@ export function config(): Config {
     local: true,
     publicUrl: local.publicUrl ?? base.publicUrl,
     docserviceUrl: local.docserviceUrl ?? base.docserviceUrl,
+    auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
   };
 }
@@ -137,6 +138,8 @@ export interface LocalSettings {
   clockOffsetMs: number;
   publicUrl?: string;
   docserviceUrl?: string;
+  /** The auction room's base URL: the gateway's own (it serves the room) unless AGORA_AUCTION_SITE says otherwise. */
+  auctionSite?: string;
   /** Fault injection config (JSON), '' for none. */
   faults?: string;
 }

@@ -215,7 +215,13 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
  */
 interface RuntimeConfig {
   startLocalRuntime(): void;
-  setLocal(settings: { clockOffsetMs?: number; publicUrl?: string; docserviceUrl?: string; faults?: string }): void;
+  setLocal(settings: {
+    clockOffsetMs?: number;
+    publicUrl?: string;
+    docserviceUrl?: string;
+    auctionSite?: string;
+    faults?: string;
+  }): void;
   config(): { faults: string };
 }
 const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
@@ -318,7 +324,9 @@ export async function startGateway(options: { port?: number; host?: string } = {
   // configured one (AGORA_PUBLIC_URL before start, e.g. behind a proxy); never a request's Host header.
   const publicUrl = process.env.AGORA_PUBLIC_URL || `http://${ownHost}`;
   // The document service of this gateway: the base its signed file URLs carry and the APIs accept.
-  runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice` });
+  // The auction room is served here too (lib/local/room-server.ts): links lead to it unless AGORA_AUCTION_SITE is set.
+  const auctionSite = process.env.AGORA_AUCTION_SITE || publicUrl;
+  runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice`, auctionSite });
   return {
     url: `http://${host}:${port}`,
     port,

@@ -305,7 +305,7 @@ function withParticipation(ctx: AuctionsContext, def: AuctionDefinition, auction
     ...bid,
     participationUrl: participationUrlOf(
       { auctionSite: ctx.auctionSite, participationSecret: ctx.participationSecret },
-      auction.id,
+      auction,
       bid.id,
     ),
   };

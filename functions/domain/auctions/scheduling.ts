@@ -28,9 +28,9 @@ export function dropDraftBids(w: Working): void {
  * `shouldStartAfter`, and each active bid's participation link (keyed under `ctx.participationSecret`).
  */
 export function scheduleAuction(w: Working, ctx: EventContext): void {
-  const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root.id);
+  const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root);
   for (const { bid, child } of bidRecords(w.children).filter((r) => r.bid.status === 'active')) {
-    const link = participationUrlOf(ctx, w.root.id, bid.id);
+    const link = participationUrlOf(ctx, w.root, bid.id);
     if (bid.participationUrl !== link)
       putChild(w, bidChild({ ...bid, participationUrl: link }, child.internal?.tokenHash));
   }
