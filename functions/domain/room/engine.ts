@@ -1,35 +1,84 @@
+import { insiderRules } from './insider.ts';
+import { landleaseRules } from './landlease.ts';
 import type {
   BidderView,
   BidEntry,
   BidOutcome,
+  PublicResult,
   PublicRoomDocument,
+  RefusalCode,
   RoomAuction,
   RoomResults,
   RoomState,
+  RoomType,
   SealedBid,
   Stage,
 } from './model.ts';
+import { cents, fromCents, instant, iso, type RoomRules, type Standing } from './rules.ts';
 
 export type * from './model.ts';
 
 /**
  * The auction room's rules, pure: the service (functions/room/) reads the state item, calls one of these with the
- * server's `now`, and writes what comes back with a condition on `state.version`.
+ * server's `now`, and writes what comes back with a condition on `state.version`. What differs between the types
+ * lives in their definitions (insider.ts, landlease.ts); nothing here asks which type it serves.
  */
+const RULES: Record<RoomType, RoomRules> = { dgfInsider: insiderRules, landlease: landleaseRules };
 
-const notYet = (): never => {
-  throw new Error('not yet');
-};
+const rulesOf = (state: RoomState): RoomRules => RULES[state.procurementMethodType];
+
+/** Display texts are capped so the public document of the largest auction stays one WebSocket message. */
+const MAX_NAME = 200;
+const MAX_TITLE = 500;
+/** The stages the public document carries: every insider stage (≤ 106), the latest landlease rounds. */
+const MAX_PUBLIC_STAGES = 120;
+
+const capped = (text: string | undefined, max: number): string | undefined =>
+  text === undefined || text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
 /** The room of an auction entering active.auction: the schedule, the bidders' numbers, version 1. */
-export function planRoom(_auction: RoomAuction, _now: string): RoomState {
-  return notYet();
+export function planRoom(auction: RoomAuction, now: string): RoomState {
+  const rules = RULES[auction.procurementMethodType];
+  const start = instant(auction.startDate);
+  const accelerator = auction.accelerator && auction.accelerator > 1 ? auction.accelerator : 1;
+  const { plan, deadline, dutchSteps } = rules.plan(auction, start, accelerator);
+  // Bidder #N follows the order the bids were placed in (then the id, for a stable order).
+  const bidders = [...auction.bidders]
+    .sort((a, b) => instant(a.date) - instant(b.date) || a.bidId.localeCompare(b.bidId))
+    .map((b) => ({ bidId: b.bidId, name: capped(b.name, MAX_NAME) ?? '', date: b.date }));
+  return {
+    auctionId: auction.id,
+    procurementMethodType: auction.procurementMethodType,
+    version: 1,
+    startDate: iso(start),
+    accelerator,
+    value: auction.value,
+    ...(auction.minimalStep ? { minimalStep: auction.minimalStep.amount } : {}),
+    ...(dutchSteps !== undefined ? { dutchSteps } : {}),
+    ...(deadline ? { deadline } : {}),
+    ...(auction.title !== undefined ? { title: capped(auction.title, MAX_TITLE) } : {}),
+    ...(auction.procuringEntityName !== undefined
+      ? { procuringEntityName: capped(auction.procuringEntityName, MAX_TITLE) }
+      : {}),
+    bidders,
+    plan,
+    bids: [],
+    appliedUntil: iso(Math.min(start, instant(now))),
+  };
 }
 
 /** The stage at `now`, derived from the schedule, the accepted bids and the clock (never stored). */
-export function currentStage(_state: RoomState, _now: string): Stage {
-  return notYet();
+export function currentStage(state: RoomState, now: string): Stage {
+  return rulesOf(state).current(state, instant(now));
 }
+
+/** Every stage as the state knows it (landlease: the rounds the bids opened so far, then the end). */
+export function stagesOf(state: RoomState): Stage[] {
+  return rulesOf(state).stages(state);
+}
+
+export const isBidder = (state: RoomState, bidderId: string): boolean =>
+  state.bidders.some((b) => b.bidId === bidderId);
 
 /**
  * A bid, validated against the stage at `now`. Dutch, English and best bids change the state; a sealed bid comes back
@@ -38,18 +87,56 @@ export function currentStage(_state: RoomState, _now: string): Stage {
  * Before a bid the service applies what is due (`nextTransitionAt(state) <= now`: `advance`), so a bid never meets a
  * state behind the clock; if it does, the bid is refused (`behind`), never judged on stale facts.
  */
-export function placeBid(_state: RoomState, _bid: { bidderId: string; amount: number }, _now: string): BidOutcome {
-  return notYet();
+export function placeBid(state: RoomState, bid: { bidderId: string; amount: number }, now: string): BidOutcome {
+  const rules = rulesOf(state);
+  const at = instant(now);
+  const stage = rules.current(state, at);
+  const entry = (outcome: BidEntry['outcome'], message?: string): BidEntry => ({
+    bidderId: bid.bidderId,
+    amount: bid.amount,
+    date: iso(at),
+    stage: stage.name,
+    outcome,
+    ...(message ? { message } : {}),
+  });
+  const refuse = (code: RefusalCode, message: string): BidOutcome => ({
+    kind: 'refused',
+    refusal: { code, message },
+    entry: entry('refused', message),
+  });
+  if (!isBidder(state, bid.bidderId)) return refuse('unknown-bidder', 'Bad bidder!');
+  const c = Number.isFinite(bid.amount) ? cents(bid.amount) : 0;
+  if (c === 0) return refuse('no-amount', 'Bid amount is required');
+  const due = nextTransitionAt(state);
+  if (due !== undefined && instant(due) <= at)
+    return refuse('behind', 'The room is applying a stage change: place the bid again');
+  const judged = rules.judge(state, stage, { bidderId: bid.bidderId, cents: c }, at);
+  if ('refused' in judged) return refuse(judged.refused.code, judged.refused.message);
+  if ('sealed' in judged) return { kind: 'sealed', sealed: judged.sealed, entry: entry('sealed') };
+  const next: RoomState = {
+    ...state,
+    version: state.version + 1,
+    bids: rules.record(state.bids, judged.accepted),
+    appliedUntil: iso(Math.max(instant(state.appliedUntil), at)), // the bid itself is this instant's change
+  };
+  return { kind: 'state', state: next, entry: { ...entry('accepted'), amount: judged.accepted.amount } };
 }
 
 /** The next planned instant at which `advance` has something to apply; undefined once the room has ended. */
-export function nextTransitionAt(_state: RoomState): string | undefined {
-  return notYet();
+export function nextTransitionAt(state: RoomState): string | undefined {
+  const applied = instant(state.appliedUntil);
+  const next = rulesOf(state)
+    .boundaries(state)
+    .find((at) => at > applied);
+  return next === undefined ? undefined : iso(next);
 }
 
 /** Whether `advance(state, now, …)` needs the sealed bids (the sealed-bid stage closes at or before `now`). */
-export function needsSealedBids(_state: RoomState, _now: string): boolean {
-  return notYet();
+export function needsSealedBids(state: RoomState, now: string): boolean {
+  const rules = rulesOf(state);
+  const applied = instant(state.appliedUntil);
+  const at = instant(now);
+  return rules.boundaries(state).some((b) => b > applied && b <= at && rules.readsSealedAt(state, b));
 }
 
 /**
@@ -57,40 +144,131 @@ export function needsSealedBids(_state: RoomState, _now: string): boolean {
  * stage closes: `sealed` is the latest sealed bid of each bidder, read by the service). Idempotent: nothing due
  * returns the very same state (same version).
  */
-export function advance(_state: RoomState, _now: string, _sealed: SealedBid[]): RoomState {
-  return notYet();
+export function advance(state: RoomState, now: string, sealed: SealedBid[]): RoomState {
+  const rules = rulesOf(state);
+  const at = instant(now);
+  let next = state;
+  for (let due = nextTransitionAt(next); due !== undefined && instant(due) <= at; due = nextTransitionAt(next))
+    next = { ...rules.apply(next, instant(due), sealed), appliedUntil: due };
+  return next === state ? state : { ...next, version: state.version + 1 };
 }
 
-export function isEnded(_state: RoomState): boolean {
-  return notYet();
+export const isEnded = (state: RoomState): boolean => state.ended !== undefined;
+
+/** After the results are posted: the names are revealed from now on (idempotent; only once ended). */
+export function revealNames(state: RoomState, now: string): RoomState {
+  if (!state.ended || state.revealedAt) return state;
+  return { ...state, revealedAt: iso(instant(now)), version: state.version + 1 };
 }
 
-/** After the results are posted: the names are revealed from now on (idempotent). */
-export function revealNames(_state: RoomState, _now: string): RoomState {
-  return notYet();
-}
+const labelOf = (state: RoomState, number: number): string =>
+  state.revealedAt ? state.bidders[number - 1].name : `Bidder #${number}`;
 
 /** What every connection receives: stages, the current stage, server time, results; "Bidder #N" until revealed. */
-export function publicDocument(_state: RoomState, _now: string): PublicRoomDocument {
-  return notYet();
+export function publicDocument(state: RoomState, now: string): PublicRoomDocument {
+  const rules = rulesOf(state);
+  const at = instant(now);
+  const stages = rules.stages(state);
+  const stagesFrom = Math.max(0, stages.length - MAX_PUBLIC_STAGES);
+  const numberOf = new Map(state.bidders.map((b, i) => [b.bidId, i + 1]));
+  const revealed = state.revealedAt !== undefined;
+  const result = (s: Standing): PublicResult => {
+    const bidderNumber = numberOf.get(s.bidderId) ?? 0;
+    return {
+      label: labelOf(state, bidderNumber),
+      bidderNumber,
+      ...(revealed ? { bidderId: s.bidderId } : {}),
+      amount: s.amount,
+      date: s.date,
+      ...(s.dutchWinner ? { dutchWinner: true as const } : {}),
+      ...(s.sealedbidWinner ? { sealedbidWinner: true as const } : {}),
+    };
+  };
+  return {
+    auctionId: state.auctionId,
+    procurementMethodType: state.procurementMethodType,
+    ...(state.title !== undefined ? { title: state.title } : {}),
+    ...(state.procuringEntityName !== undefined ? { procuringEntityName: state.procuringEntityName } : {}),
+    value: state.value,
+    ...(state.minimalStep !== undefined ? { minimalStep: { amount: state.minimalStep } } : {}),
+    ...(state.dutchSteps !== undefined ? { dutchSteps: state.dutchSteps } : {}),
+    version: state.version,
+    serverTime: iso(at),
+    stages: stages.slice(stagesFrom),
+    stagesFrom,
+    currentStage: rules.current(state, at).index,
+    results: rules.standings(state, at).map(result),
+    bidders: state.bidders.map((b, i) => ({
+      bidderNumber: i + 1,
+      label: labelOf(state, i + 1),
+      ...(revealed ? { bidderId: b.bidId } : {}),
+    })),
+    ...(state.ended && instant(state.ended.at) <= at ? { ended: state.ended } : {}),
+    namesRevealed: revealed,
+  };
 }
 
-/** The public document plus what only this bidder may see (their own sealed bid). */
+/** The public document plus what only this bidder may see (their own sealed or best bid). */
 export function bidderDocument(
-  _state: RoomState,
-  _bidderId: string,
-  _sealed: SealedBid | undefined,
-  _now: string,
+  state: RoomState,
+  bidderId: string,
+  sealed: SealedBid | undefined,
+  now: string,
 ): PublicRoomDocument & { me: BidderView } {
-  return notYet();
+  const rules = rulesOf(state);
+  const index = state.bidders.findIndex((b) => b.bidId === bidderId);
+  const own = [...state.bids].reverse().find((b) => b.bidderId === bidderId);
+  const mine = sealed?.bidderId === bidderId && cents(sealed.amount) > 0 ? sealed : own;
+  return {
+    ...publicDocument(state, now),
+    me: {
+      bidderId,
+      bidderNumber: index + 1,
+      label: index < 0 ? '' : labelOf(state, index + 1),
+      ...(mine ? { ownBid: { amount: fromCents(cents(mine.amount)), date: mine.date } } : {}),
+      mayBid: index >= 0 && rules.mayBid(state, rules.current(state, instant(now)), bidderId),
+    },
+  };
 }
 
 /** The POST /auction body data once the room has ended: every active bid, with value and date when it has a result. */
-export function results(_state: RoomState): RoomResults {
-  return notYet();
+export function results(state: RoomState): RoomResults {
+  return rulesOf(state).results(state);
 }
 
 /** The audit document: every stage, every accepted and refused bid (the journal the service kept) with its time. */
-export function auditDocument(_state: RoomState, _journal: BidEntry[]): unknown {
-  return notYet();
+export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
+  const rules = rulesOf(state);
+  const numberOf = new Map(state.bidders.map((b, i) => [b.bidId, i + 1]));
+  const final = state.ended ? instant(state.ended.at) : Number.POSITIVE_INFINITY;
+  return {
+    id: state.auctionId,
+    procurementMethodType: state.procurementMethodType,
+    value: state.value,
+    ...(state.minimalStep !== undefined ? { minimalStep: { amount: state.minimalStep } } : {}),
+    ...(state.dutchSteps !== undefined ? { auctionParameters: { dutchSteps: state.dutchSteps } } : {}),
+    timeline: {
+      auction_start: {
+        time: state.startDate,
+        initial_bids: state.bidders.map((b, i) => ({ bidder: b.bidId, bid_number: i + 1, date: b.date })),
+      },
+      stages: rules.stages(state),
+      bids: [...journal]
+        .sort((a, b) => instant(a.date) - instant(b.date))
+        .map((e) => ({ ...e, bid_number: numberOf.get(e.bidderId) ?? 0 })),
+      ...(state.sealed ? { sealedbid: state.sealed } : {}),
+      results: {
+        ...(state.ended ? { time: state.ended.at, reason: state.ended.reason } : {}),
+        bids: rules.standings(state, final).map((s) => ({ ...s, bid_number: numberOf.get(s.bidderId) ?? 0 })),
+      },
+    },
+    ...(state.revealedAt
+      ? {
+          announcement: {
+            time: state.revealedAt,
+            bidders: state.bidders.map((b) => ({ bidder: b.bidId, name: b.name })),
+          },
+        }
+      : {}),
+  };
 }

@@ -41,6 +41,7 @@ export type StageType =
   | 'pre-bestbid'
   | 'bestbid'
   | 'english'
+  | 'pre-announcement'
   | 'announcement';
 
 /** One stage of the schedule. `end` is the planned end (the next stage's start); the last stage has none. */
@@ -171,8 +172,8 @@ export interface BidderView {
   bidderId: string;
   bidderNumber: number;
   label: string;
-  /** This bidder's own sealed bid (never anyone else's). */
-  sealed?: { amount: number; date: string };
+  /** This bidder's own latest bid, including a sealed or best bid nobody else sees yet. */
+  ownBid?: { amount: number; date: string };
   mayBid: boolean;
 }
 
