@@ -84,8 +84,10 @@ export const isBidder = (state: RoomState, bidderId: string): boolean =>
  * A bid, validated against the stage at `now`. Dutch, English and best bids change the state; a sealed bid comes back
  * as a SealedBid for the service to keep in the bidder's own item (the state is unchanged). Every outcome carries a
  * journal entry for the audit. `amount: -1` withdraws a sealed bid or returns a best bid to the Dutch amount.
- * Before a bid the service applies what is due (`nextTransitionAt(state) <= now`: `advance`), so a bid never meets a
- * state behind the clock; if it does, the bid is refused (`behind`), never judged on stale facts.
+ * The stage comes from the clock, so a bid after its stage's planned end is refused whether or not a timer fired.
+ * The one fact a timer brings (the sealed results, which only the service can read) is never guessed: a best bid
+ * before `advance` applied the sealed stage's end is refused (`behind`). The service applies what is due first
+ * (`nextTransitionAt(state) <= now`: `advance`), then the bid, and writes once.
  */
 export function placeBid(state: RoomState, bid: { bidderId: string; amount: number }, now: string): BidOutcome {
   const rules = rulesOf(state);
@@ -107,9 +109,6 @@ export function placeBid(state: RoomState, bid: { bidderId: string; amount: numb
   if (!isBidder(state, bid.bidderId)) return refuse('unknown-bidder', 'Bad bidder!');
   const c = Number.isFinite(bid.amount) ? cents(bid.amount) : 0;
   if (c === 0) return refuse('no-amount', 'Bid amount is required');
-  const due = nextTransitionAt(state);
-  if (due !== undefined && instant(due) <= at)
-    return refuse('behind', 'The room is applying a stage change: place the bid again');
   const judged = rules.judge(state, stage, { bidderId: bid.bidderId, cents: c }, at);
   if ('refused' in judged) return refuse(judged.refused.code, judged.refused.message);
   if ('sealed' in judged) return { kind: 'sealed', sealed: judged.sealed, entry: entry('sealed') };
@@ -117,7 +116,6 @@ export function placeBid(state: RoomState, bid: { bidderId: string; amount: numb
     ...state,
     version: state.version + 1,
     bids: rules.record(state.bids, judged.accepted),
-    appliedUntil: iso(Math.max(instant(state.appliedUntil), at)), // the bid itself is this instant's change
   };
   return { kind: 'state', state: next, entry: { ...entry('accepted'), amount: judged.accepted.amount } };
 }

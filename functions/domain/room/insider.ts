@@ -41,6 +41,8 @@ export const INSIDER_MESSAGES = {
   notDutchWinner: "bidder_id don't match with dutchWinner.bidder_id",
   belowBestStep:
     'Your bid should be greater than the one made by the sealed bid winner at least for one step (1% of the primary lot value).',
+  /** Ours: the sealed results are not applied yet (the service applies what is due before a bid, so rare). */
+  behind: 'The room is applying a stage change: place the bid again',
   stage: (type: string) => `Not allowed to post bid on current (${type}) phase`,
 };
 
@@ -133,7 +135,7 @@ export const insiderRules: RoomRules = {
           : refused('amount', INSIDER_MESSAGES.notMatching(asked));
       }
       case 'sealedbid': {
-        if (!winner) return refused('behind', INSIDER_MESSAGES.stage(stage.type));
+        if (!winner) return refused('stage', INSIDER_MESSAGES.stage(stage.type));
         if (winner.bidderId === bidderId) return refused('dutch-winner', INSIDER_MESSAGES.dutchWinnerInSealed);
         if (c === -100) return { sealed: { bidderId, amount: -1, date: bid.date } };
         if (c <= 0) return refused('too-low', INSIDER_MESSAGES.tooLow);
@@ -142,7 +144,7 @@ export const insiderRules: RoomRules = {
       }
       case 'bestbid': {
         const sealedWinner = sealedWinnerOf(state);
-        if (!winner || !sealedWinner) return refused('behind', INSIDER_MESSAGES.stage(stage.type));
+        if (!winner || !sealedWinner) return refused('behind', INSIDER_MESSAGES.behind);
         if (winner.bidderId !== bidderId) return refused('not-dutch-winner', INSIDER_MESSAGES.notDutchWinner);
         if (c === -100) return { accepted: { ...bid, amount: winner.amount } }; // back to the Dutch amount
         if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);

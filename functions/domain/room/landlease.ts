@@ -100,9 +100,11 @@ export const landleaseRules: RoomRules = {
 
   boundaries(state) {
     const { stages, end } = schedule(state);
+    // Round starts and the end; a pause starts with the bid that opened it, which is itself the change.
     return stages
-      .slice(1)
+      .filter((s) => s.type === 'english')
       .map((s) => instant(s.start))
+      .concat(end)
       .filter((at) => at <= end);
   },
 
