@@ -44,8 +44,22 @@ interface Schedule {
   reason: 'deadline' | 'no-bid-in-round';
 }
 
-/** Every round the start and the accepted bids opened, and the planned end of the last one. */
+/** The schedules already derived, per state object (states are never mutated): one derivation per state. */
+const derived = new WeakMap<RoomState, Schedule>();
+
 function schedule(state: RoomState): Schedule {
+  let known = derived.get(state);
+  if (!known) derived.set(state, (known = derive(state)));
+  return known;
+}
+
+/** Every round the start and the accepted bids opened, and the planned end of the last one. */
+type ScheduleInput = Pick<
+  RoomState,
+  'startDate' | 'accelerator' | 'deadline' | 'value' | 'minimalStep' | 'bids' | 'revealedAt'
+>;
+
+function derive(state: ScheduleInput): Schedule {
   const n = state.accelerator;
   const deadline = instant(state.deadline ?? state.startDate);
   const step = cents(state.minimalStep ?? 0);
@@ -70,15 +84,15 @@ function schedule(state: RoomState): Schedule {
 export const landleaseRules: RoomRules = {
   plan(auction: RoomAuction, start: Micros, n: number) {
     const deadline = n > 1 ? after(start, SANDBOX_DURATION, n) : atKyivTime(kyivDate(start), DEADLINE_HOUR);
-    const draft = {
+    const { stages } = derive({
       startDate: iso(start),
       accelerator: n,
       deadline: iso(deadline),
       value: auction.value,
       minimalStep: auction.minimalStep?.amount,
       bids: [],
-    } as unknown as RoomState;
-    return { plan: schedule(draft).stages, deadline: iso(deadline) };
+    });
+    return { plan: stages, deadline: iso(deadline) };
   },
 
   stages: (state) => schedule(state).stages,
