@@ -48,8 +48,8 @@ interface Schedule {
 const derived = new WeakMap<RoomState, Schedule>();
 
 function schedule(state: RoomState): Schedule {
-  let known = derived.get(state);
-  if (!known) derived.set(state, (known = derive(state)));
+  const known = derived.get(state) ?? derive(state);
+  derived.set(state, known);
   return known;
 }
 
