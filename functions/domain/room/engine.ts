@@ -33,8 +33,14 @@ const MAX_TITLE = 500;
 /** The stages the public document carries: every insider stage (≤ 106), the latest landlease rounds. */
 const MAX_PUBLIC_STAGES = 120;
 
-const capped = (text: string | undefined, max: number): string | undefined =>
-  text === undefined || text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+/** A display text without control characters (JSON would escape each to 6 bytes), at most `max` code points. */
+function capped(text: string | undefined, max: number): string | undefined {
+  if (text === undefined) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ');
+  const points = Array.from(clean);
+  return points.length <= max ? clean : `${points.slice(0, max - 1).join('')}…`;
+}
 
 /** The room of an auction entering active.auction: the schedule, the bidders' numbers, version 1. */
 export function planRoom(auction: RoomAuction, now: string): RoomState {
@@ -173,7 +179,6 @@ export function publicDocument(state: RoomState, now: string): PublicRoomDocumen
   const result = (s: Standing): PublicResult => {
     const bidderNumber = numberOf.get(s.bidderId) ?? 0;
     return {
-      label: labelOf(state, bidderNumber),
       bidderNumber,
       ...(revealed ? { bidderId: s.bidderId } : {}),
       amount: s.amount,

@@ -133,10 +133,11 @@ export interface RoomState {
   revealedAt?: string;
 }
 
-/** A result line of the public document: the latest accepted amount per bidder, best first. */
+/**
+ * A result line of the public document: the latest accepted amount per bidder, best first. The bidder's label
+ * (`Bidder #N`, then the name) is in `bidders`, once, so the largest document stays one message.
+ */
 export interface PublicResult {
-  /** `Bidder #N` until the announcement, then the bidder's name. */
-  label: string;
   bidderNumber: number;
   /** Only after the announcement. */
   bidderId?: string;

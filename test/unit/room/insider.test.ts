@@ -169,8 +169,8 @@ describe('dgfInsider room: the sealed bids', () => {
     expect(state.sealed).toEqual([{ ...b2, stage: 'sealedbid' }]);
     expect(state.ended).toBeUndefined();
     expect(publicDocument(state, AFTER_SEALED).results).toMatchObject([
-      { label: 'Bidder #2', amount: 960_000, sealedbidWinner: true },
-      { label: 'Bidder #1', amount: 900_000, dutchWinner: true },
+      { bidderNumber: 2, amount: 960_000, sealedbidWinner: true },
+      { bidderNumber: 1, amount: 900_000, dutchWinner: true },
     ]);
     // Idempotent: applying again changes nothing.
     expect(at(state, AFTER_SEALED, [b2, b3, late])).toBe(state);
@@ -250,6 +250,6 @@ describe('dgfInsider room: the best bid and the announcement', () => {
     const doc = publicDocument(revealed, plus(END, 5));
     expect(doc.namesRevealed).toBe(true);
     expect(doc.bidders[0]).toEqual({ bidderNumber: 1, label: room.bidders[0].name, bidderId: B1 });
-    expect(doc.results[0]).toMatchObject({ label: room.bidders[1].name, bidderId: B2 });
+    expect(doc.results[0]).toMatchObject({ bidderNumber: 2, bidderId: B2 });
   });
 });

@@ -105,9 +105,9 @@ describe('landlease room: English rounds', () => {
         { id: B3, value: { ...value, amount: 1000 } },
       ],
     });
-    expect(publicDocument(done, '2026-11-24T10:05:10+02:00').results.map((r) => [r.label, r.amount])).toEqual([
-      ['Bidder #2', 1400],
-      ['Bidder #1', 1100],
+    expect(publicDocument(done, '2026-11-24T10:05:10+02:00').results.map((r) => [r.bidderNumber, r.amount])).toEqual([
+      [2, 1400],
+      [1, 1100],
     ]);
   });
 
