@@ -17,6 +17,7 @@ import {
   SECOND,
   type Standing,
   stageAt,
+  startsOf,
 } from './rules.ts';
 
 /**
@@ -161,11 +162,13 @@ export const insiderRules: RoomRules = {
   boundaries(state) {
     const winner = dutchWinnerOf(state);
     const end = state.ended ? instant(state.ended.at) : Number.POSITIVE_INFINITY;
+    const wonAt = winner ? instant(winner.date) : Number.POSITIVE_INFINITY;
+    const starts = startsOf(state.plan);
+    // After the Dutch winner the remaining steps are skipped: nothing happens at their starts.
     return state.plan
-      .slice(1)
-      .filter((s) => !(winner && s.type === 'dutch' && instant(s.start) > instant(winner.date)))
-      .map((s) => instant(s.start))
-      .filter((at) => at <= end);
+      .map((s, i) => ({ s, at: starts[i] }))
+      .filter(({ s, at }, i) => i > 0 && at <= end && !(s.type === 'dutch' && at > wonAt))
+      .map(({ at }) => at);
   },
 
   mayBid(state, stage, bidderId) {
@@ -178,10 +181,10 @@ export const insiderRules: RoomRules = {
   // The latest best bid counts: it replaces the previous one, so the state stays small however often the winner bids.
   record: (bids, bid) => [...bids.filter((b) => b.stage !== 'bestbid' || bid.stage !== 'bestbid'), bid],
 
-  readsSealedAt: (state, at) => at === instant(stageOf(state, 'pre-bestbid').start),
+  readsSealedAt: (state, at) => state.plan[startsOf(state.plan).indexOf(at)]?.type === 'pre-bestbid',
 
   apply(state, at, sealed) {
-    const stage = state.plan.find((s) => instant(s.start) === at);
+    const stage = state.plan[startsOf(state.plan).indexOf(at)];
     const winner = dutchWinnerOf(state);
     switch (stage?.type) {
       case 'pre-sealedbid':

@@ -82,10 +82,21 @@ export function chained(stages: Omit<Stage, 'index' | 'end'>[]): Stage[] {
   });
 }
 
+/** The start instants of a schedule, parsed once per schedule (schedules are never mutated). */
+const parsedStarts = new WeakMap<Stage[], Micros[]>();
+export function startsOf(stages: Stage[]): Micros[] {
+  const known = parsedStarts.get(stages) ?? stages.map((s) => instant(s.start));
+  parsedStarts.set(stages, known);
+  return known;
+}
+
 /** The last stage started at `now` (the first one before anything started). */
 export function stageAt(stages: Stage[], now: Micros): Stage {
+  const starts = startsOf(stages);
   let found = stages[0];
-  for (const s of stages) if (instant(s.start) <= now) found = s;
+  stages.forEach((s, i) => {
+    if (starts[i] <= now) found = s;
+  });
   return found;
 }
 
