@@ -103,21 +103,17 @@ export const insiderRules: RoomRules = {
     if (!state.ended) return state.plan;
     // An early end (no Dutch bid, too few sealed results) brings the announcement forward; the stages it skipped go.
     const end = instant(state.ended.at);
-    const announcement = stageOf(state, 'announcement');
     const before = state.plan.filter((s) => s.type !== 'announcement' && instant(s.start) < end);
-    return [
-      ...before.map((s, i) => ({ ...s, end: before[i + 1]?.start ?? state.ended!.at })),
-      { ...announcement, start: state.ended.at },
-    ];
+    return chained([...before, { ...stageOf(state, 'announcement'), start: state.ended.at }]);
   },
 
   current(state, now) {
-    const announcement = stageOf(state, 'announcement');
-    if (state.ended && instant(state.ended.at) <= now) return { ...announcement, start: state.ended.at };
+    if (state.ended && instant(state.ended.at) <= now) return this.stages(state).at(-1) as Stage;
     const planned = stageAt(state.plan, now);
     const winner = dutchWinnerOf(state);
     if (planned.type === 'dutch' && winner) return stageOf(state, 'pre-sealedbid');
-    if (!winner && now >= instant(stageOf(state, 'pre-sealedbid').start)) return announcement;
+    // No Dutch bid by the end of the Dutch part: the auction is over, whether or not a timer said so yet.
+    if (!winner && now >= instant(stageOf(state, 'pre-sealedbid').start)) return stageOf(state, 'announcement');
     return planned;
   },
 

@@ -76,9 +76,16 @@ export const after = (start: Micros, offset: Micros, accelerator: number): Micro
 
 /** Stages with `end` set to the next one's start. */
 export function chained(stages: Omit<Stage, 'index' | 'end'>[]): Stage[] {
-  return stages.map((s, index) => {
+  return stages.map(({ type, name, start, amount }, index) => {
     const next = stages[index + 1];
-    return next ? { index, ...s, end: next.start } : { index, ...s };
+    return {
+      index,
+      type,
+      name,
+      start,
+      ...(next ? { end: next.start } : {}),
+      ...(amount !== undefined ? { amount } : {}),
+    };
   });
 }
 

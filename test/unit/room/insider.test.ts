@@ -13,6 +13,7 @@ import {
   results,
   revealNames,
   type SealedBid,
+  stagesOf,
 } from '../../../functions/domain/room/engine.ts';
 import { dutchAmountCents, INSIDER_MESSAGES } from '../../../functions/domain/room/insider.ts';
 import { insiderAuction, micros, PLANNED_AT, plus } from './builders.ts';
@@ -138,6 +139,11 @@ describe('dgfInsider room: the Dutch part', () => {
     expect(nextTransitionAt(ended)).toBeUndefined();
     expect(currentStage(room, '2026-11-24T16:45:31+02:00').type).toBe('announcement');
     expect(results(ended)).toEqual({ bids: [{ id: B1 }, { id: B2 }, { id: B3 }] });
+    // The announcement comes forward; the stages it skipped are gone from the schedule.
+    const stages = stagesOf(ended);
+    expect(stages.at(-1)).toEqual({ index: 82, type: 'announcement', name: 'announcement', start: ended.ended?.at });
+    expect(stages.at(-2)).toMatchObject({ name: 'dutch_80', end: ended.ended?.at });
+    expect(publicDocument(ended, '2026-11-24T16:46:00+02:00').currentStage).toBe(82);
   });
 });
 
