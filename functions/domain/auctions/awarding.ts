@@ -488,7 +488,11 @@ export function recordResults(w: Working, results: AuctionResults['bids'], now: 
   for (const { bid, child } of bidRecords(w.children)) {
     const reported = results.find((r) => r.id === bid.id);
     if (!reported) continue;
-    putChild(w, bidChild({ ...bid, value: { ...bid.value, ...reported.value } }, child.internal?.tokenHash));
+    // A bid reported without a result is out (upstream insider: invalid); a result's `date` orders equal amounts.
+    const next = reported.value
+      ? { ...bid, value: { ...bid.value, ...reported.value }, ...(reported.date && { date: reported.date }) }
+      : { ...bid, status: 'invalid' };
+    putChild(w, bidChild(next as Bid, child.internal?.tokenHash));
   }
   w.root = { ...w.root, auctionPeriod: { ...w.root.auctionPeriod, endDate: at } };
 }

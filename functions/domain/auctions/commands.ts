@@ -459,10 +459,21 @@ export const auctionResultsSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['id', 'value'],
+        // The original results (the auction room posts them so): every bid, with `value` and `date` when it has a
+        // result; a dgfInsider bid without one becomes invalid.
+        required: ['id'],
         properties: {
           id: { type: 'string' },
-          value: { type: 'object', required: ['amount'], properties: { amount: { type: 'number', minimum: 0 } } },
+          value: {
+            type: 'object',
+            required: ['amount'],
+            properties: {
+              amount: { type: 'number', minimum: 0 },
+              currency: { type: 'string' },
+              valueAddedTaxIncluded: { type: 'boolean' },
+            },
+          },
+          date: { type: 'string', format: 'date-time' },
         },
       },
     },

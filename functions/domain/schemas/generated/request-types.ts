@@ -7,9 +7,12 @@ export type Answer = {
 export type AuctionResults = {
   bids: Array<{
     id: string;
-    value: {
+    value?: {
       amount: number;
+      currency?: string;
+      valueAddedTaxIncluded?: boolean;
     };
+    date?: string;
   }>;
 };
 

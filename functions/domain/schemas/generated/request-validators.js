@@ -64,7 +64,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const auctionResults = validate22;
-const schema7 = { "type": "object", "required": ["bids"], "properties": { "bids": { "type": "array", "items": { "type": "object", "required": ["id", "value"], "properties": { "id": { "type": "string" }, "value": { "type": "object", "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false };
+const schema7 = { "type": "object", "required": ["bids"], "properties": { "bids": { "type": "array", "items": { "type": "object", "required": ["id"], "properties": { "id": { "type": "string" }, "value": { "type": "object", "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string" }, "valueAddedTaxIncluded": { "type": "boolean" } }, "additionalProperties": false }, "date": { "type": "string", "format": "date-time" } }, "additionalProperties": false } } }, "additionalProperties": false };
+const formats0 = formats["date-time"];
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -105,18 +106,20 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data1.value === void 0) {
-              const err3 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
             for (const key1 in data1) {
-              if (!(key1 === "id" || key1 === "value")) {
-                const err4 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              if (!(key1 === "id" || key1 === "value" || key1 === "date")) {
+                const err3 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (data1.id !== void 0) {
+              if (typeof data1.id !== "string") {
+                const err4 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -125,36 +128,25 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data1.id !== void 0) {
-              if (typeof data1.id !== "string") {
-                const err5 = { instancePath: instancePath + "/bids/" + i0 + "/id", schemaPath: "#/properties/bids/items/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
             if (data1.value !== void 0) {
               let data3 = data1.value;
               if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                 if (data3.amount === void 0) {
-                  const err6 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
+                  const err5 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/required", keyword: "required", params: { missingProperty: "amount" }, message: "must have required property 'amount'" };
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err5];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err5);
                   }
                   errors++;
                 }
                 for (const key2 in data3) {
-                  if (!(key2 === "amount")) {
-                    const err7 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                  if (!(key2 === "amount" || key2 === "currency" || key2 === "valueAddedTaxIncluded")) {
+                    const err6 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err7];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err7);
+                      vErrors.push(err6);
                     }
                     errors++;
                   }
@@ -163,16 +155,27 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data3.amount;
                   if (typeof data4 == "number" && isFinite(data4)) {
                     if (data4 < 0 || isNaN(data4)) {
-                      const err8 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                      const err7 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                       if (vErrors === null) {
-                        vErrors = [err8];
+                        vErrors = [err7];
                       } else {
-                        vErrors.push(err8);
+                        vErrors.push(err7);
                       }
                       errors++;
                     }
                   } else {
-                    const err9 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                    const err8 = { instancePath: instancePath + "/bids/" + i0 + "/value/amount", schemaPath: "#/properties/bids/items/properties/value/properties/amount/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                    if (vErrors === null) {
+                      vErrors = [err8];
+                    } else {
+                      vErrors.push(err8);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.currency !== void 0) {
+                  if (typeof data3.currency !== "string") {
+                    const err9 = { instancePath: instancePath + "/bids/" + i0 + "/value/currency", schemaPath: "#/properties/bids/items/properties/value/properties/currency/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err9];
                     } else {
@@ -181,42 +184,75 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data3.valueAddedTaxIncluded !== void 0) {
+                  if (typeof data3.valueAddedTaxIncluded !== "boolean") {
+                    const err10 = { instancePath: instancePath + "/bids/" + i0 + "/value/valueAddedTaxIncluded", schemaPath: "#/properties/bids/items/properties/value/properties/valueAddedTaxIncluded/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err10 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err11 = { instancePath: instancePath + "/bids/" + i0 + "/value", schemaPath: "#/properties/bids/items/properties/value/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err11];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (data1.date !== void 0) {
+              let data7 = data1.date;
+              if (typeof data7 === "string") {
+                if (!formats0.validate(data7)) {
+                  const err12 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                  if (vErrors === null) {
+                    vErrors = [err12];
+                  } else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
+                }
+              } else {
+                const err13 = { instancePath: instancePath + "/bids/" + i0 + "/date", schemaPath: "#/properties/bids/items/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
                 }
                 errors++;
               }
             }
           } else {
-            const err11 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err14 = { instancePath: instancePath + "/bids/" + i0, schemaPath: "#/properties/bids/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err14];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err14);
             }
             errors++;
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err15 = { instancePath: instancePath + "/bids", schemaPath: "#/properties/bids/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err15];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err16];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -228,7 +264,7 @@ const schema8 = { "type": "object", "additionalProperties": false, "required": [
 const func3 = Object.prototype.hasOwnProperty;
 const schema9 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string", "format": "uri" } } };
 const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
-const formats0 = formats.uri;
+const formats2 = formats.uri;
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -362,7 +398,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.uri !== void 0) {
       let data5 = data.uri;
       if (typeof data5 === "string") {
-        if (!formats0.validate(data5)) {
+        if (!formats2.validate(data5)) {
           const err12 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err12];
@@ -528,7 +564,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.uri !== void 0) {
       let data5 = data.uri;
       if (typeof data5 === "string") {
-        if (!formats0.validate(data5)) {
+        if (!formats2.validate(data5)) {
           const err12 = { instancePath: instancePath + "/uri", schemaPath: "#/properties/uri/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err12];
@@ -1041,7 +1077,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const schema18 = { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "name_en": { "type": "string" }, "name_ru": { "type": "string" }, "telephone": { "type": "string" }, "email": { "type": "string", "format": "email" }, "faxNumber": { "type": "string" }, "url": { "type": "string" } }, "additionalProperties": false };
-const formats4 = formats.email;
+const formats6 = formats.email;
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1124,7 +1160,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.email !== void 0) {
       let data4 = data.email;
       if (typeof data4 === "string") {
-        if (!formats4.validate(data4)) {
+        if (!formats6.validate(data4)) {
           const err7 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1677,7 +1713,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
 const bounceAsset = validate46;
 const schema19 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "assetType": { "enum": ["bounce"] }, "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "assetCustodian": { "$ref": "shared18" }, "assetHolder": { "$ref": "shared18" }, "items": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared13" }, "additionalClassifications": { "$ref": "shared0" }, "address": { "$ref": "shared17" }, "location": { "$ref": "shared11" }, "unit": { "$ref": "shared9" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared15" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string" }, "decisionDate": { "type": "string", "format": "date-time" }, "decisionID": { "type": "string", "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string" }, "title_en": { "type": "string" }, "title_ru": { "type": "string" } } } }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } };
 const schema20 = { "type": "object", "additionalProperties": false, "required": ["status"], "properties": { "status": { "enum": ["unknown", "registering", "complete"] }, "registrationID": { "type": "string" }, "registrationDate": { "type": "string", "format": "date-time" } } };
-const formats6 = formats["date-time"];
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1728,7 +1763,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.registrationDate !== void 0) {
       let data2 = data.registrationDate;
       if (typeof data2 === "string") {
-        if (!formats6.validate(data2)) {
+        if (!formats0.validate(data2)) {
           const err4 = { instancePath: instancePath + "/registrationDate", schemaPath: "#/properties/registrationDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err4];
@@ -2179,7 +2214,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             if (data24.decisionDate !== void 0) {
               let data26 = data24.decisionDate;
               if (typeof data26 === "string") {
-                if (!formats6.validate(data26)) {
+                if (!formats0.validate(data26)) {
                   const err34 = { instancePath: instancePath + "/decisions/" + i1 + "/decisionDate", schemaPath: "#/properties/decisions/items/properties/decisionDate/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
                   if (vErrors === null) {
                     vErrors = [err34];
@@ -2905,7 +2940,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dateSigned !== void 0) {
       let data0 = data.dateSigned;
       if (typeof data0 === "string") {
-        if (!formats6.validate(data0)) {
+        if (!formats0.validate(data0)) {
           const err1 = { instancePath: instancePath + "/dateSigned", schemaPath: "#/properties/dateSigned/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err1];
@@ -2950,7 +2985,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
 }
 const dgfInsiderAuction = validate67;
 const schema26 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1 }, "title_en": { "type": "string" }, "title_ru": { "type": "string" }, "description": { "type": "string" }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string" }, "submissionMethodDetails": { "type": "string" }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1 }, "dgfDecisionID": { "type": "string", "minLength": 1 }, "dgfDecisionDate": { "type": "string", "format": "date" }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared3" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared6" }, "auctionPeriod": { "$ref": "shared23" }, "merchandisingObject": { "type": "string" } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array" } }, "required": ["items"] } };
-const formats12 = formats.date;
+const formats14 = formats.date;
 const schema27 = { "type": "array", "minItems": 1, "items": { "$ref": "shared10" } };
 const schema28 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string" }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "classification": { "$ref": "shared20" }, "additionalClassifications": { "$ref": "shared1" }, "address": { "$ref": "shared17" }, "unit": { "$ref": "shared16" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" } } };
 const schema29 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1 }, "id": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "description_en": { "type": "string" }, "description_ru": { "type": "string" }, "uri": { "type": "string" } }, "additionalProperties": false };
@@ -3563,7 +3598,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs5 = errors;
       if (typeof data0 === "string") {
-        if (!formats12.validate(data0)) {
+        if (!formats14.validate(data0)) {
           const err3 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/0/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -3586,7 +3621,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs7 = errors;
         if (typeof data0 === "string") {
-          if (!formats6.validate(data0)) {
+          if (!formats0.validate(data0)) {
             const err5 = { instancePath: instancePath + "/startDate", schemaPath: "#/properties/startDate/anyOf/1/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
             if (vErrors === null) {
               vErrors = [err5];
@@ -3988,7 +4023,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dgfDecisionDate !== void 0) {
       let data15 = data.dgfDecisionDate;
       if (typeof data15 === "string") {
-        if (!formats12.validate(data15)) {
+        if (!formats14.validate(data15)) {
           const err31 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err31];
@@ -4488,7 +4523,7 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.dgfDecisionDate !== void 0) {
       let data13 = data.dgfDecisionDate;
       if (typeof data13 === "string") {
-        if (!formats12.validate(data13)) {
+        if (!formats14.validate(data13)) {
           const err26 = { instancePath: instancePath + "/dgfDecisionDate", schemaPath: "#/properties/dgfDecisionDate/format", keyword: "format", params: { format: "date" }, message: 'must match format "date"' };
           if (vErrors === null) {
             vErrors = [err26];
@@ -5149,7 +5184,7 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.url !== void 0) {
         let data5 = data.url;
         if (typeof data5 === "string") {
-          if (!formats0.validate(data5)) {
+          if (!formats2.validate(data5)) {
             const err10 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/1/then/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
             if (vErrors === null) {
               vErrors = [err10];
@@ -5269,7 +5304,7 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.url !== void 0) {
         let data9 = data.url;
         if (typeof data9 === "string") {
-          if (!formats0.validate(data9)) {
+          if (!formats2.validate(data9)) {
             const err20 = { instancePath: instancePath + "/url", schemaPath: "#/allOf/2/else/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
             if (vErrors === null) {
               vErrors = [err20];
@@ -5446,7 +5481,7 @@ function validate98(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.url !== void 0) {
       let data18 = data.url;
       if (typeof data18 === "string") {
-        if (!formats0.validate(data18)) {
+        if (!formats2.validate(data18)) {
           const err36 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
           if (vErrors === null) {
             vErrors = [err36];
