@@ -33,6 +33,10 @@ export interface Config {
   keyRate?: { rate: number; burst: number };
   participationSecretArn?: string;
   participationSecret?: string;
+  /** The auction room's WebSocket API management endpoint (PostToConnection), in AWS. */
+  roomCallbackUrl?: string;
+  /** The state machine that times the auction rooms (Step Functions), in AWS. */
+  roomTimersArn?: string;
   docserviceSecretArn?: string;
   /** 64 hex: the local document service seed. */
   docserviceSeed?: string;
@@ -91,6 +95,8 @@ export function readConfig(env: Env): Config {
     keyRate: keyRate(env),
     participationSecretArn: nonEmpty(env.PARTICIPATION_SECRET_ARN),
     participationSecret: nonEmpty(env.AGORA_PARTICIPATION_SECRET),
+    roomCallbackUrl: nonEmpty(env.ROOM_CALLBACK_URL),
+    roomTimersArn: nonEmpty(env.ROOM_TIMERS_ARN),
     docserviceSecretArn: nonEmpty(env.DOCSERVICE_SECRET_ARN),
     docserviceSeed: seed,
     filesBucket: nonEmpty(env.FILES_BUCKET),

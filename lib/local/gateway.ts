@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots } from '../../functions/bots.ts';
 import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
+import { roomLambdas } from '../../functions/room/lambdas.ts';
+import { attachRoomServer } from './room-server.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
@@ -148,7 +150,8 @@ const refuse = (res: ServerResponse, status: number, name: string, description: 
 async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
   const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
   if (bot && method === 'POST') {
-    const def = bots.find((b) => b.name === bot[1]);
+    // The room bot (functions/room/lambdas.ts) runs here too: `POST /_local/bots/room`.
+    const def = bots.find((b) => b.name === bot[1]) ?? roomLambdas.find((l) => l.kind === 'bot' && bot[1] === 'room');
     if (!def) {
       refuse(res, 404, 'bot', 'Not Found');
       return true;
@@ -327,12 +330,15 @@ export async function startGateway(options: { port?: number; host?: string } = {
   // The auction room is served here too (lib/local/room-server.ts): links lead to it unless AGORA_AUCTION_SITE is set.
   const auctionSite = process.env.AGORA_AUCTION_SITE || publicUrl;
   runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice`, auctionSite });
+  // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
+  const room = await attachRoomServer(server, () => ownHost);
   return {
     url: `http://${host}:${port}`,
     port,
     server,
     close: () =>
       new Promise((resolve) => {
+        room.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
