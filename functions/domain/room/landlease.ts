@@ -16,6 +16,7 @@ import {
   refused,
   SECOND,
   stageAt,
+  startsOf,
 } from './rules.ts';
 
 /**
@@ -44,12 +45,19 @@ interface Schedule {
   reason: 'deadline' | 'no-bid-in-round';
 }
 
-/** The schedules already derived, per state object (states are never mutated): one derivation per state. */
-const derived = new WeakMap<RoomState, Schedule>();
+/**
+ * The schedules already derived. A schedule depends only on the accepted bids (the rest of its input is fixed when
+ * the room is planned, but for the reveal), and every new state shares the bids array of the one it came from until a
+ * bid changes it: keyed on that array, a schedule is derived once per bid, however often the timers move the state.
+ */
+const derived = new WeakMap<RoomState['bids'], Map<string, Schedule>>();
 
 function schedule(state: RoomState): Schedule {
-  const known = derived.get(state) ?? derive(state);
-  derived.set(state, known);
+  const byReveal = derived.get(state.bids) ?? new Map<string, Schedule>();
+  derived.set(state.bids, byReveal);
+  const key = `${state.startDate} ${state.deadline} ${state.revealedAt ?? ''}`;
+  const known = byReveal.get(key) ?? derive(state);
+  byReveal.set(key, known);
   return known;
 }
 
@@ -114,12 +122,9 @@ export const landleaseRules: RoomRules = {
 
   boundaries(state) {
     const { stages, end } = schedule(state);
+    const starts = startsOf(stages);
     // Round starts and the end; a pause starts with the bid that opened it, which is itself the change.
-    return stages
-      .filter((s) => s.type === 'english')
-      .map((s) => instant(s.start))
-      .concat(end)
-      .filter((at) => at <= end);
+    return stages.flatMap((s, i) => (s.type === 'english' && starts[i] <= end ? [starts[i]] : [])).concat(end);
   },
 
   readsSealedAt: () => false,
