@@ -46,8 +46,8 @@ interface Schedule {
 }
 
 /**
- * The schedules already derived. A schedule depends only on the accepted bids (the rest of its input is fixed when
- * the room is planned, but for the reveal), and every new state shares the bids array of the one it came from until a
+ * The schedules already derived. A schedule depends on the accepted bids and on fields fixed when the room is planned
+ * (but for the reveal), and every new state shares the bids array of the one it came from until a
  * bid changes it: keyed on that array, a schedule is derived once per bid, however often the timers move the state.
  */
 const derived = new WeakMap<RoomState['bids'], Map<string, Schedule>>();
@@ -55,7 +55,14 @@ const derived = new WeakMap<RoomState['bids'], Map<string, Schedule>>();
 function schedule(state: RoomState): Schedule {
   const byReveal = derived.get(state.bids) ?? new Map<string, Schedule>();
   derived.set(state.bids, byReveal);
-  const key = `${state.startDate} ${state.deadline} ${state.revealedAt ?? ''}`;
+  const key = [
+    state.startDate,
+    state.deadline,
+    state.accelerator,
+    state.value.amount,
+    state.minimalStep,
+    state.revealedAt,
+  ].join(' ');
   const known = byReveal.get(key) ?? derive(state);
   byReveal.set(key, known);
   return known;
