@@ -34,6 +34,8 @@ const DEADLINE_HOUR = 17;
 const SANDBOX_DURATION = 30 * MINUTE;
 
 export const LANDLEASE_MESSAGES = {
+  /** The original's answer to a bid while another was handled; the service may give it when a write loses a race. */
+  busy: 'Another bid is already processing',
   stage: 'Current stage does not allow bidding',
   tooLow: 'Too low value',
   notMultiple: (step: number) => `Value should be a multiplier of a minimalStep amount (${step})`,

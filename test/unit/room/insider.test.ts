@@ -14,6 +14,8 @@ import {
   revealNames,
   type SealedBid,
   stagesOf,
+  auditDocument,
+  type BidEntry,
 } from '../../../functions/domain/room/engine.ts';
 import { dutchAmountCents, INSIDER_MESSAGES } from '../../../functions/domain/room/insider.ts';
 import { insiderAuction, micros, PLANNED_AT, plus } from './builders.ts';
@@ -257,5 +259,59 @@ describe('dgfInsider room: the best bid and the announcement', () => {
     expect(doc.namesRevealed).toBe(true);
     expect(doc.bidders[0]).toEqual({ bidderNumber: 1, label: room.bidders[0].name, bidderId: B1 });
     expect(doc.results[0]).toMatchObject({ bidderNumber: 2, bidderId: B2 });
+  });
+});
+
+describe('dgfInsider room: an accelerated auction end to end', () => {
+  it('runs every stage in about 17.5 s at accelerator 1440 and writes them all into the audit document', () => {
+    let state = planRoom(insiderAuction({ accelerator: 1440 }), PLANNED_AT);
+    const stage = (name: string) => state.plan.find((s) => s.name === name)!;
+    // A quarter into the stage (a pause lasts 20 s / 1440 ≈ 14 ms).
+    const inside = (name: string) =>
+      plus(stage(name).start, (micros(stage(name).end!) - micros(stage(name).start)) / 4e6);
+    const journal: BidEntry[] = [];
+    const bid = (bidderId: string, amount: number, now: string) => {
+      const outcome = placeBid(advance(state, now, [...sealed.values()]), { bidderId, amount }, now);
+      journal.push(outcome.entry);
+      if (outcome.kind === 'state') state = outcome.state;
+      if (outcome.kind === 'sealed') sealed.set(bidderId, outcome.sealed);
+      return outcome.kind;
+    };
+    const sealed = new Map<string, SealedBid>();
+    expect(bid(B2, 970_000, inside('dutch_3'))).toBe('state');
+    expect(bid(B1, 980_000, inside('sealedbid'))).toBe('sealed');
+    expect(bid(B3, 975_000, inside('sealedbid'))).toBe('sealed');
+    expect(bid(B3, 985_000, plus(inside('sealedbid'), 0.1))).toBe('sealed'); // revised
+    expect(bid(B1, 999_000, inside('pre-bestbid'))).toBe('refused');
+    expect(bid(B2, 990_000, inside('bestbid'))).toBe('refused'); // below 985,000 + 10,000
+    expect(bid(B2, 995_000, inside('bestbid'))).toBe('state');
+    const end = state.plan.at(-1)!.start;
+    state = advance(state, end, [...sealed.values()]);
+    expect((micros(end) - micros(state.startDate)) / 1e6).toBeLessThan(18);
+    expect(results(state).bids.map((b) => [b.id, b.value?.amount])).toEqual([
+      [B1, 980_000],
+      [B2, 995_000],
+      [B3, 985_000],
+    ]);
+    const audit = auditDocument(state, journal) as {
+      timeline: {
+        stages: unknown[];
+        bids: BidEntry[];
+        sealedbid: unknown[];
+        results: { bids: { bidderId: string }[] };
+      };
+    };
+    expect(audit.timeline.stages).toHaveLength(87);
+    expect(audit.timeline.bids.map((b) => [b.stage, b.outcome])).toEqual([
+      ['dutch_3', 'accepted'],
+      ['sealedbid', 'sealed'],
+      ['sealedbid', 'sealed'],
+      ['sealedbid', 'sealed'],
+      ['pre-bestbid', 'refused'],
+      ['bestbid', 'refused'],
+      ['bestbid', 'accepted'],
+    ]);
+    expect(audit.timeline.sealedbid).toHaveLength(2);
+    expect(audit.timeline.results.bids.map((b) => b.bidderId)).toEqual([B2, B3, B1]);
   });
 });
