@@ -45,7 +45,7 @@ async function insiderInRoom() {
   return { ...a, b1, b2, links };
 }
 
-describe('dgfInsider auction room over WebSocket', () => {
+describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
   afterEach(() => clock.reset());
 
   it('runs two bidders and an observer through the Dutch, sealed-bid and best-bid stages to the award', async () => {
