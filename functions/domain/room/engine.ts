@@ -42,16 +42,31 @@ function capped(text: string | undefined, max: number): string | undefined {
   return points.length <= max ? clean : `${points.slice(0, max - 1).join('')}…`;
 }
 
+/**
+ * The bidders' numbers: the bids' own `bidNumber` when every bid has a distinct one (landlease, as texas did),
+ * otherwise the order the bids were placed in (then the id, for a stable order), from 1 (insider, as its mapping did).
+ */
+function numbered(bidders: RoomAuction['bidders']): RoomState['bidders'] {
+  const own = bidders.map((b) => b.bidNumber);
+  const distinct = own.every((n) => n !== undefined && n >= 1) && new Set(own).size === own.length;
+  const byDate = [...bidders].sort((a, b) => instant(a.date) - instant(b.date) || a.bidId.localeCompare(b.bidId));
+  return byDate
+    .map(({ bidId, name, date, bidNumber }, i) => ({
+      bidId,
+      name,
+      date,
+      number: distinct ? (bidNumber as number) : i + 1,
+    }))
+    .sort((a, b) => a.number - b.number);
+}
+
 /** The room of an auction entering active.auction: the schedule, the bidders' numbers, version 1. */
 export function planRoom(auction: RoomAuction, now: string): RoomState {
   const rules = RULES[auction.procurementMethodType];
   const start = instant(auction.startDate);
   const accelerator = auction.accelerator && auction.accelerator > 1 ? auction.accelerator : 1;
   const { plan, deadline, dutchSteps } = rules.plan(auction, start, accelerator);
-  // Bidder #N follows the order the bids were placed in (then the id, for a stable order).
-  const bidders = [...auction.bidders]
-    .sort((a, b) => instant(a.date) - instant(b.date) || a.bidId.localeCompare(b.bidId))
-    .map((b) => ({ bidId: b.bidId, name: capped(b.name, MAX_NAME) ?? '', date: b.date }));
+  const bidders = numbered(auction.bidders).map((b) => ({ ...b, name: capped(b.name, MAX_NAME) ?? '' }));
   return {
     auctionId: auction.id,
     procurementMethodType: auction.procurementMethodType,
@@ -165,8 +180,8 @@ export function revealNames(state: RoomState, now: string): RoomState {
   return { ...state, revealedAt: iso(instant(now)), version: state.version + 1 };
 }
 
-const labelOf = (state: RoomState, number: number): string =>
-  state.revealedAt ? state.bidders[number - 1].name : `Bidder #${number}`;
+const labelOf = (state: RoomState, bidder: RoomState['bidders'][number]): string =>
+  state.revealedAt ? bidder.name : `Bidder #${bidder.number}`;
 
 /** What every connection receives: stages, the current stage, server time, results; "Bidder #N" until revealed. */
 export function publicDocument(state: RoomState, now: string): PublicRoomDocument {
@@ -174,7 +189,7 @@ export function publicDocument(state: RoomState, now: string): PublicRoomDocumen
   const at = instant(now);
   const stages = rules.stages(state);
   const stagesFrom = Math.max(0, stages.length - MAX_PUBLIC_STAGES);
-  const numberOf = new Map(state.bidders.map((b, i) => [b.bidId, i + 1]));
+  const numberOf = new Map(state.bidders.map((b) => [b.bidId, b.number]));
   const revealed = state.revealedAt !== undefined;
   const result = (s: Standing): PublicResult => {
     const bidderNumber = numberOf.get(s.bidderId) ?? 0;
@@ -201,9 +216,9 @@ export function publicDocument(state: RoomState, now: string): PublicRoomDocumen
     stagesFrom,
     currentStage: rules.current(state, at).index,
     results: rules.standings(state, at).map(result),
-    bidders: state.bidders.map((b, i) => ({
-      bidderNumber: i + 1,
-      label: labelOf(state, i + 1),
+    bidders: state.bidders.map((b) => ({
+      bidderNumber: b.number,
+      label: labelOf(state, b),
       ...(revealed ? { bidderId: b.bidId } : {}),
     })),
     ...(state.ended && instant(state.ended.at) <= at ? { ended: state.ended } : {}),
@@ -219,17 +234,17 @@ export function bidderDocument(
   now: string,
 ): PublicRoomDocument & { me: BidderView } {
   const rules = rulesOf(state);
-  const index = state.bidders.findIndex((b) => b.bidId === bidderId);
+  const bidder = state.bidders.find((b) => b.bidId === bidderId);
   const own = [...state.bids].reverse().find((b) => b.bidderId === bidderId);
   const mine = sealed?.bidderId === bidderId && cents(sealed.amount) > 0 ? sealed : own;
   return {
     ...publicDocument(state, now),
     me: {
       bidderId,
-      bidderNumber: index + 1,
-      label: index < 0 ? '' : labelOf(state, index + 1),
+      bidderNumber: bidder?.number ?? 0,
+      label: bidder ? labelOf(state, bidder) : '',
       ...(mine ? { ownBid: { amount: fromCents(cents(mine.amount)), date: mine.date } } : {}),
-      mayBid: index >= 0 && rules.mayBid(state, rules.current(state, instant(now)), bidderId),
+      mayBid: bidder !== undefined && rules.mayBid(state, rules.current(state, instant(now)), bidderId),
     },
   };
 }
@@ -242,7 +257,7 @@ export function results(state: RoomState): RoomResults {
 /** The audit document: every stage, every accepted and refused bid (the journal the service kept) with its time. */
 export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
   const rules = rulesOf(state);
-  const numberOf = new Map(state.bidders.map((b, i) => [b.bidId, i + 1]));
+  const numberOf = new Map(state.bidders.map((b) => [b.bidId, b.number]));
   const final = state.ended ? instant(state.ended.at) : Number.POSITIVE_INFINITY;
   return {
     id: state.auctionId,
@@ -253,7 +268,7 @@ export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
     timeline: {
       auction_start: {
         time: state.startDate,
-        initial_bids: state.bidders.map((b, i) => ({ bidder: b.bidId, bid_number: i + 1, date: b.date })),
+        initial_bids: state.bidders.map((b) => ({ bidder: b.bidId, bid_number: b.number, date: b.date })),
       },
       stages: rules.stages(state),
       bids: [...journal]

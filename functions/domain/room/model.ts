@@ -29,8 +29,11 @@ export interface RoomAuction {
   accelerator?: number;
   title?: string;
   procuringEntityName?: string;
-  /** The active bids: `name` is tenderers[0].name, revealed only at the announcement. */
-  bidders: { bidId: string; name: string; date: string }[];
+  /**
+   * The active bids: `name` is tenderers[0].name, revealed only at the announcement; `bidNumber` the bid's own number
+   * where the type has one (landlease), which then names the bidder ("Bidder #<bidNumber>") as the original did.
+   */
+  bidders: { bidId: string; name: string; date: string; bidNumber?: number }[];
 }
 
 export type StageType =
@@ -117,8 +120,8 @@ export interface RoomState {
   deadline?: string;
   title?: string;
   procuringEntityName?: string;
-  /** The active bids in the order of their numbers: `Bidder #1` is the first. */
-  bidders: { bidId: string; name: string; date: string }[];
+  /** The active bids in the order of their numbers (`Bidder #<number>`). */
+  bidders: { bidId: string; name: string; date: string; number: number }[];
   /** The planned schedule at planning (dgfInsider: all of it; landlease: the first pause and round). */
   plan: Stage[];
   /** Accepted public bids in order: the Dutch winner, the English bids, the best bids. */

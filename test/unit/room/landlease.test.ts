@@ -11,7 +11,7 @@ import {
   results,
   stagesOf,
 } from '../../../functions/domain/room/engine.ts';
-import { landleaseAuction, micros, PLANNED_AT, plus } from './builders.ts';
+import { bidders, landleaseAuction, micros, PLANNED_AT, plus } from './builders.ts';
 
 const room = planRoom(landleaseAuction(), PLANNED_AT);
 const [B1, B2, B3] = room.bidders.map((b) => b.bidId);
@@ -143,6 +143,19 @@ describe('landlease room: English rounds', () => {
     expect(doc.stagesFrom).toBe(2 * 101 + 1 - 120);
     expect(doc.stages[0].index).toBe(doc.stagesFrom);
     expect(doc.currentStage).toBe(2 * 100 + 1); // round_101
+  });
+
+  it("names the bidders by their bids' own bidNumber, as the original did", () => {
+    const numbered = bidders(3).map((b, i) => ({ ...b, bidNumber: [7, 3, 5][i] }));
+    const state = planRoom(landleaseAuction({ bidders: numbered }), PLANNED_AT);
+    const doc = publicDocument(
+      accepted(state, numbered[0].bidId, 1100, '2026-11-24T10:01:00+02:00'),
+      '2026-11-24T10:01:00+02:00',
+    );
+    expect(doc.bidders.map((b) => b.label)).toEqual(['Bidder #3', 'Bidder #5', 'Bidder #7']);
+    expect(doc.results).toMatchObject([{ bidderNumber: 7, amount: 1100 }]);
+    const clash = bidders(2).map((b) => ({ ...b, bidNumber: 1 }));
+    expect(planRoom(landleaseAuction({ bidders: clash }), PLANNED_AT).bidders.map((b) => b.number)).toEqual([1, 2]);
   });
 
   it('writes every stage and every accepted and refused bid into the audit document', () => {
