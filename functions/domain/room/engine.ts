@@ -63,7 +63,8 @@ function numbered(bidders: RoomAuction['bidders']): RoomState['bidders'] {
 /** The room of an auction entering active.auction: the schedule, the bidders' numbers, version 1. */
 export function planRoom(auction: RoomAuction, now: string): RoomState {
   const rules = RULES[auction.procurementMethodType];
-  const start = instant(auction.startDate);
+  // A room planned after its start (a late planning, an outage) starts when planned: no stage is lost unseen.
+  const start = Math.max(instant(auction.startDate), instant(now));
   const accelerator = auction.accelerator && auction.accelerator > 1 ? auction.accelerator : 1;
   const { plan, deadline, dutchSteps } = rules.plan(auction, start, accelerator);
   const bidders = numbered(auction.bidders).map((b) => ({ ...b, name: capped(b.name, MAX_NAME) ?? '' }));
@@ -84,7 +85,7 @@ export function planRoom(auction: RoomAuction, now: string): RoomState {
     bidders,
     plan,
     bids: [],
-    appliedUntil: iso(Math.min(start, instant(now))),
+    appliedUntil: iso(start),
   };
 }
 

@@ -45,4 +45,5 @@ export function landleaseAuction(overrides: Partial<RoomAuction> = {}): RoomAuct
   };
 }
 
-export const PLANNED_AT = '2026-11-24T09:00:00+02:00';
+/** Planning happens before every start the tests use. */
+export const PLANNED_AT = '2026-06-01T09:00:00+03:00';

@@ -40,6 +40,12 @@ describe('landlease room: English rounds', () => {
     expect(nextTransitionAt(room)).toBe('2026-11-24T10:00:10+02:00');
   });
 
+  it('starts a room planned after its start when it is planned, so no round passes unseen', () => {
+    const late = planRoom(landleaseAuction(), '2026-11-24T10:07:00+02:00');
+    expect(late.startDate).toBe('2026-11-24T10:07:00+02:00');
+    expect(shape(late)[1]).toEqual(['round_1', '2026-11-24T10:07:10+02:00', 1100]);
+  });
+
   it('closes the round at a bid and opens a pause and a new round at bid + minimalStep', () => {
     const state = accepted(room, B1, 1100, '2026-11-24T10:01:00+02:00');
     expect(shape(state)).toEqual([
