@@ -12,6 +12,7 @@ import {
   latestPerBidder,
   MINUTE,
   printed,
+  type Judgement,
   type RoomRules,
   refused,
   SECOND,
@@ -69,6 +70,58 @@ const sealedWinnerOf = (state: RoomState): AcceptedBid | undefined => [...(state
 const withinStage = (stage: Stage, at: Micros): boolean =>
   instant(stage.start) <= at && (stage.end === undefined || at < instant(stage.end));
 
+type Judge = (state: RoomState, stage: Stage, bid: { bidderId: string; cents: number }, now: Micros) => Judgement;
+
+/** Who may bid in which stage, and how much (forms.py validate_bid_value, validate_bidder_id). -1 is −100 cents. */
+const JUDGES: Partial<Record<Stage['type'], Judge>> = {
+  dutch(state, stage, { bidderId, cents: c }, now) {
+    const asked = cents(stage.amount ?? 0);
+    if (c === asked) return { accepted: { bidderId, amount: fromCents(c), date: iso(now), stage: stage.name } };
+    const earlier = state.plan.some((s) => s.type === 'dutch' && s.index < stage.index && cents(s.amount ?? 0) === c);
+    return earlier
+      ? refused('stage', INSIDER_MESSAGES.stepEnded)
+      : refused('amount', INSIDER_MESSAGES.notMatching(asked));
+  },
+  sealedbid(state, stage, { bidderId, cents: c }, now) {
+    const winner = dutchWinnerOf(state);
+    if (!winner) return refused('stage', INSIDER_MESSAGES.stage(stage.type));
+    if (winner.bidderId === bidderId) return refused('dutch-winner', INSIDER_MESSAGES.dutchWinnerInSealed);
+    if (c === -100) return { sealed: { bidderId, amount: -1, date: iso(now) } }; // withdraws
+    if (c <= 0) return refused('too-low', INSIDER_MESSAGES.tooLow);
+    if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
+    return { sealed: { bidderId, amount: fromCents(c), date: iso(now) } };
+  },
+  bestbid(state, stage, { bidderId, cents: c }, now) {
+    const winner = dutchWinnerOf(state);
+    const sealedWinner = sealedWinnerOf(state);
+    if (!winner || !sealedWinner) return refused('behind', INSIDER_MESSAGES.behind);
+    if (winner.bidderId !== bidderId) return refused('not-dutch-winner', INSIDER_MESSAGES.notDutchWinner);
+    const bid = { bidderId, amount: fromCents(c), date: iso(now), stage: stage.name };
+    if (c === -100) return { accepted: { ...bid, amount: winner.amount } }; // back to the Dutch amount
+    if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
+    const onePercent = dutchAmountCents(cents(state.value.amount), 99);
+    if (c < cents(sealedWinner.amount) + onePercent) return refused('below-best-step', INSIDER_MESSAGES.belowBestStep);
+    return { accepted: bid };
+  },
+};
+
+type Effect = (state: RoomState, at: Micros, sealed: SealedBid[]) => RoomState;
+
+/** What happens when a stage starts (mixins.py end_dutch, end_sealedbid, end_bestbid); other starts only tell. */
+const ON_START: Partial<Record<Stage['type'], Effect>> = {
+  // No Dutch bid: the auction ends with the Dutch part.
+  'pre-sealedbid': (state, at) => (dutchWinnerOf(state) ? state : ended(state, at, 'no-dutch-bid')),
+  // The sealed bids are read; fewer than 2 results (the Dutch winner's counts): the auction ends.
+  'pre-bestbid': (state, at, sealed) => {
+    const winner = dutchWinnerOf(state);
+    if (!winner) return state;
+    const results = sealedResults(state, winner, sealed);
+    const next = { ...state, sealed: results };
+    return results.length + 1 < 2 ? ended(next, at, 'too-few-sealed-results') : next;
+  },
+  announcement: (state, at) => ended(state, at, 'finished'),
+};
+
 export const insiderRules: RoomRules = {
   plan(auction: RoomAuction, start: Micros, n: number) {
     const steps = auction.dutchSteps ?? DEFAULT_DUTCH_STEPS;
@@ -117,42 +170,9 @@ export const insiderRules: RoomRules = {
     return planned;
   },
 
-  judge(state, stage, { bidderId, cents: c }, now) {
-    const bid = { bidderId, amount: fromCents(c), date: iso(now), stage: stage.name };
-    const winner = dutchWinnerOf(state);
-    switch (stage.type) {
-      case 'dutch': {
-        const asked = cents(stage.amount ?? 0);
-        if (c === asked) return { accepted: bid };
-        const earlier = state.plan.some(
-          (s) => s.type === 'dutch' && s.index < stage.index && cents(s.amount ?? 0) === c,
-        );
-        return earlier
-          ? refused('stage', INSIDER_MESSAGES.stepEnded)
-          : refused('amount', INSIDER_MESSAGES.notMatching(asked));
-      }
-      case 'sealedbid': {
-        if (!winner) return refused('stage', INSIDER_MESSAGES.stage(stage.type));
-        if (winner.bidderId === bidderId) return refused('dutch-winner', INSIDER_MESSAGES.dutchWinnerInSealed);
-        if (c === -100) return { sealed: { bidderId, amount: -1, date: bid.date } };
-        if (c <= 0) return refused('too-low', INSIDER_MESSAGES.tooLow);
-        if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
-        return { sealed: { bidderId, amount: bid.amount, date: bid.date } };
-      }
-      case 'bestbid': {
-        const sealedWinner = sealedWinnerOf(state);
-        if (!winner || !sealedWinner) return refused('behind', INSIDER_MESSAGES.behind);
-        if (winner.bidderId !== bidderId) return refused('not-dutch-winner', INSIDER_MESSAGES.notDutchWinner);
-        if (c === -100) return { accepted: { ...bid, amount: winner.amount } }; // back to the Dutch amount
-        if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
-        const onePercent = dutchAmountCents(cents(state.value.amount), 99);
-        if (c < cents(sealedWinner.amount) + onePercent)
-          return refused('below-best-step', INSIDER_MESSAGES.belowBestStep);
-        return { accepted: bid };
-      }
-      default:
-        return refused('stage', INSIDER_MESSAGES.stage(stage.type));
-    }
+  judge(state, stage, bid, now) {
+    const judge = JUDGES[stage.type];
+    return judge ? judge(state, stage, bid, now) : refused('stage', INSIDER_MESSAGES.stage(stage.type));
   },
 
   boundaries(state) {
@@ -180,23 +200,8 @@ export const insiderRules: RoomRules = {
   readsSealedAt: (state, at) => state.plan[startsOf(state.plan).indexOf(at)]?.type === 'pre-bestbid',
 
   apply(state, at, sealed) {
-    const stage = state.plan[startsOf(state.plan).indexOf(at)];
-    const winner = dutchWinnerOf(state);
-    switch (stage?.type) {
-      case 'pre-sealedbid':
-        return winner ? state : ended(state, at, 'no-dutch-bid');
-      case 'pre-bestbid': {
-        if (!winner) return state;
-        const results = sealedResults(state, winner, sealed);
-        // Fewer than 2 results (the Dutch winner's counts) after the sealed bids: the auction ends (end_sealedbid).
-        const next = { ...state, sealed: results };
-        return results.length + 1 < 2 ? ended(next, at, 'too-few-sealed-results') : next;
-      }
-      case 'announcement':
-        return ended(state, at, 'finished');
-      default:
-        return state;
-    }
+    const effect = ON_START[state.plan[startsOf(state.plan).indexOf(at)]?.type];
+    return effect ? effect(state, at, sealed) : state;
   },
 
   standings(state, now) {
