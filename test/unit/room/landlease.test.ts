@@ -9,6 +9,7 @@ import {
   publicDocument,
   type RoomState,
   results,
+  revealNames,
   stagesOf,
 } from '../../../functions/domain/room/engine.ts';
 import { bidders, landleaseAuction, micros, PLANNED_AT, plus } from './builders.ts';
@@ -110,6 +111,15 @@ describe('landlease room: English rounds', () => {
         { id: B2, value: { ...value, amount: 1400 }, date: '2026-11-24T10:02:00+02:00' },
         { id: B3, value: { ...value, amount: 1000 } },
       ],
+    });
+    // pre-announcement until the results are posted, then the announcement with the names.
+    expect(currentStage(done, '2026-11-24T10:06:00+02:00').type).toBe('pre-announcement');
+    const revealed = revealNames(done, '2026-11-24T10:06:00+02:00');
+    expect(stagesOf(revealed).at(-1)).toMatchObject({ type: 'announcement', start: '2026-11-24T10:06:00+02:00' });
+    expect(currentStage(revealed, '2026-11-24T10:06:00+02:00').type).toBe('announcement');
+    expect(publicDocument(revealed, '2026-11-24T10:06:00+02:00').bidders[1]).toMatchObject({
+      label: room.bidders[1].name,
+      bidderId: B2,
     });
     expect(publicDocument(done, '2026-11-24T10:05:10+02:00').results.map((r) => [r.bidderNumber, r.amount])).toEqual([
       [2, 1400],
