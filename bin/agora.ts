@@ -4,6 +4,7 @@ import type { IConstruct } from 'constructs';
 import { ApiStack } from '../lib/api-stack.ts';
 import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
+import { RoomStack } from '../lib/room-stack.ts';
 import { acknowledgeNagFindings, addNagChecks } from '../lib/nag.ts';
 import { parameters } from '../lib/parameters.ts';
 import { securityParameters } from '../lib/security-parameters.ts';
@@ -19,8 +20,8 @@ class RuntimeSettings implements IAspect {
 }
 
 /**
- * The CDK app: DataStack (the table, files, secrets, alarm topic) -> ApiStack (routes) and BotsStack (schedules),
- * both given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
+ * The CDK app: DataStack (the table, files, secrets, alarm topic) -> RoomStack (the auction room), ApiStack (routes)
+ * and BotsStack (schedules), each given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
@@ -30,6 +31,12 @@ export function buildApp(app = new App()) {
   );
   const security = securityParameters(app.node);
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
+  // The auction room (WebSocket API, timers, its bot): the default auction site of every link the API answers.
+  const room = new RoomStack(app, `Agora-${stage}-Room`, {
+    table: data.table,
+    participationKey: data.participationKey,
+    alarmTopic: data.alarmTopic,
+  });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
     table: data.table,
     files: data.files,
@@ -49,11 +56,11 @@ export function buildApp(app = new App()) {
     botConcurrency: security.botConcurrency,
   });
   Aspects.of(app).add(
-    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite, AGORA_CALENDAR: runtime.calendar }),
+    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite ?? room.site, AGORA_CALENDAR: runtime.calendar }),
   );
-  acknowledgeNagFindings({ data, api, bots: botsStack });
+  acknowledgeNagFindings({ data, api, bots: botsStack, room });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);
-  return { app, data, api, bots: botsStack };
+  return { app, data, api, bots: botsStack, room };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) buildApp().app.synth();

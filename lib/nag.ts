@@ -16,7 +16,17 @@ const BASIC_EXECUTION =
 const acknowledge = (scope: IConstruct, id: string, reason: string) =>
   Validations.of(scope).acknowledge({ id, reason });
 
-export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: Stack; bots: Stack }): void {
+export function acknowledgeNagFindings({
+  data,
+  api,
+  bots,
+  room,
+}: {
+  data: Stack;
+  api: Stack;
+  bots: Stack;
+  room: Stack;
+}): void {
   // --- Data
   acknowledge(
     data.node.findChild('Files'),
@@ -34,7 +44,7 @@ export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: 
     "Keys bidders' participation links (HMAC of auction and bid ids): an automatic rotation would break the links of every running auction. It is rotated by hand between auctions.",
   );
 
-  for (const stack of [api, bots]) {
+  for (const stack of [api, bots, room]) {
     acknowledge(
       stack,
       BASIC_EXECUTION,
@@ -44,6 +54,16 @@ export function acknowledgeNagFindings({ data, api, bots }: { data: Stack; api: 
       stack,
       'AwsSolutions-IAM5[Resource::*]',
       'The only statement on "*" is xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing): X-Ray does not support resource-level permissions.',
+    );
+  }
+  // --- Room
+  for (const route of room.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute)) {
+    acknowledge(
+      route,
+      'AwsSolutions-APIG4',
+      route.routeKey === '$connect'
+        ? "$connect authorizes in its own function: an observer needs no credential, a bidder's participation link is verified (Ed25519 or SHA-1 hash, constant time) and a bad one refused with 403."
+        : 'A WebSocket API authorizes only at $connect; every message route finds its session (bidder or observer) by the connection id the handshake stored.',
     );
   }
   const filesRole = api.node.tryFindChild('NoneFilesRouteRole');
@@ -89,6 +109,17 @@ export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] 
     pattern: /^Resource::arn:<AWS::Partition>:lambda:<AWS::Region>:<AWS::AccountId>:function:[\w-]+-\*$/,
     reason:
       "API Gateway's route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.",
+  },
+  {
+    pattern:
+      /^Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<Room\w+>\/\*\/\*\/@connections\/\*$/,
+    reason:
+      "PostToConnection (execute-api:ManageConnections) on the auction room's own WebSocket API: its connections have run-time ids, so the grant is every connection of that one API (CDK's grantManageConnections).",
+  },
+  {
+    pattern: /^Resource::<RoomTransition\w+\.Arn>:\*$/,
+    reason:
+      "The room timers' state machine may invoke exactly the transition function, versions included (<function arn>:*), as CDK's LambdaInvoke task grants it.",
   },
   {
     pattern: /^Resource::<\w+Bot\w+\.Arn>:\*$/,

@@ -4,6 +4,7 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { parseInstant } from '#domain/kernel/time.ts';
 import { config } from '#runtime/config.ts';
 
 /**
@@ -18,6 +19,9 @@ export interface TimerOrder {
   /** When to wake (ISO instant). */
   nextAt: string;
 }
+
+/** Step Functions' Wait takes an RFC 3339 timestamp: UTC, to the millisecond, never before the instant. */
+export const utcCeiling = (at: string): string => new Date(Math.ceil((parseInstant(at) ?? 0) / 1000)).toISOString();
 
 export interface RoomPorts {
   /** 'gone' when the connection no longer exists (API Gateway's 410). */
@@ -61,7 +65,7 @@ const awsPorts: RoomPorts = {
         new StartExecutionCommand({
           stateMachineArn,
           name: `${order.auctionId}-${order.version}-${Date.parse(order.nextAt)}`,
-          input: JSON.stringify(order),
+          input: JSON.stringify({ ...order, nextAt: utcCeiling(order.nextAt) }),
         }),
       );
     } catch (error) {

@@ -23,6 +23,7 @@ import { serviceCalendar } from '#runtime/calendar.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { config } from '#runtime/config.ts';
 import { log, publishMetrics } from '#runtime/observability.ts';
+import { TELEMETRY } from '#runtime/telemetry.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
 import { roomRepository, type RoomConnection, type RoomItem } from '#store/room-repository.ts';
 import { sequences } from '#store/sequences.ts';
@@ -124,7 +125,10 @@ export async function transition(auctionId: string, version?: number): Promise<T
     const planned = nextTransitionAt(item.state);
     let next: RoomItem = { ...item, state: await upToDate(item.state, now) };
     if (next.state.version !== item.state.version && planned)
-      publishMetrics({}, { RoomTransitionLateness: [(micros(now) - micros(planned)) / 1000, 'Milliseconds'] });
+      publishMetrics(
+        {},
+        { [TELEMETRY.roomTransitionLateness]: [(micros(now) - micros(planned)) / 1000, 'Milliseconds'] },
+      );
     if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(next, now);
     if (sameItem(item, next)) return orderOf(item);
     if (await save(item, next)) {
@@ -163,7 +167,7 @@ async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
         attempts,
         error: error as Error,
       });
-      publishMetrics({}, { RoomResultsPostFailures: [1, 'Count'] });
+      publishMetrics({}, { [TELEMETRY.roomResultsPostFailures]: [1, 'Count'] });
       return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
     }
   }

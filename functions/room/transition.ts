@@ -1,5 +1,5 @@
 import { observeBotRun } from '#runtime/observability.ts';
-import type { TimerOrder } from './ports.ts';
+import { type TimerOrder, utcCeiling } from './ports.ts';
 import { transition } from './room.ts';
 
 /**
@@ -13,7 +13,7 @@ export async function run(order: Pick<TimerOrder, 'auctionId' | 'version'>): Pro
     next = await transition(order.auctionId, order.version);
     return { due: 1, changed: next && next.version !== order.version ? 1 : 0 };
   });
-  return next ?? { done: true };
+  return next ? { ...next, nextAt: utcCeiling(next.nextAt) } : { done: true };
 }
 
 export const handler = run;
