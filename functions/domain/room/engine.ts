@@ -260,6 +260,7 @@ export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
   const rules = rulesOf(state);
   const numberOf = new Map(state.bidders.map((b) => [b.bidId, b.number]));
   const final = state.ended ? instant(state.ended.at) : Number.POSITIVE_INFINITY;
+  const sealedOpen = state.sealed !== undefined || state.ended !== undefined;
   return {
     id: state.auctionId,
     procurementMethodType: state.procurementMethodType,
@@ -274,7 +275,12 @@ export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
       stages: rules.stages(state),
       bids: [...journal]
         .sort((a, b) => instant(a.date) - instant(b.date))
-        .map((e) => ({ ...e, bid_number: numberOf.get(e.bidderId) ?? 0 })),
+        // Before the sealed-bid stage closed (an audit asked for early), a sealed amount stays hidden.
+        .map(({ amount, ...e }) => ({
+          ...e,
+          ...(e.outcome !== 'sealed' || sealedOpen ? { amount } : {}),
+          bid_number: numberOf.get(e.bidderId) ?? 0,
+        })),
       ...(state.sealed ? { sealedbid: state.sealed } : {}),
       results: {
         ...(state.ended ? { time: state.ended.at, reason: state.ended.reason } : {}),

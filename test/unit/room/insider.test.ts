@@ -312,6 +312,9 @@ describe('dgfInsider room: an accelerated auction end to end', () => {
       ['bestbid', 'accepted'],
     ]);
     expect(audit.timeline.sealedbid).toHaveLength(2);
+    expect(audit.timeline.bids[1]).toMatchObject({ outcome: 'sealed', amount: 980_000 });
+    const early = auditDocument(planRoom(insiderAuction(), PLANNED_AT), journal) as typeof audit;
+    expect(early.timeline.bids[1]).not.toHaveProperty('amount'); // the sealed stage never closed in that room
     expect(audit.timeline.results.bids.map((b) => b.bidderId)).toEqual([B2, B3, B1]);
   });
 });
