@@ -35,6 +35,8 @@ export function buildApp(app = new App()) {
   const room = new RoomStack(app, `Agora-${stage}-Room`, {
     table: data.table,
     participationKey: data.participationKey,
+    files: data.files,
+    docserviceKey: data.docserviceKey,
     alarmTopic: data.alarmTopic,
   });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {

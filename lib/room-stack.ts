@@ -6,6 +6,8 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke as ScheduledInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
@@ -31,6 +33,9 @@ export interface RoomStackProps extends StackProps {
   table: ITableV2;
   /** The participation secret (DataStack): $connect verifies bidders' links with it. */
   participationKey: ISecret;
+  /** The document service's bucket and signing key (DataStack): the audit document of an ended room is filed there. */
+  files: IBucket;
+  docserviceKey: ISecret;
   alarmTopic: ITopic;
   /** WebSocket stage throttling (every route). */
   throttle?: { rateLimit: number; burstLimit: number };
@@ -101,10 +106,24 @@ export class RoomStack extends Stack {
         environment: {
           ROOM_CALLBACK_URL: this.stage.callbackUrl,
           ...(lambda.participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
+          ...(lambda.posts && {
+            DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn,
+            FILES_BUCKET: props.files.bucketName,
+          }),
         },
-        ...(lambda.participation && { secretsExtension: true }),
+        ...((lambda.participation || lambda.posts) && { secretsExtension: true }),
       });
       if (lambda.participation) props.participationKey.grantRead(made);
+      if (lambda.posts) {
+        // The ended room files its audit document: it writes a new file and marks it attached, nothing more.
+        props.docserviceKey.grantRead(made);
+        made.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['s3:PutObject', 's3:PutObjectTagging'],
+            resources: [props.files.arnForObjects('files/*')],
+          }),
+        );
+      }
       this.api.grantManageConnections(made);
       if (lambda.route)
         this.api.addRoute(lambda.route, {

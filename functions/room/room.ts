@@ -1,5 +1,7 @@
 import { postAuctionResults } from '#domain/auctions/commands.ts';
-import { markRoom, roomAuctionOf } from '#domain/auctions/room.ts';
+import { auctionType } from '#domain/auctions/catalog.ts';
+import { attachRoomAudit, markRoom, roomAuctionOf } from '#domain/auctions/room.ts';
+import { fileUrl, md5Hex, newFileKey } from '#domain/documents/docservice.ts';
 import { roomDue } from '#domain/auctions/room-due.ts';
 import { DomainError } from '#domain/kernel/errors.ts';
 import { formatKyiv, parseInstant } from '#domain/kernel/time.ts';
@@ -22,9 +24,11 @@ import {
 import { serviceCalendar } from '#runtime/calendar.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { config } from '#runtime/config.ts';
+import { documentPorts } from '#runtime/documents.ts';
 import { log, publishMetrics } from '#runtime/observability.ts';
 import { TELEMETRY } from '#runtime/telemetry.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
+import { fileStore } from '#store/files.ts';
 import { roomRepository, type RoomConnection, type RoomItem } from '#store/room-repository.ts';
 import { sequences } from '#store/sequences.ts';
 import { fanOut, roomPorts, type TimerOrder } from './ports.ts';
@@ -52,6 +56,7 @@ export function nextAt(item: RoomItem): string | undefined {
   if (item.closed) return undefined;
   if (!isEnded(item.state)) return nextTransitionAt(item.state);
   if (!item.posted) return item.retryAt ?? item.state.ended?.at ?? nowText();
+  if (!item.audited) return item.retryAt ?? item.posted;
   return undefined;
 }
 
@@ -130,6 +135,7 @@ export async function transition(auctionId: string, version?: number): Promise<T
         { [TELEMETRY.roomTransitionLateness]: [(micros(now) - micros(planned)) / 1000, 'Milliseconds'] },
       );
     if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(next, now);
+    if (next.posted && !next.audited && due(next.retryAt ?? now, now)) next = await attachAudit(next, now);
     if (sameItem(item, next)) return orderOf(item);
     if (await save(item, next)) {
       await broadcast(next);
@@ -174,6 +180,51 @@ async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
   publishMetrics({}, { RoomResultsPosted: [1, 'Count'] });
   const { retryAt: _, postAttempts: __, ...rest } = item;
   return { ...rest, posted: now, state: revealNames(state, now) };
+}
+
+/**
+ * The audit document (every stage, every bid the room saw, accepted or refused, with its time) stored in the document
+ * service and attached to the auction (once: the auction remembers it); a failure is retried like a results post.
+ */
+async function attachAudit(item: RoomItem, now: string): Promise<RoomItem> {
+  const id = item.state.auctionId;
+  try {
+    const audit = auditDocument(item.state, await roomRepository.journalEntries(id));
+    const bytes = Buffer.from(JSON.stringify(audit, null, 2), 'utf8');
+    const md5 = md5Hex(bytes);
+    const key = newFileKey();
+    await fileStore().put(key, bytes, md5);
+    const ports = await documentPorts();
+    const base = config().publicUrl ?? '';
+    const docservice = ports.docservice(base);
+    const hash = `md5:${md5}`;
+    await attachRoomAudit(
+      auctionRepository,
+      id,
+      {
+        title: `audit_${id}.json`,
+        url: fileUrl(ports.keyring, docservice, key, hash),
+        hash,
+        format: 'application/json',
+      },
+      {
+        keyring: ports.keyring,
+        docservice,
+        collection: `${auctionType(item.state.procurementMethodType).apiBase}/${id}/documents`,
+        baseUrl: base,
+        nowSeconds: Math.floor(micros(now) / 1e6),
+        attached: [],
+      },
+      micros(now),
+    );
+    await ports.markAttached([key]);
+    const { retryAt: _, postAttempts: __, ...rest } = item;
+    return { ...rest, audited: true };
+  } catch (error) {
+    const attempts = (item.postAttempts ?? 0) + 1;
+    log().error('room: attaching the audit document failed; retried', { auction: id, attempts, error: error as Error });
+    return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
+  }
 }
 
 /** The results reached the auction already (a post whose answer was lost, a second timer): it left active.auction. */

@@ -32,8 +32,9 @@ describe('RoomStack', () => {
     });
   });
 
-  it('gives only $connect the participation secret, and every function the PostToConnection endpoint', () => {
+  it('gives only $connect the participation secret, only the results posters the document service, and every function the PostToConnection endpoint', () => {
     expect(functionsWith('PARTICIPATION_SECRET_ARN')).toHaveLength(1);
+    expect(functionsWith('DOCSERVICE_SECRET_ARN')).toHaveLength(roomLambdas.filter((l) => l.posts).length);
     expect(functionsWith('ROOM_CALLBACK_URL')).toHaveLength(roomLambdas.length);
   });
 

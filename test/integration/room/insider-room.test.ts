@@ -33,13 +33,18 @@ const refusal = (url: string) =>
     (refused: Refused) => refused,
   );
 
-/** An accelerated dgfInsider auction (10 Dutch steps) with two active bids, in active.auction with its room planned. */
+/**
+ * A dgfInsider auction (80 Dutch steps) with two active bids, in active.auction with its room planned a few seconds
+ * before its start. Accelerated 60 times: a Dutch step lasts 5 s, the sealed bids 10 s, the best bid 5 s.
+ */
 async function insiderInRoom() {
-  const a = await tenderingInsider(api, { auctionParameters: { type: 'insider', dutchSteps: 10 } });
+  const a = await tenderingInsider(api, { procurementMethodDetails: 'quick, accelerator=60' });
   const b1 = { ...(await insiderBid(api, a.id, 'broker2')), as: 'broker2' };
   const b2 = { ...(await insiderBid(api, a.id, 'broker')), as: 'broker' };
   await clock.passTo(a.auction.enquiryPeriod.endDate);
   await service.bot('chronograph');
+  const { startDate } = (await api.get(`${INSIDER}/${a.id}`)).body.data.auctionPeriod;
+  await clock.passTo(new Date(Date.parse(startDate) - 3000).toISOString());
   await service.bot('room');
   const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
   return { ...a, b1, b2, links };
@@ -77,6 +82,11 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
     const afterDutch = await observer.roomWhere((r) => r.document.results.some((x: any) => x.dutchWinner));
     expect(afterDutch.document.results[0]).toMatchObject({ bidderNumber: 1, amount: dutchAmount });
 
+    // The Dutch part lasts its planned time whoever won it: the service clock skips to just before the sealed bids
+    // (the room's timer, armed for real time, is late now: the room bot takes the room up).
+    const preSealed = afterDutch.document.stages.find((x: any) => x.type === 'pre-sealedbid');
+    await clock.passTo(new Date(Date.parse(preSealed.start) - 2000).toISOString());
+
     // Sealed bids: bidder 2 bids above the Dutch amount, seen by nobody else until the stage ends.
     await atStage(bidder2, 'sealedbid');
     const sealedAmount = dutchAmount + 3000;
@@ -108,6 +118,18 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
     expect(auction.status).toBe('active.qualification');
     const awards = (await api.get(`${INSIDER}/${a.id}/awards`)).body.data;
     expect(awards.find((x: any) => x.status === 'pending')).toMatchObject({ bid_id: a.b1.id, value: { amount: best } });
+
+    // The audit document is on the auction: every stage and every bid the room saw, the refused ones too.
+    const documents = (await api.get(`${INSIDER}/${a.id}/documents`)).body.data;
+    const audit = documents.find((d: any) => d.title === `audit_${a.id}.json`);
+    expect(audit).toMatchObject({ author: 'auction', format: 'application/json' });
+    const file = await fetch(new URL(audit.url, service.url), {
+      headers: { authorization: `Basic ${Buffer.from('broker:').toString('base64')}` },
+    });
+    expect(file.status).toBe(200);
+    const text = await file.text();
+    expect(text).toContain('Not allowed to post bid for dutch winner');
+    expect(text).toContain('sealedbid');
   });
 
   it('refuses a forged signature and a bidder of another auction at the handshake', async () => {
