@@ -743,6 +743,34 @@ const auctionTypeRoutes = ({
     : []),
 ];
 
+/** The auction room's page (functions/room-page/): public, at the paths bidders' links name (room-links.ts). */
+const ROOM_PAGES = ['/insider-auctions/{auctionId}', '/texas-auctions/{auctionId}'].flatMap((page) => [
+  { method: 'GET', path: page, handler: 'room-page/page', doc: { summary: 'The auction room page', response: 'html' } },
+  ...(['GET', 'POST'] as const).map((method) => ({
+    method,
+    path: `${page}/login`,
+    handler: 'room-page/login',
+    secrets: ['participation'],
+    doc: { summary: "A bidder's participation link: the terms, then the session", response: 'html' },
+  })),
+  {
+    method: 'GET',
+    path: `${page}/session`,
+    handler: 'room-page/session-token',
+    secrets: ['participation'],
+    doc: { summary: "The room page's WebSocket token of a bidder's session", response: 'resource' },
+  },
+]);
+const ROOM_PAGE_ROUTES: RouteDefinition[] = [
+  ...ROOM_PAGES,
+  {
+    method: 'GET',
+    path: '/room-page/{file}',
+    handler: 'room-page/asset',
+    doc: { summary: 'A file of the room page', response: 'asset' },
+  },
+].map((r) => ({ auth: 'public', table: 'none', ...r }) as RouteDefinition);
+
 export const routes: readonly RouteDefinition[] = [
   {
     method: 'GET',
@@ -1023,6 +1051,7 @@ export const routes: readonly RouteDefinition[] = [
     table: 'ro',
     doc: { summary: 'Health: the table answers', response: 'health', operationId: 'getHealth' },
   },
+  ...ROOM_PAGE_ROUTES,
   {
     method: 'ANY',
     path: '$default',

@@ -2,6 +2,7 @@ import { linkSchemeOf } from '#domain/auctions/room-links.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { participationSecret } from '#store/participation-secret.ts';
 import { roomRepository } from '#store/room-repository.ts';
+import { sessionBidder } from '../room-page/session.ts';
 import { wsHandler, type WebSocketResult } from './kit.ts';
 
 const ID = /^[0-9a-f]{32}$/;
@@ -25,10 +26,17 @@ export const handler = wsHandler(async (event) => {
   const room = await roomRepository.get(auctionId);
   if (!room) return refuse(404, 'auction_id', 'The auction room is not open');
   const scheme = linkSchemeOf(room.state.procurementMethodType)!;
-  const bidderId = query.bidder_id;
+  // The room page's socket token (room-page/session.ts: a bidder's session, minted for a minute) stands for the link.
+  const bySession =
+    query.token === undefined
+      ? undefined
+      : sessionBidder(await participationSecret(), 'socket', auctionId, query.token, Math.floor(requestNow() / 1e6));
+  if (query.token !== undefined && !room.state.bidders.some((b) => b.bidId === bySession))
+    return refuse(403, 'token', 'Invalid or expired session: open the participation link again');
+  const bidderId = bySession ?? query.bidder_id;
   const key = query[scheme.param];
   const linkSent = bidderId !== undefined || query.signature !== undefined || query.hash !== undefined;
-  if (linkSent) {
+  if (linkSent && !bySession) {
     const known = bidderId !== undefined && room.state.bidders.some((b) => b.bidId === bidderId);
     const verified = known && key !== undefined && scheme.verify(await participationSecret(), auctionId, bidderId, key);
     if (!verified) return refuse(403, scheme.param, 'Invalid participation link: not a bidder of this auction');
