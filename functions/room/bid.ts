@@ -1,5 +1,11 @@
-import { messageHandler } from './kit.ts';
+import { messageHandler, send } from './kit.ts';
 import { placeBidFrom } from './room.ts';
 
-/** `{"action":"bid","amount":N}`: a bidder's bid, answered with its outcome (room.ts `placeBidFrom`). */
-export const handler = messageHandler('bid', (message, connection) => placeBidFrom(connection, message.amount));
+/**
+ * `{"action":"bid","amount":N}`: a bidder's bid, answered with its outcome before the room tells everyone else
+ * (room.ts `placeBidFrom`).
+ */
+export const handler = messageHandler('bid', async (message, connection) => {
+  await placeBidFrom(connection, message.amount, (answer) => send(connection.connectionId, answer));
+  return undefined;
+});

@@ -256,15 +256,24 @@ const OBSERVER: BidAnswer = {
  * rules, and written with a condition on the version (a sealed bid in its own item, in the same transaction as a
  * bump of the state's sealed-bid counter); a lost race is judged again on the room as it now is.
  */
-export async function placeBidFrom(connection: RoomConnection, amount: number): Promise<BidAnswer> {
-  if (!connection.bidderId) return { ...OBSERVER, amount };
+export async function placeBidFrom(
+  connection: RoomConnection,
+  amount: number,
+  reply: (answer: BidAnswer) => Promise<unknown>,
+): Promise<void> {
+  if (!connection.bidderId) return void (await reply({ ...OBSERVER, amount }));
   const bidderId = connection.bidderId;
+  const refused = (code: string, message: string): BidAnswer => ({
+    type: 'bid',
+    outcome: 'refused',
+    amount,
+    code,
+    message,
+  });
   for (let attempt = 0; attempt < 10; attempt++) {
     const item = await roomRepository.get(connection.auctionId);
-    if (!item)
-      return { type: 'bid', outcome: 'refused', amount, code: 'room', message: 'The auction room is not open' };
-    if (item.closed)
-      return { type: 'bid', outcome: 'refused', amount, code: 'closed', message: 'The auction was cancelled' };
+    if (!item) return void (await reply(refused('room', 'The auction room is not open')));
+    if (item.closed) return void (await reply(refused('closed', 'The auction was cancelled')));
     const now = nowText();
     const state = await upToDate(item.state, now);
     const outcome: BidOutcome = placeBid(state, { bidderId, amount }, now);
@@ -273,17 +282,21 @@ export async function placeBidFrom(connection: RoomConnection, amount: number): 
     if (changed && !(await save(item, advanced))) continue;
     if (outcome.kind === 'sealed' && !(await roomRepository.putSealed(advanced, outcome.sealed))) continue;
     await roomRepository.journal(item.state.auctionId, outcome.entry);
+    // The bidder hears first; then the timer and everyone else (a large audience takes a while to tell).
+    await reply(
+      outcome.kind === 'refused'
+        ? refused(outcome.refusal.code, outcome.refusal.message)
+        : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
+    );
     if (changed) {
       const order = orderOf(advanced);
       if (order) await roomPorts().arm(order);
       await broadcast(advanced);
     } else if (outcome.kind === 'sealed')
       await sendTo(advanced, connections(await roomRepository.connections(connection.auctionId), bidderId));
-    if (outcome.kind === 'refused')
-      return { type: 'bid', outcome: 'refused', amount, code: outcome.refusal.code, message: outcome.refusal.message };
-    return { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount };
+    return;
   }
-  return { type: 'bid', outcome: 'refused', amount, code: 'busy', message: 'Another bid is already processing' };
+  await reply(refused('busy', 'Another bid is already processing'));
 }
 
 const connections = (all: RoomConnection[], bidderId: string) => all.filter((c) => c.bidderId === bidderId);

@@ -30,7 +30,13 @@ export function roomAuctionOf(a: AuctionParts): RoomAuction {
       .filter((b) => b.status === 'active')
       .map((b) => {
         const bid = b as unknown as JsonObject;
-        return { bidId: b.id, name: bid.tenderers?.[0]?.name ?? '', date: b.date };
+        // landlease bids carry their own number: the room names them "Bidder #<bidNumber>" as texas did.
+        return {
+          bidId: b.id,
+          name: bid.tenderers?.[0]?.name ?? '',
+          date: b.date,
+          ...(typeof bid.bidNumber === 'number' && { bidNumber: bid.bidNumber }),
+        };
       }),
   };
 }
