@@ -8,6 +8,7 @@ import { notFound, type Event, type Result } from './http.ts';
 const FILES: Record<string, string> = {
   'room.js': 'text/javascript; charset=utf-8',
   'room.css': 'text/css; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
 };
 const cache = new Map<string, Promise<Buffer>>();
 

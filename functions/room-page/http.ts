@@ -68,6 +68,7 @@ export const pageOf = (title: string, main: string, script?: string) => `<!docty
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="/room-page/room.css">
+<link rel="icon" href="/room-page/icon.svg" type="image/svg+xml">
 ${script ? `<script type="module" src="/room-page/${script}"></script>` : ''}
 </head>
 <body>

@@ -185,7 +185,16 @@ const money = (amount, currency = room?.document.value.currency ?? 'UAH') =>
 const clock = (text) =>
   new Date(instant(text)).toLocaleTimeString(lang === 'uk' ? 'uk-UA' : 'en-GB', { timeZone: 'Europe/Kyiv' });
 
-const stageOf = (doc) => doc.stages[doc.currentStage - doc.stagesFrom];
+/**
+ * The current stage: the one the document names, or a later one whose start the server's clock has passed (stages
+ * follow the clock; the room sends a new document when something changes, not at every boundary). Never past the end.
+ */
+function stageOf(doc) {
+  let at = doc.currentStage - doc.stagesFrom;
+  if (!doc.ended && !room?.closed)
+    while (at + 1 < doc.stages.length && instant(doc.stages[at + 1].start) <= serverNow()) at += 1;
+  return doc.stages[at];
+}
 function stageName(stage) {
   const words = t('stage');
   const number = /_(\d+)$/.exec(stage.name)?.[1];
@@ -222,6 +231,11 @@ function draw() {
   $('minimal-step').textContent = doc.minimalStep ? money(doc.minimalStep.amount) : '—';
   $('role').textContent = me ? me.label : t('observer');
   $('stage-name').textContent = stage ? stageName(stage) : '—';
+  // The stage's own name and type, for a reader that does not read words (tests, assistive styling).
+  $('stage-name').dataset.stage = stage?.name ?? '';
+  $('stage-name').dataset.type = stage?.type ?? '';
+  root.dataset.version = String(doc.version);
+  root.dataset.ended = doc.ended ? (doc.namesRevealed ? 'revealed' : 'ended') : '';
   const best = doc.results[0];
   const current = stage?.amount ?? best?.amount ?? doc.value.amount;
   $('current-amount').textContent = money(current);
@@ -237,8 +251,9 @@ function drawStages(doc) {
   list.replaceChildren(
     ...doc.stages.map((stage) => {
       const li = document.createElement('li');
-      const isCurrent = stage.index === doc.currentStage;
-      li.className = isCurrent ? 'current' : stage.index < doc.currentStage ? 'past' : '';
+      const current = stageOf(doc)?.index ?? doc.currentStage;
+      const isCurrent = stage.index === current;
+      li.className = isCurrent ? 'current' : stage.index < current ? 'past' : '';
       if (isCurrent) li.setAttribute('aria-current', 'step');
       const amount = stage.amount !== undefined ? ` · ${money(stage.amount)}` : '';
       li.textContent = `${clock(stage.start)} ${stageName(stage)}${amount}`;
@@ -318,9 +333,14 @@ function drawBidding(doc, stage) {
   $('bid-answer').textContent = lastAnswer;
 }
 
+let shownStage;
 function tick() {
   if (!room) return;
   const stage = stageOf(room.document);
+  if (stage?.name !== shownStage) {
+    shownStage = stage?.name;
+    return draw(); // a boundary passed on the server's clock: the stage, its amount and the controls change
+  }
   const end = stage?.end && !room.document.ended ? instant(stage.end) : undefined;
   if (end === undefined) {
     $('countdown').textContent = '—';
@@ -441,10 +461,10 @@ function retry() {
   setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(attempts, 5)));
 }
 
-// Keeps the connection alive (API Gateway closes one idle for 10 minutes) and the clock in step.
+// Keeps the connection alive (API Gateway closes one idle for 10 minutes) and the clock in step with the server's.
 setInterval(() => {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action: 'ping' }));
-}, 60_000);
+}, 30_000);
 setInterval(tick, 250);
 
 // ------------------------------------------------------------------------------------------------ controls
