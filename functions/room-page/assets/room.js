@@ -228,7 +228,7 @@ function draw() {
   $('auction-id').textContent = doc.auctionId;
   $('organizer').textContent = doc.procuringEntityName ?? '—';
   $('start-value').textContent = money(doc.value.amount, doc.value.currency);
-  $('minimal-step').textContent = doc.minimalStep ? money(doc.minimalStep.amount) : '—';
+  $('minimal-step').textContent = doc.minimalStep?.amount ? money(doc.minimalStep.amount) : '—';
   $('role').textContent = me ? me.label : t('observer');
   $('stage-name').textContent = stage ? stageName(stage) : '—';
   // The stage's own name and type, for a reader that does not read words (tests, assistive styling).
