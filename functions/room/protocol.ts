@@ -6,7 +6,7 @@ import protocol from './protocol.schema.json' with { type: 'json' };
  * against it before anything else. A message that is not JSON, names no known action, or carries a field its action
  * does not know is answered with an `error` in the API's envelope, never acted on.
  */
-export type Incoming = { action: 'ping' } | { action: 'resume' } | { action: 'bid'; amount: number };
+export type Incoming = { action: 'ping' } | { action: 'resume' } | { action: 'bid'; amount: number; bidId?: string };
 
 export interface ProtocolError {
   location: 'body';

@@ -176,6 +176,51 @@ export const roomRepository = {
     );
   },
 
+  /** The answer kept for a bid the client named, if any (room.ts placeBidFrom). */
+  async bidAnswer<A>(auctionId: string, bidderId: string, clientBidId: string): Promise<A | undefined> {
+    const out = await documentClient().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.roomBidAnswer(auctionId, bidderId, clientBidId),
+        ConsistentRead: true,
+      }),
+    );
+    return out.Item?.answer as A | undefined;
+  },
+
+  /**
+   * Keeps the answer to a named bid; a taken bid's answer is never replaced by a refusal of the same bid sent twice
+   * at once (the copy judged second is refused by the rules). Returns the answer that stands.
+   */
+  async keepBidAnswer<A extends { outcome: string }>(
+    auctionId: string,
+    bidderId: string,
+    clientBidId: string,
+    answer: A,
+    now: Micros,
+  ): Promise<A> {
+    try {
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys.roomBidAnswer(auctionId, bidderId, clientBidId),
+            entity: 'room-bid-answer',
+            schemaVersion: SCHEMA_VERSION,
+            answer,
+            ttl: Math.floor(now / 1e6) + CONNECTION_HOURS * 3600,
+          },
+          ConditionExpression: 'attribute_not_exists(PK) OR answer.outcome = :refused',
+          ExpressionAttributeValues: { ':refused': 'refused' },
+        }),
+      );
+      return answer;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return (await this.bidAnswer<A>(auctionId, bidderId, clientBidId)) ?? answer;
+    }
+  },
+
   async journalEntries(auctionId: string): Promise<BidEntry[]> {
     const items = await queryAll({
       TableName: tableName(),

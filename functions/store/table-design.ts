@@ -58,6 +58,11 @@ export const keys = {
   roomState: (auctionId: string) => ({ PK: `ROOM#${auctionId}`, SK: '#STATE' }),
   roomSealed: (auctionId: string, bidId: string) => ({ PK: `ROOM#${auctionId}`, SK: `SEALED#${bidId}` }),
   roomJournal: (auctionId: string, at: string) => ({ PK: `ROOM#${auctionId}`, SK: `JOURNAL#${at}` }),
+  /** The answer to a bid the client named (`bidId` of the message): a repeated message gets it, never a second bid. */
+  roomBidAnswer: (auctionId: string, bidderId: string, clientBidId: string) => ({
+    PK: `ROOM#${auctionId}`,
+    SK: `ANSWER#${bidderId}#${clientBidId}`,
+  }),
   roomConnection: (auctionId: string, connectionId: string) => ({
     PK: `ROOM#${auctionId}`,
     SK: `CONN#${connectionId}`,

@@ -1,8 +1,9 @@
 // The auction room page (functions/room-page/page.ts is its shell): it follows the room over its WebSocket
 // (functions/room/protocol.schema.json), shows the room document as it comes, and sends a bidder's bids. The time shown
 // is the server's (every document and pong carries it), never the browser's. A dropped connection is reconnected by
-// itself, with a fresh session token, and the bid in flight is settled against the document: sent again only if the
-// room does not show it and its stage is still on, so it is neither lost nor doubled.
+// itself, with a fresh session token, and the bid in flight is settled against the document: sent again, with the
+// same bidId (the room answers a named bid once), only if the room does not show it and its stage is still on, so it
+// is neither lost nor doubled.
 
 const root = document.getElementById('room');
 const auctionId = root.dataset.auction;
@@ -362,10 +363,15 @@ function answer(text) {
   $('bid-answer').textContent = text;
 }
 
+/** 32 random hex digits (getRandomValues works on plain http too, unlike randomUUID). */
+const newBidId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 function sendBid(amount) {
   if (!Number.isFinite(amount)) return answer(t('noAmount'));
   const stage = room && stageOf(room.document);
-  pending = { amount, stage: stage?.name };
+  // The bid's own name (protocol `bidId`): a resend after a reconnect carries it, so the room answers it once.
+  pending = { amount, stage: stage?.name, bidId: newBidId() };
   answer(t('sent'));
   transmit();
   draw();
@@ -373,11 +379,11 @@ function sendBid(amount) {
 
 function transmit() {
   if (pending && socket?.readyState === WebSocket.OPEN)
-    socket.send(JSON.stringify({ action: 'bid', amount: pending.amount }));
+    socket.send(JSON.stringify({ action: 'bid', amount: pending.amount, bidId: pending.bidId }));
 }
 
 function onBidAnswer(message) {
-  if (!pending || message.amount !== pending.amount) return;
+  if (!pending || (message.bidId ?? pending.bidId) !== pending.bidId || message.amount !== pending.amount) return;
   pending = undefined;
   if (message.outcome === 'refused') {
     const words = lang === 'uk' ? WORDS.uk.refusal[message.code] : undefined;
