@@ -5,7 +5,7 @@ import { countRequests } from '#store/client.ts';
 import { ROOM_TIMERS } from '#store/room-repository.ts';
 import { dueWork } from '#store/work.ts';
 import { roomPorts } from './ports.ts';
-import { planOrClose, transition } from './room.ts';
+import { planOrClose, transition } from './lifecycle.ts';
 
 /** A room whose timer is this late is taken up by the bot (a lost timer, a restart of the local service). */
 const BACKSTOP_GRACE_MICROS = 3_000_000;

@@ -1,36 +1,19 @@
-import { postAuctionResults } from '#domain/auctions/commands.ts';
-import { auctionType } from '#domain/auctions/catalog.ts';
-import { attachRoomAudit, markRoom, roomAuctionOf } from '#domain/auctions/room.ts';
-import { fileUrl, md5Hex, newFileKey } from '#domain/documents/docservice.ts';
-import { roomDue } from '#domain/auctions/room-due.ts';
-import { DomainError } from '#domain/kernel/errors.ts';
 import { formatKyiv, parseInstant } from '#domain/kernel/time.ts';
 import {
   advance,
-  auditDocument,
   bidderDocument,
   isEnded,
   needsSealedBids,
   nextTransitionAt,
   placeBid,
-  planRoom,
   publicDocument,
-  results,
-  revealNames,
   type BidOutcome,
   type RoomState,
   type SealedBid,
 } from '#domain/room/engine.ts';
-import { serviceCalendar } from '#runtime/calendar.ts';
 import { requestNow } from '#runtime/clock.ts';
-import { config } from '#runtime/config.ts';
-import { documentPorts } from '#runtime/documents.ts';
-import { log, publishMetrics } from '#runtime/observability.ts';
-import { TELEMETRY } from '#runtime/telemetry.ts';
-import { auctionRepository } from '#store/auction-repository.ts';
-import { fileStore } from '#store/files.ts';
+import { log } from '#runtime/observability.ts';
 import { roomRepository, type RoomConnection, type RoomItem } from '#store/room-repository.ts';
-import { sequences } from '#store/sequences.ts';
 import { fanOut, roomPorts, type TimerOrder } from './ports.ts';
 
 /**
@@ -38,18 +21,17 @@ import { fanOut, roomPorts, type TimerOrder } from './ports.ts';
  * conditions on the room's version, so a stale timer, a repeated one or a lost race changes nothing. Every change is
  * followed by arming the next timer (one per version: ports.ts) and sending every connection the room document.
  *
- * The end: the results are posted through the same domain command as `POST /auction` (the auction's own status
- * makes it happen once: a second post finds the auction out of active.auction and is taken as done), then the names
- * are revealed. A failed post is retried with a growing pause, and the room shows `results: waiting` meanwhile.
+ * This module is what every room Lambda shares (the bids, the documents, the fan-out); planning, closing and the end
+ * (results, names, audit) are lifecycle.ts, which only the timer and the bot load.
  */
 
 /** The server clock as the rules take it: an ISO instant with the Kyiv offset. */
 export const nowText = (): string => formatKyiv(requestNow());
-const micros = (text: string): number => parseInstant(text) ?? 0;
-const due = (at: string | undefined, now: string) => at !== undefined && micros(at) <= micros(now);
+export const micros = (text: string): number => parseInstant(text) ?? 0;
+export const due = (at: string | undefined, now: string) => at !== undefined && micros(at) <= micros(now);
 
 /** Retry pauses of a failed results post: 1 s doubling to at most a minute. */
-const retryPause = (attempts: number) => Math.min(60, 2 ** attempts) * 1_000_000;
+export const retryPause = (attempts: number) => Math.min(60, 2 ** attempts) * 1_000_000;
 
 /** What the room waits for next: a stage boundary, a results post (or its retry); nothing once done or closed. */
 export function nextAt(item: RoomItem): string | undefined {
@@ -60,177 +42,21 @@ export function nextAt(item: RoomItem): string | undefined {
   return undefined;
 }
 
-const orderOf = (item: RoomItem): TimerOrder | undefined => {
+export const orderOf = (item: RoomItem): TimerOrder | undefined => {
   const at = nextAt(item);
   return at === undefined ? undefined : { auctionId: item.state.auctionId, version: item.state.version, nextAt: at };
 };
 
-const save = (read: RoomItem, next: RoomItem) => {
+export const save = (read: RoomItem, next: RoomItem) => {
   const at = nextAt(next);
   return roomRepository.save(read, next, at === undefined ? undefined : micros(at));
 };
 
 /** The state brought up to `now`: every boundary due applied (the sealed bids read only when a sealed stage closes). */
-async function upToDate(state: RoomState, now: string): Promise<RoomState> {
+export async function upToDate(state: RoomState, now: string): Promise<RoomState> {
   if (isEnded(state) || !due(nextTransitionAt(state), now)) return state;
   const sealed = needsSealedBids(state, now) ? await roomRepository.sealedBids(state.auctionId) : [];
   return advance(state, now, sealed);
-}
-
-// ------------------------------------------------------------------------------------------------------ planning
-
-/**
- * Plans the room of an auction that entered active.auction (once: the room item is created only if absent), and
- * closes the room of an auction that left active.auction without it (a cancellation). Returns whether it did anything.
- */
-export async function planOrClose(auctionId: string): Promise<boolean> {
-  const auction = await auctionRepository.get(auctionId);
-  if (!auction) return false;
-  const work = roomDue(auction.root, auction.internal);
-  if (work === 'plan') {
-    const state = planRoom(roomAuctionOf(auction), nowText());
-    const item: RoomItem = { state, sealedRev: 0 };
-    const at = nextAt(item);
-    const created = await roomRepository.create(item, at === undefined ? undefined : micros(at));
-    const current = created ? item : await roomRepository.get(auctionId);
-    await markRoom(auctionRepository, auctionId, 'planned');
-    const order = current && orderOf(current);
-    if (order) await roomPorts().arm(order);
-    return true;
-  }
-  if (work === 'close') {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const item = await roomRepository.get(auctionId);
-      if (!item || item.closed || item.posted) break;
-      const closed = { ...item, closed: nowText() };
-      if (await save(item, closed)) {
-        await broadcast(closed);
-        break;
-      }
-    }
-    await markRoom(auctionRepository, auctionId, 'closed');
-    return true;
-  }
-  return false;
-}
-
-// ------------------------------------------------------------------------------------------------------ timers
-
-/**
- * One timer's work: apply what is due (stage boundaries, the end, the results post), write it if the room is still
- * as read, tell every connection, and say when to wake next. `version`: the timer's own room version; a room that
- * moved on has its own timer, so this one stops (undefined). Without it (the backstop) the room is taken as it is.
- */
-export async function transition(auctionId: string, version?: number): Promise<TimerOrder | undefined> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const item = await roomRepository.get(auctionId);
-    if (!item || item.closed) return undefined;
-    if (version !== undefined && item.state.version !== version) return undefined;
-    const now = nowText();
-    const planned = nextTransitionAt(item.state);
-    let next: RoomItem = { ...item, state: await upToDate(item.state, now) };
-    if (next.state.version !== item.state.version && planned)
-      publishMetrics(
-        {},
-        { [TELEMETRY.roomTransitionLateness]: [(micros(now) - micros(planned)) / 1000, 'Milliseconds'] },
-      );
-    if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(next, now);
-    if (next.posted && !next.audited && due(next.retryAt ?? now, now)) next = await attachAudit(next, now);
-    if (sameItem(item, next)) return orderOf(item);
-    if (await save(item, next)) {
-      await broadcast(next);
-      return orderOf(next);
-    }
-    if (version !== undefined) return undefined; // someone else wrote the room, and armed its timer
-  }
-  return undefined;
-}
-
-const sameItem = (a: RoomItem, b: RoomItem) => JSON.stringify(a) === JSON.stringify(b);
-
-/** Posts the results once (the auction's status guards it); then the names are revealed. */
-async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
-  const { state } = item;
-  try {
-    await postAuctionResults(
-      {
-        principal: { name: 'auction-room', role: 'auction', levels: '' },
-        now: micros(now),
-        auctions: auctionRepository,
-        sequences,
-        type: state.procurementMethodType,
-        auctionSite: config().auctionSite,
-        calendar: serviceCalendar(),
-      },
-      state.auctionId,
-      results(state) as never,
-    );
-  } catch (error) {
-    if (!(await alreadyPosted(state.auctionId))) {
-      const attempts = (item.postAttempts ?? 0) + 1;
-      log().error('room: posting the results failed; retried', {
-        auction: state.auctionId,
-        attempts,
-        error: error as Error,
-      });
-      publishMetrics({}, { [TELEMETRY.roomResultsPostFailures]: [1, 'Count'] });
-      return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
-    }
-  }
-  publishMetrics({}, { RoomResultsPosted: [1, 'Count'] });
-  const { retryAt: _, postAttempts: __, ...rest } = item;
-  return { ...rest, posted: now, state: revealNames(state, now) };
-}
-
-/**
- * The audit document (every stage, every bid the room saw, accepted or refused, with its time) stored in the document
- * service and attached to the auction (once: the auction remembers it); a failure is retried like a results post.
- */
-async function attachAudit(item: RoomItem, now: string): Promise<RoomItem> {
-  const id = item.state.auctionId;
-  try {
-    const audit = auditDocument(item.state, await roomRepository.journalEntries(id));
-    const bytes = Buffer.from(JSON.stringify(audit, null, 2), 'utf8');
-    const md5 = md5Hex(bytes);
-    const key = newFileKey();
-    await fileStore().put(key, bytes, md5);
-    const ports = await documentPorts();
-    const base = config().publicUrl ?? '';
-    const docservice = ports.docservice(base);
-    const hash = `md5:${md5}`;
-    await attachRoomAudit(
-      auctionRepository,
-      id,
-      {
-        title: `audit_${id}.json`,
-        url: fileUrl(ports.keyring, docservice, key, hash),
-        hash,
-        format: 'application/json',
-      },
-      {
-        keyring: ports.keyring,
-        docservice,
-        collection: `${auctionType(item.state.procurementMethodType).apiBase}/${id}/documents`,
-        baseUrl: base,
-        nowSeconds: Math.floor(micros(now) / 1e6),
-        attached: [],
-      },
-      micros(now),
-    );
-    await ports.markAttached([key]);
-    const { retryAt: _, postAttempts: __, ...rest } = item;
-    return { ...rest, audited: true };
-  } catch (error) {
-    const attempts = (item.postAttempts ?? 0) + 1;
-    log().error('room: attaching the audit document failed; retried', { auction: id, attempts, error: error as Error });
-    return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
-  }
-}
-
-/** The results reached the auction already (a post whose answer was lost, a second timer): it left active.auction. */
-async function alreadyPosted(auctionId: string): Promise<boolean> {
-  const auction = await auctionRepository.get(auctionId);
-  return !!auction && auction.root.status !== 'active.auction';
 }
 
 // ------------------------------------------------------------------------------------------------------ bids
@@ -351,13 +177,3 @@ async function sendTo(item: RoomItem, targets: RoomConnection[]): Promise<void> 
   );
   if (failed) log().warn('room: some connections could not be told', { auction: item.state.auctionId, failed });
 }
-
-/** The audit document of an ended room: every stage, every bid the room saw (accepted, sealed, refused) with its time. */
-export async function auditOf(auctionId: string): Promise<unknown> {
-  const item = await roomRepository.get(auctionId);
-  if (!item) return undefined;
-  return auditDocument(item.state, await roomRepository.journalEntries(auctionId));
-}
-
-/** A refusal of the API's kind, for the handlers' answers. */
-export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;

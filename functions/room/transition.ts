@@ -1,6 +1,6 @@
 import { observeBotRun } from '#runtime/observability.ts';
 import { type TimerOrder, utcCeiling } from './ports.ts';
-import { transition } from './room.ts';
+import { transition } from './lifecycle.ts';
 
 /**
  * The room's timer (a Step Functions task in AWS, an in-process timer locally): applies what is due in the room of

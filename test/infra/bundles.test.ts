@@ -37,7 +37,10 @@ const inputsOf = (handler: string): string[] => {
   if (!output) throw new Error(`no bundle for ${handler}`);
   return Object.keys(output[1].inputs);
 };
-const touchesDocuments = (handler: string) => routes.some((r) => r.handler === handler && docserviceAccess(r));
+/** A route that touches documents, or a room Lambda that files the audit document of an ended room. */
+const touchesDocuments = (handler: string) =>
+  routes.some((r) => r.handler === handler && docserviceAccess(r)) ||
+  roomLambdas.some((l) => l.handler === handler && l.posts);
 
 /**
  * Invokes a bundle's handler (or, with `source`, the TypeScript module as is) in a fresh Node process, as a Lambda
