@@ -402,8 +402,9 @@ function settlePending() {
   if (!pending || !room) return;
   const shown = me?.ownBid?.amount === pending.amount || (pending.amount === -1 && me && !me.ownBid);
   if (shown) {
+    answer(`${t('confirmed')}: ${money(pending.amount)}`);
     pending = undefined;
-    return answer(t('confirmed'));
+    return;
   }
   if (stageOf(room.document)?.name === pending.stage && !room.document.ended) {
     answer(t('resent'));
