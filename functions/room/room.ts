@@ -86,7 +86,10 @@ export async function placeBidFrom(
   connection: RoomConnection,
   amount: number,
   reply: (answer: BidAnswer) => Promise<unknown>,
+  bidId?: string,
 ): Promise<void> {
+  if (bidId && connection.bidderId)
+    return placeNamedBid({ ...connection, bidderId: connection.bidderId }, amount, reply, bidId);
   if (!connection.bidderId) return void (await reply({ ...OBSERVER, amount }));
   const bidderId = connection.bidderId;
   const refused = (code: string, message: string): BidAnswer => ({
@@ -123,6 +126,24 @@ export async function placeBidFrom(
     return;
   }
   await reply(refused('busy', 'Another bid is already processing'));
+}
+
+/**
+ * A bid the client named (protocol `bidId`) is judged once: a resend of it (its answer lost with a dropped connection)
+ * hears the first answer again and is never taken twice (store/room-repository.ts keepBidAnswer).
+ */
+async function placeNamedBid(
+  connection: RoomConnection & { bidderId: string },
+  amount: number,
+  reply: (answer: BidAnswer) => Promise<unknown>,
+  bidId: string,
+): Promise<void> {
+  const { auctionId, bidderId } = connection;
+  const earlier = await roomRepository.bidAnswer<BidAnswer>(auctionId, bidderId, bidId);
+  if (earlier) return void (await reply(earlier));
+  await placeBidFrom(connection, amount, async (answer) =>
+    reply(await roomRepository.keepBidAnswer(auctionId, bidderId, bidId, { ...answer, bidId }, micros(nowText()))),
+  );
 }
 
 const connections = (all: RoomConnection[], bidderId: string) => all.filter((c) => c.bidderId === bidderId);
