@@ -157,6 +157,7 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     const tables = [
       'functions/routes.ts',
       'functions/bots.ts',
+      'functions/room/lambdas.ts',
       'functions/store/table-design.ts',
       'functions/runtime/telemetry.ts',
     ];

@@ -8,6 +8,7 @@ import { bidsOf, bidView, visibleBids, type Bid, type ParticipationLinks } from 
 import { cancellationsOf, type Cancellation } from './cancellations.ts';
 import { auctionType } from './catalog.ts';
 import { convoyDue } from './convoy-due.ts';
+import { roomDue } from './room-due.ts';
 import { questionsOf, type PublicQuestion } from './questions.ts';
 
 // The views read only the type's descriptor (catalog.ts), never its definition (registry.ts): the read routes and
@@ -63,8 +64,16 @@ export function auctionModuleView(a: AuctionParts, links?: ParticipationLinks): 
 export function auctionIndexing(auction: Auction, internal?: JsonObject): Indexing {
   const convoy = convoyDue(auction, internal);
   const due = auction.next_check ? parseInstant(auction.next_check) : undefined;
+  // The auction room plans its room once the auction enters active.auction, and closes it if it leaves without it.
+  const room = roomDue(auction, internal) && parseInstant(auction.date ?? auction.dateModified);
   const work =
-    convoy !== undefined ? { bot: 'convoy', due: convoy } : due !== undefined ? { bot: 'chronograph', due } : undefined;
+    convoy !== undefined
+      ? { bot: 'convoy', due: convoy }
+      : due !== undefined
+        ? { bot: 'chronograph', due }
+        : room
+          ? { bot: 'room', due: room }
+          : undefined;
   return {
     ...(auction.status !== 'draft' && {
       feed: { name: auctionType(auction.procurementMethodType).feed, test: auction.mode === 'test' },

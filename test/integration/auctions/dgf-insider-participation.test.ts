@@ -17,9 +17,14 @@ const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
 
-/** `<auction site>/auctions/<auction id>/login?bidder_id=<bid id>&signature=<64 hex>`. */
+/**
+ * `<auction site>/insider-auctions/<auction id>/login?bidder_id=<bid id>&signature=<Ed25519, base64, quoted>`; the
+ * auction site is the local gateway itself (it serves the room).
+ */
 const linkOf = (auctionId: string, bidId: string) =>
-  new RegExp(`^https?://[^?]+/auctions/${auctionId}/login\\?bidder_id=${bidId}&signature=[0-9a-f]{64}$`);
+  new RegExp(
+    `^${service.url}/insider-auctions/${auctionId}/login\\?bidder_id=${bidId}&signature=[A-Za-z0-9/%]{86,}3D%3D$`,
+  );
 
 /** The stored items of an auction, as text: what a reader of the table (a backup, a leaked dump) would see. */
 const stored = (auctionId: string) => partition(`AUCTION#${auctionId}`);
