@@ -1,65 +1,23 @@
-import { requestNow } from '#runtime/clock.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
-import { participationSecret } from '#store/participation-secret.ts';
-import {
-  COOKIE,
-  escapeHtml,
-  formOf,
-  html,
-  notFound,
-  pageOf,
-  schemeOf,
-  secureRequest,
-  SECURITY_HEADERS,
-  targetOf,
-  type Event,
-  type PageTarget,
-  type Result,
-} from './http.ts';
-import { SESSION_SECONDS, sessionToken } from './session.ts';
+import { escapeHtml, html, notFound, pageOf, targetOf, type Event, type PageTarget, type Result } from './http.ts';
+import { isRefusal, verifiedLink, type VerifiedLink } from './link.ts';
 
 /**
  * GET /insider-auctions/{auctionId}/login?bidder_id=&signature= (2.3), /texas-auctions/{auctionId}/login?bidder_id=
- * &hash= (2.5), public: a bidder's participation link. The link is verified here (Ed25519 / SHA-1,
- * domain/auctions/room-links.ts) and the auction's terms shown with "I agree" (as the original's login page); the
- * agreement (POST, the same fields) verifies again and gives the bidder's session: an HttpOnly, SameSite=Strict cookie
- * for this auction's pages only (Secure over HTTPS), then the room page. A link that does not verify is a 403.
+ * &hash= (2.5), public: a bidder's participation link. The link is verified here (link.ts) and the auction's terms
+ * shown with "I agree" (as the original's login page); the agreement posts the same fields to agree.ts, which gives
+ * the session. A link that does not verify is a 403.
  */
 export const handler = async (event: Event): Promise<Result> => {
   wireRuntime();
   const target = targetOf(event);
   if (!target) return notFound();
-  const scheme = schemeOf(target);
-  const fields =
-    event.requestContext.http.method === 'POST' ? formOf(event) : new URLSearchParams(event.rawQueryString);
-  const bidderId = fields.get('bidder_id') ?? '';
-  const key = fields.get(scheme.param) ?? '';
-  const secret = await participationSecret();
-  if (!/^[0-9a-f]{32}$/.test(bidderId) || !scheme.verify(secret, target.auctionId, bidderId, key)) return refused();
-  if (event.requestContext.http.method !== 'POST') return terms(target, bidderId, scheme.param, key);
-  const nowSeconds = Math.floor(requestNow() / 1e6);
-  const cookie = [
-    `${COOKIE}=${sessionToken(secret, 'cookie', target.auctionId, bidderId, nowSeconds)}`,
-    `Path=${target.base}`,
-    `Max-Age=${SESSION_SECONDS.cookie}`,
-    'HttpOnly',
-    'SameSite=Strict',
-    ...(secureRequest(event) ? ['Secure'] : []),
-  ].join('; ');
-  return { statusCode: 303, headers: { ...SECURITY_HEADERS, location: target.base, 'set-cookie': cookie }, body: '' };
+  const link = await verifiedLink(target, new URLSearchParams(event.rawQueryString));
+  return isRefusal(link) ? link : terms(target, link);
 };
 
-const refused = () =>
-  html(
-    403,
-    pageOf(
-      'Invalid participation link',
-      '<main class="card"><h1>Недійсне посилання · Invalid participation link</h1><p>Посилання на участь не підходить до цього аукціону. · The participation link does not match this auction.</p></main>',
-    ),
-  );
-
 /** The terms page, in both languages (no script): the form posts the link's fields back. */
-const terms = (target: PageTarget, bidderId: string, param: string, key: string) =>
+const terms = (target: PageTarget, { bidderId, param, key }: VerifiedLink) =>
   html(
     200,
     pageOf(
