@@ -59,20 +59,23 @@ export function auctionModuleView(a: AuctionParts, links?: ParticipationLinks): 
 
 /**
  * The listing feed (never drafts) and the work index: the convoy's while the auction waits for its lot's check or
- * must report its outcome to the lot, else the chronograph's while a timed event is pending.
+ * must report its outcome to the lot, else the earlier of the room's (its room to plan or close) and the
+ * chronograph's (a timed event pending).
  */
 export function auctionIndexing(auction: Auction, internal?: JsonObject): Indexing {
   const convoy = convoyDue(auction, internal);
   const due = auction.next_check ? parseInstant(auction.next_check) : undefined;
   // The auction room plans its room once the auction enters active.auction, and closes it if it leaves without it.
-  const room = roomDue(auction, internal) && parseInstant(auction.date ?? auction.dateModified);
+  const room = roomDue(auction, internal) ? parseInstant(auction.date ?? auction.dateModified) : undefined;
+  // One bot at a time: the convoy first, then whichever of the chronograph and the room is due first (an insider
+  // auction in active.auction has its next_check, the planned end, hours after the room must be planned).
   const work =
     convoy !== undefined
       ? { bot: 'convoy', due: convoy }
-      : due !== undefined
-        ? { bot: 'chronograph', due }
-        : room
-          ? { bot: 'room', due: room }
+      : room !== undefined && (due === undefined || room <= due)
+        ? { bot: 'room', due: room }
+        : due !== undefined
+          ? { bot: 'chronograph', due }
           : undefined;
   return {
     ...(auction.status !== 'draft' && {
