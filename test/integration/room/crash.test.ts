@@ -70,7 +70,12 @@ async function start(): Promise<Running> {
 
 async function setOffset(ms: number) {
   offsetMs = ms;
-  await fetch(`${running!.url}/_local/clock`, { method: 'PUT', body: JSON.stringify({ offsetMs: ms }) });
+  const res = await fetch(`${running!.url}/_local/clock`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ offsetMs: ms }),
+  });
+  expect(res.status).toBe(200);
 }
 /** Moves the service clock just past `instant` (never back). */
 const passTo = (instant: string) => setOffset(Math.max(offsetMs, Date.parse(instant) - Date.now() + 1000));
