@@ -4,6 +4,7 @@ import type { IConstruct } from 'constructs';
 import { ApiStack, routesByStack } from '../lib/api-stack.ts';
 import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
+import { RoomStack } from '../lib/room-stack.ts';
 import { acknowledgeNagFindings, addNagChecks } from '../lib/nag.ts';
 import { ParameterError, parameters } from '../lib/parameters.ts';
 import { RouteStack } from '../lib/route-stack.ts';
@@ -20,8 +21,9 @@ class RuntimeSettings implements IAspect {
 }
 
 /**
- * The CDK app: DataStack (the table, files, secrets, alarm topic) -> ApiStack (the HTTP API, its authorizer, alarms and
- * outputs) -> one RouteStack per family of routes (their functions) and BotsStack (schedules), given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
+ * The CDK app: DataStack (the table, files, secrets, alarm topic) -> RoomStack (the auction room), ApiStack (the HTTP
+ * API, its authorizer, alarms and outputs) -> one RouteStack per family of routes (their functions) and BotsStack
+ * (schedules), given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
@@ -31,6 +33,14 @@ export function buildApp(app = new App()) {
   );
   const security = securityParameters(app.node);
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
+  // The auction room (WebSocket API, timers, its bot): the default auction site of every link the API answers.
+  const room = new RoomStack(app, `Agora-${stage}-Room`, {
+    table: data.table,
+    participationKey: data.participationKey,
+    files: data.files,
+    docserviceKey: data.docserviceKey,
+    alarmTopic: data.alarmTopic,
+  });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
     table: data.table,
     files: data.files,
@@ -53,11 +63,11 @@ export function buildApp(app = new App()) {
     botConcurrency: security.botConcurrency,
   });
   Aspects.of(app).add(
-    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite, AGORA_CALENDAR: runtime.calendar }),
+    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite ?? room.site, AGORA_CALENDAR: runtime.calendar }),
   );
-  acknowledgeNagFindings({ data, api, routeStacks, bots: botsStack });
+  acknowledgeNagFindings({ data, api, routeStacks, bots: botsStack, room });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);
-  return { app, data, api, routeStacks, bots: botsStack };
+  return { app, data, api, routeStacks, bots: botsStack, room };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

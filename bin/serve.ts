@@ -5,6 +5,7 @@ import { buildLocalBundles } from '../lib/local/bundles.ts';
 import { startGateway } from '../lib/local/gateway.ts';
 import { humanizeStream } from '../lib/local/log-format.ts';
 import { nodeProblem, portFree, portHolder, takeLock } from '../lib/local/preflight.ts';
+import { startRoomBot } from '../lib/local/room-server.ts';
 import { startBots } from '../lib/local/scheduler.ts';
 import { createTable } from '../lib/local/table.ts';
 import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
@@ -119,9 +120,17 @@ else
 const stopBots = startBots(interval, (line) => {
   if (line.includes('failed:')) console.error(line);
 });
+// The auction room's bot (plans rooms, closes cancelled ones, takes up late timers): every second, for a room that
+// opens as soon as its auction enters active.auction.
+const stopRoomBot = startRoomBot(Number(process.env.ROOM_BOT_INTERVAL_MS ?? 1000), (line) => {
+  if (line.includes('failed:')) console.error(line);
+});
 
 console.log(
   `Agora is serving on ${gateway.url} (DynamoDB Local on ${db.endpoint}, ${inMemory ? 'in memory' : `data in ${dbPath}`})`,
+);
+console.log(
+  `Auction room (WebSocket): ${gateway.url.replace(/^http/, 'ws')}/room?auction_id=<id> (functions/room/protocol.schema.json)`,
 );
 console.log(`API keys (Basic user name, empty password): ${DEV_KEYS.map((k) => `${k.name} (${k.role})`).join(', ')}`);
 console.log(
@@ -133,6 +142,7 @@ console.log(
 
 shutdown = async () => {
   stopBots();
+  stopRoomBot();
   if (owner) rmSync(LOCAL_FILE, { force: true });
   release();
   await gateway.close();

@@ -291,12 +291,32 @@ const DOCS: readonly RouteRow[] = [
   ['ANY', '$default', 'not-found', PUBLIC, 'Any other method and path: 404', resource(), NO_TABLE],
 ];
 
+/**
+ * The auction room's page of one auction type (functions/room-page/: plain HTML handlers, not the JSON kit), public,
+ * at the path its bidders' links name (`<path>/{auctionId}`: domain/auctions/room-links.ts). `kind` names its operations.
+ */
+const roomPage = (path: string, type: string, kind: string): RouteDefinition[] =>
+  // biome-ignore format: one route a line, read down like a table
+  family(`/${path}/{auctionId}`, 'room-page', [
+    ['GET', '', 'page', PUBLIC, 'The auction room page', { response: 'html', operationId: `get${kind}RoomPage` }, NO_TABLE],
+    ['GET', '/login', 'login', PUBLIC, "A bidder's participation link: the auction's terms", { response: 'html', operationId: `get${kind}RoomLogin` }, { ...NO_TABLE, ...PARTICIPATION }],
+    ['POST', '/login', 'agree', PUBLIC, "A bidder agrees to the terms: the session (a cookie), then the page", { response: 'html', operationId: `post${kind}RoomLogin` }, { ...NO_TABLE, ...PARTICIPATION }],
+    ['GET', '/session', 'session-token', PUBLIC, "The room page's WebSocket token of a bidder's session", resource(undefined, { operationId: `get${kind}RoomSession` }), { ...NO_TABLE, ...PARTICIPATION }],
+  ], { type });
+// biome-ignore format: one route a line, read down like a table
+const ROOM_PAGE_FILES: readonly RouteRow[] = [
+  ['GET', '/room-page/{file}', 'asset', PUBLIC, 'A file of the room page', { response: 'asset', operationId: 'getRoomPageFile' }, NO_TABLE],
+];
+
 export const routes: readonly RouteDefinition[] = [
   ...family('/api/0.1/lots', 'http/lots', LOTS),
   ...transfers('0.1'),
   ...ASSET_TYPES.flatMap(assetTypeRoutes),
   ...family('', 'http', SERVICE),
   ...AUCTION_TYPES.flatMap(auctionTypeRoutes),
+  ...roomPage('insider-auctions', 'dgfInsider', 'Insider'),
+  ...roomPage('texas-auctions', 'landlease', 'Texas'),
+  ...family('', 'room-page', ROOM_PAGE_FILES),
   ...family('', 'http', DOCS),
 ];
 

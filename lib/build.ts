@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { build, transform, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { bots } from '../functions/bots.ts';
+import { roomLambdas } from '../functions/room/lambdas.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
 
@@ -29,7 +30,13 @@ const FUNCTIONS = join(ROOT, 'functions');
 
 /** Every Lambda's handler module (under `functions/`, no extension), each once. */
 export const lambdaHandlers = (): string[] => [
-  ...new Set([...routes.map((r) => r.handler), 'auth/authorizer', ...bots.map((b) => b.handler), 'ops/migrate']),
+  ...new Set([
+    ...routes.map((r) => r.handler),
+    'auth/authorizer',
+    ...bots.map((b) => b.handler),
+    'ops/migrate',
+    ...roomLambdas.map((l) => l.handler),
+  ]),
 ];
 
 /** The npm package files a handler reads at run time (routes.ts `files`). */
@@ -57,7 +64,9 @@ const validatorSetFile = (type: string) => (type ? `validators.${type}.mjs` : VA
 const VALIDATOR_ENTRY = 'agora-validators';
 const VALIDATORS_SHARED = '_shared/validators';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const isBot = (handler: string) => bots.some((b) => b.handler === handler);
+/** A bot, or a room Lambda that posts results (it checks what it writes as the API does, as a bot). */
+const isBot = (handler: string) =>
+  bots.some((b) => b.handler === handler) || roomLambdas.some((l) => l.handler === handler && l.posts);
 /** A bot, or an HTTP Lambda with a route that can carry a body: validators load only for those. */
 const takesBodies = (handler: string) =>
   isBot(handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
@@ -272,6 +281,9 @@ function copyBeside(outdir: string, validators: ValidatorNames): void {
       if (names.length > 0)
         copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, validatorSetFile(type)), true);
     for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
+    // Static files a handler's folder keeps in `assets/` (the room page's script and style), read beside its module.
+    const assets = join(ROOT, 'functions', dirname(handler), 'assets');
+    if (existsSync(assets)) cpSync(assets, join(dir, 'assets'), { recursive: true });
   }
 }
 

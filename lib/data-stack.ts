@@ -72,7 +72,7 @@ export class DataStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     this.participationKey = new Secret(this, 'ParticipationKey', {
-      description: 'Agora participation links key (HMAC-SHA256 of auction and bid ids)',
+      description: 'Agora participation links key (2.3: the Ed25519 seed is its SHA-256; 2.5: the SHA-1 hash secret)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -21,11 +21,13 @@ export function acknowledgeNagFindings({
   api,
   routeStacks,
   bots,
+  room,
 }: {
   data: Stack;
   api: Stack;
   routeStacks: readonly Stack[];
   bots: Stack;
+  room: Stack;
 }): void {
   // --- Data
   acknowledge(
@@ -44,7 +46,7 @@ export function acknowledgeNagFindings({
     "Keys bidders' participation links (HMAC of auction and bid ids): an automatic rotation would break the links of every running auction. It is rotated by hand between auctions.",
   );
 
-  for (const stack of [api, bots]) {
+  for (const stack of [api, bots, room]) {
     acknowledge(
       stack,
       BASIC_EXECUTION,
@@ -54,6 +56,16 @@ export function acknowledgeNagFindings({
       stack,
       'AwsSolutions-IAM5[Resource::*]',
       'The only statement on "*" is xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing): X-Ray does not support resource-level permissions.',
+    );
+  }
+  // --- Room
+  for (const route of room.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute)) {
+    acknowledge(
+      route,
+      'AwsSolutions-APIG4',
+      route.routeKey === '$connect'
+        ? "$connect authorizes in its own function: an observer needs no credential, a bidder's participation link is verified (Ed25519 or SHA-1 hash, constant time) and a bad one refused with 403."
+        : 'A WebSocket API authorizes only at $connect; every message route finds its session (bidder or observer) by the connection id the handshake stored.',
     );
   }
   const filesRole = api.node.tryFindChild('NoneFilesRouteRole');
@@ -99,6 +111,17 @@ export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] 
     pattern: /^Resource::arn:<AWS::Partition>:lambda:<AWS::Region>:<AWS::AccountId>:function:[\w-]+-\*$/,
     reason:
       "API Gateway's route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.",
+  },
+  {
+    pattern:
+      /^Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<Room\w+>\/\*\/\*\/@connections\/\*$/,
+    reason:
+      "PostToConnection (execute-api:ManageConnections) on the auction room's own WebSocket API: its connections have run-time ids, so the grant is every connection of that one API (CDK's grantManageConnections).",
+  },
+  {
+    pattern: /^Resource::<RoomTransition\w+\.Arn>:\*$/,
+    reason:
+      "The room timers' state machine may invoke exactly the transition function, versions included (<function arn>:*), as CDK's LambdaInvoke task grants it.",
   },
   {
     pattern: /^Resource::<\w+Bot\w+\.Arn>:\*$/,

@@ -10,7 +10,7 @@ import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-function alarm(
+export function alarm(
   scope: Construct,
   id: string,
   metric: IMetric,

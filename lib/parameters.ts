@@ -12,7 +12,7 @@ import type { Node } from 'constructs';
  * | `botSchedules`   | bots.ts (`rate(1 minute)`)| per-bot EventBridge Scheduler expression, JSON: `{"convoy":"rate(5 minutes)"}` |
  * | `alarmEmail`     | none                      | an address subscribed to the alarm topic (confirm the mail AWS sends) |
  * | `api5xxThreshold`| `5`                       | API 5xx answers in 5 minutes that raise the 5xx alarm                |
- * | `auctionSite`    | `https://auction.agora.example` | the auction module's base: `auctionUrl` and participation links (AGORA_AUCTION_SITE) |
+ * | `auctionSite`    | the room's own endpoint    | the auction room's base: `auctionUrl` and participation links (AGORA_AUCTION_SITE) |
  * | `calendar`       | `martial-law`             | working-day calendar: `martial-law` or `peacetime` (AGORA_CALENDAR)   |
  * | `corsOrigins`    | none                      | browser origins allowed by CORS, comma-separated or JSON array; `*` for any |
  */
@@ -23,7 +23,8 @@ export interface Parameters {
   alarmEmail?: string;
   api5xxThreshold: number;
   /** The functions' run-time settings: AGORA_AUCTION_SITE, AGORA_CALENDAR. */
-  runtime: { auctionSite: string; calendar: 'martial-law' | 'peacetime' };
+  /** `auctionSite` absent: the auction room's own endpoint (RoomStack). */
+  runtime: { auctionSite?: string; calendar: 'martial-law' | 'peacetime' };
   /** CORS origins of the HTTP API; empty: no CORS. */
   corsOrigins: string[];
 }
@@ -33,7 +34,6 @@ export const DEFAULTS = {
   throttleRate: 100,
   throttleBurst: 200,
   api5xxThreshold: 5,
-  auctionSite: 'https://auction.agora.example',
   calendar: 'martial-law',
 } as const;
 
@@ -110,8 +110,8 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
   const alarmEmail = raw('alarmEmail');
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(alarmEmail)))
     throw new ParameterError(`context alarmEmail: not an address: ${JSON.stringify(alarmEmail)}`);
-  const auctionSite = String(raw('auctionSite') ?? DEFAULTS.auctionSite);
-  if (!/^https?:\/\/[^\s]+[^/\s]$/.test(auctionSite))
+  const auctionSite = raw('auctionSite') === undefined ? undefined : String(raw('auctionSite'));
+  if (auctionSite !== undefined && !/^https?:\/\/[^\s]+[^/\s]$/.test(auctionSite))
     throw new ParameterError(
       `context auctionSite: expected an http(s) URL without a trailing slash, got ${JSON.stringify(auctionSite)}`,
     );

@@ -39,6 +39,10 @@ export interface Config {
   addressRate?: { rate: number; burst: number };
   participationSecretArn?: string;
   participationSecret?: string;
+  /** The auction room's WebSocket API management endpoint (PostToConnection), in AWS. */
+  roomCallbackUrl?: string;
+  /** The state machine that times the auction rooms (Step Functions), in AWS. */
+  roomTimersArn?: string;
   docserviceSecretArn?: string;
   /** 64 hex: the local document service seed. */
   docserviceSeed?: string;
@@ -106,6 +110,8 @@ export function readConfig(env: Env): Config {
     addressRate: addressRate(env, inLambda),
     participationSecretArn: nonEmpty(env.PARTICIPATION_SECRET_ARN),
     participationSecret: nonEmpty(env.AGORA_PARTICIPATION_SECRET),
+    roomCallbackUrl: nonEmpty(env.ROOM_CALLBACK_URL),
+    roomTimersArn: nonEmpty(env.ROOM_TIMERS_ARN),
     docserviceSecretArn: nonEmpty(env.DOCSERVICE_SECRET_ARN),
     docserviceSeed: seed,
     filesBucket: nonEmpty(env.FILES_BUCKET),
@@ -134,6 +140,7 @@ export function config(): Config {
     local: true,
     publicUrl: local.publicUrl ?? base.publicUrl,
     docserviceUrl: local.docserviceUrl ?? base.docserviceUrl,
+    auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
   };
 }
@@ -152,6 +159,8 @@ export interface LocalSettings {
   clockOffsetMs: number;
   publicUrl?: string;
   docserviceUrl?: string;
+  /** The auction room's base URL: the gateway's own (it serves the room) unless AGORA_AUCTION_SITE says otherwise. */
+  auctionSite?: string;
   /** Fault injection config (JSON), '' for none. */
   faults?: string;
 }

@@ -9,4 +9,7 @@ export const TELEMETRY = {
   botItemFailures: 'BotItemFailures',
   authFailures: 'AuthFailures',
   throttled: 'Throttled',
+  /** The auction room: a failed post of an ended room's results (retried), and how late a stage change was applied. */
+  roomResultsPostFailures: 'RoomResultsPostFailures',
+  roomTransitionLateness: 'RoomTransitionLateness',
 } as const;

@@ -1,13 +1,16 @@
 import { config } from '#runtime/config.ts';
 import { readSecretString } from './secrets.ts';
 
-/** DEV ONLY: the documented participation secret of `npm start` and the tests (`AGORA_LOCAL=1`). Never used in AWS. */
-export const DEV_PARTICIPATION_SECRET = 'agora-dev-participation-secret-not-for-production';
+/**
+ * DEV ONLY: the documented participation secret of `npm start` and the tests (`AGORA_LOCAL=1`): the Ed25519 seed of
+ * the original's recorded participation links (spec/auction-room.md), so a local link reads as theirs. Never in AWS.
+ */
+export const DEV_PARTICIPATION_SECRET = 'fe3b3b5999a08e68dfe62687c2ae147f62712ceace58c1ffca8ea819eabcb5d1';
 
 let fromSecretsManager: Promise<string> | undefined;
 
 /**
- * The server secret bidders' participation links are keyed with (HMAC-SHA256, domain/auctions/bids.ts), once per
+ * The server secret bidders' participation links are keyed with (domain/auctions/room-links.ts), once per
  * container: in AWS the generated secret named by PARTICIPATION_SECRET_ARN; else AGORA_PARTICIPATION_SECRET; locally
  * (`AGORA_LOCAL=1`) DEV_PARTICIPATION_SECRET. Anywhere else a missing secret is refused: links keyed with a public
  * default could be forged.

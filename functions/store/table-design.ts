@@ -51,6 +51,25 @@ export const keys = {
   organization: (scheme: string, id: string) => ({ PK: `ORG#${scheme}#${id}`, SK: '#ORG' }),
   feed: (feed: string, test: boolean) => (test ? `${feed}#test` : feed),
   work: (bot: string) => `WORK#${bot}`,
+  /**
+   * The auction room, in its own partition so no auction read loads it: its state (`#STATE`), the sealed bids
+   * (`SEALED#<bid>`, never in a public answer), the bid journal (`JOURNAL#<date>#<n>`) and its connections
+   * (`CONN#<connection>`); and each connection's room (`CONN#<connection>` / `#ROOM`) for its disconnect.
+   */
+  room: (auctionId: string) => `ROOM#${auctionId}`,
+  roomState: (auctionId: string) => ({ PK: `ROOM#${auctionId}`, SK: '#STATE' }),
+  roomSealed: (auctionId: string, bidId: string) => ({ PK: `ROOM#${auctionId}`, SK: `SEALED#${bidId}` }),
+  roomJournal: (auctionId: string, at: string) => ({ PK: `ROOM#${auctionId}`, SK: `JOURNAL#${at}` }),
+  /** The answer to a bid the client named (`bidId` of the message): a repeated message gets it, never a second bid. */
+  roomBidAnswer: (auctionId: string, bidderId: string, clientBidId: string) => ({
+    PK: `ROOM#${auctionId}`,
+    SK: `ANSWER#${bidderId}#${clientBidId}`,
+  }),
+  roomConnection: (auctionId: string, connectionId: string) => ({
+    PK: `ROOM#${auctionId}`,
+    SK: `CONN#${connectionId}`,
+  }),
+  connectionRoom: (connectionId: string) => ({ PK: `CONN#${connectionId}`, SK: '#ROOM' }),
 };
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */

@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots } from '../../functions/bots.ts';
 import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
+import { roomLambdas } from '../../functions/room/lambdas.ts';
+import { attachRoomServer } from './room-server.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
 
 /**
@@ -149,7 +151,8 @@ const refuse = (
 async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
   const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
   if (bot && method === 'POST') {
-    const def = bots.find((b) => b.name === bot[1]);
+    // The room bot (functions/room/lambdas.ts) runs here too: `POST /_local/bots/room`.
+    const def = bots.find((b) => b.name === bot[1]) ?? roomLambdas.find((l) => l.kind === 'bot' && bot[1] === 'room');
     if (!def) {
       refuse(res, 404, 'bot', 'Not Found');
       return true;
@@ -216,7 +219,13 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
  */
 interface RuntimeConfig {
   startLocalRuntime(): void;
-  setLocal(settings: { clockOffsetMs?: number; publicUrl?: string; docserviceUrl?: string; faults?: string }): void;
+  setLocal(settings: {
+    clockOffsetMs?: number;
+    publicUrl?: string;
+    docserviceUrl?: string;
+    auctionSite?: string;
+    faults?: string;
+  }): void;
   config(): { faults: string };
 }
 const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
@@ -325,13 +334,18 @@ export async function startGateway(options: { port?: number; host?: string } = {
   // configured one (AGORA_PUBLIC_URL before start, e.g. behind a proxy); never a request's Host header.
   const publicUrl = process.env.AGORA_PUBLIC_URL || `http://${ownHost}`;
   // The document service of this gateway: the base its signed file URLs carry and the APIs accept.
-  runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice` });
+  // The auction room is served here too (lib/local/room-server.ts): links lead to it unless AGORA_AUCTION_SITE is set.
+  const auctionSite = process.env.AGORA_AUCTION_SITE || publicUrl;
+  runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice`, auctionSite });
+  // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
+  const room = await attachRoomServer(server, () => ownHost);
   return {
     url: `http://${host}:${port}`,
     port,
     server,
     close: () =>
       new Promise((resolve) => {
+        room.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLambdas, lambdaHandlers, ROOT, type ValidatorNames } from '../../lib/build.ts';
 import { openApiDocument } from '../../functions/openapi/document.ts';
 import { bots } from '../../functions/bots.ts';
+import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
 
 /**
@@ -36,7 +37,10 @@ const inputsOf = (handler: string): string[] => {
   if (!output) throw new Error(`no bundle for ${handler}`);
   return Object.keys(output[1].inputs);
 };
-const touchesDocuments = (handler: string) => routes.some((r) => r.handler === handler && docserviceAccess(r));
+/** A route that touches documents, or a room Lambda that files the audit document of an ended room. */
+const touchesDocuments = (handler: string) =>
+  routes.some((r) => r.handler === handler && docserviceAccess(r)) ||
+  roomLambdas.some((l) => l.handler === handler && l.posts);
 
 /**
  * Invokes a bundle's handler (or, with `source`, the TypeScript module as is) in a fresh Node process, as a Lambda
@@ -80,7 +84,9 @@ function invoke(
   return { answer: JSON.parse(line.slice('ANSWER '.length)), log: run.stdout + run.stderr };
 }
 
-const isBot = (handler: string) => bots.some((b) => b.handler === handler);
+/** A bot, or a room Lambda that posts results (built as a bot: lib/build.ts). */
+const isBot = (handler: string) =>
+  bots.some((b) => b.handler === handler) || roomLambdas.some((l) => l.handler === handler && l.posts);
 /** A Lambda that checks bodies: a bot, or one with a route that can be sent a body (the kit loads validators only then). */
 const takesBodies = (handler: string) =>
   isBot(handler) || routes.some((r) => r.handler === handler && ['POST', 'PUT', 'PATCH'].includes(r.method));

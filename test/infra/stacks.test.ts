@@ -374,10 +374,9 @@ describe('Operations (throttling, alarms, parameters)', () => {
         (f: any) => f.Properties.Environment?.Variables ?? {},
       );
     for (const vars of [...[api, ...routeTemplates].flatMap(env), ...env(botsTemplate)]) {
-      expect(vars).toMatchObject({
-        AGORA_AUCTION_SITE: 'https://auction.agora.example',
-        AGORA_CALENDAR: 'martial-law',
-      });
+      // By default the auction site is the auction room's own endpoint (RoomStack).
+      expect(JSON.stringify(vars.AGORA_AUCTION_SITE)).toMatch(/https:\/\/.*Agora-dev-Room:.*execute-api.*\/live/);
+      expect(vars).toMatchObject({ AGORA_CALENDAR: 'martial-law' });
     }
     const built = build({ auctionSite: 'https://auction.example.org', calendar: 'peacetime' });
     const functions = [built.api, ...built.routeStacks, built.bots].map((s) => Template.fromStack(s));

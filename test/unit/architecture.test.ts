@@ -157,6 +157,7 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     const tables = [
       'functions/routes.ts',
       'functions/bots.ts',
+      'functions/room/lambdas.ts',
       'functions/store/table-design.ts',
       'functions/runtime/telemetry.ts',
     ];
@@ -171,10 +172,10 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     ).toEqual([]);
   });
 
-  it('synthesizes without the domain: all the CDK app (bin/agora.ts) loads of functions/, followed transitively, is the route, bot and table tables and the type descriptors the route table is written from', () => {
+  it('synthesizes without the domain: all the CDK app (bin/agora.ts) loads of functions/, followed transitively, is the route, bot, room Lambda and table tables and the type descriptors the route table is written from', () => {
     // The build (lib/build.ts: the handlers, the domain, the OpenAPI document) runs as a separate process.
     const data = [
-      /^functions\/(routes|bots)\.ts$/,
+      /^functions\/(routes|bots|room\/lambdas)\.ts$/,
       /^functions\/store\/table-design\.ts$/,
       /^functions\/runtime\/telemetry\.ts$/,
       /^functions\/openapi\/swagger-ui-files\.ts$/,

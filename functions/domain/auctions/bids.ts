@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { tokenMatches } from '../kernel/ids.ts';
@@ -15,6 +14,7 @@ import {
   type AuctionStatus,
 } from './auction.ts';
 import { auctionType, type TypeBidFields as BidFields } from './catalog.ts';
+import { linkSchemeOf } from './room-links.ts';
 
 /** Every status a bid of any type can be in: what its request schemas allow (landlease: its patch), and `unsuccessful` (set by the server). */
 export type BidStatus = NonNullable<StatusOf<BidFields>> | 'unsuccessful';
@@ -135,7 +135,7 @@ export function bidView(a: AuctionParts, bid: Bid, links?: ParticipationLinks): 
   return {
     ...rest,
     ...(documents.length && { documents }),
-    ...(links && hasParticipationLink(a, bid) && { participationUrl: participationUrlOf(links, a.root.id, bid.id) }),
+    ...(links && hasParticipationLink(a, bid) && { participationUrl: participationUrlOf(links, a.root, bid.id) }),
   } as Bid;
 }
 
@@ -179,31 +179,32 @@ export function assertBidDocumentsReadable(
   }
 }
 
+/** What a link into the auction room is made of: the auction and its type (each type has its link scheme). */
+export interface RoomAuctionRef {
+  id: string;
+  procurementMethodType: string;
+}
+
+const schemeOf = (auction: RoomAuctionRef) => {
+  const scheme = linkSchemeOf(auction.procurementMethodType);
+  if (!scheme) throw new Error(`no room links for auction type ${auction.procurementMethodType}`);
+  return scheme;
+};
+
+/** Where the auction room holds an auction: `auctionUrl` once it is scheduled, and the base of bidders' links. */
+export const auctionUrlOf = (auctionSite: string, auction: RoomAuctionRef): string =>
+  `${auctionSite}/${schemeOf(auction).path}/${auction.id}`;
+
 /**
- * The key of a bidder's link into the auction: HMAC-SHA256 of the auction and bid ids under a server secret, so that
- * knowing a bid id (dgfInsider shows them once bids are public) does not let anyone forge another bidder's link.
+ * The link a bidder follows into the auction room, as the originals made it (room-links.ts): the auction URL +
+ * `login?bidder_id=<bid id>&signature=<Ed25519 signature>` (dgfInsider) or `&hash=<SHA-1>` (landlease).
  */
-export const participationKey = (secret: string, auctionId: string, bidId: string): string =>
-  createHmac('sha256', secret).update(`${auctionId}:${bidId}`).digest('hex');
-
-/** Where the auction system holds an auction: `auctionUrl` once it is scheduled, and the base of bidders' links. */
-export const auctionUrlOf = (auctionSite: string, auctionId: string): string => `${auctionSite}/auctions/${auctionId}`;
-
-/**
- * The link a bidder follows into the auction, as upstream `generate_auction_url`: the auction URL +
- * `login?bidder_id=<bid id>&signature=<participation key>`.
- */
-export const participationUrl = (auctionUrl: string, bidId: string, key: string): string =>
-  `${auctionUrl}/login?bidder_id=${bidId}&signature=${key}`;
-
-/** The bid's own participation link, keyed under the server secret. */
 export const participationUrlOf = (
   link: { auctionSite: string; participationSecret: string },
-  auctionId: string,
+  auction: RoomAuctionRef,
   bidId: string,
-): string =>
-  participationUrl(
-    auctionUrlOf(link.auctionSite, auctionId),
-    bidId,
-    participationKey(link.participationSecret, auctionId, bidId),
-  );
+): string => {
+  const scheme = schemeOf(auction);
+  const key = scheme.key(link.participationSecret, auction.id, bidId);
+  return `${auctionUrlOf(link.auctionSite, auction)}/login?bidder_id=${bidId}&${scheme.param}=${key}`;
+};

@@ -33,7 +33,7 @@ export function dropDraftBids(w: Working): boolean {
  * (`bidView`): a credential, never stored.
  */
 export function scheduleAuction(w: Working, ctx: EventContext): void {
-  const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root.id);
+  const auctionUrl = auctionUrlOf(ctx.auctionSite, w.root);
   moveTo(w, 'active.auction', ctx, {
     auctionUrl,
     auctionPeriod: { ...w.root.auctionPeriod, startDate: w.root.auctionPeriod?.shouldStartAfter },

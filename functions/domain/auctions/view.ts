@@ -8,6 +8,7 @@ import { bidsOf, bidView, visibleBids, type Bid, type ParticipationLinks } from 
 import { cancellationsOf, type Cancellation } from './cancellations.ts';
 import { auctionType } from './catalog.ts';
 import { convoyDue } from './convoy-due.ts';
+import { roomDue } from './room-due.ts';
 import { questionsOf, type PublicQuestion } from './questions.ts';
 
 // The views read only the type's descriptor (catalog.ts), never its definition (registry.ts): the read routes and
@@ -58,13 +59,24 @@ export function auctionModuleView(a: AuctionParts, links?: ParticipationLinks): 
 
 /**
  * The listing feed (never drafts) and the work index: the convoy's while the auction waits for its lot's check or
- * must report its outcome to the lot, else the chronograph's while a timed event is pending.
+ * must report its outcome to the lot, else the earlier of the room's (its room to plan or close) and the
+ * chronograph's (a timed event pending).
  */
 export function auctionIndexing(auction: Auction, internal?: JsonRecord): Indexing {
   const convoy = convoyDue(auction, internal);
   const due = auction.next_check ? parseInstant(auction.next_check) : undefined;
+  // The auction room plans its room once the auction enters active.auction, and closes it if it leaves without it.
+  const room = roomDue(auction, internal) ? parseInstant(auction.date ?? auction.dateModified) : undefined;
+  // One bot at a time: the convoy first, then whichever of the chronograph and the room is due first (an insider
+  // auction in active.auction has its next_check, the planned end, hours after the room must be planned).
   const work =
-    convoy !== undefined ? { bot: 'convoy', due: convoy } : due !== undefined ? { bot: 'chronograph', due } : undefined;
+    convoy !== undefined
+      ? { bot: 'convoy', due: convoy }
+      : room !== undefined && (due === undefined || room <= due)
+        ? { bot: 'room', due: room }
+        : due !== undefined
+          ? { bot: 'chronograph', due }
+          : undefined;
   return {
     ...(auction.status !== 'draft' && {
       feed: { name: auctionType(auction.procurementMethodType).feed, test: auction.mode === 'test' },

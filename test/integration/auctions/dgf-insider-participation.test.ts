@@ -17,9 +17,18 @@ const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
 
-/** `<auction site>/auctions/<auction id>/login?bidder_id=<bid id>&signature=<64 hex>`. */
+/**
+ * `<auction site>/insider-auctions/<auction id>/login?bidder_id=<bid id>&signature=<Ed25519, base64, quoted>`; the
+ * auction site is the local gateway itself (it serves the room).
+ */
 const linkOf = (auctionId: string, bidId: string) =>
-  new RegExp(`^https?://[^?]+/auctions/${auctionId}/login\\?bidder_id=${bidId}&signature=[0-9a-f]{64}$`);
+  new RegExp(
+    `^${service.url}/insider-auctions/${auctionId}/login\\?bidder_id=${bidId}&signature=[A-Za-z0-9/%]{86,}3D%3D$`,
+  );
+
+/** The landlease (2.5) link: `<auction site>/texas-auctions/<auction id>/login?bidder_id=<bid id>&hash=<SHA-1 hex>`. */
+const texasLinkOf = (auctionId: string, bidId: string) =>
+  new RegExp(`^${service.url}/texas-auctions/${auctionId}/login\\?bidder_id=${bidId}&hash=[0-9a-f]{40}$`);
 
 /** The stored items of an auction, as text: what a reader of the table (a backup, a leaked dump) would see. */
 const stored = (auctionId: string) => partition(`AUCTION#${auctionId}`);
@@ -54,9 +63,10 @@ describe('participation links at rest', () => {
     await landlease.toAuction(service, clock, a.auction);
     expect((await api.get(`${AUCTIONS}/${a.id}`)).body.data.status).toBe('active.auction');
     expect(await stored(a.id)).not.toContain('participationUrl');
+    expect(await stored(a.id)).not.toContain('hash=');
     const read = (await api.get(`${AUCTIONS}/${a.id}/bids/${bids[0].id}`, { as: 'broker2', token: bids[0].token })).body
       .data;
-    expect(read.participationUrl).toMatch(linkOf(a.id, bids[0].id));
+    expect(read.participationUrl).toMatch(texasLinkOf(a.id, bids[0].id));
     // The auction system sees it too.
     const module = (await api.get(`${AUCTIONS}/${a.id}/auction`, { as: 'auction' })).body.data;
     expect(module.bids.find((b: { id: string }) => b.id === bids[0].id).participationUrl).toBe(read.participationUrl);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { working } from '../../../functions/domain/auctions/auction.ts';
-import { bidChild, bidsOf, bidView, participationKey, type Bid } from '../../../functions/domain/auctions/bids.ts';
+import { createHash } from 'node:crypto';
+import { bidChild, bidsOf, bidView, type Bid } from '../../../functions/domain/auctions/bids.ts';
 import { applyDueEvents, nextCheck, withNextCheck } from '../../../functions/domain/auctions/timed-events.ts';
 import { landleaseBids } from '../../../functions/domain/auctions/types/landlease/bids.ts';
 import { landlease } from '../../../functions/domain/auctions/types/landlease/definition.ts';
@@ -119,17 +120,17 @@ describe('landlease timed events', () => {
     expect(w.root).toMatchObject({
       status: 'active.auction',
       numberOfBids: 2,
-      auctionUrl: `https://auction.test/auctions/${committed.id}`,
+      auctionUrl: `https://auction.test/texas-auctions/${committed.id}`,
     });
     expect(w.remove).toEqual([{ kind: 'BID', id: '3'.repeat(32) }]);
     // Participation links are credentials: computed for the owner's answers (bidView), never written.
     expect(w.put.filter((c) => c.entity === 'bid')).toEqual([]);
-    const auctionUrl = `https://auction.test/auctions/${committed.id}`;
+    const auctionUrl = `https://auction.test/texas-auctions/${committed.id}`;
     const links = { auctionSite: 'https://auction.test', participationSecret: 'unit-test-secret' };
+    // The original texas link: the SHA-1 hex of the secret followed by the bid id.
+    const hash = (bidId: string) => createHash('sha1').update(`unit-test-secret${bidId}`).digest('hex');
     for (const b of bidsOf(w.children)) {
-      expect(bidView(w, b, links).participationUrl).toBe(
-        `${auctionUrl}/login?bidder_id=${b.id}&signature=${participationKey('unit-test-secret', committed.id, b.id)}`,
-      );
+      expect(bidView(w, b, links).participationUrl).toBe(`${auctionUrl}/login?bidder_id=${b.id}&hash=${hash(b.id)}`);
       expect(bidView(w, b)).not.toHaveProperty('participationUrl');
     }
     expect(applyDueEvents(landlease.events, w, ctx('2026-03-29T21:00:00+03:00'))).toEqual([]);

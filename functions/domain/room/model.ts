@@ -1,0 +1,192 @@
+/**
+ * The auction room's data: what planning reads from an auction, the room's whole state (stored as one item), the
+ * public document every connection receives, and the records the service keeps beside the state (sealed bids and the
+ * bid journal). Plain JSON, no class: the service stores and sends these as they are.
+ *
+ * Instants are ISO 8601 strings with the Kyiv offset (as the API writes them); every function takes `now` as such a
+ * string and never reads a clock.
+ */
+
+export type RoomType = 'dgfInsider' | 'landlease';
+
+export interface Money {
+  amount: number;
+  currency: string;
+  valueAddedTaxIncluded: boolean;
+}
+
+/** What planning reads from the auction (its `GET /auction` view and the auction's own fields). */
+export interface RoomAuction {
+  id: string;
+  procurementMethodType: RoomType;
+  /** auctionPeriod.startDate */
+  startDate: string;
+  value: Money;
+  minimalStep?: { amount: number };
+  /** auctionParameters.dutchSteps (dgfInsider), default 80. */
+  dutchSteps?: number;
+  /** The sandbox accelerator (procurementMethodDetails `accelerator=N` in test mode); 1 otherwise. */
+  accelerator?: number;
+  title?: string;
+  procuringEntityName?: string;
+  /**
+   * The active bids: `name` is tenderers[0].name, revealed only at the announcement; `bidNumber` the bid's own number
+   * where the type has one (landlease), which then names the bidder ("Bidder #<bidNumber>") as the original did.
+   */
+  bidders: { bidId: string; name: string; date: string; bidNumber?: number }[];
+}
+
+export type StageType =
+  | 'pause'
+  | 'dutch'
+  | 'pre-sealedbid'
+  | 'sealedbid'
+  | 'pre-bestbid'
+  | 'bestbid'
+  | 'english'
+  | 'pre-announcement'
+  | 'announcement';
+
+/** One stage of the schedule. `end` is the planned end (the next stage's start); the last stage has none. */
+export interface Stage {
+  index: number;
+  type: StageType;
+  /** `dutch_0` … `dutch_N` for the Dutch steps, the type otherwise. */
+  name: string;
+  start: string;
+  end?: string;
+  /** The Dutch step's asked amount, the English round's minimal amount. */
+  amount?: number;
+}
+
+/** A bid the room accepted into its state (a Dutch bid, an English bid, a best bid, a sealed result once revealed). */
+export interface AcceptedBid {
+  bidderId: string;
+  amount: number;
+  date: string;
+  /** The stage it was placed in (`dutch_12`, `sealedbid`, `bestbid`, `english`). */
+  stage: string;
+}
+
+/** A sealed bid: kept by the service in an item per bidder that no public read returns. `-1` withdraws. */
+export interface SealedBid {
+  bidderId: string;
+  amount: number;
+  date: string;
+}
+
+/** Why a bid is refused: a stable code and the original's message. */
+export interface Refusal {
+  code: RefusalCode;
+  message: string;
+}
+
+export type RefusalCode =
+  | 'unknown-bidder'
+  | 'no-amount'
+  | 'stage'
+  | 'behind'
+  | 'amount'
+  | 'not-multiple'
+  | 'too-low'
+  | 'dutch-winner'
+  | 'not-dutch-winner'
+  | 'below-best-step';
+
+/** One line of the bid journal (for the audit document): every bid the room saw, accepted or refused. */
+export interface BidEntry {
+  bidderId: string;
+  amount: number;
+  date: string;
+  stage: string;
+  outcome: 'accepted' | 'sealed' | 'refused';
+  message?: string;
+}
+
+export type EndReason = 'no-dutch-bid' | 'too-few-sealed-results' | 'finished' | 'no-bid-in-round' | 'deadline';
+
+/** The room's whole state: one item, written with a condition on `version`. */
+export interface RoomState {
+  auctionId: string;
+  procurementMethodType: RoomType;
+  /** Bumped by every change; the service writes the state only if the stored version is the one it read. */
+  version: number;
+  startDate: string;
+  accelerator: number;
+  value: Money;
+  minimalStep?: number;
+  dutchSteps?: number;
+  /** landlease: the instant after which no round runs (17:00 Kyiv on the auction day). */
+  deadline?: string;
+  title?: string;
+  procuringEntityName?: string;
+  /** The active bids in the order of their numbers (`Bidder #<number>`). */
+  bidders: { bidId: string; name: string; date: string; number: number }[];
+  /** The planned schedule at planning (dgfInsider: all of it; landlease: the first pause and round). */
+  plan: Stage[];
+  /** Accepted public bids in order: the Dutch winner, the English bids, the best bids. */
+  bids: AcceptedBid[];
+  /** dgfInsider: the sealed results, written when the sealed-bid stage closes (latest per bidder, withdrawals out). */
+  sealed?: AcceptedBid[];
+  /** The last planned instant the timers have applied (every boundary up to it is applied). */
+  appliedUntil: string;
+  /** Set when the auction has ended (its instant and why). */
+  ended?: { at: string; reason: EndReason };
+  /** Set when the results were posted: the names are revealed from then on. */
+  revealedAt?: string;
+}
+
+/**
+ * A result line of the public document: the latest accepted amount per bidder, best first. The bidder's label
+ * (`Bidder #N`, then the name) is in `bidders`, once, so the largest document stays one message.
+ */
+export interface PublicResult {
+  bidderNumber: number;
+  /** Only after the announcement. */
+  bidderId?: string;
+  amount: number;
+  date: string;
+  dutchWinner?: true;
+  sealedbidWinner?: true;
+}
+
+/** The document every connection receives after every change. */
+export interface PublicRoomDocument {
+  auctionId: string;
+  procurementMethodType: RoomType;
+  title?: string;
+  procuringEntityName?: string;
+  value: Money;
+  minimalStep?: { amount: number };
+  dutchSteps?: number;
+  version: number;
+  serverTime: string;
+  /** The stages; for landlease only the latest ones (from `stagesFrom`), so the document stays one message. */
+  stages: Stage[];
+  stagesFrom: number;
+  currentStage: number;
+  results: PublicResult[];
+  bidders: { bidderNumber: number; label: string; bidderId?: string }[];
+  ended?: { at: string; reason: EndReason };
+  namesRevealed: boolean;
+}
+
+/** What a bidder sees besides the public document: who they are, their own sealed bid and whether they may bid. */
+export interface BidderView {
+  bidderId: string;
+  bidderNumber: number;
+  label: string;
+  /** This bidder's own latest bid, including a sealed or best bid nobody else sees yet. */
+  ownBid?: { amount: number; date: string };
+  mayBid: boolean;
+}
+
+export type BidOutcome =
+  | { kind: 'state'; state: RoomState; entry: BidEntry }
+  | { kind: 'sealed'; sealed: SealedBid; entry: BidEntry }
+  | { kind: 'refused'; refusal: Refusal; entry: BidEntry };
+
+/** POST /auction body data: every active bid, with `value` and `date` when it has a result. */
+export interface RoomResults {
+  bids: { id: string; value?: Money; date?: string }[];
+}

@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { notFound, type Event, type Result } from './http.ts';
+
+/**
+ * GET /room-page/{file} (public): the room page's own script and stylesheet (assets/), nothing from elsewhere.
+ * Read once per container; the names are a fixed list, so a path never reaches the file system.
+ */
+const FILES: Record<string, string> = {
+  'room.js': 'text/javascript; charset=utf-8',
+  'room.css': 'text/css; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
+};
+const cache = new Map<string, Promise<Buffer>>();
+
+export const handler = async (event: Event): Promise<Result> => {
+  const name = event.pathParameters?.file ?? '';
+  const type = FILES[name];
+  if (!type) return notFound();
+  if (!cache.has(name))
+    cache.set(
+      name,
+      readFile(new URL(`./assets/${name}`, import.meta.url)).catch((error) => {
+        cache.delete(name);
+        throw error;
+      }),
+    );
+  const bytes = await cache.get(name)!;
+  return {
+    statusCode: 200,
+    headers: { 'content-type': type, 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' },
+    body: bytes.toString('base64'),
+    isBase64Encoded: true,
+  };
+};

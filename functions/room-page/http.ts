@@ -1,0 +1,105 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { linkSchemeOf, ROOM_LINKS } from '#domain/auctions/room-links.ts';
+import type { AuctionTypeName } from '#domain/auctions/catalog.ts';
+
+/**
+ * What the room page's handlers share: the auction type a path names (`/insider-auctions/<id>` is dgfInsider,
+ * `/texas-auctions/<id>` landlease: domain/auctions/room-links.ts), the page's security headers, and small answers.
+ * These handlers answer HTML and set cookies, so they are plain Lambda handlers, not the JSON API's kit.
+ */
+export type Event = APIGatewayProxyEventV2;
+export type Result = APIGatewayProxyStructuredResultV2;
+
+const ID = /^[0-9a-f]{32}$/;
+
+export interface PageTarget {
+  type: AuctionTypeName;
+  /** `/insider-auctions/<id>`: the page, and the cookie's path. */
+  base: string;
+  auctionId: string;
+}
+
+/** The auction type and id a room page path names, or undefined (an unknown id is a 404, never a half page). */
+export function targetOf(event: Event): PageTarget | undefined {
+  const [, prefix, auctionId] = event.rawPath.split('/');
+  const type = (Object.keys(ROOM_LINKS) as AuctionTypeName[]).find((t) => ROOM_LINKS[t].path === prefix);
+  if (!type || !auctionId || !ID.test(auctionId)) return undefined;
+  return { type, base: `/${prefix}/${auctionId}`, auctionId };
+}
+
+export const schemeOf = (target: PageTarget) => linkSchemeOf(target.type)!;
+
+/**
+ * Only the room's own files run and load; the page talks only to its own origin (the WebSocket included: CSP 3
+ * `'self'` covers ws/wss of the same host), posts forms only to itself, and is never framed.
+ */
+export const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS = {
+  'content-security-policy': CSP,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export const html = (statusCode: number, body: string, headers: Record<string, string> = {}): Result => ({
+  statusCode,
+  headers: { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...headers },
+  body,
+});
+
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A whole page around `main`, with the room's stylesheet and, when given, its script (a module: no inline script). */
+export const pageOf = (title: string, main: string, script?: string) => `<!doctype html>
+<html lang="uk">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/room-page/room.css">
+<link rel="icon" href="/room-page/icon.svg" type="image/svg+xml">
+${script ? `<script type="module" src="/room-page/${script}"></script>` : ''}
+</head>
+<body>
+${main}
+</body>
+</html>
+`;
+
+export const notFound = () =>
+  html(
+    404,
+    pageOf('Not Found', '<main class="card"><h1>Not Found</h1><p>Аукціон не знайдено · No such auction</p></main>'),
+  );
+
+/** The request's cookies by name (API Gateway v2 hands them in `cookies`). */
+export function cookiesOf(event: Event): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of event.cookies ?? []) {
+    const at = pair.indexOf('=');
+    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
+}
+
+export const COOKIE = 'agora_room';
+
+/** Secure wherever the request came over HTTPS (API Gateway in AWS); the local gateway speaks plain HTTP. */
+export const secureRequest = (event: Event) => event.headers?.['x-forwarded-proto'] === 'https';
+
+/** A form's fields (application/x-www-form-urlencoded, possibly base64 as API Gateway hands bodies). */
+export function formOf(event: Event): URLSearchParams {
+  const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+  return new URLSearchParams(text.slice(0, 8192));
+}

@@ -1,0 +1,69 @@
+import { wireRuntime } from '#runtime/wiring.ts';
+import { escapeHtml, html, notFound, pageOf, targetOf, type Event } from './http.ts';
+
+/**
+ * GET /insider-auctions/{auctionId} and /texas-auctions/{auctionId} (public): the auction room page. One page for
+ * everyone: without a session it watches (an observer), with one (login.ts) it bids. The page is a shell: its
+ * script (assets/room.js) fills it from the room's WebSocket, so everything shown comes from the room document.
+ */
+export const handler = async (event: Event) => {
+  wireRuntime();
+  const target = targetOf(event);
+  if (!target) return notFound();
+  const id = escapeHtml(target.auctionId);
+  return html(
+    200,
+    pageOf(
+      `Auction ${target.auctionId}`,
+      `<main id="room" data-auction="${id}" data-type="${target.type}" data-base="${escapeHtml(target.base)}">
+<header class="bar">
+  <span id="connection" class="connection" role="status" aria-live="polite"></span>
+  <button type="button" id="lang" class="lang" aria-label="Мова / Language">EN</button>
+</header>
+<section class="card" aria-labelledby="title">
+  <h1 id="title">${id}</h1>
+  <dl class="facts">
+    <dt data-t="auctionId"></dt><dd id="auction-id">${id}</dd>
+    <dt data-t="organizer"></dt><dd id="organizer">—</dd>
+    <dt data-t="startValue"></dt><dd id="start-value">—</dd>
+    <dt data-t="minimalStep"></dt><dd id="minimal-step">—</dd>
+    <dt data-t="role"></dt><dd id="role">—</dd>
+  </dl>
+</section>
+<section class="card now" aria-labelledby="stage-name">
+  <h2 id="stage-name">—</h2>
+  <p class="countdown"><span data-t="timeLeft"></span> <time id="countdown">—</time></p>
+  <p class="amount"><span data-t="currentAmount"></span> <strong id="current-amount">—</strong></p>
+  <p id="ended" class="ended" hidden></p>
+</section>
+<section class="card" id="bidding" hidden aria-labelledby="bid-title">
+  <h2 id="bid-title" data-t="yourBid"></h2>
+  <p id="bid-rule" class="rule"></p>
+  <p id="own-bid" class="own"></p>
+  <form id="bid-form" novalidate>
+    <label for="bid-amount" id="bid-label" data-t="amount"></label>
+    <div class="row">
+      <input id="bid-amount" name="amount" type="number" inputmode="decimal" min="0" step="0.01" autocomplete="off">
+      <button type="submit" id="bid-send" data-t="send"></button>
+    </div>
+    <div class="row">
+      <button type="button" id="bid-accept" data-t="accept"></button>
+      <button type="button" id="bid-raise" data-t="raise"></button>
+      <button type="button" id="bid-withdraw" data-t="withdraw"></button>
+    </div>
+  </form>
+  <p id="bid-answer" class="answer" role="alert" aria-live="assertive"></p>
+</section>
+<section class="card" aria-labelledby="results-title">
+  <h2 id="results-title" data-t="results"></h2>
+  <table id="results"><thead><tr><th data-t="bidder"></th><th data-t="amount"></th><th data-t="time"></th></tr></thead><tbody></tbody></table>
+</section>
+<section class="card" aria-labelledby="stages-title">
+  <h2 id="stages-title" data-t="stages"></h2>
+  <ol id="stages" class="stages"></ol>
+</section>
+</main>`,
+      'room.js',
+    ),
+  );
+};

@@ -1,0 +1,27 @@
+import { requestNow } from '#runtime/clock.ts';
+import { wireRuntime } from '#runtime/wiring.ts';
+import { participationSecret } from '#store/participation-secret.ts';
+import { COOKIE, cookiesOf, notFound, SECURITY_HEADERS, targetOf, type Event, type Result } from './http.ts';
+import { sessionBidder, sessionToken } from './session.ts';
+
+/**
+ * GET /insider-auctions/{auctionId}/session and /texas-auctions/{auctionId}/session (public; the cookie decides):
+ * what the page's script connects to the room's WebSocket with. A bidder's session cookie (login.ts) gets a socket
+ * token good for a minute, asked again before every (re)connection; without a valid cookie `{}`: the page watches.
+ */
+export const handler = async (event: Event): Promise<Result> => {
+  wireRuntime();
+  const target = targetOf(event);
+  if (!target) return notFound();
+  const secret = await participationSecret();
+  const nowSeconds = Math.floor(requestNow() / 1e6);
+  const bidderId = sessionBidder(secret, 'cookie', target.auctionId, cookiesOf(event)[COOKIE], nowSeconds);
+  const body = bidderId
+    ? { bidderId, token: sessionToken(secret, 'socket', target.auctionId, bidderId, nowSeconds) }
+    : {};
+  return {
+    statusCode: 200,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+};

@@ -1,0 +1,10 @@
+import { wsHandler, send } from './kit.ts';
+import { parseMessage } from './protocol.ts';
+
+/** $default: a message that names no known action (or is not JSON): answered with the protocol's errors. */
+export const handler = wsHandler(async (event) => {
+  const parsed = parseMessage(event.body ?? undefined);
+  const errors = 'errors' in parsed ? parsed.errors : [{ location: 'body', name: 'action', description: 'Not Found' }];
+  await send(event.requestContext.connectionId, { type: 'error', errors });
+  return { statusCode: 200 };
+});

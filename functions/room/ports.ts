@@ -1,0 +1,106 @@
+import {
+  ApiGatewayManagementApiClient,
+  GoneException,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { parseInstant } from '#domain/kernel/time.ts';
+import { config } from '#runtime/config.ts';
+
+/**
+ * What the room does outside the table: send a message to a connection (API Gateway's PostToConnection) and arm the
+ * room's next timer (a Step Functions execution). The local runtime (lib/local/room-server.ts, never AWS) installs
+ * its own: the `ws` server's sockets and in-process timers that call the same transition handler.
+ */
+export interface TimerOrder {
+  auctionId: string;
+  /** The room version the timer belongs to: a newer write arms its own timer and this one stops. */
+  version: number;
+  /** When to wake (ISO instant). */
+  nextAt: string;
+}
+
+/** Step Functions' Wait takes an RFC 3339 timestamp: UTC, to the millisecond, never before the instant. */
+export const utcCeiling = (at: string): string => new Date(Math.ceil((parseInstant(at) ?? 0) / 1000)).toISOString();
+
+export interface RoomPorts {
+  /** 'gone' when the connection no longer exists (API Gateway's 410). */
+  send(connectionId: string, message: string): Promise<'sent' | 'gone'>;
+  arm(order: TimerOrder): Promise<void>;
+}
+
+// On globalThis, like the other local-runtime state: every copy of this module (a bundle per handler) sees it.
+const LOCAL_PORTS = Symbol.for('agora.localRoomPorts');
+const shared = globalThis as unknown as Record<symbol, RoomPorts | undefined>;
+
+/** The local runtime's ports (lib/local/room-server.ts); refused inside Lambda. */
+export function installLocalRoomPorts(ports: RoomPorts | undefined): void {
+  if (config().inLambda) throw new Error('the local room ports never run in AWS Lambda');
+  shared[LOCAL_PORTS] = ports;
+}
+
+let management: ApiGatewayManagementApiClient | undefined;
+let sfn: SFNClient | undefined;
+
+const awsPorts: RoomPorts = {
+  async send(connectionId, message) {
+    const endpoint = config().roomCallbackUrl;
+    if (!endpoint) throw new Error('the room: ROOM_CALLBACK_URL is not set');
+    management ??= new ApiGatewayManagementApiClient({ endpoint });
+    try {
+      await management.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(message) }));
+      return 'sent';
+    } catch (error) {
+      if (error instanceof GoneException || (error as { name?: string }).name === 'GoneException') return 'gone';
+      throw error;
+    }
+  },
+  async arm(order) {
+    const stateMachineArn = config().roomTimersArn;
+    if (!stateMachineArn) throw new Error('the room: ROOM_TIMERS_ARN is not set');
+    sfn ??= new SFNClient({});
+    try {
+      // One execution per room version and instant: starting the same one twice is refused, which is what we want.
+      await sfn.send(
+        new StartExecutionCommand({
+          stateMachineArn,
+          name: `${order.auctionId}-${order.version}-${Date.parse(order.nextAt)}`,
+          input: JSON.stringify({ ...order, nextAt: utcCeiling(order.nextAt) }),
+        }),
+      );
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'ExecutionAlreadyExists') throw error;
+    }
+  },
+};
+
+export const roomPorts = (): RoomPorts => shared[LOCAL_PORTS] ?? awsPorts;
+
+/**
+ * Sends to many connections, at most `concurrency` at a time (API Gateway and the Lambda's sockets stay bounded
+ * whatever the audience), and returns the connections that are gone (to be forgotten). A failed send to one
+ * connection does not stop the others.
+ */
+export async function fanOut(
+  targets: { connectionId: string; message: string }[],
+  concurrency = 50,
+): Promise<{ sent: number; gone: string[]; failed: number }> {
+  const gone: string[] = [];
+  let sent = 0;
+  let failed = 0;
+  let next = 0;
+  const ports = roomPorts();
+  const worker = async () => {
+    while (next < targets.length) {
+      const { connectionId, message } = targets[next++];
+      try {
+        if ((await ports.send(connectionId, message)) === 'gone') gone.push(connectionId);
+        else sent++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
+  return { sent, gone, failed };
+}

@@ -1,0 +1,200 @@
+import { formatKyiv, parseInstant } from '#domain/kernel/time.ts';
+import {
+  advance,
+  bidderDocument,
+  isEnded,
+  needsSealedBids,
+  nextTransitionAt,
+  placeBid,
+  publicDocument,
+  type BidOutcome,
+  type RoomState,
+  type SealedBid,
+} from '#domain/room/engine.ts';
+import { requestNow } from '#runtime/clock.ts';
+import { log } from '#runtime/observability.ts';
+import { roomRepository, type RoomConnection, type RoomItem } from '#store/room-repository.ts';
+import { fanOut, roomPorts, type TimerOrder } from './ports.ts';
+
+/**
+ * The auction room as a service: the pure rules (domain/room/engine.ts) over the room's items, written with
+ * conditions on the room's version, so a stale timer, a repeated one or a lost race changes nothing. Every change is
+ * followed by arming the next timer (one per version: ports.ts) and sending every connection the room document.
+ *
+ * This module is what every room Lambda shares (the bids, the documents, the fan-out); planning, closing and the end
+ * (results, names, audit) are lifecycle.ts, which only the timer and the bot load.
+ */
+
+/** The server clock as the rules take it: an ISO instant with the Kyiv offset. */
+export const nowText = (): string => formatKyiv(requestNow());
+export const micros = (text: string): number => parseInstant(text) ?? 0;
+export const due = (at: string | undefined, now: string) => at !== undefined && micros(at) <= micros(now);
+
+/** Retry pauses of a failed results post: 1 s doubling to at most a minute. */
+export const retryPause = (attempts: number) => Math.min(60, 2 ** attempts) * 1_000_000;
+
+/** What the room waits for next: a stage boundary, a results post (or its retry); nothing once done or closed. */
+export function nextAt(item: RoomItem): string | undefined {
+  if (item.closed) return undefined;
+  if (!isEnded(item.state)) return nextTransitionAt(item.state);
+  if (!item.posted) return item.retryAt ?? item.state.ended?.at ?? nowText();
+  if (!item.audited) return item.retryAt ?? item.posted;
+  return undefined;
+}
+
+export const orderOf = (item: RoomItem): TimerOrder | undefined => {
+  const at = nextAt(item);
+  return at === undefined ? undefined : { auctionId: item.state.auctionId, version: item.state.version, nextAt: at };
+};
+
+export const save = (read: RoomItem, next: RoomItem) => {
+  const at = nextAt(next);
+  return roomRepository.save(read, next, at === undefined ? undefined : micros(at));
+};
+
+/** The state brought up to `now`: every boundary due applied (the sealed bids read only when a sealed stage closes). */
+export async function upToDate(state: RoomState, now: string): Promise<RoomState> {
+  if (isEnded(state) || !due(nextTransitionAt(state), now)) return state;
+  const sealed = needsSealedBids(state, now) ? await roomRepository.sealedBids(state.auctionId) : [];
+  return advance(state, now, sealed);
+}
+
+// ------------------------------------------------------------------------------------------------------ bids
+
+export interface BidAnswer {
+  type: 'bid';
+  outcome: 'accepted' | 'sealed' | 'refused';
+  amount: number;
+  code?: string;
+  message?: string;
+}
+
+const OBSERVER: BidAnswer = {
+  type: 'bid',
+  outcome: 'refused',
+  amount: 0,
+  code: 'observer',
+  message: 'You are an observer and cannot bid',
+};
+
+/**
+ * A bidder's bid: the room brought up to the clock first (a bid never meets a stage that has ended), judged by the
+ * rules, and written with a condition on the version (a sealed bid in its own item, in the same transaction as a
+ * bump of the state's sealed-bid counter); a lost race is judged again on the room as it now is.
+ */
+export async function placeBidFrom(
+  connection: RoomConnection,
+  amount: number,
+  reply: (answer: BidAnswer) => Promise<unknown>,
+  bidId?: string,
+): Promise<void> {
+  if (bidId && connection.bidderId)
+    return placeNamedBid({ ...connection, bidderId: connection.bidderId }, amount, reply, bidId);
+  if (!connection.bidderId) return void (await reply({ ...OBSERVER, amount }));
+  const bidderId = connection.bidderId;
+  const refused = (code: string, message: string): BidAnswer => ({
+    type: 'bid',
+    outcome: 'refused',
+    amount,
+    code,
+    message,
+  });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const item = await roomRepository.get(connection.auctionId);
+    if (!item) return void (await reply(refused('room', 'The auction room is not open')));
+    if (item.closed) return void (await reply(refused('closed', 'The auction was cancelled')));
+    const now = nowText();
+    const state = await upToDate(item.state, now);
+    const outcome: BidOutcome = placeBid(state, { bidderId, amount }, now);
+    const advanced: RoomItem = { ...item, state: outcome.kind === 'state' ? outcome.state : state };
+    const changed = advanced.state.version !== item.state.version;
+    if (changed && !(await save(item, advanced))) continue;
+    if (outcome.kind === 'sealed' && !(await roomRepository.putSealed(advanced, outcome.sealed))) continue;
+    await roomRepository.journal(item.state.auctionId, outcome.entry);
+    // The bidder hears first; then the timer and everyone else (a large audience takes a while to tell).
+    await reply(
+      outcome.kind === 'refused'
+        ? refused(outcome.refusal.code, outcome.refusal.message)
+        : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
+    );
+    if (changed) {
+      const order = orderOf(advanced);
+      if (order) await roomPorts().arm(order);
+      await broadcast(advanced);
+    } else if (outcome.kind === 'sealed')
+      await sendTo(advanced, connections(await roomRepository.connections(connection.auctionId), bidderId));
+    return;
+  }
+  await reply(refused('busy', 'Another bid is already processing'));
+}
+
+/**
+ * A bid the client named (protocol `bidId`) is judged once: a resend of it (its answer lost with a dropped connection)
+ * hears the first answer again and is never taken twice (store/room-repository.ts keepBidAnswer).
+ */
+async function placeNamedBid(
+  connection: RoomConnection & { bidderId: string },
+  amount: number,
+  reply: (answer: BidAnswer) => Promise<unknown>,
+  bidId: string,
+): Promise<void> {
+  const { auctionId, bidderId } = connection;
+  const earlier = await roomRepository.bidAnswer<BidAnswer>(auctionId, bidderId, bidId);
+  if (earlier) return void (await reply(earlier));
+  await placeBidFrom(connection, amount, async (answer) =>
+    reply(await roomRepository.keepBidAnswer(auctionId, bidderId, bidId, { ...answer, bidId }, micros(nowText()))),
+  );
+}
+
+const connections = (all: RoomConnection[], bidderId: string) => all.filter((c) => c.bidderId === bidderId);
+
+// ------------------------------------------------------------------------------------------------------ documents
+
+/** The room message of one connection: the public document, or the bidder's (with their own sealed bid). */
+export function roomMessage(item: RoomItem, bidderId: string | undefined, sealed: SealedBid[], now: string): string {
+  const { state } = item;
+  const document = bidderId
+    ? bidderDocument(
+        state,
+        bidderId,
+        sealed.find((s) => s.bidderId === bidderId),
+        now,
+      )
+    : publicDocument(state, now);
+  return JSON.stringify({
+    type: 'room',
+    document,
+    ...(isEnded(state) && { results: item.posted ? 'posted' : 'waiting' }),
+    ...(item.closed && { closed: true }),
+  });
+}
+
+/** The room document for one connection now (`resume`). */
+export async function documentFor(connection: RoomConnection): Promise<string | undefined> {
+  const item = await roomRepository.get(connection.auctionId);
+  if (!item) return undefined;
+  const sealed = connection.bidderId ? await roomRepository.sealedBids(connection.auctionId) : [];
+  return roomMessage(item, connection.bidderId, sealed, nowText());
+}
+
+/** Every connection of the room gets its document; connections API Gateway says are gone are forgotten. */
+export async function broadcast(item: RoomItem): Promise<void> {
+  await sendTo(item, await roomRepository.connections(item.state.auctionId));
+}
+
+async function sendTo(item: RoomItem, targets: RoomConnection[]): Promise<void> {
+  if (!targets.length) return;
+  const now = nowText();
+  const sealed = targets.some((c) => c.bidderId) ? await roomRepository.sealedBids(item.state.auctionId) : [];
+  const shared = roomMessage(item, undefined, [], now);
+  const { gone, failed } = await fanOut(
+    targets.map((c) => ({
+      connectionId: c.connectionId,
+      message: c.bidderId ? roomMessage(item, c.bidderId, sealed, now) : shared,
+    })),
+  );
+  await Promise.all(
+    gone.map((connectionId) => roomRepository.disconnect({ connectionId, auctionId: item.state.auctionId })),
+  );
+  if (failed) log().warn('room: some connections could not be told', { auction: item.state.auctionId, failed });
+}

@@ -1,0 +1,19 @@
+import { observeBotRun } from '#runtime/observability.ts';
+import { type TimerOrder, utcCeiling } from './ports.ts';
+import { transition } from './lifecycle.ts';
+
+/**
+ * The room's timer (a Step Functions task in AWS, an in-process timer locally): applies what is due in the room of
+ * the order's version and answers the next order, or `{done: true}` when the room needs no more timers (a newer
+ * version armed its own, or the room has ended and its results are posted).
+ */
+export async function run(order: Pick<TimerOrder, 'auctionId' | 'version'>): Promise<TimerOrder | { done: true }> {
+  let next: TimerOrder | undefined;
+  await observeBotRun('room-transition', async () => {
+    next = await transition(order.auctionId, order.version);
+    return { due: 1, changed: next && next.version !== order.version ? 1 : 0 };
+  });
+  return next ? { ...next, nextAt: utcCeiling(next.nextAt) } : { done: true };
+}
+
+export const handler = run;

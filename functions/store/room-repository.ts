@@ -1,0 +1,300 @@
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import type { BidEntry, RoomState, SealedBid } from '#domain/room/engine.ts';
+import type { Micros } from '#domain/kernel/time.ts';
+import { sortableUtc } from '#domain/kernel/time.ts';
+import { documentClient, tableName } from './client.ts';
+import { isConditionFailure } from './errors.ts';
+import { keys, SCHEMA_VERSION } from './table-design.ts';
+
+/**
+ * The auction room's items (table-design.ts `room*` keys). The state is one item written with a condition on its
+ * `version` and on `sealedRev` (bumped by every sealed bid in the same transaction as the bid), so a stage that closes
+ * never misses a sealed bid accepted before it closed, and a stale timer or a lost race writes nothing.
+ */
+export interface RoomItem {
+  state: RoomState;
+  /** Sealed bids accepted so far (a counter the state's writes are conditioned on). */
+  sealedRev: number;
+  /** When the results were posted to the auction (once). */
+  posted?: string;
+  /** Failed attempts at posting the results, and when the next one is due. */
+  postAttempts?: number;
+  retryAt?: string;
+  /** When the room was closed (its auction left active.auction without it: a cancellation). */
+  closed?: string;
+  /** Whether the audit document is on the auction. */
+  audited?: boolean;
+}
+
+/** The timers' backstop index: a room whose next instant is due is on `WORK#room-timers` (room bot, lib/room-stack). */
+export const ROOM_TIMERS = 'room-timers';
+
+/** A connection of a room: an observer, or a bidder verified by their participation link. */
+export interface RoomConnection {
+  connectionId: string;
+  auctionId: string;
+  bidderId?: string;
+}
+
+const CONNECTION_HOURS = 3; // API Gateway closes a WebSocket after 2 h: the items outlive it, then expire.
+
+function stateItem(item: RoomItem, nextAt: Micros | undefined): Record<string, unknown> {
+  const id = item.state.auctionId;
+  return {
+    ...keys.roomState(id),
+    entity: 'room',
+    schemaVersion: SCHEMA_VERSION,
+    version: item.state.version,
+    ...item,
+    ...(nextAt !== undefined && { GSI2PK: keys.work(ROOM_TIMERS), GSI2SK: `${sortableUtc(nextAt)}#${id}` }),
+  };
+}
+
+const fromItem = (raw: Record<string, unknown>): RoomItem => {
+  const { state, sealedRev, posted, postAttempts, retryAt, closed, audited } = raw as unknown as RoomItem;
+  return {
+    state,
+    sealedRev: sealedRev ?? 0,
+    ...(posted && { posted }),
+    ...(postAttempts && { postAttempts }),
+    ...(retryAt && { retryAt }),
+    ...(closed && { closed }),
+    ...(audited && { audited }),
+  };
+};
+
+export const roomRepository = {
+  async get(auctionId: string): Promise<RoomItem | undefined> {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.roomState(auctionId), ConsistentRead: true }),
+    );
+    return Item ? fromItem(Item) : undefined;
+  },
+
+  /** The room's first state; false when it exists already (planned by another run). */
+  async create(item: RoomItem, nextAt: Micros | undefined): Promise<boolean> {
+    try {
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: stateItem(item, nextAt),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  /** Writes `next` if the stored room is still `read` (version and sealed bids); false when it moved on. */
+  async save(read: RoomItem, next: RoomItem, nextAt: Micros | undefined): Promise<boolean> {
+    try {
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: stateItem({ ...next, sealedRev: read.sealedRev }, nextAt),
+          ConditionExpression: 'version = :v AND (sealedRev = :s OR attribute_not_exists(sealedRev))',
+          ExpressionAttributeValues: { ':v': read.state.version, ':s': read.sealedRev },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  /** A sealed bid (the bidder's latest replaces theirs), accepted only while the state is still `read`. */
+  async putSealed(read: RoomItem, sealed: SealedBid): Promise<boolean> {
+    const id = read.state.auctionId;
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.roomState(id),
+                UpdateExpression: 'SET sealedRev = :next',
+                ConditionExpression: 'version = :v AND (sealedRev = :s OR attribute_not_exists(sealedRev))',
+                ExpressionAttributeValues: {
+                  ':v': read.state.version,
+                  ':s': read.sealedRev,
+                  ':next': read.sealedRev + 1,
+                },
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...keys.roomSealed(id, sealed.bidderId),
+                  entity: 'sealed-bid',
+                  schemaVersion: SCHEMA_VERSION,
+                  sealed,
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  async sealedBids(auctionId: string): Promise<SealedBid[]> {
+    const items = await queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'SEALED#' },
+      ConsistentRead: true,
+    });
+    return items.map((i) => i.sealed as SealedBid);
+  },
+
+  /** One line of the bid journal (every bid the room saw, for the audit document). */
+  async journal(auctionId: string, entry: BidEntry): Promise<void> {
+    const at = `${entry.date}#${randomBytes(4).toString('hex')}`;
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.roomJournal(auctionId, at), entity: 'room-journal', schemaVersion: SCHEMA_VERSION, entry },
+      }),
+    );
+  },
+
+  /** The answer kept for a bid the client named, if any (room.ts placeBidFrom). */
+  async bidAnswer<A>(auctionId: string, bidderId: string, clientBidId: string): Promise<A | undefined> {
+    const out = await documentClient().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.roomBidAnswer(auctionId, bidderId, clientBidId),
+        ConsistentRead: true,
+      }),
+    );
+    return out.Item?.answer as A | undefined;
+  },
+
+  /**
+   * Keeps the answer to a named bid; a taken bid's answer is never replaced by a refusal of the same bid sent twice
+   * at once (the copy judged second is refused by the rules). Returns the answer that stands.
+   */
+  async keepBidAnswer<A extends { outcome: string }>(
+    auctionId: string,
+    bidderId: string,
+    clientBidId: string,
+    answer: A,
+    now: Micros,
+  ): Promise<A> {
+    try {
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys.roomBidAnswer(auctionId, bidderId, clientBidId),
+            entity: 'room-bid-answer',
+            schemaVersion: SCHEMA_VERSION,
+            answer,
+            ttl: Math.floor(now / 1e6) + CONNECTION_HOURS * 3600,
+          },
+          ConditionExpression: 'attribute_not_exists(PK) OR answer.outcome = :refused',
+          ExpressionAttributeValues: { ':refused': 'refused' },
+        }),
+      );
+      return answer;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return (await this.bidAnswer<A>(auctionId, bidderId, clientBidId)) ?? answer;
+    }
+  },
+
+  async journalEntries(auctionId: string): Promise<BidEntry[]> {
+    const items = await queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'JOURNAL#' },
+      ConsistentRead: true,
+    });
+    return items.map((i) => i.entry as BidEntry);
+  },
+
+  async connect(connection: RoomConnection, now: Micros): Promise<void> {
+    const ttl = Math.floor(now / 1e6) + CONNECTION_HOURS * 3600;
+    const common = { entity: 'room-connection', schemaVersion: SCHEMA_VERSION, ...connection, ttl };
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.roomConnection(connection.auctionId, connection.connectionId), ...common },
+            },
+          },
+          { Put: { TableName: tableName(), Item: { ...keys.connectionRoom(connection.connectionId), ...common } } },
+        ],
+      }),
+    );
+  },
+
+  async connection(connectionId: string): Promise<RoomConnection | undefined> {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.connectionRoom(connectionId), ConsistentRead: true }),
+    );
+    return Item
+      ? { connectionId, auctionId: Item.auctionId, ...(Item.bidderId && { bidderId: Item.bidderId }) }
+      : undefined;
+  },
+
+  async disconnect(connection: Pick<RoomConnection, 'connectionId' | 'auctionId'>): Promise<void> {
+    await Promise.all([
+      documentClient().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: keys.roomConnection(connection.auctionId, connection.connectionId),
+        }),
+      ),
+      documentClient().send(
+        new DeleteCommand({ TableName: tableName(), Key: keys.connectionRoom(connection.connectionId) }),
+      ),
+    ]);
+  },
+
+  /** Every connection of a room (a Query of its partition; 1,000 connections are a few pages). */
+  async connections(auctionId: string): Promise<RoomConnection[]> {
+    const items = await queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'CONN#' },
+      ProjectionExpression: 'connectionId, auctionId, bidderId',
+    });
+    return items.map((i) => ({
+      connectionId: i.connectionId,
+      auctionId: i.auctionId,
+      ...(i.bidderId && { bidderId: i.bidderId }),
+    }));
+  },
+};
+
+async function queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
+  const out: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    out.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}

@@ -1,0 +1,214 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
+import { type CfnStage, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke as ScheduledInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import {
+  Choice,
+  Condition,
+  DefinitionBody,
+  LogLevel,
+  StateMachine,
+  StateMachineType,
+  Succeed,
+  Wait,
+  WaitTime,
+} from 'aws-cdk-lib/aws-stepfunctions';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { ROOM_BOT_SCHEDULE, roomLambdas } from '../functions/room/lambdas.ts';
+import { TELEMETRY } from '../functions/runtime/telemetry.ts';
+import { AppFunction } from './app-function.ts';
+import { alarm, botAlarms } from './operations.ts';
+
+export interface RoomStackProps extends StackProps {
+  /** The one table (DataStack): the room's items live in their own partitions of it. */
+  table: ITableV2;
+  /** The participation secret (DataStack): $connect verifies bidders' links with it. */
+  participationKey: ISecret;
+  /** The document service's bucket and signing key (DataStack): the audit document of an ended room is filed there. */
+  files: IBucket;
+  docserviceKey: ISecret;
+  alarmTopic: ITopic;
+  /** WebSocket stage throttling (every route). */
+  throttle?: { rateLimit: number; burstLimit: number };
+}
+
+/**
+ * The auction room: its WebSocket API (API Gateway, one Lambda per route of functions/room/lambdas.ts, selected by
+ * `$request.body.action`), its timers and its bot, with their permissions and alarms. Self-contained: it takes the
+ * table, the participation secret and the alarm topic, and gives its endpoint (`site`, the default auction site).
+ *
+ * Timers: Step Functions, one standard execution per room version (`Wait` until the next instant, the transition
+ * Lambda, again until it answers `done`). Chosen over EventBridge Scheduler one-time schedules because a Wait state
+ * wakes to the second at a timestamp given at run time and loops without a schedule to create and delete per stage
+ * (an 80-step auction would need ~90 schedules, each a create and a delete call, at minute-granular precision unless
+ * flexible windows are off); an execution per version also makes a stale timer harmless (it finds a newer version and
+ * stops). The room bot (every minute) is the backstop: a room whose timer is late is taken up by it.
+ */
+export class RoomStack extends Stack {
+  readonly api: WebSocketApi;
+  readonly stage: WebSocketStage;
+  /** The room's base URL (https): the default auction site of `auctionUrl` and participation links. */
+  readonly site: string;
+
+  constructor(scope: Construct, id: string, props: RoomStackProps) {
+    super(scope, id, props);
+    const logGroup = new LogGroup(this, 'RoomLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.api = new WebSocketApi(this, 'Room', {
+      description: 'Agora auction room (functions/room/protocol.schema.json)',
+      routeSelectionExpression: '$request.body.action',
+    });
+    const throttle = props.throttle ?? { rateLimit: 500, burstLimit: 1000 };
+    this.stage = new WebSocketStage(this, 'Live', {
+      webSocketApi: this.api,
+      stageName: 'live',
+      autoDeploy: true,
+      throttle,
+    });
+    this.site = this.stage.callbackUrl;
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    (this.stage.node.defaultChild as CfnStage).accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        time: '$context.requestTime',
+        routeKey: '$context.routeKey',
+        eventType: '$context.eventType',
+        status: '$context.status',
+        connectionId: '$context.connectionId',
+        integrationError: '$context.integrationErrorMessage',
+        ip: '$context.identity.sourceIp',
+      }),
+    };
+
+    const fn = new Map<string, AppFunction>();
+    for (const lambda of roomLambdas) {
+      const made = new AppFunction(this, `Room${lambda.name}`, {
+        handler: lambda.handler,
+        table: props.table,
+        access: 'rw',
+        logGroup,
+        timeout: Duration.seconds(lambda.kind === 'route' ? 10 : 60),
+        environment: {
+          ROOM_CALLBACK_URL: this.stage.callbackUrl,
+          ...(lambda.participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
+          ...(lambda.posts && {
+            DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn,
+            FILES_BUCKET: props.files.bucketName,
+          }),
+        },
+        ...((lambda.participation || lambda.posts) && { secretsExtension: true }),
+      });
+      if (lambda.participation) props.participationKey.grantRead(made);
+      if (lambda.posts) {
+        // The ended room files its audit document: it writes a new file and marks it attached, nothing more.
+        props.docserviceKey.grantRead(made);
+        made.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['s3:PutObject', 's3:PutObjectTagging'],
+            resources: [props.files.arnForObjects('files/*')],
+          }),
+        );
+      }
+      this.api.grantManageConnections(made);
+      if (lambda.route)
+        this.api.addRoute(lambda.route, {
+          integration: new WebSocketLambdaIntegration(`Room${lambda.name}Integration`, made),
+        });
+      fn.set(lambda.kind === 'route' ? lambda.route! : lambda.kind, made);
+    }
+
+    // The timer: wait until `nextAt`, apply, and again with the order the transition answers, until `done`.
+    const wait = new Wait(this, 'UntilNextInstant', { time: WaitTime.timestampPath('$.nextAt') });
+    const apply = new LambdaInvoke(this, 'ApplyDue', {
+      lambdaFunction: fn.get('timer')!,
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: true,
+    });
+    apply.addRetry({ errors: ['States.ALL'], interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 4 });
+    const loop = wait
+      .next(apply)
+      .next(
+        new Choice(this, 'MoreToDo')
+          .when(Condition.isPresent('$.done'), new Succeed(this, 'RoomNeedsNoTimer'))
+          .otherwise(wait),
+      );
+    const timers = new StateMachine(this, 'RoomTimers', {
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromChainable(loop),
+      tracingEnabled: true,
+      logs: {
+        destination: new LogGroup(this, 'TimerLogs', {
+          retention: RetentionDays.ONE_MONTH,
+          removalPolicy: RemovalPolicy.DESTROY,
+        }),
+        level: LogLevel.ALL,
+      },
+    });
+    // Whoever changes a room's schedule arms its next timer: a bid and the bot.
+    for (const arming of [fn.get('bid')!, fn.get('bot')!]) {
+      arming.addEnvironment('ROOM_TIMERS_ARN', timers.stateMachineArn);
+      timers.grantStartExecution(arming);
+    }
+
+    const bot = fn.get('bot')!;
+    new Schedule(this, 'RoomBotSchedule', {
+      description: 'Plans rooms of auctions entering active.auction, closes cancelled ones, takes up late timers.',
+      schedule: ScheduleExpression.expression(ROOM_BOT_SCHEDULE, TimeZone.EUROPE_KYIV),
+      target: new ScheduledInvoke(bot, {}),
+    });
+    botAlarms(this, 'room', bot, props.alarmTopic);
+
+    const metric = (metricName: string, statistic: string) =>
+      new Metric({
+        namespace: TELEMETRY.namespace,
+        metricName,
+        dimensionsMap: { service: TELEMETRY.service },
+        statistic,
+        period: Duration.minutes(5),
+      });
+    alarm(
+      this,
+      'ResultsNotPosted',
+      metric(TELEMETRY.roomResultsPostFailures, 'Sum'),
+      3,
+      'An ended auction room could not post its results (RoomResultsPostFailures): it retries until they go through; see "posting the results failed" in the room logs.',
+      props.alarmTopic,
+    );
+    alarm(
+      this,
+      'TransitionsLate',
+      metric(TELEMETRY.roomTransitionLateness, 'Maximum'),
+      5000,
+      'A room stage change was applied 5 s or more after its planned instant (RoomTransitionLateness): timers are late (Step Functions, Lambda throttling); bids are still judged by the clock.',
+      props.alarmTopic,
+    );
+    alarm(
+      this,
+      'TimersFailed',
+      timers.metricFailed({ period: Duration.minutes(5), statistic: 'Sum' }),
+      1,
+      "A room timer execution failed after its retries: the room bot takes the room up within a minute; see the timer's log group.",
+      props.alarmTopic,
+    );
+
+    new CfnOutput(this, 'RoomUrl', {
+      value: this.stage.url,
+      description: 'The auction room WebSocket endpoint: connect with ?auction_id=<id> (and a bidder link parameters)',
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../bin/agora.ts';
+import { ROOM_BOT_SCHEDULE, roomLambdas } from '../../functions/room/lambdas.ts';
+import { TELEMETRY } from '../../functions/runtime/telemetry.ts';
+
+let room: Template;
+beforeAll(() => {
+  room = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } })).room);
+});
+
+const functionsWith = (variable: string) =>
+  Object.values(room.findResources('AWS::Lambda::Function')).filter(
+    (f: any) => f.Properties.Environment?.Variables?.[variable] !== undefined,
+  );
+
+describe('RoomStack', () => {
+  it('serves a WebSocket API selecting routes by the message action, one function per room Lambda', () => {
+    room.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'WEBSOCKET',
+      RouteSelectionExpression: '$request.body.action',
+    });
+    room.resourceCountIs('AWS::Lambda::Function', roomLambdas.length);
+    const routeKeys = Object.values(room.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r: any) => r.Properties.RouteKey,
+    );
+    expect(routeKeys.sort()).toEqual(roomLambdas.flatMap((l) => (l.route ? [l.route] : [])).sort());
+    room.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: 'live',
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+  });
+
+  it('gives only $connect the participation secret, only the results posters the document service, and every function the PostToConnection endpoint', () => {
+    expect(functionsWith('PARTICIPATION_SECRET_ARN')).toHaveLength(1);
+    expect(functionsWith('DOCSERVICE_SECRET_ARN')).toHaveLength(roomLambdas.filter((l) => l.posts).length);
+    expect(functionsWith('ROOM_CALLBACK_URL')).toHaveLength(roomLambdas.length);
+  });
+
+  it('times rooms with a Step Functions loop: wait until $.nextAt, apply, again until done', () => {
+    const [machine] = Object.values(room.findResources('AWS::StepFunctions::StateMachine')) as any[];
+    const definition = JSON.stringify(machine.Properties.DefinitionString);
+    expect(definition).toContain('TimestampPath');
+    expect(definition).toContain('$.nextAt');
+    expect(definition).toContain('$.done');
+    expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
+    // Whoever changes a room's schedule arms a timer: bids and the bot.
+    expect(functionsWith('ROOM_TIMERS_ARN')).toHaveLength(2);
+  });
+
+  it('runs the room bot every minute in Europe/Kyiv', () => {
+    room.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: ROOM_BOT_SCHEDULE,
+      ScheduleExpressionTimezone: 'Europe/Kyiv',
+    });
+  });
+
+  it('alarms when results are not posted, when transitions are late and when a timer fails', () => {
+    for (const metricName of [TELEMETRY.roomResultsPostFailures, TELEMETRY.roomTransitionLateness])
+      room.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: metricName,
+        Namespace: TELEMETRY.namespace,
+        AlarmActions: Match.anyValue(),
+      });
+    room.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ExecutionsFailed' });
+  });
+});

@@ -1,0 +1,67 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRoomBot } from '../../../lib/local/room-server.ts';
+import { activeBid, AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
+import { client } from '../../support/http.ts';
+import { useService } from '../../support/service.ts';
+import { RoomClient } from '../room/room-client.ts';
+import { atStage, linkOf } from '../room/room-helpers.ts';
+
+/**
+ * A bid named by its client (protocol `bidId`), sent again as a page does after a reconnect: the room answers the
+ * repeat with the first answer and takes the bid once. Without a name the repeat is judged again (and refused).
+ */
+const service = useService();
+const api = client(() => service.url);
+const clock = clockOf(service);
+let stopBot = () => {};
+beforeAll(() => {
+  stopBot = startRoomBot(500, () => {});
+});
+afterAll(() => stopBot());
+const open: RoomClient[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) c.close();
+  await clock.reset();
+});
+
+describe('named bids over the room WebSocket', { timeout: 120_000 }, () => {
+  it('answers a repeated bidId with its first answer and takes the bid once', async () => {
+    const a = await rectifyingAuction(api, { procurementMethodDetails: 'quick, accelerator=20' });
+    await clock.passTo(a.auction.rectificationPeriod.endDate);
+    await service.bot('chronograph');
+    const b1 = { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' };
+    await activeBid(api, a.id, 2, 'broker');
+    await clock.passTo(a.auction.tenderPeriod.endDate);
+    await service.bot('chronograph');
+    await clock.passTo(a.auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+    const { startDate } = (await api.get(`${AUCTIONS}/${a.id}`)).body.data.auctionPeriod;
+    await clock.passTo(new Date(Date.parse(startDate) - 3000).toISOString());
+    await service.bot('room');
+    const link = await linkOf(api, AUCTIONS, a.id, b1);
+    const first = await RoomClient.open(RoomClient.url(service.url, a.id, link));
+    open.push(first);
+    await first.ask({ action: 'resume' }, 'room');
+    const round = await atStage(first, 'round_1');
+    const bid = { action: 'bid', amount: round.amount, bidId: 'page-bid-0001' };
+    const answer = await first.ask(bid, 'bid');
+    expect(answer).toMatchObject({ outcome: 'accepted', amount: round.amount, bidId: 'page-bid-0001' });
+
+    // The page lost that answer with its connection: it reconnects and sends the same bid again.
+    first.close();
+    const again = await RoomClient.open(RoomClient.url(service.url, a.id, link));
+    open.push(again);
+    await again.ask({ action: 'resume' }, 'room');
+    expect(await again.ask(bid, 'bid')).toEqual(answer);
+    const { document } = await again.ask({ action: 'resume' }, 'room');
+    expect(document.results.filter((r: any) => r.amount === round.amount)).toHaveLength(1);
+    expect(document.me.ownBid.amount).toBe(round.amount);
+
+    // Unnamed, the same amount is a new bid, judged on the room as it is now.
+    expect(await again.ask({ action: 'bid', amount: round.amount }, 'bid')).toMatchObject({ outcome: 'refused' });
+    // A name that is not one is refused by the protocol, never acted on.
+    expect(await again.ask({ action: 'bid', amount: round.amount, bidId: 'x' }, 'error')).toMatchObject({
+      errors: [{ name: 'bidId' }],
+    });
+  });
+});

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/**
+ * The room page tests' browser: Debian's Chromium (CHROMIUM or /usr/bin/chromium) driven by playwright-core, as a
+ * person would use it. Without Chromium the tests fail, never skip. Every page records what it asked of other origins
+ * and what the Content-Security-Policy refused, so a test can say the page needed nothing but the room.
+ */
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(path))
+    throw new Error(
+      'Chromium is not installed: the room page tests drive it. Install it (apt-get install -y chromium) or set CHROMIUM.',
+    );
+  return path;
+}
+
+export const launch = (): Promise<Browser> =>
+  chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+
+export interface RoomPage {
+  page: Page;
+  /** Requests to anything but the service's own origin (http or ws). */
+  foreign: string[];
+  /** Console errors (a CSP violation is one). */
+  errors: string[];
+}
+
+/** A new browser profile (its own cookies) opening `url`, in English, 400 px wide. */
+export async function openPage(browser: Browser, serviceUrl: string, url: string): Promise<RoomPage> {
+  const context = await browser.newContext({ viewport: { width: 400, height: 900 }, locale: 'en-GB' });
+  const page = await context.newPage();
+  const own = new URL(serviceUrl).host;
+  const foreign: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).host !== own) foreign.push(r.url());
+  });
+  page.on('websocket', (ws) => {
+    if (new URL(ws.url()).host !== own) foreign.push(ws.url());
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, foreign, errors };
+}
+
+/** The participation link, followed as a bidder does: the terms, "I agree" (by keyboard), then the room page. */
+export async function enterAsBidder(browser: Browser, serviceUrl: string, link: string): Promise<RoomPage> {
+  const room = await openPage(browser, serviceUrl, link);
+  await room.page.focus('#agree');
+  await room.page.keyboard.press('Enter');
+  await room.page.waitForSelector('#room');
+  await english(room.page);
+  return room;
+}
+
+/** Switches the page to English (it opens in Ukrainian) and waits for the room document. */
+export async function english(page: Page): Promise<void> {
+  await page.waitForSelector('#room[data-version]', { timeout: 30_000 });
+  if ((await page.textContent('#lang'))?.trim() === 'EN') await page.click('#lang');
+}
+
+/** Waits until the page shows the stage named `name` (or of that type). */
+export async function atStage(page: Page, name: string, timeout = 60_000): Promise<void> {
+  try {
+    await page.waitForSelector(`#stage-name[data-stage="${name}"], #stage-name[data-type="${name}"]`, { timeout });
+  } catch (error) {
+    const shown = await page.evaluate(() => ({
+      stage: document.getElementById('stage-name')?.dataset.stage,
+      connection: document.getElementById('connection')?.textContent,
+      ended: document.getElementById('ended')?.textContent,
+    }));
+    throw new Error(`the page never showed ${name}: ${JSON.stringify(shown)} (${(error as Error).message})`);
+  }
+}
+
+/** Waits until the page's bid answer contains `text`, and returns it. */
+export async function answerContains(page: Page, text: string, timeout = 20_000): Promise<string> {
+  await page.waitForFunction((t) => document.getElementById('bid-answer')?.textContent?.includes(t), text, { timeout });
+  return (await page.textContent('#bid-answer')) ?? '';
+}
+
+/** The bid answer once it is no longer "sent…". */
+export async function settledAnswer(page: Page, timeout = 20_000): Promise<string> {
+  await page.waitForFunction(
+    () => {
+      const text = document.getElementById('bid-answer')?.textContent ?? '';
+      return text !== '' && !text.startsWith('Bid sent');
+    },
+    undefined,
+    { timeout },
+  );
+  return (await page.textContent('#bid-answer')) ?? '';
+}
+
+/** Types an amount into the bid field and sends it with Enter, as a keyboard user does. */
+export async function typeBid(page: Page, amount: number): Promise<string> {
+  await page.fill('#bid-amount', String(amount));
+  await page.focus('#bid-amount');
+  await page.evaluate(() => {
+    document.getElementById('bid-answer')!.textContent = '';
+  });
+  await page.keyboard.press('Enter');
+  return settledAnswer(page);
+}
+
+/** Clicks a bid button and waits for the room's answer. */
+export async function clickBid(page: Page, button: string): Promise<string> {
+  await page.evaluate(() => {
+    document.getElementById('bid-answer')!.textContent = '';
+  });
+  await page.click(button);
+  return settledAnswer(page);
+}
+
+/** Whether the page fits `width` without a horizontal scroll bar. */
+export async function fitsWidth(page: Page, width: number): Promise<boolean> {
+  await page.setViewportSize({ width, height: 800 });
+  return page.evaluate((w) => document.documentElement.scrollWidth <= w, width);
+}

@@ -1,0 +1,128 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRoomBot } from '../../../lib/local/room-server.ts';
+import { activeBid, AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
+import { client } from '../../support/http.ts';
+import { useService } from '../../support/service.ts';
+import { RoomClient } from './room-client.ts';
+import { atStage, linkOf, stageOf } from './room-helpers.ts';
+
+const service = useService();
+const api = client(() => service.url);
+const clock = clockOf(service);
+let stopBot = () => {};
+beforeAll(() => {
+  stopBot = startRoomBot(500, () => {});
+});
+afterAll(() => stopBot());
+const open: RoomClient[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) c.close();
+  await clock.reset();
+});
+const connect = async (url: string) => {
+  const c = await RoomClient.open(url);
+  open.push(c);
+  await c.ask({ action: 'resume' }, 'room');
+  return c;
+};
+
+/**
+ * A landlease auction (value 100,000, minimal step 1,000) with two active bids, in active.auction with its room
+ * planned. Accelerated 60 times: a round lasts 3 s, time enough for a test to bid in it.
+ */
+async function landleaseInRoom() {
+  const a = await rectifyingAuction(api, { procurementMethodDetails: 'quick, accelerator=60' });
+  await clock.passTo(a.auction.rectificationPeriod.endDate);
+  await service.bot('chronograph');
+  const b1 = { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' };
+  const b2 = { ...(await activeBid(api, a.id, 2, 'broker')), as: 'broker' };
+  await clock.passTo(a.auction.tenderPeriod.endDate);
+  await service.bot('chronograph');
+  await clock.passTo(a.auction.enquiryPeriod.endDate);
+  await service.bot('chronograph');
+  // The room starts at auctionPeriod.startDate: the clock is moved to a few seconds before it, then the room planned.
+  const { startDate } = (await api.get(`${AUCTIONS}/${a.id}`)).body.data.auctionPeriod;
+  await clock.passTo(new Date(Date.parse(startDate) - 3000).toISOString());
+  await service.bot('room');
+  const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)];
+  return { ...a, b1, b2, links };
+}
+
+/** Bids the current round's amount (plus `extra` steps) as soon as the round `name` opens. */
+async function bidInRound(c: RoomClient, name: string, extra = 0) {
+  const round = await atStage(c, name);
+  return c.ask({ action: 'bid', amount: round.amount + extra * 1000 }, 'bid');
+}
+
+describe('landlease auction room over WebSocket', { timeout: 120_000 }, () => {
+  it('runs two bidders and an observer through three English rounds to the award', async () => {
+    const a = await landleaseInRoom();
+    expect(a.links[0]).toMatch(
+      new RegExp(`^${service.url}/texas-auctions/${a.id}/login\\?bidder_id=${a.b1.id}&hash=[0-9a-f]{40}$`),
+    );
+    const [bidder1, bidder2, observer] = await Promise.all([
+      connect(RoomClient.url(service.url, a.id, a.links[0])),
+      connect(RoomClient.url(service.url, a.id, a.links[1])),
+      connect(RoomClient.url(service.url, a.id)),
+    ]);
+    expect(await bidder1.ask({ action: 'bid', amount: 101000 }, 'bid')).toMatchObject({
+      outcome: 'refused',
+      message: 'Current stage does not allow bidding',
+    });
+
+    // Round 1 at value + step; each accepted bid opens a new round at the bid + step.
+    expect(await bidInRound(bidder1, 'round_1')).toMatchObject({ outcome: 'accepted', amount: 101000 });
+    const round2 = await atStage(bidder2, 'round_2');
+    expect(round2.amount).toBe(102000);
+    expect(await bidder2.ask({ action: 'bid', amount: 101500 }, 'bid')).toMatchObject({
+      outcome: 'refused',
+      message: 'Too low value',
+    });
+    expect(await bidder2.ask({ action: 'bid', amount: 103500 }, 'bid')).toMatchObject({ outcome: 'refused' });
+    expect(await bidder2.ask({ action: 'bid', amount: 104000 }, 'bid')).toMatchObject({ outcome: 'accepted' });
+    expect(await bidInRound(bidder1, 'round_3')).toMatchObject({ outcome: 'accepted', amount: 105000 });
+    expect(stageOf(await observer.roomWhere((r) => stageOf(r)?.name === 'round_4')).amount).toBe(106000);
+
+    // Round 4 passes without a bid: the auction ends, the results are posted and the names revealed.
+    const end = await observer.roomWhere((r) => r.results === 'posted' && r.document.namesRevealed);
+    expect(end.document.results.map((r: any) => [r.bidderId, r.amount])).toEqual([
+      [a.b1.id, 105000],
+      [a.b2.id, 104000],
+    ]);
+    const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
+    expect(auction.status).toBe('active.qualification');
+    const awards = (await api.get(`${AUCTIONS}/${a.id}/awards`)).body.data;
+    expect(awards).toEqual([
+      expect.objectContaining({
+        bid_id: a.b1.id,
+        status: 'pending',
+        value: expect.objectContaining({ amount: 105000 }),
+      }),
+    ]);
+  });
+
+  it('closes the room of a cancelled auction: every connection is told, bids are refused, nothing is posted', async () => {
+    const a = await landleaseInRoom();
+    const [bidder1, observer] = await Promise.all([
+      connect(RoomClient.url(service.url, a.id, a.links[0])),
+      connect(RoomClient.url(service.url, a.id)),
+    ]);
+    const url = `${AUCTIONS}/${a.id}`;
+    const created = await api.post(`${url}/cancellations`, { reason: 'Рішення органу' }, { token: a.token });
+    expect(created.status).toBe(201);
+    const cancelled = await api.patch(
+      `${url}/cancellations/${created.body.data.id}`,
+      { status: 'active' },
+      { token: a.token },
+    );
+    expect(cancelled.status).toBe(200);
+    await service.bot('room');
+    expect((await observer.roomWhere((r) => r.closed === true)).closed).toBe(true);
+    await bidder1.roomWhere((r) => r.closed === true);
+    expect(await bidder1.ask({ action: 'bid', amount: 101000 }, 'bid')).toMatchObject({
+      outcome: 'refused',
+      message: 'The auction was cancelled',
+    });
+    expect((await api.get(url)).body.data.status).toBe('cancelled');
+  });
+});
