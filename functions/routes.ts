@@ -744,21 +744,37 @@ const auctionTypeRoutes = ({
 ];
 
 /** The auction room's page (functions/room-page/): public, at the paths bidders' links name (room-links.ts). */
-const ROOM_PAGES = ['/insider-auctions/{auctionId}', '/texas-auctions/{auctionId}'].flatMap((page) => [
-  { method: 'GET', path: page, handler: 'room-page/page', doc: { summary: 'The auction room page', response: 'html' } },
+const ROOM_PAGES = [
+  ['/insider-auctions/{auctionId}', 'Insider'],
+  ['/texas-auctions/{auctionId}', 'Texas'],
+].flatMap(([page, kind]) => [
+  {
+    method: 'GET',
+    path: page,
+    handler: 'room-page/page',
+    doc: { summary: 'The auction room page', response: 'html', operationId: `get${kind}RoomPage` },
+  },
   ...(['GET', 'POST'] as const).map((method) => ({
     method,
     path: `${page}/login`,
     handler: 'room-page/login',
     secrets: ['participation'],
-    doc: { summary: "A bidder's participation link: the terms, then the session", response: 'html' },
+    doc: {
+      summary: "A bidder's participation link: the terms, then the session",
+      response: 'html',
+      operationId: `${method.toLowerCase()}${kind}RoomLogin`,
+    },
   })),
   {
     method: 'GET',
     path: `${page}/session`,
     handler: 'room-page/session-token',
     secrets: ['participation'],
-    doc: { summary: "The room page's WebSocket token of a bidder's session", response: 'resource' },
+    doc: {
+      summary: "The room page's WebSocket token of a bidder's session",
+      response: 'resource',
+      operationId: `get${kind}RoomSession`,
+    },
   },
 ]);
 const ROOM_PAGE_ROUTES: RouteDefinition[] = [
@@ -767,7 +783,7 @@ const ROOM_PAGE_ROUTES: RouteDefinition[] = [
     method: 'GET',
     path: '/room-page/{file}',
     handler: 'room-page/asset',
-    doc: { summary: 'A file of the room page', response: 'asset' },
+    doc: { summary: 'A file of the room page', response: 'asset', operationId: 'getRoomPageFile' },
   },
 ].map((r) => ({ auth: 'public', table: 'none', ...r }) as RouteDefinition);
 
