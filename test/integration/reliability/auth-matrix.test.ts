@@ -106,6 +106,10 @@ const KIND: Record<string, Kind> = {
   'http/docs/docs-asset': 'public',
   'http/not-found': 'public',
   'http/health': 'public',
+  'room-page/page': 'public',
+  'room-page/login': 'public',
+  'room-page/session-token': 'public',
+  'room-page/asset': 'public',
 };
 
 /** The public routes, listed on purpose: a route made public by mistake fails here. */
@@ -115,6 +119,14 @@ const PUBLIC = [
   'GET /api/docs',
   'GET /api/docs/{file}',
   'GET /api/health',
+  // The auction room's page: anyone may watch; a bidder's participation link is its own credential.
+  ...['insider', 'texas'].flatMap((kind) => [
+    `GET /${kind}-auctions/{auctionId}`,
+    `GET /${kind}-auctions/{auctionId}/login`,
+    `POST /${kind}-auctions/{auctionId}/login`,
+    `GET /${kind}-auctions/{auctionId}/session`,
+  ]),
+  'GET /room-page/{file}',
   'ANY $default',
 ];
 
@@ -237,6 +249,9 @@ function expected(r: RouteDefinition, caller: Caller, w: World): [string, (res: 
   const role = keyRole === 'broker2' ? 'broker' : keyRole;
   if (kind === 'public') {
     if (r.path === '$default') return ['404', (res) => res.status === 404];
+    // The room page: a page, or a refusal of the link (403) or of the id (404) in HTML; never a key asked for.
+    if (r.handler.startsWith('room-page/'))
+      return ['2xx, 403 or 404', (res) => (res.status >= 200 && res.status < 300) || [403, 404].includes(res.status)];
     if (r.handler === 'http/docservice/get-file')
       return ['4xx: no signature', (res) => res.status >= 400 && res.status < 500 && res.status !== 401];
     return ['200', (res) => res.status === 200];
