@@ -760,7 +760,7 @@ const ROOM_PAGES = [
     handler: 'room-page/login',
     secrets: ['participation'],
     doc: {
-      summary: "A bidder's participation link: the terms, then the session",
+      summary: 'The participation link of a bidder: the terms, then the session',
       response: 'html',
       operationId: `${method.toLowerCase()}${kind}RoomLogin`,
     },
@@ -771,7 +771,7 @@ const ROOM_PAGES = [
     handler: 'room-page/session-token',
     secrets: ['participation'],
     doc: {
-      summary: "The room page's WebSocket token of a bidder's session",
+      summary: 'The WebSocket token of the session of a bidder (the room page)',
       response: 'resource',
       operationId: `get${kind}RoomSession`,
     },

@@ -442,7 +442,8 @@ export function openApiDocument(): Json {
   if (built) return built;
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    if (route.path === '$default' || route.method === 'ANY') continue;
+    // The API only: the auction room's pages (functions/room-page/) are HTML for people, at the paths links name.
+    if (route.path === '$default' || route.method === 'ANY' || !route.path.startsWith('/api/')) continue;
     paths[route.path] ??= {};
     const doc = route.doc ?? { summary: `${route.handler} (not described yet)`, response: 'resource' };
     const known = (name: string | undefined) => (name !== undefined && name in namedSchemas ? name : undefined);
@@ -489,7 +490,7 @@ export function openApiDocument(): Json {
       { url: '/', description: 'The service that serves this document' },
       { url: 'http://127.0.0.1:6543', description: 'npm start (its default port)' },
     ],
-    tags: [...new Set(routes.filter((r) => r.path !== '$default').map(tagOf))].map((name) => ({
+    tags: [...new Set(routes.filter((r) => r.path.startsWith('/api/')).map(tagOf))].map((name) => ({
       name,
       description: tagDescription(name),
     })),

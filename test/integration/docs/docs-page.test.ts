@@ -7,7 +7,7 @@ import { routes } from '../../../functions/routes.ts';
 import { useService } from '../../support/service.ts';
 
 const service = useService();
-const apiRoutes = routes.filter((r) => r.path !== '$default');
+const apiRoutes = routes.filter((r) => r.path.startsWith('/api/'));
 
 /** Debian's chromium (or CHROMIUM): the test fails, never skips, without it. */
 function chromium(): string {

@@ -9,7 +9,7 @@ import { namedSchemas } from '../../../functions/openapi/schemas.ts';
 import { routes } from '../../../functions/routes.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const apiRoutes = routes.filter((r) => r.path !== '$default');
+const apiRoutes = routes.filter((r) => r.path.startsWith('/api/'));
 const doc = openApiDocument() as any;
 
 /** Every `$ref` in a JSON value. */
