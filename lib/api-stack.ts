@@ -169,8 +169,12 @@ export class ApiStack extends Stack {
     });
     // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
     const linkEnvironment = { AGORA_PUBLIC_URL: security.publicBaseUrl ?? this.api.apiEndpoint };
+    // A handler serving several paths (the room page, at each auction type's path) is one function per path.
+    const taken = new Set<string>();
     for (const route of routes.filter((r) => r.path !== '$default')) {
-      const id = routeFunctionId(route);
+      let id = routeFunctionId(route);
+      if (taken.has(id)) id += functionId(`${route.method.toLowerCase()}-${route.path.split('/')[1]}`);
+      taken.add(id);
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
       const fn = new AppFunction(this, id, {

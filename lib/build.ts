@@ -284,6 +284,9 @@ function copyBeside(outdir: string, validators: ValidatorNames): void {
       if (names.length > 0)
         copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, validatorSetFile(variant)), true);
     for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
+    // Static files a handler's folder keeps in `assets/` (the room page's script and style), read beside its module.
+    const assets = join(ROOT, 'functions', dirname(handler), 'assets');
+    if (existsSync(assets)) cpSync(assets, join(dir, 'assets'), { recursive: true });
   }
 }
 
