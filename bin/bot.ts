@@ -1,4 +1,5 @@
 import { bots } from '../functions/bots.ts';
+import { roomLambdas } from '../functions/room/lambdas.ts';
 import { serviceUrl } from './local-service.ts';
 
 /**
@@ -7,7 +8,8 @@ import { serviceUrl } from './local-service.ts';
  * The service: AGORA_URL, else the one `npm start` wrote in .agora/local.json.
  */
 const name = process.argv[2];
-const names = bots.map((b) => b.name);
+// The auction room's bot has its own stack (functions/room/lambdas.ts); the gateway runs it as `room`.
+const names = [...bots.map((b) => b.name), ...(roomLambdas.some((l) => l.kind === 'bot') ? ['room'] : [])];
 if (!name || !names.includes(name)) {
   console.error(
     `${name ? `unknown bot ${JSON.stringify(name)}` : 'which bot?'}: one of ${names.join(', ')}\nusage: npm run bot -- <${names.join('|')}>`,

@@ -45,6 +45,23 @@ describe('the walkthroughs of docs/api.md on a non-default port', () => {
     expect(lines).toContain('active.salable');
     expect(lines).toContain('complete');
     expect(lines.at(-1)).toMatch(/"status":"sold"/);
+    // The auction ran in the room: the command-line bidders' answers, the room's end, and its results on the auction.
+    const json = (line: string) => (line.startsWith('{') ? JSON.parse(line) : undefined);
+    const bids = lines.map(json).filter((x) => x?.outcome);
+    expect(bids).toEqual([
+      { outcome: 'accepted', amount: 120000, stage: 'dutch_40' },
+      { outcome: 'sealed', amount: 125000, stage: 'sealedbid' },
+      { outcome: 'accepted', amount: 130000, stage: 'bestbid' },
+    ]);
+    const room = lines.map(json).find((x) => x?.stage === 'announcement');
+    expect(room, r.out).toMatchObject({ ended: 'finished', posted: true });
+    expect(room.results.map((x: { amount: number }) => x.amount)).toEqual([130000, 125000]);
+    expect(lines).toContain('active.qualification');
+    const awards = lines.map(json).filter((x) => x?.status?.startsWith('pending') && 'amount' in x);
+    expect(awards).toEqual([
+      { status: 'pending', amount: room.results[0].amount },
+      { status: 'pending.waiting', amount: 125000 },
+    ]);
     const sold = lines.indexOf('sold');
     expect(sold, r.out).toBeGreaterThan(-1);
     expect(lines[sold + 1]).toBe('complete');

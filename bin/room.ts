@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+
+/**
+ * `npm run -s room -- <command>`: a small command-line client of the auction room (functions/room/protocol.schema.json),
+ * doing what a person does in the room's page. Any room link works: an auctionUrl (an observer) or a bidder's
+ * participationUrl (that bidder); the room is `ws(s)://<the link's host>/room` (AGORA_ROOM_URL overrides it, e.g. the
+ * room stack's WebSocket URL in AWS).
+ *   stage <link> <stage name or type>   the planned start (ISO) of that stage, e.g. dutch_40, sealedbid, announcement
+ *   show <link>                         the room now: its stage, results, end and whether the results were posted
+ *   bid <participationUrl> <amount|accept>
+ *                                       bids as that bidder (accept: the current Dutch step's amount) and prints the
+ *                                       room's answer; exits 1 when the room refuses it
+ */
+const USAGE = `usage: npm run -s room -- stage <link> <stage name or type>
+       npm run -s room -- show <link>
+       npm run -s room -- bid <participationUrl> <amount|accept>`;
+const ANSWER_WITHIN_MS = 15_000;
+
+type Message = { type: string; [key: string]: any };
+
+function fail(text: string, code = 1): never {
+  console.error(text);
+  process.exit(code);
+}
+
+/** The room's WebSocket URL for a link: the auction id from its path, the bidder's parameters from its query. */
+function roomUrlOf(link: string): string {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return fail(`not a link: ${JSON.stringify(link)}\n${USAGE}`, 2);
+  }
+  const auctionId = url.pathname.split('/').find((part) => /^[0-9a-f]{32}$/.test(part));
+  if (!auctionId) return fail(`no auction id in ${link}`, 2);
+  const room = new URL(process.env.AGORA_ROOM_URL ?? `${url.protocol.replace(/^http/, 'ws')}//${url.host}/room`);
+  room.searchParams.set('auction_id', auctionId);
+  for (const [name, value] of url.searchParams) room.searchParams.set(name, value);
+  return room.href;
+}
+
+/** A connection to the room that keeps what it receives and can wait for the next message of a type. */
+async function connect(link: string) {
+  const ws = new WebSocket(roomUrlOf(link));
+  const received: Message[] = [];
+  let wake = () => {};
+  ws.on('message', (data) => {
+    received.push(JSON.parse(data.toString('utf8')) as Message);
+    wake();
+  });
+  await new Promise<void>((resolve) => {
+    ws.once('open', () => resolve());
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString('utf8');
+      });
+      res.on('end', () => {
+        const error = (() => {
+          try {
+            return JSON.parse(body).errors?.[0]?.description;
+          } catch {
+            return body;
+          }
+        })();
+        fail(`the room refused the link (${res.statusCode}): ${error || 'no reason given'}`);
+      });
+    });
+    ws.once('error', (error) => fail(`cannot reach the room at ${roomUrlOf(link).split('?')[0]}: ${error.message}`));
+  });
+  /** Sends `message` and waits for the first answer of one of `types` after it. */
+  const ask = async (message: unknown, ...types: string[]): Promise<Message> => {
+    const from = received.length;
+    ws.send(JSON.stringify(message));
+    const deadline = Date.now() + ANSWER_WITHIN_MS;
+    for (;;) {
+      const answer = received.slice(from).find((m) => types.includes(m.type) || m.type === 'error');
+      if (answer?.type === 'error') fail(`the room answered: ${JSON.stringify(answer.errors)}`);
+      if (answer) return answer;
+      if (Date.now() > deadline) fail(`no answer from the room within ${ANSWER_WITHIN_MS / 1000} s`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  };
+  return { ask, close: () => ws.close() };
+}
+
+const currentStageOf = (document: any) => document.stages[document.currentStage - document.stagesFrom];
+
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  async stage([link, wanted]) {
+    if (!link || !wanted) fail(USAGE, 2);
+    const room = await connect(link);
+    const { document } = await room.ask({ action: 'resume' }, 'room');
+    room.close();
+    const stage = document.stages.find((s: any) => s.name === wanted || s.type === wanted);
+    if (!stage)
+      fail(`no stage ${wanted} in the room: ${[...new Set(document.stages.map((s: any) => s.type))].join(', ')}`);
+    console.log(stage.start);
+    return 0;
+  },
+
+  async show([link]) {
+    if (!link) fail(USAGE, 2);
+    const room = await connect(link);
+    const { document, results, closed } = await room.ask({ action: 'resume' }, 'room');
+    room.close();
+    const summary = {
+      stage: currentStageOf(document)?.name,
+      results: document.results.map((r: any) => ({
+        bidder: r.bidderId ?? `Bidder #${r.bidderNumber}`,
+        amount: r.amount,
+        ...(r.dutchWinner && { dutchWinner: true }),
+      })),
+      ...(document.ended && { ended: document.ended.reason }),
+      ...(results && { posted: results === 'posted' }),
+      ...(closed && { closed }),
+      ...(document.me && { me: { label: document.me.label, mayBid: document.me.mayBid } }),
+    };
+    console.log(JSON.stringify(summary));
+    return 0;
+  },
+
+  async bid([link, given]) {
+    if (!link || !given) fail(USAGE, 2);
+    if (given !== 'accept' && !Number.isFinite(Number(given))) fail(`not an amount: ${given}\n${USAGE}`, 2);
+    const room = await connect(link);
+    const { document } = await room.ask({ action: 'resume' }, 'room');
+    const stage = currentStageOf(document);
+    if (given === 'accept' && stage?.type !== 'dutch') fail(`accept: the room is in ${stage?.name}, not a Dutch step`);
+    const amount = given === 'accept' ? stage.amount : Number(given);
+    // A named bid: were it sent twice, the room would answer the first again, never take a second bid.
+    const answer = await room.ask({ action: 'bid', amount, bidId: randomBytes(12).toString('base64url') }, 'bid');
+    room.close();
+    const { outcome, code, message } = answer;
+    console.log(JSON.stringify({ outcome, amount: answer.amount, stage: stage?.name, ...(code && { code, message }) }));
+    return outcome === 'refused' ? 1 : 0;
+  },
+};
+
+const [command, ...args] = process.argv.slice(2);
+const run = commands[command ?? ''];
+if (!run) fail(`${command ? `unknown command ${JSON.stringify(command)}\n` : ''}${USAGE}`, 2);
+process.exit(await run(args));
