@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRoomBot } from '../../../lib/local/room-server.ts';
@@ -24,6 +26,13 @@ import {
   type RoomPage,
   typeBid,
 } from './browser.ts';
+
+/**
+ * Where a page's screenshot goes: `docs/` (the README shows them) when `ROOM_SCREENSHOTS=1` asks to renew them, a
+ * temporary folder otherwise, so a test run never changes the checkout.
+ */
+const screenshotPath = (name: string) =>
+  process.env.ROOM_SCREENSHOTS === '1' ? join('docs', name) : join(tmpdir(), `agora-${process.pid}-${name}`);
 
 /**
  * The room page in Debian's Chromium, as people use it: two bidders follow their participation links, agree to the
@@ -121,7 +130,7 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     const winner = await nameOf(INSIDER, a.id, b1);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
     await bidder1.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
-    await bidder1.page.screenshot({ path: 'docs/room-insider.png', fullPage: true });
+    await bidder1.page.screenshot({ path: screenshotPath('room-insider.png'), fullPage: true });
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(observer.page, 360)).toBe(true);
     expect(await fitsWidth(bidder1.page, 360)).toBe(true);
@@ -170,7 +179,7 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     const winner = await nameOf(AUCTIONS, a.id, b2);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
     await bidder2.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
-    await bidder2.page.screenshot({ path: 'docs/room-landlease.png', fullPage: true });
+    await bidder2.page.screenshot({ path: screenshotPath('room-landlease.png'), fullPage: true });
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(bidder2.page, 360)).toBe(true);
   });
