@@ -1,4 +1,4 @@
-import type { JsonObject } from '../kernel/objects.ts';
+import type { Internal } from '../kernel/aggregate.ts';
 import type { Auction } from './auction.ts';
 
 /**
@@ -8,10 +8,13 @@ import type { Auction } from './auction.ts';
  */
 export type RoomMark = 'planned' | 'closed';
 
-export const roomMarkOf = (internal: JsonObject | undefined): RoomMark | undefined => internal?.room;
+export function roomMarkOf(internal: Internal | undefined): RoomMark | undefined {
+  const mark = internal?.room;
+  return mark === 'planned' || mark === 'closed' ? mark : undefined;
+}
 
 /** Whether the room has work on this auction: plan it (`plan`), or close the room it left behind (`close`). */
-export function roomDue(auction: Auction, internal: JsonObject | undefined): 'plan' | 'close' | undefined {
+export function roomDue(auction: Auction, internal: Internal | undefined): 'plan' | 'close' | undefined {
   const mark = roomMarkOf(internal);
   if (auction.status === 'active.auction') return mark ? undefined : 'plan';
   return mark === 'planned' ? 'close' : undefined;

@@ -2,7 +2,6 @@ import { accelerator } from '../calendar/periods.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
 import { newDocument } from '../documents/documents.ts';
 import type { AggregateRepository } from '../kernel/aggregate.ts';
-import type { JsonObject } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import type { RoomAuction, RoomType } from '../room/engine.ts';
 import { putChild, working, type Auction, type AuctionParts } from './auction.ts';
@@ -12,14 +11,34 @@ import { roomMarkOf, type RoomMark } from './room-due.ts';
 
 /** What the auction room takes from an auction (to plan its room) and leaves on it (how far the room got). */
 
+/** The fields the room reads of an auction of either type (the Dutch steps are insider's, the minimal step landlease's). */
+interface RoomFacts {
+  id: string;
+  procurementMethodType: string;
+  /** Every auction the room plans has its start (it is in `active.auction`). */
+  auctionPeriod: { startDate: string };
+  value: RoomAuction['value'];
+  minimalStep?: { amount: number };
+  auctionParameters?: { dutchSteps?: unknown };
+  procurementMethodDetails?: string;
+  mode?: string;
+  title?: string;
+  procuringEntity?: { name?: string };
+}
+/** The fields the room reads of a bid of either type (only landlease bids have a number). */
+interface BidderFacts {
+  tenderers?: { name?: string }[];
+  bidNumber?: unknown;
+}
+
 /** The auction as the room plans it: the schedule's facts and the active bids (names revealed only at the end). */
 export function roomAuctionOf(a: AuctionParts): RoomAuction {
-  const root = a.root as unknown as JsonObject;
+  const root = a.root as RoomFacts;
   const steps = root.auctionParameters?.dutchSteps;
   return {
     id: root.id,
     procurementMethodType: root.procurementMethodType as RoomType,
-    startDate: root.auctionPeriod?.startDate,
+    startDate: root.auctionPeriod.startDate,
     value: root.value,
     ...(root.minimalStep && { minimalStep: { amount: root.minimalStep.amount } }),
     ...(typeof steps === 'number' && { dutchSteps: steps }),
@@ -29,7 +48,7 @@ export function roomAuctionOf(a: AuctionParts): RoomAuction {
     bidders: bidsOf(a.children)
       .filter((b) => b.status === 'active')
       .map((b) => {
-        const bid = b as unknown as JsonObject;
+        const bid = b as BidderFacts;
         // landlease bids carry their own number: the room names them "Bidder #<bidNumber>" as texas did.
         return {
           bidId: b.id,
