@@ -10,7 +10,7 @@ import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/ca
 import { auctionResultsSchema } from '#domain/auctions/commands.ts';
 import { answerSchema, questionSchema } from '#domain/auctions/questions.ts';
 import { auctionDefinitions } from '#domain/auctions/registry.ts';
-import { documentSchema } from '#domain/documents/documents.ts';
+import { documentModel, documentSchema } from '#domain/documents/documents.ts';
 import { lotSchema } from '#domain/lots/lot.ts';
 import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
 
@@ -108,13 +108,13 @@ export const namedSchemas: Readonly<Record<string, object>> = {
     type: 'object',
     description: 'Checked by the document service (md5 only).',
     required: ['hash'],
-    properties: { hash: documentSchema.properties.hash },
+    properties: { hash: documentModel.fields.hash },
   },
   'docservice.file': {
     type: 'object',
     properties: {
       key: { type: 'string' },
-      hash: documentSchema.properties.hash,
+      hash: documentModel.fields.hash,
       url: { type: 'string', format: 'uri', description: 'The signed link the APIs accept as a document `url`.' },
       upload_url: { type: 'string', format: 'uri', description: 'Where to PUT the bytes (register only).' },
       direct_upload: {

@@ -8,6 +8,7 @@ import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import type { Document as DocumentBody } from '../schemas/generated/request-types.ts';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
 import { multilingual } from '../kernel/structures.ts';
+import { declare, fieldsOf, schemaOf, serverSet, writable } from '../protocol/model.ts';
 
 /**
  * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as
@@ -22,9 +23,6 @@ export type DocumentRecord = DocumentFields & {
   dateModified: string;
   previousVersions?: DocumentRecord[];
 };
-
-/** Fields the server owns: a client sending them is ignored, as upstream create roles do. */
-const SERVER_FIELDS = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'];
 
 const documentProperties = {
   ...multilingual('title', { type: 'string', minLength: 1 }),
@@ -44,6 +42,55 @@ const documentProperties = {
   relatedItem: { type: 'string' },
   accessDetails: { type: 'string' },
 } as const;
+
+/**
+ * The document of the auctions and the registries (issue 22): openprocurement.api `BaseDocument` (models/ocds.py)
+ * with the registries' `LokiDocument` additions (models/registry_models.py: `index`, `accessDetails`, `url` and `format`
+ * optional for offline and link-only types), which the dgf auctions' Document has too.
+ */
+export const documentModel = declare({
+  source:
+    'openprocurement.api@ea_core_master src/openprocurement/api/models/ocds.py BaseDocument + models/registry_models.py LokiDocument',
+  fields: {
+    ...documentProperties,
+    id: serverSet,
+    author: serverSet,
+    documentOf: serverSet,
+    datePublished: serverSet,
+    dateModified: serverSet,
+    previousVersions: serverSet,
+  },
+  ours: {
+    previousVersions:
+      "the older versions in one document's GET (upstream's view built the same list): known so that a client resending a document it read is not refused",
+  },
+  required: ['title'],
+});
+
+/**
+ * A lot's document: openprocurement.api `BaseDocument` (models/ocds.py, the `Document` openregistry.lots.core's Lot
+ * lists). Agora's lots share the registries' document rules, so `index` and `accessDetails` are ours here.
+ */
+export const lotDocumentModel = declare({
+  ...documentModel,
+  source:
+    'openprocurement.api@ea_core_master src/openprocurement/api/models/ocds.py BaseDocument (openregistry.lots.core Lot.documents)',
+  ours: {
+    ...documentModel.ours,
+    index: 'the order of illustrations, as asset and auction documents have it (LokiDocument); a lot shows them alike',
+    accessDetails:
+      'where to see the asset for an offline document (LokiDocument), so a lot takes the same types an asset does',
+  },
+});
+
+/**
+ * Upstream `document_roles` (models/roles.py): create (POST and PUT) writes all but `id`, `datePublished`,
+ * `dateModified` and `author`; edit (PATCH) neither `url` nor `hash` too. `documentOf` (writable upstream, one of
+ * two values) is set by the server from the route, and the view's `previousVersions` is never written.
+ */
+const SERVER_SET = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'] as const;
+const CREATE_FIELDS = fieldsOf(documentModel).filter((f) => !(SERVER_SET as readonly string[]).includes(f));
+const EDIT_FIELDS = CREATE_FIELDS.filter((f) => f !== 'url' && f !== 'hash');
 
 /** A document's client fields, typed from the properties its validator checks (the type rules below only require more). */
 export type DocumentFields = FromSchema<{
@@ -71,10 +118,7 @@ const notRequired = { not: {}, 'x-messages': { not: 'This field is not required.
  * `hash` or `format`; every other document is a file: `url`, `format` and `hash` required.
  */
 export const documentSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title'],
-  properties: documentProperties,
+  ...schemaOf(documentModel, { only: CREATE_FIELDS }),
   allOf: [
     {
       if: ofType(OFFLINE_TYPES),
@@ -167,7 +211,7 @@ export function newDocument(
   meta: { author?: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
   scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
-  const body = omit(input, SERVER_FIELDS);
+  const body = writable(documentModel, input, CREATE_FIELDS);
   checkNew(body);
   const at = formatKyiv(meta.now);
   const id = newId();
@@ -222,7 +266,7 @@ export function newVersion(
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
-  const body = { ...omit(previous, SERVER_FIELDS), ...omit(input, SERVER_FIELDS) };
+  const body = { ...omit(previous, SERVER_SET), ...writable(documentModel, input, CREATE_FIELDS) };
   // A stored link is a path; carried over (no `url` sent), it is checked as the absolute link it stands for.
   const kept = input.url === undefined && typeof body.url === 'string' && body.url.startsWith('/');
   checkNew(kept ? { ...body, url: `http://link.invalid${body.url}` } : body);
@@ -253,8 +297,8 @@ export function patchedDocument(
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
-  const document = { ...previous, ...omit(input, [...SERVER_FIELDS, 'url', 'hash']) } as DocumentRecord;
-  const body = omit(document, SERVER_FIELDS);
+  const document = { ...previous, ...writable(documentModel, input, EDIT_FIELDS) } as DocumentRecord;
+  const body = omit(document, SERVER_SET);
   // The stored link is a path; it is checked as the absolute link it stands for.
   checkNew(
     typeof body.url === 'string' && body.url.startsWith('/')

@@ -21,6 +21,7 @@ import {
   itemModel as landleaseItemModel,
 } from '../../../functions/domain/auctions/types/landlease/schema.ts';
 import { cancellationModel } from '../../../functions/domain/auctions/cancellations.ts';
+import { documentModel, lotDocumentModel } from '../../../functions/domain/documents/documents.ts';
 import { lotModel } from '../../../functions/domain/lots/lot.ts';
 import { fieldsOf, type ObjectModel } from '../../../functions/domain/protocol/model.ts';
 import { partModels } from '../../../functions/domain/protocol/parts.ts';
@@ -52,6 +53,8 @@ const declarations: Record<string, ObjectModel> = {
   DgfInsiderAuction: insiderAuctionModel,
   LandleaseAuction: landleaseAuctionModel,
   Cancellation: cancellationModel,
+  Document: documentModel,
+  LotDocument: lotDocumentModel,
 };
 
 describe('the protocol declarations hold the original models', () => {
