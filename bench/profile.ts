@@ -50,7 +50,24 @@ const path = process.argv[2] ?? `/api/0.1/lots/${lot}`;
 const load = (duration: number) =>
   autocannon({ url: `${base}${path}`, connections: 16, duration, headers: { authorization: BROKER } });
 await load(2);
+/** CPU seconds (user + system) a process has used so far: /proc/<pid>/stat, in clock ticks of 1/100 s. */
+const cpuOf = (pid: number | undefined) => {
+  if (!pid) return Number.NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const own = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+const before = { server: cpuOf(server.pid), dynamo: cpuOf(dynamo.pid), bench: own() };
 const result = await load(SECONDS);
+const apiCalls = result.requests.total;
+const apiCpu = {
+  server: cpuOf(server.pid) - before.server,
+  dynamo: cpuOf(dynamo.pid) - before.dynamo,
+  bench: own() - before.bench,
+};
 
 const client = DynamoDBDocumentClient.from(
   new DynamoDBClient({
@@ -61,6 +78,7 @@ const client = DynamoDBDocumentClient.from(
 );
 let raw = 0;
 const until = Date.now() + SECONDS * 500;
+const rawBefore = { dynamo: cpuOf(dynamo.pid), bench: own() };
 await Promise.all(
   Array.from({ length: 16 }, async () => {
     for (; Date.now() < until; raw++)
@@ -68,6 +86,15 @@ await Promise.all(
   }),
 );
 const rawRate = raw / (SECONDS / 2);
+const rawCpu = { dynamo: cpuOf(dynamo.pid) - rawBefore.dynamo, bench: own() - rawBefore.bench };
+// CPU per call, in ms, by process: on a machine whose cores are all busy, rates follow these, whatever else runs.
+const perCall = (s: number, n: number) => ((1000 * s) / n).toFixed(3);
+console.log(
+  `CPU ms per call: API: server ${perCall(apiCpu.server, apiCalls)}, DynamoDB Local ${perCall(apiCpu.dynamo, apiCalls)}, ` +
+    `autocannon ${perCall(apiCpu.bench, apiCalls)}, total ${perCall(apiCpu.server + apiCpu.dynamo + apiCpu.bench, apiCalls)}; ` +
+    `raw GetItem: caller (SDK) ${perCall(rawCpu.bench, raw)}, DynamoDB Local ${perCall(rawCpu.dynamo, raw)}, ` +
+    `total ${perCall(rawCpu.bench + rawCpu.dynamo, raw)}`,
+);
 console.log(
   `${path}: ${result.requests.average} req/s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} not 2xx); raw GetItem ${rawRate} req/s; ratio ${(result.requests.average / rawRate).toFixed(2)}; load average ${loadavg()[0].toFixed(1)}`,
 );

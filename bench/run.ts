@@ -60,7 +60,9 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 // 1. Bundles and cold imports, first, while nothing else runs on the machine.
 
 const IMPORTS_ONLY = process.argv.includes('--imports');
-const bundles = await phase('bundles and cold imports', () => measureLambdas(IMPORT_RUNS));
+// `npm run bench -- --load`: only the load runs, printed, nothing written (to try a change of the request path).
+const LOAD_ONLY = process.argv.includes('--load');
+const bundles = LOAD_ONLY ? [] : await phase('bundles and cold imports', () => measureLambdas(IMPORT_RUNS));
 if (IMPORTS_ONLY) {
   // `npm run bench -- --imports`: only the Lambdas section of bench/RESULTS.md is measured and replaced.
   const file = join(ROOT, 'bench', 'RESULTS.md');
@@ -341,8 +343,12 @@ interface Target {
   path: string;
   auth?: string;
   body?: () => { path?: string; body: string };
-  raw: 'item' | 'feed';
+  /** What the route costs DynamoDB at least, measured raw: the object's own root and aggregate, or its own feed. */
+  raw: Raw;
 }
+type Raw = { item: { kind: string; id: string } } | { feed: string };
+const itemRaw = (kind: string, id: string): Raw => ({ item: { kind, id } });
+const feedRaw = (feed: string): Raw => ({ feed });
 
 async function load(target: Target, connections: number, seconds = SECONDS): Promise<Run> {
   const headers = { authorization: target.auth ?? BROKER, 'content-type': 'application/json' };
@@ -399,19 +405,44 @@ const ddb = DynamoDBDocumentClient.from(
 );
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const targets: Target[] = [
-  { title: 'GET /api/0.1/lots/{id}', method: 'GET', path: `/api/0.1/lots/${seeded.lot}`, raw: 'item' },
-  { title: 'GET /api/2.4/assets/{id}', method: 'GET', path: `/api/2.4/assets/${seeded.asset}`, raw: 'item' },
-  { title: 'GET /api/2.3/auctions/{id}', method: 'GET', path: `/api/2.3/auctions/${seeded.auction}`, raw: 'item' },
-  { title: 'GET /api/0.1/lots (page of 100)', method: 'GET', path: '/api/0.1/lots', raw: 'feed' },
-  { title: 'GET /api/2.4/assets (page of 100)', method: 'GET', path: '/api/2.4/assets', raw: 'feed' },
-  { title: 'GET /api/0.1/assets (page of 100)', method: 'GET', path: '/api/0.1/assets', raw: 'feed' },
-  { title: 'GET /api/2.3/auctions (page of 100)', method: 'GET', path: '/api/2.3/auctions', raw: 'feed' },
-  { title: 'GET /api/2.5/auctions (page of 100)', method: 'GET', path: '/api/2.5/auctions', raw: 'feed' },
+  {
+    title: 'GET /api/0.1/lots/{id}',
+    method: 'GET',
+    path: `/api/0.1/lots/${seeded.lot}`,
+    raw: itemRaw('LOT', seeded.lot),
+  },
+  {
+    title: 'GET /api/2.4/assets/{id}',
+    method: 'GET',
+    path: `/api/2.4/assets/${seeded.asset}`,
+    raw: itemRaw('ASSET', seeded.asset),
+  },
+  {
+    title: 'GET /api/2.3/auctions/{id}',
+    method: 'GET',
+    path: `/api/2.3/auctions/${seeded.auction}`,
+    raw: itemRaw('AUCTION', seeded.auction),
+  },
+  { title: 'GET /api/0.1/lots (page of 100)', method: 'GET', path: '/api/0.1/lots', raw: feedRaw('lots') },
+  { title: 'GET /api/2.4/assets (page of 100)', method: 'GET', path: '/api/2.4/assets', raw: feedRaw('assets.bounce') },
+  { title: 'GET /api/0.1/assets (page of 100)', method: 'GET', path: '/api/0.1/assets', raw: feedRaw('assets.basic') },
+  {
+    title: 'GET /api/2.3/auctions (page of 100)',
+    method: 'GET',
+    path: '/api/2.3/auctions',
+    raw: feedRaw('auctions-dgfInsider'),
+  },
+  {
+    title: 'GET /api/2.5/auctions (page of 100)',
+    method: 'GET',
+    path: '/api/2.5/auctions',
+    raw: feedRaw('auctions-landlease'),
+  },
   {
     title: 'POST /api/0.1/lots',
     method: 'POST',
     path: '/api/0.1/lots',
-    raw: 'item',
+    raw: itemRaw('LOT', seeded.lot),
     body: () => ({ body: JSON.stringify({ data: lotBody() }) }),
   },
   {
@@ -419,7 +450,7 @@ const targets: Target[] = [
     method: 'POST',
     path: `/api/2.3/auctions/${seeded.auction}/bids`,
     auth: BIDDER,
-    raw: 'item',
+    raw: itemRaw('AUCTION', seeded.auction),
     body: () => ({
       path: `/api/2.3/auctions/${pick(seeded.bidAuctions)}/bids`,
       body: JSON.stringify({ data: insiderBid() }),
@@ -431,13 +462,17 @@ const perCall: Record<string, number> = {};
 const apiRuns = await phase('load runs (API)', async () => {
   const out: { target: Target; runs: Run[] }[] = [];
   for (const target of targets) {
-    const sample = target.body?.();
-    const probe = await call(
-      target.method,
-      sample?.path ?? target.path,
-      sample ? JSON.parse(sample.body).data : undefined,
-      { auth: target.auth },
-    );
+    // The second of two calls: a key's first request also reads the key (the authorizer then keeps it).
+    let probe = { requests: 0 };
+    for (let i = 0; i < 2; i++) {
+      const sample = target.body?.();
+      probe = await call(
+        target.method,
+        sample?.path ?? target.path,
+        sample ? JSON.parse(sample.body).data : undefined,
+        { auth: target.auth },
+      );
+    }
     perCall[target.title] = probe.requests;
     const runs: Run[] = [];
     for (const c of CONNECTIONS) runs.push(await load(target, c));
@@ -445,37 +480,147 @@ const apiRuns = await phase('load runs (API)', async () => {
   }
   return out;
 });
+/**
+ * The raw DynamoDB Local requests each route stands beside, measured in the same run: GetItem of the object's own root
+ * item, and the Query the route itself needs (the object's aggregate by PK, consistent; or a page of 101 of its own
+ * feed on GSI1). Each is measured once, whichever targets share it.
+ */
+interface RawRuns {
+  title: string;
+  getItem: Run[];
+  query: Run[];
+}
 const rawRuns = await phase('load runs (raw DynamoDB Local)', async () => {
-  const key = { PK: `LOT#${seeded.lot}`, SK: '#ROOT' };
-  const sends = {
-    getItem: () => ddb.send(new GetCommand({ TableName: TABLE, Key: key })),
-    item: () =>
-      ddb.send(
-        new QueryCommand({
-          TableName: TABLE,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': key.PK },
-          ConsistentRead: true,
-        }),
-      ),
-    feed: () =>
-      ddb.send(
-        new QueryCommand({
-          TableName: TABLE,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': 'lots' },
-          Limit: 101,
-        }),
-      ),
+  const out = new Map<string, RawRuns>();
+  const measure = async (send: () => Promise<unknown>) => {
+    const runs: Run[] = [];
+    for (const c of CONNECTIONS) runs.push(await raw(send, c));
+    return runs;
   };
-  const out = {} as Record<keyof typeof sends, Run[]>;
-  for (const [name, send] of Object.entries(sends) as [keyof typeof sends, () => Promise<unknown>][]) {
-    out[name] = [];
-    for (const c of CONNECTIONS) out[name].push(await raw(send, c));
+  for (const { raw: spec } of targets) {
+    const name = JSON.stringify(spec);
+    if (out.has(name)) continue;
+    if ('item' in spec) {
+      const PK = `${spec.item.kind}#${spec.item.id}`;
+      out.set(name, {
+        title: `${spec.item.kind.toLowerCase()} ${spec.item.id.slice(0, 8)}…: GetItem of its root / Query of its aggregate (consistent)`,
+        getItem: await measure(() => ddb.send(new GetCommand({ TableName: TABLE, Key: { PK, SK: '#ROOT' } }))),
+        query: await measure(() =>
+          ddb.send(
+            new QueryCommand({
+              TableName: TABLE,
+              KeyConditionExpression: 'PK = :pk',
+              ExpressionAttributeValues: { ':pk': PK },
+              ConsistentRead: true,
+            }),
+          ),
+        ),
+      });
+    } else {
+      out.set(name, {
+        title: `feed \`${spec.feed}\`: Query of a page (GSI1, Limit 101)`,
+        getItem: [],
+        query: await measure(() =>
+          ddb.send(
+            new QueryCommand({
+              TableName: TABLE,
+              IndexName: 'GSI1',
+              KeyConditionExpression: 'GSI1PK = :pk',
+              ExpressionAttributeValues: { ':pk': spec.feed },
+              Limit: 101,
+            }),
+          ),
+        ),
+      });
+    }
   }
   return out;
 });
+const rawOf = (target: Target) => rawRuns.get(JSON.stringify(target.raw))!;
+/** A lot root's GetItem: the one floor every row is also set beside. */
+const lotGetItem = rawRuns.get(JSON.stringify(itemRaw('LOT', seeded.lot)))!.getItem;
+
+const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : String(round(x, x >= 10 ? 1 : 2)));
+const ratio = (a: number, b: number) => (b ? `${round(a / b, 2)}` : '-');
+const mdTable = (head: string[], rows: (string | number)[][]) => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+  '',
+];
+/** The load runs' two tables: each API call beside its raw floors, and the raw requests themselves. */
+function loadSection(): string[] {
+  const both = (runs: Run[], floor: Run[]) =>
+    floor.length ? `${ratio(runs[0].rps, floor[0].rps)} / ${ratio(runs[1].rps, floor[1].rps)}` : '-';
+  return [
+    ...mdTable(
+      [
+        'call',
+        'DynamoDB req/call',
+        'req/s @1',
+        'p50 @1',
+        'p99 @1',
+        'req/s @16',
+        'p50 @16',
+        'p99 @16',
+        '÷ raw GetItem, its own root @1 / @16',
+        '÷ raw Query, its own @1 / @16',
+        '÷ raw GetItem, a lot root @1 / @16',
+        'non-2xx',
+      ],
+      apiRuns.map(({ target, runs }) => {
+        const own = rawOf(target);
+        const isRead = target.method === 'GET';
+        return [
+          `\`${target.title}\``,
+          perCall[target.title],
+          fmt(runs[0].rps),
+          runs[0].p50,
+          runs[0].p99,
+          fmt(runs[1].rps),
+          runs[1].p50,
+          runs[1].p99,
+          isRead ? both(runs, own.getItem) : '-',
+          both(runs, own.query),
+          both(runs, lotGetItem),
+          runs[0].errors + runs[1].errors,
+        ];
+      }),
+    ),
+    '## Raw DynamoDB Local (same run, from the bench process, same SDK)',
+    '',
+    ...mdTable(
+      ['request', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16'],
+      [...rawRuns.values()].flatMap((r) =>
+        (
+          [
+            ['GetItem', r.getItem],
+            ['Query', r.query],
+          ] as const
+        )
+          .filter(([, runs]) => runs.length)
+          .map(([kind, runs]) => [
+            `${kind}: ${r.title}`,
+            fmt(runs[0].rps),
+            round(runs[0].p50, 2),
+            round(runs[0].p99, 2),
+            fmt(runs[1].rps),
+            round(runs[1].p50, 2),
+            round(runs[1].p99, 2),
+          ]),
+      ),
+    ),
+  ];
+}
+if (LOAD_ONLY) {
+  console.log(loadSection().join('\n'));
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => round(l, 2))
+      .join(' / ')}`,
+  );
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // 3. Scale: lots seeded straight into the table, in the store's own root item shape.
@@ -539,7 +684,7 @@ const scale = await phase('scale', async () => {
 
   const page = async (total: number) => {
     const middle = encodeURIComponent(modified(Math.min(Math.floor(total / 2), seededCount - 1)));
-    const target = (path: string): Target => ({ title: path, method: 'GET', path, raw: 'feed' });
+    const target = (path: string): Target => ({ title: path, method: 'GET', path, raw: feedRaw('lots') });
     return {
       start: await load(target('/api/0.1/lots?limit=100'), 1, SCALE_SECONDS),
       middle: await load(target(`/api/0.1/lots?limit=100&offset=${middle}`), 1, SCALE_SECONDS),
@@ -580,8 +725,6 @@ const jar = readdirSync(join(dirname(createRequire(import.meta.url).resolve('dyn
   .filter((d) => d.startsWith('dynamodb_local_'))
   .sort()
   .at(-1);
-const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : String(round(x, x >= 10 ? 1 : 2)));
-const ratio = (a: number, b: number) => (b ? `${round(a / b, 2)}` : '-');
 const md: string[] = [];
 const table = (head: string[], rows: (string | number)[][]) => {
   md.push(
@@ -611,61 +754,13 @@ md.push(
   '## API through the local gateway',
   '',
   'autocannon on loopback against `npm start`\'s server, with a warm authorizer. Latencies in ms. "÷ raw" is the API rate over the raw DynamoDB Local rate ' +
-    'at the same connection count, measured in the same run (below): GetItem of a lot root, and the Query the route itself needs (the aggregate by PK for one ' +
-    'object and the creates, a feed page of 101 on GSI1 for a listing). Bids go to 32 dgfInsider auctions in active.tendering, at random; lots are created ' +
+    "at the same connection count, measured in the same run (below): GetItem of the object's own root item (reads of one object), the Query the route itself " +
+    "needs (the object's aggregate by PK for one object and the creates, a page of 101 of the listing's own feed on GSI1), and GetItem of a lot root (one " +
+    'floor for every row). Bids go to 32 dgfInsider auctions in active.tendering, at random; lots are created ' +
     'as drafts over a random asset id. The feeds hold 100+ listed objects each (a full default page).',
   '',
 );
-table(
-  [
-    'call',
-    'DynamoDB req/call',
-    'req/s @1',
-    'p50 @1',
-    'p99 @1',
-    'req/s @16',
-    'p50 @16',
-    'p99 @16',
-    '÷ raw GetItem @1 / @16',
-    '÷ raw Query @1 / @16',
-    'non-2xx',
-  ],
-  apiRuns.map(({ target, runs }) => {
-    const q = rawRuns[target.raw];
-    return [
-      `\`${target.title}\``,
-      perCall[target.title],
-      fmt(runs[0].rps),
-      runs[0].p50,
-      runs[0].p99,
-      fmt(runs[1].rps),
-      runs[1].p50,
-      runs[1].p99,
-      `${ratio(runs[0].rps, rawRuns.getItem[0].rps)} / ${ratio(runs[1].rps, rawRuns.getItem[1].rps)}`,
-      `${ratio(runs[0].rps, q[0].rps)} / ${ratio(runs[1].rps, q[1].rps)}`,
-      runs[0].errors + runs[1].errors,
-    ];
-  }),
-);
-md.push('## Raw DynamoDB Local (same run, from the bench process, same SDK)', '');
-table(
-  ['request', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16'],
-  (
-    [
-      ['GetItem (a lot root)', 'getItem'],
-      ['Query (an aggregate by PK, consistent)', 'item'],
-      ['Query (feed page, GSI1, Limit 101)', 'feed'],
-    ] as const
-  ).map(([title, k]) => [
-    title,
-    fmt(rawRuns[k][0].rps),
-    round(rawRuns[k][0].p50, 2),
-    round(rawRuns[k][0].p99, 2),
-    fmt(rawRuns[k][1].rps),
-    round(rawRuns[k][1].p50, 2),
-    round(rawRuns[k][1].p99, 2),
-  ]),
-);
+md.push(...loadSection());
 md.push('## DynamoDB requests of other calls', '');
 table(
   ['call', 'DynamoDB requests'],

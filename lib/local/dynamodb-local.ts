@@ -12,6 +12,8 @@ import { javaProblem } from './preflight.ts';
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** The JVM's process id (the bench reads its CPU time). */
+  pid?: number;
   stop(): void;
 }
 
@@ -81,7 +83,7 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
     });
   });
   await waitForPort(port);
-  return { endpoint: `http://127.0.0.1:${port}`, port, stop };
+  return { endpoint: `http://127.0.0.1:${port}`, port, pid: jvm.pid, stop };
 }
 
 /** The JVM prints its banner a moment before it accepts connections. */
