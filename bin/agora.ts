@@ -21,9 +21,13 @@ class RuntimeSettings implements IAspect {
 }
 
 /**
- * The CDK app: DataStack (the table, files, secrets, alarm topic) -> RoomStack (the auction room), ApiStack (the HTTP
- * API, its authorizer, alarms and outputs) -> one RouteStack per family of routes (their functions) and BotsStack
- * (schedules), given the table. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
+ * The CDK app, in its deploy order: DataStack (the table, files, secrets, alarm topic) -> ApiStack (the HTTP API, its
+ * authorizer, alarms and outputs) -> RoomStack (the auction room's WebSocket API, timers, its bot) -> one RouteStack
+ * per family of routes (their functions) and BotsStack (schedules). The room page is served by the HTTP API and its
+ * WebSocket by the room, on two hosts: every link (`auctionUrl`, participation links: AGORA_AUCTION_SITE) leads to
+ * the HTTP API's public URL unless the `auctionSite` context says otherwise, and the room page's route stack is given
+ * the room's WebSocket URL (AGORA_ROOM_SOCKET). So the room needs the API (for links), the routes need both, and the
+ * API needs neither: no cycle. Parameters from context (lib/parameters.ts); the cdk-nag findings accepted, with their
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
@@ -33,14 +37,6 @@ export function buildApp(app = new App()) {
   );
   const security = securityParameters(app.node);
   const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
-  // The auction room (WebSocket API, timers, its bot): the default auction site of every link the API answers.
-  const room = new RoomStack(app, `Agora-${stage}-Room`, {
-    table: data.table,
-    participationKey: data.participationKey,
-    files: data.files,
-    docserviceKey: data.docserviceKey,
-    alarmTopic: data.alarmTopic,
-  });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
     table: data.table,
     files: data.files,
@@ -52,8 +48,16 @@ export function buildApp(app = new App()) {
     security,
     corsOrigins,
   });
+  const room = new RoomStack(app, `Agora-${stage}-Room`, {
+    table: data.table,
+    participationKey: data.participationKey,
+    files: data.files,
+    docserviceKey: data.docserviceKey,
+    alarmTopic: data.alarmTopic,
+  });
   const routeStacks = [...routesByStack()].map(
-    ([family, routes]) => new RouteStack(app, `${api.stackName}-${family}`, { api, routes }),
+    ([family, routes]) =>
+      new RouteStack(app, `${api.stackName}-${family}`, { api, routes, roomSocket: room.socketUrl }),
   );
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
     table: data.table,
@@ -63,7 +67,7 @@ export function buildApp(app = new App()) {
     botConcurrency: security.botConcurrency,
   });
   Aspects.of(app).add(
-    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite ?? room.site, AGORA_CALENDAR: runtime.calendar }),
+    new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite ?? api.publicUrl, AGORA_CALENDAR: runtime.calendar }),
   );
   acknowledgeNagFindings({ data, api, routeStacks, bots: botsStack, room });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);

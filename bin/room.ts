@@ -4,8 +4,9 @@ import WebSocket from 'ws';
 /**
  * `npm run -s room -- <command>`: a small command-line client of the auction room (functions/room/protocol.schema.json),
  * doing what a person does in the room's page. Any room link works: an auctionUrl (an observer) or a bidder's
- * participationUrl (that bidder); the room is `ws(s)://<the link's host>/room` (AGORA_ROOM_URL overrides it, e.g. the
- * room stack's WebSocket URL in AWS).
+ * participationUrl (that bidder). The room's WebSocket is found as the page finds it: the one the auction's page names
+ * (`data-socket`: in AWS the room stack's, on another host), else `ws(s)://<the link's host>/room` (the local
+ * gateway); AGORA_ROOM_URL overrides both.
  *   stage <link> <stage name or type>   the planned start (ISO) of that stage, e.g. dutch_40, sealedbid, announcement
  *   show <link>                         the room now: its stage, results, end and whether the results were posted
  *   bid <participationUrl> <amount|accept>
@@ -24,25 +25,53 @@ function fail(text: string, code = 1): never {
   process.exit(code);
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+const unescapeHtml = (text: string) =>
+  text.replace(/&(#\d+|\w+);/g, (whole, name: string) =>
+    name.startsWith('#') ? String.fromCharCode(Number(name.slice(1))) : (ENTITIES[name] ?? whole),
+  );
+
+/**
+ * The room's WebSocket as the auction's page (`<site>/<type path>/<auction id>`) names it in `data-socket`, or
+ * undefined when the page names none (it is then on the page's own host) or cannot be read.
+ */
+async function socketOfPage(page: URL): Promise<string | undefined> {
+  try {
+    const res = await fetch(page, { headers: { accept: 'text/html' }, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    if (!res.ok) return undefined;
+    const named = /<main id="room"[^>]*\sdata-socket="([^"]*)"/.exec(await res.text());
+    return named ? unescapeHtml(named[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The room's WebSocket URL for a link: the auction id from its path, the bidder's parameters from its query. */
-function roomUrlOf(link: string): string {
+async function roomUrlOf(link: string): Promise<string> {
   let url: URL;
   try {
     url = new URL(link);
   } catch {
     return fail(`not a link: ${JSON.stringify(link)}\n${USAGE}`, 2);
   }
-  const auctionId = url.pathname.split('/').find((part) => /^[0-9a-f]{32}$/.test(part));
-  if (!auctionId) return fail(`no auction id in ${link}`, 2);
-  const room = new URL(process.env.AGORA_ROOM_URL ?? `${url.protocol.replace(/^http/, 'ws')}//${url.host}/room`);
-  room.searchParams.set('auction_id', auctionId);
+  const parts = url.pathname.split('/');
+  const at = parts.findIndex((part) => /^[0-9a-f]{32}$/.test(part));
+  if (at < 0) return fail(`no auction id in ${link}`, 2);
+  const page = new URL(parts.slice(0, at + 1).join('/'), url);
+  const room = new URL(
+    process.env.AGORA_ROOM_URL ??
+      (await socketOfPage(page)) ??
+      `${url.protocol.replace(/^http/, 'ws')}//${url.host}/room`,
+  );
+  room.searchParams.set('auction_id', parts[at]);
   for (const [name, value] of url.searchParams) room.searchParams.set(name, value);
   return room.href;
 }
 
 /** A connection to the room that keeps what it receives and can wait for the next message of a type. */
 async function connect(link: string) {
-  const ws = new WebSocket(roomUrlOf(link));
+  const roomUrl = await roomUrlOf(link);
+  const ws = new WebSocket(roomUrl);
   const received: Message[] = [];
   let wake = () => {};
   ws.on('message', (data) => {
@@ -67,7 +96,7 @@ async function connect(link: string) {
         fail(`the room refused the link (${res.statusCode}): ${error || 'no reason given'}`);
       });
     });
-    ws.once('error', (error) => fail(`cannot reach the room at ${roomUrlOf(link).split('?')[0]}: ${error.message}`));
+    ws.once('error', (error) => fail(`cannot reach the room at ${roomUrl.split('?')[0]}: ${error.message}`));
   });
   /** Sends `message` and waits for the first answer of one of `types` after it. */
   const ask = async (message: unknown, ...types: string[]): Promise<Message> => {

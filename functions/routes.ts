@@ -45,6 +45,8 @@ export interface RouteDefinition {
   body?: 'binary';
   /** Server secrets the handler reads (`participation`: it keys bidders' participation links); CDK grants only those. */
   secrets?: readonly 'participation'[];
+  /** The handler shows the auction room's WebSocket URL (the room page): CDK gives it the room stage's (AGORA_ROOM_SOCKET). */
+  roomSocket?: true;
   /** Files of npm packages the handler reads at run time (`swagger-ui-dist/swagger-ui.css`): shipped next to its bundle. */
   files?: readonly string[];
   /** What the OpenAPI document says of the route (functions/openapi/): every route has one, a test checks it. */
@@ -88,7 +90,7 @@ type Method = RouteDefinition['method'];
 /** What a route answers: its RouteDoc without the summary. */
 type Answer = Omit<RouteDoc, 'summary'>;
 /** What a route adds to its family's: `table` when not its method's, the secrets, body kind or files it reads. */
-type RouteExtras = Partial<Pick<RouteDefinition, 'table' | 'secrets' | 'body' | 'files' | 'location'>>;
+type RouteExtras = Partial<Pick<RouteDefinition, 'table' | 'secrets' | 'body' | 'files' | 'location' | 'roomSocket'>>;
 /**
  * One route of a family: method, path under the family's base, handler module under its folder, who may call it,
  * its OpenAPI summary and answer (`{type}` in them: the family's type), and what it adds (`RouteExtras`).
@@ -298,7 +300,7 @@ const DOCS: readonly RouteRow[] = [
 const roomPage = (path: string, type: string, kind: string): RouteDefinition[] =>
   // biome-ignore format: one route a line, read down like a table
   family(`/${path}/{auctionId}`, 'room-page', [
-    ['GET', '', 'page', PUBLIC, 'The auction room page', { response: 'html', operationId: `get${kind}RoomPage` }, NO_TABLE],
+    ['GET', '', 'page', PUBLIC, 'The auction room page', { response: 'html', operationId: `get${kind}RoomPage` }, { ...NO_TABLE, roomSocket: true }],
     ['GET', '/login', 'login', PUBLIC, "A bidder's participation link: the auction's terms", { response: 'html', operationId: `get${kind}RoomLogin` }, { ...NO_TABLE, ...PARTICIPATION }],
     ['POST', '/login', 'agree', PUBLIC, "A bidder agrees to the terms: the session (a cookie), then the page", { response: 'html', operationId: `post${kind}RoomLogin` }, { ...NO_TABLE, ...PARTICIPATION }],
     ['GET', '/session', 'session-token', PUBLIC, "The room page's WebSocket token of a bidder's session", resource(undefined, { operationId: `get${kind}RoomSession` }), { ...NO_TABLE, ...PARTICIPATION }],

@@ -75,8 +75,13 @@ export const routesByStack = (table: readonly RouteDefinition[] = routes): Map<s
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
-  /** Makes a route's function, integration and API route in `scope` (a route stack of this API). */
-  readonly serve: (scope: Construct, route: RouteDefinition) => void;
+  /** The API's public base URL: the `publicBaseUrl` security parameter, else the API's own endpoint. */
+  readonly publicUrl: string;
+  /**
+   * Makes a route's function, integration and API route in `scope` (a route stack of this API). A route that shows
+   * the room's WebSocket (`roomSocket`) is given `roomSocket`, the room stage's URL (AGORA_ROOM_SOCKET).
+   */
+  readonly serve: (scope: Construct, route: RouteDefinition, roomSocket?: string) => void;
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const security = props.security ?? { ...SECURITY_DEFAULTS, keyBurst: SECURITY_DEFAULTS.keyRate * 2 };
@@ -195,8 +200,10 @@ export class ApiStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
-    const linkEnvironment = { AGORA_PUBLIC_URL: security.publicBaseUrl ?? this.api.apiEndpoint };
-    this.serve = (scope, route) => {
+    this.publicUrl = security.publicBaseUrl ?? this.api.apiEndpoint;
+    const linkEnvironment = { AGORA_PUBLIC_URL: this.publicUrl };
+    this.serve = (scope, route, roomSocket) => {
+      if (route.roomSocket && !roomSocket) throw new Error(`${route.path}: shows the room's WebSocket; none given`);
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
@@ -210,6 +217,7 @@ export class ApiStack extends Stack {
           ...linkEnvironment,
           ...(documents && docserviceEnvironment),
           ...(participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
+          ...(route.roomSocket && { AGORA_ROOM_SOCKET: roomSocket! }),
         },
         ...((documents || participation) && { secretsExtension: true }),
       });

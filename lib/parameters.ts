@@ -12,7 +12,7 @@ import type { Node } from 'constructs';
  * | `botSchedules`   | bots.ts (`rate(1 minute)`)| per-bot EventBridge Scheduler expression, JSON: `{"convoy":"rate(5 minutes)"}` |
  * | `alarmEmail`     | none                      | an address subscribed to the alarm topic (confirm the mail AWS sends) |
  * | `api5xxThreshold`| `5`                       | API 5xx answers in 5 minutes that raise the 5xx alarm                |
- * | `auctionSite`    | the room's own endpoint    | the auction room's base: `auctionUrl` and participation links (AGORA_AUCTION_SITE) |
+ * | `auctionSite`    | the API's public URL      | the room page's base: `auctionUrl` and participation links (AGORA_AUCTION_SITE) |
  * | `calendar`       | `martial-law`             | working-day calendar: `martial-law` or `peacetime` (AGORA_CALENDAR)   |
  * | `corsOrigins`    | none                      | browser origins allowed by CORS, comma-separated or JSON array; `*` for any |
  */
@@ -22,8 +22,10 @@ export interface Parameters {
   botSchedules: Record<string, string>;
   alarmEmail?: string;
   api5xxThreshold: number;
-  /** The functions' run-time settings: AGORA_AUCTION_SITE, AGORA_CALENDAR. */
-  /** `auctionSite` absent: the auction room's own endpoint (RoomStack). */
+  /**
+   * The functions' run-time settings: AGORA_AUCTION_SITE, AGORA_CALENDAR. `auctionSite` absent: the HTTP API's public
+   * URL (`publicBaseUrl`, else its endpoint), which serves the room page (bin/agora.ts).
+   */
   runtime: { auctionSite?: string; calendar: 'martial-law' | 'peacetime' };
   /** CORS origins of the HTTP API; empty: no CORS. */
   corsOrigins: string[];

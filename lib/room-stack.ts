@@ -44,7 +44,8 @@ export interface RoomStackProps extends StackProps {
 /**
  * The auction room: its WebSocket API (API Gateway, one Lambda per route of functions/room/lambdas.ts, selected by
  * `$request.body.action`), its timers and its bot, with their permissions and alarms. Self-contained: it takes the
- * table, the participation secret and the alarm topic, and gives its endpoint (`site`, the default auction site).
+ * table, the participation secret and the alarm topic, and gives its endpoint (`socketUrl`, what the room page
+ * connects to: another host than the page's, which the HTTP API serves).
  *
  * Timers: Step Functions, one standard execution per room version (`Wait` until the next instant, the transition
  * Lambda, again until it answers `done`). Chosen over EventBridge Scheduler one-time schedules because a Wait state
@@ -56,8 +57,8 @@ export interface RoomStackProps extends StackProps {
 export class RoomStack extends Stack {
   readonly api: WebSocketApi;
   readonly stage: WebSocketStage;
-  /** The room's base URL (https): the default auction site of `auctionUrl` and participation links. */
-  readonly site: string;
+  /** The room's WebSocket URL (`wss://<api id>.execute-api.<region>.amazonaws.com/live`): the room page's socket. */
+  readonly socketUrl: string;
 
   constructor(scope: Construct, id: string, props: RoomStackProps) {
     super(scope, id, props);
@@ -76,7 +77,7 @@ export class RoomStack extends Stack {
       autoDeploy: true,
       throttle,
     });
-    this.site = this.stage.callbackUrl;
+    this.socketUrl = this.stage.url;
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,

@@ -7,6 +7,8 @@ export interface RouteStackProps extends StackProps {
   /** The API the routes join (its authorizer, roles and log group). */
   api: ApiStack;
   routes: readonly RouteDefinition[];
+  /** The auction room's WebSocket URL (RoomStack), for the routes that show it (the room page). */
+  roomSocket?: string;
 }
 
 /**
@@ -17,6 +19,6 @@ export interface RouteStackProps extends StackProps {
 export class RouteStack extends Stack {
   constructor(scope: Construct, id: string, props: RouteStackProps) {
     super(scope, id, props);
-    for (const route of props.routes) props.api.serve(this, route);
+    for (const route of props.routes) props.api.serve(this, route, props.roomSocket);
   }
 }

@@ -31,21 +31,23 @@ export const schemeOf = (target: PageTarget) => linkSchemeOf(target.type)!;
 
 /**
  * Only the room's own files run and load; the page talks only to its own origin (the WebSocket included: CSP 3
- * `'self'` covers ws/wss of the same host), posts forms only to itself, and is never framed.
+ * `'self'` covers ws/wss of the same host) and, where the room's WebSocket is on another host (AWS: the room stack's
+ * stage, runtime/config.ts `roomSocket`), to that origin alone; it posts forms only to itself, and is never framed.
  */
-export const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const cspOf = (roomSocket?: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    `connect-src 'self'${roomSocket ? ` ${new URL(roomSocket).origin}` : ''}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 export const SECURITY_HEADERS = {
-  'content-security-policy': CSP,
+  'content-security-policy': cspOf(),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',

@@ -1,21 +1,25 @@
+import { config } from '#runtime/config.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
-import { escapeHtml, html, notFound, pageOf, targetOf, type Event } from './http.ts';
+import { cspOf, escapeHtml, html, notFound, pageOf, targetOf, type Event } from './http.ts';
 
 /**
  * GET /insider-auctions/{auctionId} and /texas-auctions/{auctionId} (public): the auction room page. One page for
  * everyone: without a session it watches (an observer), with one (login.ts) it bids. The page is a shell: its
  * script (assets/room.js) fills it from the room's WebSocket, so everything shown comes from the room document.
+ * Where that WebSocket is on another host (AWS), the shell names it (`data-socket`) and the policy allows it.
  */
 export const handler = async (event: Event) => {
   wireRuntime();
   const target = targetOf(event);
   if (!target) return notFound();
   const id = escapeHtml(target.auctionId);
+  const { roomSocket } = config();
+  const socket = roomSocket ? ` data-socket="${escapeHtml(roomSocket)}"` : '';
   return html(
     200,
     pageOf(
       `Auction ${target.auctionId}`,
-      `<main id="room" data-auction="${id}" data-type="${target.type}" data-base="${escapeHtml(target.base)}">
+      `<main id="room" data-auction="${id}" data-type="${target.type}" data-base="${escapeHtml(target.base)}"${socket}>
 <header class="bar">
   <span id="connection" class="connection" role="status" aria-live="polite"></span>
   <button type="button" id="lang" class="lang" aria-label="Мова / Language">EN</button>
@@ -65,5 +69,6 @@ export const handler = async (event: Event) => {
 </main>`,
       'room.js',
     ),
+    { 'content-security-policy': cspOf(roomSocket) },
   );
 };

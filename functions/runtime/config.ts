@@ -27,6 +27,12 @@ export interface Config {
   auctionSite: string;
   /** Public base URL of links; else the domain API Gateway received the request on. */
   publicUrl?: string;
+  /**
+   * The auction room's WebSocket URL the room page connects to (AGORA_ROOM_SOCKET: in AWS the room stack's stage,
+   * `wss://<id>.execute-api.<region>.amazonaws.com/live`, another host than the page's); unset: the page's own host's
+   * `/room`, as the local gateway serves it.
+   */
+  roomSocket?: string;
   /** Base URL signed file URLs carry; else `<public base>/api/docservice`. */
   docserviceUrl?: string;
   /** The per-key limit of the authorizer, or none. */
@@ -84,6 +90,15 @@ export function calendarMode(setting: string | undefined): CalendarMode {
   throw new Error(`AGORA_CALENDAR must be "martial-law" or "peacetime", got ${JSON.stringify(setting)}`);
 }
 
+/** Reads `AGORA_ROOM_SOCKET`: a ws(s) URL without query or fragment, or unset; anything else is a configuration error. */
+export function roomSocket(setting: string | undefined): string | undefined {
+  if (!setting) return undefined;
+  const url = URL.canParse(setting) ? new URL(setting) : undefined;
+  if (!url || !['ws:', 'wss:'].includes(url.protocol) || url.search || url.hash || url.username || url.password)
+    throw new Error(`AGORA_ROOM_SOCKET must be a ws:// or wss:// URL without query, got ${JSON.stringify(setting)}`);
+  return url.href;
+}
+
 /** Builds and checks a configuration from an environment (pure: the tests build their own). */
 export function readConfig(env: Env): Config {
   const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
@@ -105,6 +120,7 @@ export function readConfig(env: Env): Config {
     calendar: calendarMode(env.AGORA_CALENDAR),
     auctionSite: env.AGORA_AUCTION_SITE ?? 'https://auction.agora.example',
     publicUrl: nonEmpty(env.AGORA_PUBLIC_URL),
+    roomSocket: roomSocket(env.AGORA_ROOM_SOCKET),
     docserviceUrl: nonEmpty(env.AGORA_DOCSERVICE_URL),
     keyRate: keyRate(env),
     addressRate: addressRate(env, inLambda),

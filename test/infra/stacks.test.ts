@@ -374,8 +374,8 @@ describe('Operations (throttling, alarms, parameters)', () => {
         (f: any) => f.Properties.Environment?.Variables ?? {},
       );
     for (const vars of [...[api, ...routeTemplates].flatMap(env), ...env(botsTemplate)]) {
-      // By default the auction site is the auction room's own endpoint (RoomStack).
-      expect(JSON.stringify(vars.AGORA_AUCTION_SITE)).toMatch(/https:\/\/.*Agora-dev-Room:.*execute-api.*\/live/);
+      // By default the auction site is the HTTP API, which serves the room page (test/infra/room-site.test.ts).
+      expect(JSON.stringify(vars.AGORA_AUCTION_SITE)).toMatch(/ApiEndpoint/);
       expect(vars).toMatchObject({ AGORA_CALENDAR: 'martial-law' });
     }
     const built = build({ auctionSite: 'https://auction.example.org', calendar: 'peacetime' });

@@ -8,6 +8,8 @@
 const root = document.getElementById('room');
 const auctionId = root.dataset.auction;
 const base = root.dataset.base;
+// The room's WebSocket: where the shell names it (AWS: the room stack's own host), else this host's /room (locally).
+const socketUrl = root.dataset.socket ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/room`;
 const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------------------------ words
@@ -433,8 +435,7 @@ async function connect() {
   } catch {
     return retry();
   }
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/room?${query}`;
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(`${socketUrl}?${query}`);
   socket = ws;
   let settled = false;
   ws.onopen = () => {
