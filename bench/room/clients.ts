@@ -46,7 +46,7 @@ interface Conn {
 
 const conns = new Map<number, Conn>();
 const byAuction = new Map<number, Conn[]>();
-const send = (reply: Reply) => process.send!(reply);
+const send = (reply: Reply): void => void process.send!(reply);
 
 function onMessage(c: Conn, text: string) {
   if (!text.startsWith('{"type":"room"')) {
