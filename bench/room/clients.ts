@@ -23,7 +23,15 @@ export type Reply =
   | { op: 'resumed' }
   | { op: 'bid'; key: string; sent: number; answered: number; outcome: string; amount: number; version: number }
   | { op: 'seen'; key: string; times: number[]; missing: number }
-  | { op: 'final'; key: string; ended: number; results: Record<string, number>; total: number };
+  | {
+      op: 'final';
+      key: string;
+      ended: number;
+      results: Record<string, number>;
+      total: number;
+      /** The largest final room message of an observer and of a bidder (bytes). */
+      bytes: { observer: number; bidder: number };
+    };
 
 const now = () => performance.timeOrigin + performance.now();
 const PARSE_ALL = process.env.ROOM_CLIENT_PARSE === '1';
@@ -151,7 +159,16 @@ async function handle(command: Command): Promise<void> {
         const key = JSON.stringify(docOf(c)?.results ?? null);
         results[key] = (results[key] ?? 0) + 1;
       }
-      return send({ op: 'final', key: command.key, ended: mine.filter(over).length, results, total: mine.length });
+      const bytes = (bidder: boolean) =>
+        Math.max(0, ...mine.filter((c) => c.bidder === bidder).map((c) => Buffer.byteLength(c.last ?? '')));
+      return send({
+        op: 'final',
+        key: command.key,
+        ended: mine.filter(over).length,
+        results,
+        total: mine.length,
+        bytes: { observer: bytes(false), bidder: bytes(true) },
+      });
     }
     case 'close': {
       for (const c of conns.values()) c.ws.close();

@@ -77,6 +77,8 @@ export interface RoomLoadFigures {
   winners: number[];
   finalEqual: boolean;
   finalEnded: number;
+  /** The largest final room message of an observer and of a bidder (bytes). */
+  messageBytes: number[];
   rawWrite: Percentiles;
   rawSend: Percentiles;
   loadBefore: number[];
@@ -248,6 +250,7 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
   const fromSent: number[] = [];
   const fromAccepted: number[] = [];
   const perAuctionP99: number[] = [];
+  const window = { from: process.hrtime.bigint() / 1000n, to: 0n };
   const acknowledged: number[][] = auctions.map(() => []);
   let refused = 0;
   let delivered = 0;
@@ -294,6 +297,8 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
     }),
   );
 
+  window.to = process.hrtime.bigint() / 1000n;
+
   // The end: no bid in the next round; every connection holds the final document.
   await passTo(new Date(Date.now() + offset + 600_000).toISOString());
   const finals = await Promise.all(
@@ -306,7 +311,8 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
       const results: Record<string, number> = {};
       for (const r of replies)
         for (const [text, count] of Object.entries(r.results)) results[text] = (results[text] ?? 0) + count;
-      return { ended: replies.reduce((s, r) => s + r.ended, 0), results };
+      const bytes = (k: 'observer' | 'bidder') => Math.max(...replies.map((r) => r.bytes[k]));
+      return { ended: replies.reduce((s, r) => s + r.ended, 0), results, bytes: [bytes('observer'), bytes('bidder')] };
     }),
   );
   const final = await Promise.all(auctions.map(async (a) => (await api.get(`${AUCTIONS}/${a.id}`)).body.data));
@@ -349,13 +355,14 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
     winners,
     finalEqual,
     finalEnded: finals.reduce((s, f) => s + f.ended, 0),
+    messageBytes: [0, 1].map((i) => Math.max(...finals.map((f) => f.bytes[i]))),
     rawWrite,
     rawSend,
     loadBefore,
     loadAfter,
     cpus: cpus().length,
     node: process.version,
-    ...(settings.profile && { profile: summarizeProfile() }),
+    ...(settings.profile && { profile: summarizeProfile(window) }),
   };
 }
 
@@ -438,21 +445,34 @@ const INCLUSIVE = [
   'documentFor',
 ];
 
-/** The server main thread's CPU: self time by place, and the time inside the functions above. */
-function summarizeProfile(): string[] {
+/**
+ * The server main thread's CPU during the bids (`window`: CLOCK_MONOTONIC microseconds, the profile's own time base):
+ * self time by place, and the time inside the functions above (their synchronous part: what runs after an await is
+ * counted where the promise resumes).
+ */
+function summarizeProfile(window: { from: bigint; to: bigint }): string[] {
   const file = readdirSync(PROFILE_DIR).find((f) => f.endsWith('.0.001.cpuprofile')) ?? readdirSync(PROFILE_DIR)[0];
   const profile = JSON.parse(readFileSync(join(PROFILE_DIR, file), 'utf8')) as {
     nodes: ProfileNode[];
+    startTime: number;
     samples: number[];
     timeDeltas: number[];
   };
+  let at = profile.startTime;
+  const inWindow = profile.timeDeltas.map((dt) => {
+    at += dt;
+    return at >= Number(window.from) && at <= Number(window.to);
+  });
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
+  let wall = 0;
   profile.samples.forEach((id, i) => {
+    if (!inWindow[i]) return;
     const dt = profile.timeDeltas[i] ?? 0;
+    wall += dt;
     const frame = nodes.get(id)!.callFrame;
     const place = placeOf(frame);
     self.set(place, (self.get(place) ?? 0) + dt);
@@ -469,7 +489,7 @@ function summarizeProfile(): string[] {
   const busy = [...self.values()].reduce((a, b) => a + b, 0);
   const share = (us: number) => `${((100 * us) / busy).toFixed(1)} %`;
   return [
-    `server main thread CPU ${(busy / 1e6).toFixed(1)} s (profile ${join(PROFILE_DIR, file)})`,
+    `server main thread during the bids: ${(wall / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s (profile ${join(PROFILE_DIR, file)})`,
     'self time by place:',
     ...[...self]
       .sort((a, b) => b[1] - a[1])
@@ -494,6 +514,7 @@ export function roomLines(f: RoomLoadFigures): string[] {
     `  bid accepted -> every connection told: ${fmt(f.fromAccepted)} (worst auction's p99 ${round2(f.worstAuctionP99)} ms)`,
     `  bid sent -> every connection told:     ${fmt(f.fromSent)}`,
     `  deliveries ${f.delivered} of ${f.expected}; bids lost ${f.lost}; winners per auction ${[...new Set(f.winners)].join(', ')}; final documents equal ${f.finalEqual} (${f.finalEnded} of ${f.connections} ended, names revealed)`,
+    `  final room message: ${f.messageBytes[0]} bytes to an observer, ${f.messageBytes[1]} to a bidder`,
     `  raw conditional write (DynamoDB Local UpdateItem): ${fmt(f.rawWrite)}`,
     `  raw WebSocket send on loopback (send -> received): ${fmt(f.rawSend)}`,
     `  load average ${f.loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${f.loadAfter.map((l) => l.toFixed(2)).join(' ')} after; ${f.cpus} CPUs; Node ${f.node}`,
