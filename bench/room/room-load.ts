@@ -40,6 +40,8 @@ export interface RoomLoadSettings {
   observers: number;
   bids: number;
   clients: number;
+  /** The sandbox accelerator: a landlease round lasts 180 s / it, a pause 10 s / it, the whole auction 30 min / it. */
+  accelerator: number;
   profile: boolean;
 }
 
@@ -49,6 +51,7 @@ export const roomLoadSettings = (env = process.env): RoomLoadSettings => ({
   observers: Number(env.ROOM_OBSERVERS ?? 1000),
   bids: Number(env.ROOM_BIDS ?? 20),
   clients: Number(env.ROOM_CLIENTS ?? 3),
+  accelerator: Number(env.ROOM_ACCELERATOR ?? 20),
   profile: env.ROOM_PROFILE === '1',
 });
 
@@ -190,7 +193,9 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
   // The auctions, created at once (their rooms start within a second of each other), each with its bids.
   const A = settings.auctions;
   const auctions = await Promise.all(
-    Array.from({ length: A }, () => rectifyingAuction(api, { procurementMethodDetails: 'quick, accelerator=20' })),
+    Array.from({ length: A }, () =>
+      rectifyingAuction(api, { procurementMethodDetails: `quick, accelerator=${settings.accelerator}` }),
+    ),
   );
   const latest = (pick: (a: any) => string) =>
     new Date(Math.max(...auctions.map((a) => Date.parse(pick(a))))).toISOString();
@@ -432,6 +437,9 @@ function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
 /** The functions whose time (with what they call) says what a delivery costs. */
 const INCLUSIVE = [
   'sendTo',
+  'tell',
+  'roomMessages',
+  'documentTexts',
   'broadcast',
   'roomMessage',
   'publicDocument',

@@ -109,18 +109,20 @@ export async function placeBidFrom(
     const changed = advanced.state.version !== item.state.version;
     if (changed && !(await save(item, advanced))) continue;
     if (outcome.kind === 'sealed' && !(await roomRepository.putSealed(advanced, outcome.sealed))) continue;
-    // The audience is read after the write (a connection that joins later reads the new room when it resumes), while
-    // the journal is written.
+    // The bidder hears as soon as the bid is in the journal; the audience is read meanwhile (after the write: a
+    // connection that joins later reads the new room when it resumes), then the timer is armed while everyone is told.
     const [, audience] = await Promise.all([
-      roomRepository.journal(item.state.auctionId, outcome.entry),
+      roomRepository
+        .journal(item.state.auctionId, outcome.entry)
+        .then(() =>
+          reply(
+            outcome.kind === 'refused'
+              ? refused(outcome.refusal.code, outcome.refusal.message)
+              : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
+          ),
+        ),
       changed || outcome.kind === 'sealed' ? audienceOf(connection.auctionId) : undefined,
     ]);
-    // The bidder hears first; then the timer is armed while everyone else is told.
-    await reply(
-      outcome.kind === 'refused'
-        ? refused(outcome.refusal.code, outcome.refusal.message)
-        : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
-    );
     if (!audience) return;
     if (changed) {
       const order = orderOf(advanced);
