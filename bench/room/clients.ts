@@ -48,11 +48,14 @@ interface Conn {
   /** The last room message (text), and parsed for bidders. */
   last?: string;
   doc?: any;
-  onChange?: () => void;
+  /** The last message is the final document (ended, names revealed); looked at once the driver waits for the end. */
+  over?: boolean;
   onAnswer?: (answer: any) => void;
 }
 
 const conns = new Map<number, Conn>();
+let withDocument = 0;
+let watchEnd = false;
 const byAuction = new Map<number, Conn[]>();
 const send = (reply: Reply): void => void process.send!(reply);
 
@@ -64,29 +67,33 @@ function onMessage(c: Conn, text: string) {
   }
   const at = now();
   const version = Number(VERSION.exec(text)?.[1] ?? 0);
+  if (c.last === undefined) withDocument++;
   c.last = text;
+  if (watchEnd) c.over = text.includes('"namesRevealed":true') && text.includes('"ended":{');
   if (c.bidder || PARSE_ALL) c.doc = JSON.parse(text).document;
   if (version > c.max) {
     for (let v = c.max + 1; v <= version; v++) c.told.set(v, at);
     c.max = version;
   }
-  c.onChange?.();
-  for (const w of waiters) w();
+  for (const scope of ['all', `auction ${c.auction}`, `conn ${c.id}`]) for (const w of waiters.get(scope) ?? []) w();
 }
 
-const waiters = new Set<() => void>();
-/** Resolves when `done()` holds (checked on every room message) or after `timeoutMs`. */
-function until(done: () => boolean, timeoutMs: number): Promise<void> {
+/** Waiters by what they watch: every connection, one auction's, one connection. */
+const waiters = new Map<string, Set<() => void>>();
+/** Resolves when `done()` holds (checked on each room message within `scope`) or after `timeoutMs`. */
+function until(scope: string, done: () => boolean, timeoutMs: number): Promise<void> {
   if (done()) return Promise.resolve();
   return new Promise((resolve) => {
+    const mine = waiters.get(scope) ?? new Set();
+    waiters.set(scope, mine);
     const finish = () => {
-      waiters.delete(check);
+      mine.delete(check);
       clearTimeout(timer);
       resolve();
     };
     const check = () => done() && finish();
     const timer = setTimeout(finish, timeoutMs);
-    waiters.add(check);
+    mine.add(check);
   });
 }
 
@@ -123,14 +130,14 @@ async function handle(command: Command): Promise<void> {
     }
     case 'resume': {
       for (const c of conns.values()) c.ws.send(JSON.stringify({ action: 'resume' }));
-      await until(() => [...conns.values()].every((c) => c.last), 600_000);
+      await until('all', () => withDocument === conns.size, 600_000);
       return send({ op: 'resumed' });
     }
     case 'bid': {
       // The open round's amount, sent as soon as a round above the last accepted bid shows on this connection.
       const c = conns.get(command.id)!;
       const ready = () => stage(c.doc)?.type === 'english' && stage(c.doc).amount > command.above;
-      await until(ready, command.timeoutMs);
+      await until(`conn ${c.id}`, ready, command.timeoutMs);
       if (!ready())
         return send({ ...command, op: 'bid', sent: 0, answered: 0, outcome: 'no round', amount: 0, version: 0 });
       const amount = stage(c.doc).amount;
@@ -145,15 +152,17 @@ async function handle(command: Command): Promise<void> {
     }
     case 'seen': {
       const mine = byAuction.get(command.auction) ?? [];
-      await until(() => mine.every((c) => c.max >= command.version), command.timeoutMs);
+      await until(`auction ${command.auction}`, () => mine.every((c) => c.max >= command.version), command.timeoutMs);
       const times = mine.flatMap((c) => (c.told.has(command.version) ? [c.told.get(command.version)!] : []));
       return send({ op: 'seen', key: command.key, times, missing: mine.length - times.length });
     }
     case 'final': {
       const mine = byAuction.get(command.auction) ?? [];
       const docOf = (c: Conn) => (c.last ? JSON.parse(c.last).document : undefined);
-      const over = (c: Conn) => !!c.last?.includes('"namesRevealed":true') && c.last.includes('"ended":{');
-      await until(() => mine.every(over), command.timeoutMs);
+      watchEnd = true;
+      for (const c of mine) c.over = !!c.last?.includes('"namesRevealed":true') && c.last.includes('"ended":{');
+      const over = (c: Conn) => !!c.over;
+      await until(`auction ${command.auction}`, () => mine.every(over), command.timeoutMs);
       const results: Record<string, number> = {};
       for (const c of mine) {
         const key = JSON.stringify(docOf(c)?.results ?? null);
