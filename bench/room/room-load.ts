@@ -530,6 +530,62 @@ export function roomLines(f: RoomLoadFigures): string[] {
   ];
 }
 
+const n = (x: number) => x.toLocaleString('en-US');
+/** The heading of a run's section in bench/RESULTS.md: one section per size, so runs of different sizes sit side by side. */
+export const roomHeading = (s: RoomLoadSettings) =>
+  `## Room: ${s.auctions} auction${s.auctions === 1 ? '' : 's'} × (${s.bidders} bidders + ${n(s.observers)} observers)`;
+
+/** The Room section of bench/RESULTS.md for one run. */
+export function roomSection(f: RoomLoadFigures): string {
+  const s = f.settings;
+  const ms = (p: Percentiles) => `p50 **${p.p50}** ms, p99 **${p.p99}** ms, max ${p.max} ms`;
+  return [
+    roomHeading(s),
+    '',
+    `\`npm run bench -- --room\` (bench/room/room-load.ts) on ${f.at}: \`npm start\`'s server (bin/serve.ts, its own DynamoDB Local in ` +
+      `memory) in one process, the ${n(f.connections)} WebSocket connections in ${s.clients} client processes (bench/room/clients.ts), the driver in another; ` +
+      `all on this machine's ${f.cpus} CPUs. ROOM_AUCTIONS=${s.auctions} ROOM_BIDDERS=${s.bidders} ROOM_OBSERVERS=${s.observers} ROOM_BIDS=${s.bids} ` +
+      `ROOM_CLIENTS=${s.clients} ROOM_ACCELERATOR=${s.accelerator}. Each landlease auction has ${s.bidders} real bids (one bidder connection each, ` +
+      "by its participation link); its bidders take turns bidding each new round's amount as soon as it opens; the auctions run at once. " +
+      '"Told": a room message of the new version (or newer) arrived on the connection; times on one clock across the processes.',
+    '',
+    '| measure | figure |',
+    '|---|---|',
+    `| connections | ${n(f.connections)} (${s.auctions} × (${s.bidders} bidders + ${n(s.observers)} observers)) |`,
+    `| accepted bids | ${f.accepted} (${s.bids} per auction asked; ${f.refused} refused) |`,
+    `| bid accepted (its answer at the bidder) → every connection told | ${ms(f.fromAccepted)}${s.auctions > 1 ? `; slowest auction's p99 ${round2(f.worstAuctionP99)} ms` : ''} |`,
+    `| bid sent → every connection told | ${ms(f.fromSent)} |`,
+    `| deliveries received / expected | ${n(f.delivered)} / ${n(f.expected)} |`,
+    `| bids lost | ${f.lost} |`,
+    `| winners per auction | ${[...new Set(f.winners)].join(', ')} |`,
+    `| final documents equal | ${f.finalEqual ? 'yes' : 'NO'} (${n(f.finalEnded)} of ${n(f.connections)} hold the ended document with names revealed) |`,
+    `| room message | ${n(f.messageBytes[0])} bytes to an observer, ${n(f.messageBytes[1])} to a bidder (the final document) |`,
+    `| raw conditional write (DynamoDB Local UpdateItem, same run) | p50 ${f.rawWrite.p50} ms, p99 ${f.rawWrite.p99} ms |`,
+    `| raw WebSocket send on loopback (send → received, same run) | p50 ${f.rawSend.p50} ms, p99 ${f.rawSend.p99} ms |`,
+    `| set-up (API) / connect + resume of all | ${f.setupS} s / ${f.connectS} s |`,
+    `| load average (1/5/15 min) before / after | ${f.loadBefore.map((l) => l.toFixed(2)).join(' ')} / ${f.loadAfter.map((l) => l.toFixed(2)).join(' ')} |`,
+    `| CPUs, Node | ${f.cpus}, ${f.node} |`,
+    '',
+    ...(f.profile ? ['```', ...f.profile, '```', ''] : []),
+  ].join('\n');
+}
+
+/** `text` with the section under `heading` replaced by `section` (appended when absent). */
+export function replaceSection(text: string, heading: string, section: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) return `${text.trimEnd()}\n\n${section}`;
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(0, start) + section + (end < 0 ? '' : text.slice(end + 1));
+}
+
+/** Every Room section of `text` (a full bench run keeps them). */
+export function roomSections(text: string): string[] {
+  return text
+    .split(/\n(?=## )/)
+    .filter((part) => part.startsWith('## Room'))
+    .map((part) => `${part.trimEnd()}\n`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const figures = await runRoomLoad();
   console.log(roomLines(figures).join('\n'));

@@ -126,7 +126,9 @@ export async function placeBidFrom(
     if (!audience) return;
     if (changed) {
       const order = orderOf(advanced);
-      await Promise.all([order && roomPorts().arm(order), tell(advanced, audience)]);
+      // Both finish before the handler does (a Lambda frozen mid-fan-out would tell the rest at its next call).
+      const settled = await Promise.allSettled([order && roomPorts().arm(order), tell(advanced, audience)]);
+      for (const s of settled) if (s.status === 'rejected') throw s.reason;
     } else
       await tell(advanced, { ...audience, connections: audience.connections.filter((c) => c.bidderId === bidderId) });
     return;
