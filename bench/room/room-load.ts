@@ -17,7 +17,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -505,7 +505,7 @@ function summarizeProfile(window: { from: bigint; to: bigint }): string[] {
   const busy = [...self.values()].reduce((a, b) => a + b, 0);
   const share = (us: number) => `${((100 * us) / busy).toFixed(1)} %`;
   return [
-    `server main thread during the bids: ${(wall / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s (profile ${join(PROFILE_DIR, file)})`,
+    `server main thread during the bids: ${(wall / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s (profile ${relative(ROOT, join(PROFILE_DIR, file))})`,
     'self time by place:',
     ...[...self]
       .sort((a, b) => b[1] - a[1])
