@@ -12,6 +12,10 @@
  * 3. Scale: lots seeded straight into DynamoDB Local (BatchWriteItem, the store's root item shape); the listing page
  *    time with BENCH_SCALE_LOTS lots in the table against 1 000, and one concierge run with 10 000 idle lots and 10 due.
  *
+ * 4. Room: `npm run bench -- --room` runs only the auction room under load (bench/room/room-load.ts: one auction with
+ *    100 bidder and 1,000 observer connections by default, sizes from ROOM_* variables) and replaces only its section;
+ *    a full run keeps the Room sections it finds.
+ *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
 import { spawn } from 'node:child_process';
@@ -58,6 +62,18 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Bundles and cold imports, first, while nothing else runs on the machine.
+
+if (process.argv.includes('--room')) {
+  // `npm run bench -- --room`: only the auction room under load (bench/room/room-load.ts, sizes from ROOM_* variables);
+  // replaces only the Room section of that size in bench/RESULTS.md.
+  const room = await import('./room/room-load.ts');
+  const figures = await phase('room load', () => room.runRoomLoad());
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Agora bench results\n';
+  writeFileSync(file, room.replaceSection(before, room.roomHeading(figures.settings), room.roomSection(figures)));
+  console.log(room.roomLines(figures).join('\n'));
+  process.exit(0);
+}
 
 const IMPORTS_ONLY = process.argv.includes('--imports');
 // `npm run bench -- --load`: only the load runs, printed, nothing written (to try a change of the request path).
@@ -835,8 +851,12 @@ table(
   Object.entries(phases).map(([k, v]) => [k, v]),
 );
 
+// The Room sections are measured by `npm run bench -- --room` (minutes at full size): a full run keeps them.
+const resultsFile = join(ROOT, 'bench', 'RESULTS.md');
+const { roomSections } = await import('./room/room-load.ts');
+md.push(...(existsSync(resultsFile) ? roomSections(readFileSync(resultsFile, 'utf8')) : []));
 const text = md.join('\n');
-writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), text);
+writeFileSync(resultsFile, text);
 console.log(text);
 console.error(`bench: done in ${totalS} s; written to bench/RESULTS.md`);
 process.exit(0);

@@ -38,7 +38,9 @@ export const wsHandler =
     );
   };
 
-export const send = (connectionId: string, message: unknown) => roomPorts().send(connectionId, JSON.stringify(message));
+/** Sends one message to one connection: an object as JSON, a string as the message already serialized. */
+export const send = (connectionId: string, message: unknown) =>
+  roomPorts().send(connectionId, Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)));
 
 /**
  * A message route: the message checked against the protocol (an `error` answer otherwise), the connection's session

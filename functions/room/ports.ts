@@ -24,8 +24,11 @@ export interface TimerOrder {
 export const utcCeiling = (at: string): string => new Date(Math.ceil((parseInstant(at) ?? 0) / 1000)).toISOString();
 
 export interface RoomPorts {
-  /** 'gone' when the connection no longer exists (API Gateway's 410). */
-  send(connectionId: string, message: string): Promise<'sent' | 'gone'>;
+  /**
+   * A text message (UTF-8), encoded once by the caller: a fan-out hands the same bytes to every connection of one
+   * audience. 'gone' when the connection no longer exists (API Gateway's 410).
+   */
+  send(connectionId: string, message: Uint8Array): Promise<'sent' | 'gone'>;
   arm(order: TimerOrder): Promise<void>;
 }
 
@@ -48,7 +51,7 @@ const awsPorts: RoomPorts = {
     if (!endpoint) throw new Error('the room: ROOM_CALLBACK_URL is not set');
     management ??= new ApiGatewayManagementApiClient({ endpoint });
     try {
-      await management.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(message) }));
+      await management.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: message }));
       return 'sent';
     } catch (error) {
       if (error instanceof GoneException || (error as { name?: string }).name === 'GoneException') return 'gone';
@@ -82,7 +85,7 @@ export const roomPorts = (): RoomPorts => shared[LOCAL_PORTS] ?? awsPorts;
  * connection does not stop the others.
  */
 export async function fanOut(
-  targets: { connectionId: string; message: string }[],
+  targets: { connectionId: string; message: Uint8Array }[],
   concurrency = 50,
 ): Promise<{ sent: number; gone: string[]; failed: number }> {
   const gone: string[] = [];

@@ -1,12 +1,11 @@
 import { formatKyiv, parseInstant } from '#domain/kernel/time.ts';
 import {
   advance,
-  bidderDocument,
+  documentTexts,
   isEnded,
   needsSealedBids,
   nextTransitionAt,
   placeBid,
-  publicDocument,
   type BidOutcome,
   type RoomState,
   type SealedBid,
@@ -110,19 +109,28 @@ export async function placeBidFrom(
     const changed = advanced.state.version !== item.state.version;
     if (changed && !(await save(item, advanced))) continue;
     if (outcome.kind === 'sealed' && !(await roomRepository.putSealed(advanced, outcome.sealed))) continue;
-    await roomRepository.journal(item.state.auctionId, outcome.entry);
-    // The bidder hears first; then the timer and everyone else (a large audience takes a while to tell).
-    await reply(
-      outcome.kind === 'refused'
-        ? refused(outcome.refusal.code, outcome.refusal.message)
-        : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
-    );
+    // The bidder hears as soon as the bid is in the journal; the audience is read meanwhile (after the write: a
+    // connection that joins later reads the new room when it resumes), then the timer is armed while everyone is told.
+    const [, audience] = await Promise.all([
+      roomRepository
+        .journal(item.state.auctionId, outcome.entry)
+        .then(() =>
+          reply(
+            outcome.kind === 'refused'
+              ? refused(outcome.refusal.code, outcome.refusal.message)
+              : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
+          ),
+        ),
+      changed || outcome.kind === 'sealed' ? audienceOf(connection.auctionId) : undefined,
+    ]);
+    if (!audience) return;
     if (changed) {
       const order = orderOf(advanced);
-      if (order) await roomPorts().arm(order);
-      await broadcast(advanced);
-    } else if (outcome.kind === 'sealed')
-      await sendTo(advanced, connections(await roomRepository.connections(connection.auctionId), bidderId));
+      // Both finish before the handler does (a Lambda frozen mid-fan-out would tell the rest at its next call).
+      const settled = await Promise.allSettled([order && roomPorts().arm(order), tell(advanced, audience)]);
+      for (const s of settled) if (s.status === 'rejected') throw s.reason;
+    } else
+      await tell(advanced, { ...audience, connections: audience.connections.filter((c) => c.bidderId === bidderId) });
     return;
   }
   await reply(refused('busy', 'Another bid is already processing'));
@@ -146,27 +154,36 @@ async function placeNamedBid(
   );
 }
 
-const connections = (all: RoomConnection[], bidderId: string) => all.filter((c) => c.bidderId === bidderId);
-
 // ------------------------------------------------------------------------------------------------------ documents
+
+/**
+ * The room messages of one moment: the public document's text built once (what every observer gets), a bidder's the
+ * same text with their own part added (domain/room/engine.ts documentTexts), each in the message envelope.
+ */
+export function roomMessages(item: RoomItem, sealed: SealedBid[], now: string) {
+  const texts = documentTexts(item.state, now);
+  const tail = JSON.stringify({
+    ...(isEnded(item.state) && { results: item.posted ? 'posted' : 'waiting' }),
+    ...(item.closed && { closed: true }),
+  });
+  const message = (document: string) =>
+    `{"type":"room","document":${document}${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
+  return {
+    observer: message(texts.public),
+    bidder: (bidderId: string) =>
+      message(
+        texts.bidder(
+          bidderId,
+          sealed.find((s) => s.bidderId === bidderId),
+        ),
+      ),
+  };
+}
 
 /** The room message of one connection: the public document, or the bidder's (with their own sealed bid). */
 export function roomMessage(item: RoomItem, bidderId: string | undefined, sealed: SealedBid[], now: string): string {
-  const { state } = item;
-  const document = bidderId
-    ? bidderDocument(
-        state,
-        bidderId,
-        sealed.find((s) => s.bidderId === bidderId),
-        now,
-      )
-    : publicDocument(state, now);
-  return JSON.stringify({
-    type: 'room',
-    document,
-    ...(isEnded(state) && { results: item.posted ? 'posted' : 'waiting' }),
-    ...(item.closed && { closed: true }),
-  });
+  const messages = roomMessages(item, sealed, now);
+  return bidderId ? messages.bidder(bidderId) : messages.observer;
 }
 
 /** The room document for one connection now (`resume`). */
@@ -177,20 +194,43 @@ export async function documentFor(connection: RoomConnection): Promise<string | 
   return roomMessage(item, connection.bidderId, sealed, nowText());
 }
 
-/** Every connection of the room gets its document; connections API Gateway says are gone are forgotten. */
-export async function broadcast(item: RoomItem): Promise<void> {
-  await sendTo(item, await roomRepository.connections(item.state.auctionId));
+/** Who a change is told to: every connection of the room (one Query), and the sealed bids their documents show. */
+interface Audience {
+  connections: RoomConnection[];
+  sealed: SealedBid[];
 }
 
-async function sendTo(item: RoomItem, targets: RoomConnection[]): Promise<void> {
-  if (!targets.length) return;
-  const now = nowText();
-  const sealed = targets.some((c) => c.bidderId) ? await roomRepository.sealedBids(item.state.auctionId) : [];
-  const shared = roomMessage(item, undefined, [], now);
+const audienceOf = async (auctionId: string): Promise<Audience> => {
+  const [connections, sealed] = await Promise.all([
+    roomRepository.connections(auctionId),
+    roomRepository.sealedBids(auctionId),
+  ]);
+  return { connections, sealed };
+};
+
+/** Every connection of the room gets its document; connections API Gateway says are gone are forgotten. */
+export async function broadcast(item: RoomItem): Promise<void> {
+  await tell(item, await audienceOf(item.state.auctionId));
+}
+
+/**
+ * The fan-out: each message built and encoded once per audience (observers share one payload, a bidder's tabs
+ * theirs), then one send per connection (PostToConnection in AWS).
+ */
+async function tell(item: RoomItem, { connections, sealed }: Audience): Promise<void> {
+  if (!connections.length) return;
+  const messages = roomMessages(item, sealed, nowText());
+  const observer = Buffer.from(messages.observer);
+  const ofBidder = new Map<string, Buffer>();
+  const payload = (bidderId: string) => {
+    const known = ofBidder.get(bidderId) ?? Buffer.from(messages.bidder(bidderId));
+    ofBidder.set(bidderId, known);
+    return known;
+  };
   const { gone, failed } = await fanOut(
-    targets.map((c) => ({
+    connections.map((c) => ({
       connectionId: c.connectionId,
-      message: c.bidderId ? roomMessage(item, c.bidderId, sealed, now) : shared,
+      message: c.bidderId ? payload(c.bidderId) : observer,
     })),
   );
   await Promise.all(

@@ -23,7 +23,7 @@ export const ROOM_PATH = '/room';
 interface Socket {
   ws?: WebSocket;
   /** Messages sent before the handshake finished (a broadcast racing a new connection). */
-  queue: string[];
+  queue: Uint8Array[];
 }
 
 interface TimerOrder {
@@ -78,11 +78,11 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
 
   const { installLocalRoomPorts } = await load('room/ports');
   installLocalRoomPorts({
-    async send(connectionId: string, message: string) {
+    async send(connectionId: string, message: Uint8Array) {
       const socket = sockets.get(connectionId);
       if (!socket) return 'gone';
       if (!socket.ws) socket.queue.push(message);
-      else if (socket.ws.readyState === WebSocket.OPEN) socket.ws.send(message);
+      else if (socket.ws.readyState === WebSocket.OPEN) socket.ws.send(message, { binary: false });
       else return 'gone';
       return 'sent';
     },
@@ -112,7 +112,7 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     }
     wss.handleUpgrade(req, stream, head, (ws) => {
       socket.ws = ws;
-      for (const message of socket.queue.splice(0)) ws.send(message);
+      for (const message of socket.queue.splice(0)) ws.send(message, { binary: false });
       ws.on('message', async (data) => {
         const body = data.toString('utf8');
         let action: unknown;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   advance,
   bidderDocument,
+  documentTexts,
   placeBid,
   planRoom,
   publicDocument,
@@ -9,7 +10,7 @@ import {
   revealNames,
   type SealedBid,
 } from '../../../functions/domain/room/engine.ts';
-import { bidders, insiderAuction, PLANNED_AT, plus } from './builders.ts';
+import { bidders, insiderAuction, landleaseAuction, PLANNED_AT, plus } from './builders.ts';
 
 /** API Gateway WebSocket: a message is at most 128 KB. */
 const MESSAGE_LIMIT = 128 * 1024;
@@ -63,5 +64,27 @@ describe('room documents', () => {
     expect(state.bidders[0].name.endsWith('…')).toBe(true);
     expect(state.procuringEntityName?.includes(String.fromCharCode(1))).toBe(false);
     expect(JSON.stringify(state.bidders).includes('\\ud83d')).toBe(false); // no surrogate cut in half
+  });
+
+  it("gives the fan-out each document's exact JSON: the public text built once, a bidder's with their own part added", () => {
+    const { state, end } = largestInsiderRoom();
+    const sealed = new Map(
+      state.bidders.slice(1).map((b, i) => [b.bidId, { bidderId: b.bidId, amount: 1_000 + i, date: end }]),
+    );
+    const lease = planRoom(landleaseAuction({ bidders: bidders(4) }), PLANNED_AT);
+    const at = '2026-11-24T10:00:20+02:00';
+    const bid = placeBid(advance(lease, at, []), { bidderId: lease.bidders[1].bidId, amount: 1100 }, at);
+    if (bid.kind !== 'state') throw new Error('the bid was refused');
+    for (const [room, now] of [
+      [state, end],
+      [bid.state, plus(at, 11)],
+    ] as const) {
+      const texts = documentTexts(room, now);
+      expect(texts.public).toBe(JSON.stringify(publicDocument(room, now)));
+      for (const { bidId } of [...room.bidders, { bidId: 'not-a-bidder' }]) {
+        const own = sealed.get(bidId);
+        expect(texts.bidder(bidId, own)).toBe(JSON.stringify(bidderDocument(room, bidId, own, now)));
+      }
+    }
   });
 });
