@@ -6,7 +6,6 @@
  * where the code lives: our modules, each npm package, Node's internals, native calls (socket writes), GC.
  * Open the .cpuprofile in Chrome DevTools or speedscope for the call trees. See bench/PROFILE.md.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { freePort, startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
+import { placeOf, type ProfileNode, startServer } from './local-server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DIR = '.build/profile';
@@ -24,12 +24,7 @@ rmSync(DIR, { recursive: true, force: true });
 mkdirSync(DIR, { recursive: true });
 const dynamo = await startDynamoDbLocal();
 const port = await freePort();
-const env = { ...process.env, PORT: String(port), DYNAMODB_ENDPOINT: dynamo.endpoint, TABLE_NAME: TABLE };
-const server = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${DIR}`, '--import', 'tsx', 'bin/serve.ts'], {
-  env: { ...env, BOTS_INTERVAL_MS: '3600000' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((ok) => server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && ok()));
+const server = await startServer({ port, dynamoEndpoint: dynamo.endpoint, table: TABLE, profileDir: DIR });
 const base = `http://127.0.0.1:${port}`;
 
 const party = { name: 'C', identifier: { scheme: 'UA-EDR', id: '00037256' }, address: { countryName: 'Україна' } };
@@ -102,24 +97,6 @@ server.kill('SIGINT');
 await new Promise((done) => server.once('exit', done));
 dynamo.stop();
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-}
-/** Where a frame's code lives: one of our folders, an npm package, a Node internal, or a native call. */
-function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
-  if (!url) return functionName === '(garbage collector)' ? 'GC' : `native ${functionName}`;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-  if (pkg) return pkg.replace(/^(@smithy|@aws-sdk)\/.*/, '$1/*');
-  if (url.startsWith('node:'))
-    return url
-      .replace(/^node:(internal\/)?/, 'node:')
-      .split('/')
-      .slice(0, 2)
-      .join('/');
-  const ours = /\/(functions\/[^/]+|lib\/[^/]+|bin)\//.exec(url)?.[1];
-  return ours ?? url;
-}
 // The server's main thread (the other profile is tsx's loader thread).
 const file = readdirSync(DIR).find((f) => f.endsWith('.0.001.cpuprofile'))!;
 const profile = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as {

@@ -18,7 +18,6 @@
  *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -35,6 +34,7 @@ import { rootItem } from '../functions/store/aggregates.ts';
 import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
 import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
+import { startServer } from './local-server.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -106,24 +106,11 @@ if (IMPORTS_ONLY) {
 const { dynamo, base } = await phase('start DynamoDB Local and bin/serve.ts', async () => {
   const dynamo = await startDynamoDbLocal();
   const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      TABLE_NAME: TABLE,
-      BOTS_INTERVAL_MS: '3600000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = await startServer({ port, dynamoEndpoint: dynamo.endpoint, table: TABLE });
   process.once('exit', () => {
     server.kill('SIGTERM');
     dynamo.stop();
   });
-  await new Promise<void>((resolve) =>
-    server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && resolve()),
-  );
   return { dynamo, base: `http://127.0.0.1:${port}` };
 });
 

@@ -13,7 +13,7 @@
  * it, in the same run: a raw conditional write to the same DynamoDB Local, and a raw WebSocket send on loopback.
  * ROOM_PROFILE=1 runs the server under --cpu-prof and summarizes where its CPU went (.build/room-profile/).
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -28,6 +28,7 @@ import { activeBid, AUCTIONS, rectifyingAuction } from '../../test/support/aucti
 import { client } from '../../test/support/http.ts';
 import { linkOf } from '../../test/integration/room/room-helpers.ts';
 import type { Command, Reply } from './clients.ts';
+import { placeOf, type ProfileNode, startServer } from '../local-server.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -128,23 +129,13 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
     rmSync(PROFILE_DIR, { recursive: true, force: true });
     mkdirSync(PROFILE_DIR, { recursive: true });
   }
-  const server = spawn(
-    process.execPath,
-    [...(settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', 'bin/serve.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DYNAMODB_ENDPOINT: dynamo.endpoint,
-        TABLE_NAME: TABLE,
-        BOTS_INTERVAL_MS: '3600000',
-        ROOM_BOT_INTERVAL_MS: '500',
-        AGORA_LOG_LEVEL: 'WARN',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const server = await startServer({
+    port,
+    dynamoEndpoint: dynamo.endpoint,
+    table: TABLE,
+    profileDir: settings.profile ? PROFILE_DIR : undefined,
+    env: { ROOM_BOT_INTERVAL_MS: '500', AGORA_LOG_LEVEL: 'WARN' },
+  });
   const clients = Array.from(
     { length: settings.clients },
     () =>
@@ -162,9 +153,6 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
     dynamo.stop();
   };
   process.once('exit', stopAll);
-  await new Promise<void>((ok) =>
-    server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && ok()),
-  );
   const url = `http://127.0.0.1:${port}`;
   // The bids' eligibility documents are signed URLs of the server's document service (test/support/builders.ts).
   startLocalRuntime({ docserviceUrl: `${url}/api/docservice` });
@@ -424,24 +412,6 @@ async function rawSends(n: number): Promise<number[]> {
   return out;
 }
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-/** Where a frame's code lives: one of our folders, an npm package, a Node internal, or a native call. */
-function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
-  if (!url) return functionName === '(garbage collector)' ? 'GC' : `native ${functionName}`;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-  if (pkg) return pkg.replace(/^(@smithy|@aws-sdk)\/.*/, '$1/*');
-  if (url.startsWith('node:'))
-    return url
-      .replace(/^node:(internal\/)?/, 'node:')
-      .split('/')
-      .slice(0, 2)
-      .join('/');
-  return /\/(functions\/[^/]+\/[^/]+|lib\/[^/]+\/[^/]+|bin)/.exec(url)?.[1] ?? url;
-}
 /** The functions whose time (with what they call) says what a delivery costs. */
 const INCLUSIVE = [
   'sendTo',
@@ -490,14 +460,14 @@ function summarizeProfile(window: { from: bigint; to: bigint }): string[] {
     const dt = profile.timeDeltas[i] ?? 0;
     wall += dt;
     const frame = nodes.get(id)!.callFrame;
-    const place = placeOf(frame);
+    const place = placeOf(frame, 2);
     self.set(place, (self.get(place) ?? 0) + dt);
     if (place === 'native (idle)' || place === 'native (program)') return;
     const names = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const f = nodes.get(at)!.callFrame;
       if (INCLUSIVE.includes(f.functionName) && (f.url.includes('/functions/') || f.url.includes('/lib/local/')))
-        names.add(`${f.functionName} (${placeOf(f)})`);
+        names.add(`${f.functionName} (${placeOf(f, 2)})`);
     }
     for (const name of names) inclusive.set(name, (inclusive.get(name) ?? 0) + dt);
   });
