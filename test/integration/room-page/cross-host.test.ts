@@ -3,10 +3,10 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../../functions/runtime/config.ts';
-import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import { clockOf } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { linkOf } from '../room/room-helpers.ts';
+import { insiderInRoom } from '../room/room-helpers.ts';
 import { enterAsBidder, english, launch, openPage, type RoomPage } from './browser.ts';
 import { pageHost } from './page-host.ts';
 
@@ -43,19 +43,6 @@ afterEach(async () => {
   await clock.reset();
 });
 
-/** A dgfInsider auction whose room is open (a minute before its start), and its first bidder's link. */
-async function insiderInRoom() {
-  const a = await tenderingInsider(api, { procurementMethodDetails: 'quick, accelerator=60' });
-  const b1 = { ...(await insiderBid(api, a.id, 'broker2')), as: 'broker2' };
-  await insiderBid(api, a.id, 'broker');
-  await clock.passTo(a.auction.enquiryPeriod.endDate);
-  await service.bot('chronograph');
-  const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
-  await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 60_000).toISOString());
-  await service.bot('room');
-  return { id: a.id, auctionUrl: auction.auctionUrl as string, link: await linkOf(api, INSIDER, a.id, b1) };
-}
-
 const cspViolations = (p: RoomPage) => p.errors.filter((e) => /Content Security Policy|Refused to connect/i.test(e));
 
 function room(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -71,12 +58,12 @@ function room(...args: string[]): Promise<{ code: number; out: string; err: stri
 
 describe('the room page with its WebSocket on another host', { timeout: 120_000 }, () => {
   it('an observer and a bidder (through the login) follow the room over the configured socket', async () => {
-    const a = await insiderInRoom();
-    expect(a.auctionUrl).toBe(`${host.url}/insider-auctions/${a.id}`);
+    const a = await insiderInRoom(api, clock, service);
+    expect(a.auction.auctionUrl).toBe(`${host.url}/insider-auctions/${a.id}`);
     expect(a.link.startsWith(`${host.url}/insider-auctions/${a.id}/login?`)).toBe(true);
 
     const [observer, bidder] = await Promise.all([
-      openPage(browser, host.url, a.auctionUrl),
+      openPage(browser, host.url, a.auction.auctionUrl),
       enterAsBidder(browser, host.url, a.link),
     ]);
     pages.push(observer, bidder);
@@ -98,7 +85,7 @@ describe('the room page with its WebSocket on another host', { timeout: 120_000 
   });
 
   it('the command-line client finds the socket the page names, without AGORA_ROOM_URL', async () => {
-    const a = await insiderInRoom();
+    const a = await insiderInRoom(api, clock, service);
     const shown = await room('show', a.link);
     expect(shown.code, shown.err).toBe(0);
     expect(JSON.parse(shown.out.trim().split('\n').at(-1)!)).toMatchObject({ me: { label: 'Bidder #1' } });

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import { clockOf } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { RoomClient, type Refused } from '../room/room-client.ts';
-import { linkOf } from '../room/room-helpers.ts';
+import { insiderInRoom } from '../room/room-helpers.ts';
 
 /**
  * The room page's HTTP side: the participation link verified before the terms are shown, the session cookie's
@@ -13,18 +13,6 @@ const service = useService();
 const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
-
-async function insiderInRoom() {
-  const a = await tenderingInsider(api, { procurementMethodDetails: 'quick, accelerator=60' });
-  const b1 = { ...(await insiderBid(api, a.id, 'broker2')), as: 'broker2' };
-  await insiderBid(api, a.id, 'broker');
-  await clock.passTo(a.auction.enquiryPeriod.endDate);
-  await service.bot('chronograph');
-  const { startDate } = (await api.get(`${INSIDER}/${a.id}`)).body.data.auctionPeriod;
-  await clock.passTo(new Date(Date.parse(startDate) - 60_000).toISOString());
-  await service.bot('room');
-  return { id: a.id, b1, link: await linkOf(api, INSIDER, a.id, b1) };
-}
 
 const form = (link: string) => {
   const q = new URL(link).searchParams;
@@ -40,7 +28,7 @@ const agree = (link: string) =>
 
 describe('room page login and session', { timeout: 120_000 }, () => {
   it('shows the terms for a genuine link, and a 403 page for a forged one, without a session', async () => {
-    const a = await insiderInRoom();
+    const a = await insiderInRoom(api, clock, service);
     const terms = await fetch(a.link);
     expect(terms.status).toBe(200);
     expect(terms.headers.get('set-cookie')).toBeNull();
@@ -57,7 +45,7 @@ describe('room page login and session', { timeout: 120_000 }, () => {
   });
 
   it('gives an HttpOnly SameSite=Strict cookie for this auction only, and socket tokens the room accepts', async () => {
-    const a = await insiderInRoom();
+    const a = await insiderInRoom(api, clock, service);
     const agreed = await agree(a.link);
     expect(agreed.status).toBe(303);
     expect(agreed.headers.get('location')).toBe(`/insider-auctions/${a.id}`);
@@ -89,7 +77,7 @@ describe('room page login and session', { timeout: 120_000 }, () => {
     tab2.close();
 
     // Another auction's cookie is nothing here; a forged or stale token is refused at the handshake, never an observer.
-    const other = await insiderInRoom();
+    const other = await insiderInRoom(api, clock, service);
     const otherPair = (await agree(other.link)).headers.get('set-cookie')!.split(';')[0];
     expect(
       await fetch(`${service.url}/insider-auctions/${a.id}/session`, { headers: { cookie: otherPair } }).then((r) =>

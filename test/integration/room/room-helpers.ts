@@ -1,4 +1,6 @@
+import { type Clock, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import type { client } from '../../support/http.ts';
+import type { Service } from '../../support/service.ts';
 import type { RoomClient } from './room-client.ts';
 
 type Api = ReturnType<typeof client>;
@@ -24,4 +26,20 @@ export async function linkOf(
 ) {
   const res = await api.get(`${base}/${auctionId}/bids/${bid.id}`, { token: bid.token, as: bid.as ?? 'broker2' });
   return res.body.data.participationUrl as string;
+}
+
+/**
+ * A dgfInsider auction (accelerated 60 times) with two bids whose room is open, a minute before its start: its id,
+ * its view, its first bidder (broker2) and that bidder's participation link.
+ */
+export async function insiderInRoom(api: Api, clock: Clock, service: Service) {
+  const a = await tenderingInsider(api, { procurementMethodDetails: 'quick, accelerator=60' });
+  const b1 = { ...(await insiderBid(api, a.id, 'broker2')), as: 'broker2' };
+  await insiderBid(api, a.id, 'broker');
+  await clock.passTo(a.auction.enquiryPeriod.endDate);
+  await service.bot('chronograph');
+  const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
+  await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 60_000).toISOString());
+  await service.bot('room');
+  return { id: a.id, auction, b1, link: await linkOf(api, INSIDER, a.id, b1) };
 }
