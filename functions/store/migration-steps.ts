@@ -74,7 +74,27 @@ const documentLinks: MigrationStep = {
   },
 };
 
-export const MIGRATION_STEPS: readonly MigrationStep[] = [transferTokens, documentLinks];
+/** A bid's own item in its auction's partition (`BID#<id>`; its documents are `BID#<id>#DOC#...`). */
+const BID_ITEM = /^BID#[^#]+$/;
+
+/**
+ * Participation links are computed for their bid's owner when answered (from the auction site and the participation
+ * secret of the day); older releases also stored them on the bid, where they kept the site and the secret they were
+ * made with. Nothing reads them, but they are a bidder's credential at rest: they go.
+ */
+const bidLinks: MigrationStep = {
+  version: 4,
+  name: 'bid-links',
+  description: "bids' participation links stored by older releases are dropped (computed when answered)",
+  upgrade(item) {
+    if (!String(item.PK).startsWith('AUCTION#') || !BID_ITEM.test(String(item.SK))) return undefined;
+    if (!isObject(item.data) || !('participationUrl' in item.data)) return undefined;
+    const { participationUrl: _, ...data } = item.data;
+    return { ...item, data };
+  },
+};
+
+export const MIGRATION_STEPS: readonly MigrationStep[] = [transferTokens, documentLinks, bidLinks];
 
 /** The model version this release writes (`schemaVersion` of every new item): the last step's. */
 export const CURRENT_MODEL = MIGRATION_STEPS.at(-1)!.version;

@@ -73,7 +73,7 @@ export const keys = {
 };
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** An index's projection in the DynamoDB API's own shape (CreateTable, and the CloudFormation template). */
 export const indexProjection = (i: IndexDesign) =>

@@ -7,7 +7,7 @@ import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS } from '../../functions/sto
 import { migrate } from '../../functions/store/migrations.ts';
 import { SCHEMA_VERSION } from '../../functions/store/table-design.ts';
 import { addDocument, assetIn } from '../support/assets.ts';
-import { AUCTIONS, kyivDayIn, SANDBOX } from '../support/auctions.ts';
+import { AUCTIONS, INSIDER, insiderBid, kyivDayIn, SANDBOX, tenderingInsider } from '../support/auctions.ts';
 import { aLandleaseAuction, aLot } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { useService } from '../support/service.ts';
@@ -101,7 +101,7 @@ describe('data migrations', () => {
     const before = JSON.stringify(await scanTable());
     const dry = await migrate({ dryRun: true, segments: 3, pageSize: 4 });
     expect(dry).toMatchObject({ dryRun: true, done: true, scanned: model.length, upgraded: stale.size });
-    expect(dry.steps).toEqual({ 'transfer-tokens': aged.roots, 'document-links': aged.links });
+    expect(dry.steps).toEqual({ 'transfer-tokens': aged.roots, 'document-links': aged.links, 'bid-links': 0 });
     expect(JSON.stringify(await scanTable())).toBe(before); // nothing written, no run state either
 
     // A crash half way: every DynamoDB call after the 22nd fails, as if the process died there.
@@ -160,6 +160,26 @@ describe('data migrations', () => {
     // The service rewrote it (its schemaVersion is current) but not its content: the step found it by content.
     expect(now!.internal.transferTokenHash).toBe(now!.tokenHash);
     expect(now!.data.status).toBe('pending');
+  }, 60_000);
+
+  it('drops the participation link an older release stored on a bid; its owner still reads a fresh one', async () => {
+    const a = await tenderingInsider(api);
+    const bid = await insiderBid(api, a.id);
+    const key = { PK: `AUCTION#${a.id}`, SK: `BID#${bid.id}` };
+    const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
+    expect(Item!.data.participationUrl).toBeUndefined(); // this release never stores it
+    const stale = `${OLD_HOST}/insider-auctions/${a.id}?bidder_id=${bid.id}&signature=old`;
+    await documentClient().send(
+      new PutCommand({ TableName: tableName(), Item: { ...Item, data: { ...Item!.data, participationUrl: stale } } }),
+    );
+    const report = await migrate({ again: true });
+    expect(report.steps['bid-links']).toBeGreaterThanOrEqual(1);
+    const { Item: now } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
+    expect(now!.data.participationUrl).toBeUndefined();
+    expect(now!.schemaVersion).toBe(SCHEMA_VERSION);
+    const read = await api.get(`${INSIDER}/${a.id}/bids/${bid.id}`, { as: 'broker2', token: bid.token });
+    expect(read.body.data.participationUrl).toBe(bid.bid.participationUrl);
+    expect(read.body.data.participationUrl).not.toContain(OLD_HOST);
   }, 60_000);
 
   it('npm run migrate: a dry run prints the counts per step; wrong arguments are exit 2', async () => {

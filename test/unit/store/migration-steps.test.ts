@@ -28,7 +28,7 @@ describe('migration steps', () => {
 
   it('gives an old root the owner token as transfer token, makes own links paths, leaves other links and state', () => {
     const upgraded = upgradeItem(oldLot)!;
-    expect(upgraded.steps).toEqual(['transfer-tokens', 'document-links']);
+    expect(upgraded.steps).toEqual(['transfer-tokens', 'document-links']); // a lot has no bids
     expect(upgraded.item).toMatchObject({
       schemaVersion: SCHEMA_VERSION,
       rev: 3, // the runner moves the revision when it writes
@@ -44,5 +44,18 @@ describe('migration steps', () => {
     expect(upgradeItem({ ...child, schemaVersion: SCHEMA_VERSION })).toBeUndefined();
     const transfer = { PK: `TRANSFER#${ID}`, SK: '#ROOT', tokenHash: 'e'.repeat(64), schemaVersion: 1, data: {} };
     expect(upgradeItem(transfer)?.steps).toEqual([]);
+  });
+
+  it("drops a bid's stored participation link, and only a bid's: its documents and other objects keep their fields", () => {
+    const link = `https://auction.old.example/insider-auctions/${ID}?bidder_id=${DOC}&signature=x`;
+    const bid = { PK: `AUCTION#${ID}`, SK: `BID#${DOC}`, entity: 'bid', data: { id: DOC, participationUrl: link } };
+    const upgraded = upgradeItem(bid)!;
+    expect(upgraded.steps).toEqual(['bid-links']);
+    expect(upgraded.item.data).toEqual({ id: DOC });
+    expect(upgradeItem(upgraded.item)).toBeUndefined();
+    const bidDocument = { ...bid, SK: `BID#${DOC}#DOC#${DOC}#0001`, data: { participationUrl: link } };
+    expect(upgradeItem(bidDocument)?.steps).toEqual([]);
+    const lotChild = { ...bid, PK: `LOT#${ID}` };
+    expect(upgradeItem(lotChild)?.item.data).toEqual(bid.data);
   });
 });
