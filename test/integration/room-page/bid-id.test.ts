@@ -1,28 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRoomBot } from '../../../lib/local/room-server.ts';
-import { activeBid, AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
-import { client } from '../../support/http.ts';
-import { useService } from '../../support/service.ts';
+import { describe, expect, it } from 'vitest';
+import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
 import { RoomClient } from '../room/room-client.ts';
-import { atStage, linkOf } from '../room/room-helpers.ts';
+import { atStage, linkOf, useRoom } from '../room/room-helpers.ts';
 
 /**
  * A bid named by its client (protocol `bidId`), sent again as a page does after a reconnect: the room answers the
  * repeat with the first answer and takes the bid once. Without a name the repeat is judged again (and refused).
  */
-const service = useService();
-const api = client(() => service.url);
-const clock = clockOf(service);
-let stopBot = () => {};
-beforeAll(() => {
-  stopBot = startRoomBot(500, () => {});
-});
-afterAll(() => stopBot());
-const open: RoomClient[] = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) c.close();
-  await clock.reset();
-});
+const { service, api, clock, open } = useRoom();
 
 describe('named bids over the room WebSocket', { timeout: 120_000 }, () => {
   it('answers a repeated bidId with its first answer and takes the bid once', async () => {

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { useRoom } from '../room/room-helpers.ts';
 
 /**
  * The room page tests' browser: Debian's Chromium (CHROMIUM or /usr/bin/chromium) driven by playwright-core, as a
@@ -17,6 +19,26 @@ export function chromiumPath(): string {
 
 export const launch = (): Promise<Browser> =>
   chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+
+/**
+ * A room page test's service (useRoom) and one browser for the file: `browser()` once launched, and `pages` whose
+ * profiles close after each test.
+ */
+export function useRoomBrowser() {
+  const room = useRoom();
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const pages: RoomPage[] = [];
+  afterEach(async () => {
+    for (const p of pages.splice(0)) await p.page.context().close();
+  });
+  return { ...room, browser: () => browser!, pages };
+}
 
 export interface RoomPage {
   page: Page;

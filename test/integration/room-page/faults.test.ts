@@ -1,12 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRoomBot } from '../../../lib/local/room-server.ts';
-import { activeBid, AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
-import { client } from '../../support/http.ts';
-import { useService } from '../../support/service.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
 import { RoomClient } from '../room/room-client.ts';
 import { linkOf } from '../room/room-helpers.ts';
-import { atStage, enterAsBidder, english, launch, openPage, type RoomPage, settledAnswer } from './browser.ts';
+import { atStage, enterAsBidder, english, openPage, type RoomPage, settledAnswer, useRoomBrowser } from './browser.ts';
 import { flakyProxy, type FlakyProxy } from './flaky-proxy.ts';
 
 /**
@@ -15,25 +11,10 @@ import { flakyProxy, type FlakyProxy } from './flaky-proxy.ts';
  * bid a page reported taken is in the room's audit, none twice; and after the end every page shows the same results,
  * winner and stages as a fresh observer reads.
  */
-const service = useService();
-const api = client(() => service.url);
-const clock = clockOf(service);
-let browser: Browser;
+const { service, api, clock, pages, browser } = useRoomBrowser();
 let proxy: FlakyProxy | undefined;
-let stopBot = () => {};
-beforeAll(async () => {
-  browser = await launch();
-  stopBot = startRoomBot(500, () => {});
-});
-afterAll(async () => {
-  stopBot();
-  await browser?.close();
-});
-const pages: RoomPage[] = [];
 afterEach(async () => {
-  for (const p of pages.splice(0)) await p.page.context().close();
   await proxy?.close();
-  await clock.reset();
 });
 
 const ROUNDS = 6;
@@ -65,8 +46,8 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
     const via = (url: string) => url.replace(service.url, proxy!.url);
     const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)].map(via);
 
-    const bidders = await Promise.all(links.map((link) => enterAsBidder(browser, proxy!.url, link)));
-    const observer = await openPage(browser, proxy.url, via(auction.auctionUrl));
+    const bidders = await Promise.all(links.map((link) => enterAsBidder(browser(), proxy!.url, link)));
+    const observer = await openPage(browser(), proxy.url, via(auction.auctionUrl));
     await english(observer.page);
     pages.push(...bidders, observer);
     proxy.chaos(true);

@@ -1,19 +1,14 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRoomBot } from '../../../lib/local/room-server.ts';
+import { describe, expect, it } from 'vitest';
 import {
   activeBid,
   AUCTIONS,
-  clockOf,
   INSIDER,
   insiderBid,
   rectifyingAuction,
   tenderingInsider,
 } from '../../support/auctions.ts';
-import { client } from '../../support/http.ts';
-import { useService } from '../../support/service.ts';
 import { linkOf } from '../room/room-helpers.ts';
 import {
   atStage,
@@ -21,10 +16,10 @@ import {
   enterAsBidder,
   english,
   fitsWidth,
-  launch,
   openPage,
   type RoomPage,
   typeBid,
+  useRoomBrowser,
 } from './browser.ts';
 
 /**
@@ -39,24 +34,7 @@ const screenshotPath = (name: string) =>
  * terms and bid by clicking and typing; an observer opens the auction link. Each auction runs accelerated (60x) to its
  * end, and the observer's page shows the winner by name. A screenshot of each type's page goes to docs/.
  */
-const service = useService();
-const api = client(() => service.url);
-const clock = clockOf(service);
-let browser: Browser;
-let stopBot = () => {};
-beforeAll(async () => {
-  browser = await launch();
-  stopBot = startRoomBot(500, () => {});
-});
-afterAll(async () => {
-  stopBot();
-  await browser?.close();
-});
-const pages: RoomPage[] = [];
-afterEach(async () => {
-  for (const p of pages.splice(0)) await p.page.context().close();
-  await clock.reset();
-});
+const { service, api, clock, pages, browser } = useRoomBrowser();
 
 const nameOf = async (base: string, auctionId: string, bid: { id: string; token: string; as: string }) =>
   (await api.get(`${base}/${auctionId}/bids/${bid.id}`, { token: bid.token, as: bid.as })).body.data.tenderers[0]
@@ -82,9 +60,9 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(auction.auctionUrl).toBe(`${service.url}/insider-auctions/${a.id}`);
 
     const [bidder1, bidder2, observer] = await Promise.all([
-      enterAsBidder(browser, service.url, links[0]),
-      enterAsBidder(browser, service.url, links[1]),
-      openPage(browser, service.url, auction.auctionUrl),
+      enterAsBidder(browser(), service.url, links[0]),
+      enterAsBidder(browser(), service.url, links[1]),
+      openPage(browser(), service.url, auction.auctionUrl),
     ]);
     pages.push(bidder1, bidder2, observer);
     await english(observer.page);
@@ -154,9 +132,9 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)];
 
     const [bidder1, bidder2, observer] = await Promise.all([
-      enterAsBidder(browser, service.url, links[0]),
-      enterAsBidder(browser, service.url, links[1]),
-      openPage(browser, service.url, auction.auctionUrl),
+      enterAsBidder(browser(), service.url, links[0]),
+      enterAsBidder(browser(), service.url, links[1]),
+      openPage(browser(), service.url, auction.auctionUrl),
     ]);
     pages.push(bidder1, bidder2, observer);
     await english(observer.page);

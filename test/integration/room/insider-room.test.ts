@@ -1,29 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRoomBot } from '../../../lib/local/room-server.ts';
-import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
-import { client } from '../../support/http.ts';
-import { useService } from '../../support/service.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { RoomClient, type Refused } from './room-client.ts';
-import { atStage, linkOf, stageOf } from './room-helpers.ts';
+import { atStage, linkOf, stageOf, useRoom } from './room-helpers.ts';
 
-const service = useService();
-const api = client(() => service.url);
-const clock = clockOf(service);
-let stopBot = () => {};
-beforeAll(() => {
-  stopBot = startRoomBot(500, () => {});
-});
-afterAll(() => stopBot());
-const open: RoomClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.close();
-});
-const connect = async (url: string) => {
-  const c = await RoomClient.open(url);
-  open.push(c);
-  await c.ask({ action: 'resume' }, 'room');
-  return c;
-};
+const { service, api, clock, connect } = useRoom();
 const refusal = (url: string) =>
   RoomClient.open(url).then(
     (c) => {

@@ -1,30 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRoomBot } from '../../../lib/local/room-server.ts';
-import { activeBid, AUCTIONS, clockOf, rectifyingAuction } from '../../support/auctions.ts';
-import { client } from '../../support/http.ts';
-import { useService } from '../../support/service.ts';
+import { describe, expect, it } from 'vitest';
+import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
 import { RoomClient } from './room-client.ts';
-import { atStage, linkOf, stageOf } from './room-helpers.ts';
+import { atStage, linkOf, stageOf, useRoom } from './room-helpers.ts';
 
-const service = useService();
-const api = client(() => service.url);
-const clock = clockOf(service);
-let stopBot = () => {};
-beforeAll(() => {
-  stopBot = startRoomBot(500, () => {});
-});
-afterAll(() => stopBot());
-const open: RoomClient[] = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) c.close();
-  await clock.reset();
-});
-const connect = async (url: string) => {
-  const c = await RoomClient.open(url);
-  open.push(c);
-  await c.ask({ action: 'resume' }, 'room');
-  return c;
-};
+const { service, api, clock, connect } = useRoom();
 
 /**
  * A landlease auction (value 100,000, minimal step 1,000) with two active bids, in active.auction with its room

@@ -1,9 +1,38 @@
-import { type Clock, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
-import type { client } from '../../support/http.ts';
-import type { Service } from '../../support/service.ts';
-import type { RoomClient } from './room-client.ts';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startRoomBot } from '../../../lib/local/room-server.ts';
+import { type Clock, clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import { client } from '../../support/http.ts';
+import { type Service, useService } from '../../support/service.ts';
+import { RoomClient } from './room-client.ts';
 
 type Api = ReturnType<typeof client>;
+
+/**
+ * A room test's service: the gateway, its API client and clock, the room bot every half second (it plans the rooms),
+ * and the room connections it opens (`connect`: resumed, then closed after each test with the clock reset).
+ */
+export function useRoom() {
+  const service = useService();
+  const api = client(() => service.url);
+  const clock = clockOf(service);
+  let stopBot = () => {};
+  beforeAll(() => {
+    stopBot = startRoomBot(500, () => {});
+  });
+  afterAll(() => stopBot());
+  const open: RoomClient[] = [];
+  afterEach(async () => {
+    for (const c of open.splice(0)) c.close();
+    await clock.reset();
+  });
+  const connect = async (url: string) => {
+    const c = await RoomClient.open(url);
+    open.push(c);
+    await c.ask({ action: 'resume' }, 'room');
+    return c;
+  };
+  return { service, api, clock, open, connect };
+}
 
 /** The stage the room document says is current. */
 export const stageOf = (room: any) => {
