@@ -48,13 +48,28 @@ export function httpHandler(handler: Handler) {
         principal: context.principal!,
         now: requestNow(),
         baseUrl: publicBaseUrl(event),
-        path: event.rawPath,
+        path: apiPathOf(rule, event),
         sourceIp: event.requestContext.http.sourceIp,
         type: rule.type,
         bytes: rule.body === 'binary' ? rawBytes(event) : Buffer.alloc(0),
       };
       return rule.documents ? withDocuments(rule, request, handler) : handler(request);
     }) as (event: Event, context: KitContext) => Promise<Response>;
+}
+
+/**
+ * The API's own path of the request, from the route and its parameters: under a custom domain's API mapping, API
+ * Gateway leaves the mapping key in `rawPath` (`/agora/api/...`), and the public base URL carries it already, so links
+ * built from `rawPath` would name it twice. Only the catch-all route has no template: it answers 404 from `rawPath`.
+ */
+export function apiPathOf(rule: RouteRule, event: Event): string {
+  if (rule.key === '$default') return event.rawPath;
+  const params = event.pathParameters ?? {};
+  return rule.key
+    .slice(rule.key.indexOf(' ') + 1)
+    .replace(/\{(\w+)(\+?)\}/g, (_, name: string, greedy: string) =>
+      (greedy ? encodeURI : encodeURIComponent)(params[name] ?? ''),
+    );
 }
 
 /**

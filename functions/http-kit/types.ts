@@ -19,6 +19,7 @@ export interface HttpRequest {
   now: Micros;
   /** The configured public base URL (never the request's `Host` or `X-Forwarded-Proto`): for absolute links. */
   baseUrl: string;
+  /** The API's path of this request (`/api/0.1/lots/<id>`), from the route: links are `baseUrl` + a path like it. */
   path: string;
   /** The caller's address as API Gateway saw it (per-address limits of public routes). */
   sourceIp: string;

@@ -14,17 +14,26 @@ const ID = /^[0-9a-f]{32}$/;
 
 export interface PageTarget {
   type: AuctionTypeName;
-  /** `/insider-auctions/<id>`: the page, and the cookie's path. */
+  /** `/insider-auctions/<id>` as the browser asked for it: the page, the cookie's path, the forms' target. */
   base: string;
   auctionId: string;
+  /**
+   * What precedes the page's path: `''` at the domain's root, the mapping key (`/agora`) where a custom domain maps
+   * the API under one (API Gateway leaves it in `rawPath`): the page's own files are under it too.
+   */
+  mount: string;
 }
 
 /** The auction type and id a room page path names, or undefined (an unknown id is a 404, never a half page). */
 export function targetOf(event: Event): PageTarget | undefined {
-  const [, prefix, auctionId] = event.rawPath.split('/');
-  const type = (Object.keys(ROOM_LINKS) as AuctionTypeName[]).find((t) => ROOM_LINKS[t].path === prefix);
+  const segments = event.rawPath.split('/');
+  const types = Object.keys(ROOM_LINKS) as AuctionTypeName[];
+  const at = segments.findIndex((s, i) => i > 0 && types.some((t) => ROOM_LINKS[t].path === s));
+  const type = types.find((t) => ROOM_LINKS[t].path === segments[at]);
+  const auctionId = segments[at + 1];
   if (!type || !auctionId || !ID.test(auctionId)) return undefined;
-  return { type, base: `/${prefix}/${auctionId}`, auctionId };
+  const mount = segments.slice(0, at).join('/');
+  return { type, base: `${mount}/${segments[at]}/${auctionId}`, auctionId, mount };
 }
 
 export const schemeOf = (target: PageTarget) => linkSchemeOf(target.type)!;
@@ -62,16 +71,19 @@ export const html = (statusCode: number, body: string, headers: Record<string, s
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A whole page around `main`, with the room's stylesheet and, when given, its script (a module: no inline script). */
-export const pageOf = (title: string, main: string, script?: string) => `<!doctype html>
+/**
+ * A whole page around `main`, with the room's stylesheet and, when given, its script (a module: no inline script),
+ * both under `mount` (PageTarget).
+ */
+export const pageOf = (title: string, main: string, script?: string, mount = '') => `<!doctype html>
 <html lang="uk">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/room-page/room.css">
-<link rel="icon" href="/room-page/icon.svg" type="image/svg+xml">
-${script ? `<script type="module" src="/room-page/${script}"></script>` : ''}
+<link rel="stylesheet" href="${escapeHtml(mount)}/room-page/room.css">
+<link rel="icon" href="${escapeHtml(mount)}/room-page/icon.svg" type="image/svg+xml">
+${script ? `<script type="module" src="${escapeHtml(mount)}/room-page/${script}"></script>` : ''}
 </head>
 <body>
 ${main}

@@ -18,17 +18,20 @@ export async function verifiedLink(target: PageTarget, fields: URLSearchParams):
   const bidderId = fields.get('bidder_id') ?? '';
   const key = fields.get(scheme.param) ?? '';
   const secret = await participationSecret();
-  if (!/^[0-9a-f]{32}$/.test(bidderId) || !scheme.verify(secret, target.auctionId, bidderId, key)) return refused();
+  if (!/^[0-9a-f]{32}$/.test(bidderId) || !scheme.verify(secret, target.auctionId, bidderId, key))
+    return refused(target.mount);
   return { bidderId, param: scheme.param, key, secret };
 }
 
 export const isRefusal = (link: VerifiedLink | Result): link is Result => 'statusCode' in link;
 
-const refused = () =>
+const refused = (mount: string) =>
   html(
     403,
     pageOf(
       'Invalid participation link',
       '<main class="card"><h1>Недійсне посилання · Invalid participation link</h1><p>Посилання на участь не підходить до цього аукціону. · The participation link does not match this auction.</p></main>',
+      undefined,
+      mount,
     ),
   );

@@ -33,5 +33,7 @@ const terms = (target: PageTarget, { bidderId, param, key }: VerifiedLink) =>
 <button type="submit" id="agree">Погоджуюсь · I agree</button>
 </form>
 </main>`,
+      undefined,
+      target.mount,
     ),
   );

@@ -68,6 +68,7 @@ export const handler = async (event: Event) => {
 </section>
 </main>`,
       'room.js',
+      target.mount,
     ),
     { 'content-security-policy': cspOf(roomSocket) },
   );

@@ -226,7 +226,7 @@ interface RuntimeConfig {
     auctionSite?: string;
     faults?: string;
   }): void;
-  config(): { faults: string };
+  config(): { faults: string; publicUrl?: string };
 }
 const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
 
@@ -241,6 +241,9 @@ async function serveSources(): Promise<void> {
   kit.registerRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
   (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
 }
+
+/** The path of a public URL (`http://host/agora` → `/agora`; `''` for a root URL). */
+const mountOf = (publicUrl: string | undefined) => (publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '');
 
 /** `host:port` this gateway listens on (set by startGateway). */
 let ownHost = 'localhost';
@@ -265,10 +268,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const cors = origins.length ? corsHeaders(corsPolicy(origins), req.headers.origin, preflight) : undefined;
   if (preflight && origins.length) return send(res, 204, cors ?? {}, '');
 
+  // A custom domain's API mapping, as API Gateway serves one: under the public URL's path (AGORA_PUBLIC_URL
+  // `http://host/agora`) the routes match what follows it, and the handlers get the whole path in `rawPath`.
+  const mount = mountOf((await runtimeConfig()).config().publicUrl);
+  const path = mount && url.pathname.startsWith(`${mount}/`) ? url.pathname.slice(mount.length) : url.pathname;
   let route = fallback!;
   let params: Record<string, string> = {};
   for (const m of matchers) {
-    const hit = m.regex.exec(url.pathname);
+    const hit = m.regex.exec(path);
     if (hit && (m.route.method === method || m.route.method === 'ANY')) {
       route = m.route;
       params = Object.fromEntries(m.params.map((p, i) => [p, safeDecode(hit[i + 1])]));
