@@ -149,9 +149,14 @@ export function changeWrites<T>(
     rootWrite,
     ...(budget ? [budget] : []),
     ...(change.put ?? []).map(childWrite),
-    ...(change.remove ?? []).map((place) => ({
-      Delete: { TableName, Key: keys.child(def.kind, current.id, childSortKey(place)) },
-    })),
+    // A child is removed only as read: a writer that moved it meanwhile (a document added to a bid being withdrawn)
+    // makes the removal read again, and take what that writer added.
+    ...(change.remove ?? []).map((place) => {
+      const sortKey = childSortKey(place);
+      return {
+        Delete: { TableName, Key: keys.child(def.kind, current.id, sortKey), ...removeCondition(revs.get(sortKey)) },
+      };
+    }),
   ];
 }
 
@@ -246,6 +251,12 @@ const childCondition = (was: number | undefined) =>
     : was === 0
       ? { ConditionExpression: 'attribute_not_exists(rev)' }
       : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': was } };
+
+/** A child is removed only at the revision read (gone already: nothing to hold on). */
+const removeCondition = (was: number | undefined) =>
+  was
+    ? { ConditionExpression: 'attribute_not_exists(PK) OR rev = :rev', ExpressionAttributeValues: { ':rev': was } }
+    : {};
 
 /**
  * The writes that create an aggregate: its root only if no item has its key yet, and its children. The root carries

@@ -382,8 +382,9 @@ function documentableBid(
   bidId: string,
   operation: 'add' | 'update',
   data: JsonRecord,
-): Bid {
-  const { bid, child } = findBid(w.children, bidId);
+): ReturnType<typeof findBid> {
+  const record = findBid(w.children, bidId);
+  const { bid, child } = record;
   assertBidOwner(ctx.principal, bid, child);
   def.bids.assertDocumentWritable(bid, {
     auction: w.root,
@@ -392,7 +393,7 @@ function documentableBid(
     documentType: data.documentType,
     now: ctx.now,
   });
-  return bid;
+  return record;
 }
 
 /**
@@ -405,7 +406,9 @@ const touchUnlessTendering = (w: Working, now: Micros) => {
 
 /**
  * One write to a bid's documents, under the type's rules for the bid and the auction (`documentableBid`); the
- * auction moves its revision (serialize) and its `dateModified` outside tendering.
+ * auction moves its `dateModified` outside tendering. Like a bid, it holds on the auction's status, not its revision,
+ * so bidders uploading at once never refuse each other; it writes the bid again (moving the bid's own revision), so a
+ * withdrawal that read the bid before this document was added fails and reads again, and never leaves it behind.
  */
 async function writeBidDocument(
   ctx: AuctionsContext,
@@ -424,12 +427,13 @@ async function writeBidDocument(
     id,
     (w, def) => {
       const bid = documentableBid(ctx, w, def, bidId, verb, data);
-      const { document, child } = write(w, def, documentScope(BID, bid.id));
+      const { document, child } = write(w, def, documentScope(BID, bid.bid.id));
       putChild(w, child);
+      putChild(w, bid.child);
       touchUnlessTendering(w, ctx.now);
       return document;
     },
-    { serialize: true },
+    { keepStatus: true },
   );
   return result;
 }

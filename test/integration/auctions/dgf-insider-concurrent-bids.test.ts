@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { anInsiderBid, anOrganization } from '../../support/builders.ts';
+import { aDocument, anInsiderBid, anOrganization } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
@@ -54,6 +54,44 @@ describe('concurrent bids on one auction', () => {
     expect(stored.size).toBe(40);
     for (const r of made) expect(stored.get(r.body.data.id)?.status).toBe('active');
     for (const [i, b] of earlier.entries()) expect(stored.get(b.id)?.tenderers?.[0]?.name).toBe(`ТОВ ${i}`);
+  });
+
+  it('takes 32 bid documents sent at once to 32 bids without refusing any, in 2 DynamoDB requests each', async () => {
+    const a = await tenderingInsider(api);
+    const url = `${INSIDER}/${a.id}`;
+    const bids = await Promise.all(Array.from({ length: 32 }, () => insiderBid(api, a.id)));
+    const added = await Promise.all(
+      bids.map((b) =>
+        api.post(`${url}/bids/${b.id}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), {
+          as: 'broker2',
+          token: b.token,
+        }),
+      ),
+    );
+    expect(added.map((r) => r.status)).toEqual(added.map(() => 201));
+    // One read of the auction and one write each: no upload waited for another's.
+    expect(added.map((r) => r.requests)).toEqual(added.map(() => 2));
+    const items = JSON.parse(await partition(`AUCTION#${a.id}`)) as { SK: string }[];
+    for (const [i, b] of bids.entries())
+      expect(items.filter((item) => item.SK.startsWith(`BID#${b.id}#DOC#${added[i].body.data.id}`))).toHaveLength(1);
+  });
+
+  it('never keeps a document of a bid withdrawn while it was being added', async () => {
+    const a = await tenderingInsider(api);
+    const url = `${INSIDER}/${a.id}`;
+    const bids = await Promise.all(Array.from({ length: 10 }, () => insiderBid(api, a.id)));
+    const owner = (b: { token: string }) => ({ as: 'broker2', token: b.token });
+    const answers = await Promise.all(
+      bids.flatMap((b) => [
+        ...Array.from({ length: 3 }, () =>
+          api.post(`${url}/bids/${b.id}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), owner(b)),
+        ),
+        api.del(`${url}/bids/${b.id}`, owner(b)),
+      ]),
+    );
+    for (const r of answers) expect([200, 201, 403, 404]).toContain(r.status);
+    const items = JSON.parse(await partition(`AUCTION#${a.id}`)) as { SK: string }[];
+    expect(items.filter((i) => i.SK.startsWith('BID#'))).toEqual([]);
   });
 
   it('never lets a bid in after the enquiry end: every bid answered 201 is counted, the rest are refused', async () => {
