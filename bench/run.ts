@@ -47,6 +47,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 const BROKER = basic('broker');
 const BIDDER = basic('broker2');
+const BIDDERS = [BIDDER, basic('broker')];
 const hex32 = () => randomBytes(16).toString('hex');
 const started = performance.now();
 const loadBefore = loadavg();
@@ -319,7 +320,7 @@ const seeded = await phase('seed through the API', async () => {
   perCall['PATCH /api/0.1/lots/{id} (unchanged)'] = (
     await call('PATCH', `/api/0.1/lots/${lots[0].id}`, { status: 'pending' }, { token: lots[0].token })
   ).requests;
-  return { perCall, lot: lots[0].id, asset: bounce[0], auction: insider[0], bidAuctions: insider.slice(-32) };
+  return { perCall, lot: lots[0].id, asset: bounce[0], auction: insider[0], bidAuctions: insider };
 });
 
 const botRuns: Record<string, { due: number; changed: number; requests: number; ms: number }> = {};
@@ -345,7 +346,7 @@ interface Target {
   method: 'GET' | 'POST';
   path: string;
   auth?: string;
-  body?: () => { path?: string; body: string };
+  body?: () => { path?: string; headers?: Record<string, string>; body: string };
   /** What the route costs DynamoDB at least, measured raw: the object's own root and aggregate, or its own feed. */
   raw: Raw;
 }
@@ -454,8 +455,10 @@ const targets: Target[] = [
     path: `/api/2.3/auctions/${seeded.auction}/bids`,
     auth: BIDDER,
     raw: itemRaw('AUCTION', seeded.auction),
+    // Spread over every seeded auction and both broker keys: one key places at most 100 bids on an auction.
     body: () => ({
       path: `/api/2.3/auctions/${pick(seeded.bidAuctions)}/bids`,
+      headers: { authorization: pick(BIDDERS), 'content-type': 'application/json' },
       body: JSON.stringify({ data: insiderBid() }),
     }),
   },

@@ -175,33 +175,40 @@ function statusCondition<T>(def: AggregateKind<T>, current: Aggregate<T>) {
 const storedBytes = (c: Child): number => Buffer.byteLength(JSON.stringify([c.data, c.internal ?? null]));
 
 /**
- * The change's effect on the aggregate's budgets, as one update of its budget item: bytes and counts added by kind,
- * conditioned (unless the change is the server's) on every kind that grows staying within its bounds.
+ * The change's effect on the aggregate's budgets, as one update of its budget item: bytes and counts added by kind
+ * and by share (ChildBudgets.shares), conditioned (unless the change is the server's) on every term that grows staying
+ * within its bound.
  */
 function budgetWrite<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Change<T>) {
   const budgets = def.budgets;
   if (!budgets) return undefined;
   const was = new Map(current.children.map((c) => [childSortKey(c.place), c]));
-  const bytes = new Map<string, number>();
-  const count = new Map<string, number>();
-  const add = (map: Map<string, number>, kind: string, n: number) => map.set(kind, (map.get(kind) ?? 0) + n);
+  const sums = new Map<string, { n: number; bound?: number }>();
+  const add = (name: string, n: number, bound: number | undefined) => {
+    const term = sums.get(name) ?? { n: 0, bound };
+    term.n += n;
+    sums.set(name, term);
+  };
+  /** A child entering (+1) or leaving (-1) the budgets, with the bytes it adds; `counted`: it is a new one. */
+  const account = (c: Child, bytes: number, counted: -1 | 0 | 1) => {
+    const kind = c.place.kind;
+    add(`bytes_${kind}`, bytes, budgets.bytes[kind]);
+    if (counted && !c.place.under && budgets.count[kind] !== undefined)
+      add(`count_${kind}`, counted, budgets.count[kind]);
+    for (const share of budgets.shares?.(c) ?? []) {
+      if (share.bytes !== undefined) add(`bytes_${share.name}`, bytes, share.bytes);
+      if (counted && share.count !== undefined) add(`count_${share.name}`, counted, share.count);
+    }
+  };
   for (const c of change.put ?? []) {
     const before = was.get(childSortKey(c.place));
-    add(bytes, c.place.kind, storedBytes(c) - (before ? storedBytes(before) : 0));
-    if (!before && !c.place.under) add(count, c.place.kind, 1);
+    account(c, storedBytes(c) - (before ? storedBytes(before) : 0), before ? 0 : 1);
   }
   for (const place of change.remove ?? []) {
     const before = was.get(childSortKey(place));
-    if (!before) continue;
-    add(bytes, place.kind, -storedBytes(before));
-    if (!place.under) add(count, place.kind, -1);
+    if (before) account(before, -storedBytes(before), -1);
   }
-  const terms = [
-    ...[...bytes].map(([kind, n]) => ({ name: `bytes_${kind}`, n, bound: budgets.bytes[kind] })),
-    ...[...count]
-      .filter(([kind]) => budgets.count[kind] !== undefined)
-      .map(([kind, n]) => ({ name: `count_${kind}`, n, bound: budgets.count[kind] })),
-  ].filter((t) => t.n !== 0);
+  const terms = [...sums].map(([name, t]) => ({ name, ...t })).filter((t) => t.n !== 0);
   if (!terms.length) return undefined;
   const names = Object.fromEntries(terms.map((t, i) => [`#t${i}`, t.name]));
   const values = Object.fromEntries(terms.map((t, i) => [`:t${i}`, t.n]));
@@ -227,19 +234,27 @@ function budgetWrite<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Ch
 
 /**
  * When only the budget item's condition failed, the change is refused for good (a retry would fail again): the
- * refusal of the first kind the change grows; undefined for any other failure.
+ * refusal of the term it would take beyond its bound, read from the budget item (DynamoDB does not say which term
+ * failed); undefined for any other failure.
  */
-function budgetRefusal<T>(def: AggregateKind<T>, writes: TransactItems, error: unknown) {
+async function budgetRefusal<T>(def: AggregateKind<T>, writes: TransactItems, error: unknown) {
   const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
   if (!def.budgets || e?.name !== 'TransactionCanceledException' || !e.CancellationReasons) return undefined;
   const at = writes.findIndex((w) => w.Update?.Key?.SK === BUDGET_SK);
   const failed = e.CancellationReasons.map((r, i) => (r.Code && r.Code !== 'None' ? i : -1)).filter((i) => i >= 0);
   if (at < 0 || failed.length !== 1 || failed[0] !== at) return undefined;
   const update = writes[at].Update!;
-  const grown = Object.entries(update.ExpressionAttributeNames ?? {}).find(([name]) =>
-    update.ConditionExpression?.includes(name),
+  const { Item: held = {} } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: update.Key, ConsistentRead: true }),
   );
-  return def.budgets.refusal(grown?.[1].replace(/^(bytes|count)_/, '') ?? '');
+  const limited = Object.entries(update.ExpressionAttributeNames ?? {}).filter(([ref]) =>
+    update.ConditionExpression?.includes(`${ref})`),
+  );
+  const over = limited.find(([ref, name]) => {
+    const room = update.ExpressionAttributeValues?.[ref.replace('#t', ':r')];
+    return typeof room === 'number' && Number(held[name] ?? 0) > room;
+  });
+  return def.budgets.refusal((over ?? limited[0])?.[1].replace(/^(bytes|count)_/, '') ?? '');
 }
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -375,7 +390,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         try {
           await writeChange(writes);
         } catch (error) {
-          throw budgetRefusal(def, writes, error) ?? error;
+          throw (await budgetRefusal(def, writes, error)) ?? error;
         }
         const put = next.put ?? [];
         const gone = new Set([...put.map((p) => p.place), ...(next.remove ?? [])].map(childSortKey));

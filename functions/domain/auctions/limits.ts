@@ -19,17 +19,34 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
  *   the largest view                                          ≤ 4,660 KB
  *
  * The store keeps the totals by kind beside the children, in the same transactions, so concurrent brokers cannot
- * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget.
+ * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget. And no
+ * one can take a whole budget from the others: the bids' documents take at most half the documents' (the owner's
+ * notices, award protocols and contracts always have the other half, so no bidder can stall the qualification), and
+ * one broker's key at most a tenth of the bids (so that no one broker shuts the others out of an auction).
  */
+export const BID_DOCUMENT_BYTES = 300_000;
+export const BIDS_OF_ONE_BROKER = 100;
+
 export const AUCTION_BUDGETS: ChildBudgets = {
   bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000 },
   count: { BID: 1_000 },
-  refusal: (kind) => new ForbiddenError(FULL[kind] ?? 'The auction holds no more of these'),
+  shares: ({ place, data }) => {
+    if (place.kind === 'DOC' && place.under?.kind === 'BID')
+      return [{ name: BIDS_DOCUMENTS, bytes: BID_DOCUMENT_BYTES }];
+    if (place.kind === 'BID' && !place.under)
+      return [{ name: `BID@${(data as { owner?: string }).owner}`, count: BIDS_OF_ONE_BROKER }];
+    return [];
+  },
+  refusal: (name) =>
+    new ForbiddenError(FULL[name] ?? (name.startsWith('BID@') ? ONE_BROKER : 'The auction holds no more of these')),
 };
 
+const BIDS_DOCUMENTS = 'BID_DOC';
+const ONE_BROKER = `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids on an auction`;
 const FULL: Record<string, string> = {
   QUESTION: 'The auction holds at most 400 KB of questions',
   DOC: 'The auction holds at most 600 KB of documents (every version counts)',
+  [BIDS_DOCUMENTS]: `The bids of an auction hold at most ${BID_DOCUMENT_BYTES / 1000} KB of documents (every version counts)`,
   BID: 'The auction takes at most 1000 bids, of at most 1000 KB in all',
   CANCELLATION: 'The auction holds at most 50 KB of cancellations',
 };

@@ -76,7 +76,19 @@ export interface Aggregate<T> {
 export interface ChildBudgets {
   bytes: Readonly<Record<string, number>>;
   count: Readonly<Record<string, number>>;
-  refusal(kind: string): DomainError;
+  /**
+   * The shares a child also counts in besides its kind, each with its own bounds: what one group of children may take
+   * of the whole (the bids' documents, one broker's bids), so that no bidder or broker crowds out the others.
+   */
+  shares?(child: Child): readonly BudgetShare[];
+  /** The refusal of a change that would take a kind, or a share (by its name), beyond its bounds. */
+  refusal(kindOrShare: string): DomainError;
+}
+
+export interface BudgetShare {
+  name: string;
+  bytes?: number;
+  count?: number;
 }
 
 /** Where an aggregate appears besides its own key: the listing feed and the bot-work index. */

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { putApiKey } from '../../../functions/store/api-keys.ts';
 import { aBid, aDocument, anInsiderBid } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
@@ -13,6 +14,13 @@ afterEach(() => clock.reset());
 /** Far more children than one DynamoDB transaction holds (100 items): every change must work in bounded batches. */
 const DRAFTS = 500;
 const ACTIVE = 150;
+
+/** One broker's key places at most 100 bids on an auction (limits.ts): the bids come from eight brokers. */
+const BROKERS = Array.from({ length: 8 }, (_, i) => `bulk-broker-${i}`);
+const brokerOf = (i: number) => BROKERS[i % BROKERS.length];
+beforeAll(async () => {
+  for (const name of BROKERS) await putApiKey(name, { name, role: 'broker', levels: '1234' });
+});
 
 /** `make(i)` for i < count, at most `width` at a time (the machine is shared: no burst of hundreds). */
 async function inPool<T>(count: number, width: number, make: (i: number) => Promise<T>): Promise<T[]> {
@@ -49,7 +57,7 @@ describe('an auction with more bids than one transaction holds', () => {
     const bids = `${INSIDER}/${id}/bids`;
     const active = await inPool(DRAFTS + ACTIVE, 8, async (i) => {
       const draft = i < DRAFTS;
-      return created(await api.post(bids, anInsiderBid(draft ? { status: 'draft' } : {}), { as: 'broker2' }));
+      return created(await api.post(bids, anInsiderBid(draft ? { status: 'draft' } : {}), { as: brokerOf(i) }));
     });
     const actives = active.slice(DRAFTS);
 
@@ -87,16 +95,16 @@ describe('an auction with more bids than one transaction holds', () => {
     const a = await landlease.tendering(api, service, clock);
     const bids = `${AUCTIONS}/${a.id}/bids`;
     // The registered bids first (each with its eligibility document), then the drafts.
-    const registered = await inPool(ACTIVE, 2, async () => {
-      const bid = created(await api.post(bids, aBid(), { as: 'broker2' }));
-      const owner = { as: 'broker2', token: bid.token };
+    const registered = await inPool(ACTIVE, 2, async (i) => {
+      const bid = { ...created(await api.post(bids, aBid(), { as: brokerOf(i) })), as: brokerOf(i) };
+      const owner = { as: bid.as, token: bid.token };
       created(await api.patch(`${bids}/${bid.id}`, { status: 'pending' }, owner));
       created(
         await api.post(`${bids}/${bid.id}/documents`, aDocument({ documentType: 'eligibilityDocuments' }), owner),
       );
       return bid;
     });
-    await inPool(DRAFTS, 8, async () => created(await api.post(bids, aBid(), { as: 'broker2' })));
+    await inPool(DRAFTS, 8, async (i) => created(await api.post(bids, aBid(), { as: brokerOf(i) })));
 
     // Tendering ends: the drafts are dropped in several writes.
     await clock.passTo(a.auction.tenderPeriod.endDate);
@@ -108,7 +116,7 @@ describe('an auction with more bids than one transaction holds', () => {
     await inPool(ACTIVE - 1, 1, async (i) => {
       const bid = registered[i];
       const body = { status: 'active', qualified: true, bidNumber: i + 1 };
-      created(await api.patch(`${bids}/${bid.id}`, body, { as: 'broker2', token: bid.token }));
+      created(await api.patch(`${bids}/${bid.id}`, body, { as: bid.as, token: bid.token }));
     });
 
     // Enquiry ends: the pending bid becomes unsuccessful, the auction is scheduled.
@@ -135,7 +143,7 @@ describe('an auction with more bids than one transaction holds', () => {
   it('cancels a landlease auction with 300 bids: the bids go in bounded writes, then the status', async () => {
     const a = await landlease.tendering(api, service, clock);
     const bids = `${AUCTIONS}/${a.id}/bids`;
-    await inPool(300, 8, async () => created(await api.post(bids, aBid(), { as: 'broker2' })));
+    await inPool(300, 8, async (i) => created(await api.post(bids, aBid(), { as: brokerOf(i) })));
     const cancelled = await api.post(
       `${AUCTIONS}/${a.id}/cancellations`,
       { reason: 'Скасовано', status: 'active' },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
+import { aDocument, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, tenderingInsider } from '../../support/auctions.ts';
+import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -58,7 +58,9 @@ describe('an auction bounded against hostile brokers', () => {
     const name = `ТОВ ${'б'.repeat(1_800)}`;
     const bid = () => anInsiderBid({ tenderers: [anOrganization({ name, name_ru: name })] });
     const answers = await Promise.all(
-      Array.from({ length: 150 }, () => api.post(`${INSIDER}/${id}/bids`, bid(), { as: 'broker2' })),
+      Array.from({ length: 150 }, (_, i) =>
+        api.post(`${INSIDER}/${id}/bids`, bid(), { as: i % 2 ? 'broker' : 'broker2' }),
+      ),
     );
     const accepted = answers.filter((r) => r.status === 201);
     const refused = answers.filter((r) => r.status !== 201);
@@ -80,5 +82,58 @@ describe('an auction bounded against hostile brokers', () => {
     const tooLarge = await api.post(`${INSIDER}/${id}/bids`, huge, { as: 'broker2' });
     expect(tooLarge.status).toBe(422);
     expect(errorOf(tooLarge)).toBe('The bid is too large: at most 8 KB as JSON');
+  });
+
+  it("lets one broker's key place at most 100 bids on an auction, even at once; the others still bid", async () => {
+    const { id } = await tenderingInsider(api);
+    const answers = await Promise.all(
+      Array.from({ length: 110 }, () => api.post(`${INSIDER}/${id}/bids`, anInsiderBid(), { as: 'broker2' })),
+    );
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(answers.length - refused.length).toBe(100);
+    expect(refused.map((r) => r.status)).toEqual(refused.map(() => 403));
+    expect(errorOf(refused[0])).toBe("One broker's key places at most 100 bids on an auction");
+    expect((await api.post(`${INSIDER}/${id}/bids`, anInsiderBid(), { as: 'broker' })).status).toBe(201);
+    // A withdrawn bid gives its place back.
+    const withdrawn = answers.find((r) => r.status === 201)!;
+    const url = `${INSIDER}/${id}/bids/${withdrawn.body.data.id}`;
+    expect((await api.del(url, { as: 'broker2', token: withdrawn.body.access.token })).status).toBe(200);
+    expect((await api.post(`${INSIDER}/${id}/bids`, anInsiderBid(), { as: 'broker2' })).status).toBe(201);
+  });
+
+  it("keeps half the documents' budget from the bids: the owner's documents still fit when the bids' are full", async () => {
+    const a = await tenderingInsider(api);
+    const bids = await Promise.all(Array.from({ length: 10 }, () => insiderBid(api, a.id)));
+    // About 7.4 KB a document as stored: the bids' 300 KB take about 40 of them.
+    const text = 'б'.repeat(1_800);
+    const bidDocument = () => aDocument({ documentType: 'eligibilityDocuments', title: text, description: text });
+    const perBid = await Promise.all(
+      bids.map(async (b) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const res = await api.post(`${INSIDER}/${a.id}/bids/${b.id}/documents`, bidDocument(), {
+            as: 'broker2',
+            token: b.token,
+          });
+          statuses.push(res.status);
+          if (res.status !== 201)
+            expect(errorOf(res)).toBe('The bids of an auction hold at most 300 KB of documents (every version counts)');
+        }
+        return statuses;
+      }),
+    );
+    const accepted = perBid.flat().filter((s) => s === 201).length;
+    expect(accepted).toBeGreaterThan(35);
+    expect(accepted).toBeLessThan(45);
+    expect(
+      perBid
+        .flat()
+        .filter((s) => s !== 201)
+        .every((s) => s === 403),
+    ).toBe(true);
+    const notice = await api.post(`${INSIDER}/${a.id}/documents`, aDocument({ title: text, description: text }), {
+      token: a.token,
+    });
+    expect(notice.status).toBe(201);
   });
 });
