@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLambdas } from '../../lib/build.ts';
+import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { routes } from '../../functions/routes.ts';
 
 /**
@@ -89,6 +90,17 @@ describe('read routes bundle no type definitions, schemas, calendar or ajv', () 
           .filter(([what, pattern]) => !allowed.includes(what) && pattern.test(file))
           .map(([what]) => `${what}: ${chainTo(bundle.entryPoint!, file, inBundle)}`),
       );
+    expect(found).toEqual([]);
+  });
+});
+
+describe("the room's Lambdas bundle no ajv: their message validators are compiled ahead of time", () => {
+  it.each(roomLambdas.map((l) => l.handler))('%s', (handler) => {
+    const bundle = bundleOf(handler);
+    const inBundle = new Set(Object.keys(bundle.inputs));
+    const found = Object.entries(bundle.inputs)
+      .filter(([file, input]) => HEAVY.ajv.test(file) && bringsCode(file, input.bytesInOutput))
+      .map(([file]) => chainTo(bundle.entryPoint!, file, inBundle));
     expect(found).toEqual([]);
   });
 });
