@@ -244,9 +244,11 @@ async function budgetRefusal<T>(def: AggregateKind<T>, writes: TransactItems, er
   const failed = e.CancellationReasons.map((r, i) => (r.Code && r.Code !== 'None' ? i : -1)).filter((i) => i >= 0);
   if (at < 0 || failed.length !== 1 || failed[0] !== at) return undefined;
   const update = writes[at].Update!;
-  const { Item: held = {} } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: update.Key, ConsistentRead: true }),
-  );
+  // Only to name the bound: when this read fails, the refusal names the first bound the change grows.
+  const held: Record<string, unknown> = await documentClient()
+    .send(new GetCommand({ TableName: tableName(), Key: update.Key, ConsistentRead: true }))
+    .then((r) => r.Item ?? {})
+    .catch(() => ({}));
   const limited = Object.entries(update.ExpressionAttributeNames ?? {}).filter(([ref]) =>
     update.ConditionExpression?.includes(`${ref})`),
   );
