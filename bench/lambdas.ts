@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bots } from '../functions/bots.ts';
+import { roomLambdas } from '../functions/room/lambdas.ts';
 import { docserviceAccess, routes } from '../functions/routes.ts';
 import { buildLambdas, lambdaHandlers, ROOT, validatorsFile } from '../lib/build.ts';
 
@@ -39,6 +40,8 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 
 function kindOf(handler: string): LambdaRow['kind'] {
   if (bots.some((b) => b.handler === handler)) return 'write';
+  const room = roomLambdas.find((l) => l.handler === handler);
+  if (room) return room.table === 'rw' ? 'write' : 'read';
   return routes.some((r) => r.handler === handler && WRITE_METHODS.has(r.method)) ? 'write' : 'read';
 }
 const floorOf = (handler: string): LambdaRow['floor'] =>

@@ -101,7 +101,7 @@ export class RoomStack extends Stack {
       const made = new AppFunction(this, `Room${lambda.name}`, {
         handler: lambda.handler,
         table: props.table,
-        access: 'rw',
+        access: lambda.table,
         logGroup,
         timeout: Duration.seconds(lambda.kind === 'route' ? 10 : 60),
         environment: {

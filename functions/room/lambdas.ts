@@ -10,6 +10,8 @@ export interface RoomLambda {
   handler: string;
   route?: '$connect' | '$disconnect' | '$default' | 'bid' | 'ping' | 'resume';
   kind: 'route' | 'timer' | 'bot';
+  /** What it may do in the table: `ro` answers from the room's items, `rw` changes them (least privilege in AWS). */
+  table: 'ro' | 'rw';
   /** Reads the participation secret (verifies bidders' links). */
   participation?: boolean;
   /** Posts results to the auction (it checks what it writes as the API does: ships the body validators). */
@@ -17,14 +19,14 @@ export interface RoomLambda {
 }
 
 export const roomLambdas: readonly RoomLambda[] = [
-  { name: 'Connect', handler: 'room/connect', route: '$connect', kind: 'route', participation: true },
-  { name: 'Disconnect', handler: 'room/disconnect', route: '$disconnect', kind: 'route' },
-  { name: 'Bid', handler: 'room/bid', route: 'bid', kind: 'route' },
-  { name: 'Ping', handler: 'room/ping', route: 'ping', kind: 'route' },
-  { name: 'Resume', handler: 'room/resume', route: 'resume', kind: 'route' },
-  { name: 'Default', handler: 'room/default', route: '$default', kind: 'route' },
-  { name: 'Transition', handler: 'room/transition', kind: 'timer', posts: true },
-  { name: 'Bot', handler: 'room/bot', kind: 'bot', posts: true },
+  { name: 'Connect', handler: 'room/connect', route: '$connect', kind: 'route', table: 'rw', participation: true },
+  { name: 'Disconnect', handler: 'room/disconnect', route: '$disconnect', kind: 'route', table: 'rw' },
+  { name: 'Bid', handler: 'room/bid', route: 'bid', kind: 'route', table: 'rw' },
+  { name: 'Ping', handler: 'room/ping', route: 'ping', kind: 'route', table: 'ro' },
+  { name: 'Resume', handler: 'room/resume', route: 'resume', kind: 'route', table: 'ro' },
+  { name: 'Default', handler: 'room/default', route: '$default', kind: 'route', table: 'ro' },
+  { name: 'Transition', handler: 'room/transition', kind: 'timer', table: 'rw', posts: true },
+  { name: 'Bot', handler: 'room/bot', kind: 'bot', table: 'rw', posts: true },
 ];
 
 /** How often the room bot runs in AWS (the timers' backstop; planning waits at most this long). */

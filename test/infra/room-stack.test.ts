@@ -38,6 +38,23 @@ describe('RoomStack', () => {
     expect(functionsWith('ROOM_CALLBACK_URL')).toHaveLength(roomLambdas.length);
   });
 
+  it('lets the Lambdas that only answer read the table, and no more', () => {
+    const resources = room.toJSON().Resources as Record<string, any>;
+    const fns = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    for (const lambda of roomLambdas) {
+      const [, fn] = fns.find(([id]) => id.startsWith(`Room${lambda.name}`))!;
+      const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+      const actions = Object.values(resources)
+        .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()))
+        .filter((a: string) => a.startsWith('dynamodb:'));
+      expect(actions, lambda.name).toContain('dynamodb:Query');
+      const writes = actions.filter((a: string) => /Put|Update|Delete|Write/.test(a));
+      if (lambda.table === 'ro') expect(writes, lambda.name).toEqual([]);
+      else expect(writes, lambda.name).toContain('dynamodb:PutItem');
+    }
+  });
+
   it('times rooms with a Step Functions loop: wait until $.nextAt, apply, again until done', () => {
     const [machine] = Object.values(room.findResources('AWS::StepFunctions::StateMachine')) as any[];
     const definition = JSON.stringify(machine.Properties.DefinitionString);
