@@ -242,8 +242,13 @@ async function serveSources(): Promise<void> {
   (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
 }
 
-/** The path of a public URL (`http://host/agora` → `/agora`; `''` for a root URL). */
-const mountOf = (publicUrl: string | undefined) => (publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '');
+/** The path of a public URL (`http://host/agora` → `/agora`; `''` for a root URL), parsed once per URL set. */
+const mounts = new Map<string, string>();
+const mountOf = (publicUrl: string | undefined) => {
+  if (!publicUrl) return '';
+  if (!mounts.has(publicUrl)) mounts.set(publicUrl, new URL(publicUrl).pathname.replace(/\/+$/, ''));
+  return mounts.get(publicUrl)!;
+};
 
 /** `host:port` this gateway listens on (set by startGateway). */
 let ownHost = 'localhost';
