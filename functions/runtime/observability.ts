@@ -48,11 +48,24 @@ function replacer(): (key: string, value: unknown) => unknown {
 /** Lambda's levels (and Powertools' numbers); a line is written when its level's rank is at least the logger's. */
 const RANK: Record<LogLevel, number> = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 };
 
+/**
+ * A record of plain values (strings, numbers, booleans) under no secret-looking key: the request line, most lines.
+ * JSON.stringify leaves its fast path when given a replacer, and these need none.
+ */
+function isPlain(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    const value = record[key];
+    if ((typeof value === 'object' && value !== null) || typeof value === 'bigint' || SECRET_KEY.test(key))
+      return false;
+  }
+  return true;
+}
+
 /** Writes one line to stdout; logging must never fail a request. */
 function writeLine(record: Record<string, unknown>): void {
   let text: string;
   try {
-    text = JSON.stringify(record, replacer());
+    text = isPlain(record) ? JSON.stringify(record) : JSON.stringify(record, replacer());
   } catch (error) {
     text = JSON.stringify({ level: record.level, message: record.message, logError: String(error) });
   }

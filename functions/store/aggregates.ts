@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type {
   Aggregate,
   AggregateRepository,
@@ -18,7 +13,8 @@ import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
-import { documentClient, tableName } from './client.ts';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { documentClient, readClient, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
 import { AlreadyCreatedError, assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
@@ -303,18 +299,18 @@ const ID = /^[0-9a-f]{32}$/;
 export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
   if (!ID.test(id)) return undefined; // not an id the service ever gives: unknown, without asking DynamoDB
   const items: JsonObject[] = [];
-  let ExclusiveStartKey: JsonObject | undefined;
+  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
   do {
-    const page = await documentClient().send(
+    const page = await readClient().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.aggregate(def.kind, id) },
+        ExpressionAttributeValues: { ':pk': { S: keys.aggregate(def.kind, id) } },
         ConsistentRead: true,
         ExclusiveStartKey,
       }),
     );
-    items.push(...(page.Items ?? []));
+    for (const item of page.Items ?? []) items.push(unmarshall(item));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return fromItems<T>(id, items);

@@ -224,6 +224,23 @@ describe('JSON log lines', () => {
     expect(line.cyclic).toEqual({ name: 'loop', self: '[Circular]' });
     expect(line.big).toBe('100000000000000000000');
   });
+
+  it('redacts a secret in a line of plain values too (written without the replacer when nothing needs it)', async () => {
+    const lines = await stdoutLines(() => {
+      rootLogger.error('plain', { status: 401, caller: 'broker', token: 'tok-3', api_key: 42, big: 7n });
+      rootLogger.error('plain', { status: 200, caller: 'broker', missing: undefined, ok: true });
+    });
+    expect(JSON.stringify(lines)).not.toMatch(/tok-3/);
+    expect(lines[0]).toMatchObject({
+      status: 401,
+      caller: 'broker',
+      token: '[redacted]',
+      api_key: '[redacted]',
+      big: '7',
+    });
+    expect(lines[1]).toMatchObject({ message: 'plain', status: 200, caller: 'broker', ok: true });
+    expect(lines[1]).not.toHaveProperty('missing');
+  });
 });
 
 describe('log level from the configuration', () => {
