@@ -6,7 +6,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * `npm start`'s server (bin/serve.ts under tsx) on `port` over the given DynamoDB Local, bots off (the bench runs them
- * on demand through /_local/bots), under `--cpu-prof` when `profileDir` is given; resolves once it serves.
+ * on demand through /_local/bots), its logs in Lambda's JSON format, under `--cpu-prof` when `profileDir` is given; resolves once it serves.
  */
 export async function startServer(options: {
   port: number;
@@ -24,13 +24,21 @@ export async function startServer(options: {
       DYNAMODB_ENDPOINT: options.dynamoEndpoint,
       TABLE_NAME: options.table,
       BOTS_INTERVAL_MS: '3600000',
+      // The log lines as Lambda writes them: `npm start`'s human format parses each line again (lib/local/log-format.ts).
+      LOG_FORMAT: 'json',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((ok) =>
-    server.stdout!.on('data', (c: Buffer) => c.toString().includes('serving on') && ok()),
-  );
+  await new Promise<void>((ok) => {
+    const serving = (c: Buffer) => {
+      if (!c.toString().includes('serving on')) return;
+      // From here the lines are drained unread: reading each one would cost the bench process's CPU (autocannon's).
+      server.stdout!.off('data', serving).resume();
+      ok();
+    };
+    server.stdout!.on('data', serving);
+  });
   return server;
 }
 

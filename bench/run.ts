@@ -18,6 +18,7 @@
  *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -542,9 +543,42 @@ const rawRuns = await phase('load runs (raw DynamoDB Local)', async () => {
   }
   return out;
 });
+/**
+ * The floor of an HTTP read here: bench/minimal-server.ts (a bare node:http server, one request through the same SDK,
+ * no gateway, kit or log line) reading the lot the API's GET reads, with a Query of its aggregate and a GetItem of its
+ * root. What any HTTP service over this DynamoDB Local reaches on these cores, beside what Agora's GET reaches.
+ */
+const minimalRuns = await phase('load runs (a minimal HTTP server)', async () => {
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, MINIMAL_PORT: String(port), DYNAMODB_ENDPOINT: dynamo.endpoint, TABLE_NAME: TABLE },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((ok) => server.stdout.once('data', () => ok()));
+  const measure = async (how: 'query' | 'get') => {
+    const url = `http://127.0.0.1:${port}/${how}/${encodeURIComponent(`LOT#${seeded.lot}`)}`;
+    const runs: Run[] = [];
+    for (const connections of CONNECTIONS) {
+      const result = await autocannon({ url, connections, duration: SECONDS });
+      runs.push({
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.non2xx,
+      });
+    }
+    return runs;
+  };
+  const out = { query: await measure('query'), get: await measure('get') };
+  server.kill();
+  return out;
+});
 const rawOf = (target: Target) => rawRuns.get(JSON.stringify(target.raw))!;
 /** A lot root's GetItem: the one floor every row is also set beside. */
 const lotGetItem = rawRuns.get(JSON.stringify(itemRaw('LOT', seeded.lot)))!.getItem;
+/** The API's GET of that lot, set beside the minimal server. */
+const lotGet = apiRuns.find(({ target }) => target.path === `/api/0.1/lots/${seeded.lot}`)!;
 
 const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : String(round(x, x >= 10 ? 1 : 2)));
 const ratio = (a: number, b: number) => (b ? `${round(a / b, 2)}` : '-');
@@ -592,6 +626,41 @@ function loadSection(): string[] {
           runs[0].errors + runs[1].errors,
         ];
       }),
+    ),
+    '## An HTTP floor (same run): the lot above through a bare node:http server',
+    '',
+    "bench/minimal-server.ts: one request through the same SDK (its middleware resolved once, as the service's reads), " +
+      'the JSON of the root; no gateway, authorizer, kit or log line. What any HTTP service over this DynamoDB Local ' +
+      "reaches on these cores, and Agora's `GET /api/0.1/lots/{id}` beside it.",
+    '',
+    ...mdTable(
+      [
+        'minimal server answers with',
+        'req/s @1',
+        'p50 @1',
+        'p99 @1',
+        'req/s @16',
+        'p50 @16',
+        'p99 @16',
+        '÷ raw GetItem of the root @1 / @16',
+        "Agora's GET ÷ this @1 / @16",
+      ],
+      (
+        [
+          ['a consistent Query of the aggregate (as the GET)', minimalRuns.query],
+          ['a GetItem of the root', minimalRuns.get],
+        ] as const
+      ).map(([what, runs]) => [
+        what,
+        fmt(runs[0].rps),
+        runs[0].p50,
+        runs[0].p99,
+        fmt(runs[1].rps),
+        runs[1].p50,
+        runs[1].p99,
+        both(runs, lotGetItem),
+        both(lotGet.runs, runs),
+      ]),
     ),
     '## Raw DynamoDB Local (same run, from the bench process, same SDK)',
     '',
