@@ -22,10 +22,12 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
  * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget. And no
  * one can take a whole budget from the others: the bids' documents take at most half the documents' (the owner's
  * notices, award protocols and contracts always have the other half, so no bidder can stall the qualification), and
- * one broker's key at most a tenth of the bids (so that no one broker shuts the others out of an auction).
+ * one broker's key at most a tenth of the bids (so that no one broker shuts the others out of an auction), and the
+ * questions as asked at most three quarters of the questions' 400 KB (the organizer's answers always have the rest).
  */
 export const BID_DOCUMENT_BYTES = 300_000;
 export const BIDS_OF_ONE_BROKER = 100;
+export const ASKED_QUESTION_BYTES = 300_000;
 
 export const AUCTION_BUDGETS: ChildBudgets = {
   bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000 },
@@ -35,6 +37,9 @@ export const AUCTION_BUDGETS: ChildBudgets = {
       return [{ name: BIDS_DOCUMENTS, bytes: BID_DOCUMENT_BYTES }];
     if (place.kind === 'BID' && !place.under)
       return [{ name: `BID@${(data as { owner?: string }).owner}`, count: BIDS_OF_ONE_BROKER }];
+    // A question counts here as it is asked; its answer grows it in the questions' budget alone.
+    if (place.kind === 'QUESTION' && (data as { answer?: unknown }).answer === undefined)
+      return [{ name: ASKED_QUESTIONS, bytes: ASKED_QUESTION_BYTES }];
     return [];
   },
   refusal: (name) =>
@@ -42,9 +47,11 @@ export const AUCTION_BUDGETS: ChildBudgets = {
 };
 
 const BIDS_DOCUMENTS = 'BID_DOC';
+const ASKED_QUESTIONS = 'QUESTION_ASKED';
 const ONE_BROKER = `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids on an auction`;
 const FULL: Record<string, string> = {
   QUESTION: 'The auction holds at most 400 KB of questions',
+  [ASKED_QUESTIONS]: `The auction takes at most ${ASKED_QUESTION_BYTES / 1000} KB of questions (the rest of its 400 KB is kept for the answers)`,
   DOC: 'The auction holds at most 600 KB of documents (every version counts)',
   [BIDS_DOCUMENTS]: `The bids of an auction hold at most ${BID_DOCUMENT_BYTES / 1000} KB of documents (every version counts)`,
   BID: 'The auction takes at most 1000 bids, of at most 1000 KB in all',
