@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { ROOM_ACTIONS as ACTIONS, type RoomAction as Action } from './actions.ts';
 import { bid, ping, resume } from './generated/protocol-validators.js';
 
 /**
@@ -13,9 +14,6 @@ export interface ProtocolError {
   name: string;
   description: string;
 }
-
-const ACTIONS = ['ping', 'resume', 'bid'] as const;
-type Action = (typeof ACTIONS)[number];
 
 /** Compiled ahead of time from protocol.schema.json (npm run generate): no room Lambda ships or runs ajv's compiler. */
 const VALIDATORS: Record<Action, ValidateFunction> = { ping, resume, bid };
