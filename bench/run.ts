@@ -588,6 +588,10 @@ const mdTable = (head: string[], rows: (string | number)[][]) => [
   ...rows.map((r) => `| ${r.join(' | ')} |`),
   '',
 ];
+/** Rate and latencies at each connection count: the columns every load table has. */
+const RATE_HEAD = ['req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16'];
+const rateCells = (runs: Run[], ms = (x: number) => x) =>
+  runs.flatMap((run) => [fmt(run.rps), ms(run.p50), ms(run.p99)]);
 /** The load runs' two tables: each API call beside its raw floors, and the raw requests themselves. */
 function loadSection(): string[] {
   const both = (runs: Run[], floor: Run[]) =>
@@ -597,12 +601,7 @@ function loadSection(): string[] {
       [
         'call',
         'DynamoDB req/call',
-        'req/s @1',
-        'p50 @1',
-        'p99 @1',
-        'req/s @16',
-        'p50 @16',
-        'p99 @16',
+        ...RATE_HEAD,
         '÷ raw GetItem, its own root @1 / @16',
         '÷ raw Query, its own @1 / @16',
         '÷ raw GetItem, a lot root @1 / @16',
@@ -614,12 +613,7 @@ function loadSection(): string[] {
         return [
           `\`${target.title}\``,
           perCall[target.title],
-          fmt(runs[0].rps),
-          runs[0].p50,
-          runs[0].p99,
-          fmt(runs[1].rps),
-          runs[1].p50,
-          runs[1].p99,
+          ...rateCells(runs),
           isRead ? both(runs, own.getItem) : '-',
           both(runs, own.query),
           both(runs, lotGetItem),
@@ -636,12 +630,7 @@ function loadSection(): string[] {
     ...mdTable(
       [
         'minimal server answers with',
-        'req/s @1',
-        'p50 @1',
-        'p99 @1',
-        'req/s @16',
-        'p50 @16',
-        'p99 @16',
+        ...RATE_HEAD,
         '÷ raw GetItem of the root @1 / @16',
         "Agora's GET ÷ this @1 / @16",
       ],
@@ -650,22 +639,12 @@ function loadSection(): string[] {
           ['a consistent Query of the aggregate (as the GET)', minimalRuns.query],
           ['a GetItem of the root', minimalRuns.get],
         ] as const
-      ).map(([what, runs]) => [
-        what,
-        fmt(runs[0].rps),
-        runs[0].p50,
-        runs[0].p99,
-        fmt(runs[1].rps),
-        runs[1].p50,
-        runs[1].p99,
-        both(runs, lotGetItem),
-        both(lotGet.runs, runs),
-      ]),
+      ).map(([what, runs]) => [what, ...rateCells(runs), both(runs, lotGetItem), both(lotGet.runs, runs)]),
     ),
     '## Raw DynamoDB Local (same run, from the bench process, same SDK)',
     '',
     ...mdTable(
-      ['request', 'req/s @1', 'p50 @1', 'p99 @1', 'req/s @16', 'p50 @16', 'p99 @16'],
+      ['request', ...RATE_HEAD],
       [...rawRuns.values()].flatMap((r) =>
         (
           [
@@ -674,15 +653,7 @@ function loadSection(): string[] {
           ] as const
         )
           .filter(([, runs]) => runs.length)
-          .map(([kind, runs]) => [
-            `${kind}: ${r.title}`,
-            fmt(runs[0].rps),
-            round(runs[0].p50, 2),
-            round(runs[0].p99, 2),
-            fmt(runs[1].rps),
-            round(runs[1].p50, 2),
-            round(runs[1].p99, 2),
-          ]),
+          .map(([kind, runs]) => [`${kind}: ${r.title}`, ...rateCells(runs, (ms) => round(ms, 2))]),
       ),
     ),
   ];
