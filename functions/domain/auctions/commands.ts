@@ -262,7 +262,7 @@ export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonRe
   const { result } = await change(ctx, id, (w, def) => {
     assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
     const itemIds = (w.root.items ?? []).flatMap((i) => (typeof i.id === 'string' ? [i.id] : []));
-    const child = newQuestion(data, ctx.now, itemIds, def.questionsAbout);
+    const child = newQuestion(data, ctx.now, ctx.principal.name, itemIds, def.questionsAbout);
     putChild(w, child);
     touch(w, ctx.now);
     return child.data;

@@ -23,32 +23,42 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
  * one can take a whole budget from the others: the bids' documents take at most half the documents' (the owner's
  * notices, award protocols and contracts always have the other half, so no bidder can stall the qualification), and
  * one broker's key at most a tenth of the bids (so that no one broker shuts the others out of an auction), and the
- * questions as asked at most three quarters of the questions' 400 KB (the organizer's answers always have the rest).
+ * questions as asked at most three quarters of the questions' 400 KB (the organizer's answers always have the rest),
+ * one broker's key at most a third of those.
  */
 export const BID_DOCUMENT_BYTES = 300_000;
 export const BIDS_OF_ONE_BROKER = 100;
 export const ASKED_QUESTION_BYTES = 300_000;
+export const QUESTIONS_OF_ONE_BROKER = 100_000;
 
 export const AUCTION_BUDGETS: ChildBudgets = {
   bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000 },
   count: { BID: 1_000 },
-  shares: ({ place, data }) => {
+  shares: ({ place, data, internal }) => {
     if (place.kind === 'DOC' && place.under?.kind === 'BID')
       return [{ name: BIDS_DOCUMENTS, bytes: BID_DOCUMENT_BYTES }];
     if (place.kind === 'BID' && !place.under)
       return [{ name: `BID@${(data as { owner?: string }).owner}`, count: BIDS_OF_ONE_BROKER }];
     // A question counts here as it is asked; its answer grows it in the questions' budget alone.
     if (place.kind === 'QUESTION' && (data as { answer?: unknown }).answer === undefined)
-      return [{ name: ASKED_QUESTIONS, bytes: ASKED_QUESTION_BYTES }];
+      return [
+        { name: ASKED_QUESTIONS, bytes: ASKED_QUESTION_BYTES },
+        // Questions asked before keys were counted have no asker: they count in the questions' shares alone.
+        ...(internal?.asker ? [{ name: `QUESTION@${internal.asker}`, bytes: QUESTIONS_OF_ONE_BROKER }] : []),
+      ];
     return [];
   },
   refusal: (name) =>
-    new ForbiddenError(FULL[name] ?? (name.startsWith('BID@') ? ONE_BROKER : 'The auction holds no more of these')),
+    new ForbiddenError(FULL[name] ?? ONE_BROKER[name.split('@')[0]] ?? 'The auction holds no more of these'),
 };
 
 const BIDS_DOCUMENTS = 'BID_DOC';
 const ASKED_QUESTIONS = 'QUESTION_ASKED';
-const ONE_BROKER = `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids on an auction`;
+/** The refusals of one broker key's shares (`BID@<key>`, `QUESTION@<key>`). */
+const ONE_BROKER: Record<string, string> = {
+  BID: `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids on an auction`,
+  QUESTION: `One broker's key asks at most ${QUESTIONS_OF_ONE_BROKER / 1000} KB of questions on an auction`,
+};
 const FULL: Record<string, string> = {
   QUESTION: 'The auction holds at most 400 KB of questions',
   [ASKED_QUESTIONS]: `The auction takes at most ${ASKED_QUESTION_BYTES / 1000} KB of questions (the rest of its 400 KB is kept for the answers)`,

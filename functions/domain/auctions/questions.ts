@@ -62,12 +62,13 @@ export const questionsOnlyIn =
     `Can ${verb} question only in ${listed(statuses)}`;
 
 /**
- * A new question: about the auction (`tender`), or (`questionOf` `item`, `lot`) about the one `relatedItem` names,
+ * A new question, asked by the broker key `asker`: about the auction (`tender`), or (`questionOf` `item`, `lot`) about the one `relatedItem` names,
  * which must be one of its items (AC `validate_relatedItem`: "relatedItem should be one of items").
  */
 export function newQuestion(
   data: JsonRecord,
   now: Micros,
+  asker: string,
   itemIds: readonly string[] = [],
   choices: readonly string[] = ['tender'],
 ): Child<Question> {
@@ -83,7 +84,7 @@ export function newQuestion(
   // dgfInsider has no lots (AC validate_not_available): a question about one names none of them.
   if (about === 'lot') throw UnprocessableError.field('relatedItem', 'relatedItem should be one of lots');
   const question: Question = { ...fields, id: newId(), questionOf: about, date: formatKyiv(now) };
-  return { place: childPlace(QUESTION, question.id), entity: 'question', data: question };
+  return { place: childPlace(QUESTION, question.id), entity: 'question', data: question, internal: { asker } };
 }
 
 // The children of kind QUESTION are the questions this file writes.

@@ -37,6 +37,8 @@ export interface Internal {
   [key: string]: unknown;
   /** A child's own token (a bid's), hashed. */
   tokenHash?: string;
+  /** The broker key that asked a question (what it counts in: limits.ts). */
+  asker?: string;
   /** The object's transfer token, hashed. */
   transferTokenHash?: string;
   /** An award's place in the order of bids. */

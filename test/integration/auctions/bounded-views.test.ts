@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { putApiKey } from '../../../functions/store/api-keys.ts';
 import { aDocument, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
@@ -16,6 +17,12 @@ const viewBytes = async (id: string) => {
 };
 
 const errorOf = (res: { body: any }) => res.body.errors?.[0]?.description;
+
+/** One broker's key asks at most 100 KB of questions (limits.ts): the 300 KB of questions come from four. */
+const ASKERS = Array.from({ length: 4 }, (_, i) => `asking-broker-${i}`);
+beforeAll(async () => {
+  for (const name of ASKERS) await putApiKey(name, { name, role: 'broker', levels: '1234' });
+});
 
 describe('an auction bounded against hostile brokers', () => {
   it('refuses questions of 340 KB with a 422: twenty of them leave the view as small as it was', async () => {
@@ -40,7 +47,8 @@ describe('an auction bounded against hostile brokers', () => {
     const { id, token } = await tenderingInsider(api);
     const big = aQuestion({ description: 'я'.repeat(6_000) }); // about 12.5 KB as UTF-8 JSON
     const answers = [];
-    for (let i = 0; i < 30; i++) answers.push(await api.post(`${INSIDER}/${id}/questions`, big, { as: 'broker2' }));
+    for (let i = 0; i < 30; i++)
+      answers.push(await api.post(`${INSIDER}/${id}/questions`, big, { as: ASKERS[i % ASKERS.length] }));
     const accepted = answers.filter((r) => r.status === 201);
     expect(accepted.length).toBeGreaterThanOrEqual(22);
     expect(accepted.length).toBeLessThan(25);
@@ -68,6 +76,24 @@ describe('an auction bounded against hostile brokers', () => {
     expect(view.questions).toHaveLength(accepted.length);
     expect(view.questions.every((q: { answer?: string }) => q.answer?.length)).toBe(true);
     expect(await viewBytes(id)).toBeLessThan(VIEW_BOUND);
+  });
+
+  it("lets one broker's key ask at most 100 KB of questions on an auction; the others still ask", async () => {
+    const { id } = await tenderingInsider(api);
+    const question = aQuestion({ description: 'я'.repeat(4_500) }); // about 9.5 KB as UTF-8 JSON
+    const answers = [];
+    for (let i = 0; i < 13; i++)
+      answers.push(await api.post(`${INSIDER}/${id}/questions`, question, { as: 'broker2' }));
+    const accepted = answers.filter((r) => r.status === 201).length;
+    expect(accepted).toBeGreaterThanOrEqual(9);
+    expect(accepted).toBeLessThan(12);
+    const refused = answers.slice(accepted);
+    expect(refused.map((r) => r.status)).toEqual(refused.map(() => 403));
+    expect(errorOf(refused[0])).toBe("One broker's key asks at most 100 KB of questions on an auction");
+    expect((await api.post(`${INSIDER}/${id}/questions`, question, { as: 'broker' })).status).toBe(201);
+    const view = (await api.get(`${INSIDER}/${id}`)).body.data;
+    expect(view.questions).toHaveLength(accepted + 1);
+    expect(JSON.stringify(view)).not.toContain('asker'); // the asking key is the server's, never shown
   });
 
   it('takes bids up to 1000 KB in all, even sent at once, and refuses the rest with a 403', async () => {
