@@ -96,10 +96,10 @@ export function documentClient(): DynamoDBDocumentClient {
 }
 
 /**
- * The client of the reads every API call makes (an object's aggregate, a feed's page), sent as low-level commands:
- * it resolves its middleware stack once per command class (`cacheMiddleware`), where every other send builds it anew
- * (about a fifth of the SDK's CPU a call, bench/PROFILE.md). Only low-level commands may go through it: a document
- * client command's cached handler would send the first command's input again.
+ * The client of the read every GET of one object makes (its aggregate), sent as a low-level command: it resolves its
+ * middleware stack once per command class (`cacheMiddleware`), where every other send builds it anew (about 0.1 ms of
+ * CPU a call, bench/PROFILE.md). Only low-level commands may go through it: a document client command's cached handler
+ * would send the first command's input again. (No DynamoDB middleware reads the cached context's command instance.)
  */
 export function readClient(): DynamoDBClient {
   reader ??= lowLevelClient({ cacheMiddleware: true });

@@ -62,8 +62,9 @@ export const questionsOnlyIn =
     `Can ${verb} question only in ${listed(statuses)}`;
 
 /**
- * A new question, asked by the broker key `asker`: about the auction (`tender`), or (`questionOf` `item`, `lot`) about the one `relatedItem` names,
- * which must be one of its items (AC `validate_relatedItem`: "relatedItem should be one of items").
+ * A new question, asked by the broker key `asker` (kept beside it, never shown): about the auction (`tender`), or
+ * (`questionOf` `item`, `lot`) about the one `relatedItem` names, which must be one of its items
+ * (AC `validate_relatedItem`: "relatedItem should be one of items").
  */
 export function newQuestion(
   data: JsonRecord,
