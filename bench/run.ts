@@ -570,9 +570,11 @@ const minimalRuns = await phase('load runs (a minimal HTTP server)', async () =>
     }
     return runs;
   };
-  const out = { query: await measure('query'), get: await measure('get') };
-  server.kill();
-  return out;
+  try {
+    return { query: await measure('query'), get: await measure('get') };
+  } finally {
+    server.kill();
+  }
 });
 const rawOf = (target: Target) => rawRuns.get(JSON.stringify(target.raw))!;
 /** A lot root's GetItem: the one floor every row is also set beside. */

@@ -48,6 +48,8 @@ function replacer(): (key: string, value: unknown) => unknown {
 /** Lambda's levels (and Powertools' numbers); a line is written when its level's rank is at least the logger's. */
 const RANK: Record<LogLevel, number> = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 };
 
+const PLAIN = new Set(['string', 'number', 'boolean', 'undefined']);
+
 /**
  * A record of plain values (strings, numbers, booleans) under no secret-looking key: the request line, most lines.
  * JSON.stringify leaves its fast path when given a replacer, and these need none.
@@ -55,8 +57,8 @@ const RANK: Record<LogLevel, number> = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16,
 function isPlain(record: Record<string, unknown>): boolean {
   for (const key in record) {
     const value = record[key];
-    if ((typeof value === 'object' && value !== null) || typeof value === 'bigint' || SECRET_KEY.test(key))
-      return false;
+    // Objects, bigints and functions (a `toJSON` among the keys would run unredacted) take the replacer.
+    if ((value !== null && !PLAIN.has(typeof value)) || SECRET_KEY.test(key)) return false;
   }
   return true;
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type {
   Aggregate,
@@ -13,8 +12,7 @@ import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { documentClient, readClient, tableName } from './client.ts';
+import { documentClient, queryPartition, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
 import { AlreadyCreatedError, assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
@@ -299,20 +297,12 @@ const ID = /^[0-9a-f]{32}$/;
 export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
   if (!ID.test(id)) return undefined; // not an id the service ever gives: unknown, without asking DynamoDB
   const items: JsonObject[] = [];
-  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  let next: Awaited<ReturnType<typeof queryPartition>>['next'];
   do {
-    const page = await readClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': { S: keys.aggregate(def.kind, id) } },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) items.push(unmarshall(item));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+    const page = await queryPartition(keys.aggregate(def.kind, id), next);
+    items.push(...page.items);
+    next = page.next;
+  } while (next);
   return fromItems<T>(id, items);
 }
 

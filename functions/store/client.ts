@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#runtime/config.ts';
 
 /**
@@ -22,6 +23,8 @@ export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; req
 
 let client: DynamoDBDocumentClient | undefined;
 let reader: DynamoDBClient | undefined;
+/** The HTTP handler (its connection pool) both clients share: one set of connections per container. */
+let requestHandler: DynamoDBClient['config']['requestHandler'] | undefined;
 
 type Next = (args: any) => Promise<any>;
 /** A middleware of the local runtime only: the fault injector (faults.ts), installed by the local gateway. */
@@ -53,9 +56,11 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
       endpoint,
       region: awsRegion ?? 'eu-central-1',
       ...(endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      ...(requestHandler && { requestHandler }),
       ...options,
     }),
   );
+  requestHandler ??= raw.config.requestHandler;
   raw.middlewareStack.add(
     (next) => async (args) => {
       const scope = counter.getStore();
@@ -96,14 +101,32 @@ export function documentClient(): DynamoDBDocumentClient {
 }
 
 /**
- * The client of the read every GET of one object makes (its aggregate), sent as a low-level command: it resolves its
+ * The client of the read every GET of one object makes (its aggregate), kept to `queryPartition`: it resolves its
  * middleware stack once per command class (`cacheMiddleware`), where every other send builds it anew (about 0.1 ms of
- * CPU a call, bench/PROFILE.md). Only low-level commands may go through it: a document client command's cached handler
- * would send the first command's input again. (No DynamoDB middleware reads the cached context's command instance.)
+ * CPU a call, bench/PROFILE.md). Only low-level commands may go through it, hence not exported: a document client
+ * command's cached handler would send the first command's input again. (No DynamoDB middleware reads the cached
+ * context's command instance.)
  */
-export function readClient(): DynamoDBClient {
+function readClient(): DynamoDBClient {
   reader ??= lowLevelClient({ cacheMiddleware: true });
   return reader;
+}
+
+/** One page of a partition (`PK`), read consistently, its items unmarshalled; `next` when there is more. */
+export async function queryPartition(
+  pk: string,
+  start?: Record<string, AttributeValue>,
+): Promise<{ items: Record<string, any>[]; next?: Record<string, AttributeValue> }> {
+  const page = await readClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': { S: pk } },
+      ConsistentRead: true,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (page.Items ?? []).map((item) => unmarshall(item)), next: page.LastEvaluatedKey };
 }
 
 /** Read at first use, not at import: tests and `npm start` choose the table before the first request. */

@@ -229,7 +229,10 @@ describe('JSON log lines', () => {
     const lines = await stdoutLines(() => {
       rootLogger.error('plain', { status: 401, caller: 'broker', token: 'tok-3', api_key: 42, big: 7n });
       rootLogger.error('plain', { status: 200, caller: 'broker', missing: undefined, ok: true });
+      // A `toJSON` among a line's keys would make the whole line; it must not slip past the redaction.
+      rootLogger.error('plain', { status: 200, toJSON: () => ({ token: 'tok-4' }) });
     });
+    expect(JSON.stringify(lines)).not.toMatch(/tok-4/);
     expect(JSON.stringify(lines)).not.toMatch(/tok-3/);
     expect(lines[0]).toMatchObject({
       status: 401,
