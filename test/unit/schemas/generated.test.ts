@@ -9,32 +9,29 @@ import {
   ROOM_OUTPUT,
 } from '../../../bin/build-schema-validators.ts';
 
-describe('generated standalone validators', () => {
-  it('are up to date with the schema JSON files (else run: npx tsx bin/build-schema-validators.ts)', () => {
-    const { js, dts } = generateValidators();
-    expect(readFileSync(OUTPUT.js, 'utf8')).toBe(js);
-    expect(readFileSync(OUTPUT.dts, 'utf8')).toBe(dts);
+/** Each generator's committed output: equal to what it generates now, and free of imports at run time. */
+describe.each([
+  { name: 'standalone validators', source: 'the schema JSON files', generate: generateValidators, output: OUTPUT },
+  {
+    name: 'room message validators',
+    source: 'functions/room/protocol.schema.json',
+    generate: generateRoomValidators,
+    output: ROOM_OUTPUT,
+  },
+])('generated $name', ({ source, generate, output }) => {
+  it(`are up to date with ${source} (else run: npm run generate)`, () => {
+    const { js, dts } = generate();
+    expect(readFileSync(output.js, 'utf8')).toBe(js);
+    expect(readFileSync(output.dts, 'utf8')).toBe(dts);
   });
 
   it('do not import ajv or anything else at run time', () => {
-    expect(readFileSync(OUTPUT.js, 'utf8')).not.toMatch(/\bimport\b|\brequire\(/);
+    expect(readFileSync(output.js, 'utf8')).not.toMatch(/\bimport\b|\brequire\(/);
   });
 });
 
 describe('generated request types', () => {
   it('are up to date with the request schemas (else run: npm run generate)', () => {
     expect(readFileSync(REQUEST_TYPES_OUTPUT, 'utf8')).toBe(requestTypes());
-  });
-});
-
-describe('generated room message validators', () => {
-  it('are up to date with functions/room/protocol.schema.json (else run: npm run generate)', () => {
-    const { js, dts } = generateRoomValidators();
-    expect(readFileSync(ROOM_OUTPUT.js, 'utf8')).toBe(js);
-    expect(readFileSync(ROOM_OUTPUT.dts, 'utf8')).toBe(dts);
-  });
-
-  it('do not import ajv or anything else at run time', () => {
-    expect(readFileSync(ROOM_OUTPUT.js, 'utf8')).not.toMatch(/\bimport\b|\brequire\(/);
   });
 });
