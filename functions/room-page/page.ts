@@ -47,7 +47,7 @@ export const handler = async (event: Event) => {
   <form id="bid-form" novalidate>
     <label for="bid-amount" id="bid-label" data-t="amount"></label>
     <div class="row">
-      <input id="bid-amount" name="amount" type="number" inputmode="decimal" min="0" step="0.01" autocomplete="off">
+      <input id="bid-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" spellcheck="false">
       <button type="submit" id="bid-send" data-t="send"></button>
     </div>
     <div class="row">
@@ -56,6 +56,13 @@ export const handler = async (event: Event) => {
       <button type="button" id="bid-withdraw" data-t="withdraw"></button>
     </div>
   </form>
+  <div id="confirm" class="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
+    <p id="confirm-text"></p>
+    <div class="row">
+      <button type="button" id="confirm-yes"></button>
+      <button type="button" id="confirm-no" class="secondary" data-t="cancel"></button>
+    </div>
+  </div>
   <p id="bid-answer" class="answer" role="alert" aria-live="assertive"></p>
 </section>
 <section class="card" aria-labelledby="results-title">

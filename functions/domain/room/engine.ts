@@ -4,6 +4,7 @@ import type {
   BidderView,
   BidEntry,
   BidOutcome,
+  Offer,
   PublicResult,
   PublicRoomDocument,
   RefusalCode,
@@ -14,7 +15,7 @@ import type {
   SealedBid,
   Stage,
 } from './model.ts';
-import { cents, fromCents, instant, iso, type RoomRules, type Standing } from './rules.ts';
+import { cents, fromCents, instant, iso, printed, type RoomRules, type Standing } from './rules.ts';
 
 export type * from './model.ts';
 
@@ -30,6 +31,13 @@ const rulesOf = (state: RoomState): RoomRules => RULES[state.procurementMethodTy
 /** Display texts are capped so the public document of the largest auction stays one WebSocket message. */
 const MAX_NAME = 200;
 const MAX_TITLE = 500;
+/**
+ * No bid above 100 times the auction's starting value is taken, in any stage: far above any real auction's outcome, it
+ * stops a slip of the decimal mark (×100) or a forged amount from becoming the award.
+ */
+export const MAX_TIMES_VALUE = 100;
+const upperBound = (state: RoomState): number => cents(state.value.amount) * MAX_TIMES_VALUE;
+
 /** The stages the public document carries: every insider stage (≤ 106), the latest landlease rounds. */
 const MAX_PUBLIC_STAGES = 120;
 
@@ -131,6 +139,12 @@ export function placeBid(state: RoomState, bid: { bidderId: string; amount: numb
   if (!isBidder(state, bid.bidderId)) return refuse('unknown-bidder', 'Bad bidder!');
   const c = Number.isFinite(bid.amount) ? cents(bid.amount) : 0;
   if (c === 0) return refuse('no-amount', 'Bid amount is required');
+  const bound = upperBound(state);
+  if (c > bound)
+    return refuse(
+      'too-high',
+      `Bid value can't be more than ${printed(bound)} (${MAX_TIMES_VALUE} times the starting value)`,
+    );
   const judged = rules.judge(state, stage, { bidderId: bid.bidderId, cents: c }, at);
   if ('refused' in judged) return refuse(judged.refused.code, judged.refused.message);
   if ('sealed' in judged) return { kind: 'sealed', sealed: judged.sealed, entry: entry('sealed') };
@@ -184,12 +198,36 @@ export function revealNames(state: RoomState, now: string): RoomState {
 const labelOf = (state: RoomState, bidder: RoomState['bidders'][number]): string =>
   state.revealedAt ? bidder.name : `Bidder #${bidder.number}`;
 
+/**
+ * What a bid may be at `current` (its rules' offer and the room's upper bound, in amounts); in a stage nobody bids in
+ * (a pause), what it may be in the next one, so the page can say it ahead. None once the auction has ended.
+ */
+function offerOf(state: RoomState, stages: Stage[], current: Stage, at: number): Offer | undefined {
+  if (state.ended && instant(state.ended.at) <= at) return undefined;
+  const rules = rulesOf(state);
+  const next = stages.find((s) => s.index === current.index + 1);
+  const [stage, offer] = [current, next]
+    .map((s) => [s, s && rules.offer(state, s)] as const)
+    .find(([, o]) => o !== undefined) ?? [current, undefined];
+  if (!stage || !offer) return undefined;
+  const bound = upperBound(state);
+  return {
+    stage: stage.name,
+    from: fromCents(offer.from),
+    upTo: fromCents(Math.min(offer.upTo ?? bound, bound)),
+    ...(offer.multipleOf ? { multipleOf: fromCents(offer.multipleOf) } : {}),
+  };
+}
+
 /** What every connection receives: stages, the current stage, server time, results; "Bidder #N" until revealed. */
 export function publicDocument(state: RoomState, now: string): PublicRoomDocument {
   const rules = rulesOf(state);
   const at = instant(now);
   const stages = rules.stages(state);
   const stagesFrom = Math.max(0, stages.length - MAX_PUBLIC_STAGES);
+  const current = rules.current(state, at);
+  const offer = offerOf(state, stages, current, at);
+  const step = rules.step(state);
   const numberOf = new Map(state.bidders.map((b) => [b.bidId, b.number]));
   const revealed = state.revealedAt !== undefined;
   const result = (s: Standing): PublicResult => {
@@ -211,11 +249,13 @@ export function publicDocument(state: RoomState, now: string): PublicRoomDocumen
     value: state.value,
     ...(state.minimalStep !== undefined ? { minimalStep: { amount: state.minimalStep } } : {}),
     ...(state.dutchSteps !== undefined ? { dutchSteps: state.dutchSteps } : {}),
+    ...(step !== undefined ? { step: fromCents(step) } : {}),
+    ...(offer ? { offer } : {}),
     version: state.version,
     serverTime: iso(at),
     stages: stages.slice(stagesFrom),
     stagesFrom,
-    currentStage: rules.current(state, at).index,
+    currentStage: current.index,
     results: rules.standings(state, at).map(result),
     bidders: state.bidders.map((b) => ({
       bidderNumber: b.number,

@@ -17,6 +17,7 @@ import {
   refused,
   SECOND,
   type Standing,
+  type StageOffer,
   stageAt,
   startsOf,
 } from './rules.ts';
@@ -72,10 +73,31 @@ const withinStage = (stage: Stage, at: Micros): boolean =>
 
 type Judge = (state: RoomState, stage: Stage, bid: { bidderId: string; cents: number }, now: Micros) => Judgement;
 
+/** 1 % of the starting value: the Dutch step and the least raise of the best bid over the best sealed bid. */
+const onePercentOf = (state: RoomState): number => dutchAmountCents(cents(state.value.amount), 99);
+
+/** A Dutch step takes exactly its amount. */
+const dutchOffer = (stage: Stage): StageOffer => ({ from: cents(stage.amount ?? 0), upTo: cents(stage.amount ?? 0) });
+
+/** What a bid may be in each stage, in cents (forms.py validate_bid_value); the judges below hold bids to it. */
+const OFFERS: Partial<Record<Stage['type'], (state: RoomState, stage: Stage) => StageOffer | undefined>> = {
+  dutch: (_state, stage) => dutchOffer(stage),
+  sealedbid: (state) => {
+    const winner = dutchWinnerOf(state);
+    return winner ? { from: cents(winner.amount) + 1 } : undefined;
+  },
+  bestbid: (state) => {
+    const sealedWinner = sealedWinnerOf(state);
+    return dutchWinnerOf(state) && sealedWinner
+      ? { from: cents(sealedWinner.amount) + onePercentOf(state) }
+      : undefined;
+  },
+};
+
 /** Who may bid in which stage, and how much (forms.py validate_bid_value, validate_bidder_id). -1 is −100 cents. */
 const JUDGES: Partial<Record<Stage['type'], Judge>> = {
   dutch(state, stage, { bidderId, cents: c }, now) {
-    const asked = cents(stage.amount ?? 0);
+    const asked = dutchOffer(stage).from;
     if (c === asked) return { accepted: { bidderId, amount: fromCents(c), date: iso(now), stage: stage.name } };
     const earlier = state.plan.some((s) => s.type === 'dutch' && s.index < stage.index && cents(s.amount ?? 0) === c);
     return earlier
@@ -84,23 +106,23 @@ const JUDGES: Partial<Record<Stage['type'], Judge>> = {
   },
   sealedbid(state, stage, { bidderId, cents: c }, now) {
     const winner = dutchWinnerOf(state);
-    if (!winner) return refused('stage', INSIDER_MESSAGES.stage(stage.type));
+    const offer = OFFERS.sealedbid?.(state, stage);
+    if (!winner || !offer) return refused('stage', INSIDER_MESSAGES.stage(stage.type));
     if (winner.bidderId === bidderId) return refused('dutch-winner', INSIDER_MESSAGES.dutchWinnerInSealed);
     if (c === -100) return { sealed: { bidderId, amount: -1, date: iso(now) } }; // withdraws
     if (c <= 0) return refused('too-low', INSIDER_MESSAGES.tooLow);
-    if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
+    if (c < offer.from) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
     return { sealed: { bidderId, amount: fromCents(c), date: iso(now) } };
   },
   bestbid(state, stage, { bidderId, cents: c }, now) {
     const winner = dutchWinnerOf(state);
-    const sealedWinner = sealedWinnerOf(state);
-    if (!winner || !sealedWinner) return refused('behind', INSIDER_MESSAGES.behind);
+    const offer = OFFERS.bestbid?.(state, stage);
+    if (!winner || !offer) return refused('behind', INSIDER_MESSAGES.behind);
     if (winner.bidderId !== bidderId) return refused('not-dutch-winner', INSIDER_MESSAGES.notDutchWinner);
     const bid = { bidderId, amount: fromCents(c), date: iso(now), stage: stage.name };
     if (c === -100) return { accepted: { ...bid, amount: winner.amount } }; // back to the Dutch amount
     if (c <= cents(winner.amount)) return refused('amount', INSIDER_MESSAGES.notAboveDutch);
-    const onePercent = dutchAmountCents(cents(state.value.amount), 99);
-    if (c < cents(sealedWinner.amount) + onePercent) return refused('below-best-step', INSIDER_MESSAGES.belowBestStep);
+    if (c < offer.from) return refused('below-best-step', INSIDER_MESSAGES.belowBestStep);
     return { accepted: bid };
   },
 };
@@ -169,6 +191,10 @@ export const insiderRules: RoomRules = {
     if (!winner && now >= instant(stageOf(state, 'pre-sealedbid').start)) return stageOf(state, 'announcement');
     return planned;
   },
+
+  offer: (state, stage) => OFFERS[stage.type]?.(state, stage),
+
+  step: onePercentOf,
 
   judge(state, stage, bid, now) {
     const judge = JUDGES[stage.type];

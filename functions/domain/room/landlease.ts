@@ -116,12 +116,21 @@ export const landleaseRules: RoomRules = {
 
   current: (state, now) => stageAt(schedule(state).stages, now),
 
+  // The round's amount, or any multiple of the minimal step above it (bids.py, forms.py validate_value).
+  offer: (state, stage) =>
+    stage.type === 'english'
+      ? { from: cents(stage.amount ?? 0), multipleOf: cents(state.minimalStep ?? 0) }
+      : undefined,
+
+  step: (state) => (state.minimalStep === undefined ? undefined : cents(state.minimalStep)),
+
   judge(state, stage, { bidderId, cents: c }, now) {
-    if (stage.type !== 'english') return refused('stage', LANDLEASE_MESSAGES.stage);
-    const round = cents(stage.amount ?? 0);
+    const offer = this.offer(state, stage);
+    if (!offer) return refused('stage', LANDLEASE_MESSAGES.stage);
     const step = state.minimalStep ?? 0;
-    if (c < round) return refused('too-low', LANDLEASE_MESSAGES.tooLow);
-    if (c % cents(step) !== 0 && c !== round) return refused('not-multiple', LANDLEASE_MESSAGES.notMultiple(step));
+    if (c < offer.from) return refused('too-low', LANDLEASE_MESSAGES.tooLow);
+    if (c % (offer.multipleOf as number) !== 0 && c !== offer.from)
+      return refused('not-multiple', LANDLEASE_MESSAGES.notMultiple(step));
     return { accepted: { bidderId, amount: fromCents(c), date: iso(now), stage: stage.name } };
   },
 

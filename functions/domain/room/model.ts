@@ -91,7 +91,8 @@ export type RefusalCode =
   | 'too-low'
   | 'dutch-winner'
   | 'not-dutch-winner'
-  | 'below-best-step';
+  | 'below-best-step'
+  | 'too-high';
 
 /** One line of the bid journal (for the audit document): every bid the room saw, accepted or refused. */
 export interface BidEntry {
@@ -150,6 +151,18 @@ export interface PublicResult {
   sealedbidWinner?: true;
 }
 
+/**
+ * What a bid in a stage may be, from the very rules that judge it (RoomRules.offer): from `from` up to `upTo`; with
+ * `multipleOf`, only `from` itself or a multiple of it. The bidder's page shows it and proposes only such amounts.
+ */
+export interface Offer {
+  /** The stage it is for: the current one, or in a pause the next one a bid may be placed in. */
+  stage: string;
+  from: number;
+  upTo: number;
+  multipleOf?: number;
+}
+
 /** The document every connection receives after every change. */
 export interface PublicRoomDocument {
   auctionId: string;
@@ -159,6 +172,10 @@ export interface PublicRoomDocument {
   value: Money;
   minimalStep?: { amount: number };
   dutchSteps?: number;
+  /** The room's minimal step: landlease the auction's minimalStep, dgfInsider 1 % of the starting value. */
+  step?: number;
+  /** What a bid may be now, or in a pause next (none once the bidding is over or before the sealed results). */
+  offer?: Offer;
   version: number;
   serverTime: string;
   /** The stages; for landlease only the latest ones (from `stagesFrom`), so the document stays one message. */

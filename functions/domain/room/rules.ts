@@ -27,6 +27,13 @@ export interface RoomRules {
   current(state: RoomState, now: Micros): Stage;
   /** Judges the bid of a known bidder (amount in cents, never 0) placed in `stage`. */
   judge(state: RoomState, stage: Stage, bid: { bidderId: string; cents: number }, now: Micros): Judgement;
+  /**
+   * What a bid in `stage` may be, in cents (the least acceptable amount, an upper limit of the stage's own, whole
+   * multiples): the judge refuses what falls outside it, and the page shows it. Undefined where nobody may bid.
+   */
+  offer(state: RoomState, stage: Stage): StageOffer | undefined;
+  /** The room's minimal step in cents, if it has one. */
+  step(state: RoomState): number | undefined;
   /** Whether the bidder may bid at all in `stage` (what the bidder's page offers). */
   mayBid(state: RoomState, stage: Stage, bidderId: string): boolean;
   /** The accepted bids once `bid` is accepted. */
@@ -41,6 +48,13 @@ export interface RoomRules {
   standings(state: RoomState, now: Micros): Standing[];
   /** The POST /auction body data. */
   results(state: RoomState): RoomResults;
+}
+
+/** A stage's bids in cents (model.ts Offer before the room's own upper bound). */
+export interface StageOffer {
+  from: number;
+  upTo?: number;
+  multipleOf?: number;
 }
 
 export type Judgement = { refused: Refusal } | { accepted: AcceptedBid } | { sealed: SealedBid };

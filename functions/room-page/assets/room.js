@@ -53,6 +53,20 @@ const WORDS = {
     confirmed: 'Ставку підтверджено після перепідключення',
     dropped: 'Ставку не надіслано: етап завершився до перепідключення',
     noAmount: 'Вкажіть суму',
+    cancel: 'Скасувати',
+    badAmount: 'Сума: лише цифри, пробіли як роздільники тисяч і кома (або крапка) перед копійками',
+    ambiguous: (text) =>
+      `«${text}» можна прочитати двояко: пишіть тисячі через пробіл (102 000) і не більше двох знаків після коми (102 000,50)`,
+    decimals: 'Не більше двох знаків після коми',
+    below: (from) => `Сума замала: щонайменше ${from}`,
+    above: (upTo) => `Сума завелика: щонайбільше ${upTo}`,
+    notStep: (step, lower, higher) => `Сума має бути кратною кроку ${step}: наприклад, ${lower} або ${higher}`,
+    confirmBinding: (amount) => `Ставка ${amount}. Прийнята ставка обов’язкова. Надіслати?`,
+    confirmSealed: (amount) => `Закрита ставка ${amount}. До кінця етапу її можна змінити або відкликати. Надіслати?`,
+    confirmFar: (amount, times, from) =>
+      `Увага: ${amount} — це у ${times} раз більше за найменшу прийнятну суму (${from}). Ви впевнені?`,
+    yes: (amount) => `Так, ${amount}`,
+    changed: 'Етап змінився: ставку не надіслано, перевірте суму',
     stage: {
       pause: 'Пауза',
       dutch: (n) => `Голландський етап, крок ${n}`,
@@ -87,6 +101,7 @@ const WORDS = {
       room: 'Аукціонна кімната не відкрита',
       'unknown-bidder': 'Ви не учасник цього аукціону',
       'no-amount': 'Вкажіть суму',
+      'too-high': 'Сума перевищує межу: у 100 разів більше за стартову ціну',
     },
     reason: {
       'no-dutch-bid': 'ніхто не прийняв голландську ціну',
@@ -134,6 +149,20 @@ const WORDS = {
     confirmed: 'Bid confirmed after reconnecting',
     dropped: 'Bid not sent: its stage ended before the connection came back',
     noAmount: 'Enter an amount',
+    cancel: 'Cancel',
+    badAmount: 'Amount: digits only, spaces between thousands, and a comma or a point before the kopecks',
+    ambiguous: (text) =>
+      `"${text}" can be read two ways: separate thousands with a space (102 000) and write at most two decimals (102 000.50)`,
+    decimals: 'At most two decimals',
+    below: (from) => `Too low: at least ${from}`,
+    above: (upTo) => `Too high: at most ${upTo}`,
+    notStep: (step, lower, higher) => `The amount must be a multiple of the step ${step}: e.g. ${lower} or ${higher}`,
+    confirmBinding: (amount) => `Bid ${amount}. An accepted bid is binding. Send it?`,
+    confirmSealed: (amount) => `Sealed bid ${amount}. You can change or withdraw it until the stage ends. Send it?`,
+    confirmFar: (amount, times, from) =>
+      `Careful: ${amount} is ${times} times the least acceptable amount (${from}). Are you sure?`,
+    yes: (amount) => `Yes, ${amount}`,
+    changed: 'The stage changed: the bid was not sent, check the amount',
     stage: {
       pause: 'Pause',
       dutch: (n) => `Dutch step ${n}`,
@@ -151,7 +180,9 @@ const WORDS = {
       bestbid: 'The Dutch winner only: at least 1% above the best sealed bid, or "Withdraw" to keep the Dutch amount.',
       english: "Accept the round's minimal amount or raise it by whole steps.",
     },
-    refusal: {},
+    refusal: {
+      'too-high': 'The amount is above the limit: 100 times the starting value',
+    },
     reason: {
       'no-dutch-bid': 'nobody accepted a Dutch amount',
       'too-few-sealed-results': 'too few bids',
@@ -325,15 +356,12 @@ function drawBidding(doc, stage) {
   show('bid-amount', field);
   show('bid-send', field);
   const input = $('bid-amount');
-  if (field && type === 'english') {
-    input.step = String(doc.minimalStep?.amount ?? 0.01);
-    input.min = String(stage.amount);
-    if (!input.value || Number(input.value) < stage.amount) input.value = String(stage.amount);
-  } else {
-    input.step = '0.01';
-    input.min = '0';
-  }
+  const offer = currentOffer();
+  // The English round's least acceptable amount is proposed; an amount the bidder typed above it stays.
+  if (field && type === 'english' && offer && !(parseAmount(input.value).cents >= offer.from))
+    input.value = plain(offer.from);
   $('bid-answer').textContent = lastAnswer;
+  drawConfirm();
 }
 
 let shownStage;
@@ -342,6 +370,7 @@ function tick() {
   const stage = stageOf(room.document);
   if (stage?.name !== shownStage) {
     shownStage = stage?.name;
+    if (proposal && proposal.stage !== stage?.name) cancelProposal(t('changed'));
     return draw(); // a boundary passed on the server's clock: the stage, its amount and the controls change
   }
   const end = stage?.end && !room.document.ended ? instant(stage.end) : undefined;
@@ -358,6 +387,93 @@ function tick() {
   $('countdown').dateTime = `PT${left}S`;
 }
 
+// ------------------------------------------------------------------------------------------------ amounts
+
+/** An amount in cents as the page writes it in an input: `102 000,00` (uk), `102,000.00` (en). */
+const plain = (cents) =>
+  new Intl.NumberFormat(lang === 'uk' ? 'uk-UA' : 'en-GB', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(cents / 100);
+const toCents = (amount) => Math.round(amount * 100);
+
+/**
+ * A typed amount in cents, or `{ error }`: "," or "." is the decimal mark, spaces (no-break and narrow no-break too)
+ * separate thousands, and so does the other mark when both are used ("1,234.56", "1.234,56"); at most two decimals.
+ * What could be read two ways ("102,000": 102 or 102 000?) is refused, never guessed: a slip of the mark must never
+ * change the amount.
+ */
+function parseAmount(typed) {
+  const text = typed.trim().replace(/[\s\u00a0\u202f]+/g, ' ');
+  if (text === '') return { error: t('noAmount') };
+  if (!/^[0-9][0-9 ,.]*$/.test(text)) return { error: t('badAmount') };
+  const marks = text.replace(/[0-9 ]/g, '');
+  const at = Math.max(text.lastIndexOf(','), text.lastIndexOf('.'));
+  let whole = text;
+  let fraction = '';
+  let group = ' ';
+  if (new Set(marks).size === 2) {
+    // Both marks: the last one is the decimal mark, the other separates thousands.
+    if (marks.indexOf(text[at]) !== marks.length - 1) return { error: t('ambiguous')(typed.trim()) };
+    [whole, fraction, group] = [text.slice(0, at), text.slice(at + 1), text[at] === ',' ? '.' : ','];
+  } else if (marks.length === 1) {
+    fraction = text.slice(at + 1);
+    whole = text.slice(0, at);
+    // "102,000" is 102 with three decimals or 102 000: refused, whichever was meant.
+    if (/^\d{3}$/.test(fraction) && /^\d{1,3}$/.test(whole)) return { error: t('ambiguous')(typed.trim()) };
+  } else if (marks.length > 1) group = marks[0]; // "1.234.567": groups only
+  if (!/^\d*$/.test(fraction)) return { error: t('badAmount') };
+  if (fraction.length > 2) return { error: t('decimals') };
+  const groups = whole.split(group === ' ' ? ' ' : new RegExp(`[ \\${group}]`));
+  const grouped =
+    groups.length === 1 || (/^\d{1,3}$/.test(groups[0]) && groups.slice(1).every((g) => /^\d{3}$/.test(g)));
+  if (!grouped || !/^\d+$/.test(groups.join(''))) return { error: t('ambiguous')(typed.trim()) };
+  const cents = Number(groups.join('')) * 100 + Number(fraction.padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? { cents } : { error: t('above')(money(currentOffer()?.upTo ?? 0)) };
+}
+
+/**
+ * What a bid may be now, as the room's rules give it (the document's `offer`, computed by the same rules that judge
+ * the bid: functions/domain/room), in cents. A Dutch step the page reached by the clock asks exactly its amount.
+ */
+function currentOffer() {
+  if (!room) return undefined;
+  const doc = room.document;
+  const stage = stageOf(doc);
+  const offer = doc.offer;
+  if (offer && offer.stage === stage?.name)
+    return {
+      from: toCents(offer.from),
+      upTo: toCents(offer.upTo),
+      multipleOf: offer.multipleOf && toCents(offer.multipleOf),
+    };
+  if (stage?.type === 'dutch' && !doc.ended) return { from: toCents(stage.amount), upTo: toCents(stage.amount) };
+  return undefined;
+}
+
+/** Why `cents` is not a bid the offer takes, or undefined when it is. */
+function outsideOffer(cents, offer) {
+  if (!offer) return undefined;
+  if (cents < offer.from) return t('below')(money(offer.from / 100));
+  if (cents > offer.upTo) return t('above')(money(offer.upTo / 100));
+  const m = offer.multipleOf;
+  if (m && cents !== offer.from && cents % m !== 0) {
+    const lower = Math.max(offer.from, Math.floor(cents / m) * m);
+    return t('notStep')(money(m / 100), money(lower / 100), money(nextAbove(cents, offer) / 100));
+  }
+  return undefined;
+}
+
+/** The least amount the offer takes above `cents` ("+ step": a whole step up, onto the step's multiples). */
+function nextAbove(cents, offer) {
+  if (cents < offer.from) return offer.from;
+  const m = offer.multipleOf || 1;
+  return (Math.floor(cents / m) + 1) * m;
+}
+
+/** An amount far above the least acceptable one asks a second time: more than twice it (a slip of a digit is ×10). */
+const FAR = 2;
+
 // ------------------------------------------------------------------------------------------------ bids
 
 function answer(text) {
@@ -369,8 +485,56 @@ function answer(text) {
 const newBidId = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
+let proposal; // { cents, stage, far, asked } a bid shown back for confirmation, not sent yet
+
+/**
+ * A bid is shown back before it is sent: its amount, in words of what it commits to; one above FAR times the least
+ * acceptable amount asks a second time. Nothing is sent until the bidder confirms; a stage change cancels it.
+ */
+function propose(cents) {
+  const offer = currentOffer();
+  const wrong = outsideOffer(cents, offer);
+  if (wrong) return answer(wrong);
+  const stage = stageOf(room.document);
+  const far = offer && offer.from < offer.upTo && cents > FAR * offer.from;
+  proposal = { cents, stage: stage?.name, type: stage?.type, far, asked: 1, from: offer?.from };
+  answer('');
+  drawConfirm();
+}
+
+function drawConfirm() {
+  $('confirm').hidden = !proposal;
+  if (!proposal) return;
+  const amount = money(proposal.cents / 100);
+  const text =
+    proposal.asked === 2
+      ? t('confirmFar')(amount, Math.floor(proposal.cents / proposal.from), money(proposal.from / 100))
+      : proposal.type === 'sealedbid'
+        ? t('confirmSealed')(amount)
+        : t('confirmBinding')(amount);
+  $('confirm-text').textContent = text;
+  $('confirm-yes').textContent = t('yes')(amount);
+}
+
+function confirmProposal() {
+  if (!proposal) return;
+  if (proposal.far && proposal.asked === 1) {
+    proposal.asked = 2;
+    return drawConfirm();
+  }
+  const { cents } = proposal;
+  proposal = undefined;
+  drawConfirm();
+  sendBid(cents / 100);
+}
+
+function cancelProposal(text = '') {
+  proposal = undefined;
+  drawConfirm();
+  answer(text);
+}
+
 function sendBid(amount) {
-  if (!Number.isFinite(amount)) return answer(t('noAmount'));
   const stage = room && stageOf(room.document);
   // The bid's own name (protocol `bidId`): a resend after a reconnect carries it, so the room answers it once.
   pending = { amount, stage: stage?.name, bidId: newBidId() };
@@ -388,7 +552,7 @@ function onBidAnswer(message) {
   if (!pending || (message.bidId ?? pending.bidId) !== pending.bidId || message.amount !== pending.amount) return;
   pending = undefined;
   if (message.outcome === 'refused') {
-    const words = lang === 'uk' ? WORDS.uk.refusal[message.code] : undefined;
+    const words = WORDS[lang].refusal[message.code];
     answer(words ?? message.message ?? message.code);
   } else if (message.outcome === 'sealed') answer(message.amount === -1 ? t('withdrawn') : t('sealed'));
   else answer(`${t('accepted')}: ${money(message.amount)}`);
@@ -484,20 +648,28 @@ $('lang').addEventListener('click', () => {
 });
 $('bid-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  const text = $('bid-amount').value.trim().replace(',', '.');
-  sendBid(text === '' ? Number.NaN : Number(text));
+  const parsed = parseAmount($('bid-amount').value);
+  if (parsed.error) return cancelProposal(parsed.error);
+  propose(parsed.cents);
 });
 $('bid-accept').addEventListener('click', () => {
-  const stage = room && stageOf(room.document);
-  if (stage?.amount !== undefined) sendBid(stage.amount);
+  const offer = currentOffer();
+  if (offer) propose(offer.from);
 });
 $('bid-raise').addEventListener('click', () => {
-  const step = room?.document.minimalStep?.amount ?? 0;
+  const offer = currentOffer();
+  if (!offer) return;
   const input = $('bid-amount');
-  input.value = String(Math.round(((Number(input.value) || 0) + step) * 100) / 100);
+  const typed = parseAmount(input.value);
+  input.value = plain(nextAbove(typed.cents ?? offer.from - 1, offer));
   input.focus();
 });
-$('bid-withdraw').addEventListener('click', () => sendBid(-1));
+$('bid-withdraw').addEventListener('click', () => {
+  cancelProposal();
+  sendBid(-1);
+});
+$('confirm-yes').addEventListener('click', confirmProposal);
+$('confirm-no').addEventListener('click', () => cancelProposal());
 
 drawStatic();
 setConnection(t('connecting'), 'connecting');

@@ -48,9 +48,14 @@ export interface RoomPage {
   errors: string[];
 }
 
-/** A new browser profile (its own cookies) opening `url`, in English, 400 px wide. */
-export async function openPage(browser: Browser, serviceUrl: string, url: string): Promise<RoomPage> {
-  const context = await browser.newContext({ viewport: { width: 400, height: 900 }, locale: 'en-GB' });
+/** A new browser profile (its own cookies) opening `url`, in English unless told, 400 px wide unless told. */
+export async function openPage(
+  browser: Browser,
+  serviceUrl: string,
+  url: string,
+  { locale = 'en-GB', viewport = { width: 400, height: 900 } } = {},
+): Promise<RoomPage> {
+  const context = await browser.newContext({ viewport, locale, hasTouch: viewport.width < 400 });
   const page = await context.newPage();
   const own = new URL(serviceUrl).host;
   const foreign: string[] = [];
@@ -70,12 +75,18 @@ export async function openPage(browser: Browser, serviceUrl: string, url: string
 }
 
 /** The participation link, followed as a bidder does: the terms, "I agree" (by keyboard), then the room page. */
-export async function enterAsBidder(browser: Browser, serviceUrl: string, link: string): Promise<RoomPage> {
-  const room = await openPage(browser, serviceUrl, link);
+export async function enterAsBidder(
+  browser: Browser,
+  serviceUrl: string,
+  link: string,
+  options: Parameters<typeof openPage>[3] = {},
+): Promise<RoomPage> {
+  const room = await openPage(browser, serviceUrl, link, options);
   await room.page.focus('#agree');
   await room.page.keyboard.press('Enter');
   await room.page.waitForSelector('#room');
-  await english(room.page);
+  if ((options.locale ?? 'en-GB').startsWith('uk')) await room.page.waitForSelector('#room[data-version]');
+  else await english(room.page);
   return room;
 }
 
@@ -118,23 +129,41 @@ export async function settledAnswer(page: Page, timeout = 20_000): Promise<strin
   return (await page.textContent('#bid-answer')) ?? '';
 }
 
-/** Types an amount into the bid field and sends it with Enter, as a keyboard user does. */
-export async function typeBid(page: Page, amount: number): Promise<string> {
-  await page.fill('#bid-amount', String(amount));
-  await page.focus('#bid-amount');
+/**
+ * Types `text` into the bid field key by key and presses Enter, as a keyboard user does; returns once the page showed
+ * the amount back for confirmation (true) or answered at once (false: a refusal of the page's own).
+ */
+export async function typeAmount(page: Page, text: string): Promise<boolean> {
+  await page.fill('#bid-amount', '');
+  await page.locator('#bid-amount').pressSequentially(text);
   await page.evaluate(() => {
     document.getElementById('bid-answer')!.textContent = '';
   });
   await page.keyboard.press('Enter');
+  return confirmShown(page);
+}
+
+/** Waits until the page shows a bid back for confirmation (true) or answers (false). */
+export async function confirmShown(page: Page): Promise<boolean> {
+  await page.waitForFunction(
+    () => !document.getElementById('confirm')!.hidden || document.getElementById('bid-answer')!.textContent !== '',
+  );
+  return page.isVisible('#confirm');
+}
+
+/** Types an amount, confirms it as shown back, and waits for the room's answer. */
+export async function typeBid(page: Page, amount: number): Promise<string> {
+  if (await typeAmount(page, String(amount))) await page.click('#confirm-yes');
   return settledAnswer(page);
 }
 
-/** Clicks a bid button and waits for the room's answer. */
+/** Clicks a bid button, confirms the amount shown back (where one is), and waits for the room's answer. */
 export async function clickBid(page: Page, button: string): Promise<string> {
   await page.evaluate(() => {
     document.getElementById('bid-answer')!.textContent = '';
   });
   await page.click(button);
+  if (await confirmShown(page)) await page.click('#confirm-yes');
   return settledAnswer(page);
 }
 

@@ -2,7 +2,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
 import { RoomClient } from '../room/room-client.ts';
 import { linkOf } from '../room/room-helpers.ts';
-import { atStage, enterAsBidder, english, openPage, type RoomPage, settledAnswer, useRoomBrowser } from './browser.ts';
+import {
+  atStage,
+  confirmShown,
+  enterAsBidder,
+  english,
+  openPage,
+  type RoomPage,
+  settledAnswer,
+  useRoomBrowser,
+} from './browser.ts';
 import { flakyProxy, type FlakyProxy } from './flaky-proxy.ts';
 
 /**
@@ -65,6 +74,7 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
         document.getElementById('bid-answer')!.textContent = '';
       });
       await page.click('#bid-accept');
+      if (await confirmShown(page)) await page.click('#confirm-yes');
       const answer = await settledAnswer(page, 60_000);
       // "Bid accepted: UAH 101,000.00" (or confirmed after a reconnect): the amount the page says was taken.
       const amount = Number(/([\d,]+\.\d{2})/.exec(answer)?.[1].replaceAll(',', '') ?? Number.NaN);

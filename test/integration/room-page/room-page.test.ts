@@ -149,8 +149,8 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(await clickBid(bidder2.page, '#bid-send')).toMatch(/^Bid accepted/);
     // A raise that is not a whole number of steps is refused in words.
     await atStage(bidder1.page, 'round_3');
-    const round3 = await bidder1.page.inputValue('#bid-amount');
-    expect(await typeBid(bidder1.page, Number(round3) + 500)).toMatch(/multiple|step/i);
+    const round3 = Number((await bidder1.page.inputValue('#bid-amount')).replace(/,/g, ''));
+    expect(await typeBid(bidder1.page, round3 + 500)).toMatch(/multiple|step/i);
 
     // Nobody bids in round 3: the auction ends; the observer sees the winner (bidder 2) by name.
     await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
