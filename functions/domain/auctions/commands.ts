@@ -428,7 +428,8 @@ async function writeBidDocument(
     (w, def) => {
       const bid = documentableBid(ctx, w, def, bidId, verb, data);
       const { document, child } = write(w, def, documentScope(BID, bid.bid.id));
-      putChild(w, child);
+      // The bid's broker key is kept beside each of its documents: what that key's share of the bids' documents counts.
+      putChild(w, { ...child, internal: { ...child.internal, bidder: bid.bid.owner } });
       putChild(w, bid.child);
       touchUnlessTendering(w, ctx.now);
       return document;
