@@ -367,6 +367,53 @@ export function auctionContract(fx: AuctionFixture) {
       expect((await api.get(url(a.id))).body.data.status).toBe('cancelled');
     });
 
+    it("takes the owner's cancellation documents, versioned, shown on the cancellation, until the auction is cancelled", async () => {
+      const a = await fx.tendering(api, service, clock);
+      const cancellationUrl = `${url(a.id)}/cancellations/${
+        (await api.post(`${url(a.id)}/cancellations`, { reason: 'Рішення власника' }, { token: a.token })).body.data.id
+      }`;
+      const documents = `${cancellationUrl}/documents`;
+      expect((await api.post(documents, aDocument(), { as: 'broker2' })).body).toEqual(PERMISSION);
+      expect(
+        (await api.post(`${url(a.id)}/cancellations/${UNKNOWN}/documents`, aDocument(), { token: a.token })).status,
+      ).toBe(404);
+      const added = await api.post(documents, aDocument({ title: 'Рішення.pdf' }), { token: a.token });
+      expect(added.status).toBe(201);
+      const document = added.body.data;
+      expect(document).toMatchObject({
+        title: 'Рішення.pdf',
+        author: 'auction_owner',
+        documentOf: fx.documentOf.auction,
+      });
+      const documentUrl = `${documents}/${document.id}`;
+      expect(added.headers.get('location')).toBe(fx.location(service, documentUrl));
+      const patched = await api.patch(documentUrl, { description: 'Змінено' }, { token: a.token });
+      expect(patched.body.data).toMatchObject({ id: document.id, title: 'Рішення.pdf', description: 'Змінено' });
+      const replaced = await api.put(documentUrl, aDocument({ title: 'Рішення-2.pdf' }), { token: a.token });
+      expect(replaced.body.data).toMatchObject({ id: document.id, title: 'Рішення-2.pdf', description: 'Змінено' });
+      expect((await api.get(documents)).body.data).toMatchObject([{ id: document.id, title: 'Рішення-2.pdf' }]);
+      expect((await api.get(`${documents}?all=1`)).body.data).toHaveLength(2);
+      expect((await api.get(documentUrl)).body.data).toMatchObject({
+        title: 'Рішення-2.pdf',
+        previousVersions: [{ title: 'Рішення.pdf' }],
+      });
+      expect((await api.get(`${documents}/${UNKNOWN}`)).status).toBe(404);
+      // The cancellation shows every version, as the original did; activated, it cancels the auction, and its
+      // documents are closed with it.
+      const activated = await api.patch(cancellationUrl, { status: 'active' }, { token: a.token });
+      expect(activated.body.data.documents.map((d: { title: string }) => d.title)).toEqual([
+        'Рішення.pdf',
+        'Рішення-2.pdf',
+      ]);
+      expect((await api.get(url(a.id))).body.data.cancellations[0].documents).toHaveLength(2);
+      expect((await api.post(documents, aDocument(), { token: a.token })).body).toEqual(
+        forbidden("Can't add document in current (cancelled) auction status"),
+      );
+      expect((await api.patch(documentUrl, { description: 'Пізно' }, { token: a.token })).body).toEqual(
+        forbidden("Can't update document in current (cancelled) auction status"),
+      );
+    });
+
     it('answers 404 on a cancellation of an unknown auction', async () => {
       expect((await api.post(`${url(UNKNOWN)}/cancellations`, { reason: 'x' }, { token: 'x' })).status).toBe(404);
     });

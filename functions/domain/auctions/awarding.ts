@@ -210,7 +210,7 @@ const closeComplaints = (award: Award, at: string) => ({
 });
 
 /**
- * Starts qualification: the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
+ * Starts qualification (or, with no active bid, ends the auction unsuccessful): the best active bid gets a `pending` award; with `chain`, every other ranked bid gets a
  * `pending.waiting` award behind it (upstream v3 `create_awards`), in rank order. As many awards as one write holds
  * (`w.more` when some are left): bids that have their award already are skipped, and the auction moves to
  * qualification with the last of them, so a run that stops midway resumes where it stopped.
@@ -218,6 +218,12 @@ const closeComplaints = (award: Award, at: string) => ({
 export function startAwarding(w: Working, timing: Timing, rules: AwardingRules): void {
   const at = formatKyiv(timing.now);
   const ranked = rankBids(bidRecords(w.children).map((r) => r.bid));
+  // No bid left active (nobody took a Dutch step, every bid invalid): nothing to qualify, the auction is unsuccessful
+  // (upstream INS `collection_post` of the auction results: `pendify_auction_status('unsuccessful')`).
+  if (!ranked.length) {
+    w.root = { ...w.root, status: 'unsuccessful', date: at, dateModified: at };
+    return;
+  }
   const awarded = new Set(awardsIn(w.children).map((a) => a.bid_id));
   for (const [rank, bid] of (rules.chain ? ranked : ranked.slice(0, 1)).entries()) {
     if (awarded.has(bid.id)) continue;

@@ -6,9 +6,11 @@ import { declare, schemaOf, serverSet, text, writable } from '../protocol/model.
 import type { Cancellation as CancellationBody, CancellationPatch } from '../schemas/generated/request-types.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
+import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
 import {
   childPlace,
   childrenOf,
+  documentScope,
   putChild,
   removeWithin,
   type Auction,
@@ -91,12 +93,36 @@ function assertCancellable(w: Working, verb: 'add' | 'update'): void {
 // The children of kind CANCELLATION are the cancellations this file writes.
 const cancellationChildren = (a: AuctionParts) => childrenOf(a.children, CANCELLATION) as Child<Cancellation>[];
 
-export const cancellationsOf = (a: AuctionParts): Cancellation[] => cancellationChildren(a).map((c) => c.data);
+/** A cancellation as GET shows it: with its documents (every version, as upstream) when it has any. */
+export type CancellationView = Cancellation & { documents?: DocumentRecord[] };
+
+const withDocuments = (a: AuctionParts, cancellation: Cancellation): CancellationView => {
+  const documents = allDocuments(a.children, documentScope(CANCELLATION, cancellation.id));
+  return documents.length ? { ...cancellation, documents } : cancellation;
+};
+
+export const cancellationsOf = (a: AuctionParts): CancellationView[] =>
+  cancellationChildren(a).map((c) => withDocuments(a, c.data));
 
 export function findCancellation(a: AuctionParts, id: string): Child<Cancellation> {
   const found = cancellationChildren(a).find((c) => c.data.id === id);
   if (!found) throw new NotFoundError('cancellation_id');
   return found;
+}
+
+export const cancellationView = (a: AuctionParts, id: string): CancellationView =>
+  withDocuments(a, findCancellation(a, id).data);
+
+/**
+ * Cancellation documents (upstream AC `AuctionCancellationDocumentResource`, dgfInsider and GEB alike): the auction
+ * owner's, added, replaced or changed while the auction is not over, whatever the cancellation's status (checked
+ * after the document itself, as upstream).
+ */
+export function assertCancellationDocumentsWritable(w: Working, id: string, operation: 'add' | 'update'): void {
+  findCancellation(w, id);
+  if (NOT_CANCELLABLE.includes(w.root.status)) {
+    throw new ForbiddenError(`Can't ${operation} document in current (${w.root.status}) auction status`);
+  }
 }
 
 /** The active cancellation of an auction not cancelled yet: its date, when the auction is to be cancelled. */

@@ -74,7 +74,15 @@ import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
 import { assertChildSizes } from './limits.ts';
-import { addCancellation as newCancellation, patchCancellation, type Cancellation } from './cancellations.ts';
+import {
+  addCancellation as newCancellation,
+  assertCancellationDocumentsWritable,
+  CANCELLATION,
+  cancellationView,
+  patchCancellation,
+  type Cancellation,
+  type CancellationView,
+} from './cancellations.ts';
 
 /** The server fields every type shares; a client sending them is ignored. */
 const KERNEL_SERVER_FIELDS = [
@@ -428,7 +436,8 @@ async function writeBidDocument(
     (w, def) => {
       const bid = documentableBid(ctx, w, def, bidId, verb, data);
       const { document, child } = write(w, def, documentScope(BID, bid.bid.id));
-      putChild(w, child);
+      // The bid's broker key is kept beside each of its documents: what that key's share of the bids' documents counts.
+      putChild(w, { ...child, internal: { ...child.internal, bidder: bid.bid.owner } });
       putChild(w, bid.child);
       touchUnlessTendering(w, ctx.now);
       return document;
@@ -701,14 +710,70 @@ export async function updateCancellation(
   id: string,
   cancellationId: string,
   data: JsonRecord,
-): Promise<Cancellation> {
-  const { result } = await change(ctx, id, (w) => {
+): Promise<CancellationView> {
+  const { result, saved } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
     return patchCancellation(w, cancellationId, data, ctx.now);
   });
   if (result.status === 'active') await runTimedEvents(ctx, id);
+  return cancellationView(saved, cancellationId);
+}
+
+/**
+ * A cancellation document (its reasons: the decision, the notice), the auction owner's: added, replaced by a new
+ * version or changed in place, while the auction is not over. Documents say who added them, as the award's and
+ * contract's do.
+ */
+async function writeCancellationDocument(
+  ctx: AuctionsContext,
+  id: string,
+  cancellationId: string,
+  operation: 'add' | 'update',
+  write: (
+    w: Working,
+    def: AuctionDefinition,
+    scope: ReturnType<typeof documentScope>,
+  ) => { document: DocumentRecord; child: Child },
+): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    const { document, child } = write(w, def, documentScope(CANCELLATION, cancellationId));
+    assertCancellationDocumentsWritable(w, cancellationId, operation);
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
   return result;
 }
+
+export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
+  writeCancellationDocument(ctx, id, cancellationId, 'add', (_w, def, scope) =>
+    newDocument(data, { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files }, scope),
+  );
+
+/** PUT: a new version of a cancellation document. */
+export const replaceCancellationDocument = (
+  ctx: AuctionsContext,
+  id: string,
+  cancellationId: string,
+  documentId: string,
+  data: JsonRecord,
+) =>
+  writeCancellationDocument(ctx, id, cancellationId, 'update', (w, _def, scope) =>
+    newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, scope),
+  );
+
+/** PATCH: the current version's descriptive fields change in place (no new version). */
+export const patchCancellationDocument = (
+  ctx: AuctionsContext,
+  id: string,
+  cancellationId: string,
+  documentId: string,
+  data: JsonRecord,
+) =>
+  writeCancellationDocument(ctx, id, cancellationId, 'update', (w, _def, scope) =>
+    patchedDocument(w.children, documentId, data, scope),
+  );
 
 // ---------------------------------------------------------------------------------------------------- chronograph
 

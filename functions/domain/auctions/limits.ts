@@ -22,12 +22,15 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
  * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget. And no
  * one can take a whole budget from the others: the bids' documents take at most half the documents' (the owner's
  * notices, award protocols and contracts always have the other half, so no bidder can stall the qualification), and
- * one broker's key at most a tenth of the bids (so that no one broker shuts the others out of an auction), and the
- * questions as asked at most three quarters of the questions' 400 KB (the organizer's answers always have the rest),
- * one broker's key at most a third of those.
+ * one broker's key at most a tenth of the bids and a fifth of their bytes, and a fifth of the bids' documents (so that
+ * no broker, nor two together, shuts the others out of an auction: whatever two keys send, a third broker's bidder
+ * still registers, adds its eligibility documents and activates), and the questions as asked at most three quarters
+ * of the questions' 400 KB (the organizer's answers always have the rest), one broker's key at most a third of those.
  */
 export const BID_DOCUMENT_BYTES = 300_000;
 export const BIDS_OF_ONE_BROKER = 100;
+export const BID_BYTES_OF_ONE_BROKER = 200_000;
+export const BID_DOCUMENT_BYTES_OF_ONE_BROKER = 60_000;
 export const ASKED_QUESTION_BYTES = 300_000;
 export const QUESTIONS_OF_ONE_BROKER = 100_000;
 
@@ -36,9 +39,19 @@ export const AUCTION_BUDGETS: ChildBudgets = {
   count: { BID: 1_000 },
   shares: ({ place, data, internal }) => {
     if (place.kind === 'DOC' && place.under?.kind === 'BID')
-      return [{ name: BIDS_DOCUMENTS, bytes: BID_DOCUMENT_BYTES }];
+      return [
+        { name: BIDS_DOCUMENTS, bytes: BID_DOCUMENT_BYTES },
+        // Documents added before keys were counted have no bidder: they count in the bids' documents alone.
+        ...(internal?.bidder ? [{ name: `BID_DOC@${internal.bidder}`, bytes: BID_DOCUMENT_BYTES_OF_ONE_BROKER }] : []),
+      ];
     if (place.kind === 'BID' && !place.under)
-      return [{ name: `BID@${(data as { owner?: string }).owner}`, count: BIDS_OF_ONE_BROKER }];
+      return [
+        {
+          name: `BID@${(data as { owner?: string }).owner}`,
+          count: BIDS_OF_ONE_BROKER,
+          bytes: BID_BYTES_OF_ONE_BROKER,
+        },
+      ];
     // A question counts here as it is asked; its answer grows it in the questions' budget alone.
     if (place.kind === 'QUESTION' && (data as { answer?: unknown }).answer === undefined)
       return [
@@ -54,9 +67,10 @@ export const AUCTION_BUDGETS: ChildBudgets = {
 
 const BIDS_DOCUMENTS = 'BID_DOC';
 const ASKED_QUESTIONS = 'QUESTION_ASKED';
-/** The refusals of one broker key's shares (`BID@<key>`, `QUESTION@<key>`). */
+/** The refusals of one broker key's shares (`BID@<key>`, `BID_DOC@<key>`, `QUESTION@<key>`). */
 const ONE_BROKER: Record<string, string> = {
-  BID: `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids on an auction`,
+  BID: `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids, of at most ${BID_BYTES_OF_ONE_BROKER / 1000} KB in all, on an auction`,
+  BID_DOC: `The bids of one broker's key hold at most ${BID_DOCUMENT_BYTES_OF_ONE_BROKER / 1000} KB of documents on an auction (every version counts)`,
   QUESTION: `One broker's key asks at most ${QUESTIONS_OF_ONE_BROKER / 1000} KB of questions on an auction`,
 };
 const FULL: Record<string, string> = {

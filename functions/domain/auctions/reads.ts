@@ -4,6 +4,7 @@ import { documentList, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, type Auction } from './auction.ts';
 import { AWARD, CONTRACT, findAward, findContract } from './awarding.ts';
 import { assertBidDocumentsReadable, BID, readBid, type Bid, type ParticipationLinks } from './bids.ts';
+import { CANCELLATION, findCancellation } from './cancellations.ts';
 import { auctionType } from './catalog.ts';
 import type { AuctionsContext } from './context.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
@@ -113,4 +114,15 @@ export async function loadContractDocuments(
   const a = await loadAuction(ctx, id);
   findContract(a, contractId);
   return { children: a.children, scope: documentScope(CONTRACT, contractId) };
+}
+
+/** The documents of one cancellation (404 for an unknown cancellation), for the read routes. */
+export async function loadCancellationDocuments(
+  ctx: ReadContext,
+  id: string,
+  cancellationId: string,
+): Promise<{ children: Child[]; scope: ChildOwner }> {
+  const a = await loadAuction(ctx, id);
+  findCancellation(a, cancellationId);
+  return { children: a.children, scope: documentScope(CANCELLATION, cancellationId) };
 }

@@ -39,6 +39,8 @@ export interface Internal {
   tokenHash?: string;
   /** The broker key that asked a question (what it counts in: limits.ts). */
   asker?: string;
+  /** The broker key whose bid a document belongs to (what it counts in: limits.ts). */
+  bidder?: string;
   /** The object's transfer token, hashed. */
   transferTokenHash?: string;
   /** An award's place in the order of bids. */

@@ -1,9 +1,9 @@
-import { findCancellation } from '#domain/auctions/cancellations.ts';
+import { cancellationView } from '#domain/auctions/cancellations.ts';
 import { loadAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from './context.ts';
 
-/** GET /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}. */
+/** GET /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}: with its documents. */
 export const handler = httpHandler(async (req) => ({
-  data: findCancellation(await loadAuction(auctionsContext(req), req.params.auctionId), req.params.cancellationId).data,
+  data: cancellationView(await loadAuction(auctionsContext(req), req.params.auctionId), req.params.cancellationId),
 }));

@@ -20,8 +20,10 @@ const errorOf = (res: { body: any }) => res.body.errors?.[0]?.description;
 
 /** One broker's key asks at most 100 KB of questions (limits.ts): the 300 KB of questions come from four. */
 const ASKERS = Array.from({ length: 4 }, (_, i) => `asking-broker-${i}`);
+/** One broker's key places at most 200 KB of bids and 60 KB of their documents (limits.ts): ten keys bid here. */
+const BIDDERS = Array.from({ length: 10 }, (_, i) => `bidding-broker-${i}`);
 beforeAll(async () => {
-  for (const name of ASKERS) await putApiKey(name, { name, role: 'broker', levels: '1234' });
+  for (const name of [...ASKERS, ...BIDDERS]) await putApiKey(name, { name, role: 'broker', levels: '1234' });
 });
 
 describe('an auction bounded against hostile brokers', () => {
@@ -103,7 +105,7 @@ describe('an auction bounded against hostile brokers', () => {
     const bid = () => anInsiderBid({ tenderers: [anOrganization({ name, name_ru: name })] });
     const answers = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        api.post(`${INSIDER}/${id}/bids`, bid(), { as: i % 2 ? 'broker' : 'broker2' }),
+        api.post(`${INSIDER}/${id}/bids`, bid(), { as: BIDDERS[i % BIDDERS.length] }),
       ),
     );
     const accepted = answers.filter((r) => r.status === 201);
@@ -136,7 +138,9 @@ describe('an auction bounded against hostile brokers', () => {
     const refused = answers.filter((r) => r.status !== 201);
     expect(answers.length - refused.length).toBe(100);
     expect(refused.map((r) => r.status)).toEqual(refused.map(() => 403));
-    expect(errorOf(refused[0])).toBe("One broker's key places at most 100 bids on an auction");
+    expect(errorOf(refused[0])).toBe(
+      "One broker's key places at most 100 bids, of at most 200 KB in all, on an auction",
+    );
     expect((await api.post(`${INSIDER}/${id}/bids`, anInsiderBid(), { as: 'broker' })).status).toBe(201);
     // A withdrawn bid gives its place back.
     const withdrawn = answers.find((r) => r.status === 201)!;
@@ -145,9 +149,56 @@ describe('an auction bounded against hostile brokers', () => {
     expect((await api.post(`${INSIDER}/${id}/bids`, anInsiderBid(), { as: 'broker2' })).status).toBe(201);
   });
 
+  it("lets one broker's key place at most 200 KB of bids and 60 KB of their documents; the others still bid", async () => {
+    const a = await tenderingInsider(api);
+    const name = `ТОВ ${'б'.repeat(1_800)}`; // about 7.5 KB a bid
+    const answers = [];
+    for (let i = 0; i < 30; i++)
+      answers.push(
+        await api.post(
+          `${INSIDER}/${a.id}/bids`,
+          anInsiderBid({ tenderers: [anOrganization({ name, name_ru: name })] }),
+          {
+            as: 'broker2',
+          },
+        ),
+      );
+    const accepted = answers.filter((r) => r.status === 201);
+    expect(accepted.length).toBeGreaterThan(24);
+    expect(accepted.length).toBeLessThan(28);
+    expect(errorOf(answers[accepted.length])).toBe(
+      "One broker's key places at most 100 bids, of at most 200 KB in all, on an auction",
+    );
+    const text = 'б'.repeat(1_800); // about 7.4 KB a document
+    const bid = accepted[0]!.body;
+    const documents = [];
+    for (let i = 0; i < 10; i++)
+      documents.push(
+        await api.post(
+          `${INSIDER}/${a.id}/bids/${bid.data.id}/documents`,
+          aDocument({ title: text, description: text }),
+          { as: 'broker2', token: bid.access.token },
+        ),
+      );
+    const added = documents.filter((r) => r.status === 201).length;
+    expect(added).toBeGreaterThanOrEqual(7);
+    expect(added).toBeLessThanOrEqual(8);
+    expect(documents[added]!.status).toBe(403);
+    expect(errorOf(documents[added]!)).toBe(
+      "The bids of one broker's key hold at most 60 KB of documents on an auction (every version counts)",
+    );
+    // Another broker's bidder still bids and adds its documents.
+    const other = await insiderBid(api, a.id, 'broker');
+    const document = await api.post(`${INSIDER}/${a.id}/bids/${other.id}/documents`, aDocument(), {
+      as: 'broker',
+      token: other.token,
+    });
+    expect(document.status).toBe(201);
+  });
+
   it("keeps half the documents' budget from the bids: the owner's documents still fit when the bids' are full", async () => {
     const a = await tenderingInsider(api);
-    const bids = await Promise.all(Array.from({ length: 10 }, () => insiderBid(api, a.id)));
+    const bids = await Promise.all(BIDDERS.map(async (as) => ({ ...(await insiderBid(api, a.id, as)), as })));
     // About 7.4 KB a document as stored: the bids' 300 KB take about 40 of them.
     const text = 'б'.repeat(1_800);
     const bidDocument = () => aDocument({ documentType: 'eligibilityDocuments', title: text, description: text });
@@ -156,7 +207,7 @@ describe('an auction bounded against hostile brokers', () => {
         const statuses: number[] = [];
         for (let i = 0; i < 5; i++) {
           const res = await api.post(`${INSIDER}/${a.id}/bids/${b.id}/documents`, bidDocument(), {
-            as: 'broker2',
+            as: b.as,
             token: b.token,
           });
           statuses.push(res.status);

@@ -1,0 +1,14 @@
+import { replaceCancellationDocument } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PUT /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}/documents/{documentId}: a new version (same id and datePublished). */
+export const handler = httpHandler(async (req) => ({
+  data: await replaceCancellationDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.cancellationId,
+    req.params.documentId,
+    req.data,
+  ),
+}));
