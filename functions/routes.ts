@@ -3,8 +3,11 @@
  * entries with the same handlers, and the HTTP kit gets each route's access rule from here (`routeRule`), handed in
  * by the build (each Lambda only its own routes') or the local gateway: only the OpenAPI document imports this table.
  *
- * `auth`: who may call. `'any'` = any valid API key (reads); a list = only keys of those roles. Owner-only
- * operations list `broker` and the owner's token is then checked by the domain command.
+ * `auth`: who may call. `'read'` = anyone, with a key or without (reads of public data, as the originals let anyone
+ * read; what a role may not see stays hidden by the domain, and a caller without a known key is limited per source
+ * address), unless the operator requires a key for reads (AGORA_READS_NEED_KEY); `'any'` = any valid API key;
+ * `'public'` = anyone, without the authorizer; a list = only keys of those roles. Owner-only operations list `broker`
+ * and the owner's token is then checked by the domain command.
  * `table`: the grant the function gets: `ro` for a GET, `rw` otherwise, unless the route says (`none`: no table).
  *
  * Written by families (`family`): a base path, the folder of its handlers and what its routes share (the type they
@@ -28,7 +31,7 @@ export interface RouteDefinition {
   path: string;
   /** Module under `functions/`, without extension. */
   handler: string;
-  auth: 'any' | 'public' | readonly Role[];
+  auth: 'any' | 'read' | 'public' | readonly Role[];
   table: 'ro' | 'rw' | 'none';
   /** Response media type; 2.3 answers add `; charset=UTF-8`. */
   contentType?: string;
@@ -112,7 +115,8 @@ const family = (base: string, folder: string, rows: readonly RouteRow[], shared:
     doc: JSON.parse(JSON.stringify({ summary, ...answer }).replaceAll('{type}', shared.type ?? '')),
   }));
 
-const ANY = 'any';
+/** Public data: anyone reads it (unless the operator requires a key for reads), the domain hiding what must be. */
+const READ = 'read';
 const PUBLIC = 'public';
 const BROKER = ['broker'] as const;
 const CONCIERGE = ['concierge', 'admin'] as const;
@@ -140,13 +144,13 @@ const created = (request: string, more: Partial<Answer> = {}): Answer => ({ resp
 
 // biome-ignore format: one route a line, read down like a table
 const LOTS: readonly RouteRow[] = [
-  ['GET', '', 'list-lots', ANY, 'List lots', LISTING],
+  ['GET', '', 'list-lots', READ, 'List lots', LISTING],
   ['POST', '', 'post-lot', ['broker', 'concierge', 'convoy'], 'Create a lot', created('lot')],
-  ['GET', '/{lotId}', 'get-lot', ANY, 'Read a lot', resource('lot')],
+  ['GET', '/{lotId}', 'get-lot', READ, 'Read a lot', resource('lot')],
   ['PATCH', '/{lotId}', 'patch-lot', ['broker', 'concierge', 'convoy', 'admin'], 'Change a lot (owner, concierge, convoy)', update('lot', TOKEN)],
-  ['GET', '/{lotId}/documents', 'list-lot-documents', ANY, 'List the documents of a lot (the current version of each; `?all=1`: every version)', collection('document')],
+  ['GET', '/{lotId}/documents', 'list-lot-documents', READ, 'List the documents of a lot (the current version of each; `?all=1`: every version)', collection('document')],
   ['POST', '/{lotId}/documents', 'post-lot-document', BROKER, 'Add a document to a lot (owner)', created('document', TOKEN)],
-  ['GET', '/{lotId}/documents/{documentId}', 'get-lot-document', ANY, 'Read a document of a lot', resource('document')],
+  ['GET', '/{lotId}/documents/{documentId}', 'get-lot-document', READ, 'Read a document of a lot', resource('document')],
   ['PUT', '/{lotId}/documents/{documentId}', 'put-lot-document', BROKER, 'Upload a new version of a lot document (owner)', update('document', TOKEN)],
   ['POST', '/{lotId}/ownership', 'post-lot-ownership', BROKER, 'Take a lot over with a transfer (new owner)', resource('lot', { request: 'ownership' })],
 ];
@@ -164,9 +168,9 @@ const transfers = (version: string, style: Shared = {}) =>
 /** The routes every asset type has. */
 // biome-ignore format: one route a line, read down like a table
 const ASSET_ROUTES: readonly RouteRow[] = [
-  ['GET', '', 'list-assets', ANY, 'List {type} assets', LISTING],
+  ['GET', '', 'list-assets', READ, 'List {type} assets', LISTING],
   ['POST', '', 'post-asset', BROKER, 'Create a {type} asset', created('asset.{type}')],
-  ['GET', '/{assetId}', 'get-asset', ANY, 'Read a {type} asset', resource('asset.{type}')],
+  ['GET', '/{assetId}', 'get-asset', READ, 'Read a {type} asset', resource('asset.{type}')],
   ['PATCH', '/{assetId}', 'patch-asset', ['broker', 'concierge', 'admin'], 'Change a {type} asset (owner, concierge)', update('asset.{type}', TOKEN)],
   ['POST', '/{assetId}/ownership', 'post-asset-ownership', BROKER, 'Take a {type} asset over with a transfer (new owner)', resource('asset.{type}', { request: 'ownership' })],
 ];
@@ -182,15 +186,15 @@ const ASSET_DECISIONS: readonly RouteRow[] = [
 ];
 // biome-ignore format: one route a line, read down like a table
 const ASSET_DOCUMENTS: readonly RouteRow[] = [
-  ['GET', '/{assetId}/documents', 'list-asset-documents', ANY, 'List the documents of an asset (the current version of each; `?all=1`: every version)', collection('document')],
+  ['GET', '/{assetId}/documents', 'list-asset-documents', READ, 'List the documents of an asset (the current version of each; `?all=1`: every version)', collection('document')],
   ['POST', '/{assetId}/documents', 'post-asset-document', BROKER, 'Add a document to an asset (owner)', created('document', TOKEN)],
-  ['GET', '/{assetId}/documents/{documentId}', 'get-asset-document', ANY, 'Read a document of an asset', resource('document')],
+  ['GET', '/{assetId}/documents/{documentId}', 'get-asset-document', READ, 'Read a document of an asset', resource('document')],
 ];
 // biome-ignore format: one route a line, read down like a table
 const RELATED_PROCESSES: readonly RouteRow[] = [
-  ['GET', '/{assetId}/related_processes', 'list-related-processes', ANY, 'List the related processes of an asset', collection('relatedProcess')],
+  ['GET', '/{assetId}/related_processes', 'list-related-processes', READ, 'List the related processes of an asset', collection('relatedProcess')],
   ['POST', '/{assetId}/related_processes', 'post-related-process', CONCIERGE, 'Link an asset to a lot (concierge)', created('relatedProcess')],
-  ['GET', '/{assetId}/related_processes/{relatedProcessId}', 'get-related-process', ANY, 'Read a related process of an asset', resource('relatedProcess')],
+  ['GET', '/{assetId}/related_processes/{relatedProcessId}', 'get-related-process', READ, 'Read a related process of an asset', resource('relatedProcess')],
   ['PATCH', '/{assetId}/related_processes/{relatedProcessId}', 'patch-related-process', CONCIERGE, 'Change a related process of an asset (concierge)', update('relatedProcess')],
   ['DELETE', '/{assetId}/related_processes/{relatedProcessId}', 'delete-related-process', CONCIERGE, 'Remove a related process of an asset (concierge): `{"data": null}`', resource()],
 ];
@@ -215,46 +219,46 @@ const assetTypeRoutes = (type: AssetTypeDescriptor): RouteDefinition[] => [
 /** The routes every auction type has; the handlers are shared by the types. */
 // biome-ignore format: one route a line, read down like a table
 const AUCTION_ROUTES: readonly RouteRow[] = [
-  ['GET', '', 'list-auctions', ANY, 'List {type} auctions', LISTING],
+  ['GET', '', 'list-auctions', READ, 'List {type} auctions', LISTING],
   ['POST', '', 'post-auction', BROKER, 'Create a {type} auction', created('auction.{type}')],
-  ['GET', '/{auctionId}', 'get-auction', ANY, 'Read an auction', resource('auction.{type}')],
+  ['GET', '/{auctionId}', 'get-auction', READ, 'Read an auction', resource('auction.{type}')],
   ['PATCH', '/{auctionId}', 'patch-auction', BROKER, 'Change an auction (owner)', update('auction.{type}.stored', TOKEN)],
-  ['GET', '/{auctionId}/documents', 'list-auction-documents', ANY, 'List the documents of an auction (the current version of each; `?all=1`: every version)', collection('document')],
+  ['GET', '/{auctionId}/documents', 'list-auction-documents', READ, 'List the documents of an auction (the current version of each; `?all=1`: every version)', collection('document')],
   ['POST', '/{auctionId}/documents', 'post-auction-document', BROKER, 'Add a document to an auction (owner)', created('document', TOKEN)],
-  ['GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', ANY, 'Read a document of an auction', resource('document')],
+  ['GET', '/{auctionId}/documents/{documentId}', 'get-auction-document', READ, 'Read a document of an auction', resource('document')],
   ['PUT', '/{auctionId}/documents/{documentId}', 'put-auction-document', BROKER, 'Upload a new version of an auction document (owner)', update('document', TOKEN)],
-  ['GET', '/{auctionId}/questions', 'list-questions', ANY, 'List the questions of an auction', collection('question')],
+  ['GET', '/{auctionId}/questions', 'list-questions', READ, 'List the questions of an auction', collection('question')],
   ['POST', '/{auctionId}/questions', 'post-question', BROKER, 'Ask the organizer a question', created('question')],
-  ['GET', '/{auctionId}/questions/{questionId}', 'get-question', ANY, 'Read a question', resource('question')],
+  ['GET', '/{auctionId}/questions/{questionId}', 'get-question', READ, 'Read a question', resource('question')],
   ['PATCH', '/{auctionId}/questions/{questionId}', 'patch-question', BROKER, 'Answer a question (auction owner)', resource('question', { request: 'answer', token: true })],
   ['POST', '/{auctionId}/bids', 'post-bid', BROKER, 'Place a bid', created('bid.{type}'), PARTICIPATION],
-  ['GET', '/{auctionId}/bids/{bidId}', 'get-bid', ANY, 'Read a bid (its owner, or anyone once bids are disclosed)', resource('bid.{type}', TOKEN), PARTICIPATION],
+  ['GET', '/{auctionId}/bids/{bidId}', 'get-bid', READ, 'Read a bid (its owner, or anyone once bids are disclosed)', resource('bid.{type}', TOKEN), PARTICIPATION],
   ['PATCH', '/{auctionId}/bids/{bidId}', 'patch-bid', BROKER, 'Change a bid (bid owner)', resource('bid.{type}', { request: 'bid.{type}.patch', token: true }), PARTICIPATION],
   ['DELETE', '/{auctionId}/bids/{bidId}', 'delete-bid', BROKER, 'Withdraw a bid (bid owner)', resource('bid.{type}', TOKEN)],
   ['POST', '/{auctionId}/bids/{bidId}/documents', 'post-bid-document', BROKER, 'Add a document to a bid (bid owner)', created('document', TOKEN)],
-  ['GET', '/{auctionId}/bids/{bidId}/documents', 'list-bid-documents', ANY, 'List the documents of a bid (`?all=1`: every version; its owner, or anyone once bids are disclosed)', collection('document', TOKEN)],
-  ['GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', ANY, 'Read a document of a bid', resource('document', TOKEN)],
+  ['GET', '/{auctionId}/bids/{bidId}/documents', 'list-bid-documents', READ, 'List the documents of a bid (`?all=1`: every version; its owner, or anyone once bids are disclosed)', collection('document', TOKEN)],
+  ['GET', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'get-bid-document', READ, 'Read a document of a bid', resource('document', TOKEN)],
   ['PUT', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'put-bid-document', BROKER, 'Upload a new version of a bid document (bid owner)', update('document', TOKEN)],
   ['PATCH', '/{auctionId}/bids/{bidId}/documents/{documentId}', 'patch-bid-document', BROKER, 'Change the fields of a bid document, not its file (bid owner)', update('document.patch', TOKEN)],
   ['GET', '/{auctionId}/auction', 'get-auction-module', ['auction'], 'The procedure as the auction system reads it', resource('auction.{type}'), PARTICIPATION],
   ['POST', '/{auctionId}/auction', 'post-auction-results', ['auction'], 'Report the auction results (auction system)', resource('auction.{type}', { request: 'auction.results' }), PARTICIPATION],
-  ['GET', '/{auctionId}/awards', 'list-awards', ANY, 'List the awards of an auction', collection('award')],
-  ['GET', '/{auctionId}/awards/{awardId}', 'get-award', ANY, 'Read an award', resource('award')],
+  ['GET', '/{auctionId}/awards', 'list-awards', READ, 'List the awards of an auction', collection('award')],
+  ['GET', '/{auctionId}/awards/{awardId}', 'get-award', READ, 'Read an award', resource('award')],
   ['PATCH', '/{auctionId}/awards/{awardId}', 'patch-award', BROKER, 'Decide on an award (auction owner; the winning bidder may decline)', resource('award', { request: 'award.patch', token: true })],
   ['POST', '/{auctionId}/awards/{awardId}/documents', 'post-award-document', BROKER, 'Add a document to an award (auction owner, or the awarded bid owner)', created('document', TOKEN)],
-  ['GET', '/{auctionId}/awards/{awardId}/documents', 'list-award-documents', ANY, 'List the documents of an award (the current version of each; `?all=1`: every version)', collection('document')],
-  ['GET', '/{auctionId}/awards/{awardId}/documents/{documentId}', 'get-award-document', ANY, 'Read a document of an award', resource('document')],
+  ['GET', '/{auctionId}/awards/{awardId}/documents', 'list-award-documents', READ, 'List the documents of an award (the current version of each; `?all=1`: every version)', collection('document')],
+  ['GET', '/{auctionId}/awards/{awardId}/documents/{documentId}', 'get-award-document', READ, 'Read a document of an award', resource('document')],
   ['PUT', '/{auctionId}/awards/{awardId}/documents/{documentId}', 'put-award-document', BROKER, 'Upload a new version of an award document (its author: auction owner or awarded bid owner)', update('document', TOKEN)],
-  ['GET', '/{auctionId}/contracts', 'list-contracts', ANY, 'List the contracts of an auction', collection('contract')],
-  ['GET', '/{auctionId}/contracts/{contractId}', 'get-contract', ANY, 'Read a contract', resource('contract')],
+  ['GET', '/{auctionId}/contracts', 'list-contracts', READ, 'List the contracts of an auction', collection('contract')],
+  ['GET', '/{auctionId}/contracts/{contractId}', 'get-contract', READ, 'Read a contract', resource('contract')],
   ['PATCH', '/{auctionId}/contracts/{contractId}', 'patch-contract', BROKER, 'Sign and activate a contract (auction owner)', resource('contract', { request: 'contract.patch', token: true })],
-  ['GET', '/{auctionId}/contracts/{contractId}/documents', 'list-contract-documents', ANY, 'List the documents of a contract (`?all=1`: every version)', collection('document')],
+  ['GET', '/{auctionId}/contracts/{contractId}/documents', 'list-contract-documents', READ, 'List the documents of a contract (`?all=1`: every version)', collection('document')],
   ['POST', '/{auctionId}/contracts/{contractId}/documents', 'post-contract-document', BROKER, 'Add a document to a contract (auction owner)', created('document', TOKEN)],
-  ['GET', '/{auctionId}/contracts/{contractId}/documents/{documentId}', 'get-contract-document', ANY, 'Read a document of a contract', resource('document')],
+  ['GET', '/{auctionId}/contracts/{contractId}/documents/{documentId}', 'get-contract-document', READ, 'Read a document of a contract', resource('document')],
   ['PUT', '/{auctionId}/contracts/{contractId}/documents/{documentId}', 'put-contract-document', BROKER, 'Upload a new version of a contract document (auction owner)', update('document', TOKEN)],
-  ['GET', '/{auctionId}/cancellations', 'list-cancellations', ANY, 'List the cancellations of an auction', collection('cancellation')],
+  ['GET', '/{auctionId}/cancellations', 'list-cancellations', READ, 'List the cancellations of an auction', collection('cancellation')],
   ['POST', '/{auctionId}/cancellations', 'post-cancellation', BROKER, 'Ask to cancel an auction (owner)', created('cancellation', TOKEN)],
-  ['GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', ANY, 'Read a cancellation', resource('cancellation')],
+  ['GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', READ, 'Read a cancellation', resource('cancellation')],
   ['PATCH', '/{auctionId}/cancellations/{cancellationId}', 'patch-cancellation', BROKER, 'Change or activate a cancellation: active cancels the auction (owner)', resource('cancellation', { request: 'cancellation.patch', token: true })],
   ['GET', '/{auctionId}/cancellations/{cancellationId}/documents', 'list-cancellation-documents', ANY, 'List the documents of a cancellation (the current version of each; `?all=1`: every version)', collection('document')],
   ['POST', '/{auctionId}/cancellations/{cancellationId}/documents', 'post-cancellation-document', BROKER, 'Add a document to a cancellation (auction owner)', created('document', TOKEN)],
@@ -281,8 +285,8 @@ const auctionTypeRoutes = ({ apiBase, procurementMethodType, style, transfers: t
 /** Item schemas and the document service (its downloads public: the signature is the credential). */
 // biome-ignore format: one route a line, read down like a table
 const SERVICE: readonly RouteRow[] = [
-  ['GET', '/api/schemas', 'schemas/list-schemas', ANY, 'List the item schemas (family code, version)', collection('schema.entry'), NO_TABLE],
-  ['GET', '/api/schemas/{code}', 'schemas/get-schema', ANY, 'The JSON Schema of an item family (`?version=001|latest`)', { response: 'schema' }, NO_TABLE],
+  ['GET', '/api/schemas', 'schemas/list-schemas', READ, 'List the item schemas (family code, version)', collection('schema.entry'), NO_TABLE],
+  ['GET', '/api/schemas/{code}', 'schemas/get-schema', READ, 'The JSON Schema of an item family (`?version=001|latest`)', { response: 'schema' }, NO_TABLE],
   ['POST', '/api/docservice/register', 'docservice/register', BROKER, 'Register a file by its md5: a signed url and an upload url', created('docservice.register', { resource: 'docservice.file' }), NO_TABLE],
   ['POST', '/api/docservice/upload', 'docservice/upload', BROKER, 'Upload a file (raw bytes)', resource('docservice.file'), { ...NO_TABLE, body: 'binary' }],
   ['PUT', '/api/docservice/upload/{key}', 'docservice/upload-registered', BROKER, 'Upload the bytes of a registered file (its signed upload url)', resource('docservice.file'), { ...NO_TABLE, body: 'binary' }],

@@ -218,6 +218,7 @@ export class ApiStack extends Stack {
           ...(documents && docserviceEnvironment),
           ...(participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
           ...(route.roomSocket && { AGORA_ROOM_SOCKET: roomSocket! }),
+          ...(route.auth === 'read' && security.readsNeedKey && { AGORA_READS_NEED_KEY: '1' }),
         },
         ...((documents || participation) && { secretsExtension: true }),
       });

@@ -12,6 +12,7 @@ import { contextReader, ParameterError } from './parameters.ts';
  * | `authFailureThreshold`| `100`                 | 401/403 answers in 5 minutes that raise the auth-failure alarm    |
  * | `throttleThreshold`   | `50`                  | 429 answers in 5 minutes that raise the throttle alarm            |
  * | `botConcurrency`      | `1`                   | reserved concurrency of each bot (0: none reserved)               |
+ * | `readsNeedKey`        | `false`               | reads of public data need an API key too (AGORA_READS_NEED_KEY)   |
  */
 export interface SecurityParameters {
   publicBaseUrl?: string;
@@ -20,6 +21,8 @@ export interface SecurityParameters {
   authFailureThreshold: number;
   throttleThreshold: number;
   botConcurrency: number;
+  /** Reads of public data (routes.ts `read`) need a key: AGORA_READS_NEED_KEY on their functions. */
+  readsNeedKey: boolean;
 }
 
 export const SECURITY_DEFAULTS = {
@@ -27,6 +30,7 @@ export const SECURITY_DEFAULTS = {
   authFailureThreshold: 100,
   throttleThreshold: 50,
   botConcurrency: 1,
+  readsNeedKey: false,
 } as const;
 
 export function securityParameters(node: Node): SecurityParameters {
@@ -38,6 +42,9 @@ export function securityParameters(node: Node): SecurityParameters {
     );
   }
   const keyRate = number('keyRate', SECURITY_DEFAULTS.keyRate, 0);
+  const readsNeedKey = String(raw('readsNeedKey') ?? SECURITY_DEFAULTS.readsNeedKey);
+  if (readsNeedKey !== 'true' && readsNeedKey !== 'false')
+    throw new ParameterError(`context readsNeedKey: true or false, got ${JSON.stringify(raw('readsNeedKey'))}`);
   return {
     publicBaseUrl: (base as string | undefined)?.replace(/\/+$/, ''),
     keyRate,
@@ -45,5 +52,6 @@ export function securityParameters(node: Node): SecurityParameters {
     authFailureThreshold: number('authFailureThreshold', SECURITY_DEFAULTS.authFailureThreshold, 1),
     throttleThreshold: number('throttleThreshold', SECURITY_DEFAULTS.throttleThreshold, 1),
     botConcurrency: Math.round(number('botConcurrency', SECURITY_DEFAULTS.botConcurrency, 0)),
+    readsNeedKey: readsNeedKey === 'true',
   };
 }

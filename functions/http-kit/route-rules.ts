@@ -11,7 +11,8 @@ import type { DocumentPorts } from '#runtime/documents.ts';
 export interface RouteRule {
   /** API Gateway's route key (`GET /api/0.1/lots/{lotId}`, or `$default`). */
   key: string;
-  auth: 'any' | 'public' | readonly Role[];
+  /** Who may call (routes.ts `auth`): `read` admits callers without a key unless the operator requires one. */
+  auth: 'any' | 'read' | 'public' | readonly Role[];
   contentType?: string;
   location?: 'url' | 'path';
   /** The auction or asset type the route serves (routes.ts `type`). */

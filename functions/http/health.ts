@@ -1,7 +1,6 @@
 import { TooManyRequestsError } from '#domain/kernel/errors.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { AddressBuckets } from '#runtime/address-limits.ts';
-import { config } from '#runtime/config.ts';
+import { spendAddress } from '#runtime/address-limits.ts';
 import { tableAnswers } from '#store/health.ts';
 
 /**
@@ -9,15 +8,9 @@ import { tableAnswers } from '#store/health.ts';
  * source address has its own allowance (config `addressRate`, in this container's memory: the check stays read-only),
  * so no caller can turn it into a stream of table reads: beyond it, 429 with Retry-After.
  */
-let limiter: { limit: object; buckets: AddressBuckets } | undefined;
-
 export const handler = httpHandler(async ({ sourceIp }) => {
-  const limit = config().addressRate;
-  if (limit) {
-    if (limiter?.limit !== limit) limiter = { limit, buckets: new AddressBuckets(limit) };
-    const wait = limiter.buckets.spend(sourceIp);
-    if (wait !== undefined) throw new TooManyRequestsError(wait, 'Too many requests from this address; retry later');
-  }
+  const wait = spendAddress(sourceIp);
+  if (wait !== undefined) throw new TooManyRequestsError(wait, 'Too many requests from this address; retry later');
   const table = (await tableAnswers()) ? 'ok' : 'unavailable';
   return { status: table === 'ok' ? 200 : 503, data: { status: table, checks: { table } } };
 });

@@ -228,12 +228,10 @@ const tagDescription = (tag: string) =>
 
 function security(route: RouteDefinition, doc: RouteDoc): Json[] {
   if (route.auth === 'public') return [];
-  if (doc.token)
-    return [
-      { apiKey: [], accessToken: [] },
-      { apiKey: [], accessTokenHeader: [] },
-    ];
-  return [{ apiKey: [] }];
+  // A read of public data takes no key (`{}`: no requirement) unless the operator requires one.
+  const keyless = route.auth === 'read' ? [{}] : [];
+  if (doc.token) return [...keyless, { apiKey: [], accessToken: [] }, { apiKey: [], accessTokenHeader: [] }];
+  return [...keyless, { apiKey: [] }];
 }
 
 function json(route: RouteDefinition, schema: object) {
@@ -374,9 +372,11 @@ function operation(route: RouteDefinition, doc: RouteDoc): Json {
   const auth =
     route.auth === 'public'
       ? 'Public.'
-      : route.auth === 'any'
-        ? 'Any API key.'
-        : `API keys of role ${route.auth.join(', ')}.`;
+      : route.auth === 'read'
+        ? 'Anyone, with or without an API key (unless the operator requires a key for reads); a key shows what its role may see.'
+        : route.auth === 'any'
+          ? 'Any API key.'
+          : `API keys of role ${route.auth.join(', ')}.`;
   const body =
     route.body === 'binary'
       ? {

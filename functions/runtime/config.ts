@@ -39,10 +39,15 @@ export interface Config {
   keyRate?: { rate: number; burst: number };
   /**
    * The limit per source address of callers without a known key: requests with an unknown key (each costs a key
-   * lookup) and the public health check. AGORA_ADDRESS_RATE / AGORA_ADDRESS_BURST; on by default in Lambda (1 per
+   * lookup), reads without a known key and the public health check. AGORA_ADDRESS_RATE / AGORA_ADDRESS_BURST; on by default in Lambda (1 per
    * second, a burst of 10), off locally unless set; `0` turns it off.
    */
   addressRate?: { rate: number; burst: number };
+  /**
+   * Reads of public data need a key too (AGORA_READS_NEED_KEY=1; CDK context `readsNeedKey`): by default anyone may
+   * read them, as the originals let anyone, a caller without a known key limited per source address (`addressRate`).
+   */
+  readsNeedKey: boolean;
   participationSecretArn?: string;
   participationSecret?: string;
   /** The auction room's WebSocket API management endpoint (PostToConnection), in AWS. */
@@ -124,6 +129,7 @@ export function readConfig(env: Env): Config {
     docserviceUrl: nonEmpty(env.AGORA_DOCSERVICE_URL),
     keyRate: keyRate(env),
     addressRate: addressRate(env, inLambda),
+    readsNeedKey: env.AGORA_READS_NEED_KEY === '1',
     participationSecretArn: nonEmpty(env.PARTICIPATION_SECRET_ARN),
     participationSecret: nonEmpty(env.AGORA_PARTICIPATION_SECRET),
     roomCallbackUrl: nonEmpty(env.ROOM_CALLBACK_URL),

@@ -75,8 +75,26 @@ export function childItem(kind: string, id: string, child: Child): JsonObject {
     data: child.data,
     internal: child.internal,
     ...(child.rev !== undefined && { rev: child.rev }),
+    ...(child.created !== undefined && { created: child.created }),
   };
 }
+
+let lastStamp = 0;
+/**
+ * A new child's creation stamp: the clock in microseconds, and never twice the same in one process (one more than the
+ * last when the clock has not moved), so children made in one change keep the order they were put in. Across
+ * processes equal stamps are possible; such children keep their key order.
+ */
+export function creationStamp(nowMs = Date.now()): number {
+  lastStamp = Math.max(nowMs * 1000, lastStamp + 1);
+  return lastStamp;
+}
+
+/**
+ * Children in the order they were made: stamped ones by their stamp, after those stored before stamps (no `created`),
+ * which keep the order the Query read them in, by key (a stable sort): any stored aggregate lists deterministically.
+ */
+const byCreation = (a: Child, b: Child): number => (a.created ?? -1) - (b.created ?? -1);
 
 export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | undefined {
   const root = items.find((i) => i.SK === ROOT_SK);
@@ -96,7 +114,9 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
         data: i.data,
         ...(i.internal && { internal: i.internal }),
         ...(i.rev !== undefined && { rev: i.rev }),
-      })),
+        ...(typeof i.created === 'number' && { created: i.created }),
+      }))
+      .sort(byCreation),
   };
 }
 
@@ -132,10 +152,14 @@ export function changeWrites<T>(
       };
   // Each child put moves its own revision and holds on the one read: `keepStatus` writes are not ordered by the
   // aggregate's revision, so two writers of one child (two PATCHes of a bid) would otherwise lose a change.
+  // A child keeps the creation stamp it was made with; a new one gets its own.
+  const stored = new Map(current.children.map((c) => [childSortKey(c.place), c]));
   const revs = new Map(current.children.map((c) => [childSortKey(c.place), c.rev ?? 0]));
   const childWrite = (c: Child) => {
-    const was = revs.get(childSortKey(c.place));
-    const Item = childItem(def.kind, current.id, { ...c, rev: (was ?? 0) + 1 });
+    const sortKey = childSortKey(c.place);
+    const was = revs.get(sortKey);
+    const created = stored.has(sortKey) ? stored.get(sortKey)!.created : creationStamp();
+    const Item = childItem(def.kind, current.id, { ...c, rev: (was ?? 0) + 1, created });
     return { Put: { TableName, Item, ...childCondition(was) } };
   };
   const budget = budgetWrite(def, current, change);
@@ -288,7 +312,9 @@ export function createWrites<T>(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    ...a.children.map((c) => ({ Put: { TableName, Item: childItem(def.kind, a.id, c) } })),
+    ...a.children.map((c) => ({
+      Put: { TableName, Item: childItem(def.kind, a.id, { ...c, created: creationStamp() }) },
+    })),
   ];
 }
 
@@ -380,10 +406,17 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         } catch (error) {
           throw (await budgetRefusal(def, writes, error)) ?? error;
         }
-        const put = next.put ?? [];
-        const gone = new Set([...put.map((p) => p.place), ...(next.remove ?? [])].map(childSortKey));
-        const kept = current.children.filter((c) => !gone.has(childSortKey(c.place)));
-        if (next.keepRevision) return { ...current, children: [...kept, ...put] };
+        // The children as written, in creation order: a changed one in its place, new ones last.
+        const put = new Map((next.put ?? []).map((p) => [childSortKey(p.place), p]));
+        const removed = new Set((next.remove ?? []).map(childSortKey));
+        const had = new Set(current.children.map((c) => childSortKey(c.place)));
+        const children = [
+          ...current.children
+            .filter((c) => !removed.has(childSortKey(c.place)))
+            .map((c) => put.get(childSortKey(c.place)) ?? c),
+          ...[...put].filter(([key]) => !had.has(key)).map(([, p]) => p),
+        ];
+        if (next.keepRevision) return { ...current, children };
         return {
           ...current,
           root: next.root,
@@ -391,7 +424,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
           tokenHash: next.tokenHash ?? current.tokenHash,
           closed: next.close ?? current.closed,
           rev: current.rev + 1,
-          children: [...kept, ...put],
+          children,
         };
       }),
   };

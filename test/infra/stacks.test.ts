@@ -470,6 +470,18 @@ describe('Security (links, per-key limits, alarms, bot capacity)', () => {
     expect(() => build({ publicBaseUrl: 'javascript:alert(1)//' })).toThrow(/publicBaseUrl/);
   });
 
+  it('lets anyone read public data (GETs behind the authorizer, read-only) unless context readsNeedKey', () => {
+    const reads = routes.filter((r) => r.auth === 'read');
+    expect(reads.length).toBeGreaterThan(20);
+    for (const r of reads) expect([r.method, r.table === 'rw'], r.path).toEqual(['GET', false]);
+    const flagged = (built: ReturnType<typeof build>) =>
+      apiFunctions(built).filter((f) => f.Properties.Environment?.Variables?.AGORA_READS_NEED_KEY === '1');
+    expect(flagged(stacks)).toEqual([]);
+    // One function per route: exactly the reads' functions are told to ask for a key.
+    expect(flagged(build({ readsNeedKey: 'true' }))).toHaveLength(reads.length);
+    expect(() => build({ readsNeedKey: 'yes' })).toThrow(/readsNeedKey/);
+  });
+
   it('limits each API key in the authorizer (context keyRate, keyBurst), which may write only the buckets', () => {
     const authorizer = functions(api).find((f) => f.Properties.Environment?.Variables?.AGORA_KEY_RATE);
     expect(authorizer?.Properties.Environment.Variables).toMatchObject({ AGORA_KEY_RATE: '20', AGORA_KEY_BURST: '40' });

@@ -8,7 +8,7 @@ const api = client(() => service.url);
 
 describe('the HTTP envelope', () => {
   it('answers 401 in the envelope without a credential, and with an unknown key', async () => {
-    const none = await api.call('GET', '/api/0.1/lots');
+    const none = await api.call('POST', '/api/0.1/lots', aLot());
     expect(none.status).toBe(401);
     expect(none.body.status).toBe('error');
     expect(none.body.errors[0]).toMatchObject({ location: 'header', name: 'Authorization' });

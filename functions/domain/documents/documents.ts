@@ -202,8 +202,8 @@ const inScope = (children: Child[], scope: ChildOwner | undefined): Child<Docume
   ) as Child<DocumentRecord>[]; // a DOC child holds a document record
 
 /** Stored order: by document id, then version. */
-const byPlace = (a: Child, b: Child): number =>
-  byText(a.place.id, b.place.id) || (a.place.version ?? 0) - (b.place.version ?? 0);
+/** Versions oldest first; documents keep the order they were made in (the children's order), as a stable sort. */
+const byVersion = (a: Child, b: Child): number => (a.place.version ?? 0) - (b.place.version ?? 0);
 
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
@@ -248,7 +248,7 @@ export function serverDocument(
 /** Every stored version of every document of a scope, grouped by id, oldest version first. */
 function versions(children: Child[], scope?: ChildOwner): Map<string, DocumentRecord[]> {
   const byId = new Map<string, DocumentRecord[]>();
-  for (const c of inScope(children, scope).sort(byPlace)) {
+  for (const c of inScope(children, scope).sort(byVersion)) {
     byId.set(c.place.id, [...(byId.get(c.place.id) ?? []), c.data as DocumentRecord]);
   }
   return byId;
@@ -325,14 +325,14 @@ export function currentDocuments(children: Child[], scope?: ChildOwner): Documen
 
 /**
  * Every version of every document, in the order they were uploaded (a version's `dateModified` is its upload
- * time; the key breaks ties), illustrations by ascending `index`: what an object's own view lists in `documents`,
+ * time; the order they were made in breaks ties), illustrations by ascending `index`: what an object's own view lists in `documents`,
  * as upstream, whose document lists kept each version. The versions of one document keep their own order whatever
  * the clocks said (a later version never takes the place of the first): the places a document's versions got are
  * filled with them oldest first.
  */
 export function allDocuments(children: Child[], scope?: ChildOwner): DocumentRecord[] {
   const uploaded = inScope(children, scope).sort(
-    (a, b) => byText(a.data.dateModified, b.data.dateModified) || byPlace(a, b),
+    (a, b) => byText(a.data.dateModified, b.data.dateModified) || byVersion(a, b),
   );
   const history = versions(children, scope);
   const next = new Map<string, number>();

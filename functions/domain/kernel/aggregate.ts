@@ -58,6 +58,11 @@ export interface Child<D extends object = JsonRecord> {
   internal?: Internal;
   /** The child's own revision as stored (the store moves it on each write; `keepStatus` writes hold on it). */
   rev?: number;
+  /**
+   * When the child was made, as the store stamped it (microseconds; never set by the domain): children are listed in
+   * this order, as the originals listed them. Children stored before stamps have none and come first, by key.
+   */
+  created?: number;
 }
 
 export interface Aggregate<T> {
@@ -65,6 +70,7 @@ export interface Aggregate<T> {
   root: T;
   tokenHash: string;
   rev: number;
+  /** In the order they were made (`Child.created`). */
   children: Child[];
   /** Server-only state that GET never shows (e.g. a transfer token's hash). */
   internal?: Internal;

@@ -92,7 +92,8 @@ export function toEntries(
   errors: ErrorObject[],
   schema?: object,
 ): { location: 'body'; name: string; description: unknown }[] {
-  const tree: Record<string, any> = {};
+  // Without a prototype: a `__proto__` field is then a member like any other, not the node's prototype.
+  const tree: Record<string, any> = Object.create(null);
   const ownMessages = new WeakSet<string[]>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
@@ -104,8 +105,9 @@ export function toEntries(
       const nextIsIndex = /^\d+$/.test(path[i + 1]);
       if (ownMessages.has(node[segment])) node = undefined;
       else {
-        node[segment] ??= nextIsIndex ? [] : {};
-        if (Array.isArray(node[segment]) && !nextIsIndex) node[segment] = { ...node[segment] };
+        node[segment] ??= nextIsIndex ? [] : Object.create(null);
+        if (Array.isArray(node[segment]) && !nextIsIndex)
+          node[segment] = Object.assign(Object.create(null), node[segment]);
         node = node[segment];
       }
     }
@@ -123,6 +125,23 @@ export function toEntries(
     name,
     description: Array.isArray(description) ? Array.from(description, (d) => d ?? {}) : description,
   }));
+}
+
+/**
+ * 422 entries "Rogue field" for fields found unknown outside a validator (their paths from the body's `data`), in the
+ * shape `toEntries` gives ajv's own: one entry per top-level field, deeper ones nested.
+ */
+export function rogueFieldEntries(paths: readonly (readonly string[])[]) {
+  const pointer = (segments: readonly string[]) =>
+    segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return toEntries(
+    paths.map((path) => ({
+      keyword: 'additionalProperties',
+      instancePath: pointer(path.slice(0, -1)),
+      schemaPath: '#',
+      params: { additionalProperty: path[path.length - 1] },
+    })),
+  );
 }
 
 /** A body check: throws a 422 unless `data` is valid. */

@@ -1,5 +1,6 @@
 import { UnprocessableError } from '../kernel/errors.ts';
-import { pick, type JsonRecord } from '../kernel/objects.ts';
+import { isObject, pick, type JsonRecord } from '../kernel/objects.ts';
+import { rogueFieldEntries } from '../kernel/validation.ts';
 
 /**
  * The protocol as data (issue 22): one declaration per object of the original models, each naming the original file
@@ -60,26 +61,72 @@ export function schemaOf<F extends string>(
 }
 
 /**
- * The originals' first step: a field the model does not know is 422 "Rogue field" (top level here: deeper levels are
- * refused by the closed schema of what the role writes). Returns the body as an object for the picking that follows.
+ * The paths of the fields of `value` that `schema` does not know, at any depth: an object schema with `properties`
+ * knows no others unless it says so (as `closeObjects` closes the request schemas); of `anyOf`/`oneOf` branches, the
+ * one that knows them all. `__proto__` and `constructor` are unknown like any other name. Linear in the value.
  */
+export function unknownFields(schema: unknown, value: unknown, at: readonly string[] = []): string[][] {
+  if (!isObject(schema)) return [];
+  const found: string[][] = [];
+  if (Array.isArray(value) && isObject(schema.items))
+    for (const [i, item] of value.entries()) found.push(...unknownFields(schema.items, item, [...at, String(i)]));
+  if (isObject(value) && (isObject(schema.properties) || isObject(schema.additionalProperties))) {
+    const known = isObject(schema.properties) ? schema.properties : {};
+    const patterns = Object.entries(isObject(schema.patternProperties) ? schema.patternProperties : {});
+    for (const [key, field] of Object.entries(value)) {
+      const sub = Object.hasOwn(known, key)
+        ? known[key]
+        : (patterns.find(([pattern]) => new RegExp(pattern, 'u').test(key))?.[1] ?? schema.additionalProperties);
+      if (sub === undefined ? isObject(schema.properties) : sub === false) found.push([...at, key]);
+      else found.push(...unknownFields(sub, field, [...at, key]));
+    }
+  }
+  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) found.push(...unknownFields(part, value, at));
+  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
+  if (branches?.length) {
+    const each = branches.map((branch) => unknownFields(branch, value, at));
+    if (!each.some((paths) => paths.length === 0)) found.push(...each[0]);
+  }
+  return found;
+}
+
+/**
+ * The originals' first step (a strict import of the whole model, whatever the role may write): a field the model
+ * does not know, at any depth, is 422 "Rogue field". `keys`: the top-level fields to look into (all by default).
+ */
+function assertNoUnknown(model: ObjectModel, data: JsonRecord, keys: readonly string[] = Object.keys(data)): void {
+  const rogue = keys.flatMap((key) =>
+    Object.hasOwn(model.fields, key)
+      ? unknownFields(model.fields[key as keyof typeof model.fields], data[key], [key])
+      : [[key]],
+  );
+  if (rogue.length > 0) throw new UnprocessableError(rogueFieldEntries(rogue));
+}
+
+/** A body with no field the model does not know, at any depth (else 422 "Rogue field"), as an object for picking. */
 export function assertKnown(model: ObjectModel, data: JsonRecord): JsonRecord {
-  const rogue = Object.keys(data).filter((k) => !Object.hasOwn(model.fields, k));
-  if (rogue.length > 0)
-    throw new UnprocessableError(rogue.map((name) => ({ location: 'body', name, description: ['Rogue field'] })));
+  assertNoUnknown(model, data);
   return data;
 }
 
 /**
- * The fields of `data` the role may write: a known field outside `fields` is dropped without a word; an unknown one
- * is kept, for the closed schema the result is checked with to refuse as "Rogue field" together with every other
- * error of the body, as the originals answered. Only for bodies checked by a schema next (else `assertKnown`).
+ * The fields of `data` the role may write: a known field outside `fields` is dropped without a word, once nothing
+ * unknown hides in it (422 "Rogue field", as the originals' strict import refused it before the role's pick); an
+ * unknown top-level field is kept, for the closed schema the result is checked with to refuse as "Rogue field"
+ * together with every other error of the body, as the originals answered. Only for bodies checked by a schema next
+ * (else `assertKnown`).
  */
 export function writable<F extends string>(
   model: ObjectModel<F>,
   data: JsonRecord,
   fields: readonly NoInfer<F>[] | readonly string[],
 ): JsonRecord {
+  const allowed = new Set<string>(fields);
+  assertNoUnknown(
+    model,
+    data,
+    Object.keys(data).filter((key) => Object.hasOwn(model.fields, key) && !allowed.has(key)),
+  );
   const out = pick(data, fields);
   for (const key of Object.keys(data)) if (!Object.hasOwn(model.fields, key)) out[key] = data[key];
   return out;

@@ -1,5 +1,6 @@
 import { PayloadTooLargeError, UnprocessableError, UnsupportedMediaTypeError } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { rogueFieldEntries } from '#domain/kernel/validation.ts';
 import type { Event, KitMiddleware } from '../types.ts';
 
 /**
@@ -50,15 +51,33 @@ function parseBody(event: Event): JsonObject {
     throw UnprocessableError.data(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let parsed: unknown;
   try {
-    // `__proto__` would become a prototype, not a field, when merged into an object; an own `constructor` makes the
-    // DynamoDB marshaller take the object for a class instance (a 500). Neither is ever a field here.
-    parsed = JSON.parse(raw, (key, value) => (key === '__proto__' || key === 'constructor' ? undefined : value));
+    parsed = JSON.parse(raw);
   } catch (error) {
     throw UnprocessableError.data(notJson(raw) ?? (error as Error).message);
   }
   if (!isObject(parsed) || !isObject(parsed.data)) throw UnprocessableError.data('Data not available');
+  const reserved = reservedMembers(parsed);
+  if (reserved.length > 0)
+    throw new UnprocessableError(
+      rogueFieldEntries(reserved.map((path) => (path[0] === 'data' ? path.slice(1) : path))),
+    );
   assertStorableNumbers(parsed.data);
   return parsed;
+}
+
+/**
+ * The paths of `__proto__` and `constructor` members, at any depth: never a field of any model, so refused as
+ * "Rogue field" like every unknown one (JSON.parse makes them own members; merged into an object, `__proto__` would
+ * set its prototype, and an own `constructor` makes the DynamoDB marshaller take the object for a class instance).
+ */
+function reservedMembers(value: unknown, at: string[] = [], found: string[][] = []): string[][] {
+  if (Array.isArray(value)) for (const [i, item] of value.entries()) reservedMembers(item, [...at, String(i)], found);
+  else if (isObject(value))
+    for (const [key, member] of Object.entries(value)) {
+      if (key === '__proto__' || key === 'constructor') found.push([...at, key]);
+      else reservedMembers(member, [...at, key], found);
+    }
+  return found;
 }
 
 /** The deepest nesting of `[` and `{` in JSON text (outside strings): one pass, no recursion. */

@@ -3,7 +3,6 @@ import { replayFamily } from './replay.ts';
 // openprocurement.auctions.insider docs/source/tutorial and qualification: dgfInsider auctions at /api/2.3.
 replayFamily({
   name: 'insider',
-  anonymousAs: 'broker',
   ours: {
     rectificationPeriod: 'the insider model at HEAD shows it (generate_rectificationPeriod); the recordings predate it',
     auctionParameters: 'the insider model at HEAD has it (type insider, dutchSteps); the recordings predate it',

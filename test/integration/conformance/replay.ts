@@ -137,11 +137,6 @@ export interface Family {
   ours?: Record<string, string>;
   /** Keys of the original's test code that Agora has under another name (`bot` → a bot key of ours). */
   roles?: Record<string, string>;
-  /**
-   * The key an anonymous recorded read is sent with: the originals let anyone read, Agora asks every caller for a
-   * key (interface.md §6: every request carries the Authorization header).
-   */
-  anonymousAs?: string;
   /** Leaves (by their last key) or fields that differ on purpose in every answer of the family, with why. */
   differs?: Record<string, string>;
 }
@@ -205,7 +200,8 @@ export function replayFamily(family: Family): void {
       ...(token && { 'x-access-token': translate(token) }),
     };
     return api.call(method, translate(path), undefined, {
-      as: as === null ? (family.anonymousAs ?? 'broker') : (family.roles?.[as] ?? as),
+      // A recorded request without a key is sent without one: the originals let anyone read, and so does Agora.
+      as: as === null ? undefined : (family.roles?.[as] ?? as),
       headers,
       raw: raw ?? (data === undefined ? undefined : JSON.stringify(data)),
     });

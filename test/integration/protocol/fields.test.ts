@@ -64,6 +64,33 @@ describe('the top level of a PATCH', () => {
   });
 });
 
+describe('an unknown field inside a known one (the originals imported the whole model strictly first)', () => {
+  it('is refused inside a field the role may not write, not dropped with it (lot owner)', async () => {
+    const lot = await createLot(api);
+    const res = await patchAs(api, lot, 'owner', { lotCustodian: { contactPoint: { rogue: 1 } } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { location: 'body', name: 'lotCustodian', description: { contactPoint: { rogue: ['Rogue field'] } } },
+    ]);
+    const known = await patchAs(api, lot, 'owner', { lotCustodian: { contactPoint: { name: 'Інший' } } });
+    expect(known.status).toBe(200);
+  });
+
+  it('refuses `__proto__` and `constructor` members like any other unknown field, at any depth', async () => {
+    const lot = await createLot(api);
+    const url = `/api/0.1/lots/${lot.id}?acc_token=${lot.token}`;
+    const proto = await api.patch(url, undefined, { raw: '{"data":{"title":"Нова","__proto__":{"status":"x"}}}' });
+    expect(proto.status).toBe(422);
+    expect(proto.body.errors).toEqual([{ location: 'body', name: '__proto__', description: ['Rogue field'] }]);
+    const deep = await api.patch(url, undefined, {
+      raw: '{"data":{"lotCustodian":{"contactPoint":{"constructor":"c"}}}}',
+    });
+    expect(deep.status).toBe(422);
+    expect(deep.body.errors[0]).toMatchObject({ name: 'lotCustodian' });
+    expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.title).toBe(lot.lot.title);
+  });
+});
+
 describe('dgfInsider create (AC Auction create role)', () => {
   it('takes the rationale and criteria texts, hasEnquiries, an empty features list; drops numberOfBidders', async () => {
     const a = await tenderingInsider(api, {

@@ -224,14 +224,16 @@ async function send(r: RouteDefinition, w: World, caller: Caller): Promise<Answe
         : { raw: '{"data":{}}' }
       : {};
   const bidToken = r.path.startsWith('/api/2.3/') ? w.insBid.token : w.landBid.token;
+  // `none`: no Authorization header at all.
   const as =
-    {
-      none: undefined,
-      'unknown key': hex32(),
-      "owner's token": owner.as,
-      "another owner's token": 'broker2',
-      "a bid's token on the auction": 'broker2',
-    }[caller.name as string] ?? caller.name;
+    caller.name === 'none'
+      ? undefined
+      : ({
+          'unknown key': hex32(),
+          "owner's token": owner.as,
+          "another owner's token": 'broker2',
+          "a bid's token on the auction": 'broker2',
+        }[caller.name as string] ?? caller.name);
   const token = {
     "owner's token": owner.token,
     "another owner's token": w.other.token,
@@ -259,8 +261,11 @@ function expected(r: RouteDefinition, caller: Caller, w: World): [string, (res: 
       return ['4xx: no signature', (res) => res.status >= 400 && res.status < 500 && res.status !== 401];
     return ['200', (res) => res.status === 200];
   }
-  if (role === 'anonymous') return ['401', (res) => res.status === 401 && res.body.errors[0].location === 'header'];
-  if (r.auth !== 'any' && !r.auth.includes(role as never)) return ['403 permission', permission403];
+  // Public data is read without a key, as the originals let anyone; an unknown key is refused, never read as none.
+  if (role === 'anonymous' && (r.auth !== 'read' || caller.name !== 'none'))
+    return ['401', (res) => res.status === 401 && res.body.errors[0].location === 'header'];
+  if (r.auth !== 'any' && r.auth !== 'read' && !r.auth.includes(role as never))
+    return ['403 permission', permission403];
   const isOwner = caller.name === "owner's token";
   const fake =
     (/\{(awardId|contractId|cancellationId)\}/.test(r.path) && !r.path.startsWith('/api/2.3/')) ||

@@ -246,7 +246,8 @@ describe('unknown fields', () => {
 
 describe('headers', () => {
   it('asks for Basic credentials on 401, and lets no cache keep an answer with a token', async () => {
-    const none = await api.call('GET', '/api/0.1/lots');
+    const none = await api.call('POST', '/api/0.1/lots', aLot());
+    expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Basic/);
     const created = await api.post('/api/0.1/lots', aLot());
     expect(created.status).toBe(201);

@@ -53,8 +53,22 @@ describe('per-key request limits', () => {
     expect(answers.filter((a) => a.status === 429).length).toBe(20 - ok);
   });
 
-  it('does not limit requests without a key: they answer 401 as before', async () => {
-    for (let i = 0; i < 8; i++) expect((await api.call('GET', LOTS)).status).toBe(401);
+  it('limits reads without a key per source address (429 with Retry-After); writes without a key are 401', async () => {
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await api.call('GET', LOTS));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.slice(0, 5), statuses.join()).toEqual([200, 200, 200, 200, 200]);
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused, statuses.join()).toBeDefined();
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused!.body.errors).toEqual([
+      { location: 'header', name: 'Authorization', description: 'Too many requests from this address; retry later' },
+    ]);
+    expect(refused!.requests).toBe(0);
+    // A key is not held by its address's keyless reads.
+    expect((await api.get(LOTS, { as: 'broker2' })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await api.call('POST', LOTS, { title: 'x' })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the address's bucket full again, for the next tests
   });
 
   it('limits unknown keys per source address: 429 with Retry-After, and no key lookup once refused', async () => {

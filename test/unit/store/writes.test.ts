@@ -131,7 +131,9 @@ describe('creating an aggregate', () => {
       ConditionExpression: 'attribute_not_exists(PK)',
       Item: { PK: `THING#${ID}`, rev: 1, tokenHash: 'h' },
     });
-    expect(writes[1]).toEqual({ Put: { TableName: TABLE, Item: childItem(THING.kind, ID, child) } });
+    expect(writes[1]).toEqual({
+      Put: { TableName: TABLE, Item: { ...childItem(THING.kind, ID, child), created: expect.any(Number) } },
+    });
   });
 });
 
@@ -163,11 +165,30 @@ describe('changing an aggregate', () => {
     expect(writes[1]).toEqual({
       Put: {
         TableName: TABLE,
-        Item: childItem('THING', ID, { ...put[0], rev: 1 }),
+        Item: { ...childItem('THING', ID, { ...put[0], rev: 1 }), created: expect.any(Number) },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     });
     expect(writes[2]).toEqual({ Delete: { TableName: TABLE, Key: { PK: `THING#${ID}`, SK: 'BID#old' } } });
+  });
+
+  it('stamps a child when it is made and keeps its stamp on every later write: children list in that order', () => {
+    const bid = (id: string, created?: number) => ({
+      place: { kind: 'BID', id },
+      entity: 'bid',
+      data: { id },
+      ...(created !== undefined && { created }),
+    });
+    const current = { ...stored(thing()), children: [bid('z', 5), bid('a', 7)] };
+    const [, changed, made] = changeWrites(THING, current, { root: thing(), put: [bid('z'), bid('m')] });
+    expect(changed.Put?.Item?.created).toBe(5);
+    expect(made.Put?.Item?.created).toBeGreaterThan(Date.now() * 1000 - 60e6);
+    // Read back: stamped children by stamp, after those stored before stamps, which keep their key order.
+    const items = [
+      rootItem(THING, current),
+      ...[bid('b'), bid('c'), bid('x', 3), bid('y', 1), bid('z', 2)].map((c) => childItem(THING.kind, ID, c)),
+    ];
+    expect(fromItems<Thing>(ID, items)?.children.map((c) => c.place.id)).toEqual(['b', 'c', 'y', 'z', 'x']);
   });
 
   it('moves the own revision of a child and holds on the one read (0: a child stored before children had one)', () => {
