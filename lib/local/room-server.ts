@@ -35,6 +35,8 @@ interface Socket {
   ws?: WebSocket;
   /** Messages sent before the handshake finished (a broadcast racing a new connection). */
   queue: Uint8Array[];
+  /** Closes the connection from the server's side: what it sent and is not yet taken is dropped. */
+  end?(code: number, reason: string): void;
 }
 
 /**
@@ -144,6 +146,10 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       else return 'gone';
       return 'sent';
     },
+    async close(connectionId: string, reason: string) {
+      // 1008 (policy violation); a close reason is at most 123 bytes.
+      sockets.get(connectionId)?.end?.(1008, Buffer.from(reason).subarray(0, 123).toString());
+    },
     arm,
   });
 
@@ -183,12 +189,17 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       // ws closes the connection itself on a protocol error (1002), an invalid UTF-8 text (1007), a message over
       // 128 KB (1009) and then reports it here: without a listener the report would throw and stop the server.
       ws.on('error', () => {});
-      stream.prependListener(
-        'data',
-        frameWatcher(ROOM_FRAME_BYTES, () => ws.close(1009, 'Frame too large')),
-      );
       // A connection's messages, dispatched as API Gateway does (concurrently), at most IN_FLIGHT at a time.
       const waiting: string[] = [];
+      socket.end = (code, reason) => {
+        waiting.length = 0;
+        ws.close(code, reason);
+        ws.resume(); // the client's closing frame must be read, even behind a flood
+      };
+      stream.prependListener(
+        'data',
+        frameWatcher(ROOM_FRAME_BYTES, () => socket.end!(1009, 'Frame too large')),
+      );
       let running = 0;
       const pump = () => {
         while (running < IN_FLIGHT && waiting.length) {
@@ -204,7 +215,7 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       };
       ws.on('message', (data, isBinary) => {
         if (ws.readyState !== WebSocket.OPEN) return; // closing: what follows is not taken
-        if (isBinary) return ws.close(1003, 'Binary frames are not supported');
+        if (isBinary) return socket.end!(1003, 'Binary frames are not supported');
         waiting.push((data as Buffer).toString('utf8'));
         pump();
       });

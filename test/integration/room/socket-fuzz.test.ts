@@ -1,6 +1,7 @@
 import { connect as tcp } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ROOM_MESSAGES } from '../../../functions/room/kit.ts';
 import { ROOM_FRAME_BYTES, ROOM_MESSAGE_BYTES } from '../../../lib/local/room-server.ts';
 import { RoomClient } from './room-client.ts';
 import { insiderInRoom, useRoom } from './room-helpers.ts';
@@ -158,6 +159,34 @@ describe('the room socket under hostile input', { timeout: 120_000 }, () => {
       socket.on('close', () => resolve());
       socket.on('error', () => resolve());
     });
+    await stillServing();
+  });
+
+  it('closes a connection that floods the room past its limit, and serves the API and the others meanwhile', async () => {
+    const other = await RoomClient.open(observerUrl());
+    const flood = rawClient();
+    await flood.opened;
+    const started = Date.now();
+    const sending = (async () => {
+      for (let i = 0; i < 2000 && flood.ws.readyState === WebSocket.OPEN; i++) {
+        flood.ws.send(i % 2 ? '{"action":"ping"}' : '{junk');
+        if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await stillServing(); // during the flood
+    const { code } = await flood.closed;
+    const seconds = (Date.now() - started) / 1000;
+    await sending;
+    expect(code).toBe(1008);
+    const refusal = flood.messages.find((m) => m.errors?.[0]?.name === 'rate');
+    expect(refusal).toMatchObject({ type: 'error', errors: [{ location: 'body', name: 'rate' }] });
+    const answered = flood.messages.filter((m) => m !== refusal).length;
+    expect(answered).toBeLessThanOrEqual(ROOM_MESSAGES.burst + Math.ceil(ROOM_MESSAGES.rate * seconds));
+    try {
+      expect(await other.ask({ action: 'ping' }, 'pong')).toMatchObject({ type: 'pong' });
+    } finally {
+      other.close();
+    }
     await stillServing();
   });
 });
