@@ -24,6 +24,7 @@ import {
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ROOM_BOT_SCHEDULE, roomLambdas } from '../functions/room/lambdas.ts';
+import { CONNECTION_PARTITION } from '../functions/store/table-design.ts';
 import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 import { AppFunction } from './app-function.ts';
 import { alarm, botAlarms } from './operations.ts';
@@ -115,6 +116,15 @@ export class RoomStack extends Stack {
         ...((lambda.participation || lambda.posts) && { secretsExtension: true }),
       });
       if (lambda.participation) props.participationKey.grantRead(made);
+      if (lambda.messages && lambda.table === 'ro')
+        // The message allowance (room/kit.ts): an answering Lambda updates its connection's item, and no other.
+        made.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [props.table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CONNECTION_PARTITION}*`] } },
+          }),
+        );
       if (lambda.posts) {
         // The ended room files its audit document: it writes a new file and marks it attached, nothing more.
         props.docserviceKey.grantRead(made);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { RateLimit } from '#domain/kernel/rate-limit.ts';
+import { requestNow } from '#runtime/clock.ts';
 import { log, withCorrelation } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
 import { roomRepository, type RoomConnection } from '#store/room-repository.ts';
@@ -43,8 +45,37 @@ export const send = (connectionId: string, message: unknown) =>
   roomPorts().send(connectionId, Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)));
 
 /**
- * A message route: the message checked against the protocol (an `error` answer otherwise), the connection's session
- * found (a connection the room does not know is answered so, and ends), then `fn`.
+ * What one connection may send (docs/api.md): bursts of 20 messages, 5 a second sustained. In AWS every room shares
+ * the WebSocket stage's throttle, so a connection past its limit is told why and closed: its flood stops costing the
+ * others. The allowance is a token bucket on the connection's own item (store/room-repository.ts spendMessage).
+ */
+export const ROOM_MESSAGES: RateLimit = { rate: 5, burst: 20 };
+
+const TOO_MANY = `Too many messages: at most ${ROOM_MESSAGES.burst} at once and ${ROOM_MESSAGES.rate} a second; connect again`;
+
+/**
+ * Spends one message of the connection's allowance and finds its session (one request); undefined, the client told
+ * why, when the room does not know the connection or it is over its limit (then it is closed).
+ */
+export async function admit(connectionId: string): Promise<RoomConnection | undefined> {
+  const spent = await roomRepository.spendMessage(connectionId, ROOM_MESSAGES, Math.floor(requestNow() / 1000));
+  if (!spent) {
+    await send(connectionId, {
+      type: 'error',
+      errors: [{ location: 'url', name: 'connection', description: 'Unknown connection: connect again' }],
+    });
+    return undefined;
+  }
+  if (spent.admitted) return spent.connection;
+  log().warn('room: a connection sent too many messages; closed', { auction: spent.connection.auctionId });
+  await send(connectionId, { type: 'error', errors: [{ location: 'body', name: 'rate', description: TOO_MANY }] });
+  await roomPorts().close(connectionId, TOO_MANY);
+  return undefined;
+}
+
+/**
+ * A message route: the connection's allowance spent and its session found (`admit`), the message checked against the
+ * protocol (an `error` answer otherwise), then `fn`.
  */
 export const messageHandler = <A extends Incoming['action']>(
   action: A,
@@ -52,17 +83,11 @@ export const messageHandler = <A extends Incoming['action']>(
 ) =>
   wsHandler(async (event) => {
     const { connectionId } = event.requestContext;
+    const connection = await admit(connectionId);
+    if (!connection) return { statusCode: 200 };
     const parsed = parseMessage(event.body ?? undefined);
     if ('errors' in parsed || parsed.message.action !== action) {
       await send(connectionId, { type: 'error', errors: 'errors' in parsed ? parsed.errors : [] });
-      return { statusCode: 200 };
-    }
-    const connection = await roomRepository.connection(connectionId);
-    if (!connection) {
-      await send(connectionId, {
-        type: 'error',
-        errors: [{ location: 'url', name: 'connection', description: 'Unknown connection: connect again' }],
-      });
       return { statusCode: 200 };
     }
     const answer = await fn(parsed.message as Extract<Incoming, { action: A }>, connection);

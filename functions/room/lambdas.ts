@@ -12,6 +12,11 @@ export interface RoomLambda {
   kind: 'route' | 'timer' | 'bot';
   /** What it may do in the table: `ro` answers from the room's items, `rw` changes them (least privilege in AWS). */
   table: 'ro' | 'rw';
+  /**
+   * Takes clients' messages: each spends from its connection's allowance (room/kit.ts ROOM_MESSAGES), a write of the
+   * connection's own `CONN#` item, which even a read-only Lambda may make (lib/room-stack.ts).
+   */
+  messages?: boolean;
   /** Reads the participation secret (verifies bidders' links). */
   participation?: boolean;
   /** Posts results to the auction (it checks what it writes as the API does: ships the body validators). */
@@ -21,10 +26,10 @@ export interface RoomLambda {
 export const roomLambdas: readonly RoomLambda[] = [
   { name: 'Connect', handler: 'room/connect', route: '$connect', kind: 'route', table: 'rw', participation: true },
   { name: 'Disconnect', handler: 'room/disconnect', route: '$disconnect', kind: 'route', table: 'rw' },
-  { name: 'Bid', handler: 'room/bid', route: 'bid', kind: 'route', table: 'rw' },
-  { name: 'Ping', handler: 'room/ping', route: 'ping', kind: 'route', table: 'ro' },
-  { name: 'Resume', handler: 'room/resume', route: 'resume', kind: 'route', table: 'ro' },
-  { name: 'Default', handler: 'room/default', route: '$default', kind: 'route', table: 'ro' },
+  { name: 'Bid', handler: 'room/bid', route: 'bid', kind: 'route', table: 'rw', messages: true },
+  { name: 'Ping', handler: 'room/ping', route: 'ping', kind: 'route', table: 'ro', messages: true },
+  { name: 'Resume', handler: 'room/resume', route: 'resume', kind: 'route', table: 'ro', messages: true },
+  { name: 'Default', handler: 'room/default', route: '$default', kind: 'route', table: 'ro', messages: true },
   { name: 'Transition', handler: 'room/transition', kind: 'timer', table: 'rw', posts: true },
   { name: 'Bot', handler: 'room/bot', kind: 'bot', table: 'rw', posts: true },
 ];

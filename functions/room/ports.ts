@@ -1,5 +1,6 @@
 import {
   ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
@@ -29,6 +30,8 @@ export interface RoomPorts {
    * audience. 'gone' when the connection no longer exists (API Gateway's 410).
    */
   send(connectionId: string, message: Uint8Array): Promise<'sent' | 'gone'>;
+  /** Ends a connection from the server's side (API Gateway's DeleteConnection); one already gone is no error. */
+  close(connectionId: string, reason: string): Promise<void>;
   arm(order: TimerOrder): Promise<void>;
 }
 
@@ -45,17 +48,31 @@ export function installLocalRoomPorts(ports: RoomPorts | undefined): void {
 let management: ApiGatewayManagementApiClient | undefined;
 let sfn: SFNClient | undefined;
 
+const managementApi = () => {
+  const endpoint = config().roomCallbackUrl;
+  if (!endpoint) throw new Error('the room: ROOM_CALLBACK_URL is not set');
+  management ??= new ApiGatewayManagementApiClient({ endpoint });
+  return management;
+};
+const isGone = (error: unknown) =>
+  error instanceof GoneException || (error as { name?: string }).name === 'GoneException';
+
 const awsPorts: RoomPorts = {
   async send(connectionId, message) {
-    const endpoint = config().roomCallbackUrl;
-    if (!endpoint) throw new Error('the room: ROOM_CALLBACK_URL is not set');
-    management ??= new ApiGatewayManagementApiClient({ endpoint });
     try {
-      await management.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: message }));
+      await managementApi().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: message }));
       return 'sent';
     } catch (error) {
-      if (error instanceof GoneException || (error as { name?: string }).name === 'GoneException') return 'gone';
+      if (isGone(error)) return 'gone';
       throw error;
+    }
+  },
+  async close(connectionId) {
+    // API Gateway takes no close code or reason: the client has heard why in the message before.
+    try {
+      await managementApi().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+    } catch (error) {
+      if (!isGone(error)) throw error;
     }
   },
   async arm(order) {

@@ -4,10 +4,13 @@ import {
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { BidEntry, RoomState, SealedBid } from '#domain/room/engine.ts';
+import { admitBefore, intervalMs, type RateLimit } from '#domain/kernel/rate-limit.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, tableName } from './client.ts';
@@ -253,9 +256,44 @@ export const roomRepository = {
     const { Item } = await documentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.connectionRoom(connectionId), ConsistentRead: true }),
     );
-    return Item
-      ? { connectionId, auctionId: Item.auctionId, ...(Item.bidderId && { bidderId: Item.bidderId }) }
-      : undefined;
+    return Item ? connectionOf(Item) : undefined;
+  },
+
+  /**
+   * Spends one message of a connection's allowance (domain/kernel/rate-limit.ts: `tat` on its `CONN#` item, moved by
+   * conditional writes, never read first) and finds its session in the same request. Undefined for a connection the
+   * room does not know; `admitted: false` once the connection is over its limit (that refusal writes nothing).
+   */
+  async spendMessage(
+    connectionId: string,
+    limit: RateLimit,
+    nowMs: number,
+  ): Promise<{ connection: RoomConnection; admitted: boolean } | undefined> {
+    const step = intervalMs(limit);
+    const last = admitBefore(limit, nowMs);
+    let item: Record<string, any> | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // Usually the allowance is whole again (its time is past): it starts again from now.
+      const fresh = await updateIf(keys.connectionRoom(connectionId), {
+        UpdateExpression: 'SET tat = :next',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(tat) OR tat < :now)',
+        ExpressionAttributeValues: { ':next': nowMs + step, ':now': nowMs },
+      });
+      item = fresh.item;
+      if (!item) return undefined;
+      if (fresh.updated) return { connection: connectionOf(item), admitted: true };
+      if (Number(item.tat) > last) return { connection: connectionOf(item), admitted: false };
+      // Partly spent: one interval later, while that stays within the burst.
+      const spent = await updateIf(keys.connectionRoom(connectionId), {
+        UpdateExpression: 'SET tat = tat + :step',
+        ConditionExpression: 'attribute_exists(PK) AND tat >= :now AND tat <= :last',
+        ExpressionAttributeValues: { ':step': step, ':now': nowMs, ':last': last },
+      });
+      item = spent.item;
+      if (!item) return undefined;
+      if (spent.updated) return { connection: connectionOf(item), admitted: true };
+    }
+    return { connection: connectionOf(item!), admitted: false };
   },
 
   async disconnect(connection: Pick<RoomConnection, 'connectionId' | 'auctionId'>): Promise<void> {
@@ -287,6 +325,36 @@ export const roomRepository = {
     }));
   },
 };
+
+const connectionOf = (item: Record<string, any>): RoomConnection => ({
+  connectionId: item.connectionId,
+  auctionId: item.auctionId,
+  ...(item.bidderId && { bidderId: item.bidderId }),
+});
+
+/** A conditional update answering the item as it now is (written) or as it was (condition failed; none if absent). */
+async function updateIf(
+  Key: Record<string, string>,
+  update: Pick<UpdateCommand['input'], 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>,
+): Promise<{ updated: boolean; item?: Record<string, any> }> {
+  try {
+    const { Attributes } = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        ...update,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { updated: true, item: Attributes };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // The document client leaves an error's item in DynamoDB's own form.
+    const old = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+    return { updated: false, item: old && unmarshall(old) };
+  }
+}
 
 async function queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
   const out: Record<string, any>[] = [];

@@ -38,6 +38,9 @@ export const INDEXES: readonly IndexDesign[] = [
 
 export const ROOT_SK = '#ROOT';
 
+/** The partition of a room connection's own item (its session, its message allowance): IAM grants name it. */
+export const CONNECTION_PARTITION = 'CONN#';
+
 export const keys = {
   root: (kind: string, id: string) => ({ PK: `${kind}#${id}`, SK: ROOT_SK }),
   aggregate: (kind: string, id: string) => `${kind}#${id}`,
@@ -69,7 +72,7 @@ export const keys = {
     PK: `ROOM#${auctionId}`,
     SK: `CONN#${connectionId}`,
   }),
-  connectionRoom: (connectionId: string) => ({ PK: `CONN#${connectionId}`, SK: '#ROOM' }),
+  connectionRoom: (connectionId: string) => ({ PK: `${CONNECTION_PARTITION}${connectionId}`, SK: '#ROOM' }),
 };
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */

@@ -20,11 +20,71 @@ const ROUTES = new Set<string>(roomLambdas.flatMap((l) => (l.route && !l.route.s
 
 export const ROOM_PATH = '/room';
 
+/**
+ * API Gateway's WebSocket limits (its quotas page): a frame over 32 KB or a message over 128 KB closes the connection
+ * with 1009, a binary frame with 1003; an invalid UTF-8 text is closed by `ws` with 1007. None of them stops the server.
+ */
+export const ROOM_FRAME_BYTES = 32 * 1024;
+export const ROOM_MESSAGE_BYTES = 128 * 1024;
+/** A connection's messages run at most this many at a time; its socket is paused (TCP back-pressure) while more wait. */
+const IN_FLIGHT = 8;
+/** Messages read ahead of those running (one TCP read may hold many); beyond, the socket stays paused. */
+const QUEUED = 64;
+
 interface Socket {
   ws?: WebSocket;
   /** Messages sent before the handshake finished (a broadcast racing a new connection). */
   queue: Uint8Array[];
+  /** Closes the connection from the server's side: what it sent and is not yet taken is dropped. */
+  end?(code: number, reason: string): void;
 }
+
+/**
+ * Watches the frames a client sends (their headers only: `ws` bounds messages, not frames) and calls `tooLarge` once
+ * when one announces a payload over `maxBytes`.
+ */
+export function frameWatcher(maxBytes: number, tooLarge: () => void): (chunk: Buffer) => void {
+  let header = Buffer.alloc(0);
+  let skip = 0; // payload bytes of the current frame still to come
+  let done = false;
+  return (chunk) => {
+    let at = 0;
+    while (!done && at < chunk.length) {
+      if (skip > 0) {
+        const n = Math.min(skip, chunk.length - at);
+        skip -= n;
+        at += n;
+        continue;
+      }
+      const had = header.length;
+      header = Buffer.concat([header, chunk.subarray(at, at + 14 - had)]);
+      const need = header.length < 2 ? 14 : headerLength(header);
+      if (header.length < need) {
+        at = chunk.length;
+        continue;
+      }
+      at += need - had;
+      const size = payloadLength(header);
+      header = Buffer.alloc(0);
+      if (size > maxBytes) {
+        done = true;
+        tooLarge();
+      }
+      skip = size;
+    }
+  };
+}
+
+const headerLength = (h: Buffer) => {
+  const length7 = h[1] & 0x7f;
+  return 2 + (length7 === 126 ? 2 : length7 === 127 ? 8 : 0) + (h[1] & 0x80 ? 4 : 0);
+};
+const payloadLength = (h: Buffer) => {
+  const length7 = h[1] & 0x7f;
+  if (length7 === 126) return h.readUInt16BE(2);
+  if (length7 === 127) return h.readUInt32BE(2) * 2 ** 32 + h.readUInt32BE(6);
+  return length7;
+};
 
 interface TimerOrder {
   auctionId: string;
@@ -41,7 +101,7 @@ export interface RoomServer {
 export async function attachRoomServer(server: Server, host: () => string): Promise<RoomServer> {
   const sockets = new Map<string, Socket>();
   const timers = new Map<string, NodeJS.Timeout>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 32 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: ROOM_MESSAGE_BYTES });
   const { localRuntime } = await load('runtime/config');
   const transition = await load('room/transition');
 
@@ -86,10 +146,16 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       else return 'gone';
       return 'sent';
     },
+    async close(connectionId: string, reason: string) {
+      // 1008 (policy violation); a close reason is at most 123 bytes.
+      sockets.get(connectionId)?.end?.(1008, Buffer.from(reason).subarray(0, 123).toString());
+    },
     arm,
   });
 
   const onUpgrade = async (req: IncomingMessage, stream: Duplex, head: Buffer) => {
+    // Until `ws` takes the socket (after $connect answers), a reset connection must not throw.
+    stream.on('error', () => stream.destroy());
     const url = new URL(req.url ?? '/', 'http://local');
     if (url.pathname !== ROOM_PATH) {
       stream.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
@@ -110,27 +176,65 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       );
       return;
     }
+    const forget = () => {
+      if (!sockets.delete(connectionId)) return;
+      invoke('$disconnect', connectionId).catch(() => {});
+    };
+    // However the socket ends (a close, a reset, a handshake `ws` refuses), the room forgets the connection.
+    if (stream.destroyed) return forget();
+    stream.once('close', forget);
     wss.handleUpgrade(req, stream, head, (ws) => {
       socket.ws = ws;
       for (const message of socket.queue.splice(0)) ws.send(message, { binary: false });
-      ws.on('message', async (data) => {
-        const body = data.toString('utf8');
-        let action: unknown;
-        try {
-          action = (JSON.parse(body) as { action?: unknown } | null)?.action;
-        } catch {
-          /* $default answers it */
+      // ws closes the connection itself on a protocol error (1002), an invalid UTF-8 text (1007), a message over
+      // 128 KB (1009) and then reports it here: without a listener the report would throw and stop the server.
+      ws.on('error', () => {});
+      // A connection's messages, dispatched as API Gateway does (concurrently), at most IN_FLIGHT at a time.
+      const waiting: string[] = [];
+      socket.end = (code, reason) => {
+        waiting.length = 0;
+        ws.close(code, reason);
+        ws.resume(); // the client's closing frame must be read, even behind a flood
+      };
+      stream.prependListener(
+        'data',
+        frameWatcher(ROOM_FRAME_BYTES, () => socket.end!(1009, 'Frame too large')),
+      );
+      let running = 0;
+      const pump = () => {
+        while (running < IN_FLIGHT && waiting.length) {
+          const body = waiting.shift()!;
+          running++;
+          dispatch(connectionId, body).finally(() => {
+            running--;
+            pump();
+          });
         }
-        const route = typeof action === 'string' && ROUTES.has(action) ? action : '$default';
-        await invoke(route, connectionId, { body }).catch((error: Error) =>
-          console.error(`room ${route}: ${error.message}`),
-        );
+        if (waiting.length >= QUEUED) ws.pause();
+        else if (ws.isPaused && ws.readyState === WebSocket.OPEN) ws.resume();
+      };
+      ws.on('message', (data, isBinary) => {
+        if (ws.readyState !== WebSocket.OPEN) return; // closing: what follows is not taken
+        if (isBinary) return socket.end!(1003, 'Binary frames are not supported');
+        waiting.push((data as Buffer).toString('utf8'));
+        pump();
       });
       ws.on('close', () => {
-        sockets.delete(connectionId);
-        invoke('$disconnect', connectionId).catch(() => {});
+        waiting.length = 0;
       });
     });
+  };
+  const dispatch = async (connectionId: string, body: string) => {
+    let action: unknown;
+    try {
+      action = (JSON.parse(body) as { action?: unknown } | null)?.action;
+    } catch {
+      /* $default answers it */
+    }
+    const route = typeof action === 'string' && ROUTES.has(action) ? action : '$default';
+    await invoke(route, connectionId, { body }).catch((error: Error) =>
+      console.error(`room ${route}: ${error.message}`),
+    );
   };
   server.on('upgrade', (req, stream, head) => {
     onUpgrade(req, stream, head).catch(() => stream.destroy());

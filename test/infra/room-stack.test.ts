@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../bin/agora.ts';
 import { ROOM_BOT_SCHEDULE, roomLambdas } from '../../functions/room/lambdas.ts';
 import { TELEMETRY } from '../../functions/runtime/telemetry.ts';
+import { CONNECTION_PARTITION } from '../../functions/store/table-design.ts';
 
 let room: Template;
 beforeAll(() => {
@@ -38,20 +39,29 @@ describe('RoomStack', () => {
     expect(functionsWith('ROOM_CALLBACK_URL')).toHaveLength(roomLambdas.length);
   });
 
-  it('lets the Lambdas that only answer read the table, and no more', () => {
+  it('lets the Lambdas that only answer read the table, and update their connection, and no more', () => {
     const resources = room.toJSON().Resources as Record<string, any>;
     const fns = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
     for (const lambda of roomLambdas) {
       const [, fn] = fns.find(([id]) => id.startsWith(`Room${lambda.name}`))!;
       const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-      const actions = Object.values(resources)
+      const statements = Object.values(resources)
         .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
-        .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()))
-        .filter((a: string) => a.startsWith('dynamodb:'));
-      expect(actions, lambda.name).toContain('dynamodb:Query');
-      const writes = actions.filter((a: string) => /Put|Update|Delete|Write/.test(a));
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const actionsOf = (list: any[]) =>
+        list.flatMap((s: any) => [s.Action].flat()).filter((a: string) => a.startsWith('dynamodb:'));
+      expect(actionsOf(statements), lambda.name).toContain('dynamodb:Query');
+      const isWrite = (a: string) => /Put|Update|Delete|Write/.test(a);
+      // A message's allowance is a write of the connection's own item: in the CONN# partition only.
+      const connectionOnly = (s: any) =>
+        JSON.stringify(s.Condition) ===
+        JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CONNECTION_PARTITION}*`] } });
+      const writes = actionsOf(statements.filter((s: any) => !connectionOnly(s))).filter(isWrite);
       if (lambda.table === 'ro') expect(writes, lambda.name).toEqual([]);
       else expect(writes, lambda.name).toContain('dynamodb:PutItem');
+      const allowance = actionsOf(statements.filter(connectionOnly));
+      if (lambda.messages && lambda.table === 'ro') expect(allowance, lambda.name).toEqual(['dynamodb:UpdateItem']);
+      else expect(allowance, lambda.name).toEqual([]);
     }
   });
 
