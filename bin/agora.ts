@@ -109,15 +109,14 @@ export function buildApp(app = new App()) {
   });
   Tags.of(app).add('agora:app', 'agora');
   Tags.of(app).add('agora:stage', stage);
-  for (const made of app.node.children.filter((c): c is Stack => c instanceof Stack)) {
+  for (const made of app.node.children.filter((c): c is Stack => c instanceof Stack))
     Tags.of(made).add('agora:stack', made.stackName);
-    // Synthesized for whichever account and region deploys it: say so, once per stack (prod refuses, parameters.ts).
-    if (!env.account || !env.region)
-      Annotations.of(made).addWarningV2(
-        'agora:env-unknown',
-        'No account or region known (no credentials, no -c account/region): the template is environment-agnostic.',
-      );
-  }
+  // Synthesized for whichever account and region deploys it: said once, on the first stack (prod refuses instead).
+  if (!env.account || !env.region)
+    Annotations.of(data).addWarningV2(
+      'agora:env-unknown',
+      'No account or region known (no credentials, no -c account/region): every template is environment-agnostic.',
+    );
   Aspects.of(app).add(
     new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite ?? api.publicUrl, AGORA_CALENDAR: runtime.calendar }),
   );
