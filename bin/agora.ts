@@ -1,15 +1,17 @@
-import { App, Aspects, type IAspect } from 'aws-cdk-lib';
+import { Annotations, App, Aspects, type IAspect, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { ApiStack, routesByStack } from '../lib/api-stack.ts';
 import { BotsStack } from '../lib/bots-stack.ts';
 import { DataStack } from '../lib/data-stack.ts';
+import { OpsStack } from '../lib/ops-stack.ts';
 import { RoomStack } from '../lib/room-stack.ts';
 import { acknowledgeNagFindings, addNagChecks } from '../lib/nag.ts';
 import { ParameterError, parameters } from '../lib/parameters.ts';
 import { RouteStack } from '../lib/route-stack.ts';
 import { securityParameters } from '../lib/security-parameters.ts';
 import { bots } from '../functions/bots.ts';
+import { roomLambdas } from '../functions/room/lambdas.ts';
 
 /** The deployment's run-time settings (context `auctionSite`, `calendar`) in every function's environment. */
 class RuntimeSettings implements IAspect {
@@ -31,13 +33,35 @@ class RuntimeSettings implements IAspect {
  * reasons, in lib/nag.ts (checked by test/infra/nag.test.ts).
  */
 export function buildApp(app = new App()) {
-  const { stage, throttle, botSchedules, alarmEmail, api5xxThreshold, runtime, corsOrigins } = parameters(
+  const {
+    stage,
+    throttle,
+    botSchedules,
+    alarmEmail,
+    api5xxThreshold,
+    runtime,
+    corsOrigins,
+    budgetUsd,
+    env,
+    terminationProtection,
+  } = parameters(
     app.node,
     bots.map((b) => b.name),
   );
   const security = securityParameters(app.node);
-  const data = new DataStack(app, `Agora-${stage}-Data`, { alarmEmail });
+  // Every stack: the stage's account and region, protected from deletion in prod, and a description saying what it holds.
+  const stack = (description: string): StackProps => ({
+    env,
+    terminationProtection,
+    description: `Agora ${stage}: ${description}`,
+  });
+  const data = new DataStack(app, `Agora-${stage}-Data`, {
+    ...stack('the table, the document files, the generated secrets and the alarm topic (all retained)'),
+    alarmEmail,
+    budgetNotifications: budgetUsd !== undefined,
+  });
   const api = new ApiStack(app, `Agora-${stage}-Api`, {
+    ...stack('the HTTP API, its authorizer, throttling, access logs and alarms'),
     table: data.table,
     files: data.files,
     docserviceKey: data.docserviceKey,
@@ -49,6 +73,7 @@ export function buildApp(app = new App()) {
     corsOrigins,
   });
   const room = new RoomStack(app, `Agora-${stage}-Room`, {
+    ...stack('the auction room: its WebSocket API, one Lambda per message, its timers and its bot'),
     table: data.table,
     participationKey: data.participationKey,
     files: data.files,
@@ -57,21 +82,47 @@ export function buildApp(app = new App()) {
   });
   const routeStacks = [...routesByStack()].map(
     ([family, routes]) =>
-      new RouteStack(app, `${api.stackName}-${family}`, { api, routes, roomSocket: room.socketUrl }),
+      new RouteStack(app, `${api.stackName}-${family}`, {
+        ...stack(`the ${family} routes' functions and API routes (${routes.length})`),
+        api,
+        routes,
+        roomSocket: room.socketUrl,
+      }),
   );
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {
+    ...stack('the scheduled bots, their dead-letter queue and alarms, and the migrations Lambda'),
     table: data.table,
     participationKey: data.participationKey,
     schedules: botSchedules,
     alarmTopic: data.alarmTopic,
     botConcurrency: security.botConcurrency,
   });
+  const ops = new OpsStack(app, `Agora-${stage}-Ops`, {
+    ...stack('the dashboard, the account-wide alarms and the optional budget'),
+    stage,
+    api: api.api,
+    room: { api: room.api, stageName: room.stage.stageName },
+    table: data.table,
+    alarmTopic: data.alarmTopic,
+    botNames: [...bots.map((b) => b.name), ...roomLambdas.filter((l) => l.kind === 'bot').map(() => 'room')],
+    budgetUsd,
+  });
+  Tags.of(app).add('agora:app', 'agora');
+  Tags.of(app).add('agora:stage', stage);
+  for (const made of app.node.children.filter((c): c is Stack => c instanceof Stack))
+    Tags.of(made).add('agora:stack', made.stackName);
+  // Synthesized for whichever account and region deploys it: said once, on the first stack (prod refuses instead).
+  if (!env.account || !env.region)
+    Annotations.of(data).addWarningV2(
+      'agora:env-unknown',
+      'No account or region known (no credentials, no -c account/region): every template is environment-agnostic.',
+    );
   Aspects.of(app).add(
     new RuntimeSettings({ AGORA_AUCTION_SITE: runtime.auctionSite ?? api.publicUrl, AGORA_CALENDAR: runtime.calendar }),
   );
   acknowledgeNagFindings({ data, api, routeStacks, bots: botsStack, room });
   if (String(app.node.tryGetContext('nag')) === 'true') addNagChecks(app);
-  return { app, data, api, routeStacks, bots: botsStack, room };
+  return { app, data, api, routeStacks, bots: botsStack, room, ops };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
+import { startDynamoDbLocal, stopOrphan } from '../lib/local/dynamodb-local.ts';
 import { buildLocalBundles } from '../lib/local/bundles.ts';
 import { startGateway } from '../lib/local/gateway.ts';
 import { humanizeStream } from '../lib/local/log-format.ts';
@@ -78,10 +78,17 @@ setInterval(() => process.ppid !== parent && onStop(), 500).unref();
 if (process.env.LOG_FORMAT !== 'json') humanizeStream(process.stdout);
 if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
+// A server killed with SIGKILL could not stop its JVM: holding the lock now, stop that orphan before starting ours, so
+// two JVMs never share the data folder.
+const JVM_FILE = '.agora/dynamodb.pid';
+if (owner && !external) {
+  const orphan = await stopOrphan(JVM_FILE).catch((error: Error) => fail(error.message));
+  if (orphan) console.log(`Stopped DynamoDB Local (pid ${orphan}) left by an npm start that was killed; taking over.`);
+}
 // DYNAMODB_ENDPOINT: use a DynamoDB (Local) that is already running instead of starting one (bench, ops).
 let dynamo = process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT, stop: () => {} } : undefined;
 try {
-  dynamo ??= await startDynamoDbLocal(inMemory ? {} : { dbPath });
+  dynamo ??= await startDynamoDbLocal({ ...(!inMemory && { dbPath }), ...(owner && { pidFile: JVM_FILE }) });
 } catch (error) {
   release();
   fail((error as Error).message);

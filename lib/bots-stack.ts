@@ -1,14 +1,12 @@
-import { CfnOutput, Duration, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { bots } from '../functions/bots.ts';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AppFunction } from './app-function.ts';
-import { botAlarms } from './operations.ts';
+import { ScheduleDeadLetters, ScheduledBot } from './operations.ts';
 
 export interface BotsStackProps extends StackProps {
   table: ITableV2;
@@ -21,12 +19,14 @@ export interface BotsStackProps extends StackProps {
 }
 
 /**
- * One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv), with its failure alarms; and the
+ * One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv, a dead-letter queue), with its
+ * heartbeat and failure alarms (lib/operations.ts ScheduledBot); and the
  * data migrations' Lambda, which nothing schedules: the operator invokes it after a deploy (docs/operations.md).
  */
 export class BotsStack extends Stack {
   constructor(scope: Construct, id: string, props: BotsStackProps) {
     super(scope, id, props);
+    const deadLetters = new ScheduleDeadLetters(this, 'ScheduleDeadLetters', props.alarmTopic).queue;
     for (const bot of bots) {
       const name = bot.name.charAt(0).toUpperCase() + bot.name.slice(1);
       const participation = bot.secrets?.includes('participation');
@@ -43,12 +43,14 @@ export class BotsStack extends Stack {
       if (participation) props.participationKey.grantRead(fn);
       if (props.botConcurrency)
         (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.botConcurrency;
-      new Schedule(this, `${name}Schedule`, {
+      new ScheduledBot(this, `${name}Schedule`, {
+        bot: bot.name,
+        fn,
+        schedule: props.schedules?.[bot.name] ?? bot.schedule,
         description: bot.description,
-        schedule: ScheduleExpression.expression(props.schedules?.[bot.name] ?? bot.schedule, TimeZone.EUROPE_KYIV),
-        target: new LambdaInvoke(fn, {}),
+        alarmTopic: props.alarmTopic,
+        deadLetters,
       });
-      botAlarms(this, bot.name, fn, props.alarmTopic);
     }
     // A one-off Lambda rather than a custom resource run by every deploy: a migration of a large table may outlast
     // CloudFormation's wait, a failed one would roll the deploy back, and the operator wants its dry run first.

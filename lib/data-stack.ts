@@ -1,11 +1,13 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../functions/store/table-design.ts';
+import { tableAlarms } from './operations.ts';
 
 /** Days an uploaded file nobody attached to a document is kept (tag `agora-attached=no`, see functions/store/files/s3-store.ts). */
 export const UNATTACHED_FILE_DAYS = 7;
@@ -13,6 +15,8 @@ export const UNATTACHED_FILE_DAYS = 7;
 export interface DataStackProps extends StackProps {
   /** Subscribed to the alarm topic (context `alarmEmail`). */
   alarmEmail?: string;
+  /** AWS Budgets may publish to the alarm topic (context `budgetUsd`, OpsStack). */
+  budgetNotifications?: boolean;
 }
 
 /**
@@ -32,6 +36,15 @@ export class DataStack extends Stack {
     super(scope, id, props);
     this.alarmTopic = new Topic(this, 'Alarms', { displayName: 'Agora alarms', enforceSSL: true });
     if (props?.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
+    if (props?.budgetNotifications)
+      this.alarmTopic.addToResourcePolicy(
+        new PolicyStatement({
+          principals: [new ServicePrincipal('budgets.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [this.alarmTopic.topicArn],
+          conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+        }),
+      );
     const key = (name: string) => ({ name, type: AttributeType.STRING });
     this.table = new TableV2(this, 'Table', {
       partitionKey: key(TABLE_KEYS.partitionKey),
@@ -76,6 +89,7 @@ export class DataStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    tableAlarms(this, this.table, this.alarmTopic);
     // For the operator CLIs (`TABLE_NAME=... npm run keys`) and whoever subscribes to the alarms.
     new CfnOutput(this, 'TableName', {
       value: this.table.tableName,

@@ -58,6 +58,14 @@ export function acknowledgeNagFindings({
       'The only statement on "*" is xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing): X-Ray does not support resource-level permissions.',
     );
   }
+  // --- Schedules' dead letters
+  for (const stack of [bots, room]) {
+    acknowledge(
+      stack.node.findChild('ScheduleDeadLetters'),
+      'AwsSolutions-SQS3',
+      "This queue is itself the dead-letter queue of the stack's EventBridge Scheduler schedules (an invocation they could not deliver); nothing consumes it, an alarm watches it.",
+    );
+  }
   // --- Room
   for (const route of room.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute)) {
     acknowledge(
@@ -94,7 +102,7 @@ export function acknowledgeNagFindings({
 
 /**
  * Wildcard resources whose finding id names a cross-stack export or a logical id (so it changes with the stage and
- * cannot be written down before synthesis): acknowledged by pattern once references are resolved, each with its reason.
+ * cannot be written down before synthesis; the region and account are tokens, or literals when the stage names them): acknowledged by pattern once references are resolved, each with its reason.
  */
 export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] = [
   {
@@ -108,13 +116,14 @@ export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] 
       'Document files are stored as files/<random id>: the grant is the files/ prefix of the document service bucket and nothing else.',
   },
   {
-    pattern: /^Resource::arn:<AWS::Partition>:lambda:<AWS::Region>:<AWS::AccountId>:function:[\w-]+-\*$/,
+    pattern:
+      /^Resource::arn:<AWS::Partition>:lambda:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\d{12}):function:[\w-]+-\*$/,
     reason:
       "API Gateway's route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.",
   },
   {
     pattern:
-      /^Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<Room\w+>\/\*\/\*\/@connections\/\*$/,
+      /^Resource::arn:<AWS::Partition>:execute-api:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\d{12}):<Room\w+>\/\*\/\*\/@connections\/\*$/,
     reason:
       "PostToConnection (execute-api:ManageConnections) on the auction room's own WebSocket API: its connections have run-time ids, so the grant is every connection of that one API (CDK's grantManageConnections).",
   },

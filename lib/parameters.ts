@@ -15,6 +15,8 @@ import type { Node } from 'constructs';
  * | `auctionSite`    | the API's public URL      | the room page's base: `auctionUrl` and participation links (AGORA_AUCTION_SITE) |
  * | `calendar`       | `martial-law`             | working-day calendar: `martial-law` or `peacetime` (AGORA_CALENDAR)   |
  * | `corsOrigins`    | none                      | browser origins allowed by CORS, comma-separated or JSON array; `*` for any |
+ * | `budgetUsd`      | none (no budget)          | a monthly cost budget in USD notifying the alarm topic (OpsStack)    |
+ * | `account`/`region` | the CLI's (CDK_DEFAULT_*) | where the stacks deploy; `stage=prod` refuses to synthesize without both |
  */
 export interface Parameters {
   stage: string;
@@ -29,6 +31,12 @@ export interface Parameters {
   runtime: { auctionSite?: string; calendar: 'martial-law' | 'peacetime' };
   /** CORS origins of the HTTP API; empty: no CORS. */
   corsOrigins: string[];
+  /** A monthly cost budget (USD), notifying the alarm topic; none: no budget. */
+  budgetUsd?: number;
+  /** The account and region the stacks are for: context, else the CLI's credentials (CDK_DEFAULT_*); unknown: undefined. */
+  env: { account?: string; region?: string };
+  /** Stacks refuse deletion (`stage` is `prod`). */
+  terminationProtection: boolean;
 }
 
 export const DEFAULTS = {
@@ -130,7 +138,22 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
         : (error as Error).message,
     );
   }
+  const budgetUsd = raw('budgetUsd') === undefined ? undefined : number('budgetUsd', 0, 1);
+  const account = String(raw('account') ?? process.env.CDK_DEFAULT_ACCOUNT ?? '') || undefined;
+  const region = String(raw('region') ?? process.env.CDK_DEFAULT_REGION ?? '') || undefined;
+  if (account !== undefined && !/^\d{12}$/.test(account))
+    throw new ParameterError(`context account: expected a 12-digit AWS account id, got ${JSON.stringify(account)}`);
+  if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
+    throw new ParameterError(`context region: expected a region like eu-central-1, got ${JSON.stringify(region)}`);
+  const terminationProtection = stage === 'prod';
+  if (terminationProtection && (!account || !region))
+    throw new ParameterError(
+      'stage prod: the account and region must be known (AWS_PROFILE with credentials and a region, or -c account=<12 digits> -c region=<region>)',
+    );
   return {
+    budgetUsd,
+    env: { account, region },
+    terminationProtection,
     runtime: { auctionSite, calendar: calendar as Parameters['runtime']['calendar'] },
     corsOrigins,
     stage,

@@ -1,11 +1,9 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke as ScheduledInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -27,7 +25,7 @@ import { ROOM_BOT_SCHEDULE, roomLambdas } from '../functions/room/lambdas.ts';
 import { CONNECTION_PARTITION } from '../functions/store/table-design.ts';
 import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 import { AppFunction } from './app-function.ts';
-import { alarm, botAlarms } from './operations.ts';
+import { alarm, ScheduleDeadLetters, ScheduledBot } from './operations.ts';
 
 export interface RoomStackProps extends StackProps {
   /** The one table (DataStack): the room's items live in their own partitions of it. */
@@ -177,12 +175,14 @@ export class RoomStack extends Stack {
     }
 
     const bot = fn.get('bot')!;
-    new Schedule(this, 'RoomBotSchedule', {
+    new ScheduledBot(this, 'RoomBotSchedule', {
+      bot: 'room',
+      fn: bot,
+      schedule: ROOM_BOT_SCHEDULE,
       description: 'Plans rooms of auctions entering active.auction, closes cancelled ones, takes up late timers.',
-      schedule: ScheduleExpression.expression(ROOM_BOT_SCHEDULE, TimeZone.EUROPE_KYIV),
-      target: new ScheduledInvoke(bot, {}),
+      alarmTopic: props.alarmTopic,
+      deadLetters: new ScheduleDeadLetters(this, 'ScheduleDeadLetters', props.alarmTopic).queue,
     });
-    botAlarms(this, 'room', bot, props.alarmTopic);
 
     const metric = (metricName: string, statistic: string) =>
       new Metric({
@@ -197,24 +197,62 @@ export class RoomStack extends Stack {
       'ResultsNotPosted',
       metric(TELEMETRY.roomResultsPostFailures, 'Sum'),
       3,
-      'An ended auction room could not post its results (RoomResultsPostFailures): it retries until they go through; see "posting the results failed" in the room logs.',
+      'An ended auction room could not post its results (RoomResultsPostFailures): it retries until they go through.',
       props.alarmTopic,
+      { runbook: 'roomResultsNotPosted' },
     );
     alarm(
       this,
       'TransitionsLate',
       metric(TELEMETRY.roomTransitionLateness, 'Maximum'),
       5000,
-      'A room stage change was applied 5 s or more after its planned instant (RoomTransitionLateness): timers are late (Step Functions, Lambda throttling); bids are still judged by the clock.',
+      'A room stage change was applied 5 s or more after its planned instant (RoomTransitionLateness): bids are still judged by the clock.',
       props.alarmTopic,
+      { runbook: 'roomTransitionsLate' },
     );
     alarm(
       this,
       'TimersFailed',
       timers.metricFailed({ period: Duration.minutes(5), statistic: 'Sum' }),
       1,
-      "A room timer execution failed after its retries: the room bot takes the room up within a minute; see the timer's log group.",
+      'A room timer execution failed after its retries: the room bot takes the room up within a minute.',
       props.alarmTopic,
+      { runbook: 'roomTimersFailed' },
+    );
+    // The WebSocket API itself (AWS/ApiGateway by ApiId and Stage): its Lambdas failing or unreachable, and slow.
+    const socketMetric = (metricName: string, statistic: string) =>
+      new Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: { ApiId: this.api.apiId, Stage: this.stage.stageName },
+        statistic,
+        period: Duration.minutes(5),
+      });
+    alarm(
+      this,
+      'SocketErrors',
+      new MathExpression({
+        expression: 'integration + execution',
+        usingMetrics: {
+          integration: socketMetric('IntegrationError', 'Sum'),
+          execution: socketMetric('ExecutionError', 'Sum'),
+        },
+        label: 'IntegrationError + ExecutionError',
+        period: Duration.minutes(5),
+      }),
+      5,
+      "The room's WebSocket API failed 5 or more messages or connections in 5 minutes (IntegrationError + ExecutionError).",
+      props.alarmTopic,
+      { runbook: 'roomSocketErrors' },
+    );
+    alarm(
+      this,
+      'SocketLatencyP99',
+      socketMetric('IntegrationLatency', 'p99'),
+      2000,
+      "The room's WebSocket messages took 2 s or more at p99 in their Lambdas for 15 minutes (IntegrationLatency).",
+      props.alarmTopic,
+      { runbook: 'roomSocketLatency', evaluationPeriods: 3 },
     );
 
     new CfnOutput(this, 'RoomUrl', {

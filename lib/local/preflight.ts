@@ -16,11 +16,11 @@ export function atLeast(version: string, minimum: string): boolean {
   return true;
 }
 
-/** The minimum of package.json `engines.node` (`>=20.19`), checked against the running Node. */
+/** The minimum of package.json `engines.node` (`>=24`), checked against the running Node. */
 export function nodeProblem(enginesNode: string | undefined, running = process.versions.node): string | undefined {
   const minimum = /(\d+(?:\.\d+)*)/.exec(enginesNode ?? '')?.[1];
   if (!minimum || atLeast(running, minimum)) return undefined;
-  return `Node ${running} is too old: Agora needs Node ${enginesNode} (package.json engines; nvm use reads .nvmrc).`;
+  return `Node ${running} is too old: Agora needs Node ${enginesNode} (package.json engines). On Linux, npm ci installs it and npm scripts use it; elsewhere, nvm use reads .nvmrc.`;
 }
 
 /** The major version of `java -version` (`"17.0.15"` -> 17, `"1.8.0_392"` -> 8), undefined without Java. */
@@ -45,7 +45,17 @@ export function javaProblem(minimum = 17): string | undefined {
 export function portHolder(port: number): string | undefined {
   const run = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
   const hit = /users:\(\("([^"]+)",pid=(\d+)/.exec(run.stdout ?? '');
-  return hit ? `${hit[1]} (pid ${hit[2]})` : undefined;
+  return hit ? `${programOf(Number(hit[2])) ?? hit[1]} (pid ${hit[2]})` : undefined;
+}
+
+/** The program a process runs (`node`, `java`), from its command line: `ss` names the thread, Node 24's `MainThread`. */
+export function programOf(pid: number): string | undefined {
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+    return argv0 ? argv0.split('/').pop() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the port is free on the host: tried by listening on it a moment. */

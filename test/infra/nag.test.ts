@@ -22,6 +22,9 @@ describe('cdk-nag AwsSolutions', () => {
     expect(
       synthWithNag({
         stage: 'prod',
+        account: '123456789012',
+        region: 'eu-central-1',
+        budgetUsd: 300,
         throttleRate: 20,
         alarmEmail: 'ops@example.org',
         botSchedules: '{"convoy":"rate(5 minutes)"}',

@@ -353,6 +353,8 @@ describe('Operations (throttling, alarms, parameters)', () => {
   it('takes stage name, throttling and bot schedules from context', () => {
     const built = build({
       stage: 'prod',
+      account: '123456789012',
+      region: 'eu-central-1',
       throttleRate: '20',
       throttleBurst: 40,
       botSchedules: '{"concierge":"rate(5 minutes)"}',

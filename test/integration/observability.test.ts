@@ -133,5 +133,9 @@ describe('logs, metrics and correlation ids', () => {
     expect(runs[0].correlation_id).not.toBe(runs[1].correlation_id);
     expect(lines).toContainEqual(expect.objectContaining({ bot: 'concierge', transition, Transitions: 1 }));
     expect(lines).toContainEqual(expect.objectContaining({ bot: 'concierge', BotItemFailures: 0, Changed: 1 }));
+    // The heartbeat: every completed run counts one BotRuns, whatever it did (the alarm fires on its absence).
+    const heartbeats = lines.filter((l) => l.bot === 'concierge' && 'BotRuns' in l);
+    expect(heartbeats.map((l) => l.BotRuns)).toEqual([1, 1]);
+    expect(heartbeats[0]._aws.CloudWatchMetrics[0].Metrics).toContainEqual({ Name: 'BotRuns', Unit: 'Count' });
   });
 });

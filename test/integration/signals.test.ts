@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../lib/local/dynamodb-local.ts';
 import { isAlive, portFree } from '../../lib/local/preflight.ts';
+import { aLot } from '../support/builders.ts';
 
 /**
  * `npm start` as a process manager, CI or a container runs it: SIGTERM or SIGINT to npm, to the server (bin/serve.ts)
@@ -49,11 +50,16 @@ function environment(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function start(dir: string, port: number): Promise<ChildProcess> {
+async function start(dir: string, port: number, onDisk = false): Promise<ChildProcess & { output: () => string }> {
   const npm = spawn('npm', ['start'], {
     cwd: dir,
     detached: true, // its own process group, as a terminal or a process manager gives it
-    env: { ...environment(), PORT: String(port), AGORA_IN_MEMORY: '1', BOTS_INTERVAL_MS: '60000' },
+    env: {
+      ...environment(),
+      PORT: String(port),
+      AGORA_IN_MEMORY: onDisk ? undefined : '1',
+      BOTS_INTERVAL_MS: '60000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -70,8 +76,22 @@ async function start(dir: string, port: number): Promise<ChildProcess> {
     npm.stderr?.on('data', watch);
     npm.once('exit', (code) => failed(new Error(`npm start exited with ${code}:\n${output}`)));
   });
-  return npm;
+  return Object.assign(npm, { output: () => output });
 }
+
+/** The DynamoDB Local JVMs running on a data folder. */
+const jvmsOn = (dir: string) =>
+  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => /java .*DynamoDBLocal\.jar/.test(line) && line.includes(`-dbPath .agora/dynamodb`))
+    .map((line) => Number(line.trim().split(' ')[0]))
+    .filter((pid) => {
+      try {
+        return execFileSync('readlink', [`/proc/${pid}/cwd`], { encoding: 'utf8' }).trim() === dir;
+      } catch {
+        return false;
+      }
+    });
 
 async function waitUntil(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -122,4 +142,46 @@ describe('npm start stops on a signal', () => {
     },
     90_000,
   );
+});
+
+describe('npm start after the server was killed (SIGKILL)', () => {
+  it('stops the JVM the killed server left, takes its lock over and serves the same data with one JVM', async () => {
+    const dir = folder();
+    dirs.push(dir);
+    const port = await freePort();
+    const first = await start(dir, port, true);
+    const server = descendants(first.pid!).find((c) => c.command.includes('bin/serve.ts'))!;
+    const [orphan] = jvmsOn(dir);
+    expect(orphan).toBeGreaterThan(0);
+    leftovers = [first.pid!, server.pid, orphan];
+    const made = await fetch(`http://127.0.0.1:${port}/api/0.1/lots`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa('broker:')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: aLot({ title: 'Kept across a SIGKILL' }) }),
+    });
+    expect(made.status).toBe(201);
+    const created = ((await made.json()) as { data: { id: string } }).data.id;
+
+    process.kill(server.pid, 'SIGKILL'); // no handler runs: the JVM and the lock stay behind
+    expect(await waitUntil(() => !isAlive(server.pid), 5_000)).toBe(true);
+    expect(isAlive(orphan)).toBe(true);
+    expect(existsSync(join(dir, '.agora/lock'))).toBe(true);
+    if (isAlive(first.pid!)) process.kill(first.pid!, 'SIGKILL');
+
+    const again = await start(dir, port, true);
+    leftovers.push(again.pid!, ...descendants(again.pid!).map((c) => c.pid));
+    expect(again.output()).toContain(`Stopped DynamoDB Local (pid ${orphan}) left by an npm start that was killed`);
+    expect(isAlive(orphan)).toBe(false);
+    const jvms = jvmsOn(dir);
+    expect(jvms).toHaveLength(1);
+    expect(jvms[0]).not.toBe(orphan);
+    const lock = Number(readFileSync(join(dir, '.agora/lock'), 'utf8'));
+    expect(descendants(again.pid!).map((c) => c.pid)).toContain(lock); // the lock is the new server's
+    const read = await fetch(`http://127.0.0.1:${port}/api/0.1/lots/${created}`, {
+      headers: { authorization: `Basic ${btoa('broker:')}` },
+    });
+    expect(read.status).toBe(200); // the same data folder, read by the one new JVM
+    process.kill(-again.pid!, 'SIGTERM');
+    expect(await waitUntil(() => jvmsOn(dir).length === 0, STOP_WITHIN_MS)).toBe(true);
+  }, 120_000);
 });

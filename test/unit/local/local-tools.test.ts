@@ -56,8 +56,8 @@ describe("npm start's checks", () => {
     expect(atLeast('20.19.0', '20.19')).toBe(true);
     expect(atLeast('20.18.3', '20.19')).toBe(false);
     expect(nodeProblem('>=20.19', '22.1.0')).toBeUndefined();
-    expect(nodeProblem('>=20.19', '18.20.4')).toBe(
-      'Node 18.20.4 is too old: Agora needs Node >=20.19 (package.json engines; nvm use reads .nvmrc).',
+    expect(nodeProblem('>=24', '20.20.2')).toBe(
+      'Node 20.20.2 is too old: Agora needs Node >=24 (package.json engines). On Linux, npm ci installs it and npm scripts use it; elsewhere, nvm use reads .nvmrc.',
     );
   });
 });
