@@ -260,9 +260,9 @@ const AUCTION_ROUTES: readonly RouteRow[] = [
   ['POST', '/{auctionId}/cancellations', 'post-cancellation', BROKER, 'Ask to cancel an auction (owner)', created('cancellation', TOKEN)],
   ['GET', '/{auctionId}/cancellations/{cancellationId}', 'get-cancellation', READ, 'Read a cancellation', resource('cancellation')],
   ['PATCH', '/{auctionId}/cancellations/{cancellationId}', 'patch-cancellation', BROKER, 'Change or activate a cancellation: active cancels the auction (owner)', resource('cancellation', { request: 'cancellation.patch', token: true })],
-  ['GET', '/{auctionId}/cancellations/{cancellationId}/documents', 'list-cancellation-documents', ANY, 'List the documents of a cancellation (the current version of each; `?all=1`: every version)', collection('document')],
+  ['GET', '/{auctionId}/cancellations/{cancellationId}/documents', 'list-cancellation-documents', READ, 'List the documents of a cancellation (the current version of each; `?all=1`: every version)', collection('document')],
   ['POST', '/{auctionId}/cancellations/{cancellationId}/documents', 'post-cancellation-document', BROKER, 'Add a document to a cancellation (auction owner)', created('document', TOKEN)],
-  ['GET', '/{auctionId}/cancellations/{cancellationId}/documents/{documentId}', 'get-cancellation-document', ANY, 'Read a document of a cancellation', resource('document')],
+  ['GET', '/{auctionId}/cancellations/{cancellationId}/documents/{documentId}', 'get-cancellation-document', READ, 'Read a document of a cancellation', resource('document')],
   ['PUT', '/{auctionId}/cancellations/{cancellationId}/documents/{documentId}', 'put-cancellation-document', BROKER, 'Upload a new version of a cancellation document (auction owner)', update('document', TOKEN)],
   ['PATCH', '/{auctionId}/cancellations/{cancellationId}/documents/{documentId}', 'patch-cancellation-document', BROKER, 'Change the fields of a cancellation document, not its file (auction owner)', update('document.patch', TOKEN)],
 ];
