@@ -1,6 +1,7 @@
 import { bots } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { serviceUrl } from './local-service.ts';
+import { answerHelp } from './cli-help.ts';
 
 /**
  * `npm run bot -- <name>`: runs one bot once inside the running `npm start` (through its local-only
@@ -10,6 +11,10 @@ import { serviceUrl } from './local-service.ts';
 const name = process.argv[2];
 // The auction room's bot has its own stack (functions/room/lambdas.ts); the gateway runs it as `room`.
 const names = [...bots.map((b) => b.name), ...(roomLambdas.some((l) => l.kind === 'bot') ? ['room'] : [])];
+answerHelp(
+  'Runs one bot once inside the running npm start (AGORA_URL, else .agora/local.json) and prints its report.',
+  `usage: npm run bot -- <${names.join('|')}>`,
+);
 if (!name || !names.includes(name)) {
   console.error(
     `${name ? `unknown bot ${JSON.stringify(name)}` : 'which bot?'}: one of ${names.join(', ')}\nusage: npm run bot -- <${names.join('|')}>`,

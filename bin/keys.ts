@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ROLES, type Role } from '../functions/domain/kernel/principal.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../functions/store/api-keys.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
+import { answerHelp } from './cli-help.ts';
 
 /**
  * Manages API keys in a table (docs/operations.md "First keys" and "Rotating a key"):
@@ -19,6 +20,10 @@ import { tableDescription, tableFailure, tableOptions, useTable } from './local-
  * (KEY_MEMO_MS, 10 s). Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.
  */
 const USAGE = `usage: npm run keys -- add <name> <${ROLES.join('|')}> [levels] | rotate <name> | list | revoke <name|id>  [--table <name> | --stack <stack>]`;
+answerHelp(
+  'Issues, rotates, lists and revokes API keys (stored as their SHA-256). Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.',
+  USAGE,
+);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A wrong argument: what is wrong, then the usage line. */

@@ -1,6 +1,7 @@
 import { MIGRATION_STEPS } from '../functions/store/migration-steps.ts';
 import { migrate } from '../functions/store/migrations.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
+import { answerHelp } from './cli-help.ts';
 
 /**
  * `npm run migrate`: brings every stored item to the current model (functions/store/migration-steps.ts), in a table
@@ -14,6 +15,10 @@ import { tableDescription, tableFailure, tableOptions, useTable } from './local-
  * arguments.
  */
 const USAGE = 'usage: npm run migrate -- [--dry-run] [--again] [--segments <n>] [--table <name> | --stack <stack>]';
+answerHelp(
+  'Brings every stored item to the current data model (functions/store/migration-steps.ts); resumable. Exit codes: 0 done, 1 failed or stopped (run it again), 2 wrong arguments.',
+  USAGE,
+);
 const wrong = (message: string): never => {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);

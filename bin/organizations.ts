@@ -4,6 +4,7 @@ import { schemaOf } from '../functions/domain/protocol/model.ts';
 import { organizationModel } from '../functions/domain/protocol/parts.ts';
 import { deleteOrganization, organizationDirectory, putOrganization } from '../functions/store/organizations.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
+import { answerHelp } from './cli-help.ts';
 
 /**
  * Manages the organization directory (interface.md §2.2 fill-in) in a table: that of the running `npm start` by
@@ -27,6 +28,10 @@ const checkEntry = compileCheck(
 
 const USAGE =
   'usage: npm run organizations -- add <file.json> | show <scheme> <id> | remove <scheme> <id>  [--table <name> | --stack <stack>]';
+answerHelp(
+  'Manages the organization directory (who may be a lot custodian or decision maker). Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.',
+  USAGE,
+);
 const wrong = (message: string): never => {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);

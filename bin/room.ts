@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
+import { answerHelp } from './cli-help.ts';
 
 /**
  * `npm run -s room -- <command>`: a small command-line client of the auction room (functions/room/protocol.schema.json),
@@ -16,6 +17,10 @@ import WebSocket from 'ws';
 const USAGE = `usage: npm run -s room -- stage <link> <stage name or type>
        npm run -s room -- show <link>
        npm run -s room -- bid <participationUrl> <amount|accept>`;
+answerHelp(
+  'A command-line bidder and observer of the auction room: when a stage starts, the room now, a bid. Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.',
+  USAGE,
+);
 const ANSWER_WITHIN_MS = 15_000;
 
 type Message = { type: string; [key: string]: any };

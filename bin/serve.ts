@@ -63,18 +63,19 @@ let shutdown = (): unknown => {
   process.exit(0);
 };
 let stopping = false;
-const onStop = () => {
+const onStop = (why: string) => {
   if (stopping) return;
   stopping = true;
+  console.log(`Stopping (${why}): the bots, the gateway, DynamoDB Local; the lock goes last.`);
   setTimeout(() => {
     release();
     process.exit(1);
   }, 4_000).unref();
   shutdown();
 };
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onStop);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => onStop(signal));
 const parent = process.ppid;
-setInterval(() => process.ppid !== parent && onStop(), 500).unref();
+setInterval(() => process.ppid !== parent && onStop('its parent is gone'), 500).unref();
 if (process.env.LOG_FORMAT !== 'json') humanizeStream(process.stdout);
 if (!inMemory && !process.env.DYNAMODB_ENDPOINT) mkdirSync(dbPath, { recursive: true });
 
@@ -107,7 +108,7 @@ try {
   fail(
     inMemory || external
       ? `DynamoDB Local at ${db.endpoint} refused the table: ${e.name}: ${e.message}`
-      : `The local data in ${dbPath} cannot be read (${e.name}: ${e.message.split('\n')[0]}): reset it with \`rm -rf ${dbPath}\`, or run without it: AGORA_IN_MEMORY=1 npm start.`,
+      : `The local data in ${dbPath} cannot be read (${e.name}: ${e.message.split('\n')[0]}): reset it with \`npm run reset\`, or run without it: AGORA_IN_MEMORY=1 npm start.`,
   );
 }
 // `npm run start:bundled`: the gateway serves the Lambda bundles CDK ships (lib/build.ts) instead of the sources.

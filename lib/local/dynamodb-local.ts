@@ -107,8 +107,10 @@ export async function startDynamoDbLocal(
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Where the next `npm start` finds this JVM if this process is killed without a chance to stop it (SIGKILL).
-  if (options.pidFile && jvm.pid)
+  if (options.pidFile && jvm.pid) {
     writeFileSync(options.pidFile, JSON.stringify({ pid: jvm.pid, dbPath: options.dbPath }));
+    jvm.once('exit', () => rmSync(options.pidFile!, { force: true }));
+  }
   const stop = () => {
     if (jvm.exitCode === null) jvm.kill('SIGKILL');
     if (options.pidFile) rmSync(options.pidFile, { force: true });

@@ -194,6 +194,10 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return true;
     }
   }
+  if (url.pathname === '/_local/clock' && method === 'GET') {
+    sendClock(res, (await runtimeConfig()).localRuntime()?.clockOffsetMs ?? 0);
+    return true;
+  }
   if (url.pathname === '/_local/clock' && method === 'PUT') {
     let offsetMs: unknown;
     try {
@@ -207,11 +211,23 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return true;
     }
     (await runtimeConfig()).setLocal({ clockOffsetMs: offsetMs });
-    send(res, 200, JSON_TYPE, JSON.stringify({ data: { offsetMs } }));
+    // Said in the log: what is written from now on is dated by this clock (docs/development.md, time travel).
+    localLog('clock moved', { offsetMs, now: new Date(Date.now() + offsetMs).toISOString() });
+    sendClock(res, offsetMs);
     return true;
   }
   return false;
 }
+
+/** The service clock: its offset from real time and the time it reads now (ISO, UTC). */
+const sendClock = (res: ServerResponse, offsetMs: number) =>
+  send(res, 200, JSON_TYPE, JSON.stringify({ data: { offsetMs, now: new Date(Date.now() + offsetMs).toISOString() } }));
+
+/** A line of the gateway's own in the handlers' JSON log format (npm start prints it short). */
+const localLog = (message: string, fields: Record<string, unknown>) =>
+  process.stdout.write(
+    `${JSON.stringify({ level: 'INFO', message, timestamp: new Date().toISOString(), service: 'agora', ...fields })}\n`,
+  );
 
 /**
  * The runtime's config module (the sources' copy; its state is shared with the bundles' copies on globalThis): the
@@ -227,6 +243,7 @@ interface RuntimeConfig {
     faults?: string;
   }): void;
   config(): { faults: string; publicUrl?: string };
+  localRuntime(): { clockOffsetMs: number } | undefined;
 }
 const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
 

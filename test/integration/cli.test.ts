@@ -149,7 +149,7 @@ describe('npm start on a broken data folder', () => {
     );
     expect(r.code).toBe(1);
     expect(r.err.trim()).toMatch(
-      /^The local data in \.agora\/dynamodb cannot be read \(.*\): reset it with `rm -rf \.agora\/dynamodb`, or run without it: AGORA_IN_MEMORY=1 npm start\.$/,
+      /^The local data in \.agora\/dynamodb cannot be read \(.*\): reset it with `npm run reset`, or run without it: AGORA_IN_MEMORY=1 npm start\.$/,
     );
     expect(readdirSync(join(dir, '.agora')).sort()).toEqual(['dynamodb']);
   }, 90_000);

@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useService } from '../support/service.ts';
+
+/** The local runtime's own tools: the clock a walkthrough moved, the reset of the data, and every CLI's --help. */
+const ROOT = resolve(import.meta.dirname, '../..');
+const service = useService();
+
+function cli(script: string, args: string[], cwd = ROOT): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((done) =>
+    execFile(
+      join(ROOT, 'node_modules/.bin/tsx'),
+      [join(ROOT, script), ...args],
+      { cwd, timeout: 60_000 },
+      (e, out, err) => done({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, out, err }),
+    ),
+  );
+}
+
+describe('GET /_local/clock', () => {
+  const clock = async (init?: RequestInit) => {
+    const res = await fetch(`${service.url}/_local/clock`, init);
+    return { status: res.status, body: (await res.json()) as { data: { offsetMs: number; now: string } } };
+  };
+  afterAll(() => service.setClockOffset(0));
+
+  it('answers the offset a walkthrough left and the time the service reads, and PUT answers the same', async () => {
+    const still = await clock();
+    expect(still.status).toBe(200);
+    expect(still.body.data.offsetMs).toBe(0);
+    expect(Math.abs(Date.parse(still.body.data.now) - Date.now())).toBeLessThan(5_000);
+    const day = 86_400_000;
+    const moved = await clock({
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ offsetMs: 14 * day }),
+    });
+    expect(moved.body.data.offsetMs).toBe(14 * day);
+    const read = await clock();
+    expect(read.body.data.offsetMs).toBe(14 * day);
+    expect(Date.parse(read.body.data.now) - Date.now()).toBeGreaterThan(14 * day - 5_000);
+  });
+});
+
+describe('npm run reset', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agora-reset-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, '.agora/dynamodb'), { recursive: true });
+    writeFileSync(join(dir, '.agora/dynamodb/shared-local-instance.db'), 'data');
+    return dir;
+  };
+
+  it('deletes the local data, a stale lock and local.json', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, '.agora/lock'), '999999999'); // the pid of a server long gone
+    writeFileSync(join(dir, '.agora/local.json'), '{}');
+    const r = await cli('bin/reset.ts', [], dir);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^Deleted \.agora\/dynamodb: the next npm start begins empty/);
+    for (const left of ['.agora/dynamodb', '.agora/lock', '.agora/local.json'])
+      expect(existsSync(join(dir, left)), left).toBe(false);
+  });
+
+  it('refuses while an npm start holds the folder, and changes nothing', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, '.agora/lock'), String(process.pid)); // a live holder: this test's process
+    const r = await cli('bin/reset.ts', [], dir);
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe(
+      `npm start (pid ${process.pid}) runs from this folder: stop it first (Ctrl-C). Nothing was changed.`,
+    );
+    expect(existsSync(join(dir, '.agora/dynamodb/shared-local-instance.db'))).toBe(true);
+    expect((await cli('bin/reset.ts', ['--everything'], dir)).code).toBe(2);
+  });
+});
+
+describe('--help', () => {
+  it.each(['keys', 'organizations', 'migrate', 'bot', 'room', 'reset'])(
+    'npm run %s -- --help says what it does and its usage, exit 0',
+    async (name) => {
+      const r = await cli(`bin/${name}.ts`, ['--help']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/\w.*\n(.|\n)*usage: npm run (-s )?\w+/);
+      expect(r.err).toBe('');
+    },
+  );
+});
