@@ -4,7 +4,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../bin/agora.ts';
 import { bots } from '../../functions/bots.ts';
-import { ROOM_BOT_SCHEDULE } from '../../functions/room/lambdas.ts';
+import { ROOM_BOT_SCHEDULE, roomLambdas } from '../../functions/room/lambdas.ts';
+import { routes } from '../../functions/routes.ts';
 import { heartbeatWindow, RUNBOOK, RUNBOOKS } from '../../lib/operations.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -160,6 +161,28 @@ describe('Alarms on the platform', () => {
     const total = 4 * (bots.length + 1) + 2 + 13;
     expect(allAlarms()).toHaveLength(total);
     expect(readFileSync(RUNBOOK, 'utf8')).toContain(`that is ${total} alarms`);
+  });
+});
+
+describe("docs/operations.md's cost section", () => {
+  it('counts routes, functions, alarms and alarm metrics as the code and the templates do', () => {
+    const guide = readFileSync(RUNBOOK, 'utf8');
+    const cost = guide.slice(guide.indexOf('## What a month costs')).replace(/\s+/g, ' ');
+    const apiRoutes = routes.filter((r) => r.path !== '$default').length;
+    const functions = stacksOf(built).reduce(
+      (n, s) => n + Object.keys(templates.get(s.stackName)!.findResources('AWS::Lambda::Function')).length,
+      0,
+    );
+    const alarmMetrics = allAlarms().reduce(
+      (n, a) => n + (a.Properties.Metrics ? a.Properties.Metrics.filter((m: any) => m.MetricStat).length : 1),
+      0,
+    );
+    expect(functions).toBe(routes.length + 1 + bots.length + 1 + roomLambdas.length);
+    expect(cost).toContain(`4 per route × ${apiRoutes} routes`);
+    expect(cost).toContain(`${apiRoutes} API routes`);
+    expect(cost).toContain(`${functions} functions`);
+    expect(cost).toContain(`${allAlarms().length} alarms`);
+    expect(cost).toContain(`${alarmMetrics} alarm metrics`);
   });
 });
 
