@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ROLES, type Role } from '../functions/domain/kernel/principal.ts';
+import { formatKyiv } from '../functions/domain/kernel/time.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../functions/store/api-keys.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
 import { answerHelp } from './cli-help.ts';
@@ -10,7 +11,7 @@ import { answerHelp } from './cli-help.ts';
  *   npm run keys -- add <name> <role> [levels]   a new principal and its first key, printed once; stored as its SHA-256
  *   npm run keys -- rotate <name>                one more key of that principal (same role and levels): its objects
  *                                                stay its own, since an owner is the name; every key keeps working
- *   npm run keys -- list                         id (the hash's first 12 hex digits), name, role, levels, created
+ *   npm run keys -- list                         id (the hash's first 12 hex digits), name, role, levels, created (Kyiv time)
  *   npm run keys -- revoke <name|id>             deletes the key of that id, or the only key of that name
  *
  * A name is a principal (the `owner` of what it creates); its keys are its credentials, any number of them. The table:
@@ -95,7 +96,9 @@ async function main() {
     const entries = await listApiKeys();
     if (!entries.length) return console.log(`no keys in ${where}`);
     console.log(['id', 'name', 'role', 'levels', 'created'].join('\t'));
-    for (const e of entries) console.log([e.id, e.name, e.role, e.levels || '-', e.created ?? '-'].join('\t'));
+    // Kyiv time, as the logs and the data say it (stored in UTC).
+    const created = (at?: string) => (at ? formatKyiv(new Date(at)) : '-');
+    for (const e of entries) console.log([e.id, e.name, e.role, e.levels || '-', created(e.created)].join('\t'));
   } else {
     const [wanted] = args;
     const all = await listApiKeys();

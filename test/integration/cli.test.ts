@@ -50,6 +50,8 @@ describe('npm run keys', () => {
     expect(list.code).toBe(0);
     expect(list.out.split('\n')[0]).toBe('id\tname\trole\tlevels\tcreated');
     expect(list.out.split('\n').filter((l) => l.includes('\tacme-broker\t'))).toHaveLength(1);
+    // Created in Kyiv time, as the logs and the data say it.
+    expect(list.out).toMatch(/\tacme-broker\tbroker\t1234\t\d{4}-\d\d-\d\dT[\d:.]+\+0[23]:00\n/);
     const revoked = await keys('revoke', 'acme-broker');
     expect(revoked.code).toBe(0);
     expect(revoked.out).toMatch(/^revoked [0-9a-f]{12} acme-broker \(broker\)/);

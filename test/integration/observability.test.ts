@@ -90,8 +90,10 @@ describe('logs, metrics and correlation ids', () => {
     await putApiKey(key, { name: 'logged-broker', role: 'broker', levels: '1234' });
     const basic = Buffer.from(`${key}:`).toString('base64');
     const secrets: string[] = [key, basic];
-    const { raw } = await captured(async () => {
+    let lotId = '';
+    const { raw, lines } = await captured(async () => {
       const created = await api.call('POST', '/api/0.1/lots', aLot(), { as: key });
+      lotId = created.body.data.id;
       const lot = { id: created.body.data.id, token: created.body.access.token as string };
       secrets.push(lot.token);
       await api.patch(`/api/0.1/lots/${lot.id}`, { status: 'pending' }, { as: key, token: lot.token });
@@ -113,6 +115,10 @@ describe('logs, metrics and correlation ids', () => {
     });
     expect(raw.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(raw.includes(secret), 'a secret in the logs').toBe(false);
+    // Each request line names the object it was about (the route's path parameters), never its token.
+    const patches = lines.filter((l) => l.message === 'request' && l.route === 'PATCH /api/0.1/lots/{lotId}');
+    expect(patches.length).toBeGreaterThan(0);
+    for (const line of patches) expect(line.lotId).toBe(lotId);
   });
 
   it('gives each bot run its own correlation id and counts its transitions', async () => {

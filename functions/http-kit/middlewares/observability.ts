@@ -8,8 +8,8 @@ type KitRequest = Request<Event, Response | HttpResult, Error, KitContext>;
 /**
  * Outermost of the kit: each request runs under its correlation id (the client's `x-correlation-id` when it is a plain
  * token, else API Gateway's request id), so every log line of the request carries it; the answer, whatever it is,
- * returns it in `x-correlation-id`, and one `request` line (route key, status, latency, caller name and role; never
- * headers, query or body) and the route's metrics close it.
+ * returns it in `x-correlation-id`, and one `request` line (route key, the path's ids, status, latency, caller name and
+ * role; never headers, query or body) and the route's metrics close it.
  */
 export const observability = (): KitMiddleware => ({
   before: ({ event, context }) => {
@@ -28,7 +28,14 @@ function close(request: KitRequest): void {
   const latencyMs = Math.round((performance.now() - (context.started ?? performance.now())) * 10) / 10;
   const status = response.statusCode ?? 200;
   const caller = context.caller ?? authorizerContextOf(event.requestContext?.authorizer?.lambda);
-  log()[status >= 500 ? 'error' : 'info']('request', { status, latencyMs, caller: caller.name, role: caller.role });
+  // The objects it was about (`lotId`, `bidId`...: the route's path parameters), beside the route template.
+  log()[status >= 500 ? 'error' : 'info']('request', {
+    ...event.pathParameters,
+    status,
+    latencyMs,
+    caller: caller.name,
+    role: caller.role,
+  });
   requestMetrics(event.routeKey ?? '$default', status, latencyMs);
   request.response = { ...response, headers: { ...response.headers, 'x-correlation-id': context.correlationId ?? '' } };
 }
