@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,12 +9,17 @@ import { useService } from '../support/service.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const service = useService();
 
-function cli(script: string, args: string[], cwd = ROOT): Promise<{ code: number; out: string; err: string }> {
+function cli(
+  script: string,
+  args: string[],
+  cwd = ROOT,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((done) =>
     execFile(
       join(ROOT, 'node_modules/.bin/tsx'),
       [join(ROOT, script), ...args],
-      { cwd, timeout: 60_000 },
+      { cwd, env, timeout: 60_000 },
       (e, out, err) => done({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, out, err }),
     ),
   );
@@ -92,4 +97,33 @@ describe('--help', () => {
       expect(r.err).toBe('');
     },
   );
+});
+
+describe('npm run diff and deploy without AWS settings', () => {
+  /** No profile, no keys, no region, no ~/.aws, no instance role. */
+  const bare = (extra: NodeJS.ProcessEnv = {}) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'agora-home-')) };
+    for (const name of Object.keys(env)) if (name.startsWith('AWS_')) delete env[name];
+    return { ...env, AWS_EC2_METADATA_DISABLED: 'true', ...extra };
+  };
+
+  it('says in one line what to set before anything is bundled: the region, then the credentials', async () => {
+    const noRegion = await cli('bin/aws-preflight.ts', [], ROOT, bare());
+    expect(noRegion.code).toBe(1);
+    expect(noRegion.err.trim().split('\n')).toHaveLength(1);
+    expect(noRegion.err).toMatch(/^No AWS region: set AWS_REGION/);
+    const noCredentials = await cli('bin/aws-preflight.ts', [], ROOT, bare({ AWS_REGION: 'eu-central-1' }));
+    expect(noCredentials.code).toBe(1);
+    expect(noCredentials.err.trim().split('\n')).toHaveLength(1);
+    expect(noCredentials.err).toMatch(/^No AWS credentials .*: set AWS_PROFILE/);
+    const ready = await cli(
+      'bin/aws-preflight.ts',
+      [],
+      ROOT,
+      bare({ AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }),
+    );
+    expect(ready.code, ready.err).toBe(0);
+    const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+    for (const name of ['diff', 'deploy']) expect(scripts[name]).toMatch(/^tsx bin\/aws-preflight\.ts && cdk /);
+  });
 });
