@@ -266,6 +266,18 @@ const AUCTION_ROUTES: readonly RouteRow[] = [
   ['PUT', '/{auctionId}/cancellations/{cancellationId}/documents/{documentId}', 'put-cancellation-document', BROKER, 'Upload a new version of a cancellation document (auction owner)', update('document', TOKEN)],
   ['PATCH', '/{auctionId}/cancellations/{cancellationId}/documents/{documentId}', 'patch-cancellation-document', BROKER, 'Change the fields of a cancellation document, not its file (auction owner)', update('document.patch', TOKEN)],
 ];
+/** The routes of the auction types whose contracts can be prolonged (descriptor `prolongations`). */
+// biome-ignore format: one route a line, read down like a table
+const CONTRACT_PROLONGATIONS: readonly RouteRow[] = [
+  ['GET', '/{auctionId}/contracts/{contractId}/prolongations', 'list-prolongations', READ, 'List the prolongations of a contract', collection('prolongation')],
+  ['POST', '/{auctionId}/contracts/{contractId}/prolongations', 'post-prolongation', BROKER, 'Record a prolongation of a contract (auction owner)', created('prolongation', TOKEN)],
+  ['GET', '/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}', 'get-prolongation', READ, 'Read a prolongation', resource('prolongation')],
+  ['PATCH', '/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}', 'patch-prolongation', BROKER, 'Change a draft prolongation, or apply it: the signing period is extended (auction owner)', resource('prolongation', { request: 'prolongation.patch', token: true })],
+  ['GET', '/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents', 'list-prolongation-documents', READ, 'List the documents of a prolongation (`?all=1`: every version)', collection('document')],
+  ['POST', '/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents', 'post-prolongation-document', BROKER, 'Add a document (its protocol) to a prolongation (auction owner)', created('document', TOKEN)],
+  ['GET', '/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents/{documentId}', 'get-prolongation-document', READ, 'Read a document of a prolongation', resource('document')],
+  ['PATCH', '/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents/{documentId}', 'patch-prolongation-document', BROKER, 'Change the fields of a prolongation document, not its file (auction owner)', update('document.patch', TOKEN)],
+];
 /** The routes of the auction types whose auctions can be taken over (descriptor `transfers`). */
 // biome-ignore format: one route a line, read down like a table
 const AUCTION_OWNERSHIP: readonly RouteRow[] = [
@@ -273,12 +285,23 @@ const AUCTION_OWNERSHIP: readonly RouteRow[] = [
   ['GET', '/{auctionId}/extract_credentials', 'get-auction-credentials', ['admin'], 'The owner and the stored (hashed) transfer token of an auction (admin; upstream: the contracting service)', resource('credentials')],
 ];
 
-/** An auction type's routes: those every type has and, where its auctions can be taken over, ownership and transfers. */
-const auctionTypeRoutes = ({ apiBase, procurementMethodType, style, transfers: to }: AuctionTypeDescriptor) => [
-  ...family(apiBase, 'http/auctions', [...AUCTION_ROUTES, ...(to ? AUCTION_OWNERSHIP : [])], {
-    type: procurementMethodType,
-    ...style,
-  }),
+/**
+ * An auction type's routes: those every type has, contract prolongations where its contracts have them, and where its
+ * auctions can be taken over, ownership and transfers.
+ */
+const auctionTypeRoutes = ({
+  apiBase,
+  procurementMethodType,
+  style,
+  transfers: to,
+  prolongations,
+}: AuctionTypeDescriptor) => [
+  ...family(
+    apiBase,
+    'http/auctions',
+    [...AUCTION_ROUTES, ...(prolongations ? CONTRACT_PROLONGATIONS : []), ...(to ? AUCTION_OWNERSHIP : [])],
+    { type: procurementMethodType, ...style },
+  ),
   ...(to ? transfers(to.version, style) : []),
 ];
 

@@ -7,6 +7,7 @@ import {
 } from '#domain/assets/types/bounce/definition.ts';
 import { contractPatchSchema } from '#domain/auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/cancellations.ts';
+import { prolongationPatchSchema, prolongationSchema } from '#domain/auctions/prolongations.ts';
 import { auctionResultsSchema } from '#domain/auctions/commands.ts';
 import { answerSchema, questionSchema } from '#domain/auctions/questions.ts';
 import { auctionDefinitions } from '#domain/auctions/registry.ts';
@@ -51,6 +52,8 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   'auction.results': auctionResultsSchema,
   cancellation: cancellationSchema,
   'cancellation.patch': cancellationPatchSchema,
+  prolongation: prolongationSchema,
+  'prolongation.patch': prolongationPatchSchema,
   relatedProcess: relatedProcessSchema,
   // ---- shapes without a domain JSON Schema
   credentials: {

@@ -36,7 +36,7 @@ GEB_ORDER = [
     'active_awarded_organizer_activate_contract', 'active_awarded_contract_after_activation',
     'active_awarded_auction_after_contract_activation',
 ]
-MARKS = ('before', 'gap', 'unreachable', 'note', 'ours', 'differs')
+MARKS = ('before', 'gap', 'unreachable', 'note', 'ours', 'differs', 'asJson')
 ID_KEYS = {'id', 'lotID', 'assetID', 'auctionID', 'contractID', 'relatedProcessID', 'relatedLot', 'merchandisingObject', 'bid_id',
            'relatedItem', 'owner_token', 'transfer_token', 'tenderID', 'token', 'transfer', 'url', 'auctionUrl',
            'participationUrl', 'hash', 'identifier'}

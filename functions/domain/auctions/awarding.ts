@@ -8,7 +8,7 @@ import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
 import type { AuctionResults, AwardPatch, ContractPatch } from '../schemas/generated/request-types.ts';
-import { accelerator, awardPeriods, type Timing } from '../calendar/periods.ts';
+import { accelerator, awardPeriods, prolongedSigningEnd, type Timing } from '../calendar/periods.ts';
 import type { Child } from '../kernel/aggregate.ts';
 import {
   childPlace,
@@ -24,6 +24,7 @@ import {
   type Working,
 } from './auction.ts';
 import { bidChild, bidRecords, type Bid } from './bids.ts';
+import { PROLONGATION_DAYS, prolongationsOf, type ProlongationView } from './prolongations.ts';
 import type { EventContext, TimedEvent } from './timed-events.ts';
 
 /**
@@ -93,7 +94,7 @@ export type Contract = Omit<ContractPatch, keyof ContractServer> & ContractServe
 
 /** Awards and contracts as GET shows them: with their documents (current versions) when they have any. */
 export type AwardView = Award & { documents?: DocumentRecord[] };
-export type ContractView = Contract & { documents?: DocumentRecord[] };
+export type ContractView = Contract & { documents?: DocumentRecord[]; prolongations?: ProlongationView[] };
 
 /**
  * What differs between the types' awarding, as data (upstream awarding v3 is the richest; landlease uses a subset):
@@ -265,8 +266,13 @@ const rankedAwards = (a: AuctionParts): Child<Award>[] =>
   [...awardChildren(a.children)].sort((x, y) => rankOf(x) - rankOf(y));
 
 export const awardsOf = (a: AuctionParts): AwardView[] => rankedAwards(a).map((c) => view(a, AWARD, c));
+/** A contract with its documents and, when it has any, its prolongations (contracting v3). */
+const contractWithProlongations = (a: AuctionParts, c: Child<Contract>): ContractView => {
+  const prolongations = prolongationsOf(a, c.data.id);
+  return prolongations.length ? { ...view(a, CONTRACT, c), prolongations } : view(a, CONTRACT, c);
+};
 export const contractsOf = (a: AuctionParts): ContractView[] =>
-  contractChildren(a.children).map((c) => view(a, CONTRACT, c));
+  contractChildren(a.children).map((c) => contractWithProlongations(a, c));
 
 function find<D extends Award | Contract>(children: Child<D>[], id: string, notFound: string): Child<D> {
   const found = children.find((c) => c.data.id === id);
@@ -277,7 +283,7 @@ function find<D extends Award | Contract>(children: Child<D>[], id: string, notF
 export const findAward = (a: AuctionParts, id: string) => find(awardChildren(a.children), id, 'award_id');
 export const findContract = (a: AuctionParts, id: string) => find(contractChildren(a.children), id, 'contract_id');
 export const awardView = (a: AuctionParts, id: string) => view(a, AWARD, findAward(a, id));
-export const contractView = (a: AuctionParts, id: string) => view(a, CONTRACT, findContract(a, id));
+export const contractView = (a: AuctionParts, id: string) => contractWithProlongations(a, findContract(a, id));
 
 function assertAuctionStatus(w: Working, allowed: readonly string[], what: string): void {
   if (!allowed.includes(w.root.status)) {
@@ -526,6 +532,22 @@ const CONTRACT_EDITS = ['dateSigned', 'status', 'period'] as const;
 export const contractPatchSchema = schemaOf(contractModel, { only: CONTRACT_EDITS });
 const checkContractPatch: CheckOf<ContractPatch> = (data) => checkWith('contractPatch', contractPatchSchema, data);
 
+/**
+ * A prolongation applied (its `nth` on the contract): the contract's signing period ends `PROLONGATION_DAYS[nth - 1]`
+ * working days after it started, at 18:00 Kyiv (accelerated in the sandbox); the chronograph's deadline follows it.
+ */
+export function prolongSigning(w: Working, contractId: string, nth: number, timing: Timing): void {
+  const child = findContract(w, contractId);
+  const { signingPeriod } = child.data;
+  const endDate = prolongedSigningEnd({
+    start: parseInstant(signingPeriod.startDate)!,
+    days: PROLONGATION_DAYS[nth - 1]!,
+    accelerator: accelerator(w.root.procurementMethodDetails, w.root.mode),
+    calendar: timing.calendar,
+  });
+  putChild(w, { ...child, data: { ...child.data, signingPeriod: { ...signingPeriod, endDate: formatKyiv(endDate) } } });
+}
+
 /** The owner's PATCH of a contract: `dateSigned`, then `status: active`, which completes the auction. */
 export function patchContract(
   w: Working,
@@ -582,7 +604,8 @@ export function recordResults(w: Working, results: AuctionResults['bids'], now: 
 /**
  * The award an overdue deadline concerns, and when (upstream v3 `check_award_status`, reference-behaviour.md §7.4):
  * - a `pending` award whose `verificationPeriod` ends before the protocol is loaded and the award activated;
- * - an `active` award whose contract is not signed (no `dateSigned`) by the end of its `signingPeriod`.
+ * - an `active` award whose contract is not signed (no `dateSigned`) by the end of the contract's `signingPeriod`
+ *   (the award's, unless a prolongation moved it: upstream `contract_overdue_predicate` reads the contract).
  * A signed contract has no deadline left: only its activation remains, which no clock forces.
  */
 function awardDeadlines(a: AuctionParts): { child: Child<Award>; at: Micros }[] {
@@ -593,7 +616,7 @@ function awardDeadlines(a: AuctionParts): { child: Child<Award>; at: Micros }[] 
     if (award.status !== 'active') return undefined;
     const open = contracts.filter((c) => c.awardID === award.id && c.status === 'pending');
     return open.length && !open.some((c) => c.dateSigned)
-      ? parseInstant(award.signingPeriod?.endDate ?? '')
+      ? parseInstant(open[0]!.signingPeriod.endDate ?? award.signingPeriod?.endDate ?? '')
       : undefined;
   };
   return awardChildren(a.children)

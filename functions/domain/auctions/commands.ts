@@ -39,6 +39,7 @@ import {
   findContract,
   patchAward,
   patchContract,
+  prolongSigning,
   recordResults,
   type AwardActor,
   type AwardView,
@@ -74,6 +75,16 @@ import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
 import { assertChildSizes } from './limits.ts';
+import {
+  addProlongation,
+  patchProlongation,
+  prolongationDocumentBody,
+  prolongationScope,
+  prolongationView,
+  findProlongation,
+  type Prolongation,
+  type ProlongationView,
+} from './prolongations.ts';
 import {
   addCancellation as newCancellation,
   assertCancellationDocumentsWritable,
@@ -683,6 +694,101 @@ export async function updateContract(
   });
   return contractView(saved, contractId);
 }
+
+// ---------------------------------------------------------------------------------------------------- prolongations
+
+/** The auction owner records a contract prolongation (`draft`; dgfInsider, contracting v3). */
+export async function addContractProlongation(
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  data: JsonRecord,
+): Promise<Prolongation> {
+  const { result } = await change(ctx, id, (w) => {
+    assertOwner(ctx, w);
+    findContract(w, contractId);
+    return addProlongation(w, documentScope(CONTRACT, contractId), data, ctx.now);
+  });
+  return result;
+}
+
+/** The owner edits a draft prolongation or applies it: the contract's signing period is moved in the same write. */
+export async function updateContractProlongation(
+  ctx: PeriodsContext,
+  id: string,
+  contractId: string,
+  prolongationId: string,
+  data: JsonRecord,
+): Promise<ProlongationView> {
+  const { saved } = await change(ctx, id, (w) => {
+    assertOwner(ctx, w);
+    findContract(w, contractId);
+    const { applied } = patchProlongation(w, contractId, prolongationId, data, ctx.now);
+    if (applied) prolongSigning(w, contractId, applied, ctx);
+  });
+  return prolongationView(saved, contractId, prolongationId);
+}
+
+/**
+ * A prolongation's document (its protocol, `prolongationProtocol`), added or changed in place by the auction owner
+ * under the contract documents' rules (upstream `validate_contract_document`, checked after the document).
+ */
+async function writeProlongationDocument(
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  prolongationId: string,
+  operation: 'add' | 'update',
+  write: (
+    w: Working,
+    def: AuctionDefinition,
+    scope: ReturnType<typeof documentScope>,
+  ) => { document: DocumentRecord; child: Child },
+): Promise<DocumentRecord> {
+  const { result } = await change(ctx, id, (w, def) => {
+    assertOwner(ctx, w);
+    findContract(w, contractId);
+    findProlongation(w, contractId, prolongationId);
+    const { document, child } = write(w, def, prolongationScope(prolongationId));
+    assertContractDocumentsWritable(w, contractId, operation);
+    putChild(w, child);
+    touch(w, ctx.now);
+    return document;
+  });
+  return result;
+}
+
+export const addProlongationDocument = (
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  prolongationId: string,
+  data: JsonRecord,
+) =>
+  writeProlongationDocument(ctx, id, contractId, prolongationId, 'add', (_w, def, scope) =>
+    newDocument(
+      prolongationDocumentBody(data),
+      { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      scope,
+    ),
+  );
+
+export const patchProlongationDocument = (
+  ctx: AuctionsContext,
+  id: string,
+  contractId: string,
+  prolongationId: string,
+  documentId: string,
+  data: JsonRecord,
+) =>
+  writeProlongationDocument(ctx, id, contractId, prolongationId, 'update', (w, _def, scope) =>
+    patchedDocument(
+      w.children,
+      documentId,
+      data.documentType === undefined ? data : prolongationDocumentBody(data),
+      scope,
+    ),
+  );
 
 // ---------------------------------------------------------------------------------------------------- cancellations
 

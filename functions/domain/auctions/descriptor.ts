@@ -17,6 +17,8 @@ export interface AuctionTypeDescriptor {
    * this API version (`2.5`). Absent: no transfer token, no ownership route.
    */
   transfers?: { version: string };
+  /** Its contracts can be prolonged (`.../contracts/{id}/prolongations`: upstream contracting v3, dgfInsider). */
+  prolongations?: true;
   /** The listing feed of its auctions (drafts are never listed). */
   feed: string;
   /**

@@ -12,11 +12,12 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
  *     every version                                           ≤   600 KB
  *   bids (at most 1,000), without their documents            ≤ 1,000 KB
  *   cancellations                                             ≤    50 KB
+ *   contract prolongations (dgfInsider)                       ≤    50 KB
  *   awards: one per active bid, each its bid's `tenderers`
  *     (≤ the bids' bytes) and ≤ 800 bytes of its own         ≤ 1,800 KB
  *   contracts: the live one (`items` ≤ the root)              ≤   410 KB
  *   -------------------------------------------------------------------
- *   the largest view                                          ≤ 4,660 KB
+ *   the largest view                                          ≤ 4,710 KB
  *
  * The store keeps the totals by kind beside the children, in the same transactions, so concurrent brokers cannot
  * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget. And no
@@ -35,7 +36,7 @@ export const ASKED_QUESTION_BYTES = 300_000;
 export const QUESTIONS_OF_ONE_BROKER = 100_000;
 
 export const AUCTION_BUDGETS: ChildBudgets = {
-  bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000 },
+  bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000, PROLONGATION: 50_000 },
   count: { BID: 1_000 },
   shares: ({ place, data, internal }) => {
     if (place.kind === 'DOC' && place.under?.kind === 'BID')
@@ -80,6 +81,7 @@ const FULL: Record<string, string> = {
   [BIDS_DOCUMENTS]: `The bids of an auction hold at most ${BID_DOCUMENT_BYTES / 1000} KB of documents (every version counts)`,
   BID: 'The auction takes at most 1000 bids, of at most 1000 KB in all',
   CANCELLATION: 'The auction holds at most 50 KB of cancellations',
+  PROLONGATION: 'The auction holds at most 50 KB of contract prolongations',
 };
 
 /** The most one question, document, bid or cancellation may take as stored (JSON text, UTF-8). */
@@ -88,6 +90,7 @@ export const CHILD_BYTES: Readonly<Record<string, number>> = {
   DOC: 8_000,
   BID: 8_000,
   CANCELLATION: 8_000,
+  PROLONGATION: 8_000,
 };
 
 const NOUN: Record<string, string> = {
@@ -95,6 +98,7 @@ const NOUN: Record<string, string> = {
   DOC: 'document',
   BID: 'bid',
   CANCELLATION: 'cancellation',
+  PROLONGATION: 'prolongation',
 };
 
 /** A client's child larger than its kind allows: 422, nothing written. */

@@ -5,6 +5,7 @@ import { documentScope, type Auction } from './auction.ts';
 import { AWARD, CONTRACT, findAward, findContract } from './awarding.ts';
 import { assertBidDocumentsReadable, BID, readBid, type Bid, type ParticipationLinks } from './bids.ts';
 import { CANCELLATION, findCancellation } from './cancellations.ts';
+import { findProlongation, prolongationScope, prolongationsOf, prolongationView } from './prolongations.ts';
 import { auctionType } from './catalog.ts';
 import type { AuctionsContext } from './context.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
@@ -125,4 +126,31 @@ export async function loadCancellationDocuments(
   const a = await loadAuction(ctx, id);
   findCancellation(a, cancellationId);
   return { children: a.children, scope: documentScope(CANCELLATION, cancellationId) };
+}
+
+/** A contract's prolongations (404 for an unknown contract). */
+export async function listProlongations(ctx: ReadContext, id: string, contractId: string) {
+  const a = await loadAuction(ctx, id);
+  findContract(a, contractId);
+  return prolongationsOf(a, contractId);
+}
+
+/** One prolongation of a contract, with its documents. */
+export async function getProlongation(ctx: ReadContext, id: string, contractId: string, prolongationId: string) {
+  const a = await loadAuction(ctx, id);
+  findContract(a, contractId);
+  return prolongationView(a, contractId, prolongationId);
+}
+
+/** The documents of one prolongation (404 for an unknown contract or prolongation), for the read routes. */
+export async function loadProlongationDocuments(
+  ctx: ReadContext,
+  id: string,
+  contractId: string,
+  prolongationId: string,
+): Promise<{ children: Child[]; scope: ChildOwner }> {
+  const a = await loadAuction(ctx, id);
+  findContract(a, contractId);
+  findProlongation(a, contractId, prolongationId);
+  return { children: a.children, scope: prolongationScope(prolongationId) };
 }

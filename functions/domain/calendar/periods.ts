@@ -184,6 +184,32 @@ const AWARD_END_HOUR = 18;
  * Past the working-day calendar's coverage, calendar days are counted instead (never a refusal: awarding is
  * started by the auction system or the chronograph, not by a client). Accelerated in the sandbox like every period.
  */
+/**
+ * The end of a contract's signing period once prolonged (upstream contracting v3 `ProlongationManager.apply`): 18:00
+ * Kyiv on the day `days` working days after the period's start (calendar days past the calendar's coverage);
+ * accelerated in the sandbox from that start, as upstream `accelerated_calculate_business_date`.
+ */
+export function prolongedSigningEnd({
+  start,
+  days,
+  accelerator: n = 1,
+  calendar,
+}: {
+  start: Micros;
+  days: number;
+  accelerator?: number;
+  calendar: Calendar;
+}): Micros {
+  let day: string;
+  try {
+    day = kyivDate(workingDaysLater(start, days, calendar));
+  } catch (error) {
+    if (!(error instanceof CalendarCoverageError)) throw error;
+    day = addCalendarDays(kyivDate(start), days);
+  }
+  return accelerate(start, n)(atKyivTime(day, AWARD_END_HOUR));
+}
+
 export function awardPeriods({
   now,
   accelerator: n = 1,

@@ -7,6 +7,7 @@ import {
 } from '../assets/types/bounce/definition.ts';
 import { awardPatchSchema, contractPatchSchema } from '../auctions/awarding.ts';
 import { cancellationPatchSchema, cancellationSchema } from '../auctions/cancellations.ts';
+import { prolongationPatchSchema, prolongationSchema } from '../auctions/prolongations.ts';
 import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
 import { auctionDefinitions } from '../auctions/registry.ts';
@@ -41,6 +42,8 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   auctionResults: auctionResultsSchema,
   cancellation: cancellationSchema,
   cancellationPatch: cancellationPatchSchema,
+  prolongation: prolongationSchema,
+  prolongationPatch: prolongationPatchSchema,
 };
 
 /** The validator of an auction type's schema: `landlease` + `bidPatch` is `landleaseBidPatch`. */

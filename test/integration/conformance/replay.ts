@@ -17,7 +17,8 @@ import { useService } from '../../support/service.ts';
  *
  * Marks in the fixture: `before` (steps that bring the state the original's test code forced: requests, bots, the
  * sandbox clock), `gap` (a field the protocol work is adding: run as expected to fail, so it fails loudly once
- * closed), `unreachable` (why the exchange cannot be replayed), `ours` (fields Agora adds on purpose, with why).
+ * closed), `unreachable` (why the exchange cannot be replayed), `ours` (fields Agora adds on purpose, with why),
+ * `asJson` (a multipart upload of the original, sent as the JSON document Agora takes).
  */
 
 export interface Exchange {
@@ -44,6 +45,11 @@ export interface Exchange {
   ours?: Record<string, string>;
   /** Fields or leaves that differ on purpose (`errors`: the refusal's text), each with why: `{path: reason}`. */
   differs?: Record<string, string>;
+  /**
+   * A multipart file upload of the original (its body not recorded), sent as the JSON document Agora takes: these
+   * fields, the file one of Agora's document service signed for the hash (interface.md: documents are links).
+   */
+  asJson?: Record<string, unknown>;
 }
 
 /** A step of the replay that is not itself a recording: a request, a bot run, or the sandbox clock moved. */
@@ -312,12 +318,14 @@ export function replayFamily(family: Family): void {
           ex.as,
           ex.method,
           ex.path,
-          ex.body === undefined
-            ? undefined
-            : 'raw' in (ex.body as object)
-              ? ex.body
-              : { ...(ex.body as object), data: translateBody((ex.body as any).data) },
-          ex.contentType,
+          ex.asJson
+            ? { data: translateBody(ex.asJson) }
+            : ex.body === undefined
+              ? undefined
+              : 'raw' in (ex.body as object)
+                ? ex.body
+                : { ...(ex.body as object), data: translateBody((ex.body as any).data) },
+          ex.asJson ? undefined : ex.contentType,
           ex.token,
         );
         learn(ex, res.body);

@@ -21,6 +21,7 @@ import {
   itemModel as landleaseItemModel,
 } from '../../../functions/domain/auctions/types/landlease/schema.ts';
 import { cancellationModel } from '../../../functions/domain/auctions/cancellations.ts';
+import { prolongationModel } from '../../../functions/domain/auctions/prolongations.ts';
 import { documentModel, lotDocumentModel } from '../../../functions/domain/documents/documents.ts';
 import { lotModel } from '../../../functions/domain/lots/lot.ts';
 import { fieldsOf, type ObjectModel } from '../../../functions/domain/protocol/model.ts';
@@ -48,6 +49,7 @@ const declarations: Record<string, ObjectModel> = {
   LandleaseBid: landleaseBidModel,
   Award: awardModel,
   Contract: contractModel,
+  Prolongation: prolongationModel,
   Question: questionModel,
   AuctionResults: auctionResultsModel,
   DgfInsiderAuction: insiderAuctionModel,

@@ -1325,6 +1325,21 @@ export type Lot = {
   auctions?: Array<string>;
 };
 
+export type Prolongation = {
+  decisionID: string;
+  description: string;
+  datePublished: string;
+  reason: "dgfPaymentImpossibility" | "dgfLackOfDocuments" | "dgfLegalObstacles" | "other";
+};
+
+export type ProlongationPatch = {
+  decisionID?: string;
+  description?: string;
+  datePublished?: string;
+  reason?: "dgfPaymentImpossibility" | "dgfLackOfDocuments" | "dgfLegalObstacles" | "other";
+  status?: "draft" | "applied";
+};
+
 export type Question = {
   title: string;
   description?: string;
@@ -1395,5 +1410,7 @@ export interface RequestTypes {
   landleaseBid: LandleaseBid;
   landleaseBidPatch: LandleaseBidPatch;
   lot: Lot;
+  prolongation: Prolongation;
+  prolongationPatch: ProlongationPatch;
   question: Question;
 }

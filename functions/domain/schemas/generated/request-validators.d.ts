@@ -23,6 +23,8 @@ export declare const landleaseAuctionStored: Validator;
 export declare const landleaseBid: Validator;
 export declare const landleaseBidPatch: Validator;
 export declare const lot: Validator;
+export declare const prolongation: Validator;
+export declare const prolongationPatch: Validator;
 export declare const question: Validator;
 /** The land-parcel item validators (validators.js), loaded with these. */
 export { validators as landParcels } from './validators.js';

@@ -12750,9 +12750,325 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
   validate150.errors = vErrors;
   return errors === 0;
 }
-const question = validate152;
-const schema55 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared17" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+const prolongation = validate152;
+const schema55 = { "type": "object", "additionalProperties": false, "required": ["decisionID", "description", "datePublished", "reason"], "properties": { "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 10 }, "datePublished": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "reason": { "enum": ["dgfPaymentImpossibility", "dgfLackOfDocuments", "dgfLegalObstacles", "other"] } } };
 function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.decisionID === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "decisionID" }, message: "must have required property 'decisionID'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.description === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.datePublished === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "datePublished" }, message: "must have required property 'datePublished'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.reason === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reason" }, message: "must have required property 'reason'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "decisionID" || key0 === "description" || key0 === "datePublished" || key0 === "reason")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.decisionID !== void 0) {
+      let data0 = data.decisionID;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err5 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data1 = data.description;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data1) < 10) {
+          const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.datePublished !== void 0) {
+      let data2 = data.datePublished;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err11 = { instancePath: instancePath + "/datePublished", schemaPath: "#/properties/datePublished/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (!formats0.validate(data2)) {
+          const err12 = { instancePath: instancePath + "/datePublished", schemaPath: "#/properties/datePublished/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/datePublished", schemaPath: "#/properties/datePublished/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== void 0) {
+      let data3 = data.reason;
+      if (!(data3 === "dgfPaymentImpossibility" || data3 === "dgfLackOfDocuments" || data3 === "dgfLegalObstacles" || data3 === "other")) {
+        const err14 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema55.properties.reason.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err15];
+    } else {
+      vErrors.push(err15);
+    }
+    errors++;
+  }
+  validate152.errors = vErrors;
+  return errors === 0;
+}
+const prolongationPatch = validate153;
+const schema56 = { "type": "object", "additionalProperties": false, "properties": { "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 10 }, "datePublished": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "reason": { "enum": ["dgfPaymentImpossibility", "dgfLackOfDocuments", "dgfLegalObstacles", "other"] }, "status": { "enum": ["draft", "applied"] } } };
+function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "decisionID" || key0 === "description" || key0 === "datePublished" || key0 === "reason" || key0 === "status")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.decisionID !== void 0) {
+      let data0 = data.decisionID;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 200) {
+          const err1 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/decisionID", schemaPath: "#/properties/decisionID/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data1 = data.description;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 2e4) {
+          const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func2(data1) < 10) {
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.datePublished !== void 0) {
+      let data2 = data.datePublished;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 2e4) {
+          const err7 = { instancePath: instancePath + "/datePublished", schemaPath: "#/properties/datePublished/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (!formats0.validate(data2)) {
+          const err8 = { instancePath: instancePath + "/datePublished", schemaPath: "#/properties/datePublished/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/datePublished", schemaPath: "#/properties/datePublished/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== void 0) {
+      let data3 = data.reason;
+      if (!(data3 === "dgfPaymentImpossibility" || data3 === "dgfLackOfDocuments" || data3 === "dgfLegalObstacles" || data3 === "other")) {
+        const err10 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema56.properties.reason.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data4 = data.status;
+      if (!(data4 === "draft" || data4 === "applied")) {
+        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema56.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate153.errors = vErrors;
+  return errors === 0;
+}
+const question = validate154;
+const schema57 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared17" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12847,7 +13163,7 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.questionOf !== void 0) {
       let data3 = data.questionOf;
       if (!(data3 === "tender" || data3 === "item" || data3 === "lot")) {
-        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema55.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema57.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12896,7 +13212,7 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
 export {
@@ -12923,5 +13239,7 @@ export {
   landleaseBid,
   landleaseBidPatch,
   lot,
+  prolongation,
+  prolongationPatch,
   question
 };

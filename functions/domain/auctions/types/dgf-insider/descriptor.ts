@@ -11,6 +11,7 @@ export const dgfInsiderType = {
   apiBase: '/api/2.3/auctions',
   style: { contentType: 'application/json; charset=UTF-8' },
   transfers: { version: '2.3' },
+  prolongations: true,
   feed: 'auctions-dgfInsider',
   participationOnActive: true,
   bidsHidden: ['active.tendering', 'active.auction'],

@@ -1,0 +1,15 @@
+import { loadProlongationDocuments } from '#domain/auctions/reads.ts';
+import { documentRead } from '#domain/documents/documents.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** GET /api/2.3/auctions/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents/{documentId}: with `previousVersions`; `?download=` redirects. */
+export const handler = httpHandler(async (req) => {
+  const { children, scope } = await loadProlongationDocuments(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.contractId,
+    req.params.prolongationId,
+  );
+  return documentRead(children, req.params.documentId, req.query, req.files, scope);
+});

@@ -1,0 +1,15 @@
+import { patchProlongationDocument } from '#domain/auctions/commands.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { auctionsContext } from './context.ts';
+
+/** PATCH /api/2.3/auctions/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents/{documentId}: the current version changes in place (auction owner). */
+export const handler = httpHandler(async (req) => ({
+  data: await patchProlongationDocument(
+    auctionsContext(req),
+    req.params.auctionId,
+    req.params.contractId,
+    req.params.prolongationId,
+    req.params.documentId,
+    req.data,
+  ),
+}));
