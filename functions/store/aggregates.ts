@@ -8,7 +8,7 @@ import type {
   ChildBudgets,
   Indexing,
 } from '#domain/kernel/aggregate.ts';
-import { ConflictError, NotFoundError } from '#domain/kernel/errors.ts';
+import { ConflictError, NotFoundError, UnprocessableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
 import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
@@ -43,6 +43,25 @@ const MAX_ATTEMPTS = 12;
 
 /** Full-jitter exponential backoff before retry `i` (0-based): a random wait up to 5 ms · 2^i, at most 200 ms. */
 const backoff = (i: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** i)));
+
+/**
+ * The most an aggregate's root object may take as JSON text: what a GET answers of it, escapes included (a control
+ * character takes 6 bytes as `\u0001`, 1 as DynamoDB stores it). With the children's budgets, also counted as JSON
+ * text, the answer is bounded by construction, not only what is stored.
+ */
+export const ROOT_JSON_BYTES = 400_000;
+
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * A client's root too large as JSON: 422, nothing written. Only a change that grows the root past the bound is refused,
+ * and never a server's (`unbudgeted`), so that a root stored larger before the bound still takes its procedure's steps.
+ */
+function assertRootWithinBound(root: unknown, before?: unknown): void {
+  const bytes = jsonBytes(root);
+  if (bytes > ROOT_JSON_BYTES && (before === undefined || bytes > jsonBytes(before)))
+    throw UnprocessableError.data(`The object is too large: at most ${ROOT_JSON_BYTES / 1000} KB as JSON`);
+}
 
 /** The root item: keys, revision, hashes, the public object, and the sparse index keys it belongs to. */
 export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'children'>): JsonObject {
@@ -127,6 +146,7 @@ export function changeWrites<T>(
   change: Change<T>,
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
+  if (!change.keepRevision && !change.unbudgeted) assertRootWithinBound(change.root, current.root);
   const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
   const rootWrite = change.keepRevision
     ? {
@@ -304,6 +324,7 @@ export function createWrites<T>(
   createRequest: string = randomUUID(),
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
+  assertRootWithinBound(a.root);
   return [
     {
       Put: {

@@ -3,10 +3,11 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
 
 /**
  * What one auction holds, so that its largest view stays under 5 MB (a Lambda answers at most 6 MB) whatever its
- * brokers send. Bytes are the children as stored (JSON text, UTF-8); a view shows no more than is stored, and the
+ * brokers send. Bytes are the children as stored, counted as JSON text (UTF-8, escapes included: what a view answers
+ * of them, a control character 6 bytes where DynamoDB keeps 1); a view shows no more than is stored, and the
  * server's own children (awards, contracts) follow from the bids:
  *
- *   root (one DynamoDB item)                                  ≤   400 KB
+ *   root, as JSON (store/aggregates.ts ROOT_JSON_BYTES)        ≤   400 KB
  *   questions (with their answers)                            ≤   400 KB
  *   documents: the auction's, bids', awards', contracts',
  *     every version                                           ≤   600 KB

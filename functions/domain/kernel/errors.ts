@@ -101,6 +101,21 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
+/**
+ * 500 in the envelope: an answer larger than a Lambda function may send (6 MB), which API Gateway would turn into a
+ * bare 500 anyway. The bounds on what is stored keep every view under it; this is the last guard, for objects stored
+ * before those bounds.
+ */
+export class AnswerTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super(500, {
+      location: 'body',
+      name: 'data',
+      description: `The answer would be larger than ${limitBytes} bytes: read the object's parts (documents, bids, questions) on their own`,
+    });
+  }
+}
+
 /** 503: the database refused or timed out for a passing reason (throttling, an internal error, a timeout). */
 export class ServiceUnavailableError extends DomainError {
   constructor(readonly retryAfterSeconds = 1) {

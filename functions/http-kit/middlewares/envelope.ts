@@ -1,9 +1,22 @@
+import { AnswerTooLargeError } from '#domain/kernel/errors.ts';
 import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
 import { config } from '#runtime/config.ts';
 import type { RouteRule } from '../route-rules.ts';
 import type { Event, HttpResult, KitMiddleware, Response } from '../types.ts';
 
-/** A JSON answer in the route's media type (`?opt_pretty=1`: indented). */
+/**
+ * The most a JSON answer's body may take as the function's answer carries it: inside the Lambda result, escaped once
+ * more (each `"` and `\` one byte more), under Lambda's 6 MB (6,291,456 bytes) with room for the status and headers.
+ */
+export const MAX_ANSWER_BYTES = 6_000_000;
+
+/** The bytes a body text takes in the function's answer (a JSON string in the Lambda result). */
+export const answeredBytes = (text: string): number => Buffer.byteLength(JSON.stringify(text));
+
+/**
+ * A JSON answer in the route's media type (`?opt_pretty=1`: indented, unless indenting would take it over
+ * MAX_ANSWER_BYTES: indentation grows with depth, so a pretty answer is bounded only by falling back to compact).
+ */
 export function respond(
   rule: RouteRule | undefined,
   event: Event,
@@ -12,7 +25,11 @@ export function respond(
   headers: Record<string, string> = {},
 ): Response {
   const pretty = event.queryStringParameters?.opt_pretty;
-  const text = pretty && pretty !== '0' && pretty !== 'false' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+  let text = JSON.stringify(body);
+  if (pretty && pretty !== '0' && pretty !== 'false') {
+    const indented = JSON.stringify(body, null, 2);
+    if (answeredBytes(indented) <= MAX_ANSWER_BYTES) text = indented;
+  }
   return {
     statusCode: status,
     headers: {
@@ -66,7 +83,9 @@ function answer(rule: RouteRule, event: Event, result: HttpResult, tokenShown: b
     ...result.extra,
     ...(result.access && { access: result.access }),
   };
-  return respond(rule, event, result.status ?? 200, payload, headers);
+  const response = respond(rule, event, result.status ?? 200, payload, headers);
+  if (answeredBytes(response.body ?? '') > MAX_ANSWER_BYTES) throw new AnswerTooLargeError(MAX_ANSWER_BYTES);
+  return response;
 }
 
 /**

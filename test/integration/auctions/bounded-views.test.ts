@@ -3,7 +3,7 @@ import { putApiKey } from '../../../functions/store/api-keys.ts';
 import { aDocument, anInsiderBid, anOrganization, aQuestion } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import { AUCTIONS, draftAuction, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 
 const service = useService();
 const api = client(() => service.url);
@@ -230,5 +230,38 @@ describe('an auction bounded against hostile brokers', () => {
       token: a.token,
     });
     expect(notice.status).toBe(201);
+  });
+});
+
+describe('an object bounded as it is answered, not only as it is stored', () => {
+  it('refuses a draft filled with control characters past 400 KB as JSON: its GET stays that small, pretty too', async () => {
+    const { id, token } = await draftAuction(api);
+    const url = `${AUCTIONS}/${id}`;
+    // 20,000 characters of U+0001 take 20 KB in DynamoDB and 120 KB as JSON (`\u0001`, six bytes each).
+    const controls = '\u0001'.repeat(20_000);
+    const { items } = (await api.get(url)).body.data;
+    const statuses: number[] = [];
+    for (const patch of [
+      { description: controls },
+      { description_en: controls },
+      { description_ru: controls },
+      { items: items.map((item: object) => ({ ...item, description: controls })) },
+      {
+        title_en: controls.slice(0, 2_000),
+        items: [...items, ...items].map((item: object) => ({ ...item, description: controls })),
+      },
+    ]) {
+      const res = await api.patch(url, patch, { token });
+      statuses.push(res.status);
+      if (res.status !== 200)
+        expect(res.body.errors[0].description).toBe('The object is too large: at most 400 KB as JSON');
+    }
+    expect(statuses).toContain(422);
+    for (const query of ['', '?opt_pretty=1']) {
+      const res = await fetch(`${service.url}${url}${query}`);
+      expect(res.status).toBe(200);
+      // The root's 400 KB as JSON, and the envelope and indentation around it.
+      expect(Buffer.byteLength(await res.text()), query).toBeLessThan(420_000);
+    }
   });
 });

@@ -196,6 +196,24 @@ describe('envelope', () => {
     const file = answer('GET /any', { file: { bytes: new Uint8Array([1, 2]), contentType: 'application/pdf' } });
     expect(file).toMatchObject({ statusCode: 200, isBase64Encoded: true, body: 'AQI=' });
   });
+
+  it('indents with opt_pretty only within what a function may answer, and never answers more than that', () => {
+    const pretty = (data: unknown) => {
+      const req = request(event('GET /any', { queryStringParameters: { opt_pretty: '1' } }), {
+        rule: rule('GET /any'),
+        principal: { ...BROKER, role: 'broker' },
+      });
+      req.response = { data };
+      envelope().after!(req);
+      return String((req.response as Response).body);
+    };
+    expect(pretty([[1]])).toBe(JSON.stringify({ data: [[1]] }, null, 2));
+    // 1.8 MB compact, about 14 MB indented: answered compact.
+    const deep = Array.from({ length: 300_000 }, () => [[1]]);
+    expect(pretty(deep)).toBe(JSON.stringify({ data: deep }));
+    // 4.5 MB of empty strings is 7.5 MB as the function answers it (each escaped once more): an error in the envelope.
+    expect(() => pretty(Array.from({ length: 1_500_000 }, () => ''))).toThrow(/larger than 6000000 bytes/);
+  });
 });
 
 describe('errors', () => {
