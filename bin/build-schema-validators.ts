@@ -21,6 +21,7 @@ import { transformSync } from 'esbuild';
 import { newAjv } from '../functions/domain/kernel/schema-compiler.ts';
 import { runtime } from '../functions/domain/kernel/json-schema-runtime.ts';
 import { requestSchemas } from '../functions/domain/schemas/request-schemas.ts';
+import { schemaDocument } from '../functions/domain/schemas/documents.ts';
 import { listSchemas } from '../functions/domain/schemas/registry.ts';
 import { generateRequestTypes } from './request-types.ts';
 import protocol from '../functions/room/protocol.schema.json' with { type: 'json' };
@@ -42,8 +43,8 @@ const exportName = (code: string, version: string) => `v${code}_${version}`;
 export function generateValidators(): { js: string; dts: string } {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
   const refs: Record<string, string> = {};
-  for (const { code, version, id, schema } of listSchemas()) {
-    ajv.addSchema(schema);
+  for (const { code, version, id } of listSchemas()) {
+    ajv.addSchema(schemaDocument({ id }) as object);
     refs[exportName(code, version)] = id;
   }
   const byId = Object.entries(refs)

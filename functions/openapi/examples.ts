@@ -1,6 +1,15 @@
+import type { AuctionTypeName } from '#domain/auctions/catalog.ts';
+import type { TypeExamples } from '#domain/auctions/definition.ts';
 import { custodian, tenderer } from '#domain/auctions/example-parties.ts';
-import { auctionDefinitions } from '#domain/auctions/registry.ts';
+import { examples as dgfInsider } from '#domain/auctions/types/dgf-insider/examples.ts';
+import { examples as landlease } from '#domain/auctions/types/landlease/examples.ts';
 import { auctionSchemaNames } from './schemas.ts';
+
+/**
+ * Each auction type's examples (types/<type>/examples.ts), by its name: a type listed in the catalog without its
+ * examples does not compile. Kept apart from the definitions, so that no Lambda but the OpenAPI document's carries them.
+ */
+export const AUCTION_EXAMPLES: { readonly [T in AuctionTypeName]: TypeExamples } = { landlease, dgfInsider };
 
 /**
  * Request bodies' `data` as the README's walkthroughs send them (a sale, an asset's life, the document service), so
@@ -89,9 +98,9 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   cancellation: { reason: 'Рішення організатора' },
   relatedProcess: { type: 'lot', relatedProcessID: '0123456789abcdef0123456789abcdef' },
   ownership: { id: '5a4b3c2d1e0f5a4b3c2d1e0f5a4b3c2d', transfer: '9f8e7d6c5b4a39281706f5e4d3c2b1a0' },
-  // Each auction type's, from its definition (types/<type>/examples.ts), by the names of its schemas.
+  // Each auction type's, by the names of its schemas.
   ...Object.fromEntries(
-    auctionDefinitions.flatMap(({ procurementMethodType: t, examples }) =>
+    Object.entries(AUCTION_EXAMPLES).flatMap(([t, examples]) =>
       Object.entries(auctionSchemaNames(t)).map(([key, name]) => [name, examples[key as keyof typeof examples]]),
     ),
   ),

@@ -70,8 +70,6 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
    * `bid.<type>`, `bid.<type>.patch`). A type may add its own (landlease: `auctionPeriod`).
    */
   schemas: AuctionSchemas;
-  /** The OpenAPI document's request examples, one per named schema (the OpenAPI lint checks each against it). */
-  examples: { readonly [K in keyof TypeSchemas]: JsonRecord };
 
   /**
    * An auction created from a lot (`merchandisingObject`) waits in `pending.verification` until the convoy has
@@ -93,3 +91,10 @@ export type AuctionSchemas = TypeSchemas & { readonly [own: string]: object };
 
 /** What the kernel stamps on a new auction of any type: ids, owner and dates (the definition's `initialize` sets the rest). */
 export type AuctionStamp = 'id' | 'auctionID' | 'owner' | 'date' | 'dateModified';
+
+/**
+ * A type's OpenAPI request examples (`types/<type>/examples.ts`), one per named schema (the OpenAPI lint checks each
+ * against it): read by the OpenAPI document alone (functions/openapi/examples.ts), apart from the definition, so that
+ * no Lambda but the document's carries them.
+ */
+export type TypeExamples = { readonly [K in keyof TypeSchemas]: JsonRecord };

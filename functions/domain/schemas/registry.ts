@@ -1,31 +1,24 @@
-import land06 from './land/06/schema_001.json' with { type: 'json' };
-import land061 from './land/06/1/schema_001.json' with { type: 'json' };
-
 /**
- * The item schemas (`schema_properties`), one entry per family code and version.
+ * The item schemas (`schema_properties`), one entry per family code and version: the index alone. The documents
+ * themselves (schemas/documents.ts) are imported only where they are served whole, so a Lambda that checks items
+ * (with validators compiled from them, loaded apart) does not carry them.
  *
  * Upstream keeps them in a directory tree (`schemas/06/1/schema_001.json` is family `061`,
- * version `001`); the files here keep that layout under `land/`, and are imported statically
- * so the bundle needs no file system.
+ * version `001`); the files keep that layout under `land/`.
  */
 export interface SchemaEntry {
   /** Family code: the classification-code prefix the schema applies to (`'06'`, `'061'`). */
   code: string;
   /** Three digits (`'001'`); the highest one is `latest`. */
   version: string;
-  /** `urn:cav:<8-digit code>-<check digit>.<version>` */
+  /** `urn:cav:<8-digit code>-<check digit>.<version>`: the document's `id` (a unit test holds the two together). */
   id: string;
-  schema: Readonly<Record<string, unknown>>;
 }
 
-const entry = (code: string, version: string, schema: { id: string }): SchemaEntry => ({
-  code,
-  version,
-  id: schema.id,
-  schema,
-});
-
-const SCHEMAS: readonly SchemaEntry[] = [entry('06', '001', land06), entry('061', '001', land061)];
+const SCHEMAS: readonly SchemaEntry[] = [
+  { code: '06', version: '001', id: 'urn:cav:06000000-2.001' },
+  { code: '061', version: '001', id: 'urn:cav:06100000-3.001' },
+];
 
 export const listSchemas = (): readonly SchemaEntry[] => SCHEMAS;
 

@@ -1,4 +1,5 @@
 import { NotFoundError } from '#domain/kernel/errors.ts';
+import { schemaDocument } from '#domain/schemas/documents.ts';
 import { findSchema } from '#domain/schemas/registry.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 
@@ -11,5 +12,5 @@ export const handler = httpHandler(async (req) => {
   if (!family) throw new NotFoundError('code');
   const entry = findSchema(req.params.code, req.query.version);
   if (!entry) throw new NotFoundError('version', 'querystring');
-  return { data: entry.schema };
+  return { data: schemaDocument(entry) };
 });

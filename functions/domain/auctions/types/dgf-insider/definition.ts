@@ -11,7 +11,6 @@ import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { cancellationTakesEffect, NO_BID_CLEARING } from '../../cancellations.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { span } from '../../texts.ts';
-import { examples } from './examples.ts';
 import { bidPatchSchema, insiderBids, newBidSchema } from './bids.ts';
 import { takesTransfers } from '../../descriptor.ts';
 import { dgfInsiderType } from './descriptor.ts';
@@ -253,5 +252,4 @@ export const dgfInsider: AuctionDefinition<'dgfInsider'> = {
     bid: newBidSchema,
     bidPatch: bidPatchSchema,
   },
-  examples,
 };

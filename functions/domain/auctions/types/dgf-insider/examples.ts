@@ -1,8 +1,8 @@
-import type { AuctionDefinition } from '../../definition.ts';
+import type { TypeExamples } from '../../definition.ts';
 import { custodian, tenderer } from '../../example-parties.ts';
 
 /** dgfInsider request bodies' `data` for the OpenAPI document, as the README's 2.3 walkthrough sends them. */
-export const examples: AuctionDefinition['examples'] = {
+export const examples: TypeExamples = {
   auction: {
     procurementMethodType: 'dgfInsider',
     merchandisingObject: '0123456789abcdef0123456789abcdef',

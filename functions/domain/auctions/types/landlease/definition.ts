@@ -16,7 +16,6 @@ import { draftOnlyCreate } from '../../creation.ts';
 import { withVat as vatOn } from '../../fields.ts';
 import { questionsOnlyIn } from '../../questions.ts';
 import { span } from '../../texts.ts';
-import { examples } from './examples.ts';
 import { bidPatchSchema, landleaseBids, newBidSchema } from './bids.ts';
 import { takesTransfers } from '../../descriptor.ts';
 import { landleaseType } from './descriptor.ts';
@@ -252,5 +251,4 @@ export const landlease: AuctionDefinition<'landlease'> = {
     bidPatch: bidPatchSchema,
     auctionPeriod: auctionPeriodSchema,
   },
-  examples,
 };

@@ -1,8 +1,8 @@
-import type { AuctionDefinition } from '../../definition.ts';
+import type { TypeExamples } from '../../definition.ts';
 import { custodian, tenderer } from '../../example-parties.ts';
 
 /** landlease request bodies' `data` for the OpenAPI document, as the README's 2.5 walkthrough sends them. */
-export const examples: AuctionDefinition['examples'] = {
+export const examples: TypeExamples = {
   auction: {
     title: 'Оренда земельної ділянки',
     description: 'Право оренди земельної ділянки',
