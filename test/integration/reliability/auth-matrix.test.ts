@@ -89,6 +89,19 @@ const KIND: Record<string, Kind> = {
   'http/auctions/patch-contract': 'owner',
   'http/auctions/post-cancellation': 'owner',
   'http/auctions/patch-cancellation': 'owner',
+  'http/auctions/list-cancellation-documents': 'read',
+  'http/auctions/get-cancellation-document': 'read',
+  'http/auctions/post-cancellation-document': 'owner',
+  'http/auctions/put-cancellation-document': 'owner',
+  'http/auctions/patch-cancellation-document': 'owner',
+  'http/auctions/list-prolongations': 'read',
+  'http/auctions/get-prolongation': 'read',
+  'http/auctions/post-prolongation': 'owner',
+  'http/auctions/patch-prolongation': 'owner',
+  'http/auctions/list-prolongation-documents': 'read',
+  'http/auctions/get-prolongation-document': 'read',
+  'http/auctions/post-prolongation-document': 'owner',
+  'http/auctions/patch-prolongation-document': 'owner',
   'http/auctions/get-auction-module': 'module',
   'http/auctions/post-auction-results': 'module',
   // Ownership and transfers: brokers only; an empty body is a 422. Related processes: the concierge writes (an
@@ -179,6 +192,7 @@ function target(
     awardId: insider ? w.award : FAKE,
     contractId: insider ? w.contract : FAKE,
     cancellationId: FAKE,
+    prolongationId: FAKE,
     relatedProcessId: FAKE,
     transferId: w.transferId,
     documentId: r.path.startsWith('/api/0.1/lots')
@@ -269,9 +283,10 @@ function expected(r: RouteDefinition, caller: Caller, w: World): [string, (res: 
   const isOwner = caller.name === "owner's token";
   const fake =
     (/\{(awardId|contractId|cancellationId)\}/.test(r.path) && !r.path.startsWith('/api/2.3/')) ||
-    /\{(cancellationId|relatedProcessId)\}/.test(r.path);
+    /\{(cancellationId|relatedProcessId|prolongationId)\}/.test(r.path);
   const admitted: [string, (res: Answer) => boolean] = fake
-    ? ['404 (no such child) or 403', (res) => res.status === 404 || res.status === 403]
+    ? // The body is checked before the object is read: an empty one to an unknown child may be its 422.
+      ['404 (no such child), 403 or 422', (res) => [403, 404, 422].includes(res.status)]
     : [
         '2xx, 422, or a business refusal (403 in body)',
         (res) =>
