@@ -693,7 +693,7 @@ let proposal; // { cents, stage, far, asked } a bid shown back for confirmation,
 function propose(cents) {
   const offer = currentOffer();
   const wrong = outsideOffer(cents, offer);
-  if (wrong) return answer(wrong);
+  if (wrong) return answer(() => outsideOffer(cents, offer));
   const stage = stageOf(room.document);
   const far = offer && offer.from < offer.upTo && cents > FAR * offer.from;
   proposal = { cents, stage: stage?.name, type: stage?.type, far, asked: 1, from: offer?.from };
@@ -752,8 +752,8 @@ function onBidAnswer(message) {
   const bid = pending;
   pending = undefined;
   if (message.outcome === 'refused') answer(() => explain(message, bid));
-  else if (message.outcome === 'sealed') answer(message.amount === -1 ? t('withdrawn') : t('sealed'));
-  else answer(`${t('accepted')}: ${money(message.amount)}`);
+  else if (message.outcome === 'sealed') answer(() => (message.amount === -1 ? t('withdrawn') : t('sealed')));
+  else answer(() => `${t('accepted')}: ${money(message.amount)}`);
   draw();
 }
 
@@ -788,16 +788,17 @@ function settlePending() {
   if (!pending || !room) return;
   const shown = me?.ownBid?.amount === pending.amount || (pending.amount === -1 && me && !me.ownBid);
   if (shown) {
-    answer(`${t('confirmed')}: ${money(pending.amount)}`);
+    const { amount } = pending;
+    answer(() => `${t('confirmed')}: ${money(amount)}`);
     pending = undefined;
     return;
   }
   if (stageOf(room.document)?.name === pending.stage && !room.document.ended) {
-    answer(t('resent'));
+    answer(() => t('resent'));
     return transmit();
   }
   pending = undefined;
-  answer(t('dropped'));
+  answer(() => t('dropped'));
 }
 
 // ------------------------------------------------------------------------------------------------ connection

@@ -139,6 +139,11 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(await en.page.inputValue('#bid-amount')).toBe('108,000.00');
     await en.page.fill('#bid-amount', '105 000');
     expect(plainSpaces(await clickBid(en.page, '#bid-send'))).toBe('Bid accepted: UAH 105,000.00');
+    // Switching the language switches every line, the answer to a bid too.
+    await en.page.click('#lang');
+    expect(await text(en.page, '#bid-answer')).toBe('Ставку прийнято: 105 000,00 грн');
+    expect(await text(en.page, '#connection')).toBe('На зв’язку');
+    await en.page.click('#lang');
 
     // Who leads, on every page, and "you" on the leader's own.
     await uk.page.waitForFunction(() => document.getElementById('leader')?.textContent?.includes('Учасник №1'));
