@@ -889,6 +889,10 @@ $('bid-withdraw').addEventListener('click', () => {
   cancelProposal();
   sendBid(-1);
 });
+// A new amount typed: the answer to the previous one (a refusal, say) no longer applies to what the field shows.
+$('bid-amount').addEventListener('input', () => {
+  if (!pending) answer('');
+});
 $('confirm-yes').addEventListener('click', confirmProposal);
 $('confirm-no').addEventListener('click', () => cancelProposal());
 
