@@ -333,7 +333,7 @@ const roomPage = (path: string, type: string, kind: string): RouteDefinition[] =
   // biome-ignore format: one route a line, read down like a table
   family(`/${path}/{auctionId}`, 'room-page', [
     ['GET', '', 'page', PUBLIC, 'The auction room page', { response: 'html', operationId: `get${kind}RoomPage` }, { ...NO_TABLE, roomSocket: true }],
-    ['GET', '/login', 'login', PUBLIC, "A bidder's participation link: the auction's terms", { response: 'html', operationId: `get${kind}RoomLogin` }, { ...NO_TABLE, ...PARTICIPATION }],
+    ['GET', '/login', 'login', PUBLIC, "A bidder's participation link: the auction's terms", { response: 'html', operationId: `get${kind}RoomLogin` }, { table: 'ro', ...PARTICIPATION }],
     ['POST', '/login', 'agree', PUBLIC, "A bidder agrees to the terms: the session (a cookie), then the page", { response: 'html', operationId: `post${kind}RoomLogin` }, { ...NO_TABLE, ...PARTICIPATION }],
     ['GET', '/session', 'session-token', PUBLIC, "The room page's WebSocket token of a bidder's session", resource(undefined, { operationId: `get${kind}RoomSession` }), { ...NO_TABLE, ...PARTICIPATION }],
   ], { type });

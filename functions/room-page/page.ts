@@ -24,26 +24,16 @@ export const handler = async (event: Event) => {
   <span id="connection" class="connection" role="status" aria-live="polite"></span>
   <button type="button" id="lang" class="lang" aria-label="Мова / Language">EN</button>
 </header>
-<section class="card" aria-labelledby="title">
-  <h1 id="title">${id}</h1>
-  <dl class="facts">
-    <dt data-t="auctionId"></dt><dd id="auction-id">${id}</dd>
-    <dt data-t="organizer"></dt><dd id="organizer">—</dd>
-    <dt data-t="startValue"></dt><dd id="start-value">—</dd>
-    <dt data-t="minimalStep"></dt><dd id="minimal-step">—</dd>
-    <dt data-t="role"></dt><dd id="role">—</dd>
-  </dl>
-</section>
 <section class="card now" aria-labelledby="stage-name">
+  <h1 id="title">${id}</h1>
   <h2 id="stage-name">—</h2>
-  <p class="countdown"><span data-t="timeLeft"></span> <time id="countdown">—</time></p>
-  <p class="amount"><span data-t="currentAmount"></span> <strong id="current-amount">—</strong></p>
-  <p id="ended" class="ended" hidden></p>
+  <p id="countdown-line" class="countdown" hidden><span id="countdown-label"></span> <time id="countdown"></time></p>
+  <p id="leader-line" class="amount" hidden><span data-t="leader"></span> <strong id="leader"></strong></p>
+  <p id="least-line" class="amount" hidden><span id="least-label"></span> <strong id="least"></strong></p>
+  <div id="ended" class="ended" hidden></div>
 </section>
 <section class="card" id="bidding" hidden aria-labelledby="bid-title">
   <h2 id="bid-title" data-t="yourBid"></h2>
-  <p id="bid-rule" class="rule"></p>
-  <p id="own-bid" class="own"></p>
   <form id="bid-form" novalidate>
     <label for="bid-amount" id="bid-label" data-t="amount"></label>
     <div class="row">
@@ -64,6 +54,18 @@ export const handler = async (event: Event) => {
     </div>
   </div>
   <p id="bid-answer" class="answer" role="alert" aria-live="assertive"></p>
+  <p id="bid-rule" class="rule"></p>
+  <p id="own-bid" class="own" hidden></p>
+</section>
+<section class="card" aria-labelledby="facts-title">
+  <h2 id="facts-title" data-t="auction"></h2>
+  <dl class="facts">
+    <dt data-t="auctionId"></dt><dd id="auction-id">${id}</dd>
+    <dt data-t="organizer"></dt><dd id="organizer">—</dd>
+    <dt data-t="startValue"></dt><dd id="start-value">—</dd>
+    <dt data-t="minimalStep"></dt><dd id="minimal-step">—</dd>
+    <dt data-t="role"></dt><dd id="role">—</dd>
+  </dl>
 </section>
 <section class="card" aria-labelledby="results-title">
   <h2 id="results-title" data-t="results"></h2>

@@ -257,6 +257,12 @@ export function publicDocument(state: RoomState, now: string): PublicRoomDocumen
     stagesFrom,
     currentStage: current.index,
     results: rules.standings(state, at).map(result),
+    history: rules.history(state, at).map((b) => ({
+      bidderNumber: numberOf.get(b.bidderId) ?? 0,
+      amount: b.amount,
+      date: b.date,
+      stage: b.stage,
+    })),
     bidders: state.bidders.map((b) => ({
       bidderNumber: b.number,
       label: labelOf(state, b),

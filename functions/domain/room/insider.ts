@@ -249,6 +249,14 @@ export const insiderRules: RoomRules = {
     return lines.sort(bestFirst);
   },
 
+  // The Dutch winner's accept at once, the best bid once its stage is over; the sealed bids are the results' lines.
+  history(state, now) {
+    const winner = dutchWinnerOf(state);
+    const best = bestBidOf(state);
+    const announcement = state.ended ? instant(state.ended.at) : instant(stageOf(state, 'announcement').start);
+    return [...(winner ? [winner] : []), ...(best && now >= announcement ? [best] : [])];
+  },
+
   results(state) {
     const lines = new Map(this.standings(state, Number.POSITIVE_INFINITY).map((s) => [s.bidderId, s]));
     return {

@@ -27,6 +27,8 @@ import {
  * start and the accepted bids, so a bid and the schedule can never disagree.
  */
 
+/** The bids the history carries: as many as the public document carries stages (engine.ts), about two a round. */
+const MAX_HISTORY = 60;
 const PAUSE = 10 * SECOND;
 const ROUND = 180 * SECOND;
 const DEADLINE_HOUR = 17;
@@ -151,6 +153,9 @@ export const landleaseRules: RoomRules = {
     const { end, reason } = schedule(state);
     return at === end ? ended(state, at, reason) : state;
   },
+
+  // Every round's bid, the latest ones as many as the document carries rounds.
+  history: (state) => state.bids.slice(-MAX_HISTORY),
 
   standings: (state) => [...latestPerBidder(state.bids).values()].sort(bestFirst),
 

@@ -183,6 +183,8 @@ export interface PublicRoomDocument {
   stagesFrom: number;
   currentStage: number;
   results: PublicResult[];
+  /** The accepted bids that may be shown, in order, with the stage each was placed in (landlease: the latest 60). */
+  history: { bidderNumber: number; amount: number; date: string; stage: string }[];
   bidders: { bidderNumber: number; label: string; bidderId?: string }[];
   ended?: { at: string; reason: EndReason };
   namesRevealed: boolean;

@@ -46,6 +46,8 @@ export interface RoomRules {
   apply(state: RoomState, at: Micros, sealed: SealedBid[]): RoomState;
   /** The latest result per bidder that may be shown at `now` (all of them once ended), best first. */
   standings(state: RoomState, now: Micros): Standing[];
+  /** The accepted bids that may be shown at `now`, in order, each with its stage (the page's bid history). */
+  history(state: RoomState, now: Micros): AcceptedBid[];
   /** The POST /auction body data. */
   results(state: RoomState): RoomResults;
 }

@@ -22,8 +22,26 @@ const WORDS = {
     minimalStep: 'Мінімальний крок',
     role: 'Ви',
     observer: 'Спостерігач',
+    auction: 'Аукціон',
     timeLeft: 'Залишилось:',
-    currentAmount: 'Поточна сума:',
+    next: (name, at) => `Далі: ${name} о ${at}, через`,
+    startsAt: (at) => `Початок о ${at}, через`,
+    leader: 'Лідер:',
+    noLeader: 'ставок ще немає',
+    you: 'ви',
+    leastFrom: 'Найменша прийнятна ставка:',
+    leastNext: 'Наступний етап, ставки:',
+    from: (amount) => `від ${amount}`,
+    stepPrice: 'Ціна кроку:',
+    bidderN: (n) => `Учасник №${n}`,
+    noBid: 'без ставки',
+    leads: 'лідер',
+    youLead: 'ви лідер',
+    dutchWinner: 'переможець голландського етапу',
+    sealedWinner: 'найкраща закрита ставка',
+    skipped: 'пропущено',
+    bidBy: (who, amount, at) => `${who}: ${amount} о ${at}`,
+    queued: 'Немає зв’язку: ставку буде надіслано, щойно зв’язок відновиться…',
     yourBid: 'Ваша ставка',
     amount: 'Сума',
     send: 'Надіслати',
@@ -33,7 +51,7 @@ const WORDS = {
     results: 'Результати',
     bidder: 'Учасник',
     time: 'Час',
-    stages: 'Етапи',
+    stages: 'Етапи і ставки',
     connecting: 'З’єднання…',
     online: 'На зв’язку',
     reconnecting: (n) => `Зв’язок втрачено: перепідключення (спроба ${n})…`,
@@ -79,17 +97,27 @@ const WORDS = {
       announcement: 'Оголошення результатів',
     },
     rule: {
-      dutch: 'Натисніть «Прийняти», щоб погодитися на поточну суму голландського кроку.',
-      sealedbid:
-        'Закрита ставка, вища за суму голландського етапу; її бачите лише ви; до кінця етапу її можна змінити або відкликати.',
-      bestbid:
-        'Переможець голландського етапу: ставка щонайменше на 1% вища за найкращу закриту ставку, або «Відкликати», щоб лишити свою суму.',
-      english: 'Прийміть мінімальну суму раунду або підніміть її на цілу кількість кроків.',
+      dutch: ({ from }) => `Натисніть «Прийняти», щоб купити за ціною кроку: ${from}. З кожним кроком ціна знижується.`,
+      sealedbid: ({ from }) =>
+        `Закрита ставка від ${from} (вище суми голландського етапу); її бачите лише ви; до кінця етапу її можна змінити або відкликати.`,
+      bestbid: ({ from, step, dutch }) =>
+        `Ви переможець голландського етапу: ставка від ${from} (найкраща закрита ставка плюс 1 % стартової ціни, ${step}), або «Відкликати», щоб лишити свою суму ${dutch}.`,
+      english: ({ from, step, next }) =>
+        `Прийміть суму раунду (${from}) або запропонуйте більшу, кратну кроку ${step}: наприклад, ${next} («+ крок»).`,
     },
+    wait: {
+      pause: (next, at) => `Пауза. Далі: ${next} о ${at}.`,
+      dutchWinner: (amount, at) =>
+        `Ви перемогли на голландському етапі (${amount}). Закриті ставки роблять інші учасники; о ${at} ви зможете підвищити свою ставку.`,
+      notDutchWinner: (at) => `Кращу ставку робить лише переможець голландського етапу. Результати о ${at}.`,
+      over: (at) => `Ставки завершено. Результати о ${at}.`,
+    },
+    beaten: (who, amount, next) => `${who} запропонував ${amount} раніше: раунд закрито. ${next}`,
+    nextRound: (at, from) => `Наступний раунд о ${at}, ставки від ${from}.`,
+    stepGone: (price) => `Крок завершився раніше, ніж надійшла ваша згода. Ціна зараз: ${price}.`,
     refusal: {
       observer: 'Ви спостерігач і не можете робити ставки',
       stage: 'Поточний етап не дозволяє ставки',
-      amount: 'Сума не відповідає правилам етапу',
       'too-low': 'Занадто мала сума',
       'not-multiple': 'Сума має бути кратною мінімальному кроку',
       'dutch-winner': 'Переможець голландського етапу не робить закритих ставок',
@@ -118,8 +146,26 @@ const WORDS = {
     minimalStep: 'Minimal step',
     role: 'You are',
     observer: 'An observer',
+    auction: 'Auction',
     timeLeft: 'Time left:',
-    currentAmount: 'Current amount:',
+    next: (name, at) => `Next: ${name} at ${at}, in`,
+    startsAt: (at) => `Starts at ${at}, in`,
+    leader: 'Leading:',
+    noLeader: 'no bid yet',
+    you: 'you',
+    leastFrom: 'Least acceptable bid:',
+    leastNext: 'Next stage, bids:',
+    from: (amount) => `from ${amount}`,
+    stepPrice: 'Step price:',
+    bidderN: (n) => `Bidder #${n}`,
+    noBid: 'no bid',
+    leads: 'leads',
+    youLead: 'you lead',
+    dutchWinner: 'Dutch winner',
+    sealedWinner: 'best sealed bid',
+    skipped: 'skipped',
+    bidBy: (who, amount, at) => `${who}: ${amount} at ${at}`,
+    queued: 'Bid queued: no connection, it is sent as soon as the connection is back…',
     yourBid: 'Your bid',
     amount: 'Amount',
     send: 'Send',
@@ -129,7 +175,7 @@ const WORDS = {
     results: 'Results',
     bidder: 'Bidder',
     time: 'Time',
-    stages: 'Stages',
+    stages: 'Stages and bids',
     connecting: 'Connecting…',
     online: 'Connected',
     reconnecting: (n) => `Connection lost: reconnecting (attempt ${n})…`,
@@ -175,12 +221,28 @@ const WORDS = {
       announcement: 'Announcement',
     },
     rule: {
-      dutch: 'Press "Accept" to take the current Dutch step amount.',
-      sealedbid: 'A sealed bid above the Dutch amount; only you see it; change or withdraw it until the stage ends.',
-      bestbid: 'The Dutch winner only: at least 1% above the best sealed bid, or "Withdraw" to keep the Dutch amount.',
-      english: "Accept the round's minimal amount or raise it by whole steps.",
+      dutch: ({ from }) => `Press "Accept" to buy at the step's price: ${from}. The price falls at every step.`,
+      sealedbid: ({ from }) =>
+        `A sealed bid from ${from} (above the Dutch amount); only you see it; change or withdraw it until the stage ends.`,
+      bestbid: ({ from, step, dutch }) =>
+        `You won the Dutch part: bid from ${from} (the best sealed bid plus 1 % of the starting value, ${step}), or "Withdraw" to keep your ${dutch}.`,
+      english: ({ from, step, next }) =>
+        `Accept the round's amount (${from}) or bid more, a multiple of the step ${step}: e.g. ${next} ("+ step").`,
     },
+    wait: {
+      pause: (next, at) => `A pause. Next: ${next} at ${at}.`,
+      dutchWinner: (amount, at) =>
+        `You won the Dutch part (${amount}). The other bidders place sealed bids now; at ${at} you may raise your bid.`,
+      notDutchWinner: (at) => `Only the Dutch winner bids now. The results at ${at}.`,
+      over: (at) => `The bidding is over. The results at ${at}.`,
+    },
+    beaten: (who, amount, next) => `${who} bid ${amount} first: the round is closed. ${next}`,
+    nextRound: (at, from) => `The next round at ${at}, bids from ${from}.`,
+    stepGone: (price) => `The step ended before your accept arrived. The price now: ${price}.`,
     refusal: {
+      stage: 'The current stage takes no bids',
+      'not-dutch-winner': 'Only the Dutch winner places the best bid',
+      'dutch-winner': 'The Dutch winner places no sealed bid',
       'too-high': 'The amount is above the limit: 100 times the starting value',
     },
     reason: {
@@ -193,7 +255,9 @@ const WORDS = {
   },
 };
 
-let lang = localStorage.getItem('room-lang') === 'en' ? 'en' : 'uk';
+// The language chosen on the page before, else the browser's: Ukrainian for a Ukrainian browser, English otherwise.
+const browserLang = (navigator.languages?.[0] ?? navigator.language ?? 'uk').toLowerCase();
+let lang = localStorage.getItem('room-lang') ?? (browserLang.startsWith('uk') ? 'uk' : 'en');
 const t = (key) => WORDS[lang][key];
 
 // ------------------------------------------------------------------------------------------------ state
@@ -204,7 +268,8 @@ let offsetMs = 0; // server time minus browser time
 let socket;
 let attempts = 0;
 let pending; // { amount, stage, resent } a bid sent and not yet answered
-let lastAnswer = '';
+let lastAnswer = () => ''; // the bid answer, in words of the current language and document
+let connection = { kind: 'connecting' };
 
 /** An instant of the room (ISO with an offset, maybe microseconds) as epoch milliseconds. */
 const instant = (text) => Date.parse(String(text).replace(/(\.\d{3})\d+/, '$1'));
@@ -236,13 +301,41 @@ function stageName(stage) {
   if (typeof word !== 'function') return word;
   return word(stage.type === 'dutch' ? Number(number) + 1 : Number(number ?? 1));
 }
-const labelOf = (doc, number) => doc.bidders.find((b) => b.bidderNumber === number)?.label ?? `#${number}`;
+/** A bidder's label: the name once revealed, "Bidder #N" in the page's language before. */
+const labelOf = (doc, number) =>
+  (doc.namesRevealed && doc.bidders.find((b) => b.bidderNumber === number)?.label) || t('bidderN')(number);
+/** An instant as Kyiv time, with the date when it is not today's (a room opened the day before its auction). */
+function when(text) {
+  const day = (at) => new Date(at).toLocaleDateString('uk-UA', { timeZone: 'Europe/Kyiv' });
+  const at = instant(text);
+  const date =
+    day(at) === day(serverNow())
+      ? ''
+      : `${new Date(at).toLocaleDateString(lang === 'uk' ? 'uk-UA' : 'en-GB', { timeZone: 'Europe/Kyiv' })} `;
+  return `${date}${clock(text)}`;
+}
+/** The stage after `stage` in the document, if it has one. */
+const nextStage = (doc, stage) => doc.stages.find((s) => s.index === stage.index + 1);
+/** The first stage of `type` in the document. */
+const stageOfType = (doc, type) => doc.stages.find((s) => s.type === type);
+const BIDDING = ['dutch', 'sealedbid', 'bestbid', 'english'];
 
 // ------------------------------------------------------------------------------------------------ drawing
 
-function setConnection(text, kind) {
+function setConnection(kind, attempt) {
+  connection = { kind, attempt };
+  drawConnection();
+}
+
+function drawConnection() {
   const el = $('connection');
-  el.textContent = text;
+  const { kind, attempt } = connection;
+  el.textContent =
+    kind === 'reconnecting'
+      ? room
+        ? t('reconnecting')(attempt)
+        : t('notOpen')
+      : t(kind === 'online' ? 'online' : 'connecting');
   el.dataset.state = kind;
 }
 
@@ -250,6 +343,7 @@ function drawStatic() {
   document.documentElement.lang = lang;
   $('lang').textContent = lang === 'uk' ? 'EN' : 'UA';
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  drawConnection();
 }
 
 function draw() {
@@ -262,17 +356,16 @@ function draw() {
   $('auction-id').textContent = doc.auctionId;
   $('organizer').textContent = doc.procuringEntityName ?? '—';
   $('start-value').textContent = money(doc.value.amount, doc.value.currency);
-  $('minimal-step').textContent = doc.minimalStep?.amount ? money(doc.minimalStep.amount) : '—';
-  $('role').textContent = me ? me.label : t('observer');
+  $('minimal-step').textContent = doc.step ? money(doc.step) : '—';
+  $('role').textContent = me ? labelOf(doc, me.bidderNumber) : t('observer');
   $('stage-name').textContent = stage ? stageName(stage) : '—';
   // The stage's own name and type, for a reader that does not read words (tests, assistive styling).
   $('stage-name').dataset.stage = stage?.name ?? '';
   $('stage-name').dataset.type = stage?.type ?? '';
   root.dataset.version = String(doc.version);
   root.dataset.ended = doc.ended ? (doc.namesRevealed ? 'revealed' : 'ended') : '';
-  const best = doc.results[0];
-  const current = stage?.amount ?? best?.amount ?? doc.value.amount;
-  $('current-amount').textContent = money(current);
+  drawLeader(doc);
+  drawLeast(doc, stage);
   drawStages(doc);
   drawResults(doc);
   drawEnd(doc);
@@ -280,32 +373,91 @@ function draw() {
   tick();
 }
 
+/** Who leads now (the best result the room shows), and whether it is you. */
+function drawLeader(doc) {
+  const best = doc.results[0];
+  $('leader-line').hidden = room.closed === true;
+  const mine = best && me && best.bidderNumber === me.bidderNumber;
+  $('leader').textContent = best
+    ? `${labelOf(doc, best.bidderNumber)}${mine ? ` (${t('you')})` : ''} — ${money(best.amount)}`
+    : t('noLeader');
+  $('leader').dataset.you = mine ? 'true' : 'false';
+}
+
+/** The least acceptable amount, now or (in a pause) in the next stage: what the room's offer says. */
+function drawLeast(doc, stage) {
+  const now = currentOffer();
+  const ahead = !now && doc.offer && !doc.ended && !room.closed ? doc.offer : undefined;
+  const offer = now ?? (ahead && { from: toCents(ahead.from), upTo: toCents(ahead.upTo) });
+  $('least-line').hidden = !offer;
+  if (!offer) return;
+  const exact = offer.from === offer.upTo;
+  $('least-label').textContent = ahead ? t('leastNext') : exact ? t('stepPrice') : t('leastFrom');
+  $('least').textContent = exact ? money(offer.from / 100) : t('from')(money(offer.from / 100));
+  $('least').dataset.stage = now ? (stage?.name ?? '') : ahead.stage;
+}
+
 function drawStages(doc) {
   const list = $('stages');
+  const current = stageOf(doc)?.index ?? doc.currentStage;
+  const bids = new Map();
+  for (const b of doc.history ?? []) bids.set(b.stage, [...(bids.get(b.stage) ?? []), b]);
+  // The Dutch steps after the accepted one were never held.
+  const dutchWon = doc.history?.find((b) => b.stage.startsWith('dutch_'));
+  const wonAt = dutchWon && doc.stages.find((s) => s.name === dutchWon.stage)?.index;
   list.replaceChildren(
     ...doc.stages.map((stage) => {
       const li = document.createElement('li');
-      const current = stageOf(doc)?.index ?? doc.currentStage;
       const isCurrent = stage.index === current;
-      li.className = isCurrent ? 'current' : stage.index < current ? 'past' : '';
+      const skipped = stage.type === 'dutch' && wonAt !== undefined && stage.index > wonAt;
+      li.className = isCurrent ? 'current' : skipped ? 'skipped' : stage.index < current ? 'past' : '';
       if (isCurrent) li.setAttribute('aria-current', 'step');
       const amount = stage.amount !== undefined ? ` · ${money(stage.amount)}` : '';
-      li.textContent = `${clock(stage.start)} ${stageName(stage)}${amount}`;
+      li.textContent = `${clock(stage.start)} ${stageName(stage)}${amount}${skipped ? ` (${t('skipped')})` : ''}`;
+      for (const b of bids.get(stage.name) ?? []) {
+        const line = document.createElement('span');
+        line.className = 'bid';
+        line.textContent = t('bidBy')(labelOf(doc, b.bidderNumber), money(b.amount), clock(b.date));
+        li.append(line);
+      }
       return li;
     }),
   );
-  list.querySelector('.current')?.scrollIntoView?.({ block: 'nearest' });
+  // The current stage is scrolled into the list's own view, never the page's: the page must not jump on an update.
+  const li = list.querySelector('.current');
+  if (li && (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight))
+    list.scrollTop = li.offsetTop - list.clientHeight / 2;
 }
 
+/** Every bidder: the results best first (the leader, the Dutch and sealed winners marked), then those with no bid. */
 function drawResults(doc) {
   const body = $('results').tBodies[0];
+  const shown = new Set(doc.results.map((r) => r.bidderNumber));
+  const silent = doc.bidders.filter((b) => !shown.has(b.bidderNumber)).map((b) => ({ bidderNumber: b.bidderNumber }));
   body.replaceChildren(
-    ...doc.results.map((r) => {
+    ...[...doc.results, ...silent].map((r, i) => {
       const tr = document.createElement('tr');
-      if (me && r.bidderNumber === me.bidderNumber) tr.className = 'mine';
-      for (const text of [labelOf(doc, r.bidderNumber), money(r.amount), clock(r.date)]) {
+      const mine = me && r.bidderNumber === me.bidderNumber;
+      if (mine) tr.className = 'mine';
+      const marks = [
+        i === 0 && r.amount !== undefined ? (mine ? t('youLead') : t('leads')) : mine ? t('you') : '',
+        r.dutchWinner ? t('dutchWinner') : '',
+        r.sealedbidWinner ? t('sealedWinner') : '',
+      ].filter(Boolean);
+      const cells = [
+        [labelOf(doc, r.bidderNumber), marks],
+        [r.amount !== undefined ? money(r.amount) : t('noBid'), []],
+        [r.date ? clock(r.date) : '', []],
+      ];
+      for (const [text, badges] of cells) {
         const td = document.createElement('td');
         td.textContent = text;
+        for (const badge of badges) {
+          const mark = document.createElement('span');
+          mark.className = 'mark';
+          mark.textContent = badge;
+          td.append(' ', mark);
+        }
         tr.append(td);
       }
       return tr;
@@ -336,14 +488,51 @@ function drawEnd(doc) {
   );
 }
 
+/** The stage's rule in words, from the room's offer: what this bidder may bid now and how. */
+function ruleOf(doc, stage) {
+  const offer = currentOffer();
+  const words = t('rule')[stage.type];
+  if (!offer || !words) return '';
+  const dutch = doc.results.find((r) => r.dutchWinner);
+  return words({
+    from: money(offer.from / 100),
+    step: doc.step ? money(doc.step) : '—',
+    next: money(nextAbove(offer.from, offer) / 100),
+    dutch: dutch ? money(dutch.amount) : '—',
+  });
+}
+
+/** Why this bidder may not bid now, and what comes next, when. */
+function waitOf(doc, stage) {
+  const w = t('wait');
+  const dutch = doc.results.find((r) => r.dutchWinner);
+  const best = stageOfType(doc, 'bestbid');
+  const results = stageOfType(doc, 'announcement') ?? stageOfType(doc, 'pre-announcement');
+  if (
+    dutch &&
+    me &&
+    dutch.bidderNumber === me.bidderNumber &&
+    ['pre-sealedbid', 'sealedbid', 'pre-bestbid'].includes(stage.type) &&
+    best
+  )
+    return w.dutchWinner(money(dutch.amount), when(best.start));
+  if (['bestbid', 'pre-bestbid'].includes(stage.type) && results) return w.notDutchWinner(when(results.start));
+  const next = nextStage(doc, stage);
+  if (next && BIDDING.includes(next.type)) return w.pause(stageName(next), when(next.start));
+  if (results && !doc.ended) return w.over(when(results.start));
+  return '';
+}
+
 /** The bid controls the current stage allows this bidder, with the stage's rule in words. */
 function drawBidding(doc, stage) {
   $('bidding').hidden = !me;
   if (!me) return;
   const type = stage?.type;
-  const open = me.mayBid && !doc.ended && !room.closed && ['dutch', 'sealedbid', 'bestbid', 'english'].includes(type);
-  $('bid-rule').textContent = open ? t('rule')[type] : stage ? `${stageName(stage)}.` : '';
+  const open = me.mayBid && !doc.ended && !room.closed && BIDDING.includes(type);
+  $('bid-rule').textContent = open ? ruleOf(doc, stage) : stage && !doc.ended && !room.closed ? waitOf(doc, stage) : '';
+  $('bid-rule').hidden = $('bid-rule').textContent === '';
   $('own-bid').textContent = me.ownBid ? `${t('own')} ${money(me.ownBid.amount)} (${clock(me.ownBid.date)})` : '';
+  $('own-bid').hidden = !me.ownBid;
   const show = (id, visible) => {
     $(id).hidden = !visible;
     $(id).disabled = !visible || pending !== undefined;
@@ -352,6 +541,7 @@ function drawBidding(doc, stage) {
   show('bid-raise', open && type === 'english');
   show('bid-withdraw', open && (type === 'sealedbid' || type === 'bestbid') && me.ownBid !== undefined);
   const field = open && type !== 'dutch';
+  $('bid-form').hidden = !open;
   $('bid-label').hidden = !field;
   show('bid-amount', field);
   show('bid-send', field);
@@ -360,30 +550,38 @@ function drawBidding(doc, stage) {
   // The English round's least acceptable amount is proposed; an amount the bidder typed above it stays.
   if (field && type === 'english' && offer && !(parseAmount(input.value).cents >= offer.from))
     input.value = plain(offer.from);
-  $('bid-answer').textContent = lastAnswer;
+  $('bid-answer').textContent = lastAnswer();
   drawConfirm();
 }
 
 let shownStage;
 function tick() {
   if (!room) return;
-  const stage = stageOf(room.document);
+  const doc = room.document;
+  const stage = stageOf(doc);
   if (stage?.name !== shownStage) {
     shownStage = stage?.name;
     if (proposal && proposal.stage !== stage?.name) cancelProposal(t('changed'));
     return draw(); // a boundary passed on the server's clock: the stage, its amount and the controls change
   }
-  const end = stage?.end && !room.document.ended ? instant(stage.end) : undefined;
-  if (end === undefined) {
-    $('countdown').textContent = '—';
-    return;
-  }
-  const left = Math.max(0, Math.round((end - serverNow()) / 1000));
+  // A bidding stage counts down to its end; any other to the next stage (or, before it all, to the start).
+  const over = doc.ended || room.closed || !stage;
+  const started = stage && instant(stage.start) <= serverNow();
+  const next = stage && (BIDDING.includes(stage.type) || !started ? undefined : nextStage(doc, stage));
+  const target = !started ? stage?.start : next ? next.start : stage?.end;
+  $('countdown-line').hidden = over || target === undefined;
+  if (over || target === undefined) return;
+  $('countdown-label').textContent = !started
+    ? t('startsAt')(when(stage.start))
+    : next
+      ? t('next')(stageName(next), when(next.start))
+      : t('timeLeft');
+  const left = Math.max(0, Math.round((instant(target) - serverNow()) / 1000));
   const h = Math.floor(left / 3600);
   const m = Math.floor((left % 3600) / 60);
-  const s = left % 60;
+  const sec = left % 60;
   const two = (n) => String(n).padStart(2, '0');
-  $('countdown').textContent = h ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
+  $('countdown').textContent = h ? `${h}:${two(m)}:${two(sec)}` : `${two(m)}:${two(sec)}`;
   $('countdown').dateTime = `PT${left}S`;
 }
 
@@ -476,9 +674,10 @@ const FAR = 2;
 
 // ------------------------------------------------------------------------------------------------ bids
 
+/** Shows a bid answer: a text, or a function giving it in the current language from the current document. */
 function answer(text) {
-  lastAnswer = text;
-  $('bid-answer').textContent = text;
+  lastAnswer = typeof text === 'function' ? text : () => text;
+  $('bid-answer').textContent = lastAnswer();
 }
 
 /** 32 random hex digits (getRandomValues works on plain http too, unlike randomUUID). */
@@ -494,7 +693,7 @@ let proposal; // { cents, stage, far, asked } a bid shown back for confirmation,
 function propose(cents) {
   const offer = currentOffer();
   const wrong = outsideOffer(cents, offer);
-  if (wrong) return answer(wrong);
+  if (wrong) return answer(() => outsideOffer(cents, offer));
   const stage = stageOf(room.document);
   const far = offer && offer.from < offer.upTo && cents > FAR * offer.from;
   proposal = { cents, stage: stage?.name, type: stage?.type, far, asked: 1, from: offer?.from };
@@ -537,8 +736,8 @@ function cancelProposal(text = '') {
 function sendBid(amount) {
   const stage = room && stageOf(room.document);
   // The bid's own name (protocol `bidId`): a resend after a reconnect carries it, so the room answers it once.
-  pending = { amount, stage: stage?.name, bidId: newBidId() };
-  answer(t('sent'));
+  pending = { amount, stage: stage?.name, type: stage?.type, bidId: newBidId() };
+  answer(() => t(socket?.readyState === WebSocket.OPEN ? 'sent' : 'queued'));
   transmit();
   draw();
 }
@@ -550,13 +749,34 @@ function transmit() {
 
 function onBidAnswer(message) {
   if (!pending || (message.bidId ?? pending.bidId) !== pending.bidId || message.amount !== pending.amount) return;
+  const bid = pending;
   pending = undefined;
-  if (message.outcome === 'refused') {
-    const words = WORDS[lang].refusal[message.code];
-    answer(words ?? message.message ?? message.code);
-  } else if (message.outcome === 'sealed') answer(message.amount === -1 ? t('withdrawn') : t('sealed'));
-  else answer(`${t('accepted')}: ${money(message.amount)}`);
+  if (message.outcome === 'refused') answer(() => explain(message, bid));
+  else if (message.outcome === 'sealed') answer(() => (message.amount === -1 ? t('withdrawn') : t('sealed')));
+  else answer(() => `${t('accepted')}: ${money(message.amount)}`);
   draw();
+}
+
+/**
+ * A refusal in words of what happened and what now, from the document as it is when shown (a refusal can come before
+ * the document that explains it: the bid that won the round): who came first, the price now, the amount the stage takes.
+ */
+function explain(message, bid) {
+  const doc = room.document;
+  if (message.code === 'stage' && bid.type === 'english') {
+    const first = doc.history?.findLast((b) => b.stage === bid.stage);
+    const next = doc.stages.find((s) => s.type === 'english' && instant(s.start) > serverNow());
+    const then = next ? t('nextRound')(when(next.start), money(next.amount)) : '';
+    if (first && first.bidderNumber !== me?.bidderNumber)
+      return t('beaten')(labelOf(doc, first.bidderNumber), money(first.amount), then);
+  }
+  if (message.code === 'stage' && bid.type === 'dutch') {
+    const offer = currentOffer();
+    if (offer) return t('stepGone')(money(offer.from / 100));
+  }
+  const outside = bid.amount > 0 ? outsideOffer(toCents(bid.amount), currentOffer()) : undefined;
+  if (['amount', 'too-low', 'not-multiple', 'below-best-step'].includes(message.code) && outside) return outside;
+  return WORDS[lang].refusal[message.code] ?? message.message ?? message.code;
 }
 
 /**
@@ -568,16 +788,17 @@ function settlePending() {
   if (!pending || !room) return;
   const shown = me?.ownBid?.amount === pending.amount || (pending.amount === -1 && me && !me.ownBid);
   if (shown) {
-    answer(`${t('confirmed')}: ${money(pending.amount)}`);
+    const { amount } = pending;
+    answer(() => `${t('confirmed')}: ${money(amount)}`);
     pending = undefined;
     return;
   }
   if (stageOf(room.document)?.name === pending.stage && !room.document.ended) {
-    answer(t('resent'));
+    answer(() => t('resent'));
     return transmit();
   }
   pending = undefined;
-  answer(t('dropped'));
+  answer(() => t('dropped'));
 }
 
 // ------------------------------------------------------------------------------------------------ connection
@@ -612,7 +833,7 @@ async function connect() {
       me = message.document.me;
       syncClock(message.document.serverTime);
       attempts = 0;
-      setConnection(t('online'), 'online');
+      setConnection('online');
       if (!settled) {
         settled = true;
         settlePending();
@@ -629,7 +850,7 @@ async function connect() {
 
 function retry() {
   attempts += 1;
-  setConnection(room ? t('reconnecting')(attempts) : t('notOpen'), 'reconnecting');
+  setConnection('reconnecting', attempts);
   setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(attempts, 5)));
 }
 
@@ -668,9 +889,13 @@ $('bid-withdraw').addEventListener('click', () => {
   cancelProposal();
   sendBid(-1);
 });
+// A new amount typed: the answer to the previous one (a refusal, say) no longer applies to what the field shows.
+$('bid-amount').addEventListener('input', () => {
+  if (!pending) answer('');
+});
 $('confirm-yes').addEventListener('click', confirmProposal);
 $('confirm-no').addEventListener('click', () => cancelProposal());
 
 drawStatic();
-setConnection(t('connecting'), 'connecting');
+setConnection('connecting');
 connect();

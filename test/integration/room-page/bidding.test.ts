@@ -1,8 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
+import type { Page } from 'playwright-core';
+import {
+  activeBid,
+  AUCTIONS,
+  INSIDER,
+  insiderBid,
+  rectifyingAuction,
+  tenderingInsider,
+} from '../../support/auctions.ts';
 import { RoomClient } from '../room/room-client.ts';
-import { linkOf } from '../room/room-helpers.ts';
-import { atStage, answerContains, enterAsBidder, typeAmount, useRoomBrowser } from './browser.ts';
+import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
+import {
+  answerContains,
+  atStage,
+  clickBid,
+  confirmShown,
+  enterAsBidder,
+  openPage,
+  settledAnswer,
+  typeAmount,
+  typeBid,
+  useRoomBrowser,
+} from './browser.ts';
 
 /**
  * Bidding on the room page as real bidders do, in Chromium: amounts typed the way people write them (a Ukrainian
@@ -14,15 +33,17 @@ const { service, api, clock, pages, browser, connect } = useRoomBrowser();
 const plainSpaces = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
 
 /**
- * A landlease auction (value 100 000, step 1 000) with two active bidders, its room planned `lead` ms before its
+ * A landlease auction (value 100 000, step 1 000, unless `overrides` say otherwise) with `count` active bidders
+ * (numbered 1, 2, …), its room planned `lead` ms before its
  * start, accelerated `n` times: its id, view and the bidders' participation links.
  */
-async function landleaseRoom(n: number, lead = 15_000) {
-  const a = await rectifyingAuction(api, { procurementMethodDetails: `quick, accelerator=${n}` });
+async function landleaseRoom(n: number, lead = 15_000, overrides: Record<string, unknown> = {}, count = 2) {
+  const a = await rectifyingAuction(api, { procurementMethodDetails: `quick, accelerator=${n}`, ...overrides });
   await clock.passTo(a.auction.rectificationPeriod.endDate);
   await service.bot('chronograph');
-  const b1 = { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' };
-  const b2 = { ...(await activeBid(api, a.id, 2, 'broker')), as: 'broker' };
+  const brokers = ['broker2', 'broker', 'broker2'];
+  const bids = [];
+  for (let i = 0; i < count; i++) bids.push({ ...(await activeBid(api, a.id, i + 1, brokers[i])), as: brokers[i] });
   await clock.passTo(a.auction.tenderPeriod.endDate);
   await service.bot('chronograph');
   await clock.passTo(a.auction.enquiryPeriod.endDate);
@@ -30,7 +51,8 @@ async function landleaseRoom(n: number, lead = 15_000) {
   const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
   await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - lead).toISOString());
   await service.bot('room');
-  const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)];
+  const links = [];
+  for (const b of bids) links.push(await linkOf(api, AUCTIONS, a.id, b));
   return { id: a.id, auction, links };
 }
 
@@ -74,5 +96,215 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
       code: 'too-high',
       message: "Bid value can't be more than 10000000.00 (100 times the starting value)",
     });
+  });
+
+  it('landlease: the next stage and the least acceptable amount ahead, "+ step" the room takes, who leads, who came first, every bidder', async () => {
+    // 100 000 with a step of 3 000: round 1 asks 103 000, and "+ step" must propose 105 000 (a multiple), never 106 000.
+    const step = { amount: 3000, currency: 'UAH', valueAddedTaxIncluded: true };
+    const { auction, links } = await landleaseRoom(10, 15_000, { minimalStep: step }, 3);
+    const [en, uk, observer] = await Promise.all([
+      enterAsBidder(browser(), service.url, links[0], { viewport: { width: 1280, height: 900 } }),
+      enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA', viewport: { width: 360, height: 640 } }),
+      openPage(browser(), service.url, auction.auctionUrl),
+    ]);
+    pages.push(en, uk, observer);
+    await observer.page.waitForSelector('#room[data-version]');
+    const text = async (p: Page, selector: string) => plainSpaces(await p.textContent(selector));
+
+    // Each page in its browser's language: the role, the connection, the step.
+    expect(await text(uk.page, '#role')).toBe('Учасник №2');
+    expect(await text(uk.page, '#connection')).toBe('На зв’язку');
+    expect(await text(en.page, '#role')).toBe('Bidder #1');
+    expect(await text(observer.page, '#minimal-step')).toBe('UAH 3,000.00');
+
+    // Before round 1: what comes next and when, and from which amount.
+    await atStage(uk.page, 'pause');
+    expect(await text(uk.page, '#countdown-line')).toMatch(
+      /^(Початок о|Далі: Раунд 1 о) \d\d:\d\d:\d\d, через \d\d:\d\d$/,
+    );
+    expect(await text(uk.page, '#least-line')).toMatch(/від 103 000,00 грн/);
+    expect(await text(observer.page, '#least')).toBe('from UAH 103,000.00');
+    expect(await text(observer.page, '#leader')).toBe('no bid yet');
+
+    // Round 1: the rule says the rule; "+ step" proposes 104 000, which the room takes.
+    await atStage(en.page, 'round_1');
+    expect(await text(en.page, '#bid-rule')).toBe(
+      'Accept the round\'s amount (UAH 103,000.00) or bid more, a multiple of the step UAH 3,000.00: e.g. UAH 105,000.00 ("+ step").',
+    );
+    expect(await text(uk.page, '#bid-rule')).toContain('кратну кроку 3 000,00 грн: наприклад, 105 000,00 грн');
+    expect(await text(en.page, '#least')).toBe('from UAH 103,000.00');
+    await en.page.click('#bid-raise');
+    expect(await en.page.inputValue('#bid-amount')).toBe('105,000.00');
+    await en.page.click('#bid-raise');
+    expect(await en.page.inputValue('#bid-amount')).toBe('108,000.00');
+    await en.page.fill('#bid-amount', '105 000');
+    expect(plainSpaces(await clickBid(en.page, '#bid-send'))).toBe('Bid accepted: UAH 105,000.00');
+    // Switching the language switches every line, the answer to a bid too.
+    await en.page.click('#lang');
+    expect(await text(en.page, '#bid-answer')).toBe('Ставку прийнято: 105 000,00 грн');
+    expect(await text(en.page, '#connection')).toBe('На зв’язку');
+    await en.page.click('#lang');
+
+    // Who leads, on every page, and "you" on the leader's own.
+    await uk.page.waitForFunction(() => document.getElementById('leader')?.textContent?.includes('Учасник №1'));
+    expect(await text(uk.page, '#leader')).toBe('Учасник №1 — 105 000,00 грн');
+    expect(await text(en.page, '#leader')).toBe('Bidder #1 (you) — UAH 105,000.00');
+    expect(await text(en.page, '#results tbody tr:first-child')).toContain('you lead');
+    expect(await text(uk.page, '#results tbody tr:first-child')).toContain('лідер');
+    expect(await text(observer.page, '#stages li:has(.bid)')).toContain('Bidder #1: UAH 105,000.00 at');
+
+    // Round 2: both accept at the same instant; one is taken, the other is told who came first and what is next.
+    await Promise.all([atStage(en.page, 'round_2'), atStage(uk.page, 'round_2')]);
+    for (const p of [en.page, uk.page]) {
+      await p.click('#bid-accept');
+      expect(await confirmShown(p)).toBe(true);
+    }
+    await Promise.all([en.page.click('#confirm-yes'), uk.page.click('#confirm-yes')]);
+    const answers = await Promise.all([
+      settledAnswer(en.page),
+      uk.page
+        .waitForFunction(() => !/^(Ставку надіслано|$)/.test(document.getElementById('bid-answer')?.textContent ?? ''))
+        .then(() => uk.page.textContent('#bid-answer')),
+    ]);
+    const took = answers.map((a) => /^(Bid accepted|Ставку прийнято)/.test(a ?? ''));
+    expect(took.filter(Boolean)).toHaveLength(1);
+    const loser = took[0] ? uk : en;
+    await loser.page.waitForFunction(() =>
+      /раніше|first/.test(document.getElementById('bid-answer')?.textContent ?? ''),
+    );
+    expect(await text(loser.page, '#bid-answer')).toMatch(
+      took[0]
+        ? /^Учасник №1 запропонував 108 000,00 грн раніше: раунд закрито\. Наступний раунд о \d\d:\d\d:\d\d, ставки від 111 000,00 грн\.$/
+        : /^Bidder #2 bid UAH 108,000\.00 first: the round is closed\. The next round at \d\d:\d\d:\d\d, bids from UAH 111,000\.00\.$/,
+    );
+
+    // Nobody bids in round 3: the end. Every bidder is in the results, the one who never bid too; no countdown.
+    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    const rows = await observer.page.$$eval('#results tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+    expect(rows).toHaveLength(3);
+    expect(rows[2]).toContain('no bid');
+    for (const p of [en, uk, observer]) {
+      await p.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+      expect(await p.page.isHidden('#countdown-line')).toBe(true);
+      expect(await p.page.isHidden('#least-line')).toBe(true);
+      expect(await p.page.isHidden('#ended')).toBe(false);
+    }
+  });
+
+  it('keeps the price and the buttons in view on a phone through 20 updates: the page never jumps', async () => {
+    const { id, links } = await landleaseRoom(10, 12_000, {}, 3);
+    const phone = await enterAsBidder(browser(), service.url, links[1], {
+      locale: 'uk-UA',
+      viewport: { width: 360, height: 640 },
+    });
+    pages.push(phone);
+    // At every new document: how far the page is scrolled, and whether the price and the controls are in view.
+    await phone.page.evaluate(() => {
+      const samples: unknown[] = [];
+      (window as any).samples = samples;
+      const inView = (id: string) => {
+        const el = document.getElementById(id);
+        if (!el || el.offsetParent === null) return true; // not shown in this stage
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      };
+      new MutationObserver(() =>
+        samples.push({
+          y: window.scrollY,
+          shown: ['stage-name', 'leader', 'least', 'countdown', 'bid-accept', 'bid-raise', 'bid-send'].every(inView),
+        }),
+      ).observe(document.getElementById('room')!, { attributes: true, attributeFilter: ['data-version'] });
+    });
+    // Two other bidders take turns, a bid a round, over the socket: each bid is a new document (and a round).
+    const bidders = [
+      await connect(RoomClient.url(service.url, id, links[0])),
+      await connect(RoomClient.url(service.url, id, links[2])),
+    ];
+    for (let round = 1; round <= 12; round++) {
+      const c = bidders[round % 2];
+      const stage = await roomAt(c, `round_${round}`);
+      expect(await c.ask({ action: 'bid', amount: stage.amount }, 'bid')).toMatchObject({ outcome: 'accepted' });
+    }
+    await phone.page.waitForFunction(() => (window as any).samples.length >= 20, undefined, { timeout: 30_000 });
+    const samples = await phone.page.evaluate(() => (window as any).samples as { y: number; shown: boolean }[]);
+    expect(samples.filter((s) => s.y !== 0 || !s.shown)).toEqual([]);
+    expect(await phone.page.locator('#stages li').count()).toBeGreaterThan(20);
+  });
+
+  it('dgfInsider: the step price, the Dutch winner and skipped steps, what the winner waits for, the best-bid rule, both languages', async () => {
+    const a = await tenderingInsider(api, { procurementMethodDetails: 'quick, accelerator=60' });
+    const b1 = { ...(await insiderBid(api, a.id, 'broker2')), as: 'broker2' };
+    const b2 = { ...(await insiderBid(api, a.id, 'broker')), as: 'broker' };
+    await clock.passTo(a.auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+    const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
+    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 3000).toISOString());
+    await service.bot('room');
+    const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
+    const [en, uk] = await Promise.all([
+      enterAsBidder(browser(), service.url, links[0]),
+      enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA' }),
+    ]);
+    pages.push(en, uk);
+    const text = async (p: Page, selector: string) => plainSpaces(await p.textContent(selector));
+    const value = auction.value.amount as number;
+    const step = Math.round(value) / 100; // 1 % of the starting value
+    const fmt = (n: number) =>
+      plainSpaces(new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'UAH' }).format(n));
+
+    // The insider's minimal step is 1 % of the starting value; a Dutch step shows its price.
+    expect(await text(en.page, '#minimal-step')).toBe(fmt(step));
+    await atStage(en.page, 'dutch_1');
+    expect(await text(en.page, '#least-label')).toBe('Step price:');
+    let dutch = '';
+    for (let i = 0; i < 5 && !dutch.startsWith('Bid accepted'); i++) dutch = await clickBid(en.page, '#bid-accept');
+    expect(dutch).toMatch(/^Bid accepted/);
+    const dutchAmount = Number(/UAH\s([\d,.]+)/.exec(dutch)![1].replaceAll(',', ''));
+
+    // The Dutch winner marked; the steps after it shown as skipped, not held.
+    await uk.page.waitForFunction(() =>
+      document.getElementById('results')?.textContent?.includes('переможець голландського етапу'),
+    );
+    expect(await en.page.locator('#stages li.skipped').count()).toBeGreaterThan(70);
+    expect(await text(en.page, '#stages li:has(.bid)')).toContain(`Bidder #1: ${fmt(dutchAmount)} at`);
+
+    // The sealed stage: the Dutch winner is told what comes next and when; the other bids from above the Dutch amount.
+    const { RoomClient: Client } = await import('../room/room-client.ts');
+    const c = await Client.open(Client.url(service.url, a.id, links[1]));
+    const { document } = await c.ask({ action: 'resume' }, 'room');
+    c.close();
+    const preSealed = document.stages.find((s: any) => s.type === 'pre-sealedbid');
+    await clock.passTo(new Date(Date.parse(preSealed.start) - 2000).toISOString());
+    await atStage(en.page, 'sealedbid');
+    expect(await text(en.page, '#bid-rule')).toMatch(
+      new RegExp(
+        `^You won the Dutch part \\(${fmt(dutchAmount).replace(/[.]/g, '\\.')}\\)\\. The other bidders place sealed bids now; at \\d\\d:\\d\\d:\\d\\d you may raise your bid\\.$`,
+      ),
+    );
+    await atStage(uk.page, 'sealedbid');
+    const [whole, cents] = (dutchAmount + 0.01).toFixed(2).split('.');
+    expect(await text(uk.page, '#least')).toBe(`від ${whole.replace(/\B(?=(\d{3})+$)/g, ' ')},${cents} грн`);
+    expect(await typeAmount(uk.page, String(dutchAmount + 3000))).toBe(true);
+    await uk.page.click('#confirm-yes');
+    await answerContains(uk.page, 'Закриту ставку прийнято');
+
+    // The best bid: its least amount is the best sealed bid plus 1 % of the starting value, said so.
+    await atStage(en.page, 'bestbid');
+    const least = dutchAmount + 3000 + step;
+    expect(await text(en.page, '#least')).toBe(`from ${fmt(least)}`);
+    expect(await text(en.page, '#bid-rule')).toContain(
+      `bid from ${fmt(least)} (the best sealed bid plus 1 % of the starting value, ${fmt(step)})`,
+    );
+    expect(await text(uk.page, '#bid-rule')).toMatch(
+      /^Кращу ставку робить лише переможець голландського етапу\. Результати о \d\d:\d\d:\d\d\.$/,
+    );
+    expect(await typeAmount(en.page, String(least - 0.01))).toBe(false);
+    expect(await text(en.page, '#bid-answer')).toBe(`Too low: at least ${fmt(least)}`);
+    expect(plainSpaces(await typeBid(en.page, least))).toBe(`Bid accepted: ${fmt(least)}`);
+
+    // The end: the sealed winner and the Dutch winner marked; no countdown.
+    await en.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    expect(await text(en.page, '#results')).toContain('best sealed bid');
+    expect(await en.page.isHidden('#countdown-line')).toBe(true);
   });
 });

@@ -121,7 +121,7 @@ export async function settledAnswer(page: Page, timeout = 20_000): Promise<strin
   await page.waitForFunction(
     () => {
       const text = document.getElementById('bid-answer')?.textContent ?? '';
-      return text !== '' && !text.startsWith('Bid sent');
+      return text !== '' && !/^Bid (sent|queued)/.test(text);
     },
     undefined,
     { timeout },

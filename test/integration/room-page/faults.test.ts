@@ -28,10 +28,15 @@ afterEach(async () => {
 
 const ROUNDS = 6;
 
-/** What a page shows of the outcome, for comparing pages: results rows, the winner line, the stages. */
+/**
+ * What a page shows of the outcome, for comparing pages: results rows (without the marks that differ by viewer, such
+ * as "you lead"), the winner line, the stages.
+ */
 const shown = (p: RoomPage) =>
   p.page.evaluate(() => ({
-    results: [...document.querySelectorAll('#results tbody tr')].map((tr) => tr.textContent),
+    results: [...document.querySelectorAll<HTMLTableRowElement>('#results tbody tr')].map((tr) =>
+      [...tr.cells].map((td) => td.firstChild?.textContent ?? '').join(' | '),
+    ),
     winner: document.getElementById('winner')?.textContent,
     stages: [...document.querySelectorAll('#stages li')].map((li) => li.textContent),
   }));

@@ -35,6 +35,13 @@ describe('room page login and session', { timeout: 120_000 }, () => {
     expect(terms.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await terms.text();
     expect(html).toContain('I agree');
+    // What the bidder agrees to bid in, not a hex id alone: the auction's title, organizer, value and start.
+    expect(html).toContain(`<dd id="terms-title">${a.auction.title}</dd>`);
+    expect(html).toContain(`<dd id="terms-organizer">${a.auction.procuringEntity.name}</dd>`);
+    expect(html.replace(/\s/g, ' ')).toMatch(/<dd id="terms-value">[\d ]+,00 грн · UAH [\d,]+\.00<\/dd>/);
+    expect(html).toMatch(
+      /<dd id="terms-start">\d+ [^<]+ \d{4} р\. о \d\d:\d\d · \d+ [A-Z][a-z]+ \d{4} at \d\d:\d\d<\/dd>/,
+    );
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
     const forged = new URL(a.link);
     forged.searchParams.set('signature', `${forged.searchParams.get('signature')!.slice(0, -6)}AAAA==`);

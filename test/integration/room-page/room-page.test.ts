@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   activeBid,
@@ -28,6 +29,29 @@ import {
  */
 const screenshotPath = (name: string) =>
   process.env.ROOM_SCREENSHOTS === '1' ? join('docs', name) : join(tmpdir(), `agora-${process.pid}-${name}`);
+
+/**
+ * The page's screenshots: desktop (1280 px) and phone (360 px), in English and in Ukrainian (`<name>.png`,
+ * `<name>-uk.png`, `<name>-phone.png`, `<name>-phone-uk.png`), the whole page each; the page is left as it was.
+ */
+async function screenshots(page: Page, name: string) {
+  const viewport = page.viewportSize()!;
+  for (const [suffix, size] of [
+    ['', { width: 1280, height: 900 }],
+    ['-phone', { width: 360, height: 640 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    for (const lang of ['en', 'uk']) {
+      if ((await page.getAttribute('html', 'lang')) !== lang) await page.click('#lang');
+      await page.screenshot({
+        path: screenshotPath(`${name}${suffix}${lang === 'uk' ? '-uk' : ''}.png`),
+        fullPage: true,
+      });
+    }
+  }
+  await page.setViewportSize(viewport);
+  if ((await page.getAttribute('html', 'lang')) !== 'en') await page.click('#lang');
+}
 
 /**
  * The room page in Debian's Chromium, as people use it: two bidders follow their participation links, agree to the
@@ -108,7 +132,7 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     const winner = await nameOf(INSIDER, a.id, b1);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
     await bidder1.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
-    await bidder1.page.screenshot({ path: screenshotPath('room-insider.png'), fullPage: true });
+    await screenshots(bidder1.page, 'room-insider');
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(observer.page, 360)).toBe(true);
     expect(await fitsWidth(bidder1.page, 360)).toBe(true);
@@ -157,7 +181,7 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     const winner = await nameOf(AUCTIONS, a.id, b2);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
     await bidder2.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
-    await bidder2.page.screenshot({ path: screenshotPath('room-landlease.png'), fullPage: true });
+    await screenshots(bidder2.page, 'room-landlease');
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(bidder2.page, 360)).toBe(true);
   });
