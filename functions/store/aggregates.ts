@@ -11,9 +11,10 @@ import type {
 import { ConflictError, NotFoundError, UnprocessableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
-import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
+import { type Micros, parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, queryPartition, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
+import { sendStamped } from './feeds.ts';
 import { AlreadyCreatedError, assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
@@ -376,12 +377,29 @@ async function loadRoot<T>(def: AggregateKind<T>, id: string): Promise<Aggregate
   return Item ? fromItems<T>(id, [Item]) : undefined;
 }
 
-/** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
-export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+/**
+ * The instant a change stamps its root's feed row with, when it moves it (a new `dateModified`): its write must go
+ * out within the feeds' budget (feeds.ts). None when the root keeps its stamp.
+ */
+export function changeStamp<T>(def: AggregateKind<T>, current: Aggregate<T> | undefined, change: Change<T>) {
+  if (change.keepRevision) return undefined;
+  const stamp = def.dateModified(change.root);
+  return current && stamp === def.dateModified(current.root) ? undefined : parseInstant(stamp);
+}
+
+/**
+ * Sends the writes of one change: a single conditional Put when only the root changes, else one transaction (the SDK
+ * gives it a ClientRequestToken, the same on each of its retries: a retry after a lost answer is not applied twice).
+ * `stamp`: the change's new `dateModified`, which no attempt may send later than the feeds' budget.
+ */
+export async function writeChange(
+  writes: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  stamp?: Micros,
+): Promise<void> {
   assertWithinTransactionLimits(writes);
   try {
-    if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
-    else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+    if (writes.length === 1 && writes[0].Put) await sendStamped(new PutCommand(writes[0].Put), stamp);
+    else await sendStamped(new TransactWriteCommand({ TransactItems: writes }), stamp);
   } catch (error) {
     throw storageLimitError(error) ?? error;
   }
@@ -407,7 +425,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
     async create(a) {
       const createRequest = randomUUID();
       try {
-        await writeChange(createWrites(def, a, createRequest));
+        await writeChange(createWrites(def, a, createRequest), changeStamp(def, undefined, a));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The root exists: written by this very call (its answer was lost and the SDK sent it again), or by another.
@@ -423,7 +441,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         if (!next) return current;
         const writes = changeWrites(def, current, next);
         try {
-          await writeChange(writes);
+          await writeChange(writes, changeStamp(def, current, next));
         } catch (error) {
           throw (await budgetRefusal(def, writes, error)) ?? error;
         }
