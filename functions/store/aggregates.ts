@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { isTransient } from '#runtime/transient.ts';
 import type {
   Aggregate,
   AggregateRepository,
@@ -8,14 +11,20 @@ import type {
   ChildBudgets,
   Indexing,
 } from '#domain/kernel/aggregate.ts';
-import { ConflictError, NotFoundError, UnprocessableError } from '#domain/kernel/errors.ts';
+import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
 import { type Micros, parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, queryPartition, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
-import { sendStamped } from './feeds.ts';
-import { AlreadyCreatedError, assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
+import { LateRetryError, LateWriteError, sendStamped } from './feeds.ts';
+import {
+  AlreadyCreatedError,
+  assertWithinTransactionLimits,
+  isConditionFailure,
+  NotStoredError,
+  storageLimitError,
+} from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
@@ -387,22 +396,71 @@ export function changeStamp<T>(def: AggregateKind<T>, current: Aggregate<T> | un
   return current && stamp === def.dateModified(current.root) ? undefined : parseInstant(stamp);
 }
 
+/** Sends of one write when DynamoDB fails for a passing reason, each after the SDK's own retries. */
+const SENDS = 4;
+
 /**
- * Sends the writes of one change: a single conditional Put when only the root changes, else one transaction (the SDK
- * gives it a ClientRequestToken, the same on each of its retries: a retry after a lost answer is not applied twice).
- * `stamp`: the change's new `dateModified`, which no attempt may send later than the feeds' budget.
+ * Sends the writes of one change, exactly once: a single conditional Put when only the root changes, else one
+ * transaction. A send whose answer never came (a timeout, a lost answer, an internal error) is sent again, as it
+ * was: a transaction with the same ClientRequestToken, which DynamoDB applies once (for 10 minutes) and answers
+ * again as the first time; a Put that meets its own write (its condition fails on the very item it wrote) is done.
+ * When no send is answered, a consistent read of the first item it puts tells whether it was stored: if not, the
+ * request answers 503 saying nothing was stored. `stamp`: the change's new `dateModified` (feeds.ts: no attempt goes
+ * out later than the feeds' budget).
  */
 export async function writeChange(
   writes: NonNullable<TransactWriteCommandInput['TransactItems']>,
   stamp?: Micros,
 ): Promise<void> {
   assertWithinTransactionLimits(writes);
-  try {
-    if (writes.length === 1 && writes[0].Put) await sendStamped(new PutCommand(writes[0].Put), stamp);
-    else await sendStamped(new TransactWriteCommand({ TransactItems: writes }), stamp);
-  } catch (error) {
-    throw storageLimitError(error) ?? error;
+  const put = writes.length === 1 ? writes[0].Put : undefined;
+  const ClientRequestToken = randomUUID();
+  for (let i = 0; ; i++) {
+    try {
+      if (put) await sendStamped(new PutCommand({ ...put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), stamp);
+      else await sendStamped(new TransactWriteCommand({ TransactItems: writes, ClientRequestToken }), stamp);
+      return;
+    } catch (error) {
+      if (put && isConditionFailure(error) && sameItem(oldItem(error), put.Item)) return; // its own write, sent again
+      const neverSent = i === 0 && error instanceof LateWriteError;
+      if (neverSent || !(isTransient(error) || error instanceof NotStoredError || error instanceof LateRetryError))
+        throw storageLimitError(error) ?? error;
+      if (i + 1 < SENDS && !(error instanceof ServiceUnavailableError)) {
+        await backoff(i);
+        continue;
+      }
+      // No answer, and no more sends (too late, or too many): stored or not, as a consistent read finds it.
+      if (await wasStored(writes)) return;
+      throw new NotStoredError();
+    }
   }
+}
+
+/** The item a Put's failed condition found (ReturnValuesOnConditionCheckFailure), as plain values. */
+function oldItem(error: unknown): JsonObject | undefined {
+  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
+  return item && unmarshall(item);
+}
+
+/** Same attributes and values, whatever the order of their keys (undefined values are not stored). */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+  );
+const sameItem = (a: unknown, b: unknown) => a !== undefined && canonical(a) === canonical(b);
+
+/** Whether the first item the writes put is stored as they put it (a write with no Put cannot tell: unknown). */
+async function wasStored(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
+  const put = writes.find((w) => w.Put)?.Put;
+  if (!put?.Item) throw new ServiceUnavailableError();
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: put.TableName,
+      Key: { PK: put.Item.PK, SK: put.Item.SK },
+      ConsistentRead: true,
+    }),
+  );
+  return sameItem(Item, put.Item);
 }
 
 /** Runs load-apply-write until the write's revision condition holds (optimistic concurrency). */

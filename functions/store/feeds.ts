@@ -6,6 +6,7 @@ import { type Micros, sortableUtc } from '#domain/kernel/time.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { config, FEED_SETTLE_MS } from '#runtime/config.ts';
 import { documentClient, tableName } from './client.ts';
+import { NotStoredError } from './errors.ts';
 import { FEED_VIEW, keys } from './table-design.ts';
 
 /**
@@ -31,11 +32,7 @@ export const COMMIT_ALLOWANCE_MS = FEED_SETTLE_MS - SEND_BUDGET_MS;
 const horizon = (): string => sortableUtc(requestNow() - config().feedSettleMs * 1000);
 
 /** A write refused because its stamp is older than the budget: nothing was sent, so nothing is stored. */
-export class LateWriteError extends ServiceUnavailableError {
-  constructor() {
-    super(1, 'Service temporarily unavailable: the change was not stored; send the request again');
-  }
-}
+export class LateWriteError extends NotStoredError {}
 
 /**
  * A retry refused for the same reason after an attempt whose answer never came: that attempt may have been stored.
