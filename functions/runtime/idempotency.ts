@@ -3,7 +3,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Aggregate, AggregateRepository } from '#domain/kernel/aggregate.ts';
 import { DomainError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
-import { AlreadyCreatedError, NotStoredError } from '#store/errors.ts';
+import { AlreadyCreatedError, NotStoredError, OutcomeUnknownError } from '#store/errors.ts';
 import { keepIdempotencyRecord, readIdempotencyRecord } from '#store/idempotency.ts';
 import { log } from './observability.ts';
 import { isTransient } from './transient.ts';
@@ -75,10 +75,10 @@ const SEND_AGAIN_WITH_KEY =
 
 /**
  * Runs `create` once per Idempotency-Key (with the id derived from it), or answers the first answer again. A passing
- * database failure is answered 503 with what to do. The write itself never leaves its outcome unknown: the store
- * sends it again and, when no answer came, reads whether it was stored (store/aggregates.ts writeChange), and
- * answers "not stored" itself. So a database error that reaches here failed a read or a counter before the write:
- * nothing was stored. With a key, the client sends it again with that key (another request with it may be making
+ * database failure is answered 503 with what to do. The write itself leaves its outcome unknown only when DynamoDB
+ * answers nothing at all (OutcomeUnknownError): the store sends it again and, when no answer came, reads whether it
+ * was stored (store/aggregates.ts writeChange), and answers "not stored" itself. So a raw database error that reaches
+ * here failed a read or a counter before the write: nothing was stored. With a key, the client sends it again with that key (another request with it may be making
  * the object: its answer is given then).
  */
 export async function idempotentCreate<A extends CreateAnswer>(
@@ -89,6 +89,7 @@ export async function idempotentCreate<A extends CreateAnswer>(
   try {
     return await createOnce(request, create);
   } catch (error) {
+    if (keyed && error instanceof OutcomeUnknownError) throw new ServiceUnavailableError(1, SEND_AGAIN_WITH_KEY);
     if (error instanceof DomainError || !isTransient(error)) throw error;
     const cause = error as Error;
     log().warn('create: database unavailable before the write', { errorName: cause.name, errorMessage: cause.message });

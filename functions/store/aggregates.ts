@@ -23,6 +23,7 @@ import {
   assertWithinTransactionLimits,
   isConditionFailure,
   NotStoredError,
+  OutcomeUnknownError,
   storageLimitError,
 } from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
@@ -423,14 +424,17 @@ export async function writeChange(
     } catch (error) {
       if (put && isConditionFailure(error) && sameItem(oldItem(error), put.Item)) return; // its own write, sent again
       const neverSent = i === 0 && error instanceof LateWriteError;
-      if (neverSent || !(isTransient(error) || error instanceof NotStoredError || error instanceof LateRetryError))
+      if (neverSent || !(isTransient(error) || error instanceof LateWriteError || error instanceof LateRetryError))
         throw storageLimitError(error) ?? error;
       if (i + 1 < SENDS && !(error instanceof ServiceUnavailableError)) {
         await backoff(i);
         continue;
       }
       // No answer, and no more sends (too late, or too many): stored or not, as a consistent read finds it.
-      if (await wasStored(writes)) return;
+      const stored = await wasStored(writes).catch(() => {
+        throw new OutcomeUnknownError();
+      });
+      if (stored) return;
       throw new NotStoredError();
     }
   }
@@ -452,7 +456,7 @@ const sameItem = (a: unknown, b: unknown) => a !== undefined && canonical(a) ===
 /** Whether the first item the writes put is stored as they put it (a write with no Put cannot tell: unknown). */
 async function wasStored(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
   const put = writes.find((w) => w.Put)?.Put;
-  if (!put?.Item) throw new ServiceUnavailableError();
+  if (!put?.Item) throw new OutcomeUnknownError();
   const { Item } = await documentClient().send(
     new GetCommand({
       TableName: put.TableName,

@@ -67,6 +67,19 @@ export class AlreadyCreatedError extends Error {
   }
 }
 
+/**
+ * 503 when DynamoDB failed and whether the change was stored cannot be told (DynamoDB answers nothing at all): the
+ * client reads the object before sending the change again (a create with an Idempotency-Key sends it again with it).
+ */
+export class OutcomeUnknownError extends ServiceUnavailableError {
+  constructor() {
+    super(
+      1,
+      'Service temporarily unavailable: the change may have been stored; read the object before sending the request again',
+    );
+  }
+}
+
 /** 503 when DynamoDB failed and the change is known not to be stored: the client sends it again as it is. */
 export class NotStoredError extends ServiceUnavailableError {
   constructor() {

@@ -1,12 +1,11 @@
 import { PutCommand, QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { FeedReader } from '#domain/kernel/aggregate.ts';
-import { ServiceUnavailableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { type Micros, sortableUtc } from '#domain/kernel/time.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { config, FEED_SETTLE_MS } from '#runtime/config.ts';
 import { documentClient, tableName } from './client.ts';
-import { NotStoredError } from './errors.ts';
+import { NotStoredError, OutcomeUnknownError } from './errors.ts';
 import { FEED_VIEW, keys } from './table-design.ts';
 
 /**
@@ -35,17 +34,10 @@ const horizon = (): string => sortableUtc(requestNow() - config().feedSettleMs *
 export class LateWriteError extends NotStoredError {}
 
 /**
- * A retry refused for the same reason after an attempt whose answer never came: that attempt may have been stored.
- * Creates find out before they answer (aggregates.ts); a change answers it.
+ * A retry refused for the same reason after an attempt whose answer never came: that attempt may have been stored
+ * (writeChange reads which).
  */
-export class LateRetryError extends ServiceUnavailableError {
-  constructor() {
-    super(
-      1,
-      'Service temporarily unavailable: the change may have been stored; read the object before sending it again',
-    );
-  }
-}
+export class LateRetryError extends OutcomeUnknownError {}
 
 /**
  * Sends a write whose rows are stamped `stamp` (a change's new `dateModified`), refusing each attempt that would go
