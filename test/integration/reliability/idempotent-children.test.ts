@@ -32,7 +32,7 @@ async function setFaults(config: Record<string, unknown>) {
 }
 
 const SEED = Number(process.env.FUZZ_SEED) || 20261126;
-const CREATES = 12;
+const CREATES = 8;
 const LOST = 0.2;
 const NOT_STORED = 'Service temporarily unavailable: the change was not stored; send the request again';
 
