@@ -717,7 +717,7 @@ export async function addContractProlongation(
   const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
-    return addProlongation(w, documentScope(CONTRACT, contractId), data, ctx.now);
+    return addProlongation(w, documentScope(CONTRACT, contractId), data, ctx.now, ctx.createdId);
   });
   return result;
 }
@@ -778,7 +778,7 @@ export const addProlongationDocument = (
   writeProlongationDocument(ctx, id, contractId, prolongationId, 'add', (_w, def, scope) =>
     newDocument(
       prolongationDocumentBody(data),
-      { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       scope,
     ),
   );
@@ -864,7 +864,11 @@ async function writeCancellationDocument(
 
 export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
   writeCancellationDocument(ctx, id, cancellationId, 'add', (_w, def, scope) =>
-    newDocument(data, { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files }, scope),
+    newDocument(
+      data,
+      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      scope,
+    ),
   );
 
 /** PUT: a new version of a cancellation document. */

@@ -148,6 +148,20 @@ const KINDS: ChildKind[] = [
     },
     body: () => ({ reason: 'Скасування' }),
   },
+  {
+    name: 'cancellation document',
+    async parent() {
+      const auction = await rectifyingAuction(api);
+      const cancellations = `/api/2.5/auctions/${auction.id}/cancellations`;
+      const cancellation = await api.post(cancellations, { reason: 'Скасування' }, { token: auction.token });
+      return {
+        path: `${cancellations}/${cancellation.body.data.id}/documents`,
+        options: { token: auction.token },
+        count: stored(auction.id, 'document'),
+      };
+    },
+    body: () => aDocument(),
+  },
 ];
 
 /**
