@@ -16,6 +16,9 @@
  *    100 bidder and 1,000 observer connections by default, sizes from ROOM_* variables) and replaces only its section;
  *    a full run keeps the Room sections it finds.
  *
+ * 5. Feed freshness: how long after its answer a change first shows in a listing page (the settle window's cost,
+ *    bench/feed-freshness.ts); `npm run bench -- --feed` runs only this and replaces only its section.
+ *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
 import { spawn } from 'node:child_process';
@@ -34,6 +37,8 @@ import type { Lot } from '../functions/domain/lots/lot.ts';
 import { rootItem } from '../functions/store/aggregates.ts';
 import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
+import { FEED_SETTLE_MS } from '../functions/runtime/config.ts';
+import { freshnessSection, measureFeedFreshness } from './feed-freshness.ts';
 import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
 import { startServer } from './local-server.ts';
 
@@ -80,7 +85,9 @@ if (process.argv.includes('--room')) {
 const IMPORTS_ONLY = process.argv.includes('--imports');
 // `npm run bench -- --load`: only the load runs, printed, nothing written (to try a change of the request path).
 const LOAD_ONLY = process.argv.includes('--load');
-const bundles = LOAD_ONLY ? [] : await phase('bundles and cold imports', () => measureLambdas(IMPORT_RUNS));
+const FEED_ONLY = process.argv.includes('--feed');
+const bundles =
+  LOAD_ONLY || FEED_ONLY ? [] : await phase('bundles and cold imports', () => measureLambdas(IMPORT_RUNS));
 if (IMPORTS_ONLY) {
   // `npm run bench -- --imports`: only the Lambdas section of bench/RESULTS.md is measured and replaced.
   const file = join(ROOT, 'bench', 'RESULTS.md');
@@ -236,6 +243,21 @@ const insiderBid = () => ({
   eligible: true,
   tenderers: [{ ...organization('ТОВ Інсайдер'), identifier: { scheme: 'UA-EDR', id: hex32().slice(0, 8) } }],
 });
+
+const feedFreshness = () => phase('feed freshness', () => measureFeedFreshness(call, lotBody));
+if (FEED_ONLY) {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Agora bench results\n';
+  const section = freshnessSection(await feedFreshness(), FEED_SETTLE_MS).join('\n');
+  const start = before.indexOf('## Feed freshness');
+  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1);
+  writeFileSync(
+    file,
+    start < 0 ? `${before}\n${section}` : before.slice(0, start) + section + (end < 0 ? '' : before.slice(end + 1)),
+  );
+  console.log(section);
+  process.exit(0);
+}
 
 async function pendingAsset(path: string, body: () => object): Promise<{ id: string; token: string }> {
   const created = await call('POST', path, body());
@@ -673,6 +695,7 @@ if (LOAD_ONLY) {
 // ---------------------------------------------------------------------------------------------------------------
 // 3. Scale: lots seeded straight into the table, in the store's own root item shape.
 
+const freshness = await feedFreshness();
 const scale = await phase('scale', async () => {
   // A valid lot root: the one the store wrote for an API-created pending lot; each seeded lot is a copy with its own id.
   const template = (await ddb.send(new GetCommand({ TableName: TABLE, Key: { PK: `LOT#${seeded.lot}`, SK: '#ROOT' } })))
@@ -876,6 +899,7 @@ table(
     ]),
   ],
 );
+md.push(...freshnessSection(freshness, FEED_SETTLE_MS));
 md.push(...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)));
 md.push('## Time per phase (s)', '');
 table(

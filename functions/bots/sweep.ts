@@ -36,7 +36,8 @@ export async function sweep(
       let failed = 0;
       for (const { id } of due) {
         try {
-          if (await handleOne(id, now)) changed++;
+          // Each item its own time: a change's stamp must reach DynamoDB within the feeds' budget (store/feeds.ts).
+          if (await handleOne(id, requestNow())) changed++;
         } catch (error) {
           failed++;
           log().error('bot item failed', { [kind.entity]: id, error: error as Error });

@@ -484,8 +484,10 @@ export function openApiDocument(): Json {
         'item schemas and the document service. Bodies are `{"data": {...}}`; answers are `{"data": ...}` or the error envelope. ' +
         'Authenticate with HTTP Basic: the API key as user name, an empty password. Creating an object answers its owner ' +
         'token once (`access.token`): send it as `acc_token` (query) or `X-Access-Token` (header) to change the object. ' +
-        'A create (lot, asset, auction, transfer) may carry an `Idempotency-Key` header (a UUID): sent again by the same ' +
-        'API key with the same key and body, it gets the first answer again, tokens included, and makes no second object.',
+        'Every create (a lot, asset, auction, transfer, and a child: bid, question, document, item, decision, ' +
+        'cancellation...) may carry an `Idempotency-Key` header (a UUID): sent again by the same API key with the same ' +
+        'key and body, it gets the first answer again, tokens included, and makes no second object. A 503 says whether ' +
+        'the change was not stored (send it again) or, with a key, to send it again with that key.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     // Relative: the host and port that serve this document (npm start on any PORT, the API in AWS), never a fixed one.

@@ -61,6 +61,11 @@ export interface Config {
   filesDir: string;
   /** Fault injection (JSON) of the store client, outside Lambda only. */
   faults: string;
+  /**
+   * The feed's settle window (AGORA_FEED_SETTLE_MS, milliseconds): no feed page shows a row stamped later than
+   * now − this, so a change committed late is never behind a crawler (store/feeds.ts says why 3000, the default).
+   */
+  feedSettleMs: number;
   secretsExtensionPort: string;
   awsSessionToken: string;
   xrayDaemonAddress?: string;
@@ -104,6 +109,18 @@ export function roomSocket(setting: string | undefined): string | undefined {
   return url.href;
 }
 
+/** The deployed settle window of the feeds: the write budget plus DynamoDB's allowance (store/feeds.ts). */
+export const FEED_SETTLE_MS = 3000;
+
+/** Reads `AGORA_FEED_SETTLE_MS`: whole milliseconds, 0 or more; unset means the deployed window, 3000. */
+export function feedSettleMs(setting: string | undefined): number {
+  if (setting === undefined || setting === '') return FEED_SETTLE_MS;
+  const ms = Number(setting);
+  if (!Number.isInteger(ms) || ms < 0)
+    throw new Error(`AGORA_FEED_SETTLE_MS must be a whole number of milliseconds, got ${JSON.stringify(setting)}`);
+  return ms;
+}
+
 /** Builds and checks a configuration from an environment (pure: the tests build their own). */
 export function readConfig(env: Env): Config {
   const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
@@ -139,6 +156,7 @@ export function readConfig(env: Env): Config {
     filesBucket: nonEmpty(env.FILES_BUCKET),
     filesDir: env.AGORA_FILES_DIR ?? '.agora/files',
     faults: env.AGORA_FAULTS ?? '',
+    feedSettleMs: feedSettleMs(env.AGORA_FEED_SETTLE_MS),
     secretsExtensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
     awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
     xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
@@ -164,6 +182,7 @@ export function config(): Config {
     docserviceUrl: local.docserviceUrl ?? base.docserviceUrl,
     auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
+    feedSettleMs: local.feedSettleMs ?? base.feedSettleMs,
   };
 }
 
@@ -185,6 +204,8 @@ export interface LocalSettings {
   auctionSite?: string;
   /** Fault injection config (JSON), '' for none. */
   faults?: string;
+  /** The feed's settle window, in place of AGORA_FEED_SETTLE_MS (tests of the feed's guarantee set it). */
+  feedSettleMs?: number;
 }
 
 export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as LocalSettings | undefined;

@@ -1,10 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { DomainError, UnprocessableError } from '#domain/kernel/errors.ts';
+import type { Aggregate, AggregateRepository } from '#domain/kernel/aggregate.ts';
+import { DomainError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
-import { AlreadyCreatedError } from '#store/errors.ts';
+import { AlreadyCreatedError, NotStoredError, OutcomeUnknownError } from '#store/errors.ts';
 import { keepIdempotencyRecord, readIdempotencyRecord } from '#store/idempotency.ts';
 import { log } from './observability.ts';
+import { isTransient } from './transient.ts';
 
 /**
  * Idempotent creates (issue 27), as payment APIs do them: a create sent with an `Idempotency-Key` header is made at
@@ -67,8 +69,35 @@ function unseal<A>(sealed: string, secret: Buffer): A {
   return JSON.parse(inflateRawSync(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()])).toString());
 }
 
-/** Runs `create` once per Idempotency-Key (with the id derived from it), or answers the first answer again. */
+/** What a 503 of a create sent with an Idempotency-Key tells the client: its key makes the retry safe either way. */
+const SEND_AGAIN_WITH_KEY =
+  'Service temporarily unavailable: send the request again with the same Idempotency-Key; it answers the object as stored if it was stored';
+
+/**
+ * Runs `create` once per Idempotency-Key (with the id derived from it), or answers the first answer again. A passing
+ * database failure is answered 503 with what to do. The write itself leaves its outcome unknown only when DynamoDB
+ * answers nothing at all (OutcomeUnknownError): the store sends it again and, when no answer came, reads whether it
+ * was stored (store/aggregates.ts writeChange), and answers "not stored" itself. So a raw database error that reaches
+ * here failed a read or a counter before the write: nothing was stored. With a key, the client sends it again with that key (another request with it may be making
+ * the object: its answer is given then).
+ */
 export async function idempotentCreate<A extends CreateAnswer>(
+  request: CreateRequest,
+  create: (id?: string) => Promise<A>,
+): Promise<A> {
+  const keyed = request.headers['idempotency-key'] !== undefined;
+  try {
+    return await createOnce(request, create);
+  } catch (error) {
+    if (keyed && error instanceof OutcomeUnknownError) throw new ServiceUnavailableError(1, SEND_AGAIN_WITH_KEY);
+    if (error instanceof DomainError || !isTransient(error)) throw error;
+    const cause = error as Error;
+    log().warn('create: database unavailable before the write', { errorName: cause.name, errorMessage: cause.message });
+    throw keyed ? new ServiceUnavailableError(1, SEND_AGAIN_WITH_KEY) : new NotStoredError();
+  }
+}
+
+async function createOnce<A extends CreateAnswer>(
   request: CreateRequest,
   create: (id?: string) => Promise<A>,
 ): Promise<A> {
@@ -123,4 +152,30 @@ export async function idempotentCreate<A extends CreateAnswer>(
     log().warn('idempotency: first answer not kept', { error });
   }
   return answer;
+}
+
+/** Ids are 128 bits (random, or a hash of an Idempotency-Key): one found anywhere in an aggregate is that object. */
+const holds = (aggregate: Aggregate<unknown>, id: string): boolean =>
+  aggregate.children.some((c) => c.place.id === id) || JSON.stringify(aggregate.root).includes(id);
+
+/**
+ * The repository a create of a child (a bid, a question, a document, an item...) writes through when its id comes
+ * from an Idempotency-Key: a change of an aggregate that already holds that id is refused (AlreadyCreatedError:
+ * another request with the key made it, and idempotentCreate answers with its answer), so a second request never
+ * writes the child over. It reads the whole aggregate to know (a new bid reads only the root otherwise).
+ */
+export function creating<T>(repository: AggregateRepository<T>, id: string | undefined): AggregateRepository<T> {
+  if (id === undefined) return repository;
+  return {
+    ...repository,
+    modify: (aggregateId, change, options) =>
+      repository.modify(
+        aggregateId,
+        (current) => {
+          if (holds(current, id)) throw new AlreadyCreatedError(id);
+          return change(current);
+        },
+        { ...options, rootOnly: false },
+      ),
+  };
 }

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { isTransient } from '#runtime/transient.ts';
 import type {
   Aggregate,
   AggregateRepository,
@@ -8,13 +11,21 @@ import type {
   ChildBudgets,
   Indexing,
 } from '#domain/kernel/aggregate.ts';
-import { ConflictError, NotFoundError, UnprocessableError } from '#domain/kernel/errors.ts';
+import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
-import { parseInstant, sortableUtc } from '#domain/kernel/time.ts';
+import { type Micros, parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, queryPartition, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
-import { AlreadyCreatedError, assertWithinTransactionLimits, isConditionFailure, storageLimitError } from './errors.ts';
+import { LateRetryError, LateWriteError, sendStamped } from './feeds.ts';
+import {
+  AlreadyCreatedError,
+  assertWithinTransactionLimits,
+  isConditionFailure,
+  NotStoredError,
+  OutcomeUnknownError,
+  storageLimitError,
+} from './errors.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
 
 export interface AggregateKind<T> {
@@ -376,15 +387,84 @@ async function loadRoot<T>(def: AggregateKind<T>, id: string): Promise<Aggregate
   return Item ? fromItems<T>(id, [Item]) : undefined;
 }
 
-/** Sends the writes of one change: a single conditional Put when only the root changes, else one transaction. */
-export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
+/**
+ * The instant a change stamps its root's feed row with, when it moves it (a new `dateModified`): its write must go
+ * out within the feeds' budget (feeds.ts). None when the root keeps its stamp.
+ */
+export function changeStamp<T>(def: AggregateKind<T>, current: Aggregate<T> | undefined, change: Change<T>) {
+  if (change.keepRevision) return undefined;
+  const stamp = def.dateModified(change.root);
+  return current && stamp === def.dateModified(current.root) ? undefined : parseInstant(stamp);
+}
+
+/** Sends of one write when DynamoDB fails for a passing reason, each after the SDK's own retries. */
+const SENDS = 4;
+
+/**
+ * Sends the writes of one change, exactly once: a single conditional Put when only the root changes, else one
+ * transaction. A send whose answer never came (a timeout, a lost answer, an internal error) is sent again, as it
+ * was: a transaction with the same ClientRequestToken, which DynamoDB applies once (for 10 minutes) and answers
+ * again as the first time; a Put that meets its own write (its condition fails on the very item it wrote) is done.
+ * When no send is answered, a consistent read of the first item it puts tells whether it was stored: if not, the
+ * request answers 503 saying nothing was stored. `stamp`: the change's new `dateModified` (feeds.ts: no attempt goes
+ * out later than the feeds' budget).
+ */
+export async function writeChange(
+  writes: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  stamp?: Micros,
+): Promise<void> {
   assertWithinTransactionLimits(writes);
-  try {
-    if (writes.length === 1 && writes[0].Put) await documentClient().send(new PutCommand(writes[0].Put));
-    else await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
-  } catch (error) {
-    throw storageLimitError(error) ?? error;
+  const put = writes.length === 1 ? writes[0].Put : undefined;
+  const ClientRequestToken = randomUUID();
+  for (let i = 0; ; i++) {
+    try {
+      if (put) await sendStamped(new PutCommand({ ...put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), stamp);
+      else await sendStamped(new TransactWriteCommand({ TransactItems: writes, ClientRequestToken }), stamp);
+      return;
+    } catch (error) {
+      if (put && isConditionFailure(error) && sameItem(oldItem(error), put.Item)) return; // its own write, sent again
+      const neverSent = i === 0 && error instanceof LateWriteError;
+      if (neverSent || !(isTransient(error) || error instanceof LateWriteError || error instanceof LateRetryError))
+        throw storageLimitError(error) ?? error;
+      if (i + 1 < SENDS && !(error instanceof ServiceUnavailableError)) {
+        await backoff(i);
+        continue;
+      }
+      // No answer, and no more sends (too late, or too many): stored or not, as a consistent read finds it.
+      const stored = await wasStored(writes).catch(() => {
+        throw new OutcomeUnknownError();
+      });
+      if (stored) return;
+      throw new NotStoredError();
+    }
   }
+}
+
+/** The item a Put's failed condition found (ReturnValuesOnConditionCheckFailure), as plain values. */
+function oldItem(error: unknown): JsonObject | undefined {
+  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
+  return item && unmarshall(item);
+}
+
+/** Same attributes and values, whatever the order of their keys (undefined values are not stored). */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+  );
+const sameItem = (a: unknown, b: unknown) => a !== undefined && canonical(a) === canonical(b);
+
+/** Whether the first item the writes put is stored as they put it (a write with no Put cannot tell: unknown). */
+async function wasStored(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
+  const put = writes.find((w) => w.Put)?.Put;
+  if (!put?.Item) throw new OutcomeUnknownError();
+  const { Item } = await documentClient().send(
+    new GetCommand({
+      TableName: put.TableName,
+      Key: { PK: put.Item.PK, SK: put.Item.SK },
+      ConsistentRead: true,
+    }),
+  );
+  return sameItem(Item, put.Item);
 }
 
 /** Runs load-apply-write until the write's revision condition holds (optimistic concurrency). */
@@ -407,7 +487,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
     async create(a) {
       const createRequest = randomUUID();
       try {
-        await writeChange(createWrites(def, a, createRequest));
+        await writeChange(createWrites(def, a, createRequest), changeStamp(def, undefined, a));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The root exists: written by this very call (its answer was lost and the SDK sent it again), or by another.
@@ -423,7 +503,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         if (!next) return current;
         const writes = changeWrites(def, current, next);
         try {
-          await writeChange(writes);
+          await writeChange(writes, changeStamp(def, current, next));
         } catch (error) {
           throw (await budgetRefusal(def, writes, error)) ?? error;
         }

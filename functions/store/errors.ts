@@ -1,4 +1,4 @@
-import { UnprocessableError } from '#domain/kernel/errors.ts';
+import { ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
 
 /** DynamoDB's limits on one TransactWriteItems: 100 items, 4 MB in all. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -64,5 +64,25 @@ export class AlreadyCreatedError extends Error {
   constructor(readonly id: string) {
     super(`An object with id ${id} already exists`);
     this.name = 'AlreadyCreatedError';
+  }
+}
+
+/**
+ * 503 when DynamoDB failed and whether the change was stored cannot be told (DynamoDB answers nothing at all): the
+ * client reads the object before sending the change again (a create with an Idempotency-Key sends it again with it).
+ */
+export class OutcomeUnknownError extends ServiceUnavailableError {
+  constructor() {
+    super(
+      1,
+      'Service temporarily unavailable: the change may have been stored; read the object before sending the request again',
+    );
+  }
+}
+
+/** 503 when DynamoDB failed and the change is known not to be stored: the client sends it again as it is. */
+export class NotStoredError extends ServiceUnavailableError {
+  constructor() {
+    super(1, 'Service temporarily unavailable: the change was not stored; send the request again');
   }
 }

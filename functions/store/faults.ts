@@ -13,9 +13,13 @@ import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
  * network lost it): that middleware sits inside the SDK's retries, so the SDK sends the same call again, as in AWS,
  * and meets what its first attempt already wrote (a create's `attribute_not_exists`, a counter moved twice).
  *
+ * With `slowWrites`, a seeded share of the writes waits up to `maxMs` before it goes out, as when a Lambda stalls
+ * (CPU, GC, a slow network) between taking its `now` and sending the write stamped with it: what a feed must survive
+ * (store/feeds.ts). The wait comes before the SDK's retries, so the feeds' budget check still sees each attempt.
+ *
  * Configured by AGORA_FAULTS (JSON, read on every call, so a test or `PUT /_local/faults` turns it on and off):
  * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12,
- * "lostAnswers": 0.15}`.
+ * "lostAnswers": 0.15, "slowWrites": {"share": 0.3, "maxMs": 400}}`.
  */
 export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout';
 export const FAULT_KINDS: readonly FaultKind[] = ['throttle', 'cancelled', 'internal', 'timeout'];
@@ -27,11 +31,22 @@ export interface FaultConfig {
   crashAfter?: number;
   /** Share of successful answers dropped after the call took effect (retried by the SDK). */
   lostAnswers?: number;
+  /** A share of the writes held back a random time up to `maxMs` before they are sent. */
+  slowWrites?: { share: number; maxMs: number };
 }
+
+/** The calls that write (their low-level names: the document client's commands send these). */
+const WRITES = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
 
 export interface FaultStats {
   calls: number;
-  injected: Record<FaultKind | 'crash' | 'lost', number>;
+  injected: Record<FaultKind | 'crash' | 'lost' | 'slow', number>;
 }
 
 interface State {
@@ -56,7 +71,7 @@ function seeded(seed: number): () => number {
 
 const emptyStats = (): FaultStats => ({
   calls: 0,
-  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0, lost: 0 },
+  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0, lost: 0, slow: 0 },
 });
 
 // On globalThis: the gateway and a test may load this module through different loaders; they share one state.
@@ -149,6 +164,11 @@ const injector: LocalMiddleware = (next, context) => async (args) => {
       s.stats.injected[kind]++;
       if (kind === 'timeout') await new Promise((resolve) => setTimeout(resolve, 20));
       throw fault(kind, command);
+    }
+    const slow = s.config.slowWrites;
+    if (slow && WRITES.has(command) && s.random() < slow.share) {
+      s.stats.injected.slow++;
+      await new Promise((resolve) => setTimeout(resolve, s.random() * slow.maxMs));
     }
   }
   return next(args);

@@ -1,8 +1,66 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { FeedReader } from '#domain/kernel/aggregate.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
+import { type Micros, sortableUtc } from '#domain/kernel/time.ts';
+import { requestNow } from '#runtime/clock.ts';
+import { config, FEED_SETTLE_MS } from '#runtime/config.ts';
 import { documentClient, tableName } from './client.ts';
+import { NotStoredError, OutcomeUnknownError } from './errors.ts';
 import { FEED_VIEW, keys } from './table-design.ts';
+
+/**
+ * Feeds that never miss a change (issue 33). A row's place in the feed is its change's stamp (`dateModified`, the
+ * request's `now`), taken *before* the write commits; a crawler that has read past a stamp would never see a row
+ * committed with it later. So the bound "stamp → visible in the index" is enforced, and pages never read into it:
+ *
+ * - a write whose stamp is older than SEND_BUDGET_MS is not sent, at any attempt (the SDK's retries included: the
+ *   check runs inside them, right before each attempt goes out); the request answers 503, nothing stored;
+ * - DynamoDB applies a write it received, and the index shows it, within COMMIT_ALLOWANCE_MS (the one part we cannot
+ *   enforce: DynamoDB's own processing, GSI propagation, usually well under a second, and the clock skew of two
+ *   Lambdas, a few ms under NTP);
+ * - a page shows no row stamped later than now − the settle window (FEED_SETTLE_MS = SEND_BUDGET_MS +
+ *   COMMIT_ALLOWANCE_MS = 3 s): every row stamped at or before the horizon is visible by then.
+ *
+ * The price is freshness: a change reaches the feed 3 s after its `dateModified`, no sooner (an object's own GET is
+ * not delayed). The originals measured the same loss and took a 1 s watermark (openprocurement.api feed_ordering).
+ */
+export const SEND_BUDGET_MS = 1000;
+export const COMMIT_ALLOWANCE_MS = FEED_SETTLE_MS - SEND_BUDGET_MS;
+
+/** The newest stamp a page may show now: rows stamped later are held back until they settle. */
+const horizon = (): string => sortableUtc(requestNow() - config().feedSettleMs * 1000);
+
+/** A write refused because its stamp is older than the budget: nothing was sent, so nothing is stored. */
+export class LateWriteError extends NotStoredError {}
+
+/**
+ * A retry refused for the same reason after an attempt whose answer never came: that attempt may have been stored
+ * (writeChange reads which).
+ */
+export class LateRetryError extends OutcomeUnknownError {}
+
+/**
+ * Sends a write whose rows are stamped `stamp` (a change's new `dateModified`), refusing each attempt that would go
+ * out later than SEND_BUDGET_MS after it. Without a stamp (a change that moves no feed row) it is sent as it is.
+ * (The middleware is anonymous: the document client copies a command's stack into the low-level command's.)
+ */
+export async function sendStamped(command: PutCommand | TransactWriteCommand, stamp: Micros | undefined) {
+  // With no settle window (AGORA_FEED_SETTLE_MS=0) the feeds promise nothing, and no write is refused for time.
+  if (stamp !== undefined && config().feedSettleMs > 0) {
+    const inTime =
+      <A, R>(next: (args: A) => Promise<R>) =>
+      (args: A) => {
+        if (requestNow() - stamp > SEND_BUDGET_MS * 1000) throw new LateWriteError();
+        return next(args);
+      };
+    // After the SDK's retry middleware: once per attempt, right before it is sent.
+    const options = { step: 'finalizeRequest', priority: 'low' } as const;
+    if (command instanceof PutCommand) command.middlewareStack.add((next) => inTime(next), options);
+    else command.middlewareStack.add((next) => inTime(next), options);
+  }
+  if (command instanceof PutCommand) await documentClient().send(command);
+  else await documentClient().send(command);
+}
 
 /** The instant part of a feed sort key `<utc>#<id>`. */
 const instantOf = (sk: string) => sk.slice(0, sk.indexOf('#'));
@@ -11,7 +69,7 @@ const instantOf = (sk: string) => sk.slice(0, sk.indexOf('#'));
  * One Query on the listing index per page, whatever the table size. The next page starts strictly after the
  * offset's instant, so a page never ends inside a tie (items written at the same instant, e.g. a lot's assets
  * settled in one transaction): it reads one row more than asked and, only when that row ties with the last one,
- * a second Query completes the tie.
+ * a second Query completes the tie. No page reads past the settle horizon.
  */
 export const feedReader: FeedReader = {
   async page({ feed, test, after, descending, limit }) {
@@ -20,17 +78,21 @@ export const feedReader: FeedReader = {
         new QueryCommand({
           TableName: tableName(),
           IndexName: 'GSI1',
-          KeyConditionExpression: `GSI1PK = :pk${condition}`,
+          KeyConditionExpression: `GSI1PK = :pk AND ${condition}`,
           ExpressionAttributeValues: { ':pk': keys.feed(feed, test), ...values },
           ScanIndexForward: !descending,
           Limit: max,
         }),
       );
-    // Exclusive bounds: '~' sorts after '#<id>', so `after` skips every row of that exact instant.
-    const range = after === undefined ? '' : descending ? ' AND GSI1SK < :after' : ' AND GSI1SK > :after';
+    // '~' sorts after '#<id>': `<instant>~` is above every row of that instant, `<instant>#` below. Exclusive
+    // bounds: `after` skips every row of that exact instant.
+    const settled = `${horizon()}#~`;
+    const top = descending && after !== undefined && `${after}#` < settled ? `${after}#` : settled;
+    const bottom = !descending && after !== undefined ? `${after}~` : undefined;
+    if (bottom !== undefined && bottom > top) return { items: [] }; // an offset past the horizon: nothing settled there
     const first = await query(
-      range,
-      after === undefined ? {} : { ':after': descending ? after : `${after}~` },
+      bottom === undefined ? 'GSI1SK <= :to' : 'GSI1SK BETWEEN :from AND :to',
+      { ':to': top, ...(bottom !== undefined && { ':from': bottom }) },
       limit + 1,
     );
     let rows = first.Items ?? [];
@@ -40,7 +102,7 @@ export const feedReader: FeedReader = {
       rows = rows.slice(0, limit);
       if (instantOf(first.Items![limit].GSI1SK) === tie) {
         const bounds = descending ? { ':from': `${tie}#`, ':to': last } : { ':from': last, ':to': `${tie}#~` };
-        const rest = await query(' AND GSI1SK BETWEEN :from AND :to', bounds);
+        const rest = await query('GSI1SK BETWEEN :from AND :to', bounds);
         rows.push(...(rest.Items ?? []).filter((i) => i.GSI1SK !== last));
       }
     }

@@ -18,7 +18,12 @@ export interface Service {
   setClockOffset(ms: number): Promise<void>;
 }
 
-export function useService(): Service {
+export interface ServiceOptions {
+  /** The feeds' settle window (the tests run without one: test/support/setup-env.ts). */
+  feedSettleMs?: number;
+}
+
+export function useService(options: ServiceOptions = {}): Service {
   let gateway: Gateway;
   const service: Service = {
     url: '',
@@ -45,9 +50,10 @@ export function useService(): Service {
     await seedDevOrganizations();
     gateway = await startGateway();
     service.url = gateway.url;
+    if (options.feedSettleMs !== undefined) setLocal({ feedSettleMs: options.feedSettleMs });
   });
   afterAll(async () => {
-    if (localRuntime()) setLocal({ clockOffsetMs: 0 });
+    if (localRuntime()) setLocal({ clockOffsetMs: 0, feedSettleMs: undefined });
     await gateway?.close();
   });
   return service;

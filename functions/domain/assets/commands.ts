@@ -37,6 +37,8 @@ export interface AssetsContext {
   type: AssetTypeDefinition;
   /** The document service context, on routes that write documents. */
   files?: DocumentContext;
+  /** The id a create makes its object with: derived from the request's Idempotency-Key, else none (a new one). */
+  createdId?: string;
 }
 
 const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
@@ -223,7 +225,7 @@ export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonRec
       throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
     }
     assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
-    result = items.accept({ ...omit(data, ['id']), id: newId() });
+    result = items.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
     // Only types with items get here (ctx.type.items), so the record stays of its type.
     return {
       root: { ...asset, items: [...(itemsOf(asset) ?? []), result], dateModified: formatKyiv(ctx.now) } as Asset,
@@ -250,7 +252,7 @@ export async function addAssetDecision(ctx: AssetsContext, id: string, data: Jso
     if (rectificationEnded(asset, ctx.now)) {
       throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
     }
-    result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: newId() });
+    result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: ctx.createdId ?? newId() });
     return {
       root: {
         ...asset,
@@ -275,6 +277,7 @@ export async function addAssetDocument(ctx: AssetsContext, id: string, data: Jso
     if (asset.status !== 'pending')
       throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
     const { document, child } = newDocument(data, {
+      id: ctx.createdId,
       author: 'asset_owner',
       documentOf: 'asset',
       now: ctx.now,

@@ -43,7 +43,7 @@ export async function addRelatedProcess(ctx: AssetsContext, id: string, data: Js
   await ctx.assets.modify(id, (current) => {
     if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
     assertWriter(ctx, current);
-    const process = rules.accept({ ...omit(data, ['id']), id: newId() });
+    const process = rules.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
     const processes = [...relatedProcessesOf(current.root), process];
     if (processes.length > rules.max) {
       throw UnprocessableError.field(

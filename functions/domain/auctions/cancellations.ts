@@ -151,7 +151,7 @@ export const cancellationTakesEffect = (rules: CancellationRules): TimedEvent =>
 });
 
 /** A new cancellation (`pending`, or `active` at once when sent so, as upstream), with its server id and date. */
-export function addCancellation(w: Working, data: JsonRecord, now: Micros): Cancellation {
+export function addCancellation(w: Working, data: JsonRecord, now: Micros, id = newId()): Cancellation {
   assertCancellable(w, 'add');
   const fields = writable(cancellationModel, data, FIELDS);
   checkNew(fields);
@@ -159,7 +159,7 @@ export function addCancellation(w: Working, data: JsonRecord, now: Micros): Canc
     cancellationOf: 'tender',
     status: 'pending',
     ...fields,
-    id: newId(),
+    id,
     date: formatKyiv(now),
   };
   putChild(w, { place: childPlace(CANCELLATION, cancellation.id), entity: 'cancellation', data: cancellation });

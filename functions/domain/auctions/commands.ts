@@ -246,6 +246,7 @@ export async function addAuctionDocument(ctx: AuctionsContext, id: string, data:
   const { result } = await change(ctx, id, (w, def) => {
     assertDocumentsWritable(ctx, w, def);
     const { document, child } = newDocument(data, {
+      id: ctx.createdId,
       author: 'auction_owner',
       documentOf: def.documentOf,
       now: ctx.now,
@@ -281,7 +282,7 @@ export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonRe
   const { result } = await change(ctx, id, (w, def) => {
     assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
     const itemIds = (w.root.items ?? []).flatMap((i) => (typeof i.id === 'string' ? [i.id] : []));
-    const child = newQuestion(data, ctx.now, ctx.principal.name, itemIds, def.questionsAbout);
+    const child = newQuestion(data, ctx.now, ctx.principal.name, itemIds, def.questionsAbout, ctx.createdId);
     putChild(w, child);
     touch(w, ctx.now);
     return child.data;
@@ -332,7 +333,12 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord)
     (w, def) => {
       assertBidsOpen(w, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
       const fields = def.bids.create(data, w.root, ctx.now);
-      const bid: Bid = { ...fields, id: newId(), owner: ctx.principal.name, date: formatKyiv(ctx.now) };
+      const bid: Bid = {
+        ...fields,
+        id: ctx.createdId ?? newId(),
+        owner: ctx.principal.name,
+        date: formatKyiv(ctx.now),
+      };
       putChild(w, bidChild(bid, sha256(token)));
       return bidView(w, bid, linksOf(ctx));
     },
@@ -460,7 +466,11 @@ async function writeBidDocument(
 
 export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord) =>
   writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope) =>
-    newDocument(data, { author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files }, scope),
+    newDocument(
+      data,
+      { id: ctx.createdId, author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files },
+      scope,
+    ),
   );
 
 /** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
@@ -591,7 +601,7 @@ export async function addAwardDocument(
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
     const { document, child } = newDocument(
       data,
-      { author, documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      { id: ctx.createdId, author, documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       documentScope(AWARD, awardId),
     );
     assertAwardDocumentsOpen(w);
@@ -645,7 +655,7 @@ export async function addContractDocument(
     // recordings showed no author on contract documents).
     const { document, child } = newDocument(
       data,
-      { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       documentScope(CONTRACT, contractId),
     );
     assertContractDocumentsWritable(w, contractId, 'add');
@@ -707,7 +717,7 @@ export async function addContractProlongation(
   const { result } = await change(ctx, id, (w) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
-    return addProlongation(w, documentScope(CONTRACT, contractId), data, ctx.now);
+    return addProlongation(w, documentScope(CONTRACT, contractId), data, ctx.now, ctx.createdId);
   });
   return result;
 }
@@ -768,7 +778,7 @@ export const addProlongationDocument = (
   writeProlongationDocument(ctx, id, contractId, prolongationId, 'add', (_w, def, scope) =>
     newDocument(
       prolongationDocumentBody(data),
-      { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       scope,
     ),
   );
@@ -802,7 +812,7 @@ export async function addCancellation(ctx: PeriodsContext, id: string, data: Jso
     id,
     (w) => {
       assertOwner(ctx, w);
-      return newCancellation(w, data, ctx.now);
+      return newCancellation(w, data, ctx.now, ctx.createdId);
     },
     { serialize: true },
   );
@@ -854,7 +864,11 @@ async function writeCancellationDocument(
 
 export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
   writeCancellationDocument(ctx, id, cancellationId, 'add', (_w, def, scope) =>
-    newDocument(data, { author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files }, scope),
+    newDocument(
+      data,
+      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
+      scope,
+    ),
   );
 
 /** PUT: a new version of a cancellation document. */

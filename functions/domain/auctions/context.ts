@@ -19,6 +19,8 @@ export interface AuctionsContext {
   files?: DocumentContext;
   /** The server secret participation links are keyed with, on routes that may make a bid active. */
   participationSecret?: string;
+  /** The id a create makes its object with: derived from the request's Idempotency-Key, else none (a new one). */
+  createdId?: string;
 }
 
 /**

@@ -96,7 +96,13 @@ function assertDatePublished(datePublished: string | undefined, dateCreated: Mic
 }
 
 /** A new `draft` prolongation of a contract (the caller found the contract); `applied` cannot be sent. */
-export function addProlongation(w: Working, contract: ChildOwner, data: JsonRecord, now: Micros): Prolongation {
+export function addProlongation(
+  w: Working,
+  contract: ChildOwner,
+  data: JsonRecord,
+  now: Micros,
+  id = newId(),
+): Prolongation {
   if (data.status === 'applied') throw new ForbiddenError(`Can't create prolongation in ${w.root.status} status`);
   assertAuctionStatus(w, 'create');
   const fields = writable(prolongationModel, data, CREATE_FIELDS);
@@ -105,7 +111,7 @@ export function addProlongation(w: Working, contract: ChildOwner, data: JsonReco
   const prolongation: Prolongation = {
     ...fields,
     datePublished: formatKyiv(parseInstant(fields.datePublished)!),
-    id: newId(),
+    id,
     dateCreated: formatKyiv(now),
     status: 'draft',
   };

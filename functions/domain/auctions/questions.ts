@@ -72,6 +72,7 @@ export function newQuestion(
   asker: string,
   itemIds: readonly string[] = [],
   choices: readonly string[] = ['tender'],
+  id = newId(),
 ): Child<Question> {
   const fields = writable(questionModel, data, ASKER_FIELDS);
   checkQuestion(fields);
@@ -84,7 +85,7 @@ export function newQuestion(
     throw UnprocessableError.field('relatedItem', 'relatedItem should be one of items');
   // dgfInsider has no lots (AC validate_not_available): a question about one names none of them.
   if (about === 'lot') throw UnprocessableError.field('relatedItem', 'relatedItem should be one of lots');
-  const question: Question = { ...fields, id: newId(), questionOf: about, date: formatKyiv(now) };
+  const question: Question = { ...fields, id, questionOf: about, date: formatKyiv(now) };
   return { place: childPlace(QUESTION, question.id), entity: 'question', data: question, internal: { asker } };
 }
 

@@ -208,13 +208,13 @@ const byVersion = (a: Child, b: Child): number => (a.place.version ?? 0) - (b.pl
 /** A new document (first version) and the child item that stores it. */
 export function newDocument(
   input: JsonRecord,
-  meta: { author?: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
+  meta: { id?: string; author?: string; documentOf: string; now: Micros; files: DocumentContext | undefined },
   scope?: ChildOwner,
 ): { document: DocumentRecord; child: Child } {
   const body = writable(documentModel, input, CREATE_FIELDS);
   checkNew(body);
   const at = formatKyiv(meta.now);
-  const id = newId();
+  const id = meta.id ?? newId();
   const document = {
     ...withFile(body, id, meta.files),
     id,

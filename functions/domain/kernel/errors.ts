@@ -118,7 +118,10 @@ export class AnswerTooLargeError extends DomainError {
 
 /** 503: the database refused or timed out for a passing reason (throttling, an internal error, a timeout). */
 export class ServiceUnavailableError extends DomainError {
-  constructor(readonly retryAfterSeconds = 1) {
-    super(503, { location: 'body', name: 'data', description: 'Service temporarily unavailable, retry the request' });
+  constructor(
+    readonly retryAfterSeconds = 1,
+    description = 'Service temporarily unavailable, retry the request',
+  ) {
+    super(503, { location: 'body', name: 'data', description });
   }
 }

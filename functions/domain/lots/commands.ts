@@ -35,6 +35,8 @@ export interface LotsContext {
   sequences: SequenceSource;
   /** The document service context, on routes that write documents. */
   files?: DocumentContext;
+  /** The id a create makes its object with: derived from the request's Idempotency-Key, else none (a new one). */
+  createdId?: string;
 }
 
 const LOT_ROLES: readonly string[] = ['owner', 'concierge', 'convoy', 'admin'];
@@ -134,6 +136,7 @@ export async function addLotDocument(ctx: LotsContext, id: string, data: JsonRec
   await ctx.lots.modify(id, (current) => {
     assertDocumentsWritable(ctx, current);
     const { document, child } = newDocument(data, {
+      id: ctx.createdId,
       author: 'lot_owner',
       documentOf: 'lot',
       now: ctx.now,

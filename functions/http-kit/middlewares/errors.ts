@@ -5,38 +5,10 @@ import {
   UnauthorizedError,
 } from '#domain/kernel/errors.ts';
 import { log } from '#runtime/observability.ts';
+import { isTransient } from '#runtime/transient.ts';
 import { type RouteRule, routeRuleOf } from '../route-rules.ts';
 import type { Event, KitMiddleware } from '../types.ts';
 import { respond } from './envelope.ts';
-
-/**
- * DynamoDB errors that pass by themselves (throttling, an internal error, a timeout, a transaction cancelled for one
- * of those): a 503 the client may retry, never a 500. Conditions that failed are the store's own business (412/409).
- */
-const TRANSIENT = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'InternalFailure',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'AbortError',
-  'TransactionInProgressException',
-]);
-export function isTransient(error: unknown): boolean {
-  const e = error as {
-    name?: string;
-    $metadata?: { httpStatusCode?: number };
-    CancellationReasons?: { Code?: string }[];
-  };
-  if (e?.name === 'TransactionCanceledException') {
-    return !!e.CancellationReasons?.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict');
-  }
-  return TRANSIENT.has(e?.name ?? '') || (e?.$metadata?.httpStatusCode ?? 0) >= 500;
-}
 
 const headersOf = (error: DomainError): Record<string, string> =>
   error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError

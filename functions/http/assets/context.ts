@@ -4,13 +4,18 @@ import type { HttpRequest } from '#http-kit/http-handler.ts';
 import { assetRepository } from '#store/asset-repository.ts';
 import { organizationDirectory } from '#store/organizations.ts';
 import { sequences } from '#store/sequences.ts';
+import { creating } from '#runtime/idempotency.ts';
 
-/** The ports every assets command gets, bound to this request's principal, clock and the route's asset type. */
-export const assetsContext = (req: HttpRequest): AssetsContext => ({
+/**
+ * The ports every assets command gets, bound to this request's principal, clock and the route's asset type;
+ * `createdId`: the id an Idempotency-Key gives the child a create makes (runtime/idempotency.ts).
+ */
+export const assetsContext = (req: HttpRequest, createdId?: string): AssetsContext => ({
   principal: req.principal,
   now: req.now,
   files: req.files,
-  assets: assetRepository,
+  assets: creating(assetRepository, createdId),
+  createdId,
   sequences,
   organizations: organizationDirectory,
   type: assetType(req.type),

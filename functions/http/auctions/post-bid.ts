@@ -1,5 +1,6 @@
 import { addBid } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
+import { idempotentCreate } from '#runtime/idempotency.ts';
 import { participationSecret } from '#store/participation-secret.ts';
 import { auctionsContext } from './context.ts';
 
@@ -7,11 +8,13 @@ import { auctionsContext } from './context.ts';
  * POST /api/2.5/auctions/{auctionId}/bids: a broker registers a bid and gets its own token once; a dgfInsider bid
  * created active carries its participation link at once (keyed with the participation secret).
  */
-export const handler = httpHandler(async (req) => {
-  const { bid, token } = await addBid(
-    { ...auctionsContext(req), participationSecret: await participationSecret() },
-    req.params.auctionId,
-    req.data,
-  );
-  return { status: 201, data: bid, access: { token }, location: `${req.path}/${bid.id}` };
-});
+export const handler = httpHandler((req) =>
+  idempotentCreate(req, async (id) => {
+    const { bid, token } = await addBid(
+      { ...auctionsContext(req, id), participationSecret: await participationSecret() },
+      req.params.auctionId,
+      req.data,
+    );
+    return { status: 201, data: bid, access: { token }, location: `${req.path}/${bid.id}` };
+  }),
+);

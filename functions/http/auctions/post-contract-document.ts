@@ -1,14 +1,17 @@
 import { addContractDocument } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
+import { idempotentCreate } from '#runtime/idempotency.ts';
 import { auctionsContext } from './context.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents: the auction owner adds e.g. the signed contract. */
-export const handler = httpHandler(async (req) => {
-  const document = await addContractDocument(
-    auctionsContext(req),
-    req.params.auctionId,
-    req.params.contractId,
-    req.data,
-  );
-  return { status: 201, data: document, location: `${req.path}/${document.id}` };
-});
+export const handler = httpHandler((req) =>
+  idempotentCreate(req, async (id) => {
+    const document = await addContractDocument(
+      auctionsContext(req, id),
+      req.params.auctionId,
+      req.params.contractId,
+      req.data,
+    );
+    return { status: 201, data: document, location: `${req.path}/${document.id}` };
+  }),
+);

@@ -97,6 +97,25 @@ describe('creates under lost DynamoDB answers', () => {
   });
 });
 
+describe('creates without an Idempotency-Key under lost DynamoDB answers', () => {
+  it.each(KINDS)('stores a $name exactly when it answers 201, and a 503 says it was not stored', async (kind) => {
+    const roots = async () =>
+      (await scanTable()).filter((item) => item.SK === '#ROOT' && item.entity === kind.entity).length;
+    const before = await roots();
+    await setFaults({ lostAnswers: 0.3, seed: SEED + 1 });
+    const answers: Answer[] = [];
+    for (let i = 0; i < CREATES; i++) answers.push(await api.post(kind.path, kind.body(`no key ${i}`)));
+    await setFaults({});
+    const created = answers.filter((res) => res.status === 201).length;
+    expect(answers.filter((res) => res.status !== 201 && res.status !== 503).map((res) => res.body)).toEqual([]);
+    for (const res of answers.filter((r) => r.status === 503))
+      expect(res.body.errors[0].description).toBe(
+        'Service temporarily unavailable: the change was not stored; send the request again',
+      );
+    expect((await roots()) - before).toBe(created);
+  });
+});
+
 describe('a create sent again with its Idempotency-Key', () => {
   const withKey = (key: string, as = 'broker') => ({ as, headers: { 'idempotency-key': key } });
 

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { FEED_SETTLE_MS, readConfig } from '../../../functions/runtime/config.ts';
+import { COMMIT_ALLOWANCE_MS, SEND_BUDGET_MS } from '../../../functions/store/feeds.ts';
+
+describe('the feeds settle window (AGORA_FEED_SETTLE_MS)', () => {
+  it('is 3 s unless set: the write budget and what DynamoDB takes to apply and index a write', () => {
+    expect(readConfig({}).feedSettleMs).toBe(FEED_SETTLE_MS);
+    expect(FEED_SETTLE_MS).toBe(3000);
+    expect(SEND_BUDGET_MS + COMMIT_ALLOWANCE_MS).toBe(FEED_SETTLE_MS);
+    expect(COMMIT_ALLOWANCE_MS).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('takes whole milliseconds, 0 turning it off, and refuses anything else', () => {
+    expect(readConfig({ AGORA_FEED_SETTLE_MS: '0' }).feedSettleMs).toBe(0);
+    expect(readConfig({ AGORA_FEED_SETTLE_MS: '5000' }).feedSettleMs).toBe(5000);
+    for (const bad of ['-1', '1.5', 'soon'])
+      expect(() => readConfig({ AGORA_FEED_SETTLE_MS: bad }), bad).toThrow(/AGORA_FEED_SETTLE_MS/);
+  });
+});
