@@ -15,7 +15,18 @@ import { fileStore } from '#store/files/configured-store.ts';
 import { roomRepository, type RoomItem } from '#store/room-repository.ts';
 import { sequences } from '#store/sequences.ts';
 import { roomPorts, type TimerOrder } from './ports.ts';
-import { broadcast, due, micros, nextAt, nowText, orderOf, retryPause, save, upToDate } from './room.ts';
+import {
+  broadcast,
+  due,
+  JOURNALED_REFUSALS,
+  micros,
+  nextAt,
+  nowText,
+  orderOf,
+  retryPause,
+  save,
+  upToDate,
+} from './room.ts';
 
 /**
  * The room's life outside bids: planning it when its auction enters active.auction, closing it when the auction is
@@ -140,7 +151,16 @@ async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
 async function attachAudit(item: RoomItem, now: string): Promise<RoomItem> {
   const id = item.state.auctionId;
   try {
-    const audit = auditDocument(item.state, await roomRepository.journalEntries(id));
+    const [journal, refusals] = await Promise.all([
+      roomRepository.journalEntries(id),
+      roomRepository.refusalCounts(id),
+    ]);
+    const unjournaled = refusals.map((r) => ({ bidderId: r.bidderId, count: r.refused - JOURNALED_REFUSALS }));
+    const audit = auditDocument(
+      item.state,
+      journal,
+      unjournaled.filter((r) => r.count > 0),
+    );
     const bytes = Buffer.from(JSON.stringify(audit, null, 2), 'utf8');
     const md5 = md5Hex(bytes);
     const key = newFileKey();

@@ -60,12 +60,17 @@ export async function upToDate(state: RoomState, now: string): Promise<RoomState
 
 // ------------------------------------------------------------------------------------------------------ bids
 
+/** The journal keeps each bidder's first refused bids, this many, for the audit; the rest are only counted. */
+export const JOURNALED_REFUSALS = 20;
+
 export interface BidAnswer {
   type: 'bid';
   outcome: 'accepted' | 'sealed' | 'refused';
   amount: number;
   code?: string;
   message?: string;
+  /** The client's name of the bid, when it gave one. */
+  bidId?: string;
 }
 
 const OBSERVER: BidAnswer = {
@@ -113,7 +118,7 @@ export async function placeBidFrom(
     // connection that joins later reads the new room when it resumes), then the timer is armed while everyone is told.
     const [, audience] = await Promise.all([
       roomRepository
-        .journal(item.state.auctionId, outcome.entry)
+        .journal(item.state.auctionId, outcome.entry, JOURNALED_REFUSALS)
         .then(() =>
           reply(
             outcome.kind === 'refused'
@@ -137,8 +142,9 @@ export async function placeBidFrom(
 }
 
 /**
- * A bid the client named (protocol `bidId`) is judged once: a resend of it (its answer lost with a dropped connection)
- * hears the first answer again and is never taken twice (store/room-repository.ts keepBidAnswer).
+ * A bid the client named (protocol `bidId`) is judged once: the first copy claims the name and judges it; a copy
+ * sent at the same time, or resent later (its answer lost with a dropped connection), hears the first answer and is
+ * never judged again (store/room-repository.ts claimBid).
  */
 async function placeNamedBid(
   connection: RoomConnection & { bidderId: string },
@@ -147,12 +153,28 @@ async function placeNamedBid(
   bidId: string,
 ): Promise<void> {
   const { auctionId, bidderId } = connection;
-  const earlier = await roomRepository.bidAnswer<BidAnswer>(auctionId, bidderId, bidId);
-  if (earlier) return void (await reply(earlier));
-  await placeBidFrom(connection, amount, async (answer) =>
-    reply(await roomRepository.keepBidAnswer(auctionId, bidderId, bidId, { ...answer, bidId }, micros(nowText()))),
-  );
+  if (await roomRepository.claimBid(auctionId, bidderId, bidId, micros(nowText())))
+    return placeBidFrom(connection, amount, async (answer) =>
+      reply(await roomRepository.keepBidAnswer(auctionId, bidderId, bidId, { ...answer, bidId })),
+    );
+  // Another copy judges it: its answer, as soon as it is kept.
+  for (const pause of ANSWER_PAUSES_MS) {
+    const earlier = await roomRepository.bidAnswer<BidAnswer>(auctionId, bidderId, bidId);
+    if (earlier) return void (await reply(earlier));
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  await reply({
+    type: 'bid',
+    outcome: 'refused',
+    amount,
+    code: 'busy',
+    message: 'Another bid is already processing',
+    bidId,
+  });
 }
+
+/** How long a copy waits for the judged copy's answer: about 8 s in all, within a route Lambda's 10 s. */
+const ANSWER_PAUSES_MS = [25, 50, 100, 200, 400, 800, 800, 800, 800, 800, 800, 800, 800, 800];
 
 // ------------------------------------------------------------------------------------------------------ documents
 

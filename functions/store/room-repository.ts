@@ -48,6 +48,8 @@ export interface RoomConnection {
 }
 
 const CONNECTION_HOURS = 3; // API Gateway closes a WebSocket after 2 h: the items outlive it, then expire.
+/** A bid's judge is a route Lambda (10 s at most): a claim unanswered for longer lost its judge. */
+const CLAIM_STALE_SECONDS = 30;
 
 function stateItem(item: RoomItem, nextAt: Micros | undefined): Record<string, unknown> {
   const id = item.state.auctionId;
@@ -168,8 +170,28 @@ export const roomRepository = {
     return items.map((i) => i.sealed as SealedBid);
   },
 
-  /** One line of the bid journal (every bid the room saw, for the audit document). */
-  async journal(auctionId: string, entry: BidEntry): Promise<void> {
+  /**
+   * One line of the bid journal (the bids the room saw, for the audit document). Of a bidder's refused bids only the
+   * first `keptRefusals` are journaled; every refusal is counted (`refusalCounts`), so junk cannot grow the audit.
+   */
+  async journal(auctionId: string, entry: BidEntry, keptRefusals: number): Promise<void> {
+    if (entry.outcome === 'refused') {
+      const { Attributes } = await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.roomRefusals(auctionId, entry.bidderId),
+          UpdateExpression: 'ADD refused :one SET entity = :entity, schemaVersion = :v, bidderId = :bidder',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':entity': 'room-refusals',
+            ':v': SCHEMA_VERSION,
+            ':bidder': entry.bidderId,
+          },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      if (Number(Attributes?.refused) > keptRefusals) return;
+    }
     const at = `${entry.date}#${randomBytes(4).toString('hex')}`;
     await documentClient().send(
       new PutCommand({
@@ -179,7 +201,45 @@ export const roomRepository = {
     );
   },
 
-  /** The answer kept for a bid the client named, if any (room.ts placeBidFrom). */
+  /** How many bids of each bidder the room refused (journaled or not). */
+  async refusalCounts(auctionId: string): Promise<{ bidderId: string; refused: number }[]> {
+    const items = await queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'REFUSED#' },
+      ConsistentRead: true,
+    });
+    return items.map((i) => ({ bidderId: i.bidderId, refused: Number(i.refused) }));
+  },
+
+  /**
+   * Claims a bid the client named, so that it is judged once even when its copies arrive at once: true for the one
+   * copy that judges it. A claim whose judge died without answering (older than `staleBefore`) may be taken over.
+   */
+  async claimBid(auctionId: string, bidderId: string, clientBidId: string, now: Micros): Promise<boolean> {
+    try {
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys.roomBidAnswer(auctionId, bidderId, clientBidId),
+            entity: 'room-bid-answer',
+            schemaVersion: SCHEMA_VERSION,
+            claimedAt: now,
+            ttl: Math.floor(now / 1e6) + CONNECTION_HOURS * 3600,
+          },
+          ConditionExpression: 'attribute_not_exists(PK) OR (attribute_not_exists(answer) AND claimedAt < :stale)',
+          ExpressionAttributeValues: { ':stale': now - CLAIM_STALE_SECONDS * 1e6 },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  /** The answer kept for a bid the client named, once its judge has given it. */
   async bidAnswer<A>(auctionId: string, bidderId: string, clientBidId: string): Promise<A | undefined> {
     const out = await documentClient().send(
       new GetCommand({
@@ -191,30 +251,21 @@ export const roomRepository = {
     return out.Item?.answer as A | undefined;
   },
 
-  /**
-   * Keeps the answer to a named bid; a taken bid's answer is never replaced by a refusal of the same bid sent twice
-   * at once (the copy judged second is refused by the rules). Returns the answer that stands.
-   */
+  /** Keeps the answer of a claimed bid (its claim's item); a taken bid's answer is never replaced by a refusal. */
   async keepBidAnswer<A extends { outcome: string }>(
     auctionId: string,
     bidderId: string,
     clientBidId: string,
     answer: A,
-    now: Micros,
   ): Promise<A> {
     try {
       await documentClient().send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: tableName(),
-          Item: {
-            ...keys.roomBidAnswer(auctionId, bidderId, clientBidId),
-            entity: 'room-bid-answer',
-            schemaVersion: SCHEMA_VERSION,
-            answer,
-            ttl: Math.floor(now / 1e6) + CONNECTION_HOURS * 3600,
-          },
-          ConditionExpression: 'attribute_not_exists(PK) OR answer.outcome = :refused',
-          ExpressionAttributeValues: { ':refused': 'refused' },
+          Key: keys.roomBidAnswer(auctionId, bidderId, clientBidId),
+          UpdateExpression: 'SET answer = :answer',
+          ConditionExpression: 'attribute_not_exists(answer) OR answer.outcome = :refused',
+          ExpressionAttributeValues: { ':answer': answer, ':refused': 'refused' },
         }),
       );
       return answer;

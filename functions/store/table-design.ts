@@ -63,6 +63,8 @@ export const keys = {
   roomState: (auctionId: string) => ({ PK: `ROOM#${auctionId}`, SK: '#STATE' }),
   roomSealed: (auctionId: string, bidId: string) => ({ PK: `ROOM#${auctionId}`, SK: `SEALED#${bidId}` }),
   roomJournal: (auctionId: string, at: string) => ({ PK: `ROOM#${auctionId}`, SK: `JOURNAL#${at}` }),
+  /** How many of a bidder's bids the room refused (the journal keeps the first few: room/room.ts). */
+  roomRefusals: (auctionId: string, bidderId: string) => ({ PK: `ROOM#${auctionId}`, SK: `REFUSED#${bidderId}` }),
   /** The answer to a bid the client named (`bidId` of the message): a repeated message gets it, never a second bid. */
   roomBidAnswer: (auctionId: string, bidderId: string, clientBidId: string) => ({
     PK: `ROOM#${auctionId}`,

@@ -67,6 +67,31 @@ describe('the walkthroughs of docs/api.md on a non-default port', () => {
     expect(lines[sold + 1]).toBe('complete');
   }, 240_000);
 
+  it('A landlease auction, to its award: the bids through their steps, two rounds, the award', async () => {
+    const r = await bash(walkthrough('### A landlease auction, to its award'));
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.trim().split('\n');
+    for (const status of ['draft', 'active.tendering', 'active.enquiry', 'eligibilityDocuments'])
+      expect(lines, r.out).toContain(status);
+    const json = (line: string) => (line.startsWith('{') ? JSON.parse(line) : undefined);
+    expect(lines.map(json).filter((x) => x?.bidNumber)).toEqual([
+      { status: 'active', qualified: true, bidNumber: 1 },
+      { status: 'active', qualified: true, bidNumber: 2 },
+    ]);
+    expect(lines.map(json).find((x) => x?.numberOfBids)).toMatchObject({ status: 'active.auction', numberOfBids: 2 });
+    expect(lines.map(json).filter((x) => x?.outcome)).toEqual([
+      { outcome: 'accepted', amount: 101000, stage: 'round_1' },
+      { outcome: 'accepted', amount: 104000, stage: 'round_2' },
+    ]);
+    const room = lines.map(json).find((x) => x?.results);
+    expect(room, r.out).toMatchObject({ ended: 'no-bid-in-round', posted: true });
+    expect(room.results.map((x: { amount: number }) => x.amount)).toEqual([104000, 101000]);
+    expect(lines).toContain('active.qualification');
+    expect(lines.map(json).filter((x) => x?.status === 'pending')).toEqual([
+      expect.objectContaining({ status: 'pending', amount: 104000 }),
+    ]);
+  }, 240_000);
+
   it("An asset's life: from draft to deleted, with the directory's fill-in", async () => {
     const r = await bash(walkthrough("### An asset's life"));
     expect(r.code, r.err).toBe(0);

@@ -317,8 +317,15 @@ export function results(state: RoomState): RoomResults {
   return rulesOf(state).results(state);
 }
 
-/** The audit document: every stage, every accepted and refused bid (the journal the service kept) with its time. */
-export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
+/**
+ * The audit document: every stage, every bid the service journaled with its time (the accepted ones all, each
+ * bidder's first refused ones), and how many more refusals of each bidder were only counted (`unjournaled`).
+ */
+export function auditDocument(
+  state: RoomState,
+  journal: BidEntry[],
+  unjournaled: { bidderId: string; count: number }[] = [],
+): unknown {
   const rules = rulesOf(state);
   const numberOf = new Map(state.bidders.map((b) => [b.bidId, b.number]));
   const final = state.ended ? instant(state.ended.at) : Number.POSITIVE_INFINITY;
@@ -343,6 +350,15 @@ export function auditDocument(state: RoomState, journal: BidEntry[]): unknown {
           ...(e.outcome !== 'sealed' || sealedOpen ? { amount } : {}),
           bid_number: numberOf.get(e.bidderId) ?? 0,
         })),
+      ...(unjournaled.length
+        ? {
+            refusals_not_journaled: unjournaled.map((u) => ({
+              bidder: u.bidderId,
+              bid_number: numberOf.get(u.bidderId) ?? 0,
+              count: u.count,
+            })),
+          }
+        : {}),
       ...(state.sealed ? { sealedbid: state.sealed } : {}),
       results: {
         ...(state.ended ? { time: state.ended.at, reason: state.ended.reason } : {}),

@@ -1,6 +1,15 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startRoomBot } from '../../../lib/local/room-server.ts';
-import { type Clock, clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import {
+  activeBid,
+  AUCTIONS,
+  type Clock,
+  clockOf,
+  INSIDER,
+  insiderBid,
+  rectifyingAuction,
+  tenderingInsider,
+} from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { type Service, useService } from '../../support/service.ts';
 import { RoomClient } from './room-client.ts';
@@ -71,4 +80,25 @@ export async function insiderInRoom(api: Api, clock: Clock, service: Service) {
   await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 60_000).toISOString());
   await service.bot('room');
   return { id: a.id, auction, b1, link: await linkOf(api, INSIDER, a.id, b1) };
+}
+
+/**
+ * A landlease auction (value 100,000, minimal step 1,000; `accelerator` times faster) with two active bids, in
+ * active.auction with its room planned a few seconds before its start: its id, its bids and their links.
+ */
+export async function landleaseInRoom(api: Api, clock: Clock, service: Service, accelerator = 60) {
+  const a = await rectifyingAuction(api, { procurementMethodDetails: `quick, accelerator=${accelerator}` });
+  await clock.passTo(a.auction.rectificationPeriod.endDate);
+  await service.bot('chronograph');
+  const b1 = { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' };
+  const b2 = { ...(await activeBid(api, a.id, 2, 'broker')), as: 'broker' };
+  await clock.passTo(a.auction.tenderPeriod.endDate);
+  await service.bot('chronograph');
+  await clock.passTo(a.auction.enquiryPeriod.endDate);
+  await service.bot('chronograph');
+  const { startDate } = (await api.get(`${AUCTIONS}/${a.id}`)).body.data.auctionPeriod;
+  await clock.passTo(new Date(Date.parse(startDate) - 3000).toISOString());
+  await service.bot('room');
+  const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)];
+  return { ...a, b1, b2, links };
 }
