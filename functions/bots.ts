@@ -33,4 +33,17 @@ export const bots: readonly BotDefinition[] = [
     schedule: 'rate(1 minute)',
     description: 'Applies due timed events of auctions: period ends and the transitions they cause.',
   },
+  {
+    name: 'webhooks',
+    handler: 'bots/webhooks',
+    schedule: 'rate(1 minute)',
+    description:
+      'Sends the webhook deliveries the retry schedule made due (and replays); first attempts come from the stream.',
+  },
 ];
+
+/**
+ * The webhooks' delivery Lambda: not scheduled, it consumes the table's change stream (in AWS: DynamoDB Streams ->
+ * EventBridge Pipe, filtered to changes -> SQS with a dead-letter queue -> it; locally lib/local/change-stream.ts).
+ */
+export const webhookDelivery = { name: 'webhook-delivery', handler: 'bots/webhook-changes' } as const;

@@ -305,6 +305,20 @@ const auctionTypeRoutes = ({
   ...(to ? transfers(to.version, style) : []),
 ];
 
+/** Webhook subscriptions: a broker's (or an admin's); every route but the create is its owner's (key and token). */
+const HOOKS = ['broker', 'admin'] as const;
+// biome-ignore format: one route a line, read down like a table
+const SUBSCRIPTIONS: readonly RouteRow[] = [
+  ['POST', '', 'post-subscription', HOOKS, 'Subscribe a URL to changes of lots, assets and auctions: signed webhooks (its token and secret answered once)', created('subscription')],
+  ['GET', '/{subscriptionId}', 'get-subscription', HOOKS, 'Read a subscription (owner)', resource('subscription', TOKEN)],
+  ['PATCH', '/{subscriptionId}', 'patch-subscription', HOOKS, 'Change a subscription: url, events, description, status (owner)', resource('subscription', { request: 'subscription.patch', token: true })],
+  ['DELETE', '/{subscriptionId}', 'delete-subscription', HOOKS, 'Delete a subscription (owner): `{"data": null}`', resource(undefined, TOKEN)],
+  ['POST', '/{subscriptionId}/secret', 'post-subscription-secret', HOOKS, 'Rotate the signing secret (owner): the new one answered once; the old one signs too for 24 h', resource('subscription.secret', TOKEN)],
+  ['GET', '/{subscriptionId}/deliveries', 'list-deliveries', HOOKS, 'The newest deliveries of a subscription: attempts, answers, next retry (owner)', collection('delivery', TOKEN)],
+  ['POST', '/{subscriptionId}/replay', 'post-subscription-replay', HOOKS, 'Send again the deliveries that followed a cursor (owner)', resource('subscription.replayed', { request: 'subscription.replay', token: true })],
+  ['POST', '/{subscriptionId}/ping', 'post-subscription-ping', HOOKS, 'Send a `webhook.ping` at once (owner): the delivery', resource('delivery', TOKEN)],
+];
+
 /** Item schemas and the document service (its downloads public: the signature is the credential). */
 // biome-ignore format: one route a line, read down like a table
 const SERVICE: readonly RouteRow[] = [
@@ -345,6 +359,7 @@ const ROOM_PAGE_FILES: readonly RouteRow[] = [
 export const routes: readonly RouteDefinition[] = [
   ...family('/api/0.1/lots', 'http/lots', LOTS),
   ...transfers('0.1'),
+  ...family('/api/0.1/subscriptions', 'http/subscriptions', SUBSCRIPTIONS),
   ...ASSET_TYPES.flatMap(assetTypeRoutes),
   ...family('', 'http', SERVICE),
   ...AUCTION_TYPES.flatMap(auctionTypeRoutes),

@@ -13,6 +13,7 @@ import { answerSchema, questionSchema } from '#domain/auctions/questions.ts';
 import { auctionDefinitions } from '#domain/auctions/registry.ts';
 import { documentModel, documentSchema } from '#domain/documents/documents.ts';
 import { lotSchema } from '#domain/lots/lot.ts';
+import { replaySchema, subscriptionPatchSchema, subscriptionSchema } from '#domain/webhooks/subscription.ts';
 import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
 
 /**
@@ -55,7 +56,34 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   prolongation: prolongationSchema,
   'prolongation.patch': prolongationPatchSchema,
   relatedProcess: relatedProcessSchema,
+  subscription: subscriptionSchema,
+  'subscription.patch': subscriptionPatchSchema,
+  'subscription.replay': replaySchema,
   // ---- shapes without a domain JSON Schema
+  'subscription.secret': {
+    type: 'object',
+    description: 'The new signing secret (`whsec_` and base64 of 32 bytes), shown once.',
+    properties: { secret: { type: 'string' } },
+  },
+  'subscription.replayed': {
+    type: 'object',
+    description: 'How many deliveries are due again; `next`: the cursor to replay the rest from, when there is more.',
+    properties: { replayed: { type: 'integer' }, next: { type: 'string' } },
+  },
+  delivery: {
+    type: 'object',
+    description:
+      'One event sent to a subscription: its message (as signed), state, attempts (newest 20) and next retry.',
+    properties: {
+      id: { type: 'string', description: 'The `webhook-id` header: the same on every retry and replay.' },
+      type: { type: 'string' },
+      cursor: { type: 'string' },
+      state: { enum: ['pending', 'delivered', 'failed'] },
+      nextAttempt: { type: 'string' },
+      attempts: { type: 'array', items: { type: 'object' } },
+      body: { type: 'object' },
+    },
+  },
   credentials: {
     type: 'object',
     properties: {

@@ -69,6 +69,8 @@ export interface Config {
   secretsExtensionPort: string;
   awsSessionToken: string;
   xrayDaemonAddress?: string;
+  /** How long a webhook receiver has to answer (AGORA_WEBHOOK_TIMEOUT_MS; 15 s, the Standard Webhooks advice). */
+  webhookTimeoutMs: number;
 }
 
 export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | 'CRITICAL';
@@ -160,6 +162,7 @@ export function readConfig(env: Env): Config {
     secretsExtensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
     awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
     xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
+    webhookTimeoutMs: Number(env.AGORA_WEBHOOK_TIMEOUT_MS) || 15_000,
   };
 }
 

@@ -75,6 +75,12 @@ export const keys = {
     SK: `CONN#${connectionId}`,
   }),
   connectionRoom: (connectionId: string) => ({ PK: `${CONNECTION_PARTITION}${connectionId}`, SK: '#ROOM' }),
+  /** A webhook subscription (its root; the active ones are on GSI1 under `SUBSCRIPTIONS`, for the fan-out). */
+  subscription: (id: string) => ({ PK: `SUBSCRIPTION#${id}`, SK: ROOT_SK }),
+  /** How many subscriptions a key holds (bounded: domain/webhooks/subscription.ts). */
+  subscriber: (owner: string) => ({ PK: `SUBSCRIBER#${owner}`, SK: '#COUNT' }),
+  /** A subscription's deliveries, one per change sent to it, by the change's position (or `~PING#<time>`). */
+  deliveries: (subscriptionId: string) => `HOOK#${subscriptionId}`,
 };
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */

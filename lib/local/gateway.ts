@@ -386,3 +386,6 @@ export const runBot = async (name: string) => {
   if (!def) throw new Error(`Unknown bot ${name}; known: ${bots.map((b) => b.name).join(', ') || 'none'}`);
   return (await load(def.handler)).run();
 };
+
+/** Calls the Lambda `handler` of a module (sources, or its bundle) with an event, as AWS would. */
+export const invokeHandler = async (module: string, event: unknown) => (await load(module)).handler(event);

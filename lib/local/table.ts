@@ -18,6 +18,8 @@ export async function createTable(endpoint: string, tableName: string): Promise<
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
+        // The change stream the webhooks read (lib/local/change-stream.ts; in AWS the pipe to the delivery queue).
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
         AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
         KeySchema: [
           { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },

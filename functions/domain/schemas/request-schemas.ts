@@ -15,6 +15,7 @@ import { documentSchema } from '../documents/documents.ts';
 import { closeObjects } from '../kernel/validation.ts';
 import { lotSchema } from '../lots/lot.ts';
 import { boundAll } from '../protocol/model.ts';
+import { replaySchema, subscriptionPatchSchema, subscriptionSchema } from '../webhooks/subscription.ts';
 
 /**
  * Every request body schema the service checks, by the name of its validator in generated/request-validators.js.
@@ -44,6 +45,9 @@ export const requestSchemas: Readonly<Record<string, object>> = {
   cancellationPatch: cancellationPatchSchema,
   prolongation: prolongationSchema,
   prolongationPatch: prolongationPatchSchema,
+  subscription: subscriptionSchema,
+  subscriptionPatch: subscriptionPatchSchema,
+  subscriptionReplay: replaySchema,
 };
 
 /** The validator of an auction type's schema: `landlease` + `bidPatch` is `landleaseBidPatch`. */

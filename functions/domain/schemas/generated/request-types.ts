@@ -1386,6 +1386,23 @@ export type Question = {
   relatedItem?: string;
 };
 
+export type Subscription = {
+  url: string;
+  events: Array<"*" | "lot.*" | "asset.*" | "auction.*" | "lot.created" | "lot.updated" | "asset.created" | "asset.updated" | "auction.created" | "auction.updated">;
+  description?: string;
+};
+
+export type SubscriptionPatch = {
+  url?: string;
+  events?: Array<"*" | "lot.*" | "asset.*" | "auction.*" | "lot.created" | "lot.updated" | "asset.created" | "asset.updated" | "auction.created" | "auction.updated">;
+  description?: string;
+  status?: "active" | "disabled";
+};
+
+export type SubscriptionReplay = {
+  after: string;
+};
+
 /** Each request body's type by the name of its validator. */
 export interface RequestTypes {
   answer: Answer;
@@ -1413,4 +1430,7 @@ export interface RequestTypes {
   prolongation: Prolongation;
   prolongationPatch: ProlongationPatch;
   question: Question;
+  subscription: Subscription;
+  subscriptionPatch: SubscriptionPatch;
+  subscriptionReplay: SubscriptionReplay;
 }

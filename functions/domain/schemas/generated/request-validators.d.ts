@@ -26,5 +26,8 @@ export declare const lot: Validator;
 export declare const prolongation: Validator;
 export declare const prolongationPatch: Validator;
 export declare const question: Validator;
+export declare const subscription: Validator;
+export declare const subscriptionPatch: Validator;
+export declare const subscriptionReplay: Validator;
 /** The land-parcel item validators (validators.js), loaded with these. */
 export { validators as landParcels } from './validators.js';

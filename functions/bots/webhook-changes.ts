@@ -1,0 +1,27 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
+import { changeOfItem, type ObjectChange } from '#domain/webhooks/events.ts';
+import { acceptChanges } from '#runtime/webhooks.ts';
+
+/**
+ * The delivery Lambda: the changes of the table's stream, as the pipe (DynamoDB Streams -> filter -> SQS) hands them
+ * in SQS messages (each body one stream record), fanned out to the subscriptions and sent at once. A batch that
+ * throws comes back from the queue, and after its retries goes to the dead-letter queue; a change handed twice makes
+ * no second delivery (the delivery items are put once). Locally, lib/local/change-stream.ts reads DynamoDB Local's
+ * stream and calls this same handler.
+ */
+export interface StreamMessages {
+  Records: { body: string }[];
+}
+
+/** The change a stream record carries (its new image), or undefined for any other item or a removal. */
+export function changeOfRecord(body: string): ObjectChange | undefined {
+  const record = JSON.parse(body) as { dynamodb?: { NewImage?: Record<string, any> } };
+  const image = record.dynamodb?.NewImage;
+  return image ? changeOfItem(unmarshall(image) as JsonRecord) : undefined;
+}
+
+export async function handler(event: StreamMessages): Promise<{ changes: number; deliveries: number }> {
+  const changes = event.Records.map((r) => changeOfRecord(r.body)).filter((c) => c !== undefined);
+  return { changes: changes.length, deliveries: await acceptChanges(changes) };
+}

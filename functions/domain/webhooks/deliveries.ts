@@ -1,0 +1,42 @@
+import type { JsonRecord } from '../kernel/objects.ts';
+import type { Micros } from '../kernel/time.ts';
+import { cursorOf } from './events.ts';
+
+/** One attempt to send a delivery. */
+export interface Attempt {
+  at: string;
+  status?: number;
+  error?: string;
+  /** The first bytes of the answer (at most 1 KB is read). */
+  answer?: string;
+  ms: number;
+}
+
+/** One event sent to one subscription: its message as first signed, its attempts, and when the next one is due. */
+export interface Delivery {
+  subscriptionId: string;
+  /** The change's position (events.ts `positionOf`), or `~PING#<time>` for a ping. */
+  position: string;
+  webhookId: string;
+  type: string;
+  body: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: Attempt[];
+  attemptCount: number;
+  /** When the next attempt is due (pending only). */
+  due?: Micros;
+}
+
+/** A delivery as its subscription's owner sees it: the message as sent, where it stands, its attempts. */
+export function deliveryView(d: Delivery): JsonRecord {
+  return {
+    id: d.webhookId,
+    type: d.type,
+    ...(!d.position.startsWith('~') && { cursor: cursorOf(d.position) }),
+    state: d.state,
+    ...(d.state === 'pending' && d.due !== undefined && { nextAttempt: new Date(d.due / 1000).toISOString() }),
+    attemptCount: d.attemptCount,
+    attempts: d.attempts,
+    body: JSON.parse(d.body),
+  };
+}

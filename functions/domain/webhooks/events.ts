@@ -1,0 +1,91 @@
+import type { JsonRecord } from '../kernel/objects.ts';
+import { parseInstant, sortableUtc } from '../kernel/time.ts';
+
+/**
+ * The events a subscription can ask for: `<object>.<created|updated>` for lots, assets and auctions (a status change
+ * is `updated`, with `status` in the data), and the patterns that name several (`lot.*`, `*`).
+ */
+export const OBJECT_KINDS = ['lot', 'asset', 'auction'] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
+export const EVENT_TYPES = OBJECT_KINDS.flatMap((k) => [`${k}.created`, `${k}.updated`]);
+export const EVENT_PATTERNS = ['*', ...OBJECT_KINDS.map((k) => `${k}.*`), ...EVENT_TYPES];
+/** The event `POST /subscriptions/{id}/ping` sends (whatever the subscription's patterns). */
+export const PING = 'webhook.ping';
+
+/** One acknowledged change of an object, as the change log records it (its `seq`: 1 is the create). */
+export interface ObjectChange {
+  kind: ObjectKind;
+  id: string;
+  seq: number;
+  dateModified: string;
+  status?: string;
+}
+
+export const eventType = (c: ObjectChange): string => `${c.kind}.${c.seq === 1 ? 'created' : 'updated'}`;
+
+export const matches = (patterns: readonly string[], type: string): boolean =>
+  patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
+
+/**
+ * Where a change sits in the order of all changes: its UTC time (fixed width, sorts as time does), then the object
+ * and its `seq`. A subscription's deliveries are kept by it, so they list in change order and a replay takes what
+ * follows a cursor.
+ */
+export function positionOf(c: ObjectChange): string {
+  return `${sortableUtc(parseInstant(c.dateModified) ?? 0)}#${c.kind}#${c.id}#${String(c.seq).padStart(10, '0')}`;
+}
+const POSITION = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z#(lot|asset|auction)#[0-9a-f]{32}#\d{10}$/;
+
+/** The cursor a client sees: the position, opaque (base64url). */
+export const cursorOf = (position: string): string => Buffer.from(position).toString('base64url');
+/** The position of a cursor a client sent, or undefined when it is not one the service gave. */
+export function positionOfCursor(cursor: string): string | undefined {
+  const position = Buffer.from(cursor, 'base64url').toString();
+  return POSITION.test(position) ? position : undefined;
+}
+
+/**
+ * The thin body of an event: what changed and where to read it, nothing the object's GET does not show. `seq` orders
+ * the events of one object (retries may deliver them out of order); `cursor` is where a replay can start.
+ */
+export function eventBody(c: ObjectChange): JsonRecord {
+  return {
+    type: eventType(c),
+    timestamp: new Date(Number(parseInstant(c.dateModified) ?? 0) / 1000).toISOString(),
+    data: {
+      id: c.id,
+      dateModified: c.dateModified,
+      ...(c.status !== undefined && { status: c.status }),
+      seq: c.seq,
+      cursor: cursorOf(positionOf(c)),
+    },
+  };
+}
+
+const isKind = (k: unknown): k is ObjectKind => (OBJECT_KINDS as readonly unknown[]).includes(k);
+
+/**
+ * The change an item of the table records, as the stream hands it (unmarshalled), or undefined for any other item:
+ * a revision of the change log (`entity: revision`), or, until every change writes one, the root of a lot, asset or
+ * auction (its `rev` counts its writes, 1 the create).
+ */
+export function changeOfItem(item: JsonRecord): ObjectChange | undefined {
+  if (item.entity === 'revision' && isKind(item.objectKind)) {
+    return {
+      kind: item.objectKind,
+      id: String(item.objectId),
+      seq: Number(item.seq),
+      dateModified: String(item.dateModified),
+      ...(typeof item.status === 'string' && { status: item.status }),
+    };
+  }
+  const data = item.data as JsonRecord | undefined;
+  if (item.SK !== '#ROOT' || !isKind(item.entity) || !data || typeof data.dateModified !== 'string') return undefined;
+  return {
+    kind: item.entity,
+    id: String(data.id),
+    seq: Number(item.rev),
+    dateModified: data.dateModified,
+    ...(typeof data.status === 'string' && { status: data.status }),
+  };
+}

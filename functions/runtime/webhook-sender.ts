@@ -1,0 +1,96 @@
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { refusedAddress, type TargetPolicy } from '#domain/webhooks/address.ts';
+import type { AttemptResult } from '#domain/webhooks/schedule.ts';
+
+/** Of an answer at most this much is read (kept for the delivery's listing); the rest is dropped unread. */
+export const MAX_ANSWER_BYTES = 1024;
+
+export interface Sent extends AttemptResult {
+  answer?: string;
+  ms: number;
+}
+
+// Kept-alive connections per receiver: a socket is opened to an address checked below, and reused only for it.
+const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+/**
+ * POSTs one webhook. The host is resolved here, at every attempt, and every address it has is checked against the
+ * policy (a name that resolves to a private address, now or after a DNS change, is refused); the connection then goes
+ * to the checked address, never to a second resolution (DNS rebinding). No redirect is followed (Node's client follows
+ * none): a 3xx is a failed attempt like any other non-2xx.
+ */
+export async function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  policy: TargetPolicy,
+  /** A receiver has this long to answer, headers and the bytes read included. */
+  timeoutMs: number,
+): Promise<Sent> {
+  const started = performance.now();
+  const done = (r: AttemptResult & { answer?: string }): Sent => ({
+    ...r,
+    ms: Math.round(performance.now() - started),
+  });
+  const url = new URL(target);
+  if (!policy.schemes.includes(url.protocol)) return done({ error: `scheme ${url.protocol} refused` });
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
+  } catch (error) {
+    return done({ error: `cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? 'error'}` });
+  }
+  const refused = addresses.map((a) => refusedAddress(a.address, policy)).find(Boolean);
+  if (refused || !addresses.length) return done({ error: refused ?? `no address for ${host}` });
+  const pinned = addresses[0]!;
+  const pin: LookupFunction = (_name, options, callback) =>
+    options.all
+      ? (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned])
+      : callback(null, pinned.address, pinned.family);
+  return new Promise<Sent>((resolve) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      agent: agents[url.protocol as 'http:' | 'https:'],
+      lookup: pin,
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'Agora-Webhooks/1.0',
+      },
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`no answer in ${timeoutMs / 1000} s`)), timeoutMs);
+    const finish = (r: AttemptResult & { answer?: string }) => {
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    req.on('error', (error) => finish({ error: error.message }));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const answered = () => {
+        const retryAfter = res.headers['retry-after'];
+        finish({
+          status: res.statusCode,
+          ...(retryAfter && { retryAfter }),
+          answer: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8'),
+        });
+      };
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= MAX_ANSWER_BYTES) {
+          res.destroy(); // the rest is never read; the socket is not reused
+          answered();
+        }
+      });
+      res.on('end', answered);
+      res.on('error', answered);
+    });
+    req.end(body);
+  });
+}

@@ -1,0 +1,200 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFoundError } from '#domain/kernel/errors.ts';
+import type { Micros } from '#domain/kernel/time.ts';
+import {
+  SUBSCRIPTIONS_PER_KEY,
+  type StoredSubscription,
+  type SubscriptionStore,
+} from '#domain/webhooks/subscription.ts';
+import { documentClient, tableName } from './client.ts';
+import { isConditionFailure } from './errors.ts';
+import { retryOnConflict } from './aggregates.ts';
+import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
+
+/** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
+export const ACTIVE_SUBSCRIPTIONS = 'SUBSCRIPTIONS';
+
+/** A subscription as the fan-out and the deliveries read it: the stored one, its revision, how long it has failed. */
+export interface SubscriptionRecord extends StoredSubscription {
+  rev: number;
+  /** The first failed delivery since the last success (the 5-day rule). */
+  failingSince?: Micros;
+}
+
+function item(s: StoredSubscription, rev: number) {
+  return {
+    ...keys.subscription(s.root.id),
+    entity: 'subscription',
+    schemaVersion: SCHEMA_VERSION,
+    rev,
+    data: s.root,
+    owner: s.owner,
+    tokenHash: s.tokenHash,
+    secrets: s.secrets,
+    ...(s.root.status === 'active' && {
+      GSI1PK: ACTIVE_SUBSCRIPTIONS,
+      GSI1SK: s.root.id,
+      [FEED_VIEW]: { id: s.root.id, events: s.root.events },
+    }),
+  };
+}
+
+const recordOf = (i: Record<string, any>): SubscriptionRecord => ({
+  root: i.data,
+  owner: i.owner,
+  tokenHash: i.tokenHash,
+  secrets: i.secrets,
+  rev: i.rev,
+  ...(i.failingSince !== undefined && { failingSince: i.failingSince }),
+});
+
+const ID = /^[0-9a-f]{32}$/;
+
+export async function getSubscription(id: string): Promise<SubscriptionRecord | undefined> {
+  if (!ID.test(id)) return undefined;
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.subscription(id), ConsistentRead: true }),
+  );
+  return Item ? recordOf(Item) : undefined;
+}
+
+export const subscriptionRepository: SubscriptionStore = {
+  get: getSubscription,
+
+  // The root and the owner's count in one transaction: the count's condition bounds the key's subscriptions.
+  async create(s, tooMany) {
+    const TableName = tableName();
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName, Item: item(s, 1), ConditionExpression: 'attribute_not_exists(PK)' } },
+            {
+              Update: {
+                TableName,
+                Key: keys.subscriber(s.owner),
+                UpdateExpression: 'ADD n :one',
+                ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+                ExpressionAttributeValues: { ':one': 1, ':max': SUBSCRIPTIONS_PER_KEY },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+      if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw tooMany();
+      throw error;
+    }
+  },
+
+  modify: (id, change) =>
+    retryOnConflict(async () => {
+      const current = await getSubscription(id);
+      if (!current) throw new NotFoundError('subscription_id');
+      const next = change(current);
+      if (!next) return current;
+      await documentClient().send(
+        new PutCommand({
+          TableName: tableName(),
+          // The delivery side's failing time is kept while the subscription stays active (re-activated: it starts over).
+          Item: {
+            ...item(next, current.rev + 1),
+            ...(current.failingSince !== undefined &&
+              current.root.status === 'active' &&
+              next.root.status === 'active' && { failingSince: current.failingSince }),
+          },
+          ConditionExpression: 'rev = :rev',
+          ExpressionAttributeValues: { ':rev': current.rev },
+        }),
+      );
+      return next;
+    }),
+
+  async remove(s) {
+    const TableName = tableName();
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName, Key: keys.subscription(s.root.id) } },
+          {
+            Update: {
+              TableName,
+              Key: keys.subscriber(s.owner),
+              UpdateExpression: 'ADD n :less',
+              ExpressionAttributeValues: { ':less': -1 },
+            },
+          },
+        ],
+      }),
+    );
+  },
+};
+
+/** The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan). */
+export async function activeSubscriptions(): Promise<{ id: string; events: string[] }[]> {
+  const out: { id: string; events: string[] }[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': ACTIVE_SUBSCRIPTIONS },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const i of page.Items ?? []) out.push(i[FEED_VIEW]);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+/** A delivery failed: the subscription is failing since `now` unless it already was. */
+export async function markFailing(id: string, now: Micros): Promise<void> {
+  await documentClient()
+    .send(new UpdateItem(id, 'SET failingSince = if_not_exists(failingSince, :now)', { ':now': now }))
+    .catch(ignoreGone);
+}
+
+/** A delivery succeeded: the subscription is failing no more. */
+export async function markHealthy(id: string): Promise<void> {
+  await documentClient()
+    .send(new UpdateItem(id, 'REMOVE failingSince', {}))
+    .catch(ignoreGone);
+}
+
+/**
+ * The service disables a subscription (`gone`: its receiver answered 410; `failing`: 5 days of failures): out of the
+ * fan-out, a new revision, the reason shown.
+ */
+export async function disableSubscription(id: string, reason: 'gone' | 'failing', at: string): Promise<void> {
+  await documentClient()
+    .send(
+      new UpdateItem(
+        id,
+        'SET #data.#status = :disabled, #data.disabledReason = :reason, #data.dateModified = :at, rev = rev + :one REMOVE GSI1PK, GSI1SK, failingSince',
+        { ':disabled': 'disabled', ':reason': reason, ':at': at, ':one': 1 },
+        { '#data': 'data', '#status': 'status' },
+      ),
+    )
+    .catch(ignoreGone);
+}
+
+/** An update of a subscription that exists (a deleted one is left deleted). */
+class UpdateItem extends UpdateCommand {
+  constructor(id: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>) {
+    super({
+      TableName: tableName(),
+      Key: keys.subscription(id),
+      UpdateExpression: expression,
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(Object.keys(values).length && { ExpressionAttributeValues: values }),
+      ...(names && { ExpressionAttributeNames: names }),
+    });
+  }
+}
+const ignoreGone = (error: unknown) => {
+  if (!isConditionFailure(error)) throw error;
+};

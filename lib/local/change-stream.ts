@@ -1,0 +1,118 @@
+import { DescribeTableCommand, DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import { webhookDelivery } from '../../functions/bots.ts';
+import { invokeHandler } from './gateway.ts';
+
+/**
+ * `npm start`'s (and the tests') stand-in for the pipe of AWS (DynamoDB Streams -> SQS -> the delivery Lambda): reads
+ * DynamoDB Local's stream of the table every `intervalMs` and hands each batch of records to the same delivery
+ * handler, as SQS messages whose bodies are the stream records. Changes are delivered within a second.
+ */
+export interface ChangeStream {
+  stop(): Promise<void>;
+  /** Resolves once every record written before the call has been handed to the delivery handler. */
+  drained(): Promise<void>;
+}
+
+const local = (endpoint: string) => ({
+  endpoint,
+  region: 'eu-central-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
+export async function startChangeStream(options: {
+  endpoint: string;
+  table: string;
+  intervalMs?: number;
+  /** `LATEST`: only changes from now on (a restart of `npm start` does not send again what the stream still holds). */
+  from?: 'TRIM_HORIZON' | 'LATEST';
+  log?: (line: string) => void;
+}): Promise<ChangeStream> {
+  const { endpoint, table, intervalMs = 200, from = 'TRIM_HORIZON', log = console.error } = options;
+  const db = new DynamoDBClient(local(endpoint));
+  const streams = new DynamoDBStreamsClient(local(endpoint));
+  let { Table } = await db.send(new DescribeTableCommand({ TableName: table }));
+  if (!Table?.StreamSpecification?.StreamEnabled) {
+    // A table kept from before the webhooks: its stream is turned on once.
+    await db.send(
+      new UpdateTableCommand({
+        TableName: table,
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+      }),
+    );
+    ({ Table } = await db.send(new DescribeTableCommand({ TableName: table })));
+  }
+  const StreamArn = Table!.LatestStreamArn!;
+  const iterators = new Map<string, string | undefined>(); // shard -> next iterator (undefined: closed)
+  let first = true;
+  let stopped = false;
+  let rounds = 0;
+  const waiters: (() => void)[] = [];
+
+  const poll = async () => {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn }));
+    for (const shard of StreamDescription?.Shards ?? []) {
+      if (iterators.has(shard.ShardId!)) continue;
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn,
+          ShardId: shard.ShardId!,
+          ShardIteratorType: first && from === 'LATEST' ? 'LATEST' : 'TRIM_HORIZON',
+        }),
+      );
+      iterators.set(shard.ShardId!, ShardIterator);
+    }
+    first = false;
+    for (const [shard, iterator] of iterators) {
+      let next = iterator;
+      while (next) {
+        const page = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: 1000 }));
+        const records: _Record[] = page.Records ?? [];
+        if (records.length)
+          await invokeHandler(webhookDelivery.handler, {
+            Records: records.map((r) => ({ body: JSON.stringify(r) })),
+          });
+        next = page.NextShardIterator;
+        iterators.set(shard, next);
+        if (!records.length) break;
+      }
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      const waiting = waiters.splice(0);
+      try {
+        await poll();
+      } catch (error) {
+        log(`[webhooks] change stream: ${(error as Error).message}`);
+      }
+      rounds++;
+      for (const w of waiting) w();
+      if (!stopped) await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      db.destroy();
+      streams.destroy();
+    },
+    // Two rounds: the one under way may have read its shards before the caller's last write.
+    drained: () => {
+      const target = rounds + 2;
+      return new Promise<void>((resolve) => {
+        const check = () => (rounds >= target ? resolve() : waiters.push(check));
+        check();
+      });
+    },
+  };
+}

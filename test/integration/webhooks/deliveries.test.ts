@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
+import { resetConfig } from '../../../functions/runtime/config.ts';
+import { client } from '../../support/http.ts';
+import { createLot, patchAs } from '../../support/lots.ts';
+import { useService } from '../../support/service.ts';
+import { type Received, type Reply, startReceiver, verifies } from '../../support/webhooks.ts';
+
+// A receiver that hangs is given up on after 1 s here (15 s in the service).
+process.env.AGORA_WEBHOOK_TIMEOUT_MS = '1000';
+resetConfig();
+const service = useService();
+const api = client(() => service.url);
+const BASE = '/api/0.1/subscriptions';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+let stream: ChangeStream;
+beforeAll(async () => {
+  stream = await startChangeStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    table: process.env.TABLE_NAME!,
+    intervalMs: 50,
+  });
+});
+afterAll(async () => {
+  await stream?.stop();
+  delete process.env.AGORA_WEBHOOK_TIMEOUT_MS;
+});
+
+/** The service clock moved to `ms` past real time, then the retry sweep run once. */
+let offset = 0;
+async function at(ms: number) {
+  offset = ms;
+  await service.setClockOffset(ms);
+  return service.bot('webhooks');
+}
+
+/** This test's subscriptions, deleted after it (each test's receiver hears only its own changes). */
+const subscribed: { id: string; token: string }[] = [];
+afterEach(async () => {
+  for (const s of subscribed.splice(0)) await api.del(`${BASE}/${s.id}`, { token: s.token });
+});
+
+async function subscribe(url: string, events = ['lot.*']) {
+  const res = await api.post(BASE, { url, events });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const s = { id: res.body.data.id as string, token: res.body.access.token as string, secret: res.body.access.secret };
+  subscribed.push(s);
+  return s;
+}
+
+const deliveries = async (s: { id: string; token: string }) =>
+  (await api.get(`${BASE}/${s.id}/deliveries`, { token: s.token })).body.data as any[];
+
+/** Waits (real time, the change stream's pace) until `done` holds. */
+async function until(done: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Each lot created (seq 1) and sent for verification... made pending (seq 2): the changes a `lot.*` subscriber gets. */
+async function changeLots(n: number) {
+  const changes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const lot = await createLot(api);
+    expect((await patchAs(api, lot, 'owner', { status: 'pending' })).status).toBe(200);
+    changes.push(`${lot.id}#1`, `${lot.id}#2`);
+  }
+  return changes;
+}
+/** Waits until the subscription has `n` deliveries, each attempted once at least (its first attempt recorded). */
+const firstAttempts = (s: { id: string; token: string }, n: number) =>
+  until(async () => {
+    const listed = await deliveries(s);
+    return listed.length >= n && listed.every((d) => d.attemptCount >= 1);
+  }, `${n} first attempts`);
+const changeOf = (w: Received) => `${w.body.data.id}#${w.body.data.seq}`;
+/** A stable 30 % of the messages, by their id. */
+const unlucky = (id: string) => createHash('sha256').update(id).digest()[0]! % 10 < 3;
+
+describe('webhook deliveries', () => {
+  it('delivers every change, signed, through a receiver that fails 30 % of first attempts and hangs on some', async () => {
+    const reply = (w: Received, seen: number): Reply =>
+      seen > 1
+        ? { status: 200 }
+        : unlucky(w.id)
+          ? { status: 500, body: 'x'.repeat(5000) }
+          : w.body.data.seq === 2 && unlucky(`${w.id}!`)
+            ? 'hang'
+            : { status: 204 };
+    const receiver = await startReceiver(reply);
+    try {
+      const sub = await subscribe(receiver.url);
+      const changes = await changeLots(10);
+      await firstAttempts(sub, changes.length);
+      const failedFirst = (await deliveries(sub)).filter((d) => d.state === 'pending');
+      expect(failedFirst.length).toBeGreaterThan(0);
+      // Answers are read up to 1 KB.
+      expect(failedFirst.map((d) => d.attempts[0].answer ?? '').every((a: string) => a.length <= 1024)).toBe(true);
+      expect(failedFirst.some((d) => /no answer in 1 s/.test(d.attempts[0].error ?? ''))).toBe(true);
+      // 5 s ±20 % later they are all due again: the clock moves, the sweep sends them.
+      await at(7_000);
+      const all = await deliveries(sub);
+      expect(all.filter((d) => d.state !== 'delivered')).toEqual([]);
+      const got = new Set(receiver.received.map(changeOf));
+      expect([...got].sort()).toEqual([...changes].sort());
+      // Every message is signed with the subscription's secret, the same id and body on each attempt.
+      for (const w of receiver.received) {
+        expect(verifies(w, sub.secret)).toBe(true);
+        expect(verifies(w, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toBe(false);
+        expect(w.body.type).toBe(w.body.data.seq === 1 ? 'lot.created' : 'lot.updated');
+        expect(Object.keys(w.body).sort()).toEqual(['data', 'timestamp', 'type']);
+        expect(Object.keys(w.body.data).sort()).toEqual(['cursor', 'dateModified', 'id', 'seq', 'status']);
+      }
+      for (const id of new Set(receiver.received.map((w) => w.id)))
+        expect(new Set(receiver.received.filter((w) => w.id === id).map((w) => w.text)).size).toBe(1);
+    } finally {
+      await at(0);
+      await receiver.close();
+    }
+  });
+
+  it('follows the schedule as the clock moves, honours Retry-After, and a 410 disables the subscription', async () => {
+    let mode: 'fail' | 'busy' | 'gone' = 'fail';
+    const receiver = await startReceiver(() =>
+      mode === 'fail'
+        ? { status: 500 }
+        : mode === 'busy'
+          ? { status: 429, headers: { 'retry-after': '600' } }
+          : { status: 410 },
+    );
+    try {
+      const sub = await subscribe(receiver.url);
+      await changeLots(1);
+      await firstAttempts(sub, 2);
+      const sent = () => receiver.received.length;
+      // Attempt 2 is due 5 s (±20 %) after the first, attempt 3 5 min (±20 %) after that.
+      expect((await at(3_000)).due).toBe(0);
+      expect((await at(7_000)).due).toBe(2);
+      expect(sent()).toBe(4);
+      expect((await at(7_000 + 3.5 * MINUTE)).due).toBe(0);
+      mode = 'busy';
+      expect((await at(7_000 + 6.5 * MINUTE)).due).toBe(2);
+      expect(sent()).toBe(6);
+      // 429 with Retry-After: 600 s, not the schedule's 30 min.
+      const [next] = await deliveries(sub);
+      expect(Date.parse(next.nextAttempt) - Date.now() - offset).toBeGreaterThan(590_000);
+      expect(Date.parse(next.nextAttempt) - Date.now() - offset).toBeLessThan(610_000);
+      mode = 'gone';
+      expect((await at(7_000 + 17 * MINUTE)).due).toBe(2);
+      const read = await api.get(`${BASE}/${sub.id}`, { token: sub.token });
+      expect(read.body.data).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
+      // Disabled: no more deliveries, the later changes are not sent.
+      await changeLots(1);
+      await stream.drained();
+      expect(sent()).toBe(7); // the 410 came on the first of the two: the second found the subscription disabled
+    } finally {
+      await at(0);
+      await receiver.close();
+    }
+  });
+
+  it('disables a subscription failing for 5 days; its deliveries stay listed and a replay resends exactly what followed a cursor', async () => {
+    let failing = true;
+    const receiver = await startReceiver(() => ({ status: failing ? 503 : 200 }));
+    try {
+      const sub = await subscribe(receiver.url);
+      await changeLots(3);
+      await firstAttempts(sub, 6);
+      for (let h = 1; h <= 6 * 24; h += 6) await at(h * HOUR);
+      const read = await api.get(`${BASE}/${sub.id}`, { token: sub.token });
+      expect(read.body.data).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
+      const listed = await deliveries(sub);
+      expect(listed).toHaveLength(6);
+      expect(listed.every((d) => d.state === 'failed' && d.attempts.length > 5)).toBe(true);
+      // The receiver is back: activate, replay after the second change.
+      failing = false;
+      await api.patch(`${BASE}/${sub.id}`, { status: 'active' }, { token: sub.token });
+      const inOrder = [...listed].reverse();
+      const before = receiver.received.length;
+      const replay = await api.post(`${BASE}/${sub.id}/replay`, { after: inOrder[1].cursor }, { token: sub.token });
+      expect(replay.status, JSON.stringify(replay.body)).toBe(200);
+      expect(replay.body.data).toEqual({ replayed: 4 });
+      await at(6 * 24 * HOUR + MINUTE);
+      const resent = receiver.received.slice(before);
+      expect(resent.map((w) => w.id)).toEqual(inOrder.slice(2).map((d) => d.id));
+      expect(resent.every((w) => verifies(w, sub.secret))).toBe(true);
+      expect((await deliveries(sub)).map((d) => d.state)).toEqual([
+        'delivered',
+        'delivered',
+        'delivered',
+        'delivered',
+        'failed',
+        'failed',
+      ]);
+      // A cursor the service did not give is refused.
+      const bad = await api.post(`${BASE}/${sub.id}/replay`, { after: 'bm90IGEgY3Vyc29y' }, { token: sub.token });
+      expect(bad.status).toBe(422);
+    } finally {
+      await at(0);
+      await receiver.close();
+    }
+  });
+
+  it('signs with both the old and the new secret for a day after a rotation; pings on demand', async () => {
+    const receiver = await startReceiver();
+    try {
+      const sub = await subscribe(receiver.url);
+      const rotated = await api.post(`${BASE}/${sub.id}/secret`, {}, { token: sub.token });
+      expect(rotated.status).toBe(200);
+      const fresh = rotated.body.data.secret as string;
+      expect(fresh).not.toBe(sub.secret);
+      const pinged = await api.post(`${BASE}/${sub.id}/ping`, {}, { token: sub.token });
+      expect(pinged.body.data).toMatchObject({ type: 'webhook.ping', state: 'delivered' });
+      const [ping] = receiver.received;
+      expect(ping.signature.split(' ')).toHaveLength(2);
+      expect(verifies(ping, fresh) && verifies(ping, sub.secret)).toBe(true);
+      await service.setClockOffset(25 * HOUR);
+      await api.post(`${BASE}/${sub.id}/ping`, {}, { token: sub.token });
+      const later = receiver.received[1]!;
+      expect(later.signature.split(' ')).toHaveLength(1);
+      expect(verifies(later, fresh)).toBe(true);
+      expect(verifies(later, sub.secret)).toBe(false);
+    } finally {
+      await at(0);
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { client } from '../../support/http.ts';
+import { useService } from '../../support/service.ts';
+
+const service = useService();
+const api = client(() => service.url);
+const BASE = '/api/0.1/subscriptions';
+const aSubscription = (overrides: Record<string, unknown> = {}) => ({
+  url: 'http://127.0.0.1:9/hook',
+  events: ['lot.*', 'auction.updated'],
+  description: 'my platform',
+  ...overrides,
+});
+
+async function subscribe(overrides: Record<string, unknown> = {}, as = 'broker') {
+  const res = await api.post(BASE, aSubscription(overrides), { as });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.data.id as string, token: res.body.access.token as string, res };
+}
+
+describe('webhook subscriptions', () => {
+  it('creates a subscription: its token and a whsec_ secret answered once, never shown again', async () => {
+    const { id, token, res } = await subscribe();
+    expect(res.headers.get('location')).toMatch(new RegExp(`${BASE}/${id}$`));
+    expect(res.body.data).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['lot.*', 'auction.updated'],
+      status: 'active',
+    });
+    expect(Buffer.from(res.body.access.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    const read = await api.get(`${BASE}/${id}`, { token });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual(res.body.data);
+    expect(JSON.stringify(read.body)).not.toContain('whsec_');
+  });
+
+  it('lets its owner change url, events, description and status; an admin may too', async () => {
+    const { id, token } = await subscribe();
+    const res = await api.patch(`${BASE}/${id}`, { events: ['asset.created'], status: 'disabled' }, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ events: ['asset.created'], status: 'disabled' });
+    const admin = await api.patch(`${BASE}/${id}`, { status: 'active' }, { as: 'admin' });
+    expect(admin.body.data.status).toBe('active');
+  });
+
+  it('refuses bad bodies with a 422 and changes nothing', async () => {
+    const { id, token } = await subscribe();
+    const before = (await api.get(`${BASE}/${id}`, { token })).body.data;
+    const bad: [string, Record<string, unknown>, string][] = [
+      ['an unknown event', { events: ['lot.deleted'] }, 'events'],
+      ['a URL that is not http(s)', { url: 'ftp://example.com/hook' }, 'url'],
+      ['a URL that is no URL', { url: 'not a url' }, 'url'],
+      ['a rogue field', { secret: 'mine' }, 'secret'],
+      ['a nested rogue field', { events: [{ name: 'lot.*' }] }, 'events'],
+      ['a private address', { url: 'http://10.1.2.3/hook' }, 'url'],
+      ['the metadata service', { url: 'http://169.254.169.254/latest/meta-data' }, 'url'],
+      ["AWS's IPv6 metadata service (unique-local)", { url: 'http://[fd00:ec2::254]/' }, 'url'],
+      ['an IPv4-mapped private address', { url: 'http://[::ffff:192.168.1.1]/' }, 'url'],
+      ['credentials in the URL', { url: 'http://user:pw@127.0.0.1/' }, 'url'],
+    ];
+    for (const [what, data, field] of bad) {
+      const created = await api.post(BASE, aSubscription(data));
+      expect(created.status, `create with ${what}`).toBe(422);
+      expect(
+        created.body.errors.map((e: { name: string }) => e.name),
+        what,
+      ).toContain(field);
+      const patched = await api.patch(`${BASE}/${id}`, data, { token });
+      expect(patched.status, `patch with ${what}`).toBe(422);
+    }
+    expect((await api.get(`${BASE}/${id}`, { token })).body.data).toEqual(before);
+  });
+
+  it("keeps a key's subscriptions to itself: another key, a missing token or another role get 403", async () => {
+    const { id, token } = await subscribe();
+    expect((await api.get(`${BASE}/${id}`, { as: 'broker2', token })).status).toBe(403);
+    expect((await api.get(`${BASE}/${id}`)).status).toBe(403);
+    expect((await api.patch(`${BASE}/${id}`, { status: 'disabled' }, { as: 'broker2', token })).status).toBe(403);
+    expect((await api.del(`${BASE}/${id}`, { as: 'broker2', token })).status).toBe(403);
+    expect((await api.post(`${BASE}/${id}/secret`, {}, { as: 'broker2', token })).status).toBe(403);
+    expect((await api.get(`${BASE}/${id}/deliveries`, { as: 'broker2', token })).status).toBe(403);
+    expect((await api.post(BASE, aSubscription(), { as: 'concierge' })).status).toBe(403);
+    expect((await api.get(`${BASE}/${id}`, { token })).body.data.status).toBe('active');
+  });
+
+  it('deletes a subscription (owner): then it is gone', async () => {
+    const { id, token } = await subscribe();
+    expect((await api.del(`${BASE}/${id}`, { token })).status).toBe(200);
+    expect((await api.get(`${BASE}/${id}`, { token })).status).toBe(404);
+  });
+
+  it('bounds the subscriptions of one key', async () => {
+    // broker2's own count: the other tests subscribe as broker.
+    let status = 201;
+    let made = 0;
+    for (; status === 201 && made <= 100; made++)
+      status = (await api.post(BASE, aSubscription(), { as: 'broker2' })).status;
+    expect(made - 1).toBe(100);
+    expect(status).toBe(403);
+  });
+});

@@ -1,0 +1,64 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verify } from '../../functions/domain/webhooks/signature.ts';
+
+/** A webhook as a receiver got it: its headers and body text, and the parsed body. */
+export interface Received {
+  id: string;
+  timestamp: number;
+  signature: string;
+  text: string;
+  body: { type: string; timestamp: string; data: Record<string, any> };
+}
+
+/** What the receiver answers a webhook: a status and headers, or `hang` (never answers). */
+export type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
+/**
+ * A real HTTP receiver on the loopback interface: it records every webhook and answers as `reply` says (by default
+ * 204). Its URL is what a subscription points at.
+ */
+export async function startReceiver(reply: (w: Received, seen: number) => Reply = () => ({ status: 204 })) {
+  const received: Received[] = [];
+  const seenById = new Map<string, number>();
+  const hanging: ServerResponse[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      const w: Received = {
+        id: String(req.headers['webhook-id']),
+        timestamp: Number(req.headers['webhook-timestamp']),
+        signature: String(req.headers['webhook-signature']),
+        text,
+        body: JSON.parse(text),
+      };
+      const seen = (seenById.get(w.id) ?? 0) + 1;
+      seenById.set(w.id, seen);
+      received.push(w);
+      const r = reply(w, seen);
+      if (r === 'hang') {
+        hanging.push(res);
+        return;
+      }
+      res.writeHead(r.status, r.headers).end(r.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    /** The webhooks answered 2xx, first answer of each id (what the receiver accepted). */
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const r of hanging) r.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Does the webhook's signature verify with this secret? */
+export const verifies = (w: Received, secret: string) => verify(secret, w.id, w.timestamp, w.text, w.signature);
