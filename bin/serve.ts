@@ -7,6 +7,7 @@ import { humanizeStream } from '../lib/local/log-format.ts';
 import { nodeProblem, portFree, portHolder, takeLock } from '../lib/local/preflight.ts';
 import { startRoomBot } from '../lib/local/room-server.ts';
 import { startBots } from '../lib/local/scheduler.ts';
+import { startChangeStream } from '../lib/local/change-stream.ts';
 import { createTable } from '../lib/local/table.ts';
 import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
 import { DEV_ORGANIZATIONS, seedDevOrganizations } from './dev-organizations.ts';
@@ -125,9 +126,17 @@ else
     `Another npm start (pid ${(lock as { heldBy: number }).heldBy}) owns .agora: the CLIs reach this one with AGORA_URL=${gateway.url}`,
   );
 // Bot runs are logged by the bots themselves; the timer adds only what they cannot say (a run that threw).
-const stopBots = startBots(interval, (line) => {
-  if (line.includes('failed:')) console.error(line);
-});
+// The webhooks' retry sweep every second: a retry due in 5 s (or after a `PUT /_local/clock`) goes out on time.
+const stopBots = startBots(
+  interval,
+  (line) => {
+    if (line.includes('failed:')) console.error(line);
+  },
+  { webhooks: Math.min(interval, 1000) },
+);
+// The pipe of AWS (DynamoDB Streams -> SQS -> delivery Lambda): DynamoDB Local's stream read every 200 ms, so a change
+// reaches its webhooks within a second. From the stream's end: a restart does not send again what it still holds.
+const changeStream = await startChangeStream({ endpoint: db.endpoint, table: process.env.TABLE_NAME!, from: 'LATEST' });
 // The auction room's bot (plans rooms, closes cancelled ones, takes up late timers): every second, for a room that
 // opens as soon as its auction enters active.auction.
 const stopRoomBot = startRoomBot(Number(process.env.ROOM_BOT_INTERVAL_MS ?? 1000), (line) => {
@@ -151,6 +160,7 @@ console.log(
 shutdown = async () => {
   stopBots();
   stopRoomBot();
+  await changeStream.stop();
   if (owner) rmSync(LOCAL_FILE, { force: true });
   release();
   await gateway.close();

@@ -1,8 +1,15 @@
 import { bots } from '../../functions/bots.ts';
 import { runBot } from './gateway.ts';
 
-/** `npm start`'s stand-in for EventBridge Scheduler: every bot of bots.ts every `intervalMs`, never overlapping itself. */
-export function startBots(intervalMs: number, log: (line: string) => void = console.log): () => void {
+/**
+ * `npm start`'s stand-in for EventBridge Scheduler: every bot of bots.ts every `intervalMs` (or its own interval in
+ * `every`, by name), never overlapping itself.
+ */
+export function startBots(
+  intervalMs: number,
+  log: (line: string) => void = console.log,
+  every: Readonly<Record<string, number>> = {},
+): () => void {
   const timers = bots.map((bot) => {
     let running = false;
     return setInterval(async () => {
@@ -16,7 +23,7 @@ export function startBots(intervalMs: number, log: (line: string) => void = cons
       } finally {
         running = false;
       }
-    }, intervalMs);
+    }, every[bot.name] ?? intervalMs);
   });
   return () => timers.forEach(clearInterval);
 }
