@@ -7,6 +7,7 @@ import { bots } from '../functions/bots.ts';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AppFunction } from './app-function.ts';
 import { ScheduleDeadLetters, ScheduledBot } from './operations.ts';
+import { webhookDeliveries } from './webhooks.ts';
 
 export interface BotsStackProps extends StackProps {
   table: ITableV2;
@@ -20,8 +21,9 @@ export interface BotsStackProps extends StackProps {
 
 /**
  * One scheduled Lambda per entry of bots.ts (EventBridge Scheduler, Europe/Kyiv, a dead-letter queue), with its
- * heartbeat and failure alarms (lib/operations.ts ScheduledBot); and the
- * data migrations' Lambda, which nothing schedules: the operator invokes it after a deploy (docs/operations.md).
+ * heartbeat and failure alarms (lib/operations.ts ScheduledBot); the webhooks' delivery (lib/webhooks.ts: the table's
+ * stream through a pipe and a queue to its Lambda); and the data migrations' Lambda, which nothing schedules: the
+ * operator invokes it after a deploy (docs/operations.md).
  */
 export class BotsStack extends Stack {
   constructor(scope: Construct, id: string, props: BotsStackProps) {
@@ -52,6 +54,7 @@ export class BotsStack extends Stack {
         deadLetters,
       });
     }
+    webhookDeliveries(this, props.table, props.alarmTopic);
     // A one-off Lambda rather than a custom resource run by every deploy: a migration of a large table may outlast
     // CloudFormation's wait, a failed one would roll the deploy back, and the operator wants its dry run first.
     const migrate = new AppFunction(this, 'Migrate', {

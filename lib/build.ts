@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { build, transform, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { bots } from '../functions/bots.ts';
+import { bots, webhookDelivery } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
@@ -34,6 +34,7 @@ export const lambdaHandlers = (): string[] => [
     ...routes.map((r) => r.handler),
     'auth/authorizer',
     ...bots.map((b) => b.handler),
+    webhookDelivery.handler,
     'ops/migrate',
     ...roomLambdas.map((l) => l.handler),
   ]),

@@ -42,6 +42,8 @@ export const RUNBOOKS = {
   roomResultsNotPosted: 'runbook-room-results-not-posted',
   roomTransitionsLate: 'runbook-room-transitions-late',
   roomTimersFailed: 'runbook-room-timers-failed',
+  webhookDeadLetters: 'runbook-webhook-dead-letters',
+  webhookOldestChange: 'runbook-webhook-oldest-change',
 } as const;
 
 export interface AlarmOptions {

@@ -1,0 +1,86 @@
+import { Duration, type Stack } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { webhookDelivery } from '../functions/bots.ts';
+import { AppFunction } from './app-function.ts';
+import { alarm } from './operations.ts';
+
+/**
+ * The first attempt of every webhook, on managed parts: the table's stream -> an EventBridge pipe that keeps only the
+ * records of changes (its filter) -> an SQS queue (a dead-letter queue after 5 receives) -> the delivery Lambda, which
+ * fans each change out to the matching subscriptions and sends it. The retries are not here: each delivery keeps its
+ * due time on the work index and the `webhooks` bot (bots.ts, every minute) sends what is due, for as many days as the
+ * schedule says (docs/DESIGN.md, "Webhooks").
+ */
+// The items that are changes: the change log's revisions and, until every change writes one, the roots of lots,
+// assets and auctions (functions/domain/webhooks/events.ts `changeOfItem` reads the same two shapes).
+export const CHANGE_FILTERS = [
+  { dynamodb: { NewImage: { entity: { S: ['revision'] } } } },
+  { dynamodb: { Keys: { SK: { S: ['#ROOT'] } }, NewImage: { entity: { S: ['lot', 'asset', 'auction'] } } } },
+];
+/** A change not sent within this long is an alarm: the pipe, the queue or the delivery Lambda is stuck. */
+export const OLDEST_CHANGE_ALARM = Duration.minutes(5);
+
+export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic): AppFunction {
+  const deadLetters = new Queue(scope, 'WebhookChangesDeadLetters', {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  const queue = new Queue(scope, 'WebhookChanges', {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    // Six times the Lambda's timeout (AWS's advice for a queue a Lambda consumes), so a batch in work is not handed twice.
+    visibilityTimeout: Duration.minutes(30),
+    retentionPeriod: Duration.days(4),
+    deadLetterQueue: { queue: deadLetters, maxReceiveCount: 5 },
+  });
+  const role = new Role(scope, 'WebhookPipeRole', { assumedBy: new ServicePrincipal('pipes.amazonaws.com') });
+  role.addToPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+      resources: [table.tableStreamArn!],
+    }),
+  );
+  queue.grantSendMessages(role);
+  new CfnPipe(scope, 'WebhookPipe', {
+    description: 'The changes of the table (its stream, filtered) into the webhook delivery queue',
+    roleArn: role.roleArn,
+    source: table.tableStreamArn!,
+    sourceParameters: {
+      dynamoDbStreamParameters: { startingPosition: 'LATEST', batchSize: 10, maximumBatchingWindowInSeconds: 1 },
+      filterCriteria: { filters: CHANGE_FILTERS.map((f) => ({ pattern: JSON.stringify(f) })) },
+    },
+    target: queue.queueArn,
+  });
+  const fn = new AppFunction(scope, 'WebhookDelivery', {
+    handler: webhookDelivery.handler,
+    table,
+    access: 'rw',
+    timeout: Duration.minutes(5),
+  });
+  fn.addEventSource(new SqsEventSource(queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1) }));
+  alarm(
+    scope,
+    'WebhookDeadLetters',
+    deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    1,
+    'Changes the webhook delivery Lambda failed on 5 times are in the dead-letter queue: their subscribers did not get them.',
+    topic,
+    { runbook: 'webhookDeadLetters' },
+  );
+  alarm(
+    scope,
+    'WebhookOldestChange',
+    queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }),
+    OLDEST_CHANGE_ALARM.toSeconds(),
+    'The oldest change waiting for its webhooks is more than 5 minutes old: the delivery Lambda is failing or throttled.',
+    topic,
+    { runbook: 'webhookOldestChange' },
+  );
+  return fn;
+}

@@ -1,0 +1,66 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../bin/agora.ts';
+import { webhookDelivery } from '../../functions/bots.ts';
+import { CHANGE_FILTERS } from '../../lib/webhooks.ts';
+
+let bots: Template;
+let data: Template;
+beforeAll(() => {
+  const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+  bots = Template.fromStack(built.bots);
+  data = Template.fromStack(built.data);
+});
+
+const ofType = (t: Template, type: string) =>
+  Object.entries(t.toJSON().Resources as Record<string, { Type: string; Properties: any }>).filter(
+    ([, r]) => r.Type === type,
+  );
+
+describe('webhook deliveries in AWS', () => {
+  it('streams the table (new images): the source of every first attempt', () => {
+    data.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+  });
+
+  it('pipes the stream, filtered to changes, into a queue with a dead-letter queue that the delivery Lambda consumes', () => {
+    const [[, pipe]] = ofType(bots, 'AWS::Pipes::Pipe');
+    expect(
+      pipe!.Properties.SourceParameters.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern)),
+    ).toEqual(CHANGE_FILTERS);
+    expect(JSON.stringify(pipe!.Properties.Source)).toContain('StreamArn');
+    const queues = ofType(bots, 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(2);
+    const [[queueId, queue]] = queues.filter(([, q]) => q.Properties.RedrivePolicy);
+    expect(queue!.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
+    expect(pipe!.Properties.Target).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    const [[, mapping]] = ofType(bots, 'AWS::Lambda::EventSourceMapping');
+    expect(mapping!.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    const [functionId] = ofType(bots, 'AWS::Lambda::Function').find(([id]) => id.startsWith('WebhookDelivery'))!;
+    expect(mapping!.Properties.FunctionName).toEqual({ Ref: functionId });
+    expect(webhookDelivery.handler).toBe('bots/webhook-changes');
+  });
+
+  it('alarms on the dead-letter queue and on the oldest change waiting to be sent', () => {
+    bots.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Threshold: 1,
+    });
+    bots.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Namespace: 'AWS/SQS',
+      Threshold: 300,
+      AlarmActions: Match.anyValue(),
+    });
+  });
+
+  it('schedules the retry sweep (the webhooks bot) every minute', () => {
+    bots.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Description: Match.stringLikeRegexp('webhook'),
+    });
+  });
+});
