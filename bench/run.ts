@@ -18,6 +18,8 @@
  *
  * 5. Feed freshness: how long after its answer a change first shows in a listing page (the settle window's cost,
  *    bench/feed-freshness.ts); `npm run bench -- --feed` runs only this and replaces only its section.
+ * 6. Webhooks: `npm run bench -- --webhooks` runs only change committed -> webhook received (bench/webhooks.ts: 1,000
+ *    subscriptions, 100 changes a second by default, sizes from WEBHOOK_* variables) and prints it.
  *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
@@ -79,6 +81,15 @@ if (process.argv.includes('--room')) {
   const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Agora bench results\n';
   writeFileSync(file, room.replaceSection(before, room.roomHeading(figures.settings), room.roomSection(figures)));
   console.log(room.roomLines(figures).join('\n'));
+  process.exit(0);
+}
+
+if (process.argv.includes('--webhooks')) {
+  // `npm run bench -- --webhooks`: only change committed -> webhook delivered (bench/webhooks.ts, sizes from WEBHOOK_*
+  // variables), printed; docs/bench.md keeps the figures of a run.
+  const hooks = await import('./webhooks.ts');
+  const figures = await phase('webhooks', () => hooks.runWebhookBench());
+  console.log(hooks.webhookLines(figures).join('\n'));
   process.exit(0);
 }
 

@@ -41,7 +41,16 @@ const deliveryOf = (i: Record<string, any>): Delivery => ({
   ...(i.due !== undefined && { due: i.due }),
 });
 
-/** A new delivery, due at once; false when it was there already (the stream hands a change at least once). */
+/**
+ * A crashed first attempt is taken up by the retry sweep this long after the put: the first attempt itself follows
+ * the put at once, and the sweep must not send it a second time meanwhile.
+ */
+export const FIRST_ATTEMPT_GRACE: Micros = 60_000_000;
+
+/**
+ * A new delivery, its first attempt under way (due for the sweep only after `FIRST_ATTEMPT_GRACE`, should that attempt
+ * never be recorded); false when it was there already (the stream hands a change at least once).
+ */
 export async function putDelivery(d: Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>, now: Micros) {
   try {
     await documentClient().send(
@@ -58,8 +67,8 @@ export async function putDelivery(d: Omit<Delivery, 'state' | 'attempts' | 'atte
           state: 'pending',
           attempts: [],
           attemptCount: 0,
-          due: now,
-          ...workKeys(d, now),
+          due: now + FIRST_ATTEMPT_GRACE,
+          ...workKeys(d, now + FIRST_ATTEMPT_GRACE),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
