@@ -31,7 +31,7 @@ describe('webhook deliveries in AWS', () => {
       pipe!.Properties.SourceParameters.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern)),
     ).toEqual(CHANGE_FILTERS);
     expect(JSON.stringify(pipe!.Properties.Source)).toContain('StreamArn');
-    const queues = ofType(bots, 'AWS::SQS::Queue');
+    const queues = ofType(bots, 'AWS::SQS::Queue').filter(([id]) => id.startsWith('WebhookChanges'));
     expect(queues).toHaveLength(2);
     const [[queueId, queue]] = queues.filter(([, q]) => q.Properties.RedrivePolicy);
     expect(queue!.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
