@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { verify } from '../functions/domain/webhooks/signature.ts';
+import { answerHelp } from './cli-help.ts';
 import { serviceUrl } from './local-service.ts';
 
 /**
@@ -11,6 +12,10 @@ import { serviceUrl } from './local-service.ts';
  * answered; Ctrl-C deletes the subscription.
  */
 const USAGE = 'usage: npm run webhooks -- listen [--forward <url>] [--events lot.*,auction.updated] [--key broker]';
+answerHelp(
+  'Subscribes a receiver on this machine to the running npm start (AGORA_URL, else .agora/local.json): prints each webhook and whether its signature verifies, forwards it with --forward; Ctrl-C unsubscribes.',
+  USAGE,
+);
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
