@@ -178,7 +178,8 @@ describe("docs/operations.md's cost section", () => {
       (n, a) => n + (a.Properties.Metrics ? a.Properties.Metrics.filter((m: any) => m.MetricStat).length : 1),
       0,
     );
-    expect(functions).toBe(routes.length + 1 + bots.length + 1 + roomLambdas.length);
+    // The authorizer, the migrations and the webhook delivery Lambda besides the routes, bots and room.
+    expect(functions).toBe(routes.length + 1 + bots.length + 1 + 1 + roomLambdas.length);
     expect(cost).toContain(`4 per route × ${apiRoutes} routes`);
     expect(cost).toContain(`${apiRoutes} API routes`);
     expect(cost).toContain(`${functions} functions`);
