@@ -7,8 +7,7 @@ import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import type { Document as DocumentBody } from '../schemas/generated/request-types.ts';
 import { checkDocumentUrl, requireFiles, temporaryUrl, type DocumentContext } from './docservice.ts';
-import { multilingual } from '../kernel/structures.ts';
-import { declare, fieldsOf, schemaOf, serverSet, writable } from '../protocol/model.ts';
+import { declare, fieldsOf, multilingual, schemaOf, serverSet, writable } from '../protocol/model.ts';
 
 /**
  * Documents of every registry (lots, assets, auctions, bids, awards, contracts): the input rules, versions kept as

@@ -1,7 +1,7 @@
 import type { Indexing } from '../kernel/aggregate.ts';
 import { ID_PATTERN } from '../kernel/ids.ts';
 import type { Lot as LotBody } from '../schemas/generated/request-types.ts';
-import { organizationSchema } from '../kernel/organization.ts';
+import { organizationSchema } from '../protocol/parts.ts';
 import type { StatusGraph } from '../kernel/status-graph.ts';
 import { parseInstant } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';

@@ -2,7 +2,7 @@ import { ForbiddenError } from '../../../kernel/errors.ts';
 import type { JsonRecord } from '../../../kernel/objects.ts';
 import { declare, serverSet, writable } from '../../../protocol/model.ts';
 import { requestedStatus } from '../../../kernel/status-graph.ts';
-import { organizationSchema } from '../../../kernel/organization.ts';
+import { organizationSchema } from '../../../protocol/parts.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
 import type { DgfInsiderBid, DgfInsiderBidPatch } from '../../../schemas/generated/request-types.ts';

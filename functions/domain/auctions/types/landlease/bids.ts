@@ -1,7 +1,7 @@
 import { ForbiddenError, UnprocessableError } from '../../../kernel/errors.ts';
 import { pick, type JsonRecord } from '../../../kernel/objects.ts';
 import { declare, serverSet, writable } from '../../../protocol/model.ts';
-import { organizationSchema } from '../../../kernel/organization.ts';
+import { organizationSchema } from '../../../protocol/parts.ts';
 import type { Micros } from '../../../kernel/time.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
 import type { LandleaseBid, LandleaseBidPatch } from '../../../schemas/generated/request-types.ts';
