@@ -23,7 +23,7 @@ import type { AssetTypeDescriptor } from './domain/assets/descriptor.ts';
 import { ASSET_TYPES } from './domain/assets/types/catalog.ts';
 import type { Role } from './domain/kernel/principal.ts';
 import type { RouteRule } from './http-kit/route-rules.ts';
-import { SWAGGER_UI_FILES } from './openapi/swagger-ui-files.ts';
+import { SWAGGER_UI_FILES } from './http/docs/swagger-ui-files.ts';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
@@ -112,8 +112,21 @@ const family = (base: string, folder: string, rows: readonly RouteRow[], shared:
     table: method === 'GET' ? 'ro' : 'rw',
     ...shared,
     ...extras,
-    doc: JSON.parse(JSON.stringify({ summary, ...answer }).replaceAll('{type}', shared.type ?? '')),
+    doc: typed({ summary, ...answer }, shared.type ?? ''),
   }));
+
+/** A route's doc with `{type}` in its summary and schema names read as its family's type. */
+function typed(doc: RouteDoc, type: string): RouteDoc {
+  const fill = (text: string) => text.replaceAll('{type}', type);
+  const { summary, request, resource, operationId } = doc;
+  return {
+    ...doc,
+    summary: fill(summary),
+    ...(request && { request: fill(request) }),
+    ...(resource && { resource: fill(resource) }),
+    ...(operationId && { operationId: fill(operationId) }),
+  };
+}
 
 /** Public data: anyone reads it (unless the operator requires a key for reads), the domain hiding what must be. */
 const READ = 'read';

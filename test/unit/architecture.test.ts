@@ -171,6 +171,10 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     ).toEqual([]);
   });
 
+  it('keeps the route table below the OpenAPI document: routes.ts imports nothing of functions/openapi/ (which reads the table)', () => {
+    expect(offenders(['functions/routes.ts'], (i) => i.startsWith('functions/openapi/'))).toEqual([]);
+  });
+
   it("keeps the bot table out of the Lambdas: nothing in functions/ imports bots.ts (a bot's report type is bots/sweep.ts')", () => {
     expect(offenders(['functions'], (i) => i === 'functions/bots.ts')).toEqual([]);
   });
@@ -224,7 +228,7 @@ describe('dependency rules (docs/DESIGN.md)', () => {
       /^functions\/(routes|bots|room\/lambdas)\.ts$/,
       /^functions\/store\/table-design\.ts$/,
       /^functions\/runtime\/telemetry\.ts$/,
-      /^functions\/openapi\/swagger-ui-files\.ts$/,
+      /^functions\/http\/docs\/swagger-ui-files\.ts$/,
       // The type catalogs and descriptors (API base, style, flags), and the catalogs' error for a type not served.
       /^functions\/domain\/(auctions|assets)\/(types\/)?([\w-]+\/)?(catalog|descriptor)\.ts$/,
       /^functions\/domain\/kernel\/errors\.ts$/,
