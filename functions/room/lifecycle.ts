@@ -90,7 +90,9 @@ export async function transition(auctionId: string, version?: number): Promise<T
     if (version !== undefined && item.state.version !== version) return undefined;
     const now = nowText();
     const planned = nextTransitionAt(item.state);
-    let next: RoomItem = { ...item, state: await upToDate(item.state, now) };
+    // Each step returns what it was given when nothing is due (upToDate the same state), a new object when it changes it.
+    const state = await upToDate(item.state, now);
+    let next: RoomItem = state === item.state ? item : { ...item, state };
     if (next.state.version !== item.state.version && planned)
       publishMetrics(
         {},
@@ -98,7 +100,7 @@ export async function transition(auctionId: string, version?: number): Promise<T
       );
     if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(next, now);
     if (next.posted && !next.audited && due(next.retryAt ?? now, now)) next = await attachAudit(next, now);
-    if (sameItem(item, next)) return orderOf(item);
+    if (next === item) return orderOf(item);
     if (await save(item, next)) {
       await broadcast(next);
       return orderOf(next);
@@ -107,8 +109,6 @@ export async function transition(auctionId: string, version?: number): Promise<T
   }
   return undefined;
 }
-
-const sameItem = (a: RoomItem, b: RoomItem) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Posts the results once (the auction's status guards it); then the names are revealed. */
 async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
@@ -139,7 +139,7 @@ async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
       return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
     }
   }
-  publishMetrics({}, { RoomResultsPosted: [1, 'Count'] });
+  publishMetrics({}, { [TELEMETRY.roomResultsPosted]: [1, 'Count'] });
   const { retryAt: _, postAttempts: __, ...rest } = item;
   return { ...rest, posted: now, state: revealNames(state, now) };
 }

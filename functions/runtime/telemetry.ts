@@ -10,7 +10,10 @@ export const TELEMETRY = {
   botItemFailures: 'BotItemFailures',
   authFailures: 'AuthFailures',
   throttled: 'Throttled',
-  /** The auction room: a failed post of an ended room's results (retried), and how late a stage change was applied. */
+  /**
+   * The auction room: an ended room's results posted, a failed post (retried), and how late a stage change was applied.
+   */
+  roomResultsPosted: 'RoomResultsPosted',
   roomResultsPostFailures: 'RoomResultsPostFailures',
   roomTransitionLateness: 'RoomTransitionLateness',
 } as const;
