@@ -218,7 +218,7 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
           resolveDir: FUNCTIONS,
           loader: 'js',
           contents: [
-            `import { registerBotValidators } from ${file('runtime/observability')};`,
+            `import { registerBotValidators } from ${file('runtime/bot-run')};`,
             `registerBotValidators(${source});`,
             `export * from ${file(handler)};`,
           ].join('\n'),

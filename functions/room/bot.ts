@@ -1,6 +1,7 @@
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { requestNow } from '#runtime/clock.ts';
-import { log, observeBotRun } from '#runtime/observability.ts';
+import { botRun } from '#runtime/bot-run.ts';
+import { log } from '#runtime/observability.ts';
 import { countRequests } from '#store/client.ts';
 import { ROOM_TIMERS } from '#store/room-repository.ts';
 import { dueWork } from '#store/work.ts';
@@ -16,7 +17,7 @@ const BACKSTOP_GRACE_MICROS = 3_000_000;
  * what is due and arms a new timer. Queries only, never a Scan; idempotent.
  */
 export async function run() {
-  return observeBotRun('room', async () => {
+  return botRun('room', async () => {
     const { result, requests } = await countRequests(async () => {
       const now = requestNow();
       const auctions = (await dueWork('room', now)).filter((w) => w.kind === AUCTION_KIND.kind);

@@ -1,4 +1,4 @@
-import { observeBotRun } from '#runtime/observability.ts';
+import { botRun } from '#runtime/bot-run.ts';
 import { type TimerOrder, utcCeiling } from './ports.ts';
 import { transition } from './lifecycle.ts';
 
@@ -9,7 +9,7 @@ import { transition } from './lifecycle.ts';
  */
 export async function run(order: Pick<TimerOrder, 'auctionId' | 'version'>): Promise<TimerOrder | { done: true }> {
   let next: TimerOrder | undefined;
-  await observeBotRun('room-transition', async () => {
+  await botRun('room-transition', async () => {
     next = await transition(order.auctionId, order.version);
     return { due: 1, changed: next && next.version !== order.version ? 1 : 0 };
   });

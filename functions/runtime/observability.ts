@@ -1,9 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { loadValidators, type ValidatorSource } from '../domain/kernel/validation.ts';
 import { TELEMETRY } from './telemetry.ts';
 import { config, type LogLevel, traceHeader } from './config.ts';
-import { wireRuntime } from './wiring.ts';
 
 /**
  * Logs, metrics and traces of every Lambda (and of `npm start`, which runs the same handlers).
@@ -255,16 +253,6 @@ export function recordTransition(name: string): void {
   if (transitions) transitions.set(name, (transitions.get(name) ?? 0) + 1);
 }
 
-let botValidators: ValidatorSource | undefined;
-
-/**
- * Registers the body validators a built bot checks with (lib/build.ts ships those beside it; its runs load them);
- * without them (the sources), a run loads all.
- */
-export function registerBotValidators(source: ValidatorSource): void {
-  botValidators = source;
-}
-
 /**
  * Runs one bot run under its own correlation id, logs its outcome and publishes its metrics: per completed run
  * `BotRuns` (1: the heartbeat alarm fires on its absence, so a run that crashes or never starts publishes none), `Due`, `Changed`,
@@ -275,14 +263,12 @@ export async function observeBotRun<T extends { due: number; changed: number; fa
   bot: string,
   run: () => Promise<T>,
 ): Promise<T> {
-  wireRuntime();
   const transitions = new Map<string, number>();
   const started = performance.now();
   return withCorrelation(
     randomUUID(),
     { bot },
     async () => {
-      await loadValidators(botValidators); // bots check what they write as the API does
       const report = await run();
       const durationMs = Math.round(performance.now() - started);
       const failed = report.failed ?? 0;
