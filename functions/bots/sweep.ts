@@ -1,6 +1,6 @@
 import type { Micros } from '#domain/kernel/time.ts';
-import { requestNow } from '#runtime/clock.ts';
 import { botRun } from '#runtime/bot-run.ts';
+import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { countRequests } from '#store/client.ts';
 import { dueWork } from '#store/work.ts';
@@ -18,33 +18,58 @@ export interface BotReport {
   failed?: number;
 }
 
+/** One work index a bot sweeps. */
+export interface Queue {
+  /** The index (`WORK#<work>`). */
+  work: string;
+  /** The aggregate kind kept of it, and what its id is called in the log. */
+  kind: { kind: string; entity: string };
+  /** An item is due only this long after its time (default: at its time). */
+  graceMicros?: number;
+  /** Handles one due item; true when it changed something. */
+  handleOne: (id: string, now: Micros) => Promise<boolean>;
+}
+
 /**
  * The run every bot shares: Query the bot's due work (`WORK#<bot>`, due <= now; never a Scan), keep the items of
  * one aggregate kind, hand each to `handleOne` (true when it changed something), and report the due and changed
  * counts with the DynamoDB requests of the run. One broken item must not stop the others: its error is logged and
  * it stays due, so the next run retries it. Each run has its own correlation id, log line and metrics (botRun).
  */
-export async function sweep(
+export function sweep(
   bot: string,
   kind: { kind: string; entity: string },
   handleOne: (id: string, now: Micros) => Promise<boolean>,
 ): Promise<BotReport> {
+  return sweepQueues(bot, [{ work: bot, kind, handleOne }]);
+}
+
+/**
+ * `sweep` over several work indexes in one run and one report (the room bot: rooms to plan or close, and overdue
+ * timers): every queue's due work is read first, at the same `now`, then handled queue by queue.
+ */
+export async function sweepQueues(bot: string, queues: readonly Queue[]): Promise<BotReport> {
   return botRun(bot, async () => {
     const { result, requests } = await countRequests(async () => {
       const now = requestNow();
-      const due = (await dueWork(bot, now)).filter((w) => w.kind === kind.kind);
+      const batches: { queue: Queue; ids: string[] }[] = [];
+      for (const queue of queues) {
+        const due = await dueWork(queue.work, now - (queue.graceMicros ?? 0));
+        batches.push({ queue, ids: due.filter((w) => w.kind === queue.kind.kind).map((w) => w.id) });
+      }
       let changed = 0;
       let failed = 0;
-      for (const { id } of due) {
-        try {
-          // Each item its own time: a change's stamp must reach DynamoDB within the feeds' budget (store/feeds.ts).
-          if (await handleOne(id, requestNow())) changed++;
-        } catch (error) {
-          failed++;
-          log().error('bot item failed', { [kind.entity]: id, error: error as Error });
+      for (const { queue, ids } of batches)
+        for (const id of ids) {
+          try {
+            // Each item its own time: a change's stamp must reach DynamoDB within the feeds' budget (store/feeds.ts).
+            if (await queue.handleOne(id, requestNow())) changed++;
+          } catch (error) {
+            failed++;
+            log().error('bot item failed', { [queue.kind.entity]: id, error: error as Error });
+          }
         }
-      }
-      return { due: due.length, changed, failed };
+      return { due: batches.reduce((sum, b) => sum + b.ids.length, 0), changed, failed };
     });
     const { failed, ...counts } = result;
     return { bot, ...counts, requests, ...(failed > 0 && { failed }) };
