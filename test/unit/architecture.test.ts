@@ -76,9 +76,13 @@ function closure(entries: string[], { within = /^functions\//, values = false } 
  */
 /** The socket checks the page's session with the page's code (`room/connect.ts`). */
 const ROOM_EXCEPTIONS = ['functions/room/connect.ts -> functions/room-page/session.ts'];
-/** The page reads the participation secret from the store itself, to sign and check links and session tokens. */
+/**
+ * The page reads the participation secret from the store itself, to sign and check links and session tokens, and the
+ * terms page reads the room's state (`login.ts`).
+ */
 const ROOM_PAGE_EXCEPTIONS = [
   'functions/room-page/link.ts -> functions/store/participation-secret.ts',
+  'functions/room-page/login.ts -> functions/store/room-repository.ts',
   'functions/room-page/session-token.ts -> functions/store/participation-secret.ts',
 ];
 
