@@ -1,4 +1,4 @@
-import { observeBotRun } from '#runtime/observability.ts';
+import { botRun } from '#runtime/bot-run.ts';
 import { sendDue } from '#runtime/webhooks.ts';
 import { countRequests } from '#store/client.ts';
 import type { BotReport } from './sweep.ts';
@@ -8,7 +8,7 @@ import type { BotReport } from './sweep.ts';
  * crash left behind), Querying the work index (`WORK#webhooks`, due <= now) of the service clock, never Scanning.
  */
 export function run(): Promise<BotReport> {
-  return observeBotRun('webhooks', async () => {
+  return botRun('webhooks', async () => {
     const { result, requests } = await countRequests(sendDue);
     return { bot: 'webhooks', due: result.due, changed: result.delivered, requests };
   });
