@@ -165,6 +165,16 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect([...fromRoom, ...fromPage]).toEqual([]);
   });
 
+  it('starts every bot run through runtime/bot-run.ts (botRun: wired, observed, validators loaded): nothing else calls observeBotRun', () => {
+    const callers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => !['functions/runtime/bot-run.ts', 'functions/runtime/observability.ts'].includes(f))
+      .filter((f) =>
+        /\bobserveBotRun\s*\(|import\s*\{[^}]*\bobserveBotRun\b/.test(readFileSync(join(ROOT, f), 'utf8')),
+      );
+    expect(callers).toEqual([]);
+  });
+
   it('keeps the store out of the HTTP kit: functions/http-kit/ never imports functions/store/', () => {
     expect(offenders(['functions/http-kit'], (i) => i.startsWith('functions/store/'))).toEqual([]);
   });
