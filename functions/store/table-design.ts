@@ -25,7 +25,9 @@ export const INDEXES: readonly IndexDesign[] = [
     partitionKey: 'GSI1PK',
     sortKey: 'GSI1SK',
     projection: { include: [FEED_VIEW] },
-    purpose: 'listing feed: <feed>[#test] -> <dateModified UTC fixed width>#<id>; drafts carry no key (sparse)',
+    purpose:
+      'listing feed: <feed>[#test] -> <dateModified UTC fixed width>#<id>; drafts carry no key (sparse); ' +
+      'its change feed: <feed>[#test]#CHANGES -> <revision date UTC>#<id>#<seq> (revision items)',
   },
   {
     name: 'GSI2',
@@ -53,6 +55,18 @@ export const keys = {
   idempotency: (scope: string) => ({ PK: `IDEMPOTENCY#${scope}`, SK: '#ANSWER' }),
   organization: (scheme: string, id: string) => ({ PK: `ORG#${scheme}#${id}`, SK: '#ORG' }),
   feed: (feed: string, test: boolean) => (test ? `${feed}#test` : feed),
+  /**
+   * The change log of one object, outside its aggregate's partition (no GET of the object reads it): one item per
+   * revision, `SK` = the revision's number zero-padded (1: the create), so a Query on `PK` pages the history in order.
+   */
+  revisions: (kind: string, id: string) => `REV#${kind}#${id}`,
+  revision: (kind: string, id: string, seq: number) => ({ PK: `REV#${kind}#${id}`, SK: revisionSortKey(seq) }),
+  /**
+   * The change feed of a listing feed: its revisions on GSI1 beside the objects, under `<feed key>#CHANGES` (the
+   * `#test` feed's too; drafts have no feed key, so their revisions none), sorted `<date UTC>#<object id>#<seq>`.
+   */
+  changesFeed: (feedKey: string) => `${feedKey}#CHANGES`,
+  changesSortKey: (dateUtc: string, id: string, seq: number) => `${dateUtc}#${id}#${revisionSortKey(seq)}`,
   work: (bot: string) => `WORK#${bot}`,
   /**
    * The auction room, in its own partition so no auction read loads it: its state (`#STATE`), the sealed bids
@@ -82,6 +96,21 @@ export const keys = {
   /** A subscription's deliveries, one per change sent to it, by the change's position (or `~PING#<time>`). */
   deliveries: (subscriptionId: string) => `HOOK#${subscriptionId}`,
 };
+
+/** A revision's number as a sort key: zero-padded, so that the strings sort as the numbers. */
+export const revisionSortKey = (seq: number) => String(seq).padStart(10, '0');
+
+/**
+ * A revision item (`entity: 'revision'`, at `keys.revision`), written in the same transaction as the change it
+ * records. Its consumers (the revisions route, the change feed, webhooks) read these plain attributes and never
+ * parse the revision: `objectKind` (lot | asset | auction), `objectId`, `seq`, the object's `dateModified` and
+ * `status` after the change, and `revision` itself as served (`date`, `author`, `changes`, `previousHash`, `hash`).
+ * On the change feed (GSI1: `GSI1PK = keys.changesFeed(<the object's feed key>)`, `GSI1SK = keys.changesSortKey`)
+ * it also carries `feed`: the object's listing view after the change, the same fields as its root's feed row.
+ * The chain's head (`{seq, hash}` of the last revision) is the root item's `history` attribute, moved with `rev`.
+ */
+export const REVISION_ENTITY = 'revision';
+export type RevisionObjectKind = 'lot' | 'asset' | 'auction';
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */
 export const SCHEMA_VERSION = 4;

@@ -87,8 +87,8 @@ const ROOM_PAGE_EXCEPTIONS = [
 ];
 
 describe('dependency rules (docs/DESIGN.md)', () => {
-  it('keeps the domain pure: it imports only the domain, node built-ins, date-fns, ajv and json-schema-to-ts types (no store, http, http-kit, runtime, AWS SDK, middy, aws-lambda)', () => {
-    const allowed = /^(functions\/domain\/|node:|date-fns|@date-fns\/tz|ajv|json-schema-to-ts$)/;
+  it('keeps the domain pure: it imports only the domain, node built-ins, date-fns, ajv, json-schema-to-ts types and fast-json-patch (no store, http, http-kit, runtime, AWS SDK, middy, aws-lambda)', () => {
+    const allowed = /^(functions\/domain\/|node:|date-fns|@date-fns\/tz|ajv|json-schema-to-ts$|fast-json-patch$)/;
     expect(offenders(['functions/domain'], (i) => !allowed.test(i))).toEqual([]);
   });
 
