@@ -67,13 +67,14 @@ export interface RouteDoc {
   request?: string;
   /**
    * What answers: `resource` (200 `{data}`), `created` (201 `{data, access?}` and Location), `listing` (the dateModified
-   * feed: `{data:[{id, dateModified}], next_page, prev_page}`), `collection` (`{data:[...]}`), `download` (302 to the
+   * feed: `{data:[{id, dateModified}], next_page, prev_page}`), `revisions` (an object's change log: `{data, next_page}`), `collection` (`{data:[...]}`), `download` (302 to the
    * file, or its bytes), `schema` (a JSON Schema as is), `openapi`, `html`, `asset` (a static file).
    */
   response:
     | 'resource'
     | 'created'
     | 'listing'
+    | 'revisions'
     | 'collection'
     | 'download'
     | 'schema'
@@ -141,6 +142,8 @@ const NO_LOCATION = { location: undefined };
 /** The owner's token is sent too. */
 const TOKEN = { token: true } as const;
 const LISTING: Answer = { response: 'listing' };
+/** An object's change log: `{data: [revision], next_page}` (domain/history/revisions.ts). */
+const REVISIONS: Answer = { response: 'revisions' };
 const collection = (resource: string, more: Partial<Answer> = {}): Answer => ({
   response: 'collection',
   resource,
@@ -166,6 +169,7 @@ const LOTS: readonly RouteRow[] = [
   ['GET', '/{lotId}/documents/{documentId}', 'get-lot-document', READ, 'Read a document of a lot', resource('document')],
   ['PUT', '/{lotId}/documents/{documentId}', 'put-lot-document', BROKER, 'Upload a new version of a lot document (owner)', update('document', TOKEN)],
   ['POST', '/{lotId}/ownership', 'post-lot-ownership', BROKER, 'Take a lot over with a transfer (new owner)', resource('lot', { request: 'ownership' })],
+  ['GET', '/{lotId}/revisions', 'list-lot-revisions', READ, 'The change log of a lot, oldest first (`offset`, `limit`)', REVISIONS],
 ];
 
 /** Transfers of ownership at an API version whose objects answer `access.transfer` (one store for every version). */
@@ -186,6 +190,7 @@ const ASSET_ROUTES: readonly RouteRow[] = [
   ['GET', '/{assetId}', 'get-asset', READ, 'Read a {type} asset', resource('asset.{type}')],
   ['PATCH', '/{assetId}', 'patch-asset', ['broker', 'concierge', 'admin'], 'Change a {type} asset (owner, concierge)', update('asset.{type}', TOKEN)],
   ['POST', '/{assetId}/ownership', 'post-asset-ownership', BROKER, 'Take a {type} asset over with a transfer (new owner)', resource('asset.{type}', { request: 'ownership' })],
+  ['GET', '/{assetId}/revisions', 'list-asset-revisions', READ, 'The change log of a {type} asset, oldest first (`offset`, `limit`)', REVISIONS],
 ];
 /** The routes only some asset types have, by their descriptor: `items`, `decisions`, `documents`, `relatedProcesses`. */
 // biome-ignore format: one route a line, read down like a table
@@ -235,6 +240,7 @@ const AUCTION_ROUTES: readonly RouteRow[] = [
   ['GET', '', 'list-auctions', READ, 'List {type} auctions', LISTING],
   ['POST', '', 'post-auction', BROKER, 'Create a {type} auction', created('auction.{type}')],
   ['GET', '/{auctionId}', 'get-auction', READ, 'Read an auction', resource('auction.{type}')],
+  ['GET', '/{auctionId}/revisions', 'list-auction-revisions', READ, 'The change log of an auction, oldest first (`offset`, `limit`)', REVISIONS],
   ['PATCH', '/{auctionId}', 'patch-auction', BROKER, 'Change an auction (owner)', update('auction.{type}.stored', TOKEN)],
   ['GET', '/{auctionId}/documents', 'list-auction-documents', READ, 'List the documents of an auction (the current version of each; `?all=1`: every version)', collection('document')],
   ['POST', '/{auctionId}/documents', 'post-auction-document', BROKER, 'Add a document to an auction (owner)', created('document', TOKEN)],

@@ -5,7 +5,8 @@ import { planSettlement } from '#domain/concierge/settlement.ts';
 import type { Aggregate } from '#domain/kernel/aggregate.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
-import type { Micros } from '#domain/kernel/time.ts';
+import { botAuthor } from '#domain/kernel/principal.ts';
+import { laterThan, type Micros } from '#domain/kernel/time.ts';
 import { recordTransition } from '#runtime/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { loadRoots } from '#store/batch.ts';
@@ -20,9 +21,9 @@ import { type BotReport, sweep } from './sweep.ts';
  * (`planSettlement`) and applies it through the same PATCH decisions as the HTTP API, as the `concierge` role.
  *
  * Each step is one transaction conditioned on the revisions read (the lot, and every asset it writes). A lot
- * whose step changes more than 99 assets is written in chunks of 99 assets, each with a check that the lot is
- * unchanged, the lot itself in the last one; every step is idempotent, so a crash between chunks is finished by
- * the next run, which plans again from what is stored.
+ * whose step changes more than 49 assets is written in chunks of 49 assets (each asset's change is two items: its
+ * root and its revision), each with a check that the lot is unchanged, the lot itself in the last one; every step
+ * is idempotent, so a crash between chunks is finished by the next run, which plans again from what is stored.
  */
 const MAX_STEPS = 4;
 const MAX_ATTEMPTS = 5;
@@ -42,15 +43,18 @@ async function step(id: string, now: Micros): Promise<Step> {
       'concierge',
       { status: move.status, ...(move.relatedLot !== undefined && { relatedLot: move.relatedLot }) },
       assetType(current.root.assetType),
-      now,
+      laterThan(now, current.root.dateModified),
     );
-    return { def: ASSET_KIND, current, change: { root: root ?? current.root } };
+    return { def: ASSET_KIND, current, change: { root: root ?? current.root }, author: botAuthor('concierge') };
   });
-  const lotRoot = plan.lotStatus && decideLotPatch(lot.root, 'concierge', { status: plan.lotStatus }, now);
+  const lotRoot =
+    plan.lotStatus &&
+    decideLotPatch(lot.root, 'concierge', { status: plan.lotStatus }, laterThan(now, lot.root.dateModified));
   const lotWrite: AggregateWrite[] = lotRoot
-    ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root: lotRoot } }]
+    ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root: lotRoot }, author: botAuthor('concierge') }]
     : [];
-  const chunk = MAX_TRANSACTION_ITEMS - 1;
+  // Each asset's change is two items (its root and its revision); a chunk leaves room for the lot's check or change.
+  const chunk = Math.floor((MAX_TRANSACTION_ITEMS - 2) / 2);
   for (let i = 0; i < assetWrites.length - chunk; i += chunk) {
     await transact(assetWrites.slice(i, i + chunk), [{ def: LOT_KIND, current: lot }]);
   }

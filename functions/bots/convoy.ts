@@ -6,6 +6,8 @@ import { DomainError } from '#domain/kernel/errors.ts';
 import type { Timing } from '#domain/calendar/periods.ts';
 import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
+import { botAuthor } from '#domain/kernel/principal.ts';
+import { laterThan } from '#domain/kernel/time.ts';
 import { serviceCalendar } from '#runtime/calendar.ts';
 import { recordTransition } from '#runtime/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
@@ -30,21 +32,26 @@ const reasonOf = (error: DomainError) =>
     .join('; ');
 
 /** One step for one auction; false when there is nothing (more) to do. */
-async function step(id: string, timing: Timing): Promise<boolean> {
-  const { now } = timing;
+async function step(id: string, run: Timing): Promise<boolean> {
   const auction = await auctionRepository.get(id);
   if (!auction?.root.merchandisingObject) return false;
+  // The auction's changes are dated after its last one, whatever the bot's clock (the lot's: after the lot's).
+  const now = laterThan(run.now, auction.root.dateModified);
+  const timing = { ...run, now };
   const lot = await lotRepository.get(auction.root.merchandisingObject);
   const plan = planConvoy(auction.root, lot?.root, !!auction.internal?.lotReported);
   if (!plan) return false;
   const lotWrite = (patch: { status: string; auctions?: string[] }): AggregateWrite[] => {
-    const root = lot && decideLotPatch(lot.root, 'convoy', patch, now);
-    return root ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root } }] : [];
+    const root = lot && decideLotPatch(lot.root, 'convoy', patch, laterThan(now, lot.root.dateModified));
+    return root
+      ? [{ def: LOT_KIND, current: lot as Aggregate<Lot>, change: { root }, author: botAuthor('convoy') }]
+      : [];
   };
   const auctionWrite = (root: Auction, internal = auction.internal): AggregateWrite => ({
     def: AUCTION_KIND,
     current: auction,
     change: { root, internal },
+    author: botAuthor('convoy'),
   });
   const lotCheck = lot ? [{ def: LOT_KIND, current: lot }] : [];
   const refuse = (reason: string) => {

@@ -75,6 +75,69 @@ const PAGE_LINK = {
   properties: { offset: { type: 'string' }, path: { type: 'string' }, uri: { type: 'string', format: 'uri' } },
 };
 
+/** An object's change log (domain/kernel/history.ts, domain/history/revisions.ts). */
+const REVISIONS = {
+  type: 'object',
+  description:
+    "One page of an object's change log, oldest first: follow `next_page` (it names the next page even at the end: " +
+    "poll it for new revisions). Applying every revision's `changes` in order to `{}` gives the public view; `hash` " +
+    'is the hex SHA-256 of the RFC 8785 canonical JSON of the revision without `hash`, `previousHash` the one before ' +
+    "(`''` for the first): `npm run history -- verify <object URL>` checks a chain.",
+  required: ['data', 'next_page'],
+  properties: {
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['date', 'author', 'changes', 'previousHash', 'hash'],
+        properties: {
+          date: { type: 'string', format: 'date-time', description: "The object's `dateModified` after the change." },
+          author: {
+            type: 'object',
+            required: ['role', 'name'],
+            properties: { role: { type: 'string' }, name: { type: 'string' } },
+          },
+          changes: {
+            type: 'array',
+            description:
+              'RFC 6902 operations from the previous public view; a value too large to keep is replaced by its size ' +
+              '(`valueBytes`).',
+            items: {
+              type: 'object',
+              required: ['op', 'path'],
+              properties: {
+                op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
+                path: { type: 'string' },
+                value: {},
+                from: { type: 'string' },
+                valueBytes: { type: 'integer' },
+              },
+            },
+          },
+          previousHash: { type: 'string' },
+          hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
+      },
+    },
+    next_page: ref('PageLink'),
+  },
+};
+
+const REVISIONS_PARAMETERS = [
+  {
+    name: 'offset',
+    in: 'query',
+    description: 'How many revisions the client has read (from `next_page`); none: from the first.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    description: 'Revisions per page: default 100, at most 1000.',
+    schema: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
+];
+
 const LISTING = {
   type: 'object',
   description: 'One page of the dateModified feed: follow `next_page` until a page comes back empty.',
@@ -286,6 +349,8 @@ function responses(route: RouteDefinition, doc: RouteDoc): Json {
       };
     case 'listing':
       return { 200: { description: 'A page of the feed.', ...json(route, ref('Listing')) }, ...errors };
+    case 'revisions':
+      return { 200: { description: 'A page of the change log.', ...json(route, ref('Revisions')) }, ...errors };
     case 'collection':
       return {
         200: {
@@ -366,9 +431,11 @@ function operation(route: RouteDefinition, doc: RouteDoc): Json {
   const query =
     doc.response === 'listing'
       ? LISTING_PARAMETERS
-      : doc.response === 'resource' || doc.response === 'created' || doc.response === 'collection'
-        ? [PRETTY]
-        : [];
+      : doc.response === 'revisions'
+        ? REVISIONS_PARAMETERS
+        : doc.response === 'resource' || doc.response === 'created' || doc.response === 'collection'
+          ? [PRETTY]
+          : [];
   const auth =
     route.auth === 'public'
       ? 'Public.'
@@ -453,7 +520,14 @@ export function openApiDocument(): Json {
       resource: known(doc.resource),
     });
   }
-  const all: Json = { Error: ERROR, PageLink: PAGE_LINK, Listing: LISTING, Access: ACCESS, Health: HEALTH };
+  const all: Json = {
+    Error: ERROR,
+    PageLink: PAGE_LINK,
+    Listing: LISTING,
+    Revisions: REVISIONS,
+    Access: ACCESS,
+    Health: HEALTH,
+  };
   for (const [name, schema] of Object.entries(namedSchemas)) {
     all[componentOf(name)] = schema;
     all[partialOf(name)] = partial(schema);

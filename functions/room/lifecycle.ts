@@ -55,7 +55,7 @@ export async function planOrClose(auctionId: string): Promise<boolean> {
     const at = nextAt(item);
     const created = await roomRepository.create(item, at === undefined ? undefined : micros(at));
     const current = created ? item : await roomRepository.get(auctionId);
-    await markRoom(auctionRepository, auctionId, 'planned');
+    await markRoom(auctionRepository, auctionId, 'planned', micros(nowText()));
     const order = current && orderOf(current);
     if (order) await roomPorts().arm(order);
     return true;
@@ -70,7 +70,7 @@ export async function planOrClose(auctionId: string): Promise<boolean> {
         break;
       }
     }
-    await markRoom(auctionRepository, auctionId, 'closed');
+    await markRoom(auctionRepository, auctionId, 'closed', micros(nowText()));
     return true;
   }
   return false;

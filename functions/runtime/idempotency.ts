@@ -171,9 +171,9 @@ export function creating<T>(repository: AggregateRepository<T>, id: string | und
     modify: (aggregateId, change, options) =>
       repository.modify(
         aggregateId,
-        (current) => {
+        (current, now) => {
           if (holds(current, id)) throw new AlreadyCreatedError(id);
-          return change(current);
+          return change(current, now);
         },
         { ...options, rootOnly: false },
       ),

@@ -12,9 +12,10 @@ import type {
   Indexing,
 } from '#domain/kernel/aggregate.ts';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
-import type { JsonObject } from '#domain/kernel/objects.ts';
+import { nextRevision, type ChainHead, type Revision, type RevisionAuthor } from '#domain/kernel/history.ts';
+import type { JsonObject, JsonRecord } from '#domain/kernel/objects.ts';
 import { listingView } from '#domain/listing/listing.ts';
-import { type Micros, parseInstant, sortableUtc } from '#domain/kernel/time.ts';
+import { laterThan, type Micros, parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, queryPartition, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
 import { LateRetryError, LateWriteError, sendStamped } from './feeds.ts';
@@ -26,7 +27,7 @@ import {
   OutcomeUnknownError,
   storageLimitError,
 } from './errors.ts';
-import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from './table-design.ts';
+import { FEED_VIEW, keys, REVISION_ENTITY, ROOT_SK, SCHEMA_VERSION, type RevisionObjectKind } from './table-design.ts';
 
 export interface AggregateKind<T> {
   /** Partition prefix, e.g. `LOT`. */
@@ -40,6 +41,16 @@ export interface AggregateKind<T> {
   id: (root: T) => string;
   /** Bounds on its children, kept in a budget item beside them (`BUDGET_SK`). */
   budgets?: ChildBudgets;
+  /**
+   * Its change log: what its revisions call it, and its public view (what an anonymous GET shows) that they record
+   * the changes of. None: the kind keeps no history (transfers).
+   */
+  history?: {
+    objectKind: RevisionObjectKind;
+    view: (a: Pick<Aggregate<T>, 'root' | 'children'>) => JsonRecord;
+    /** Its type (an auction's procurementMethodType, an asset's assetType): the revisions route serves one type. */
+    type?: (root: T) => string;
+  };
 }
 
 /** The sort key of an aggregate's budget item: the bytes and counts of its children by kind (not a child). */
@@ -87,6 +98,7 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     tokenHash: a.tokenHash,
     internal: a.internal,
     ...(a.closed && { closed: true }),
+    ...(a.history && { history: a.history }),
     data: a.root,
     ...(ix.feed && {
       GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
@@ -136,6 +148,7 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
     rev: root.rev,
     internal: root.internal,
     ...(root.closed && { closed: true }),
+    ...(root.history && { history: root.history }),
     children: items
       .filter((i) => i !== root && i.SK !== BUDGET_SK)
       .map((i) => ({
@@ -150,37 +163,115 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
   };
 }
 
-/** The write of one change as DynamoDB inputs: a conditional Put of the root, plus children in one transaction. */
+/**
+ * The revision a change writes (kernel/history.ts), with the chain's new head, or undefined when the object's public
+ * view stays as it was (or its kind keeps no history). An object with no revision yet (older than the log) starts its
+ * chain here, from `{}`: its first revision shows its whole view.
+ */
+function revisionOf<T>(
+  def: AggregateKind<T>,
+  current: Pick<Aggregate<T>, 'root' | 'children' | 'history'> | undefined,
+  next: Pick<Aggregate<T>, 'root' | 'children'>,
+  author: RevisionAuthor,
+): { revision: Revision; head: ChainHead } | undefined {
+  if (!def.history) return undefined;
+  return nextRevision({
+    before: current?.history ? def.history.view(current) : {},
+    after: def.history.view(next),
+    head: current?.history,
+    date: def.dateModified(next.root),
+    author,
+  });
+}
+
+/** The revision's item: its own partition, plain attributes for its readers, and the change feed's keys (GSI1). */
+export function revisionItem<T>(
+  def: AggregateKind<T>,
+  a: Pick<Aggregate<T>, 'root' | 'internal'>,
+  revision: Revision,
+  seq: number,
+): JsonObject {
+  const id = def.id(a.root);
+  const ix = def.indexing(a.root, a.internal);
+  const date = sortableUtc(parseInstant(revision.date) ?? 0);
+  const status = (a.root as { status?: unknown }).status;
+  return {
+    ...keys.revision(def.kind, id, seq),
+    entity: REVISION_ENTITY,
+    schemaVersion: SCHEMA_VERSION,
+    objectKind: def.history!.objectKind,
+    ...(def.history!.type && { objectType: def.history!.type(a.root) }),
+    objectId: id,
+    seq,
+    dateModified: def.dateModified(a.root),
+    ...(typeof status === 'string' && { status }),
+    revision,
+    ...(ix.feed && {
+      GSI1PK: keys.changesFeed(keys.feed(ix.feed.name, ix.feed.test)),
+      GSI1SK: keys.changesSortKey(date, id, seq),
+      [FEED_VIEW]: listingView(a.root as JsonObject),
+    }),
+  };
+}
+
+/** A revision is written once: its number is taken by the change that holds the root's `rev`. */
+const revisionPut = (Item: JsonObject) => ({
+  Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+/** The children after a change, in creation order: a changed one in its place, new ones last. */
+function childrenAfter<T>(current: Aggregate<T>, change: Change<T>): Child[] {
+  const put = new Map((change.put ?? []).map((p) => [childSortKey(p.place), p]));
+  const removed = new Set((change.remove ?? []).map(childSortKey));
+  const had = new Set(current.children.map((c) => childSortKey(c.place)));
+  return [
+    ...current.children
+      .filter((c) => !removed.has(childSortKey(c.place)))
+      .map((c) => put.get(childSortKey(c.place)) ?? c),
+    ...[...put].filter(([key]) => !had.has(key)).map(([, p]) => p),
+  ];
+}
+
+/**
+ * The write of one change as DynamoDB inputs: a conditional Put of the root, plus children in one transaction,
+ * plus its revision when the public view changes (a children-only change that does is written as a root change,
+ * so that the chain's head moves with `rev`).
+ */
 export function changeWrites<T>(
   def: AggregateKind<T>,
   current: Aggregate<T>,
   change: Change<T>,
+  author: RevisionAuthor,
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   if (!change.keepRevision && !change.unbudgeted) assertRootWithinBound(change.root, current.root);
+  const next = revisionOf(def, current, { root: change.root, children: childrenAfter(current, change) }, author);
   const condition = { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } };
-  const rootWrite = change.keepRevision
-    ? {
-        ConditionCheck: {
-          TableName,
-          Key: keys.root(def.kind, current.id),
-          ...(change.keepStatus ? statusCondition(def, current) : condition),
-        },
-      }
-    : {
-        Put: {
-          TableName,
-          Item: rootItem(def, {
-            ...current,
-            root: change.root,
-            internal: change.internal ?? current.internal,
-            tokenHash: change.tokenHash ?? current.tokenHash,
-            closed: change.close ?? current.closed,
-            rev: current.rev + 1,
-          }),
-          ...condition,
-        },
-      };
+  const internal = change.internal ?? current.internal;
+  const rootWrite =
+    change.keepRevision && !next
+      ? {
+          ConditionCheck: {
+            TableName,
+            Key: keys.root(def.kind, current.id),
+            ...(change.keepStatus ? statusCondition(def, current) : condition),
+          },
+        }
+      : {
+          Put: {
+            TableName,
+            Item: rootItem(def, {
+              ...current,
+              root: change.root,
+              internal,
+              tokenHash: change.tokenHash ?? current.tokenHash,
+              closed: change.close ?? current.closed,
+              rev: current.rev + 1,
+              history: next?.head ?? current.history,
+            }),
+            ...condition,
+          },
+        };
   // Each child put moves its own revision and holds on the one read: `keepStatus` writes are not ordered by the
   // aggregate's revision, so two writers of one child (two PATCHes of a bid) would otherwise lose a change.
   // A child keeps the creation stamp it was made with; a new one gets its own.
@@ -196,6 +287,7 @@ export function changeWrites<T>(
   const budget = budgetWrite(def, current, change);
   return [
     rootWrite,
+    ...(next ? [revisionPut(revisionItem(def, { root: change.root, internal }, next.revision, next.head.seq))] : []),
     ...(budget ? [budget] : []),
     ...(change.put ?? []).map(childWrite),
     // A child is removed only as read: a writer that moved it meanwhile (a document added to a bid being withdrawn)
@@ -332,18 +424,21 @@ const removeCondition = (was: number | undefined) =>
 export function createWrites<T>(
   def: AggregateKind<T>,
   a: Omit<Aggregate<T>, 'rev'>,
+  author: RevisionAuthor,
   createRequest: string = randomUUID(),
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   assertRootWithinBound(a.root);
+  const first = revisionOf(def, undefined, a, author);
   return [
     {
       Put: {
         TableName,
-        Item: { ...rootItem(def, { ...a, rev: 1 }), createRequest },
+        Item: { ...rootItem(def, { ...a, rev: 1, history: first?.head }), createRequest },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    ...(first ? [revisionPut(revisionItem(def, a, first.revision, first.head.seq))] : []),
     ...a.children.map((c) => ({
       Put: { TableName, Item: childItem(def.kind, a.id, { ...c, created: creationStamp() }) },
     })),
@@ -467,6 +562,15 @@ async function wasStored(writes: NonNullable<TransactWriteCommandInput['Transact
   return sameItem(Item, put.Item);
 }
 
+/**
+ * The instant of one attempt of a change: the request's instant `at` plus the time spent since `started` (on the
+ * monotonic clock, so the local runtime's clock offset holds), and at least 1 µs after the stored `dateModified`:
+ * a change never dates the object before a change it overwrites.
+ */
+export function attemptNow<T>(def: AggregateKind<T>, current: Aggregate<T>, at: Micros, started: number): Micros {
+  return laterThan(at + Math.round((performance.now() - started) * 1000), def.dateModified(current.root));
+}
+
 /** Runs load-apply-write until the write's revision condition holds (optimistic concurrency). */
 export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> {
   for (let i = 0; ; i++) {
@@ -484,10 +588,10 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
   return {
     get: (id) => loadAggregate(def, id),
 
-    async create(a) {
+    async create(a, author) {
       const createRequest = randomUUID();
       try {
-        await writeChange(createWrites(def, a, createRequest), changeStamp(def, undefined, a));
+        await writeChange(createWrites(def, a, author, createRequest), changeStamp(def, undefined, a));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The root exists: written by this very call (its answer was lost and the SDK sent it again), or by another.
@@ -495,29 +599,21 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
       }
     },
 
-    modify: (id, change, options) =>
-      retryOnConflict(async () => {
-        const current = await (options?.rootOnly ? loadRoot : loadAggregate)(def, id);
+    modify: (id, change, options) => {
+      const started = performance.now();
+      return retryOnConflict(async () => {
+        const current = await (options.rootOnly ? loadRoot : loadAggregate)(def, id);
         if (!current) throw new NotFoundError(def.notFound);
-        const next = change(current);
+        const next = change(current, attemptNow(def, current, options.at, started));
         if (!next) return current;
-        const writes = changeWrites(def, current, next);
+        const writes = changeWrites(def, current, next, options.by);
         try {
           await writeChange(writes, changeStamp(def, current, next));
         } catch (error) {
           throw (await budgetRefusal(def, writes, error)) ?? error;
         }
-        // The children as written, in creation order: a changed one in its place, new ones last.
-        const put = new Map((next.put ?? []).map((p) => [childSortKey(p.place), p]));
-        const removed = new Set((next.remove ?? []).map(childSortKey));
-        const had = new Set(current.children.map((c) => childSortKey(c.place)));
-        const children = [
-          ...current.children
-            .filter((c) => !removed.has(childSortKey(c.place)))
-            .map((c) => put.get(childSortKey(c.place)) ?? c),
-          ...[...put].filter(([key]) => !had.has(key)).map(([, p]) => p),
-        ];
-        if (next.keepRevision) return { ...current, children };
+        const children = childrenAfter(current, next);
+        if (writes[0].Put === undefined) return { ...current, children };
         return {
           ...current,
           root: next.root,
@@ -525,8 +621,10 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
           tokenHash: next.tokenHash ?? current.tokenHash,
           closed: next.close ?? current.closed,
           rev: current.rev + 1,
+          history: (writes[0].Put?.Item as { history?: ChainHead } | undefined)?.history,
           children,
         };
-      }),
+      });
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type { Asset } from '#domain/assets/asset.ts';
 import { assetIndexing } from '#domain/assets/asset.ts';
+import { assetView } from '#domain/assets/reads.ts';
 import { assetTypeDescriptor } from '#domain/assets/types/catalog.ts';
 import { aggregateRepository, type AggregateKind } from './aggregates.ts';
 
@@ -15,5 +16,6 @@ export const ASSET_KIND: AggregateKind<Asset> = {
   indexing: (asset) => assetIndexing(asset, assetTypeDescriptor(asset.assetType).feed),
   dateModified: (asset) => asset.dateModified,
   id: (asset) => asset.id,
+  history: { objectKind: 'asset', view: assetView, type: (asset) => asset.assetType },
 };
 export const assetRepository = aggregateRepository(ASSET_KIND);

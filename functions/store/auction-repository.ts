@@ -1,6 +1,6 @@
 import type { Auction } from '#domain/auctions/auction.ts';
 import { AUCTION_BUDGETS } from '#domain/auctions/limits.ts';
-import { auctionIndexing } from '#domain/auctions/view.ts';
+import { auctionIndexing, auctionView } from '#domain/auctions/view.ts';
 import { aggregateRepository, type AggregateKind } from './aggregates.ts';
 
 /** Auctions of every type (landlease, dgfInsider, ...): one kind, so the chronograph reads one work partition. */
@@ -12,5 +12,6 @@ export const AUCTION_KIND: AggregateKind<Auction> = {
   dateModified: (auction) => auction.dateModified,
   id: (auction) => auction.id,
   budgets: AUCTION_BUDGETS,
+  history: { objectKind: 'auction', view: auctionView, type: (auction) => auction.procurementMethodType },
 };
 export const auctionRepository = aggregateRepository(AUCTION_KIND);

@@ -1,7 +1,7 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Aggregate } from '#domain/kernel/aggregate.ts';
 import type { JsonObject } from '#domain/kernel/objects.ts';
-import type { AggregateKind } from './aggregates.ts';
+import { fromItems, type AggregateKind } from './aggregates.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './table-design.ts';
 
@@ -28,14 +28,8 @@ export async function loadRoots<T>(
       const page: BatchGetCommandOutput = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
       for (const item of page.Responses?.[tableName()] ?? []) {
         const id = String(item.PK).slice(def.kind.length + 1);
-        out.set(id, {
-          id,
-          root: item.data as T,
-          tokenHash: item.tokenHash,
-          rev: item.rev,
-          internal: item.internal,
-          children: [],
-        });
+        // As stored: the chain's head and `closed` too, which a write of the root keeps.
+        out.set(id, fromItems<T>(id, [item]));
       }
       request = page.UnprocessedKeys;
     }

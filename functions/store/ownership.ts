@@ -1,7 +1,9 @@
 import type { Aggregate, Change } from '#domain/kernel/aggregate.ts';
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import type { Transfer } from '#domain/transfers/transfer.ts';
-import { loadAggregate, retryOnConflict, type AggregateKind } from './aggregates.ts';
+import type { RevisionAuthor } from '#domain/kernel/history.ts';
+import type { Micros } from '#domain/kernel/time.ts';
+import { attemptNow, loadAggregate, retryOnConflict, type AggregateKind } from './aggregates.ts';
 import { transact } from './transactions.ts';
 import { TRANSFER_KIND } from './transfer-repository.ts';
 
@@ -17,16 +19,19 @@ export function changeOwnership<T>(
   decide: (
     object: Aggregate<T>,
     transfer: Aggregate<Transfer> | undefined,
+    now: Micros,
   ) => { object: Change<T>; transfer: Change<Transfer> },
+  options: { at: Micros; by: RevisionAuthor },
 ): Promise<Aggregate<T>> {
+  const started = performance.now();
   return retryOnConflict(async () => {
     const object = await loadAggregate(def, id);
     if (!object) throw new NotFoundError(def.notFound);
     const transfer = await loadAggregate(TRANSFER_KIND, transferId);
-    const change = decide(object, transfer);
+    const change = decide(object, transfer, attemptNow(def, object, options.at, started));
     await transact([
-      { def, current: object, change: change.object },
-      { def: TRANSFER_KIND, current: transfer!, change: change.transfer },
+      { def, current: object, change: change.object, author: options.by },
+      { def: TRANSFER_KIND, current: transfer!, change: change.transfer, author: options.by },
     ]);
     return {
       ...object,

@@ -1,5 +1,6 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Aggregate, Change } from '#domain/kernel/aggregate.ts';
+import type { RevisionAuthor } from '#domain/kernel/history.ts';
 import { changeStamp, changeWrites, type AggregateKind } from './aggregates.ts';
 import { tableName } from './client.ts';
 import { sendStamped } from './feeds.ts';
@@ -12,6 +13,8 @@ export interface AggregateWrite {
   def: AggregateKind<any>;
   current: Aggregate<any>;
   change: Change<any>;
+  /** Who makes the change, as its revision names them. */
+  author: RevisionAuthor;
 }
 
 /** An aggregate the transaction must find unchanged (same `rev`) without writing it. */
@@ -30,7 +33,7 @@ export function transactionItems(
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const TableName = tableName();
   return [
-    ...writes.flatMap((w) => changeWrites(w.def, w.current, w.change)),
+    ...writes.flatMap((w) => changeWrites(w.def, w.current, w.change, w.author)),
     ...checks.map((c) => ({
       ConditionCheck: {
         TableName,

@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { mergePatch, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { completeOrganization, readDirectory, type OrganizationDirectory } from '../kernel/organization-directory.ts';
-import { actingRole, type Principal } from '../kernel/principal.ts';
+import { actingRole, authorOf, type Principal } from '../kernel/principal.ts';
 import { checkEdited, writable } from '../protocol/model.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
@@ -91,7 +91,10 @@ export async function createAsset(
   const token = newToken();
   const { transfer, internal } = newTransferToken();
   const children = documents.map((d) => d.child);
-  await ctx.assets.create({ id: asset.id, root: asset, tokenHash: sha256(token), internal, children });
+  await ctx.assets.create(
+    { id: asset.id, root: asset, tokenHash: sha256(token), internal, children },
+    authorOf(ctx.principal),
+  );
   return { asset: assetView({ root: asset, children }), token, transfer };
 }
 
@@ -120,11 +123,15 @@ function assertOwnerMayChange(now: Micros, asset: Asset, role: AssetRole, what: 
 export async function patchAsset(ctx: AssetsContext, id: string, data: JsonRecord): Promise<Asset> {
   const { type } = ctx;
   const complete = await organizationsReader(ctx, data);
-  const saved = await ctx.assets.modify(id, (current) => {
-    assertServed(type, current);
-    const root = decideAssetPatch(current, roleOn(ctx, current), data, type, ctx.now, complete);
-    return root && { root };
-  });
+  const saved = await ctx.assets.modify(
+    id,
+    (current, now) => {
+      assertServed(type, current);
+      const root = decideAssetPatch(current, roleOn(ctx, current), data, type, now, complete);
+      return root && { root };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return assetView(saved);
 }
 
@@ -183,29 +190,33 @@ export async function patchAssetItem(
   const items = ctx.type.items;
   if (!items) throw new NotFoundError('item_id');
   let result: JsonRecord | undefined;
-  await ctx.assets.modify(id, (current) => {
-    assertServed(ctx.type, current);
-    const asset = current.root;
-    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-    if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
-      throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
-    }
-    assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
-    const stored: JsonRecord[] = itemsOf(asset) ?? [];
-    const previous = stored.find((i) => i.id === itemId);
-    if (!previous) throw new NotFoundError('item_id');
-    const item = items.accept({ ...mergePatch(previous, omit(data, ['id'])), id: itemId });
-    result = item;
-    if (sameJson(item, previous)) return undefined;
-    // Only types with items get here (ctx.type.items), so the record stays of its type.
-    return {
-      root: {
-        ...asset,
-        items: stored.map((i) => (i === previous ? item : i)),
-        dateModified: formatKyiv(ctx.now),
-      } as Asset,
-    };
-  });
+  await ctx.assets.modify(
+    id,
+    (current, now) => {
+      assertServed(ctx.type, current);
+      const asset = current.root;
+      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+      if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+        throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
+      }
+      assertOwnerMayChange(now, asset, 'owner', 'items');
+      const stored: JsonRecord[] = itemsOf(asset) ?? [];
+      const previous = stored.find((i) => i.id === itemId);
+      if (!previous) throw new NotFoundError('item_id');
+      const item = items.accept({ ...mergePatch(previous, omit(data, ['id'])), id: itemId });
+      result = item;
+      if (sameJson(item, previous)) return undefined;
+      // Only types with items get here (ctx.type.items), so the record stays of its type.
+      return {
+        root: {
+          ...asset,
+          items: stored.map((i) => (i === previous ? item : i)),
+          dateModified: formatKyiv(now),
+        } as Asset,
+      };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return result!;
 }
 
@@ -217,20 +228,24 @@ export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonRec
   const items = ctx.type.items;
   if (!items) throw new NotFoundError('asset_id');
   let result: JsonRecord | undefined;
-  await ctx.assets.modify(id, (current) => {
-    assertServed(ctx.type, current);
-    const asset = current.root;
-    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-    if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
-      throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
-    }
-    assertOwnerMayChange(ctx.now, asset, 'owner', 'items');
-    result = items.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
-    // Only types with items get here (ctx.type.items), so the record stays of its type.
-    return {
-      root: { ...asset, items: [...(itemsOf(asset) ?? []), result], dateModified: formatKyiv(ctx.now) } as Asset,
-    };
-  });
+  await ctx.assets.modify(
+    id,
+    (current, now) => {
+      assertServed(ctx.type, current);
+      const asset = current.root;
+      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+      if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+        throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
+      }
+      assertOwnerMayChange(now, asset, 'owner', 'items');
+      result = items.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
+      // Only types with items get here (ctx.type.items), so the record stays of its type.
+      return {
+        root: { ...asset, items: [...(itemsOf(asset) ?? []), result], dateModified: formatKyiv(now) } as Asset,
+      };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return result!;
 }
 
@@ -242,25 +257,29 @@ export async function addAssetDecision(ctx: AssetsContext, id: string, data: Jso
   const decisions = ctx.type.decisions;
   if (!decisions) throw new NotFoundError('asset_id');
   let result: JsonRecord | undefined;
-  await ctx.assets.modify(id, (current) => {
-    assertServed(ctx.type, current);
-    const asset = current.root;
-    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-    if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
-      throw new ForbiddenError(`Can't update decisions in current (${asset.status}) asset status`);
-    }
-    if (rectificationEnded(asset, ctx.now)) {
-      throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
-    }
-    result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: ctx.createdId ?? newId() });
-    return {
-      root: {
-        ...asset,
-        decisions: [...(decisionsOf(asset) ?? []), result],
-        dateModified: formatKyiv(ctx.now),
-      } as Asset,
-    };
-  });
+  await ctx.assets.modify(
+    id,
+    (current, now) => {
+      assertServed(ctx.type, current);
+      const asset = current.root;
+      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+      if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+        throw new ForbiddenError(`Can't update decisions in current (${asset.status}) asset status`);
+      }
+      if (rectificationEnded(asset, now)) {
+        throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
+      }
+      result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: ctx.createdId ?? newId() });
+      return {
+        root: {
+          ...asset,
+          decisions: [...(decisionsOf(asset) ?? []), result],
+          dateModified: formatKyiv(now),
+        } as Asset,
+      };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return result!;
 }
 
@@ -270,25 +289,32 @@ export async function addAssetDecision(ctx: AssetsContext, id: string, data: Jso
  */
 export async function addAssetDocument(ctx: AssetsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
   let added: DocumentRecord | undefined;
-  await ctx.assets.modify(id, (current) => {
-    assertServed(ctx.type, current);
-    const asset = current.root;
-    if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-    if (asset.status !== 'pending')
-      throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
-    const { document, child } = newDocument(data, {
-      id: ctx.createdId,
-      author: 'asset_owner',
-      documentOf: 'asset',
-      now: ctx.now,
-      files: ctx.files,
-    });
-    if (rectificationEnded(asset, ctx.now) && document.documentType !== 'cancellationDetails') {
-      throw new ForbiddenError('You can add only document with cancellationDetails after rectification period', 'mode');
-    }
-    added = document;
-    return { root: { ...asset, dateModified: document.dateModified }, put: [child] };
-  });
+  await ctx.assets.modify(
+    id,
+    (current, now) => {
+      assertServed(ctx.type, current);
+      const asset = current.root;
+      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+      if (asset.status !== 'pending')
+        throw new ForbiddenError(`Can't update document in current (${asset.status}) asset status`);
+      const { document, child } = newDocument(data, {
+        id: ctx.createdId,
+        author: 'asset_owner',
+        documentOf: 'asset',
+        now: now,
+        files: ctx.files,
+      });
+      if (rectificationEnded(asset, now) && document.documentType !== 'cancellationDetails') {
+        throw new ForbiddenError(
+          'You can add only document with cancellationDetails after rectification period',
+          'mode',
+        );
+      }
+      added = document;
+      return { root: { ...asset, dateModified: document.dateModified }, put: [child] };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return added!;
 }
 
@@ -297,9 +323,9 @@ export function assetOwnership(
   ctx: Pick<AssetsContext, 'principal' | 'now' | 'type'>,
   data: { id: string; transfer: string },
 ) {
-  return (object: Aggregate<Asset>, transfer: Aggregate<Transfer> | undefined) => {
+  return (object: Aggregate<Asset>, transfer: Aggregate<Transfer> | undefined, now: Micros) => {
     assertServed(ctx.type, object);
     const target = { level: ctx.type.createLevel, mode: object.root.mode, location: `/assets/${object.id}` };
-    return decideOwnership(ctx.principal, ctx.now, target, object, transfer, data);
+    return decideOwnership(ctx.principal, now, target, object, transfer, data);
   };
 }

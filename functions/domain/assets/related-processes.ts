@@ -2,7 +2,7 @@ import type { Aggregate } from '../kernel/aggregate.ts';
 import { NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
-import { actingRole } from '../kernel/principal.ts';
+import { actingRole, authorOf } from '../kernel/principal.ts';
 import { formatKyiv } from '../kernel/time.ts';
 import type { Asset, AssetTypeDefinition, RelatedProcess } from './asset.ts';
 import type { AssetsContext } from './commands.ts';
@@ -40,20 +40,24 @@ function withProcesses(asset: Asset, processes: RelatedProcess[]): Asset {
 export async function addRelatedProcess(ctx: AssetsContext, id: string, data: JsonRecord): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
   let added: RelatedProcess | undefined;
-  await ctx.assets.modify(id, (current) => {
-    if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
-    assertWriter(ctx, current);
-    const process = rules.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
-    const processes = [...relatedProcessesOf(current.root), process];
-    if (processes.length > rules.max) {
-      throw UnprocessableError.field(
-        'relatedProcesses',
-        `Please provide no more than ${rules.max} item${rules.max === 1 ? '' : 's'}.`,
-      );
-    }
-    added = process;
-    return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(ctx.now) } };
-  });
+  await ctx.assets.modify(
+    id,
+    (current, now) => {
+      if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
+      assertWriter(ctx, current);
+      const process = rules.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
+      const processes = [...relatedProcessesOf(current.root), process];
+      if (processes.length > rules.max) {
+        throw UnprocessableError.field(
+          'relatedProcesses',
+          `Please provide no more than ${rules.max} item${rules.max === 1 ? '' : 's'}.`,
+        );
+      }
+      added = process;
+      return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(now) } };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return added!;
 }
 
@@ -65,31 +69,39 @@ export async function patchRelatedProcess(
 ): Promise<RelatedProcess> {
   const rules = processesOf(ctx.type);
   let result: RelatedProcess | undefined;
-  await ctx.assets.modify(id, (current) => {
-    if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
-    assertWriter(ctx, current);
-    const previous = findRelatedProcess(current.root, processId);
-    const process = rules.accept({ ...mergePatch(previous, omit(data, ['id'])), id: processId });
-    result = process;
-    if (sameJson(process, previous)) return undefined;
-    const processes = relatedProcessesOf(current.root).map((rp) => (rp === previous ? process : rp));
-    return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(ctx.now) } };
-  });
+  await ctx.assets.modify(
+    id,
+    (current, now) => {
+      if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
+      assertWriter(ctx, current);
+      const previous = findRelatedProcess(current.root, processId);
+      const process = rules.accept({ ...mergePatch(previous, omit(data, ['id'])), id: processId });
+      result = process;
+      if (sameJson(process, previous)) return undefined;
+      const processes = relatedProcessesOf(current.root).map((rp) => (rp === previous ? process : rp));
+      return { root: { ...withProcesses(current.root, processes), dateModified: formatKyiv(now) } };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return result!;
 }
 
 /** Removing a related process does not move the asset's `dateModified` (upstream `modified = False`). */
 export async function deleteRelatedProcess(ctx: AssetsContext, id: string, processId: string): Promise<void> {
   processesOf(ctx.type);
-  await ctx.assets.modify(id, (current) => {
-    if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
-    assertWriter(ctx, current);
-    const previous = findRelatedProcess(current.root, processId);
-    return {
-      root: withProcesses(
-        current.root,
-        relatedProcessesOf(current.root).filter((rp) => rp !== previous),
-      ),
-    };
-  });
+  await ctx.assets.modify(
+    id,
+    (current) => {
+      if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
+      assertWriter(ctx, current);
+      const previous = findRelatedProcess(current.root, processId);
+      return {
+        root: withProcesses(
+          current.root,
+          relatedProcessesOf(current.root).filter((rp) => rp !== previous),
+        ),
+      };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
 }

@@ -3,7 +3,7 @@ import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
-import { actingRole } from '../kernel/principal.ts';
+import { actingRole, authorOf, botAuthor } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
@@ -118,20 +118,20 @@ const KERNEL_SERVER_FIELDS = [
  * `keepStatus` (bids): the write holds on the auction's status (and on the bid as read) instead of its revision, so
  * bidders never refuse each other; a timed event closes the auction to them before it reads the bids.
  */
-async function change<R>(
-  ctx: AuctionsContext,
+async function change<R, C extends AuctionsContext>(
+  ctx: C,
   id: string,
-  apply: (w: Working, def: AuctionDefinition) => R,
+  apply: (w: Working, def: AuctionDefinition, attempt: C) => R,
   options: { serialize?: boolean; keepStatus?: boolean; rootOnly?: boolean; server?: boolean } = {},
 ): Promise<{ result: R; saved: Aggregate<Auction> }> {
   let result!: R;
   const saved = await ctx.auctions.modify(
     id,
-    (current) => {
+    (current, now) => {
       assertServedBy(ctx.type, current.root);
       const def = definitionOf(current.root);
       const w = working(current);
-      result = apply(w, def);
+      result = apply(w, def, { ...ctx, now });
       // `next_check` follows the root and the children (awarding deadlines live on the awards); a change that read
       // no child keeps it as it was.
       const root = options.rootOnly ? w.root : withNextCheck(def.events, w.root, w.children);
@@ -149,7 +149,7 @@ async function change<R>(
         keepStatus: keepRevision && options.keepStatus,
       };
     },
-    { rootOnly: options.rootOnly },
+    { at: ctx.now, by: authorOf(ctx.principal), rootOnly: options.rootOnly },
   );
   return { result, saved };
 }
@@ -209,13 +209,16 @@ export async function createAuction(
   const token = newToken();
   const transfer = def.transferToken ? newToken() : undefined;
   const documents = def.serverDocuments().map((d) => serverDocument(d, { documentOf: def.documentOf, now: ctx.now }));
-  await ctx.auctions.create({
-    id: auction.id,
-    root: auction,
-    tokenHash: sha256(token),
-    ...(transfer && { internal: { transferTokenHash: sha256(transfer) } }),
-    children: documents.map((d) => d.child),
-  });
+  await ctx.auctions.create(
+    {
+      id: auction.id,
+      root: auction,
+      tokenHash: sha256(token),
+      ...(transfer && { internal: { transferTokenHash: sha256(transfer) } }),
+      children: documents.map((d) => d.child),
+    },
+    authorOf(ctx.principal),
+  );
   return {
     auction: documents.length ? { ...auction, documents: documents.map((d) => d.document) } : auction,
     token,
@@ -225,7 +228,7 @@ export async function createAuction(
 
 /** The owner's PATCH, by the type's rules; an unchanged auction is not written; a status change moves `date`. */
 export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonRecord): Promise<AuctionView> {
-  const { saved } = await change(ctx, id, (w, def) => {
+  const { saved } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     const next = withTestTitles(def.ownerPatch(w.root, data, ctx));
     if (sameJson(next, w.root)) return;
@@ -243,7 +246,7 @@ function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionD
 }
 
 export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertDocumentsWritable(ctx, w, def);
     const { document, child } = newDocument(data, {
       id: ctx.createdId,
@@ -265,7 +268,7 @@ export async function replaceAuctionDocument(
   documentId: string,
   data: JsonRecord,
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertDocumentsWritable(ctx, w, def);
     const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files });
     putChild(w, child);
@@ -279,7 +282,7 @@ export async function replaceAuctionDocument(
 
 /** Any broker may ask while the type's statuses and question period allow. */
 export async function addQuestion(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<Question> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertQuestionsOpen(w.root, def.statuses.questions, def.questionPeriod, ctx.now, 'add', def.questionRefusal);
     const itemIds = (w.root.items ?? []).flatMap((i) => (typeof i.id === 'string' ? [i.id] : []));
     const child = newQuestion(data, ctx.now, ctx.principal.name, itemIds, def.questionsAbout, ctx.createdId);
@@ -297,7 +300,7 @@ export async function answerQuestion(
   questionId: string,
   data: JsonRecord,
 ): Promise<PublicQuestion> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     const question = findQuestion(w, questionId);
     const period = def.answerWithinQuestionPeriod ? def.questionPeriod : undefined;
@@ -330,7 +333,7 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord)
   const { result } = await change(
     ctx,
     id,
-    (w, def) => {
+    (w, def, ctx) => {
       assertBidsOpen(w, def.bids.addStatuses, `Can't add bid in current (${w.root.status}) auction status`);
       const fields = def.bids.create(data, w.root, ctx.now);
       const bid: Bid = {
@@ -365,7 +368,7 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
   const { result } = await change(
     ctx,
     id,
-    (w, def) => {
+    (w, def, ctx) => {
       const refusal = `Can't change bid, it can be done only in ${listed(def.bids.changeStatuses)} auction statuses`;
       const { bid, child } = ownBid(ctx, w, def, bidId, refusal);
       const others = bidRecords(w.children)
@@ -388,7 +391,7 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
   const { result } = await change(
     ctx,
     id,
-    (w, def) => {
+    (w, def, ctx) => {
       const { bid } = ownBid(ctx, w, def, bidId, `Can't delete bid in current (${w.root.status}) auction status`);
       const shown = bidView(w, bid, linksOf(ctx));
       removeWithBelongings(w, { kind: BID, id: bid.id });
@@ -445,14 +448,15 @@ async function writeBidDocument(
     w: Working,
     def: AuctionDefinition,
     scope: ReturnType<typeof documentScope>,
+    attempt: AuctionsContext,
   ) => { document: DocumentRecord; child: Child },
 ): Promise<DocumentRecord> {
   const { result } = await change(
     ctx,
     id,
-    (w, def) => {
+    (w, def, ctx) => {
       const bid = documentableBid(ctx, w, def, bidId, verb, data);
-      const { document, child } = write(w, def, documentScope(BID, bid.bid.id));
+      const { document, child } = write(w, def, documentScope(BID, bid.bid.id), ctx);
       // The bid's broker key is kept beside each of its documents: what that key's share of the bids' documents counts.
       putChild(w, { ...child, internal: { ...child.internal, bidder: bid.bid.owner } });
       putChild(w, bid.child);
@@ -465,10 +469,10 @@ async function writeBidDocument(
 }
 
 export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord) =>
-  writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope) =>
+  writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope, { now }) =>
     newDocument(
       data,
-      { id: ctx.createdId, author: 'bid_owner', documentOf: def.bidDocumentOf, now: ctx.now, files: ctx.files },
+      { id: ctx.createdId, author: 'bid_owner', documentOf: def.bidDocumentOf, now, files: ctx.files },
       scope,
     ),
   );
@@ -481,8 +485,8 @@ export const replaceBidDocument = (
   documentId: string,
   data: JsonRecord,
 ) =>
-  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
-    newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, scope),
+  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope, { now }) =>
+    newVersion(w.children, documentId, data, { now, files: ctx.files }, scope),
   );
 
 /** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
@@ -542,7 +546,7 @@ async function reportResults(ctx: PeriodsContext, id: string, data: AuctionResul
   return change(
     ctx,
     id,
-    (w, def) => {
+    (w, def, ctx) => {
       assertStatus(
         w.root,
         [def.statuses.auction],
@@ -579,7 +583,7 @@ export async function updateAward(
   awardId: string,
   data: JsonRecord,
 ): Promise<AwardView> {
-  const { saved } = await change(ctx, id, (w, def) => {
+  const { saved } = await change(ctx, id, (w, def, ctx) => {
     patchAward(w, awardId, data, ctx, def.awarding, awardActor(ctx, w));
   });
   return awardView(saved, awardId);
@@ -597,7 +601,7 @@ export async function addAwardDocument(
   awardId: string,
   data: JsonRecord,
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
     const { document, child } = newDocument(
       data,
@@ -623,7 +627,7 @@ export async function replaceAwardDocument(
   documentId: string,
   data: JsonRecord,
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w) => {
+  const { result } = await change(ctx, id, (w, _def, ctx) => {
     const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
     const { document, child } = newVersion(
       w.children,
@@ -648,7 +652,7 @@ export async function addContractDocument(
   contractId: string,
   data: JsonRecord,
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     // Only the auction owner uploads here: its documents say so, as award documents do (issue 22; the original
@@ -674,7 +678,7 @@ export async function replaceContractDocument(
   documentId: string,
   data: JsonRecord,
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w) => {
+  const { result } = await change(ctx, id, (w, _def, ctx) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     const { document, child } = newVersion(
@@ -698,7 +702,7 @@ export async function updateContract(
   contractId: string,
   data: JsonRecord,
 ): Promise<ContractView> {
-  const { saved } = await change(ctx, id, (w, def) => {
+  const { saved } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     patchContract(w, contractId, data, ctx.now, def.awarding);
   });
@@ -714,7 +718,7 @@ export async function addContractProlongation(
   contractId: string,
   data: JsonRecord,
 ): Promise<Prolongation> {
-  const { result } = await change(ctx, id, (w) => {
+  const { result } = await change(ctx, id, (w, _def, ctx) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     return addProlongation(w, documentScope(CONTRACT, contractId), data, ctx.now, ctx.createdId);
@@ -730,7 +734,7 @@ export async function updateContractProlongation(
   prolongationId: string,
   data: JsonRecord,
 ): Promise<ProlongationView> {
-  const { saved } = await change(ctx, id, (w) => {
+  const { saved } = await change(ctx, id, (w, _def, ctx) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     const { applied } = patchProlongation(w, contractId, prolongationId, data, ctx.now);
@@ -755,7 +759,7 @@ async function writeProlongationDocument(
     scope: ReturnType<typeof documentScope>,
   ) => { document: DocumentRecord; child: Child },
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     findProlongation(w, contractId, prolongationId);
@@ -810,7 +814,7 @@ export async function addCancellation(ctx: PeriodsContext, id: string, data: Jso
   const { result } = await change(
     ctx,
     id,
-    (w) => {
+    (w, _def, ctx) => {
       assertOwner(ctx, w);
       return newCancellation(w, data, ctx.now, ctx.createdId);
     },
@@ -827,7 +831,7 @@ export async function updateCancellation(
   cancellationId: string,
   data: JsonRecord,
 ): Promise<CancellationView> {
-  const { result, saved } = await change(ctx, id, (w) => {
+  const { result, saved } = await change(ctx, id, (w, _def, ctx) => {
     assertOwner(ctx, w);
     return patchCancellation(w, cancellationId, data, ctx.now);
   });
@@ -851,7 +855,7 @@ async function writeCancellationDocument(
     scope: ReturnType<typeof documentScope>,
   ) => { document: DocumentRecord; child: Child },
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     const { document, child } = write(w, def, documentScope(CANCELLATION, cancellationId));
     assertCancellationDocumentsWritable(w, cancellationId, operation);
@@ -913,22 +917,26 @@ export async function runTimedEvents(
   for (let more = true; more; ) {
     let names: string[] = [];
     more = false;
-    await ctx.auctions.modify(id, (current) => {
-      names = [];
-      more = false;
-      const def = definitionOf(current.root);
-      const w = working(current);
-      if (!isDue(def, current, ctx.now)) return undefined;
-      if (!current.closed && bidsMayChange(def, current.root)) {
-        more = true;
-        return { root: current.root, close: true, unbudgeted: true };
-      }
-      names = applyDueEvents(def.events, w, ctx);
-      more = w.more === true;
-      if (more && !w.put.length && !w.remove.length) throw new Error(`auction ${id}: a timed event cannot progress`);
-      const root = withNextCheck(def.events, w.root, w.children);
-      return { root, put: w.put, remove: w.remove, close: more, unbudgeted: true };
-    });
+    await ctx.auctions.modify(
+      id,
+      (current, now) => {
+        names = [];
+        more = false;
+        const def = definitionOf(current.root);
+        const w = working(current);
+        if (!isDue(def, current, now)) return undefined;
+        if (!current.closed && bidsMayChange(def, current.root)) {
+          more = true;
+          return { root: current.root, close: true, unbudgeted: true };
+        }
+        names = applyDueEvents(def.events, w, { ...ctx, now });
+        more = w.more === true;
+        if (more && !w.put.length && !w.remove.length) throw new Error(`auction ${id}: a timed event cannot progress`);
+        const root = withNextCheck(def.events, w.root, w.children);
+        return { root, put: w.put, remove: w.remove, close: more, unbudgeted: true };
+      },
+      { at: ctx.now, by: botAuthor('chronograph') },
+    );
     applied.push(...names);
   }
   return applied;

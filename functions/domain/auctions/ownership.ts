@@ -14,13 +14,13 @@ export function auctionOwnership(
   ctx: { principal: Principal; now: Micros; type: string },
   data: { id: string; transfer: string },
 ) {
-  return (object: Aggregate<Auction>, transfer: Aggregate<Transfer> | undefined) => {
+  return (object: Aggregate<Auction>, transfer: Aggregate<Transfer> | undefined, now: Micros) => {
     assertServedBy(ctx.type, object.root);
     const target = {
       level: definitionFor(ctx.type).accreditation,
       mode: object.root.mode,
       location: `/auctions/${object.id}`,
     };
-    return decideOwnership(ctx.principal, ctx.now, target, object, transfer, data);
+    return decideOwnership(ctx.principal, now, target, object, transfer, data);
   };
 }

@@ -3,6 +3,7 @@ import type { DocumentContext } from '../documents/docservice.ts';
 import { newDocument } from '../documents/documents.ts';
 import type { AggregateRepository } from '../kernel/aggregate.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
+import { botAuthor } from '../kernel/principal.ts';
 import type { RoomAuction, RoomType } from '../room/engine.ts';
 import { putChild, working, type Auction, type AuctionParts } from './auction.ts';
 import { bidsOf } from './bids.ts';
@@ -61,11 +62,20 @@ export function roomAuctionOf(a: AuctionParts): RoomAuction {
 }
 
 /** Records how far the room got on the auction (its work index key follows: view.ts). Idempotent. */
-export async function markRoom(auctions: AggregateRepository<Auction>, id: string, mark: RoomMark): Promise<void> {
-  await auctions.modify(id, (current) => {
-    if (roomMarkOf(current.internal) === mark || roomMarkOf(current.internal) === 'closed') return undefined;
-    return { root: current.root, internal: { ...current.internal, room: mark } };
-  });
+export async function markRoom(
+  auctions: AggregateRepository<Auction>,
+  id: string,
+  mark: RoomMark,
+  now: Micros,
+): Promise<void> {
+  await auctions.modify(
+    id,
+    (current) => {
+      if (roomMarkOf(current.internal) === mark || roomMarkOf(current.internal) === 'closed') return undefined;
+      return { root: current.root, internal: { ...current.internal, room: mark } };
+    },
+    { at: now, by: botAuthor('auction') },
+  );
 }
 
 /**
@@ -80,16 +90,20 @@ export async function attachRoomAudit(
   files: DocumentContext,
   now: Micros,
 ): Promise<void> {
-  await auctions.modify(id, (current) => {
-    if (current.internal?.roomAudit) return undefined;
-    const w = working(current);
-    const def = definitionOf(current.root);
-    const { document, child } = newDocument(file, { author: 'auction', documentOf: def.documentOf, now, files });
-    putChild(w, child);
-    return {
-      root: { ...w.root, dateModified: formatKyiv(now) },
-      put: w.put,
-      internal: { ...current.internal, roomAudit: document.id },
-    };
-  });
+  await auctions.modify(
+    id,
+    (current, at) => {
+      if (current.internal?.roomAudit) return undefined;
+      const w = working(current);
+      const def = definitionOf(current.root);
+      const { document, child } = newDocument(file, { author: 'auction', documentOf: def.documentOf, now: at, files });
+      putChild(w, child);
+      return {
+        root: { ...w.root, dateModified: formatKyiv(at) },
+        put: w.put,
+        internal: { ...current.internal, roomAudit: document.id },
+      };
+    },
+    { at: now, by: botAuthor('auction') },
+  );
 }

@@ -1,4 +1,5 @@
 import type { DomainError } from './errors.ts';
+import type { ChainHead, RevisionAuthor } from './history.ts';
 import type { JsonRecord } from './objects.ts';
 import type { Micros } from './time.ts';
 
@@ -76,6 +77,8 @@ export interface Aggregate<T> {
   internal?: Internal;
   /** Closed to `keepStatus` writes while a change in several writes is under way (see `Change.close`). */
   closed?: boolean;
+  /** The end of its change log as stored (none: no revision yet, an object older than the log). */
+  history?: ChainHead;
 }
 
 /**
@@ -143,17 +146,21 @@ export interface Change<T> {
 /** The port a registry's commands use; `functions/store` implements it over DynamoDB. */
 export interface AggregateRepository<T> {
   get(id: string): Promise<Aggregate<T> | undefined>;
-  create(aggregate: Omit<Aggregate<T>, 'rev'>): Promise<void>;
+  /** Stores a new aggregate, with its first revision by `author`. */
+  create(aggregate: Omit<Aggregate<T>, 'rev'>, author: RevisionAuthor): Promise<void>;
   /**
    * Loads, applies `change` and writes with a condition on `rev`; on a lost race it reloads and applies again,
    * so concurrent writers never lose an acknowledged change. `change` returns undefined when nothing changes.
    * `rootOnly`: the change reads no child (a new bid), so only the root is read, whatever the aggregate's size;
    * `current.children` is then empty.
+   * `now`: the attempt's own instant (a retry takes a new one): `at` (the request's instant) plus the time spent
+   * since, and always after the stored `dateModified`, so that the object's time never goes back. `by`: who makes
+   * the change, as its revision names them (the change log: kernel/history.ts).
    */
   modify(
     id: string,
-    change: (current: Aggregate<T>) => Change<T> | undefined,
-    options?: { rootOnly?: boolean },
+    change: (current: Aggregate<T>, now: Micros) => Change<T> | undefined,
+    options: { at: Micros; by: RevisionAuthor; rootOnly?: boolean },
   ): Promise<Aggregate<T>>;
 }
 

@@ -1,3 +1,4 @@
+import type { RevisionAuthor } from './history.ts';
 import { tokenMatches } from './ids.ts';
 
 /** Roles an API key may carry (upstream auth groups: brokers, concierge, convoy, chronograph, auction, Administrator). */
@@ -31,3 +32,15 @@ export function actingRole(principal: Principal, object: Owned): Role | 'owner' 
   }
   return principal.role;
 }
+
+/** The author a revision names for a principal's change: its key's role and public name (never its token). */
+export const authorOf = (principal: Pick<Principal, 'role' | 'name'>): RevisionAuthor => ({
+  role: principal.role,
+  name: principal.name,
+});
+
+/** A bot's (or the server's own timed events') changes: the role, named as itself. */
+export const botAuthor = (role: 'concierge' | 'convoy' | 'chronograph' | 'auction'): RevisionAuthor => ({
+  role,
+  name: role,
+});

@@ -109,3 +109,12 @@ export function sortableUtc(micros: Micros): string {
   const iso = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
   return `${iso}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
 }
+
+/**
+ * `now`, or 1 µs after `stored` (an object's `dateModified`) when the clock is not ahead of it: the instant of a
+ * change that must date the object later than every change before it (clocks of two Lambdas may disagree).
+ */
+export function laterThan(now: Micros, stored: string | undefined): Micros {
+  const was = stored === undefined ? undefined : parseInstant(stored);
+  return was !== undefined && was >= now ? was + 1 : now;
+}

@@ -3,7 +3,7 @@ import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
-import { actingRole, type Principal } from '../kernel/principal.ts';
+import { actingRole, authorOf, type Principal } from '../kernel/principal.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
@@ -87,7 +87,10 @@ export async function createLot(
   });
   const token = newToken();
   const { transfer, internal } = newTransferToken();
-  await ctx.lots.create({ id: lot.id, root: lot, tokenHash: sha256(token), internal, children: [] });
+  await ctx.lots.create(
+    { id: lot.id, root: lot, tokenHash: sha256(token), internal, children: [] },
+    authorOf(ctx.principal),
+  );
   return { lot, token, transfer };
 }
 
@@ -116,10 +119,14 @@ export function decideLotPatch(lot: Lot, role: LotRole, data: JsonRecord, now: M
 
 /** PATCH of a lot by its owner (token), the concierge, the convoy or an admin. */
 export async function patchLot(ctx: LotsContext, id: string, data: JsonRecord): Promise<Lot> {
-  const saved = await ctx.lots.modify(id, (current) => {
-    const root = decideLotPatch(current.root, roleOn(ctx, current), data, ctx.now);
-    return root && { root };
-  });
+  const saved = await ctx.lots.modify(
+    id,
+    (current, now) => {
+      const root = decideLotPatch(current.root, roleOn(ctx, current), data, now);
+      return root && { root };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return lotView(saved);
 }
 
@@ -133,18 +140,23 @@ function assertDocumentsWritable(ctx: LotsContext, a: Aggregate<Lot>): void {
 
 export async function addLotDocument(ctx: LotsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
   let added: DocumentRecord | undefined;
-  await ctx.lots.modify(id, (current) => {
-    assertDocumentsWritable(ctx, current);
-    const { document, child } = newDocument(data, {
-      id: ctx.createdId,
-      author: 'lot_owner',
-      documentOf: 'lot',
-      now: ctx.now,
-      files: ctx.files,
-    });
-    added = document;
-    return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
-  });
+  await ctx.lots.modify(
+    id,
+    (current, now) => {
+      assertDocumentsWritable(ctx, current);
+      const { document, child } = newDocument(data, {
+        id: ctx.createdId,
+        author: 'lot_owner',
+        documentOf: 'lot',
+        now,
+        files: ctx.files,
+      });
+      added = document;
+      const root = { ...current.root, dateModified: document.dateModified };
+      return { root, put: [child] };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return added!;
 }
 
@@ -155,21 +167,26 @@ export async function replaceLotDocument(
   data: JsonRecord,
 ): Promise<DocumentRecord> {
   let replaced: DocumentRecord | undefined;
-  await ctx.lots.modify(id, (current) => {
-    assertDocumentsWritable(ctx, current);
-    const { document, child } = newVersion(current.children, documentId, data, { now: ctx.now, files: ctx.files });
-    replaced = document;
-    return { root: { ...current.root, dateModified: document.dateModified }, put: [child] };
-  });
+  await ctx.lots.modify(
+    id,
+    (current, now) => {
+      assertDocumentsWritable(ctx, current);
+      const { document, child } = newVersion(current.children, documentId, data, { now, files: ctx.files });
+      replaced = document;
+      const root = { ...current.root, dateModified: document.dateModified };
+      return { root, put: [child] };
+    },
+    { at: ctx.now, by: authorOf(ctx.principal) },
+  );
   return replaced!;
 }
 
 /** The ownership decision for a lot (`POST /lots/{id}/ownership`): a lot's create level is 1. */
 export function lotOwnership(ctx: Pick<LotsContext, 'principal' | 'now'>, data: { id: string; transfer: string }) {
-  return (object: Aggregate<Lot>, transfer: Aggregate<Transfer> | undefined) =>
+  return (object: Aggregate<Lot>, transfer: Aggregate<Transfer> | undefined, now: Micros) =>
     decideOwnership(
       ctx.principal,
-      ctx.now,
+      now,
       { level: LOT_CREATE_LEVEL, mode: object.root.mode, location: `/lots/${object.id}` },
       object,
       transfer,

@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, Change } from '../kernel/aggregate
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sha256, tokenMatches } from '../kernel/ids.ts';
 import { isObject, type JsonRecord } from '../kernel/objects.ts';
-import type { Principal } from '../kernel/principal.ts';
+import { authorOf, type Principal } from '../kernel/principal.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 
 /**
@@ -53,7 +53,10 @@ export async function createTransfer(
   const token = newToken();
   const { transfer: transferToken, internal } = newTransferToken();
   const transfer: Transfer = { id, owner: ctx.principal.name, date: formatKyiv(ctx.now) };
-  await ctx.transfers.create({ id: transfer.id, root: transfer, tokenHash: sha256(token), internal, children: [] });
+  await ctx.transfers.create(
+    { id: transfer.id, root: transfer, tokenHash: sha256(token), internal, children: [] },
+    authorOf(ctx.principal),
+  );
   return { transfer: transferView(transfer), token, transferToken };
 }
 

@@ -1,3 +1,4 @@
+import { authorOf } from '#domain/kernel/principal.ts';
 import { assetOwnership } from '#domain/assets/commands.ts';
 import { assetView } from '#domain/assets/reads.ts';
 import { readOwnershipData } from '#domain/transfers/transfer.ts';
@@ -11,7 +12,10 @@ export const handler = httpHandler(async (req) => {
   const data = readOwnershipData(req.data);
   return {
     data: assetView(
-      await changeOwnership(ASSET_KIND, req.params.assetId, data.id, assetOwnership(assetsContext(req), data)),
+      await changeOwnership(ASSET_KIND, req.params.assetId, data.id, assetOwnership(assetsContext(req), data), {
+        at: req.now,
+        by: authorOf(req.principal),
+      }),
     ),
   };
 });

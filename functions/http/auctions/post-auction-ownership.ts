@@ -1,3 +1,4 @@
+import { authorOf } from '#domain/kernel/principal.ts';
 import { auctionOwnership } from '#domain/auctions/ownership.ts';
 import { auctionView } from '#domain/auctions/view.ts';
 import { readOwnershipData } from '#domain/transfers/transfer.ts';
@@ -11,7 +12,10 @@ export const handler = httpHandler(async (req) => {
   const data = readOwnershipData(req.data);
   return {
     data: auctionView(
-      await changeOwnership(AUCTION_KIND, req.params.auctionId, data.id, auctionOwnership(auctionsContext(req), data)),
+      await changeOwnership(AUCTION_KIND, req.params.auctionId, data.id, auctionOwnership(auctionsContext(req), data), {
+        at: req.now,
+        by: authorOf(req.principal),
+      }),
     ),
   };
 });

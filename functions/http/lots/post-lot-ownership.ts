@@ -1,3 +1,4 @@
+import { authorOf } from '#domain/kernel/principal.ts';
 import { lotOwnership, lotView } from '#domain/lots/commands.ts';
 import { readOwnershipData } from '#domain/transfers/transfer.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
@@ -9,6 +10,11 @@ import { lotsContext } from './context.ts';
 export const handler = httpHandler(async (req) => {
   const data = readOwnershipData(req.data);
   return {
-    data: lotView(await changeOwnership(LOT_KIND, req.params.lotId, data.id, lotOwnership(lotsContext(req), data))),
+    data: lotView(
+      await changeOwnership(LOT_KIND, req.params.lotId, data.id, lotOwnership(lotsContext(req), data), {
+        at: req.now,
+        by: authorOf(req.principal),
+      }),
+    ),
   };
 });

@@ -27,6 +27,7 @@ type Kind =
 const KIND: Record<string, Kind> = {
   'http/lots/list-lots': 'read',
   'http/lots/get-lot': 'read',
+  'http/lots/list-lot-revisions': 'read',
   'http/lots/list-lot-documents': 'read',
   'http/lots/get-lot-document': 'read',
   'http/lots/post-lot': 'create',
@@ -35,6 +36,7 @@ const KIND: Record<string, Kind> = {
   'http/lots/put-lot-document': 'owner',
   'http/assets/list-assets': 'read',
   'http/assets/get-asset': 'read',
+  'http/assets/list-asset-revisions': 'read',
   'http/assets/list-asset-documents': 'read',
   'http/assets/get-asset-document': 'read',
   'http/assets/post-asset': 'create',
@@ -51,6 +53,7 @@ const KIND: Record<string, Kind> = {
   'http/docservice/get-file': 'public',
   'http/auctions/list-auctions': 'read',
   'http/auctions/get-auction': 'read',
+  'http/auctions/list-auction-revisions': 'read',
   'http/auctions/list-auction-documents': 'read',
   'http/auctions/get-auction-document': 'read',
   'http/auctions/list-questions': 'read',

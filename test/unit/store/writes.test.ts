@@ -48,6 +48,14 @@ const THING: AggregateKind<Thing> = {
   id: (root) => root.id,
 };
 
+/** The same kind with a change log: its public view is the root and its children's data. */
+const LOGGED: AggregateKind<Thing> = {
+  ...THING,
+  history: { objectKind: 'lot', view: (a) => ({ ...a.root, children: a.children.map((c) => c.data) }) },
+};
+
+const BY = { role: 'broker', name: 'broker' };
+
 const thing = (overrides: Partial<Thing> = {}): Thing => ({
   id: ID,
   status: 'active',
@@ -124,7 +132,7 @@ describe('root item', () => {
 describe('creating an aggregate', () => {
   it('puts the root at revision 1 only where nothing is stored yet, and its children', () => {
     const child = { place: { kind: 'ITEM', id: 'i' }, entity: 'item', data: { id: 'i' } };
-    const writes = createWrites(THING, { id: ID, root: thing(), tokenHash: 'h', children: [child] });
+    const writes = createWrites(THING, { id: ID, root: thing(), tokenHash: 'h', children: [child] }, BY);
     expect(writes).toHaveLength(2);
     expect(writes[0].Put).toMatchObject({
       TableName: TABLE,
@@ -140,7 +148,7 @@ describe('creating an aggregate', () => {
 describe('changing an aggregate', () => {
   it('puts the root at the next revision, conditioned on the revision read', () => {
     const current = stored(thing());
-    const [write] = changeWrites(THING, current, { root: thing({ status: 'done' }) });
+    const [write] = changeWrites(THING, current, { root: thing({ status: 'done' }) }, BY);
     expect(write.Put).toMatchObject({
       TableName: TABLE,
       ConditionExpression: 'rev = :rev',
@@ -150,17 +158,27 @@ describe('changing an aggregate', () => {
   });
 
   it('replaces the token hash and the internal state only when the change says so', () => {
-    const [write] = changeWrites(THING, stored(thing()), {
-      root: thing(),
-      tokenHash: 'n'.repeat(64),
-      internal: { reported: 'sold' },
-    });
+    const [write] = changeWrites(
+      THING,
+      stored(thing()),
+      {
+        root: thing(),
+        tokenHash: 'n'.repeat(64),
+        internal: { reported: 'sold' },
+      },
+      BY,
+    );
     expect(write.Put?.Item).toMatchObject({ tokenHash: 'n'.repeat(64), internal: { reported: 'sold' } });
   });
 
   it('writes children beside the root: new ones put, removed ones deleted, all in one transaction', () => {
     const put = [{ place: { kind: 'BID', id: 'b' }, entity: 'bid', data: { id: 'b' } }];
-    const writes = changeWrites(THING, stored(thing()), { root: thing(), put, remove: [{ kind: 'BID', id: 'old' }] });
+    const writes = changeWrites(
+      THING,
+      stored(thing()),
+      { root: thing(), put, remove: [{ kind: 'BID', id: 'old' }] },
+      BY,
+    );
     expect(writes).toHaveLength(3);
     expect(writes[1]).toEqual({
       Put: {
@@ -180,7 +198,7 @@ describe('changing an aggregate', () => {
       ...(created !== undefined && { created }),
     });
     const current = { ...stored(thing()), children: [bid('z', 5), bid('a', 7)] };
-    const [, changed, made] = changeWrites(THING, current, { root: thing(), put: [bid('z'), bid('m')] });
+    const [, changed, made] = changeWrites(THING, current, { root: thing(), put: [bid('z'), bid('m')] }, BY);
     expect(changed.Put?.Item?.created).toBe(5);
     expect(made.Put?.Item?.created).toBeGreaterThan(Date.now() * 1000 - 60e6);
     // Read back: stamped children by stamp, after those stored before stamps, which keep their key order.
@@ -199,23 +217,28 @@ describe('changing an aggregate', () => {
       ...(rev && { rev }),
     });
     const put = [{ ...child(), data: { id: 'b', value: 2 } }];
-    const [, again] = changeWrites(THING, { ...stored(thing()), children: [child(4)] }, { root: thing(), put });
+    const [, again] = changeWrites(THING, { ...stored(thing()), children: [child(4)] }, { root: thing(), put }, BY);
     expect(again.Put).toMatchObject({
       Item: { rev: 5, data: { value: 2 } },
       ConditionExpression: 'rev = :rev',
       ExpressionAttributeValues: { ':rev': 4 },
     });
-    const [, legacy] = changeWrites(THING, { ...stored(thing()), children: [child()] }, { root: thing(), put });
+    const [, legacy] = changeWrites(THING, { ...stored(thing()), children: [child()] }, { root: thing(), put }, BY);
     expect(legacy.Put).toMatchObject({ Item: { rev: 1 }, ConditionExpression: 'attribute_not_exists(rev)' });
   });
 
   it('holds a keepStatus write on the status read and an open root instead of the revision', () => {
-    const [check] = changeWrites(THING, stored(thing({ status: 'open' })), {
-      root: thing({ status: 'open' }),
-      keepRevision: true,
-      keepStatus: true,
-      put: [{ place: { kind: 'BID', id: 'b' }, entity: 'bid', data: {} }],
-    });
+    const [check] = changeWrites(
+      THING,
+      stored(thing({ status: 'open' })),
+      {
+        root: thing({ status: 'open' }),
+        keepRevision: true,
+        keepStatus: true,
+        put: [{ place: { kind: 'BID', id: 'b' }, entity: 'bid', data: {} }],
+      },
+      BY,
+    );
     expect(check.ConditionCheck).toMatchObject({
       ConditionExpression: '#data.#status = :status AND attribute_not_exists(closed)',
       ExpressionAttributeValues: { ':status': 'open' },
@@ -223,20 +246,27 @@ describe('changing an aggregate', () => {
   });
 
   it('closes the root (kept by every later root write) and opens it again', () => {
-    const [closing] = changeWrites(THING, stored(thing()), { root: thing(), close: true });
+    const [closing] = changeWrites(THING, stored(thing()), { root: thing(), close: true }, BY);
     expect(closing.Put?.Item).toMatchObject({ closed: true, rev: 4 });
     const closed = { ...stored(thing()), closed: true };
-    expect(changeWrites(THING, closed, { root: thing({ status: 'x' }) })[0].Put?.Item).toMatchObject({ closed: true });
-    expect(changeWrites(THING, closed, { root: thing(), close: false })[0].Put?.Item).not.toHaveProperty('closed');
+    expect(changeWrites(THING, closed, { root: thing({ status: 'x' }) }, BY)[0].Put?.Item).toMatchObject({
+      closed: true,
+    });
+    expect(changeWrites(THING, closed, { root: thing(), close: false }, BY)[0].Put?.Item).not.toHaveProperty('closed');
     expect(fromItems<Thing>(ID, [rootItem(THING, closed)])?.closed).toBe(true);
   });
 
   it('only checks the revision when the root is kept (a child written alone)', () => {
-    const writes = changeWrites(THING, stored(thing()), {
-      root: thing(),
-      keepRevision: true,
-      put: [{ place: { kind: 'Q', id: 'q' }, entity: 'question', data: {} }],
-    });
+    const writes = changeWrites(
+      THING,
+      stored(thing()),
+      {
+        root: thing(),
+        keepRevision: true,
+        put: [{ place: { kind: 'Q', id: 'q' }, entity: 'question', data: {} }],
+      },
+      BY,
+    );
     expect(writes[0]).toEqual({
       ConditionCheck: {
         TableName: TABLE,
@@ -249,11 +279,65 @@ describe('changing an aggregate', () => {
   });
 });
 
+describe('the change log', () => {
+  it('writes the first revision with the create, and keeps the head on the root', () => {
+    const writes = createWrites(LOGGED, { id: ID, root: thing(), tokenHash: 'h', children: [] }, BY);
+    const revision = writes[1].Put!;
+    expect(revision.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(revision.Item).toMatchObject({
+      PK: `REV#THING#${ID}`,
+      SK: '0000000001',
+      entity: 'revision',
+      objectKind: 'lot',
+      objectId: ID,
+      seq: 1,
+      dateModified: thing().dateModified,
+      status: 'active',
+      GSI1PK: 'THINGS#CHANGES',
+      GSI1SK: `2026-01-01T10:00:00.123456Z#${ID}#0000000001`,
+      [FEED_VIEW]: { id: ID, dateModified: thing().dateModified, status: 'active' },
+      revision: { date: thing().dateModified, author: BY, previousHash: '' },
+    });
+    expect(writes[0].Put?.Item).toMatchObject({ history: { seq: 1, hash: revision.Item?.revision.hash } });
+  });
+
+  it('chains a change after the head read, and writes none when the public view stays', () => {
+    const current = { ...stored(thing()), history: { seq: 4, hash: 'f'.repeat(64) } };
+    const writes = changeWrites(LOGGED, current, { root: thing({ status: 'done' }) }, BY);
+    expect(writes[1].Put?.Item).toMatchObject({
+      SK: '0000000005',
+      seq: 5,
+      revision: { previousHash: 'f'.repeat(64), changes: [{ op: 'replace', path: '/status', value: 'done' }] },
+    });
+    expect(writes[0].Put?.Item?.history).toEqual({ seq: 5, hash: writes[1].Put?.Item?.revision.hash });
+    const internalOnly = changeWrites(LOGGED, current, { root: thing(), internal: { x: 1 } }, BY);
+    expect(internalOnly).toHaveLength(1);
+    expect(internalOnly[0].Put?.Item?.history).toEqual(current.history);
+  });
+
+  it('writes a children-only change that shows in the view as a root change, so that it is ordered', () => {
+    const current = { ...stored(thing()), history: { seq: 1, hash: 'f'.repeat(64) } };
+    const put = [{ place: { kind: 'Q', id: 'q' }, entity: 'question', data: { id: 'q' } }];
+    const writes = changeWrites(LOGGED, current, { root: thing(), keepRevision: true, keepStatus: true, put }, BY);
+    expect(writes[0].Put).toMatchObject({ ConditionExpression: 'rev = :rev', Item: { rev: 4 } });
+    expect(writes[1].Put?.Item?.revision.changes).toEqual([{ op: 'add', path: '/children/0', value: { id: 'q' } }]);
+  });
+
+  it('keeps drafts off the change feed, as off the listing feed', () => {
+    const [, revision] = createWrites(
+      LOGGED,
+      { id: ID, root: thing({ status: 'draft' }), tokenHash: 'h', children: [] },
+      BY,
+    );
+    expect(revision.Put?.Item).not.toHaveProperty('GSI1PK');
+  });
+});
+
 describe('transactions over several aggregates', () => {
   it('write each change and check, without writing, the aggregates that must stay as read', () => {
     const other = { ...stored(thing(), 7), id: 'b'.repeat(32), root: thing({ id: 'b'.repeat(32) }) };
     const items = transactionItems(
-      [{ def: THING, current: stored(thing()), change: { root: thing({ status: 'done' }) } }],
+      [{ def: THING, current: stored(thing()), change: { root: thing({ status: 'done' }) }, author: BY }],
       [{ def: THING, current: other }],
     );
     expect(items).toHaveLength(2);

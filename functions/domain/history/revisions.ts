@@ -1,0 +1,67 @@
+import { DomainError, NotFoundError } from '../kernel/errors.ts';
+import type { Revision } from '../kernel/history.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
+
+/**
+ * `GET /api/<version>/<objects>/{id}/revisions`: an object's change log, oldest first, public as the object is.
+ * `offset`: how many revisions the client has (the number of the last one it read; 0 or none: from the first);
+ * `limit`: at most this many (default 100, at most 1000). `next_page` always names where the next page starts,
+ * so a client polls it for new revisions as it polls a feed.
+ */
+export interface RevisionPage {
+  /** The revisions from number `from`, in order; `type`: the object's type (an auction's or asset's). */
+  revisions: { seq: number; revision: Revision; type?: string }[];
+}
+
+export interface RevisionReader {
+  /** Revisions `from`..`from + count - 1` of one object (fewer at the end of its log), one request. */
+  page(kind: string, id: string, from: number, count: number): Promise<RevisionPage>;
+}
+
+export interface RevisionsRequest {
+  /** The store's kind (`LOT`, `ASSET`, `AUCTION`) and the 404 name of the object (`lot_id`). */
+  kind: string;
+  notFound: string;
+  id: string;
+  /** The type the route serves (auctions, assets): another type's object is not found here, as on its GET. */
+  type?: string;
+  query: Record<string, string | undefined>;
+  path: string;
+  baseUrl: string;
+}
+
+const MAX_LIMIT = 1000;
+const ID = /^[0-9a-f]{32}$/;
+
+function count(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new DomainError(422, {
+      location: 'querystring',
+      name,
+      description: `Must be a whole number from ${min} to ${max}`,
+    });
+  return n;
+}
+
+export async function listRevisions(reader: RevisionReader, req: RevisionsRequest): Promise<JsonRecord> {
+  const offset = count(req.query.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = count(req.query.limit, 'limit', 100, 1, MAX_LIMIT);
+  if (!ID.test(req.id)) throw new NotFoundError(req.notFound);
+  // The page starts at the revision the client has (when it has one), so one request tells an unknown object or
+  // offset from the end of the log.
+  const from = Math.max(1, offset);
+  const { revisions } = await reader.page(req.kind, req.id, from, limit + (offset > 0 ? 1 : 0));
+  const first = revisions[0];
+  if (first && req.type !== undefined && first.type !== req.type) throw new NotFoundError(req.notFound);
+  if (first?.seq !== from) {
+    if (offset === 0) throw new NotFoundError(req.notFound);
+    throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
+  }
+  const data = revisions.filter((r) => r.seq > offset).map((r) => r.revision);
+  const last = offset + data.length;
+  const params = new URLSearchParams({ ...(req.query.limit && { limit: String(limit) }), offset: String(last) });
+  const next = `${req.path}?${params.toString()}`;
+  return { data, next_page: { offset: String(last), path: next, uri: `${req.baseUrl}${next}` } };
+}

@@ -1,0 +1,16 @@
+import { listRevisions } from '#domain/history/revisions.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { revisionReader } from '#store/revisions.ts';
+
+/** GET .../assets/{assetId}/revisions: the asset's change log, oldest first, paged (`offset`, `limit`); one Query. */
+export const handler = httpHandler(async (req) => ({
+  extra: await listRevisions(revisionReader, {
+    kind: 'ASSET',
+    notFound: 'asset_id',
+    id: req.params.assetId,
+    type: req.type,
+    query: req.query,
+    path: req.path,
+    baseUrl: req.baseUrl,
+  }),
+}));

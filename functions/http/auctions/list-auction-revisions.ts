@@ -1,0 +1,16 @@
+import { listRevisions } from '#domain/history/revisions.ts';
+import { httpHandler } from '#http-kit/http-handler.ts';
+import { revisionReader } from '#store/revisions.ts';
+
+/** GET .../auctions/{auctionId}/revisions: the auction's change log, oldest first, paged (`offset`, `limit`); one Query. */
+export const handler = httpHandler(async (req) => ({
+  extra: await listRevisions(revisionReader, {
+    kind: 'AUCTION',
+    notFound: 'auction_id',
+    id: req.params.auctionId,
+    type: req.type,
+    query: req.query,
+    path: req.path,
+    baseUrl: req.baseUrl,
+  }),
+}));

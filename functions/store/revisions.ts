@@ -1,0 +1,20 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { RevisionReader } from '#domain/history/revisions.ts';
+import { documentClient, tableName } from './client.ts';
+import { keys, revisionSortKey } from './table-design.ts';
+
+/** An object's revisions from a number on: one Query on its log's partition, whatever the log's length. */
+export const revisionReader: RevisionReader = {
+  async page(kind, id, from, count) {
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK >= :from',
+        ExpressionAttributeValues: { ':pk': keys.revisions(kind, id), ':from': revisionSortKey(from) },
+        ProjectionExpression: 'seq, revision, objectType',
+        Limit: count,
+      }),
+    );
+    return { revisions: Items.map((i) => ({ seq: i.seq, revision: i.revision, type: i.objectType })) };
+  },
+};

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { verifyChain } from '../../../functions/domain/kernel/history.ts';
+import { documentClient, tableName } from '../../../functions/store/client.ts';
+import { keys } from '../../../functions/store/table-design.ts';
+import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
+import { client } from '../../support/http.ts';
+import { lotIn } from '../../support/lots.ts';
+import { useService } from '../../support/service.ts';
+
+const service = useService();
+const api = client(() => service.url);
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** `npm run history -- verify <url>`, as a person runs it. */
+function verify(url: string): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((done) =>
+    execFile(
+      join(ROOT, 'node_modules/.bin/tsx'),
+      [join(ROOT, 'bin/history.ts'), 'verify', url],
+      { cwd: ROOT, timeout: 60_000 },
+      (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    ),
+  );
+}
+
+/** Every revision of an object, through the API's pages of `limit`. */
+async function allRevisions(path: string, limit: number) {
+  const out: any[] = [];
+  let next = `${path}/revisions?limit=${limit}`;
+  for (;;) {
+    const page = await api.get(next);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    if (!page.body.data.length) return out;
+    expect(page.body.data.length).toBeLessThanOrEqual(limit);
+    out.push(...page.body.data);
+    next = page.body.next_page.path;
+  }
+}
+
+describe('the change log of an object', () => {
+  it('serves one revision per change, oldest first, in pages that chain by hash and replay into the object', async () => {
+    const lot = await lotIn(api, 'pending');
+    const path = `/api/0.1/lots/${lot.id}`;
+    for (const title of ['one', 'two', 'three', 'four']) {
+      expect((await api.patch(path, { title }, { token: lot.token })).status).toBe(200);
+    }
+    // An unchanged PATCH changes nothing, so records nothing.
+    expect((await api.patch(path, { title: 'four' }, { token: lot.token })).status).toBe(200);
+    const revisions = await allRevisions(path, 2);
+    // The create, the move to pending, four titles.
+    expect(revisions).toHaveLength(6);
+    expect(revisions[0]).toMatchObject({ author: { role: 'broker', name: 'broker' }, previousHash: '' });
+    expect(revisions[0].changes).toContainEqual({ op: 'add', path: '/title', value: lot.lot.title });
+    expect(revisions[5].changes).toEqual([
+      { op: 'replace', path: '/title', value: 'four' },
+      { op: 'replace', path: '/dateModified', value: revisions[5].date },
+    ]);
+    const lotNow = (await api.get(path)).body.data;
+    expect(verifyChain(revisions)).toEqual({ breaks: [], view: lotNow });
+    expect(revisions[5].date).toBe(lotNow.dateModified);
+    // The whole log in one page, and a page past its end.
+    const page = await api.get(`${path}/revisions`);
+    expect(page.body.data).toEqual(revisions);
+    expect(page.body.next_page).toMatchObject({ offset: '6', path: `${path}/revisions?offset=6` });
+    expect((await api.get(`${path}/revisions?offset=6`)).body.data).toEqual([]);
+    expect((await api.get(`${path}/revisions?offset=3&limit=1`)).body.data).toEqual([revisions[3]]);
+  });
+
+  it('answers 404 for an unknown object or an offset past the log, 422 for a bad limit; any key reads it', async () => {
+    const lot = await lotIn(api, 'pending');
+    const path = `/api/0.1/lots/${lot.id}`;
+    expect((await api.get(`/api/0.1/lots/${'0'.repeat(32)}/revisions`)).status).toBe(404);
+    const past = await api.get(`${path}/revisions?offset=9`);
+    expect(past.status).toBe(404);
+    expect(past.body.errors[0]).toMatchObject({ location: 'querystring', name: 'offset' });
+    expect((await api.get(`${path}/revisions?limit=0`)).status).toBe(422);
+    expect((await api.get(`${path}/revisions?offset=-1`)).status).toBe(422);
+    // Another type's route does not serve an auction (as its GET does not).
+    const auction = await tenderingInsider(api);
+    expect((await api.get(`/api/2.5/auctions/${auction.id}/revisions`)).status).toBe(404);
+    expect((await api.get(`${INSIDER}/${auction.id}/revisions`, { as: 'broker2' })).status).toBe(200);
+  });
+
+  it('verifies with `npm run history -- verify`, and reports a changed stored revision as a break', async () => {
+    const lot = await lotIn(api, 'pending');
+    const url = `${service.url}/api/0.1/lots/${lot.id}`;
+    for (const title of ['one', 'two']) await api.patch(`/api/0.1/lots/${lot.id}`, { title }, { token: lot.token });
+    const ok = await verify(url);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/4 revisions, chain verified, replayed to its view; head [0-9a-f]{64}/);
+    // Someone with the table rewrites what revision 2 says.
+    const key = keys.revision('LOT', lot.id, 3);
+    const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
+    Item!.revision.changes[0].value = 'rewritten';
+    await documentClient().send(new PutCommand({ TableName: tableName(), Item: Item! }));
+    const broken = await verify(url);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain('break at revision 3: hash does not match its content');
+  });
+
+  it('never shows a sealed bid, a token or a link before the object shows them', async () => {
+    const clock = clockOf(service);
+    const a = await tenderingInsider(api);
+    const url = `${INSIDER}/${a.id}`;
+    const bids = [await insiderBid(api, a.id, 'broker2'), await insiderBid(api, a.id, 'broker')];
+    // Bidding is not visible: no revision tells of it (not its time, its author, nor how many bids).
+    const tendering = await allRevisions(url, 100);
+    expect(tendering).toHaveLength(1);
+    await clock.passTo(a.auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+    const res = await api.post(
+      `${url}/auction`,
+      { bids: bids.map((b, i) => ({ id: b.id, value: { amount: 200000 - i * 10000 } })) },
+      { as: 'auction' },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const revisions = await allRevisions(url, 100);
+    const auction = (await api.get(url, { as: 'broker2' })).body.data;
+    expect(auction.bids).toHaveLength(2);
+    expect(verifyChain(revisions)).toEqual({ breaks: [], view: auction });
+    const text = JSON.stringify(revisions);
+    for (const secret of [a.token, ...bids.map((b) => b.token)]) expect(text).not.toContain(secret);
+    for (const hidden of ['participationUrl', 'tokenHash', 'transfer', 'asker', 'acc_token'])
+      expect(text).not.toContain(hidden);
+    // The bids enter the log with the change that shows them, not before.
+    const firstWithBids = revisions.findIndex((r) => JSON.stringify(r).includes(bids[0].id));
+    expect(firstWithBids).toBeGreaterThan(0);
+    expect(revisions[firstWithBids].author.role).not.toBe('broker');
+    await clock.reset();
+  });
+});
