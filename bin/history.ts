@@ -1,4 +1,4 @@
-import { canonicalJson, type Revision, verifyChain } from '../functions/domain/kernel/history.ts';
+import { canonicalJson, linksAsPaths, type Revision, verifyChain } from '../functions/domain/kernel/history.ts';
 
 /**
  * `npm run history -- verify <object URL>`: checks an object's change log from the public API alone, as any
@@ -45,7 +45,9 @@ try {
     object = (await get(url)).data;
   }
   const { breaks, view } = verifyChain(revisions);
-  if (view !== undefined && canonicalJson(view) !== canonicalJson(object))
+  // The log keeps the service's own document links as paths; GET answers them absolute.
+  const base = url.slice(0, url.indexOf('/api/'));
+  if (view !== undefined && canonicalJson(view) !== canonicalJson(linksAsPaths(object, base)))
     breaks.push({ seq: revisions.length, reason: "the revisions replayed do not give the object's view" });
   if (breaks.length) {
     for (const b of breaks) console.log(`break at revision ${b.seq}: ${b.reason}`);

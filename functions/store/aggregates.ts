@@ -165,8 +165,9 @@ export function fromItems<T>(id: string, items: JsonObject[]): Aggregate<T> | un
 
 /**
  * The revision a change writes (kernel/history.ts), with the chain's new head, or undefined when the object's public
- * view stays as it was (or its kind keeps no history). An object with no revision yet (older than the log) starts its
- * chain here, from `{}`: its first revision shows its whole view.
+ * view stays as it was (or its kind keeps no history). `current` undefined: a create, from `{}`. An object stored
+ * before the log (no chain head) gets no revision from a change, which may have read only its root: the migration
+ * gives it its first, its whole view then (migrations.ts).
  */
 function revisionOf<T>(
   def: AggregateKind<T>,
@@ -174,9 +175,9 @@ function revisionOf<T>(
   next: Pick<Aggregate<T>, 'root' | 'children'>,
   author: RevisionAuthor,
 ): { revision: Revision; head: ChainHead } | undefined {
-  if (!def.history) return undefined;
+  if (!def.history || (current && !current.history)) return undefined;
   return nextRevision({
-    before: current?.history ? def.history.view(current) : {},
+    before: current ? def.history.view(current) : {},
     after: def.history.view(next),
     head: current?.history,
     date: def.dateModified(next.root),
@@ -361,14 +362,15 @@ function budgetWrite<T>(def: AggregateKind<T>, current: Aggregate<T>, change: Ch
     Update: {
       TableName: tableName(),
       Key: { PK: keys.aggregate(def.kind, current.id), SK: BUDGET_SK },
-      UpdateExpression: `ADD ${terms.map((_, i) => `#t${i} :t${i}`).join(', ')}`,
+      // `rev` counts the item's writes, so that a writer of the whole item (a migration) holds on the one it read.
+      UpdateExpression: `ADD ${terms.map((_, i) => `#t${i} :t${i}`).join(', ')}, rev :one`,
       ...(limited.length && {
         ConditionExpression: limited
           .map((t) => `(attribute_not_exists(#t${t.i}) OR #t${t.i} <= :r${t.i})`)
           .join(' AND '),
       }),
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ExpressionAttributeValues: { ...values, ':one': 1 },
     },
   };
 }
@@ -447,13 +449,18 @@ export function createWrites<T>(
 
 const ID = /^[0-9a-f]{32}$/;
 
-export async function loadAggregate<T>(def: AggregateKind<T>, id: string): Promise<Aggregate<T> | undefined> {
+/** `read`: how each stored item is read (a migration reads them as the current model has them). */
+export async function loadAggregate<T>(
+  def: AggregateKind<T>,
+  id: string,
+  read: (item: JsonObject) => JsonObject = (item) => item,
+): Promise<Aggregate<T> | undefined> {
   if (!ID.test(id)) return undefined; // not an id the service ever gives: unknown, without asking DynamoDB
   const items: JsonObject[] = [];
   let next: Awaited<ReturnType<typeof queryPartition>>['next'];
   do {
     const page = await queryPartition(keys.aggregate(def.kind, id), next);
-    items.push(...page.items);
+    items.push(...page.items.map(read));
     next = page.next;
   } while (next);
   return fromItems<T>(id, items);

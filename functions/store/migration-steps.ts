@@ -94,7 +94,20 @@ const bidLinks: MigrationStep = {
   },
 };
 
-export const MIGRATION_STEPS: readonly MigrationStep[] = [transferTokens, documentLinks, bidLinks];
+/**
+ * Objects stored before the change log have no revision: each gets its first, its present public view. Not a pure
+ * step of one item (the view holds the children): migrations.ts writes it with the whole aggregate read, and counts
+ * it under this name. Budget items are carried over as they are, their counters held by their `rev`.
+ */
+export const FIRST_REVISIONS = 'first-revisions';
+const firstRevisions: MigrationStep = {
+  version: 5,
+  name: FIRST_REVISIONS,
+  description: 'lots, assets and auctions stored before the change log get their first revision (their present view)',
+  upgrade: () => undefined,
+};
+
+export const MIGRATION_STEPS: readonly MigrationStep[] = [transferTokens, documentLinks, bidLinks, firstRevisions];
 
 /** The model version this release writes (`schemaVersion` of every new item): the last step's. */
 export const CURRENT_MODEL = MIGRATION_STEPS.at(-1)!.version;

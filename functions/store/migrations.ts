@@ -2,7 +2,19 @@ import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput, UpdateComm
 import type { JsonObject } from '#domain/kernel/objects.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
-import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS, upgradeItem } from './migration-steps.ts';
+import { ASSET_KIND } from './asset-repository.ts';
+import {
+  createWrites,
+  loadAggregate,
+  retryOnConflict,
+  rootItem,
+  writeChange,
+  type AggregateKind,
+} from './aggregates.ts';
+import { AUCTION_KIND } from './auction-repository.ts';
+import { LOT_KIND } from './lot-repository.ts';
+import { CURRENT_MODEL, FIRST_REVISIONS, isModelItem, MIGRATION_STEPS, upgradeItem } from './migration-steps.ts';
+import { ROOT_SK } from './table-design.ts';
 
 /**
  * Runs the data migrations (migration-steps.ts) over the whole table: a parallel Scan in segments, each item brought to
@@ -71,12 +83,17 @@ async function writeUpgrade(original: JsonObject, report: MigrationReport): Prom
         new PutCommand({
           TableName: tableName(),
           Item: revised ? { ...upgrade.item, rev: item.rev + 1 } : upgrade.item,
+          // Held on what was read: its revision, else (an item read without one) that it still has none and the
+          // same schemaVersion; every writer of a counter item (a budget) moves its `rev`.
           ...(revised
             ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': item.rev } }
             : item.schemaVersion === undefined
-              ? { ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(schemaVersion)' }
+              ? {
+                  ConditionExpression:
+                    'attribute_exists(PK) AND attribute_not_exists(schemaVersion) AND attribute_not_exists(rev)',
+                }
               : {
-                  ConditionExpression: 'schemaVersion = :version',
+                  ConditionExpression: 'schemaVersion = :version AND attribute_not_exists(rev)',
                   ExpressionAttributeValues: { ':version': item.schemaVersion },
                 }),
         }),
@@ -95,6 +112,50 @@ async function writeUpgrade(original: JsonObject, report: MigrationReport): Prom
     }
   }
   throw new Error(`migration: ${original.PK} ${original.SK} kept changing; run the migration again`);
+}
+
+/** The kinds whose objects keep a change log, by partition prefix. */
+const LOGGED: Record<string, AggregateKind<any>> = { 'LOT#': LOT_KIND, 'ASSET#': ASSET_KIND, 'AUCTION#': AUCTION_KIND };
+const loggedKind = (item: JsonObject) => LOGGED[String(item.PK).slice(0, String(item.PK).indexOf('#') + 1)];
+
+/** The root of an object stored before the change log (or by a release without it): no revision yet. */
+const needsFirstRevision = (item: JsonObject) => item.SK === ROOT_SK && !!loggedKind(item) && !item.history;
+
+/** The migration's name in the revisions it writes. */
+const MIGRATION_AUTHOR = { role: 'admin', name: 'migration' };
+
+/**
+ * An object stored before the change log gets its first revision: its present public view (children included, so
+ * the aggregate is read whole), written with its root, which takes the chain's head, on the revision read; a lost
+ * race reads again (a change that wrote meanwhile started the chain itself: nothing left to do).
+ */
+async function giveFirstRevision(item: JsonObject, report: MigrationReport): Promise<void> {
+  const def = loggedKind(item);
+  const id = String(item.PK).slice(def.kind.length + 1);
+  await retryOnConflict(async () => {
+    // Its children as this migration leaves them (those not upgraded yet are read upgraded).
+    const current = await loadAggregate(def, id, (i) => upgradeItem(i)?.item ?? i);
+    if (!current || current.history) return;
+    const first = createWrites(def, current, MIGRATION_AUTHOR)[1]?.Put;
+    if (!first) return;
+    const root = rootItem(def, {
+      ...current,
+      rev: current.rev + 1,
+      history: { seq: 1, hash: first.Item!.revision.hash },
+    });
+    await writeChange([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: root,
+          ConditionExpression: 'rev = :rev',
+          ExpressionAttributeValues: { ':rev': current.rev },
+        },
+      },
+      { Put: first },
+    ]);
+  });
+  report.steps[FIRST_REVISIONS]++;
 }
 
 /** The segments of one run: when one fails, the others stop at their next item, and the run ends with the failure. */
@@ -129,10 +190,14 @@ async function runSegment(segment: number, run: Run) {
       report.scanned++;
       if (options.dryRun) {
         const upgrade = upgradeItem(item);
+        if (needsFirstRevision(item)) report.steps[FIRST_REVISIONS]++;
         if (!upgrade) continue;
         report.upgraded++;
         for (const step of upgrade.steps) report.steps[step]++;
-      } else await writeUpgrade(item, report);
+      } else {
+        await writeUpgrade(item, report);
+        if (needsFirstRevision(item)) await giveFirstRevision(item, report);
+      }
     }
     const next: Key | undefined = page.LastEvaluatedKey;
     if (!options.dryRun)

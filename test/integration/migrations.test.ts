@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { linksAsPaths, verifyChain } from '../../functions/domain/kernel/history.ts';
 import { documentClient, tableName } from '../../functions/store/client.ts';
 import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS } from '../../functions/store/migration-steps.ts';
 import { migrate } from '../../functions/store/migrations.ts';
@@ -35,13 +36,20 @@ async function setFaults(config: Record<string, unknown>) {
 }
 afterEach(() => setFaults({}));
 
-/** Rewrites every model item as the release before transfers wrote it. */
+/**
+ * Rewrites every model item as the release before transfers wrote it: without a change log too (no revision, no
+ * chain head on the roots), budget items without their `rev`.
+ */
 async function ageTable(): Promise<{ roots: number; links: number }> {
   let roots = 0;
   let links = 0;
-  const items = (await scanTable()).filter(isModelItem);
+  const all = await scanTable();
+  for (const item of all.filter((i) => String(i.PK).startsWith('REV#')))
+    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+  const items = all.filter(isModelItem);
   for (const [i, item] of items.entries()) {
-    const old: Record<string, any> = { ...item };
+    const { history: _, ...old }: Record<string, any> = { ...item };
+    if (old.SK === '#BUDGET') delete old.rev;
     if (i % 2) old.schemaVersion = 1;
     else delete old.schemaVersion;
     if (old.internal?.transferTokenHash) {
@@ -101,7 +109,12 @@ describe('data migrations', () => {
     const before = JSON.stringify(await scanTable());
     const dry = await migrate({ dryRun: true, segments: 3, pageSize: 4 });
     expect(dry).toMatchObject({ dryRun: true, done: true, scanned: model.length, upgraded: stale.size });
-    expect(dry.steps).toEqual({ 'transfer-tokens': aged.roots, 'document-links': aged.links, 'bid-links': 0 });
+    expect(dry.steps).toEqual({
+      'transfer-tokens': aged.roots,
+      'document-links': aged.links,
+      'bid-links': 0,
+      'first-revisions': aged.roots,
+    });
     expect(JSON.stringify(await scanTable())).toBe(before); // nothing written, no run state either
 
     // A crash half way: every DynamoDB call after the 22nd fails, as if the process died there.
@@ -121,6 +134,18 @@ describe('data migrations', () => {
     for (const root of after.filter((i) => i.SK === '#ROOT' && !String(i.PK).startsWith('TRANSFER#')))
       expect(root.internal.transferTokenHash).toBe(root.tokenHash);
     expect(JSON.stringify(after)).not.toContain(OLD_HOST);
+    // Each object got its first revision, its present view: the chain verifies and replays into its GET.
+    for (const lot of lots) {
+      const log = await api.get(`/api/0.1/lots/${lot.id}/revisions`);
+      expect(log.body.data).toHaveLength(1);
+      expect(log.body.data[0].author).toEqual({ role: 'admin', name: 'migration' });
+      expect(verifyChain(log.body.data)).toEqual({
+        breaks: [],
+        view: (await api.get(`/api/0.1/lots/${lot.id}`)).body.data,
+      });
+    }
+    const assetLog = (await api.get(`${asset.url}/revisions`)).body.data;
+    expect(verifyChain(assetLog).view).toEqual(linksAsPaths((await api.get(asset.url)).body.data, service.url));
 
     // Done: a run finds it so; scanning again changes nothing (each step decides by content).
     expect(await migrate()).toMatchObject({ done: true, alreadyDone: expect.any(String), scanned: 0 });
@@ -193,4 +218,26 @@ describe('data migrations', () => {
     expect(wrong.code).toBe(2);
     expect(wrong.err).toMatch(/--segments: a whole number/);
   }, 60_000);
+
+  it('loses no budget counter update of 8 writers bidding while it runs, and gives each auction its first revision', async () => {
+    const auctions: { id: string }[] = [];
+    for (let i = 0; i < 12; i++) auctions.push(await tenderingInsider(api));
+    for (const a of auctions) await insiderBid(api, a.id, 'broker2');
+    await ageTable();
+    // 8 writers bid on the 12 auctions while the migration rewrites their budget items (and roots).
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let k = 0; k < 3; k++) await insiderBid(api, auctions[(w * 3 + k) % 12].id, w % 2 ? 'broker' : 'broker2');
+    });
+    const [report] = await Promise.all([migrate({ again: true, segments: 4, pageSize: 2 }), ...writers]);
+    expect(report.done).toBe(true);
+    for (const a of auctions) {
+      const items = (await scanTable()).filter((i) => i.PK === `AUCTION#${a.id}`);
+      const bids = items.filter((i) => /^BID#[^#]+$/.test(String(i.SK))).length;
+      const budget = items.find((i) => i.SK === '#BUDGET');
+      expect(budget?.count_BID, `auction ${a.id}: its budget counts every bid`).toBe(bids);
+      const log = (await api.get(`${INSIDER}/${a.id}/revisions`)).body.data;
+      expect(log).toHaveLength(1);
+      expect(verifyChain(log).view).toEqual((await api.get(`${INSIDER}/${a.id}`)).body.data);
+    }
+  }, 180_000);
 });

@@ -153,3 +153,20 @@ export function verifyChain(revisions: readonly Revision[]): { breaks: ChainBrea
   });
   return { breaks, view };
 }
+
+/**
+ * A view as a revision records it: the service's own document links as paths (`/api/...`), which GET answers
+ * absolute from the configured base URL. To compare a replayed chain with a GET: give the GET's view and its base.
+ */
+export function linksAsPaths(value: unknown, baseUrl: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => linksAsPaths(v, baseUrl));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === 'url' && typeof v === 'string' && v.startsWith(`${baseUrl}/api/`)
+        ? v.slice(baseUrl.length)
+        : linksAsPaths(v, baseUrl),
+    ]),
+  );
+}
