@@ -117,8 +117,8 @@ describe('data migrations', () => {
     });
     expect(JSON.stringify(await scanTable())).toBe(before); // nothing written, no run state either
 
-    // A crash half way: every DynamoDB call after the 22nd fails, as if the process died there.
-    await setFaults({ crashAfter: 22 });
+    // A crash half way: every DynamoDB call after the 40th fails (first revisions read and write whole objects), as if the process died there.
+    await setFaults({ crashAfter: 40 });
     await expect(migrate({ segments: 3, pageSize: 4 })).rejects.toThrow();
     await setFaults({});
     const half = (await scanTable()).filter(isModelItem);
