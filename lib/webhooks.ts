@@ -6,6 +6,7 @@ import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
+import { REVISION_ENTITY } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
 import { alarm } from './operations.ts';
 
@@ -16,12 +17,9 @@ import { alarm } from './operations.ts';
  * due time on the work index and the `webhooks` bot (bots.ts, every minute) sends what is due, for as many days as the
  * schedule says (docs/DESIGN.md, "Webhooks").
  */
-// The items that are changes: the change log's revisions and, until every change writes one, the roots of lots,
-// assets and auctions (functions/domain/webhooks/events.ts `changeOfItem` reads the same two shapes).
-export const CHANGE_FILTERS = [
-  { dynamodb: { NewImage: { entity: { S: ['revision'] } } } },
-  { dynamodb: { Keys: { SK: { S: ['#ROOT'] } }, NewImage: { entity: { S: ['lot', 'asset', 'auction'] } } } },
-];
+// The items that are changes: the change log's revisions, nothing else (functions/domain/webhooks/events.ts
+// `changeOfItem` reads the same shape), so the queue carries no root, child or bot item.
+export const CHANGE_FILTERS = [{ dynamodb: { NewImage: { entity: { S: [REVISION_ENTITY] } } } }];
 /** A change not sent within this long is an alarm: the pipe, the queue or the delivery Lambda is stuck. */
 export const OLDEST_CHANGE_ALARM = Duration.minutes(5);
 

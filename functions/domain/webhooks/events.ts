@@ -65,27 +65,17 @@ export function eventBody(c: ObjectChange): JsonRecord {
 const isKind = (k: unknown): k is ObjectKind => (OBJECT_KINDS as readonly unknown[]).includes(k);
 
 /**
- * The change an item of the table records, as the stream hands it (unmarshalled), or undefined for any other item:
- * a revision of the change log (`entity: revision`), or, until every change writes one, the root of a lot, asset or
- * auction (its `rev` counts its writes, 1 the create).
+ * The change an item of the table records, as the stream hands it (unmarshalled), or undefined for any other item.
+ * Only a revision of the change log is a change: one is written exactly when an object's public view changes, so a
+ * write that changes nothing public (a bot's internal mark, hidden bids) sends nothing, and `seq` is the revision's.
  */
 export function changeOfItem(item: JsonRecord): ObjectChange | undefined {
-  if (item.entity === 'revision' && isKind(item.objectKind)) {
-    return {
-      kind: item.objectKind,
-      id: String(item.objectId),
-      seq: Number(item.seq),
-      dateModified: String(item.dateModified),
-      ...(typeof item.status === 'string' && { status: item.status }),
-    };
-  }
-  const data = item.data as JsonRecord | undefined;
-  if (item.SK !== '#ROOT' || !isKind(item.entity) || !data || typeof data.dateModified !== 'string') return undefined;
+  if (item.entity !== 'revision' || !isKind(item.objectKind)) return undefined;
   return {
-    kind: item.entity,
-    id: String(data.id),
-    seq: Number(item.rev),
-    dateModified: data.dateModified,
-    ...(typeof data.status === 'string' && { status: data.status }),
+    kind: item.objectKind,
+    id: String(item.objectId),
+    seq: Number(item.seq),
+    dateModified: String(item.dateModified),
+    ...(typeof item.status === 'string' && { status: item.status }),
   };
 }

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
 import { resetConfig } from '../../../functions/runtime/config.ts';
+import { documentClient, tableName } from '../../../functions/store/client.ts';
+import { keys } from '../../../functions/store/table-design.ts';
+import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { createLot, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
@@ -119,6 +123,42 @@ describe('webhook deliveries', () => {
       }
       for (const id of new Set(receiver.received.map((w) => w.id)))
         expect(new Set(receiver.received.filter((w) => w.id === id).map((w) => w.text)).size).toBe(1);
+    } finally {
+      await at(0);
+      await receiver.close();
+    }
+  });
+
+  it('sends one event per revision of the change log, with its seq, and none for a write that changes nothing public', async () => {
+    const receiver = await startReceiver();
+    try {
+      await subscribe(receiver.url, ['auction.*']);
+      const a = await tenderingInsider(api);
+      // Sealed bids: the auction's public view does not change, so no revision and no event.
+      await insiderBid(api, a.id, 'broker2');
+      await insiderBid(api, a.id, 'broker');
+      const clock = clockOf(service);
+      await clock.passTo(a.auction.enquiryPeriod.endDate);
+      await service.bot('chronograph');
+      const { auctionPeriod } = (await api.get(`${INSIDER}/${a.id}`)).body.data;
+      await clock.passTo(new Date(Date.parse(auctionPeriod.startDate) - 60_000).toISOString());
+      // The room bot plans the room and marks it on the auction: a root write, nothing public.
+      await service.bot('room');
+      const { Item: root } = await documentClient().send(
+        new GetCommand({ TableName: tableName(), Key: keys.root('AUCTION', a.id), ConsistentRead: true }),
+      );
+      expect(root!.internal.room).toBe('planned');
+      const revisions = (await api.get(`${INSIDER}/${a.id}/revisions?limit=100`)).body.data as any[];
+      expect(revisions.length).toBeGreaterThanOrEqual(2);
+      expect(root!.rev).toBeGreaterThan(revisions.length);
+      await stream.drained();
+      const ofAuction = () => receiver.received.filter((w) => w.body.data.id === a.id);
+      await until(() => ofAuction().length >= revisions.length, `${revisions.length} events`);
+      await stream.drained();
+      // Exactly the revisions: each with its seq (created: 1) and date, as GET …/revisions serves them.
+      expect(ofAuction().map((w) => [w.body.type, w.body.data.seq, w.body.data.dateModified])).toEqual(
+        revisions.map((r, i) => [i === 0 ? 'auction.created' : 'auction.updated', i + 1, r.date]),
+      );
     } finally {
       await at(0);
       await receiver.close();

@@ -1,0 +1,47 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { changeOfRecord } from '../../../functions/bots/webhook-changes.ts';
+import { changeOfItem, eventBody } from '../../../functions/domain/webhooks/events.ts';
+import { keys } from '../../../functions/store/table-design.ts';
+
+const ID = 'a'.repeat(32);
+const DATE = '2026-01-01T12:00:00.000001+02:00';
+const revision = (seq: number) => ({
+  ...keys.revision('AUCTION', ID, seq),
+  entity: 'revision',
+  objectKind: 'auction',
+  objectType: 'dgfInsider',
+  objectId: ID,
+  seq,
+  dateModified: DATE,
+  status: 'active.auction',
+  revision: { date: DATE, changes: [] },
+});
+/** The auction's root as a write that changes nothing public leaves it: `rev` moved past the revisions. */
+const root = { PK: `AUCTION#${ID}`, SK: '#ROOT', entity: 'auction', rev: 5, data: { id: ID, dateModified: DATE } };
+const record = (item: object) => JSON.stringify({ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item) } });
+
+describe('the changes webhooks send', () => {
+  it('are the revisions of the change log, with their own seq: created is seq 1', () => {
+    expect(changeOfItem(revision(1))).toEqual({
+      kind: 'auction',
+      id: ID,
+      seq: 1,
+      dateModified: DATE,
+      status: 'active.auction',
+    });
+    expect(eventBody(changeOfItem(revision(1))!).type).toBe('auction.created');
+    expect(eventBody(changeOfRecord(record(revision(3)))!)).toMatchObject({
+      type: 'auction.updated',
+      data: { id: ID, seq: 3, status: 'active.auction' },
+    });
+  });
+
+  it('are nothing else: a root (whose rev counts writes no revision records), a child, a removal', () => {
+    expect(changeOfItem(root)).toBeUndefined();
+    expect(changeOfRecord(record(root))).toBeUndefined();
+    expect(changeOfItem({ PK: `AUCTION#${ID}`, SK: 'BID#b', entity: 'bid', data: { id: 'b' } })).toBeUndefined();
+    expect(changeOfItem({ ...revision(2), objectKind: 'transfer' })).toBeUndefined();
+    expect(changeOfRecord(JSON.stringify({ eventName: 'REMOVE', dynamodb: { Keys: {} } }))).toBeUndefined();
+  });
+});
