@@ -65,49 +65,81 @@ export async function sendStamped(command: PutCommand | TransactWriteCommand, st
 /** The instant part of a feed sort key `<utc>#<id>`. */
 const instantOf = (sk: string) => sk.slice(0, sk.indexOf('#'));
 
+const queryIndex = (pk: string, descending: boolean, condition: string, values: JsonObject, max?: number) =>
+  documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: `GSI1PK = :pk AND ${condition}`,
+      ExpressionAttributeValues: { ':pk': pk, ...values },
+      ScanIndexForward: !descending,
+      Limit: max,
+    }),
+  );
+
+/**
+ * One Query of a feed's partition on GSI1 (both feeds' sort keys start with their change's stamp), never past the
+ * settle horizon. `beyond` is a key prefix the page starts strictly beyond, in its direction: every key that starts
+ * with it is skipped (an instant for the dateModified feed, a whole key for the change feed).
+ */
+async function settledRows(
+  pk: string,
+  { beyond, descending, max }: { beyond?: string; descending: boolean; max: number },
+) {
+  // '~' sorts after '#<id>': `<instant>#~` is above every row of that instant, and no key ends in '~'.
+  const settled = `${horizon()}#~`;
+  if (descending) {
+    const below = beyond !== undefined && beyond < settled ? beyond : settled;
+    return (await queryIndex(pk, true, 'GSI1SK < :to', { ':to': below }, max)).Items ?? [];
+  }
+  if (beyond === undefined) return (await queryIndex(pk, false, 'GSI1SK <= :to', { ':to': settled }, max)).Items ?? [];
+  const from = `${beyond}~`;
+  if (from > settled) return []; // an offset past the horizon: nothing settled there
+  return (
+    (await queryIndex(pk, false, 'GSI1SK BETWEEN :from AND :to', { ':from': from, ':to': settled }, max)).Items ?? []
+  );
+}
+
 /**
  * One Query on the listing index per page, whatever the table size. The next page starts strictly after the
  * offset's instant, so a page never ends inside a tie (items written at the same instant, e.g. a lot's assets
  * settled in one transaction): it reads one row more than asked and, only when that row ties with the last one,
  * a second Query completes the tie. No page reads past the settle horizon.
+ *
+ * The change feed needs no tie rule: its keys (`<date>#<id>#<seq>`) are unique, so its cursor is the last key.
  */
 export const feedReader: FeedReader = {
   async page({ feed, test, after, descending, limit }) {
-    const query = (condition: string, values: JsonObject, max?: number) =>
-      documentClient().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'GSI1',
-          KeyConditionExpression: `GSI1PK = :pk AND ${condition}`,
-          ExpressionAttributeValues: { ':pk': keys.feed(feed, test), ...values },
-          ScanIndexForward: !descending,
-          Limit: max,
-        }),
-      );
-    // '~' sorts after '#<id>': `<instant>~` is above every row of that instant, `<instant>#` below. Exclusive
-    // bounds: `after` skips every row of that exact instant.
-    const settled = `${horizon()}#~`;
-    const top = descending && after !== undefined && `${after}#` < settled ? `${after}#` : settled;
-    const bottom = !descending && after !== undefined ? `${after}~` : undefined;
-    if (bottom !== undefined && bottom > top) return { items: [] }; // an offset past the horizon: nothing settled there
-    const first = await query(
-      bottom === undefined ? 'GSI1SK <= :to' : 'GSI1SK BETWEEN :from AND :to',
-      { ':to': top, ...(bottom !== undefined && { ':from': bottom }) },
-      limit + 1,
-    );
-    let rows = first.Items ?? [];
+    const pk = keys.feed(feed, test);
+    const first = await settledRows(pk, { beyond: after, descending, max: limit + 1 });
+    let rows = first;
     if (rows.length > limit) {
       const last = rows[limit - 1].GSI1SK as string;
       const tie = instantOf(last);
       rows = rows.slice(0, limit);
-      if (instantOf(first.Items![limit].GSI1SK) === tie) {
+      if (instantOf(first[limit].GSI1SK) === tie) {
         const bounds = descending ? { ':from': `${tie}#`, ':to': last } : { ':from': last, ':to': `${tie}#~` };
-        const rest = await query('GSI1SK BETWEEN :from AND :to', bounds);
+        const rest = await queryIndex(pk, descending, 'GSI1SK BETWEEN :from AND :to', bounds);
         rows.push(...(rest.Items ?? []).filter((i) => i.GSI1SK !== last));
       }
     }
     return {
       items: rows.map((i) => ({ id: i[FEED_VIEW].id, dateModified: i[FEED_VIEW].dateModified, root: i[FEED_VIEW] })),
+    };
+  },
+
+  async changes({ feed, test, after, descending, limit }) {
+    const rows = await settledRows(keys.changesFeed(keys.feed(feed, test)), { beyond: after, descending, max: limit });
+    return {
+      items: rows.map((i) => {
+        const cursor = i.GSI1SK as string;
+        return {
+          cursor,
+          id: i[FEED_VIEW].id,
+          seq: Number(cursor.slice(cursor.lastIndexOf('#') + 1)),
+          view: i[FEED_VIEW],
+        };
+      }),
     };
   },
 };

@@ -71,4 +71,60 @@ describe('listing feeds', () => {
       expect(res.body.data.length).toBeLessThanOrEqual(100);
     }
   });
+
+  it('feed=changes lists every change of published lots in order, each its listing view, one Query a page', async () => {
+    const draft = await createLot(api);
+    const a = await lotIn(api, 'pending');
+    const b = await lotIn(api, 'pending');
+    await patchAs(api, a, 'owner', { description: 'touched' });
+    await patchAs(api, b, 'owner', { description: 'touched' });
+    await patchAs(api, a, 'owner', { description: 'touched again' });
+    const { seen, last } = await walk('/api/0.1/lots?feed=changes&limit=2');
+    expect(seen.map((r) => r.id)).not.toContain(draft.id);
+    const mine = seen.filter((r) => r.id === a.id || r.id === b.id);
+    // In the order of the changes: b's first description change sits between a's two.
+    expect(mine.slice(-3).map((r) => r.id)).toEqual([a.id, b.id, a.id]);
+    const times = seen.map((r) => r.dateModified);
+    expect(times).toEqual([...times].sort());
+    for (const lot of [a, b]) {
+      const rows = mine.filter((r) => r.id === lot.id);
+      const revisions = rows.map((r) => r.revision);
+      expect(revisions).toEqual([...revisions].sort((x, y) => x - y));
+      expect(new Set(revisions).size).toBe(revisions.length);
+      const final = (await api.get(`/api/0.1/lots/${lot.id}`)).body.data;
+      expect(rows.at(-1)).toMatchObject({ id: lot.id, dateModified: final.dateModified, status: 'pending' });
+      expect(rows.at(-1)?.lotID).toBe(final.lotID);
+    }
+    // The cursor is opaque (not a date) and the walk's last page keeps it.
+    expect(last.next_page.offset).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(Number.isNaN(Date.parse(last.next_page.offset))).toBe(true);
+    expect(last.next_page.path).toContain('feed=changes');
+  });
+
+  it('feed=changes walks newest first with descending=1, and back with prev_page', async () => {
+    const a = await lotIn(api, 'pending');
+    await patchAs(api, a, 'owner', { description: 'newest' });
+    const res = await api.get('/api/0.1/lots?feed=changes&descending=1&limit=2');
+    // Both of a's listed changes, the newest first.
+    expect(res.body.data.map((r: any) => r.id)).toEqual([a.id, a.id]);
+    expect(res.body.data[0].revision).toBeGreaterThan(res.body.data[1].revision);
+    const times = res.body.data.map((r: any) => r.dateModified);
+    expect(times).toEqual([...times].sort().reverse());
+    const older = await api.get(res.body.next_page.path);
+    expect(older.body.data[0].dateModified < times.at(-1)).toBe(true);
+    const back = await api.get(older.body.prev_page.path);
+    expect(back.body.data.map((r: any) => r.dateModified)).toEqual([...times].reverse());
+  });
+
+  it('feed=changes refuses a cursor it did not make', async () => {
+    const made = (await api.get('/api/0.1/lots?feed=changes&limit=1')).body.next_page.offset;
+    const forged = Buffer.from('2026-01-01T00:00:00.000000Z#x').toString('base64url');
+    for (const offset of ['yesterday', '2026-01-01T00:00:00+02:00', forged, `${made}x`]) {
+      const res = await api.get(`/api/0.1/lots?feed=changes&offset=${encodeURIComponent(offset)}`);
+      expect(res.status).toBe(404);
+      expect(res.body.errors).toEqual([
+        { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' },
+      ]);
+    }
+  });
 });

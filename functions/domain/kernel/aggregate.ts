@@ -178,8 +178,24 @@ export interface FeedQuery {
   limit: number;
 }
 
+/** A page of a change feed: one row per change, in the order of the changes. */
+export interface ChangesPage {
+  items: { cursor: string; id: string; seq: number; view: JsonRecord }[];
+}
+
+export interface ChangesQuery {
+  feed: string;
+  test: boolean;
+  /** Exclusive start: the `cursor` of a row. */
+  after?: string;
+  descending: boolean;
+  limit: number;
+}
+
 export interface FeedReader {
   page(query: FeedQuery): Promise<FeedPage>;
+  /** The change feed (`feed=changes`): the revisions of the feed's objects, one Query a page. */
+  changes(query: ChangesQuery): Promise<ChangesPage>;
 }
 
 export interface SequenceSource {

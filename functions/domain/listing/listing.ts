@@ -55,8 +55,44 @@ function pageLink(req: ListingRequest, offset: string, descending: boolean) {
   return { offset, path, uri: `${req.baseUrl}${path}` };
 }
 
+const badOffset = () =>
+  new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
+
+/** A change feed key `<date UTC>#<id>#<seq>`, as the store writes it (table-design keys.changesSortKey). */
+const CHANGE_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z#[^#~]+#\d{10}$/;
+
+/** The change feed's cursor is opaque: base64url of the last row's place, so clients never build one. */
+const cursorOf = (key: string) => Buffer.from(key).toString('base64url');
+function keyOf(cursor: string): string {
+  const key = Buffer.from(cursor, 'base64url').toString();
+  if (!CHANGE_KEY.test(key) || cursorOf(key) !== cursor) throw badOffset();
+  return key;
+}
+
+/**
+ * `feed=changes` (upstream openprocurement.api): every change of the feed's objects, in order, each row the
+ * object's listing view at that change plus `revision`, its number in the object's history (`/{id}/revisions`).
+ * `offset` is an opaque cursor from `next_page`; the same settle rule as the dateModified feed.
+ */
+async function listChanges(reader: FeedReader, req: ListingRequest) {
+  const { query } = req;
+  const descending = truthy(query.descending);
+  const after = query.offset ? keyOf(query.offset) : undefined;
+  const limit = listingLimit(query.limit, false);
+  const page = await reader.changes({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
+  const data = page.items.map((i) => ({ ...i.view, id: i.id, revision: i.seq }));
+  const last = page.items.at(-1)?.cursor;
+  const out: JsonRecord = { data, next_page: pageLink(req, last ? cursorOf(last) : (query.offset ?? ''), descending) };
+  if (descending || query.offset) {
+    const first = page.items[0]?.cursor;
+    out.prev_page = pageLink(req, first ? cursorOf(first) : (query.offset ?? ''), !descending);
+  }
+  return out;
+}
+
 export async function listFeed(reader: FeedReader, req: ListingRequest) {
   const { query } = req;
+  if (query.feed === 'changes') return listChanges(reader, req);
   const descending = truthy(query.descending);
   const fields = (query.opt_fields ?? '')
     .split(',')
@@ -66,8 +102,7 @@ export async function listFeed(reader: FeedReader, req: ListingRequest) {
   let after: string | undefined;
   if (query.offset) {
     const micros = parseInstant(query.offset);
-    if (micros === undefined)
-      throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
+    if (micros === undefined) throw badOffset();
     after = sortableUtc(micros);
   }
   const page = await reader.page({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
