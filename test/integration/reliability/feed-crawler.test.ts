@@ -8,7 +8,8 @@ import { useService } from '../../support/service.ts';
 
 /**
  * The feeds' guarantee (issue 33, store/feeds.ts): a client that follows `next_page` forward while writers create
- * and change lots sees every lot's final state. The writers' DynamoDB writes are held back at random between their
+ * and change lots sees every lot's final state, on the dateModified feed and on `feed=changes` (there, every change
+ * of a lot after its earlier ones). The writers' DynamoDB writes are held back at random between their
  * stamp (`dateModified`) and their commit (the fault injector's `slowWrites`), as a stalled Lambda would; the
  * service runs with the deployed settle window. Without the window the crawler reads past rows that commit behind it.
  */
@@ -61,55 +62,80 @@ async function writer(until: number, lots: Set<string>, figures: { retried: numb
   }
 }
 
-/** Follows the feed forward from its start, keeping the newest `dateModified` it saw of each lot. */
-async function crawl(done: () => boolean) {
+/**
+ * Follows a feed forward from its start, keeping the newest `dateModified` it saw of each lot; on the change feed
+ * it also counts a lot's change that came after a later one of it (`revision` not above the last seen).
+ */
+async function crawl(start: string, done: () => boolean) {
   const seen = new Map<string, string>();
-  let next = '/api/0.1/lots?limit=100';
+  const revisions = new Map<string, number>();
+  const figures = { rows: 0, outOfOrder: 0 };
+  let next = start;
   let settledAt: number | undefined;
   for (;;) {
     const res = await api.get(next);
     expect(res.status).toBe(200);
-    for (const row of res.body.data) seen.set(row.id, row.dateModified);
+    for (const row of res.body.data) {
+      seen.set(row.id, row.dateModified);
+      figures.rows++;
+      if (row.revision !== undefined) {
+        if (row.revision <= (revisions.get(row.id) ?? 0)) figures.outOfOrder++;
+        revisions.set(row.id, row.revision);
+      }
+    }
     next = res.body.next_page.path;
     if (res.body.data.length > 0) continue;
     // Caught up: once the writers are done and the settle window has passed since, one more empty page ends it.
     if (done()) {
       settledAt ??= Date.now() + FEED_SETTLE_MS + 200;
-      if (Date.now() > settledAt) return seen;
+      if (Date.now() > settledAt) return { seen, ...figures };
     }
     await pause(20);
   }
 }
 
-describe('a forward crawler of the lots feed', () => {
-  it.each([1, 2, 3])('sees the final state of every lot while slowed writers race it (run %i)', async (run) => {
+/** The lots whose final state (its GET's `dateModified`) a crawler never saw. */
+function missedBy(seen: Map<string, string>, finals: Map<string, string>) {
+  return [...finals].filter(([id, dateModified]) => seen.get(id) !== dateModified).map(([id]) => id);
+}
+
+describe('forward crawlers of the lots feeds (dateModified and feed=changes)', () => {
+  it.each([1, 2, 3])('see the final state of every lot while slowed writers race them (run %i)', async (run) => {
     const faults = await setFaults({ slowWrites: SLOW, seed: SEED + run });
     expect(faults.config.slowWrites).toEqual(SLOW);
     const lots = new Set<string>();
     const figures = { retried: 0 };
     let writing = true;
-    const crawler = crawl(() => !writing);
+    const crawlers = Promise.all([
+      crawl('/api/0.1/lots?limit=100', () => !writing),
+      crawl('/api/0.1/lots?feed=changes&limit=100', () => !writing),
+    ]);
     const until = Date.now() + WRITING_MS;
     const [written] = await Promise.allSettled([
       Promise.all(Array.from({ length: WRITERS }, () => writer(until, lots, figures))),
     ]);
     writing = false;
-    const seen = await crawler; // ended before this test does, whatever the writers met
+    const [byDate, byChange] = await crawlers; // ended before this test does, whatever the writers met
     if (written.status === 'rejected') throw written.reason;
     const { stats } = (await (await fetch(`${service.url}/_local/faults`)).json()).data;
     await setFaults({});
 
-    const missed: string[] = [];
-    for (const id of lots) {
-      const final = (await api.get(`/api/0.1/lots/${id}`)).body.data;
-      if (seen.get(id) !== final.dateModified) missed.push(id);
-    }
+    const finals = new Map<string, string>();
+    for (const id of lots) finals.set(id, (await api.get(`/api/0.1/lots/${id}`)).body.data.dateModified);
+    const missed = missedBy(byDate.seen, finals);
+    const missedChanges = missedBy(byChange.seen, finals);
     console.info(
-      `feed crawler run ${run}: ${lots.size} lots, ${stats.injected.slow} slowed writes, ${figures.retried} answered 503, ${missed.length} missed`,
+      `feed crawler run ${run}: ${lots.size} lots, ${stats.injected.slow} slowed writes, ${figures.retried} answered 503; ` +
+        `dateModified feed ${byDate.rows} rows, ${missed.length} missed; ` +
+        `feed=changes ${byChange.rows} rows, ${missedChanges.length} missed, ${byChange.outOfOrder} out of order`,
     );
     expect(stats.injected.slow).toBeGreaterThan(0);
     expect(lots.size).toBeGreaterThanOrEqual(WRITERS);
     expect(missed).toEqual([]);
+    expect(missedChanges).toEqual([]);
+    expect(byChange.outOfOrder).toBe(0);
+    // Every lot's publication and two title changes: at least three changes each on the change feed.
+    expect(byChange.rows).toBeGreaterThanOrEqual(3 * lots.size);
   });
 });
 
