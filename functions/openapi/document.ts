@@ -186,8 +186,16 @@ const LISTING_PARAMETERS = [
   {
     name: 'offset',
     in: 'query',
-    description: 'The `dateModified` of the last row seen (from `next_page`).',
+    description:
+      'The `dateModified` of the last row seen (from `next_page`); with `feed=changes`, the opaque cursor `next_page` gives.',
     schema: { type: 'string' },
+  },
+  {
+    name: 'feed',
+    in: 'query',
+    description:
+      '`changes`: every change of the listed objects in order, each row the listing view at that change plus `revision` (its number in `/{id}/revisions`).',
+    schema: { type: 'string', enum: ['changes'] },
   },
   { name: 'descending', in: 'query', description: 'Newest first.', schema: { type: 'string', enum: ['1'] } },
   {
