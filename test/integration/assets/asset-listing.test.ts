@@ -24,6 +24,22 @@ describe('asset listing and reading', () => {
       expect([...bounceFeed.seen, ...basicFeed.seen].map((r) => r.id)).not.toContain(draft.id);
   });
 
+  it("lists each type's changes at its own path with feed=changes, in order", async () => {
+    const bounce = await assetIn(api, 'bounce', 'pending');
+    const basic = await assetIn(api, 'basic', 'pending');
+    await patchAs(api, bounce, 'owner', { description: 'змінено' });
+    const changes = await walk('/api/2.4/assets?feed=changes&limit=1');
+    const mine = changes.seen.filter((r) => r.id === bounce.id);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    expect(mine.map((r) => r.revision)).toEqual(mine.map((r) => r.revision).sort((x, y) => x - y));
+    const final = (await api.get(bounce.url)).body.data;
+    expect(mine.at(-1)).toMatchObject({ id: bounce.id, dateModified: final.dateModified, assetID: final.assetID });
+    expect(changes.seen.map((r) => r.id)).not.toContain(basic.id);
+    const basicChanges = await walk('/api/0.1/assets?feed=changes');
+    expect(basicChanges.seen.map((r) => r.id)).toContain(basic.id);
+    expect(basicChanges.seen.map((r) => r.id)).not.toContain(bounce.id);
+  });
+
   it('serves the listing fields of opt_fields', async () => {
     const asset = await assetIn(api, 'bounce', 'pending');
     const res = await api.get('/api/2.4/assets?opt_fields=status,assetID');
