@@ -24,8 +24,13 @@ function chromium(): string {
   );
 }
 
-/** The page's DOM once Swagger UI has rendered: headless Chromium, virtual time lets the scripts and fetches settle. */
+/**
+ * The page's DOM once Swagger UI has rendered: headless Chromium, virtual time lets the scripts and fetches settle.
+ * From 150 rows (tags and operations) Swagger UI (5.35) virtualizes the list: only the rows in the window are in the
+ * DOM. The window is made tall enough for every row (a row is under 100 px), so every operation is rendered.
+ */
 function renderedDom(url: string): Promise<string> {
+  const height = (apiRoutes.length + 100) * 100;
   const profile = mkdtempSync(join(tmpdir(), 'agora-chromium-'));
   const args = [
     '--headless',
@@ -36,6 +41,7 @@ function renderedDom(url: string): Promise<string> {
     '--disable-sync',
     '--no-first-run',
     '--disable-dev-shm-usage',
+    `--window-size=1280,${height}`,
     `--user-data-dir=${profile}`,
     '--virtual-time-budget=20000',
     '--dump-dom',
