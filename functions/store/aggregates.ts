@@ -57,11 +57,12 @@ export interface AggregateKind<T> {
 export const BUDGET_SK = '#BUDGET';
 
 /**
- * Attempts of one optimistic load-apply-write. Serialized child writes (bid documents) move the revision, so a
- * burst of them on one auction contends: each round one wins, so the attempts cover a burst of about this many.
- * Bids hold on the auction's status instead (`keepStatus`) and do not contend.
+ * Attempts of one optimistic load-apply-write. Every change the public view shows takes the next place in the
+ * object's history (its revision chain), so a burst of them on one object contends (an organizer answering its
+ * questions at once, bid documents): each round one wins, so the attempts cover a burst of about this many.
+ * Hidden bids hold on the auction's status instead (`keepStatus`), write no revision and do not contend.
  */
-const MAX_ATTEMPTS = 12;
+const MAX_ATTEMPTS = 24;
 
 /** Full-jitter exponential backoff before retry `i` (0-based): a random wait up to 5 ms · 2^i, at most 200 ms. */
 const backoff = (i: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** i)));
