@@ -177,6 +177,18 @@ function acceptEdited(type: AssetTypeDefinition, fields: JsonRecord, asset: Asse
   return accepted;
 }
 
+/** The asset whose items the owner changes now: its own type, its owner, an editable status, within rectification. */
+function ownerEditingItems(ctx: AssetsContext, current: Aggregate<Asset>, now: Micros): Asset {
+  assertServed(ctx.type, current);
+  const asset = current.root;
+  if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+  if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+    throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
+  }
+  assertOwnerMayChange(now, asset, 'owner', 'items');
+  return asset;
+}
+
 /**
  * PATCH of one item (types with an items sub-resource) by the owner, in draft or pending, during rectification.
  * The item keeps its id; the merged item is validated with its `schema_properties`. Returns the item.
@@ -193,13 +205,7 @@ export async function patchAssetItem(
   await ctx.assets.modify(
     id,
     (current, now) => {
-      assertServed(ctx.type, current);
-      const asset = current.root;
-      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-      if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
-        throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
-      }
-      assertOwnerMayChange(now, asset, 'owner', 'items');
+      const asset = ownerEditingItems(ctx, current, now);
       const stored: JsonRecord[] = itemsOf(asset) ?? [];
       const previous = stored.find((i) => i.id === itemId);
       if (!previous) throw new NotFoundError('item_id');
@@ -231,13 +237,7 @@ export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonRec
   await ctx.assets.modify(
     id,
     (current, now) => {
-      assertServed(ctx.type, current);
-      const asset = current.root;
-      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-      if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
-        throw new ForbiddenError(`Can't update or create item in current (${asset.status}) asset status`);
-      }
-      assertOwnerMayChange(now, asset, 'owner', 'items');
+      const asset = ownerEditingItems(ctx, current, now);
       result = items.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
       // Only types with items get here (ctx.type.items), so the record stays of its type.
       return {
