@@ -13,6 +13,7 @@ import { aLandleaseAuction, aLot } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { useService } from '../support/service.ts';
 import { scanTable } from './reliability/fuzz-support.ts';
+import { setFaults as setFaultsOf } from '../support/faults.ts';
 
 /**
  * The data migrations over a table an older release wrote: objects made through the API, then rewritten with raw
@@ -26,14 +27,7 @@ const service = useService();
 const api = client(() => service.url);
 const OLD_HOST = 'http://agora-old.example:6543';
 
-async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  expect(res.status).toBe(200);
-}
+const setFaults = (config: Record<string, unknown>) => setFaultsOf(service.url, config);
 afterEach(() => setFaults({}));
 
 /**

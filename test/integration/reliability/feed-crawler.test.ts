@@ -5,6 +5,7 @@ import { aLot } from '../../support/builders.ts';
 import { type Answer, client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
+import { setFaults as setFaultsOf } from '../../support/faults.ts';
 
 /**
  * The feeds' guarantee (issue 33, store/feeds.ts): a client that follows `next_page` forward while writers create
@@ -19,15 +20,7 @@ beforeAll(() => rootLogger.setLogLevel('CRITICAL'));
 afterAll(() => rootLogger.setLogLevel('WARN'));
 afterEach(() => setFaults({}));
 
-async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()).data;
-}
+const setFaults = (config: Record<string, unknown>) => setFaultsOf(service.url, config);
 
 const SEED = Number(process.env.FUZZ_SEED) || 20261126;
 const WRITERS = 8;

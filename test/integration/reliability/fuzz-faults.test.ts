@@ -6,6 +6,7 @@ import { client, type Answer } from '../../support/http.ts';
 import { lotIn, type CreatedLot } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { clockOf, INSIDER, insiderBid, kyivDayIn, SANDBOX, tenderingInsider } from '../../support/auctions.ts';
+import { setFaults as setFaultsOf } from '../../support/faults.ts';
 
 /**
  * The service under injected DynamoDB faults (store/faults.ts: throttling, transactions cancelled for throttling,
@@ -33,14 +34,7 @@ const SEED =
       : 20261123;
 const SHARE = 0.25;
 
-async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  expect(res.status).toBe(200);
-}
+const setFaults = (config: Record<string, unknown>) => setFaultsOf(service.url, config);
 const faultStats = async () =>
   (await (await fetch(`${service.url}/_local/faults`)).json()).data.stats as {
     calls: number;

@@ -8,6 +8,7 @@ import { type Answer, type CallOptions, client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { scanTable } from './fuzz-support.ts';
+import { setFaults as setFaultsOf } from '../../support/faults.ts';
 
 /**
  * Creates of children (issue 33) whose DynamoDB answers are lost (the fault injector's `lostAnswers`: the SDK, then
@@ -21,15 +22,7 @@ beforeAll(() => rootLogger.setLogLevel('CRITICAL'));
 afterAll(() => rootLogger.setLogLevel('WARN'));
 afterEach(() => setFaults({}));
 
-async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()).data;
-}
+const setFaults = (config: Record<string, unknown>) => setFaultsOf(service.url, config);
 
 const SEED = Number(process.env.FUZZ_SEED) || 20261126;
 const CREATES = 8;

@@ -7,6 +7,7 @@ import { aLandleaseAuction, aLot } from '../../support/builders.ts';
 import { type Answer, client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { scanTable } from './fuzz-support.ts';
+import { setFaults as setFaultsOf } from '../../support/faults.ts';
 
 /**
  * Creates whose answer is lost (issue 27): DynamoDB Local behind the fault injector's `lostAnswers` (store/faults.ts),
@@ -20,15 +21,7 @@ beforeAll(() => rootLogger.setLogLevel('CRITICAL'));
 afterAll(() => rootLogger.setLogLevel('WARN'));
 afterEach(() => setFaults({}));
 
-async function setFaults(config: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/_local/faults`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()).data;
-}
+const setFaults = (config: Record<string, unknown>) => setFaultsOf(service.url, config);
 
 interface Kind {
   name: string;
