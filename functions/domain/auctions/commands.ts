@@ -759,12 +759,39 @@ async function writeProlongationDocument(
     scope: ReturnType<typeof documentScope>,
   ) => { document: DocumentRecord; child: Child },
 ): Promise<DocumentRecord> {
+  return writeOwnerDocument(ctx, id, write, {
+    scope: prolongationScope(prolongationId),
+    find: (w) => {
+      findContract(w, contractId);
+      findProlongation(w, contractId, prolongationId);
+    },
+    writable: (w) => assertContractDocumentsWritable(w, contractId, operation),
+  });
+}
+
+/** A document the auction owner writes under a child: where it goes, the child it needs, and what must hold after. */
+interface OwnerDocumentPlace {
+  scope: ReturnType<typeof documentScope>;
+  find?: (w: Working) => void;
+  writable: (w: Working) => void;
+}
+
+/** One owner's document write, in one change: the owner, the child it goes under, the document, then its rules. */
+async function writeOwnerDocument(
+  ctx: AuctionsContext,
+  id: string,
+  write: (
+    w: Working,
+    def: AuctionDefinition,
+    scope: ReturnType<typeof documentScope>,
+  ) => { document: DocumentRecord; child: Child },
+  place: OwnerDocumentPlace,
+): Promise<DocumentRecord> {
   const { result } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
-    findContract(w, contractId);
-    findProlongation(w, contractId, prolongationId);
-    const { document, child } = write(w, def, prolongationScope(prolongationId));
-    assertContractDocumentsWritable(w, contractId, operation);
+    place.find?.(w);
+    const { document, child } = write(w, def, place.scope);
+    place.writable(w);
     putChild(w, child);
     touch(w, ctx.now);
     return document;
@@ -855,15 +882,10 @@ async function writeCancellationDocument(
     scope: ReturnType<typeof documentScope>,
   ) => { document: DocumentRecord; child: Child },
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    const { document, child } = write(w, def, documentScope(CANCELLATION, cancellationId));
-    assertCancellationDocumentsWritable(w, cancellationId, operation);
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
+  return writeOwnerDocument(ctx, id, write, {
+    scope: documentScope(CANCELLATION, cancellationId),
+    writable: (w) => assertCancellationDocumentsWritable(w, cancellationId, operation),
   });
-  return result;
 }
 
 export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
