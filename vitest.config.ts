@@ -15,7 +15,15 @@ const BUNDLED = [
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: ['test/support/load-validators.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Files share their worker's modules (loaded and warmed once): each starts from the same environment.
+          isolate: false,
+          setupFiles: ['test/support/fresh-environment.ts', 'test/support/load-validators.ts'],
+        },
+      },
       {
         test: {
           name: 'infra',
@@ -31,7 +39,10 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/setup-env.ts'],
+          // As unit: the handlers, the gateway and the SDK are loaded and warmed once per worker, not once per file
+          // (a file's own table, gateway and clock are made afresh: test/support/service.ts).
+          isolate: false,
+          setupFiles: ['test/support/setup-env.ts', 'test/support/fresh-environment.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -241,6 +241,7 @@ interface RuntimeConfig {
     docserviceUrl?: string;
     auctionSite?: string;
     faults?: string;
+    feedSettleMs?: number;
   }): void;
   config(): { faults: string; publicUrl?: string };
   localRuntime(): { clockOffsetMs: number } | undefined;
@@ -365,7 +366,16 @@ export async function startGateway(options: { port?: number; host?: string } = {
   // The document service of this gateway: the base its signed file URLs carry and the APIs accept.
   // The auction room is served here too (lib/local/room-server.ts): links lead to it unless AGORA_AUCTION_SITE is set.
   const auctionSite = process.env.AGORA_AUCTION_SITE || publicUrl;
-  runtime.setLocal({ publicUrl, docserviceUrl: `${publicUrl}/api/docservice`, auctionSite });
+  // A new gateway is a new service: real time and no faults, whatever an earlier one in this process was told (the
+  // test files of a worker share the process: vitest.config.ts).
+  runtime.setLocal({
+    publicUrl,
+    docserviceUrl: `${publicUrl}/api/docservice`,
+    auctionSite,
+    clockOffsetMs: 0,
+    faults: '',
+    feedSettleMs: undefined,
+  });
   // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
   const room = await attachRoomServer(server, () => ownHost);
   return {

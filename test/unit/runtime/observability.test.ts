@@ -2,12 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { readConfig, resetConfig } from '../../../functions/runtime/config.ts';
 import {
   emfDocument,
-  log,
   MetricUnit,
   publishMetrics,
   requestMetrics,
   rootLogger,
-  withCorrelation,
 } from '../../../functions/runtime/observability.ts';
 import { TELEMETRY } from '../../../functions/runtime/telemetry.ts';
 
@@ -150,6 +148,9 @@ describe('JSON log lines', () => {
   });
 
   it('writes one JSON object a line: level, message, ISO timestamp, service, trace id, scope keys and extra keys', async () => {
+    // The module as a new process loads it (other files of this worker logged already: its cold start is spent).
+    vi.resetModules();
+    const { log, rootLogger, withCorrelation } = await import('../../../functions/runtime/observability.ts');
     rootLogger.setLogLevel('INFO');
     const lines = await stdoutLines(async () => {
       await withCorrelation('corr-12345678', { route: 'GET /x', requestId: 'req-1', absent: undefined }, async () =>
