@@ -11,7 +11,7 @@ import {
   type Result,
 } from './http.ts';
 import { isRefusal, verifiedLink } from './link.ts';
-import { SESSION_SECONDS, sessionToken } from './session.ts';
+import { SESSION_SECONDS, sessionToken } from '#domain/room/session.ts';
 
 /**
  * POST /insider-auctions/{auctionId}/login and /texas-auctions/{auctionId}/login (public): the bidder agrees to the

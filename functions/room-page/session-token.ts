@@ -1,8 +1,8 @@
 import { requestNow } from '#runtime/clock.ts';
+import { roomPagePorts } from '#runtime/room-page.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
-import { participationSecret } from '#store/participation-secret.ts';
 import { COOKIE, cookiesOf, notFound, SECURITY_HEADERS, targetOf, type Event, type Result } from './http.ts';
-import { sessionBidder, sessionToken } from './session.ts';
+import { sessionBidder, sessionToken } from '#domain/room/session.ts';
 
 /**
  * GET /insider-auctions/{auctionId}/session and /texas-auctions/{auctionId}/session (public; the cookie decides):
@@ -13,7 +13,7 @@ export const handler = async (event: Event): Promise<Result> => {
   wireRuntime();
   const target = targetOf(event);
   if (!target) return notFound();
-  const secret = await participationSecret();
+  const secret = await roomPagePorts.participationSecret();
   const nowSeconds = Math.floor(requestNow() / 1e6);
   const bidderId = sessionBidder(secret, 'cookie', target.auctionId, cookiesOf(event)[COOKIE], nowSeconds);
   const body = bidderId

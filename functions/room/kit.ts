@@ -3,7 +3,8 @@ import type { RateLimit } from '#domain/kernel/rate-limit.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { log, withCorrelation } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
-import { roomRepository, type RoomConnection } from '#store/room-repository.ts';
+import type { RoomConnection } from '#domain/room/model.ts';
+import { roomRepository } from '#store/room-repository.ts';
 import { roomPorts } from './ports.ts';
 import { parseMessage, type Incoming } from './protocol.ts';
 
