@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { roomLambdas } from '../../functions/room/lambdas.ts';
 
 /**
  * The dependency rules of docs/DESIGN.md (§1), one `it` each. A rule fails with the offending `file -> import` list.
@@ -184,6 +185,11 @@ describe('dependency rules (docs/DESIGN.md)', () => {
   it("runs the room's use cases over their ports: room.ts, bidding.ts, connection.ts and lifecycle.ts import no store, no AWS SDK and none of the wiring (context.ts, auctions.ts, ports.ts, kit.ts)", () => {
     const wiring = /^(functions\/store\/|@aws-sdk\/|functions\/room\/(context|auctions|ports|kit)\.ts$)/;
     expect(offenders(ROOM_USE_CASES, (i) => wiring.test(i))).toEqual([]);
+  });
+
+  it("keeps the auction side out of the room's message routes: no route Lambda loads lifecycle.ts or auctions.ts (only the timer and the bot plan, close and post)", () => {
+    const routes = roomLambdas.filter((l) => l.kind === 'route').map((l) => join(ROOT, `functions/${l.handler}.ts`));
+    expect([...closure(routes)].filter((f) => /^functions\/room\/(lifecycle|auctions)\.ts$/.test(f))).toEqual([]);
   });
 
   it('keeps the in-memory room store out of the Lambdas: nothing in functions/ imports store/memory-room-store.ts (the unit tests do)', () => {
