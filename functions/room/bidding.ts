@@ -62,18 +62,12 @@ export async function bid(
   // The bidder hears as soon as the bid is in the journal; the audience is read meanwhile (after the write: a
   // connection that joins later reads the new room when it resumes).
   const [, audience] = await Promise.all([
-    (async () => {
-      if (judged.entry) await ctx.store.journal(auctionId, judged.entry, JOURNALED_REFUSALS);
-      const given = bidId
-        ? await ctx.store.keepBidAnswer(auctionId, bidderId, bidId, { ...judged.answer, bidId })
-        : judged.answer;
-      await answer(ctx, connection, given);
-    })(),
-    judged.tell ? audienceOf(ctx, auctionId) : undefined,
+    journalAndAnswer(ctx, { ...connection, bidderId }, judged, bidId),
+    judged.change ? audienceOf(ctx, auctionId) : undefined,
   ]);
-  if (!audience || !judged.tell) return;
-  const { room, tell: who } = judged.tell;
-  if (who === 'bidder')
+  if (!audience || !judged.change) return;
+  const { room, heardBy } = judged.change;
+  if (heardBy === 'bidder')
     return tell(ctx, room, { ...audience, connections: audience.connections.filter((c) => c.bidderId === bidderId) });
   // The timer is armed while everyone is told; both finish before the handler does (a Lambda frozen mid-fan-out
   // would tell the rest at its next call).
@@ -86,8 +80,8 @@ export async function bid(
 interface Judged {
   answer: BidAnswer;
   entry?: BidEntry;
-  /** The room the bid changed (everyone hears), or whose sealed bid it is (the bidder's own connections hear). */
-  tell?: { room: RoomItem; tell: 'everyone' | 'bidder' };
+  /** The room the bid changed (everyone hears), or took a sealed bid in (the bidder's own connections hear). */
+  change?: { room: RoomItem; heardBy: 'everyone' | 'bidder' };
 }
 
 /**
@@ -107,14 +101,14 @@ async function judge(ctx: RoomContext, auctionId: string, bidderId: string, amou
     const changed = room.state.version !== item.state.version;
     if (changed && !(await save(ctx, item, room))) continue;
     if (outcome.kind === 'sealed' && !(await ctx.store.putSealed(room, outcome.sealed))) continue;
-    const told = changed ? 'everyone' : outcome.kind === 'sealed' ? 'bidder' : undefined;
+    const heardBy = changed ? 'everyone' : outcome.kind === 'sealed' ? 'bidder' : undefined;
     return {
       answer:
         outcome.kind === 'refused'
           ? refused(amount, outcome.refusal.code, outcome.refusal.message)
           : { type: 'bid', outcome: outcome.kind === 'sealed' ? 'sealed' : 'accepted', amount },
       entry: outcome.entry,
-      ...(told && { tell: { room, tell: told } }),
+      ...(heardBy && { change: { room, heardBy } }),
     };
   }
   return { answer: BUSY(amount) };
@@ -137,6 +131,21 @@ async function earlierAnswer(
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   return { ...BUSY(amount), bidId };
+}
+
+/** The judged bid journaled, its answer kept when the client named the bid (the kept one is given), then given. */
+async function journalAndAnswer(
+  ctx: RoomContext,
+  connection: RoomConnection & { bidderId: string },
+  judged: Judged,
+  bidId: string | undefined,
+): Promise<void> {
+  const { auctionId, bidderId } = connection;
+  if (judged.entry) await ctx.store.journal(auctionId, judged.entry, JOURNALED_REFUSALS);
+  const given = bidId
+    ? await ctx.store.keepBidAnswer(auctionId, bidderId, bidId, { ...judged.answer, bidId })
+    : judged.answer;
+  await answer(ctx, connection, given);
 }
 
 /**
