@@ -2,8 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateComm
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { admitBefore, intervalMs } from '#domain/kernel/rate-limit.ts';
-import type { Micros } from '#domain/kernel/time.ts';
-import { sortableUtc } from '#domain/kernel/time.ts';
+import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
 import type { BidEntry, RoomConnection, RoomItem, SealedBid } from '#domain/room/model.ts';
 import type { RoomStore } from '#domain/room/ports.ts';
 import { documentClient, queryAll, tableName } from './client.ts';

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RoomAuctions, RoomPorts, RoomStore, TimerOrder } from '../../../functions/domain/room/ports.ts';
+import { ROOM_LINKS } from '../../../functions/domain/auctions/room-links.ts';
+import { sessionToken } from '../../../functions/domain/room/session.ts';
 import { bid } from '../../../functions/room/bidding.ts';
+import { connect } from '../../../functions/room/connection.ts';
 import {
   closeRoom,
   openRoom,
@@ -10,7 +13,7 @@ import {
 } from '../../../functions/room/lifecycle.ts';
 import { documentFor } from '../../../functions/room/room.ts';
 import { memoryRoomStore } from '../../../functions/store/memory-room-store.ts';
-import { insiderAuction, micros } from './builders.ts';
+import { bidders, insiderAuction, micros } from './builders.ts';
 
 /**
  * The room's use cases (functions/room/) over the in-memory store, with ports that record what the room sends and
@@ -18,7 +21,8 @@ import { insiderAuction, micros } from './builders.ts';
  * (store/memory-room-store.ts), so a race lost here is lost there.
  */
 
-const AUCTION = insiderAuction();
+// Bid ids as the API makes them (32 hex digits): the page's session tokens carry nothing else.
+const AUCTION = insiderAuction({ bidders: bidders(3).map((b, i) => ({ ...b, bidId: String(i + 1).repeat(32) })) });
 const ID = AUCTION.id;
 const [B1, B2] = AUCTION.bidders.map((b) => b.bidId);
 const DUTCH_10 = '2026-11-24T10:52:00+02:00';
@@ -213,5 +217,40 @@ describe('room use cases: timers and closing', () => {
     expect(r.marks).toEqual(['planned']);
     expect(await r.store.get(ID)).toEqual(planned);
     expect(r.armed.at(-1)).toMatchObject({ auctionId: ID, version: planned!.state.version });
+  });
+});
+
+describe('room use cases: the handshake', () => {
+  const SECRET = 'a participation secret';
+  const participationSecret = async () => SECRET;
+  const signature = (bidderId: string) => decodeURIComponent(ROOM_LINKS.dgfInsider.key(SECRET, ID, bidderId));
+
+  it("connects an observer, a bidder by their link and a bidder by the page's socket token", async () => {
+    const r = await room();
+    const ctx = { ...r.ctx, participationSecret };
+    const seconds = Math.floor(r.clock.now / 1e6);
+    expect(await connect(ctx, 'watcher', { auction_id: ID })).toBeUndefined();
+    expect(await connect(ctx, 'linked', { auction_id: ID, bidder_id: B1, signature: signature(B1) })).toBeUndefined();
+    const token = sessionToken(SECRET, 'socket', ID, B2, seconds);
+    expect(await connect(ctx, 'paged', { auction_id: ID, token })).toBeUndefined();
+    expect(await r.store.connection('watcher')).toEqual({ connectionId: 'watcher', auctionId: ID });
+    expect(await r.store.connection('linked')).toEqual({ connectionId: 'linked', auctionId: ID, bidderId: B1 });
+    expect(await r.store.connection('paged')).toEqual({ connectionId: 'paged', auctionId: ID, bidderId: B2 });
+  });
+
+  it('refuses a room not open, a forged or borrowed link and an expired token, and connects nothing', async () => {
+    const r = await room();
+    const ctx = { ...r.ctx, participationSecret };
+    const seconds = Math.floor(r.clock.now / 1e6);
+    expect(await connect(ctx, 'c1', { auction_id: 'f'.repeat(32) })).toMatchObject({ status: 404 });
+    expect(await connect(ctx, 'c2', { auction_id: 'not an id' })).toMatchObject({ status: 404 });
+    expect(await connect(ctx, 'c3', { auction_id: ID, bidder_id: B1, signature: signature(B2) })).toMatchObject({
+      status: 403,
+      name: 'signature',
+    });
+    expect(await connect(ctx, 'c4', { auction_id: ID, bidder_id: B1 })).toMatchObject({ status: 403 });
+    const stale = sessionToken(SECRET, 'socket', ID, B1, seconds - 61);
+    expect(await connect(ctx, 'c5', { auction_id: ID, token: stale })).toMatchObject({ status: 403, name: 'token' });
+    for (const c of ['c1', 'c2', 'c3', 'c4', 'c5']) expect(await r.store.connection(c)).toBeUndefined();
   });
 });
