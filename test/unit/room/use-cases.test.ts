@@ -195,6 +195,35 @@ describe('room use cases: timers and closing', () => {
     expect(r.sent.get('observer')?.length).toBe(sent);
   });
 
+  it('posts the results once the room has ended, tries a failed post again after a pause, then files the audit', async () => {
+    const r = await room();
+    let down = true;
+    const audits: unknown[] = [];
+    const auctions: RoomAuctions = {
+      ...r.auctions,
+      postResults: async (state) => {
+        if (down) throw new Error('the API is down');
+        r.posted.push(state.auctionId);
+      },
+      attachAudit: async (_state, audit) => void audits.push(audit),
+    };
+    const ctx = { ...r.ctx, auctions };
+    r.at('2026-11-24T18:00:00+02:00'); // nobody bid in the Dutch part: the auction has ended
+    const retry = await transition(ctx, ID);
+    const waiting = (await r.store.get(ID))!;
+    expect(waiting).toMatchObject({ postAttempts: 1, state: { ended: { reason: 'no-dutch-bid' } } });
+    expect(waiting.posted).toBeUndefined();
+    expect(retry).toMatchObject({ nextAt: waiting.retryAt });
+    expect(r.of('observer', 'room').at(-1)).toMatchObject({ results: 'waiting' });
+    down = false;
+    r.at(retry!.nextAt);
+    expect(await transition(ctx, ID, retry!.version)).toBeUndefined(); // nothing more to wait for
+    expect(r.posted).toEqual([ID]);
+    expect(audits).toHaveLength(1);
+    expect(await r.store.get(ID)).toMatchObject({ posted: retry!.nextAt, audited: true });
+    expect(r.of('observer', 'room').at(-1)).toMatchObject({ results: 'posted' });
+  });
+
   it('closes the room of a cancelled auction: everyone told, the auction marked, and no bid or timer changes it after', async () => {
     const r = await room();
     const cancelled = recordingAuctions({ close: true });
