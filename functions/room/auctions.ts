@@ -12,11 +12,13 @@ import { documentPorts } from '#runtime/documents.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
 import { fileStore } from '#store/files/configured-store.ts';
 import { sequences } from '#store/sequences.ts';
+import { roomContext } from './context.ts';
+import type { LifecycleContext } from './lifecycle.ts';
 
 /**
  * The auction side of the room (`RoomAuctions`, domain/room/ports.ts) on the auctions' own commands and store: what
- * the room's timer and bot hand the lifecycle (lifecycle.ts). The two contexts it builds (the results post's auctions
- * context, the audit's document context) are one small function each.
+ * the room's timer and bot hand the lifecycle (lifecycle.ts), and only they load. The two contexts it builds (the
+ * results post's auctions context, the audit's document context) are one small function each.
  */
 export const roomAuctions: RoomAuctions = {
   async work(auctionId) {
@@ -61,6 +63,9 @@ export const roomAuctions: RoomAuctions = {
     await markAttached([key]);
   },
 };
+
+/** The timer's and the bot's context: the room's (context.ts) and its auction. */
+export const lifecycleContext = (): LifecycleContext => ({ ...roomContext(), auctions: roomAuctions });
 
 /** The results post's context: the room as the auction system posting to its auction. */
 const resultsContext = (state: RoomState, now: Micros) => ({

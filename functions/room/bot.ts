@@ -1,9 +1,8 @@
 import { sweepQueues } from '../bots/sweep.ts';
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { ROOM_TIMERS } from '#store/room-repository.ts';
-import { roomAuctions } from './auctions.ts';
-import { roomContext } from './context.ts';
-import { planOrClose, transition, type LifecycleContext } from './lifecycle.ts';
+import { lifecycleContext } from './auctions.ts';
+import { planOrClose, transition } from './lifecycle.ts';
 
 /** A room whose timer is this late is taken up by the bot (a lost timer, a restart of the local service). */
 const BACKSTOP_GRACE_MICROS = 3_000_000;
@@ -16,15 +15,14 @@ const ROOM_KIND = { kind: 'ROOM', entity: 'auction' };
  * what is due and arms a new timer. Queries only, never a Scan; idempotent.
  */
 export function run() {
-  const context = (): LifecycleContext => ({ ...roomContext(), auctions: roomAuctions });
   return sweepQueues('room', [
-    { work: 'room', kind: AUCTION_KIND, handleOne: (id) => planOrClose(context(), id) },
+    { work: 'room', kind: AUCTION_KIND, handleOne: (id) => planOrClose(lifecycleContext(), id) },
     {
       work: ROOM_TIMERS,
       kind: ROOM_KIND,
       graceMicros: BACKSTOP_GRACE_MICROS,
       handleOne: async (id) => {
-        const ctx = context();
+        const ctx = lifecycleContext();
         const order = await transition(ctx, id);
         if (order) await ctx.ports.arm(order);
         return true;

@@ -1,7 +1,6 @@
 import { botRun } from '#runtime/bot-run.ts';
 import type { TimerOrder } from '#domain/room/ports.ts';
-import { roomAuctions } from './auctions.ts';
-import { roomContext } from './context.ts';
+import { lifecycleContext } from './auctions.ts';
 import { transition } from './lifecycle.ts';
 import { utcCeiling } from './ports.ts';
 
@@ -13,7 +12,7 @@ import { utcCeiling } from './ports.ts';
 export async function run(order: Pick<TimerOrder, 'auctionId' | 'version'>): Promise<TimerOrder | { done: true }> {
   let next: TimerOrder | undefined;
   await botRun('room-transition', async () => {
-    next = await transition({ ...roomContext(), auctions: roomAuctions }, order.auctionId, order.version);
+    next = await transition(lifecycleContext(), order.auctionId, order.version);
     return { due: 1, changed: next && next.version !== order.version ? 1 : 0 };
   });
   return next ? { ...next, nextAt: utcCeiling(next.nextAt) } : { done: true };
