@@ -96,15 +96,14 @@ function layerOf(file: string): string {
  */
 function pathsBackUp(entry: string): string[] {
   const found = new Set<string>();
-  const walk = (file: string, folders: string[], path: string[]) => {
-    const folder = layerOf(file);
-    const left = folders.slice(0, -1);
-    if (folders.at(-1) !== folder && left.includes(folder)) {
+  const walk = (file: string, layers: string[], path: string[]) => {
+    const layer = layerOf(file);
+    if (layers.at(-1) !== layer && layers.slice(0, -1).includes(layer)) {
       found.add([...path, file].join(' -> '));
       return;
     }
     if (path.includes(file)) return;
-    const next = folders.at(-1) === folder ? folders : [...folders, folder];
+    const next = layers.at(-1) === layer ? layers : [...layers, layer];
     for (const i of importsOf(join(ROOT, file), { values: true }))
       if (i.startsWith('functions/') && i.endsWith('.ts')) walk(i, next, [...path, file]);
   };
