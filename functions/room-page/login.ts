@@ -1,5 +1,5 @@
 import type { RoomState } from '#domain/room/engine.ts';
-import { roomPagePorts } from '#runtime/room-page.ts';
+import { roomState } from '#runtime/room-page.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
 import { escapeHtml, html, notFound, pageOf, targetOf, type Event, type PageTarget, type Result } from './http.ts';
 import { isRefusal, verifiedLink, type VerifiedLink } from './link.ts';
@@ -17,7 +17,7 @@ export const handler = async (event: Event): Promise<Result> => {
   if (!target) return notFound();
   const link = await verifiedLink(target, new URLSearchParams(event.rawQueryString));
   if (isRefusal(link)) return link;
-  return terms(target, link, await roomPagePorts.roomState(target.auctionId));
+  return terms(target, link, await roomState(target.auctionId));
 };
 
 /** The auction's facts in both languages (Kyiv time; the amounts as each language writes them). */

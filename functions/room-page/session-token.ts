@@ -1,5 +1,5 @@
 import { requestNow } from '#runtime/clock.ts';
-import { roomPagePorts } from '#runtime/room-page.ts';
+import { pageSecret } from '#runtime/room-page.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
 import { COOKIE, cookiesOf, notFound, SECURITY_HEADERS, targetOf, type Event, type Result } from './http.ts';
 import { sessionBidder, sessionToken } from '#domain/room/session.ts';
@@ -13,7 +13,7 @@ export const handler = async (event: Event): Promise<Result> => {
   wireRuntime();
   const target = targetOf(event);
   if (!target) return notFound();
-  const secret = await roomPagePorts.participationSecret();
+  const secret = await pageSecret();
   const nowSeconds = Math.floor(requestNow() / 1e6);
   const bidderId = sessionBidder(secret, 'cookie', target.auctionId, cookiesOf(event)[COOKIE], nowSeconds);
   const body = bidderId
