@@ -1,0 +1,33 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { RoomConnection } from '#store/room-repository.ts';
+import type { Incoming } from '../protocol.ts';
+
+/** What API Gateway (WebSocket API) hands a route's Lambda; the local room server builds the same. */
+export interface WebSocketEvent {
+  requestContext: { routeKey: string; connectionId: string; requestId?: string; domainName?: string; stage?: string };
+  queryStringParameters?: Record<string, string | undefined> | null;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+}
+
+/** What a route's Lambda answers API Gateway: $connect's status (and body) is the handshake's; a message's is logged */
+export interface WebSocketResult {
+  statusCode: number;
+  body?: string;
+}
+
+/** What the socket kit's middlewares learn of a message, each for those after it and the handler. */
+export interface SocketContext extends Context {
+  /** Observability: when the message came. */
+  started?: number;
+  /** Admission: the connection's session (its auction, its bidder), once its allowance is spent. */
+  connection?: RoomConnection;
+  /** Message: the message, checked against the protocol. */
+  message?: Incoming;
+}
+
+export type SocketMiddleware = MiddlewareObj<WebSocketEvent, WebSocketResult, Error, SocketContext>;
+
+/** The route key as the request line and the metrics name it (`ws bid`, `ws $connect`), beside the HTTP routes. */
+export const routeOf = (event: WebSocketEvent) => `ws ${event.requestContext.routeKey}`;
