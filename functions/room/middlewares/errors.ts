@@ -19,7 +19,8 @@ export class ClosingRefusal extends DomainError {
  * Every error of the middlewares after it or the handler, and never a thrown one (API Gateway would log it as an
  * integration failure): a refusal (a DomainError) is answered in the API's error entries, to the handshake on
  * $connect (`{status: "error", errors}` with its status), else as an `error` message to the connection, which a
- * ClosingRefusal then closes; anything else is logged and a bare 500 that tells the client nothing.
+ * ClosingRefusal then closes (the message answered: 200 to API Gateway, the refusal's status in `refused` for the
+ * request line); anything else is logged and a bare 500 that tells the client nothing.
  */
 export const errors = (): SocketMiddleware => ({
   onError: async (request) => {
@@ -37,7 +38,8 @@ export const errors = (): SocketMiddleware => ({
     try {
       await send(connectionId, { type: 'error', errors: error.entries });
       if (error instanceof ClosingRefusal) await roomPorts().close(connectionId, error.reason);
-      request.response = { statusCode: error.status };
+      request.context.refused = error.status;
+      request.response = { statusCode: 200 };
     } catch (failure) {
       log().error('room: the refusal could not be sent', { error: failure as Error });
       request.response = { statusCode: 500 };

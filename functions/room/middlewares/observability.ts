@@ -38,7 +38,9 @@ function close({ event, context, response }: Request<WebSocketEvent, WebSocketRe
     : connection.bidderId
       ? { name: connection.bidderId, role: 'bidder' }
       : { name: 'observer', role: 'observer' };
-  closeRequest(routeOf(event), context.started ?? performance.now(), response.statusCode, caller, {
+  // A refused message was answered (200 to API Gateway): its line and metrics count the refusal's status.
+  const status = context.refused ?? response.statusCode;
+  closeRequest(routeOf(event), context.started ?? performance.now(), status, caller, {
     auctionId: connection?.auctionId,
   });
 }

@@ -11,7 +11,10 @@ export interface WebSocketEvent {
   isBase64Encoded?: boolean;
 }
 
-/** What a route's Lambda answers API Gateway: $connect's status (and body) is the handshake's; a message's is logged */
+/**
+ * What a route's Lambda answers API Gateway: $connect's status (and body) is the handshake's; a message's is 200 once
+ * the client was answered (a 4xx or 5xx would count as the stage's IntegrationError), 500 when it failed.
+ */
 export interface WebSocketResult {
   statusCode: number;
   body?: string;
@@ -25,6 +28,8 @@ export interface SocketContext extends Context {
   connection?: RoomConnection;
   /** Message: the message, checked against the protocol. */
   message?: Incoming;
+  /** Errors: the status of the refusal the message was answered with (the request line's status). */
+  refused?: number;
 }
 
 export type SocketMiddleware = MiddlewareObj<WebSocketEvent, WebSocketResult, Error, SocketContext>;

@@ -96,7 +96,9 @@ describe('errors', () => {
   it('answers a refusal as an `error` message to the connection, and a closing one closes it after the answer', async () => {
     const req = request(event('bid'), UnprocessableError.data('Expecting a JSON object'));
     await errors().onError!(req);
-    expect(req.response).toEqual({ statusCode: 422 });
+    // Answered: API Gateway sees a success (no IntegrationError), the request line the refusal's status.
+    expect(req.response).toEqual({ statusCode: 200 });
+    expect(req.context.refused).toBe(422);
     expect(sent).toEqual([
       {
         connectionId: 'conn-1',
@@ -108,7 +110,7 @@ describe('errors', () => {
     ]);
     const flood = request(event('ping'), new ClosingRefusal(429, 'rate', 'Too many messages'));
     await errors().onError!(flood);
-    expect(flood.response).toEqual({ statusCode: 429 });
+    expect([flood.response, flood.context.refused]).toEqual([{ statusCode: 200 }, 429]);
     expect(sent.at(-1)?.message.errors).toEqual([{ location: 'body', name: 'rate', description: 'Too many messages' }]);
     expect(closed).toEqual([{ connectionId: 'conn-1', reason: 'Too many messages' }]);
   });
@@ -159,6 +161,16 @@ describe('observability', () => {
         role: 'bidder',
       }),
     ]);
+  });
+
+  it("counts a refused message at the refusal's status, though API Gateway was answered 200", async () => {
+    rootLogger.setLogLevel('INFO');
+    const req = request(event('$default'));
+    observability().before!(req);
+    req.context.refused = 422;
+    req.response = { statusCode: 200 };
+    await observability().after!(req);
+    expect(lines.find((l) => l.message === 'request')).toMatchObject({ route: 'ws $default', status: 422 });
   });
 
   it('keeps a route that failed a logged 500 with its request line, never a thrown error (wsHandler)', async () => {
