@@ -58,6 +58,20 @@ export function httpHandler(handler: Handler) {
 }
 
 /**
+ * The kit of a page route (the room page's HTML, forms, cookies and files: functions/room-page/), which answers
+ * itself: the same observability (correlation id, the request line, metrics), errors (the error envelope, a logged
+ * 500) and admission (the route's rule: who may call) as every API route; no JSON body, principal, validators or
+ * `{data}` envelope, which a page does not have.
+ */
+export function pageHandler(handler: (event: Event) => Promise<Response>) {
+  return middy<Event, Response | HttpResult, Error, KitContext>()
+    .use(observability())
+    .use(errors())
+    .use(admission())
+    .handler((event) => handler(event)) as (event: Event, context: KitContext) => Promise<Response>;
+}
+
+/**
  * The API's own path of the request, from the route and its parameters: under a custom domain's API mapping, API
  * Gateway leaves the mapping key in `rawPath` (`/agora/api/...`), and the public base URL carries it already, so links
  * built from `rawPath` would name it twice. Only the catch-all route has no template: it answers 404 from `rawPath`.
