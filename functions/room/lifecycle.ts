@@ -1,19 +1,16 @@
-import { auctionType } from '#domain/auctions/catalog.ts';
 import { postAuctionResults } from '#domain/auctions/commands.ts';
 import { attachRoomAudit, markRoom, roomAuctionOf } from '#domain/auctions/room.ts';
 import { roomDue } from '#domain/auctions/room-due.ts';
 import { fileUrl, md5Hex, newFileKey } from '#domain/documents/docservice.ts';
 import { formatKyiv } from '#domain/kernel/time.ts';
 import { auditDocument, isEnded, nextTransitionAt, planRoom, results, revealNames } from '#domain/room/engine.ts';
-import { serviceCalendar } from '#runtime/calendar.ts';
-import { config } from '#runtime/config.ts';
-import { documentPorts } from '#runtime/documents.ts';
+import { roomResultsContext } from '#runtime/contexts.ts';
+import { auctionDocuments } from '#runtime/documents.ts';
 import { log, publishMetrics } from '#runtime/observability.ts';
 import { TELEMETRY } from '#runtime/telemetry.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
 import { fileStore } from '#store/files/configured-store.ts';
 import { roomRepository, type RoomItem } from '#store/room-repository.ts';
-import { sequences } from '#store/sequences.ts';
 import { roomPorts, type TimerOrder } from './ports.ts';
 import {
   broadcast,
@@ -115,17 +112,9 @@ async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
   const { state } = item;
   try {
     await postAuctionResults(
-      {
-        principal: { name: 'auction-room', role: 'auction', levels: '' },
-        now: micros(now),
-        auctions: auctionRepository,
-        sequences,
-        type: state.procurementMethodType,
-        auctionSite: config().auctionSite,
-        calendar: serviceCalendar(),
-      },
+      roomResultsContext(state.procurementMethodType, micros(now)),
       state.auctionId,
-      results(state) as never,
+      results(state),
     );
   } catch (error) {
     if (!(await alreadyPosted(state.auctionId))) {
@@ -165,30 +154,21 @@ async function attachAudit(item: RoomItem, now: string): Promise<RoomItem> {
     const md5 = md5Hex(bytes);
     const key = newFileKey();
     await fileStore().put(key, bytes, md5);
-    const ports = await documentPorts();
-    const base = config().publicUrl ?? '';
-    const docservice = ports.docservice(base);
+    const { files, markAttached } = await auctionDocuments(item.state.procurementMethodType, id, micros(now));
     const hash = `md5:${md5}`;
     await attachRoomAudit(
       auctionRepository,
       id,
       {
         title: `audit_${id}.json`,
-        url: fileUrl(ports.keyring, docservice, key, hash),
+        url: fileUrl(files.keyring, files.docservice, key, hash),
         hash,
         format: 'application/json',
       },
-      {
-        keyring: ports.keyring,
-        docservice,
-        collection: `${auctionType(item.state.procurementMethodType).apiBase}/${id}/documents`,
-        baseUrl: base,
-        nowSeconds: Math.floor(micros(now) / 1e6),
-        attached: [],
-      },
+      files,
       micros(now),
     );
-    await ports.markAttached([key]);
+    await markAttached([key]);
     const { retryAt: _, postAttempts: __, ...rest } = item;
     return { ...rest, audited: true };
   } catch (error) {

@@ -175,6 +175,28 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(callers).toEqual([]);
   });
 
+  it('builds the auctions contexts in one place: in functions/, only runtime/contexts.ts loads the working-day calendar (runtime/calendar.ts); a document context is made only in runtime/documents.ts (DocumentPorts.context)', () => {
+    const loaders = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/contexts.ts')
+      .filter((f) => importsOf(join(ROOT, f), { values: true }).includes('functions/runtime/calendar.ts'));
+    // A document context starts with nothing attached: its literal is the one place that writes `attached: []`.
+    const makers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/documents.ts')
+      .filter((f) => /\battached:\s*\[\s*\]/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect([...loaders, ...makers]).toEqual([]);
+  });
+
+  it('names every principal the service acts as itself: a principal is written as a literal only in functions/domain/kernel/principal.ts (AUCTION_ROOM) and functions/auth/ (ANONYMOUS)', () => {
+    const literal = /\{\s*name:[^{}]*\brole:\s*'/;
+    const makers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/domain/kernel/principal.ts' && !f.startsWith('functions/auth/'))
+      .filter((f) => literal.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(makers).toEqual([]);
+  });
+
   it('keeps the store out of the HTTP kit: functions/http-kit/ never imports functions/store/', () => {
     expect(offenders(['functions/http-kit'], (i) => i.startsWith('functions/store/'))).toEqual([]);
   });

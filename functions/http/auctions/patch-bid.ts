@@ -1,7 +1,7 @@
 import { patchBid } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { participationSecret } from '#store/participation-secret.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /**
  * PATCH /api/2.5/auctions/{auctionId}/bids/{bidId}: the bid owner moves it to `pending`, then `active`; a dgfInsider

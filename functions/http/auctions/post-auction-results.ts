@@ -1,7 +1,7 @@
 import { postAuctionResults } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { participationSecret } from '#store/participation-secret.ts';
-import { periodsContext } from './context.ts';
+import { periodsContext } from '#runtime/contexts.ts';
 
 /**
  * POST /api/2.5/auctions/{auctionId}/auction: the auction system reports the bids' final values; the answer shows

@@ -2,7 +2,7 @@ import { addBid } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
 import { participationSecret } from '#store/participation-secret.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /**
  * POST /api/2.5/auctions/{auctionId}/bids: a broker registers a bid and gets its own token once; a dgfInsider bid
