@@ -5,6 +5,7 @@ import type { DocumentContext } from '#domain/documents/docservice.ts';
 import { AUCTION_ROOM, type Principal } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { auctionRepository } from '#store/auction-repository.ts';
+import { participationSecret } from '#store/participation-secret.ts';
 import { sequences } from '#store/sequences.ts';
 import { serviceCalendar } from './calendar.ts';
 import { config } from './config.ts';
@@ -46,6 +47,14 @@ export const auctionsContext = (call: Call, createdId?: string): AuctionsContext
 export const periodsContext = (call: Call, createdId?: string): PeriodsContext => ({
   ...auctionsContext(call, createdId),
   calendar: serviceCalendar(),
+});
+
+/** A context with the server secret participation links are keyed with: routes that show or make a bid's link. */
+export const withParticipation = async <C extends AuctionsContext>(
+  context: C,
+): Promise<C & { participationSecret: string }> => ({
+  ...context,
+  participationSecret: await participationSecret(),
 });
 
 /** The time a bot runs at, with the working-day calendar (awarding deadlines count working days). */
