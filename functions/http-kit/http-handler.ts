@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import type { DocumentContext } from '#domain/documents/docservice.ts';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
@@ -94,14 +93,8 @@ async function withDocuments(route: RouteRule, req: HttpRequest, run: Handler): 
   // Handed in only to routes that touch documents (the store's keyring and file store stay out of the others' bundles).
   const ports = await documentPortsOf(route);
   const at = req.path.lastIndexOf('/documents');
-  const context: DocumentContext = {
-    keyring: ports.keyring,
-    docservice: ports.docservice(req.baseUrl),
-    collection: at >= 0 ? req.path.slice(0, at + '/documents'.length) : undefined,
-    baseUrl: req.baseUrl,
-    nowSeconds: Math.floor(req.now / 1_000_000),
-    attached: [],
-  };
+  const collection = at >= 0 ? req.path.slice(0, at + '/documents'.length) : undefined;
+  const context = ports.context({ baseUrl: req.baseUrl, now: req.now, collection });
   const result = await run({ ...req, files: context });
   // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
   if (context.attached.length) {

@@ -81,10 +81,12 @@ const ROOM_USE_CASES = ['room.ts', 'bidding.ts', 'connection.ts', 'lifecycle.ts'
  * The layer a file is in, as a bid's and a transition's paths are followed: the Lambdas and use cases
  * (`functions/room`), the room's rules (`functions/domain/room`), the rest of the domain, the runtime, the store, and
  * below them all the configuration (`runtime/config.ts`, which everything may read and which reads only the
- * environment).
+ * environment) with the request clock and the transient-error test, which read only the configuration and which the
+ * store uses.
  */
+const BOTTOM = ['functions/runtime/config.ts', 'functions/runtime/clock.ts', 'functions/runtime/transient.ts'];
 function layerOf(file: string): string {
-  if (file === 'functions/runtime/config.ts') return 'functions/runtime/config';
+  if (BOTTOM.includes(file)) return 'functions/runtime/config';
   if (file.startsWith('functions/domain/'))
     return file.startsWith('functions/domain/room/') ? 'functions/domain/room' : 'functions/domain';
   return file.split('/').slice(0, 2).join('/');
@@ -221,6 +223,29 @@ describe('dependency rules (docs/DESIGN.md)', () => {
         /\bobserveBotRun\s*\(|import\s*\{[^}]*\bobserveBotRun\b/.test(readFileSync(join(ROOT, f), 'utf8')),
       );
     expect(callers).toEqual([]);
+  });
+
+  it('builds the auctions contexts in one place: in functions/, only runtime/contexts.ts loads the working-day calendar (runtime/calendar.ts); a document context is made only in runtime/documents.ts (DocumentPorts.context)', () => {
+    const loaders = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/contexts.ts')
+      .filter((f) => importsOf(join(ROOT, f), { values: true }).includes('functions/runtime/calendar.ts'));
+    // A document context starts with nothing attached: its literal is the one place that writes `attached: []`.
+    const makers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/documents.ts')
+      .filter((f) => /\battached:\s*\[\s*\]/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect([...loaders, ...makers]).toEqual([]);
+  });
+
+  it('names every principal the service acts as itself: a principal is written as a literal only in functions/domain/kernel/principal.ts (AUCTION_ROOM) and functions/auth/ (ANONYMOUS)', () => {
+    // A principal carries its accreditation levels; a log line's caller (the socket kit's bidder or observer) does not.
+    const literal = /\{\s*name:[^{}]*\brole:\s*'[^{}]*\blevels:/;
+    const makers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/domain/kernel/principal.ts' && !f.startsWith('functions/auth/'))
+      .filter((f) => literal.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(makers).toEqual([]);
   });
 
   it('keeps the store out of the HTTP kit: functions/http-kit/ never imports functions/store/', () => {

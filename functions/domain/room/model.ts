@@ -7,6 +7,8 @@
  * string and never reads a clock.
  */
 
+import type { AuctionResults } from '../schemas/generated/request-types.ts';
+
 export type RoomType = 'dgfInsider' | 'landlease';
 
 export interface Money {
@@ -205,10 +207,11 @@ export type BidOutcome =
   | { kind: 'sealed'; sealed: SealedBid; entry: BidEntry }
   | { kind: 'refused'; refusal: Refusal; entry: BidEntry };
 
-/** POST /auction body data: every active bid, with `value` and `date` when it has a result. */
-export interface RoomResults {
-  bids: { id: string; value?: Money; date?: string }[];
-}
+/**
+ * POST /auction body data: every active bid, with `value` and `date` when it has a result; the very report the results
+ * command checks (`auctionResults`), so the room hands it over as it is.
+ */
+export type RoomResults = AuctionResults;
 
 /**
  * The room as the service keeps it: the state and what the timers track beside it. Written with a condition on the
