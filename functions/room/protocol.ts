@@ -1,25 +1,21 @@
 import type { ValidateFunction } from 'ajv';
 import { ROOM_ACTIONS as ACTIONS, type RoomAction as Action } from './actions.ts';
+import type { ErrorMessage, IncomingMessage } from './generated/protocol-types.ts';
 import { bid, ping, resume } from './generated/protocol-validators.js';
 
 /**
  * The room's message protocol (protocol.schema.json, the document clients read): every incoming message is checked
  * against it before anything else. A message that is not JSON, names no known action, or carries a field its action
- * does not know is answered with an `error` in the API's envelope, never acted on.
+ * does not know is answered with an `error` in the API's envelope, never acted on. The messages' types are generated
+ * from the same schema (generated/protocol-types.ts).
  */
-export type Incoming = { action: 'ping' } | { action: 'resume' } | { action: 'bid'; amount: number; bidId?: string };
-
-export interface ProtocolError {
-  location: 'body';
-  name: string;
-  description: string;
-}
+export type ProtocolError = ErrorMessage['errors'][number];
 
 /** Compiled ahead of time from protocol.schema.json (npm run generate): no room Lambda ships or runs ajv's compiler. */
 const VALIDATORS: Record<Action, ValidateFunction> = { ping, resume, bid };
 
 /** The message, checked; or the errors to answer with. */
-export function parseMessage(body: string | undefined): { message: Incoming } | { errors: ProtocolError[] } {
+export function parseMessage(body: string | undefined): { message: IncomingMessage } | { errors: ProtocolError[] } {
   let data: unknown;
   try {
     data = JSON.parse(body ?? '');
@@ -32,7 +28,7 @@ export function parseMessage(body: string | undefined): { message: Incoming } | 
   if (!ACTIONS.includes(action as Action))
     return { errors: [{ location: 'body', name: 'action', description: `Expecting one of: ${ACTIONS.join(', ')}` }] };
   const validate = VALIDATORS[action as Action];
-  if (validate(data)) return { message: data as Incoming };
+  if (validate(data)) return { message: data as IncomingMessage };
   return {
     errors: (validate.errors ?? []).map((e) => {
       const rogue = e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : undefined;

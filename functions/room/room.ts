@@ -13,6 +13,7 @@ import {
 import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { roomRepository, type RoomConnection, type RoomItem } from '#store/room-repository.ts';
+import type { BidOutcomeMessage } from './generated/protocol-types.ts';
 import { fanOut, roomPorts, type TimerOrder } from './ports.ts';
 
 /**
@@ -63,15 +64,8 @@ export async function upToDate(state: RoomState, now: string): Promise<RoomState
 /** The journal keeps each bidder's first refused bids, this many, for the audit; the rest are only counted. */
 export const JOURNALED_REFUSALS = 20;
 
-export interface BidAnswer {
-  type: 'bid';
-  outcome: 'accepted' | 'sealed' | 'refused';
-  amount: number;
-  code?: string;
-  message?: string;
-  /** The client's name of the bid, when it gave one. */
-  bidId?: string;
-}
+/** A bid's answer, as protocol.schema.json `bidOutcome` has it (`bidId`: the client's name of the bid, if it gave one). */
+export type BidAnswer = BidOutcomeMessage;
 
 const OBSERVER: BidAnswer = {
   type: 'bid',
