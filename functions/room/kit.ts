@@ -5,8 +5,7 @@ import { log, withCorrelation } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
 import { roomRepository, type RoomConnection } from '#store/room-repository.ts';
 import { roomPorts } from './ports.ts';
-import type { IncomingMessage, OutgoingMessage } from './generated/protocol-types.ts';
-import { parseMessage } from './protocol.ts';
+import { parseMessage, type Incoming } from './protocol.ts';
 
 /** What API Gateway (WebSocket API) hands a route's Lambda; the local room server builds the same. */
 export interface WebSocketEvent {
@@ -42,7 +41,7 @@ export const wsHandler =
   };
 
 /** Sends one message to one connection: an object as JSON, a string as the message already serialized. */
-export const send = (connectionId: string, message: OutgoingMessage | string) =>
+export const send = (connectionId: string, message: unknown) =>
   roomPorts().send(connectionId, Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)));
 
 /**
@@ -78,12 +77,9 @@ export async function admit(connectionId: string): Promise<RoomConnection | unde
  * A message route: the connection's allowance spent and its session found (`admit`), the message checked against the
  * protocol (an `error` answer otherwise), then `fn`.
  */
-export const messageHandler = <A extends IncomingMessage['action']>(
+export const messageHandler = <A extends Incoming['action']>(
   action: A,
-  fn: (
-    message: Extract<IncomingMessage, { action: A }>,
-    connection: RoomConnection,
-  ) => Promise<OutgoingMessage | string | undefined>,
+  fn: (message: Extract<Incoming, { action: A }>, connection: RoomConnection) => Promise<unknown>,
 ) =>
   wsHandler(async (event) => {
     const { connectionId } = event.requestContext;
@@ -94,7 +90,7 @@ export const messageHandler = <A extends IncomingMessage['action']>(
       await send(connectionId, { type: 'error', errors: 'errors' in parsed ? parsed.errors : [] });
       return { statusCode: 200 };
     }
-    const answer = await fn(parsed.message as Extract<IncomingMessage, { action: A }>, connection);
+    const answer = await fn(parsed.message as Extract<Incoming, { action: A }>, connection);
     if (answer !== undefined) await send(connectionId, answer);
     return { statusCode: 200 };
   });

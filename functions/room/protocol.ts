@@ -9,13 +9,15 @@ import { bid, ping, resume } from './generated/protocol-validators.js';
  * does not know is answered with an `error` in the API's envelope, never acted on. The messages' types are generated
  * from the same schema (generated/protocol-types.ts).
  */
+/** A client's message as the schema defines it; what the socket's message routes take. */
+export type Incoming = IncomingMessage;
 export type ProtocolError = ErrorMessage['errors'][number];
 
 /** Compiled ahead of time from protocol.schema.json (npm run generate): no room Lambda ships or runs ajv's compiler. */
 const VALIDATORS: Record<Action, ValidateFunction> = { ping, resume, bid };
 
 /** The message, checked; or the errors to answer with. */
-export function parseMessage(body: string | undefined): { message: IncomingMessage } | { errors: ProtocolError[] } {
+export function parseMessage(body: string | undefined): { message: Incoming } | { errors: ProtocolError[] } {
   let data: unknown;
   try {
     data = JSON.parse(body ?? '');
@@ -28,7 +30,7 @@ export function parseMessage(body: string | undefined): { message: IncomingMessa
   if (!ACTIONS.includes(action as Action))
     return { errors: [{ location: 'body', name: 'action', description: `Expecting one of: ${ACTIONS.join(', ')}` }] };
   const validate = VALIDATORS[action as Action];
-  if (validate(data)) return { message: data as IncomingMessage };
+  if (validate(data)) return { message: data as Incoming };
   return {
     errors: (validate.errors ?? []).map((e) => {
       const rogue = e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : undefined;
