@@ -2,7 +2,6 @@ import { postAuctionResults } from '#domain/auctions/commands.ts';
 import { attachRoomAudit, markRoom, roomAuctionOf } from '#domain/auctions/room.ts';
 import { roomDue } from '#domain/auctions/room-due.ts';
 import { fileUrl, md5Hex, newFileKey } from '#domain/documents/docservice.ts';
-import type { Micros } from '#domain/kernel/time.ts';
 import { results } from '#domain/room/engine.ts';
 import type { RoomAuctions } from '#domain/room/ports.ts';
 import { roomResultsContext } from '#runtime/contexts.ts';

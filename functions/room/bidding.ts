@@ -11,6 +11,7 @@ import {
   upToDate,
   type RoomContext,
 } from './room.ts';
+import type { BidOutcomeMessage } from './generated/protocol-types.ts';
 
 /**
  * A bidder's bid (`{"action":"bid","amount":N,"bidId"?:"..."}`), in three steps: a bid the client named is claimed
@@ -18,15 +19,7 @@ import {
  * answer journaled and, for a named bid, kept) before the room tells everyone else.
  */
 
-export interface BidAnswer {
-  type: 'bid';
-  outcome: 'accepted' | 'sealed' | 'refused';
-  amount: number;
-  code?: string;
-  message?: string;
-  /** The client's name of the bid, when it gave one. */
-  bidId?: string;
-}
+export type BidAnswer = BidOutcomeMessage;
 
 const refused = (amount: number, code: string, message: string): BidAnswer => ({
   type: 'bid',

@@ -290,6 +290,21 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(offenders(['functions'], (i) => i === 'lib' || i.startsWith('lib/'))).toEqual([]);
   });
 
+  it('keeps the protocol client out of the service: nothing in functions/ or lib/ imports client/', () => {
+    expect(offenders(['functions', 'lib'], (i) => i.startsWith('client/'))).toEqual([]);
+  });
+
+  it("keeps the protocol client on the protocol: client/ imports of functions/ only the room's generated message types and the room document's types, never code", () => {
+    const allowed = /^(functions\/room\/generated\/protocol-types\.ts|functions\/domain\/room\/model\.ts)$/;
+    expect(offenders(['client'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
+    const loaded = files(join(ROOT, 'client')).flatMap((f) =>
+      importsOf(f, { values: true })
+        .filter((i) => i.startsWith('functions/'))
+        .map((i) => `${rel(f)} -> ${i}`),
+    );
+    expect(loaded).toEqual([]);
+  });
+
   it('lets lib/ import from functions/ only the data tables, never handler code (but the build, a process of its own, that compiles them)', () => {
     const tables = [
       'functions/routes.ts',

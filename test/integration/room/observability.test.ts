@@ -7,7 +7,7 @@ import { rootLogger } from '../../../functions/runtime/observability.ts';
 import { clockOf, INSIDER } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { insiderInRoom } from './room-helpers.ts';
 
 /**
@@ -87,7 +87,7 @@ describe('the room observed as the API', { timeout: 120_000 }, () => {
       await bidder.ask({ action: 'resume' }, 'room');
       await bidder.ask({ action: 'ping' }, 'pong');
       await bidder.ask({ action: 'bid', amount: 1 }, 'bid');
-      await bidder.ask({ action: 'shout' }, 'error');
+      await bidder.ask('{"action":"shout"}', 'error');
       bidder.close();
       await vi.waitFor(
         () => expect(captured.lines()).toContainEqual(expect.objectContaining({ route: 'ws $disconnect' })),
