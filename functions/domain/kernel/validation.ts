@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { UnprocessableError } from './errors.ts';
+import { isObject, type JsonRecord } from './objects.ts';
 
 /**
  * Body checks. Each schema's validator is compiled at build time (ajv standalone code in
@@ -230,16 +231,19 @@ export const schemaCheck =
  * Unknown fields are refused at every level, as upstream's schematics models did ("Rogue field"): every object schema
  * with `properties` that the data itself is checked against (the root, its `properties`, `items`) gets
  * `additionalProperties: false` unless it says otherwise. Matchers (`contains`, `if`, `not`, `anyOf`…) only look at
- * some fields of a value and stay open. Applied in place to the request schemas (schemas/request-schemas.ts) before
- * their validators are generated, and so to the OpenAPI document that shows the same schema objects.
+ * some fields of a value and stay open. A copy: the schema given is left as declared (schemas/request-schemas.ts
+ * serves the closed copies, to the validators generated from them and to the OpenAPI document alike).
  */
-export function closeObjects(schema: unknown): void {
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
-  const s = schema as Record<string, unknown>;
-  if (s.properties && typeof s.properties === 'object' && !('additionalProperties' in s))
-    s.additionalProperties = false;
-  for (const child of Object.values((s.properties ?? {}) as Record<string, unknown>)) closeObjects(child);
-  for (const child of Array.isArray(s.items) ? s.items : [s.items]) closeObjects(child);
-  if (Array.isArray(s.prefixItems)) s.prefixItems.forEach(closeObjects);
-  if (typeof s.additionalProperties === 'object') closeObjects(s.additionalProperties);
+export function closed(schema: JsonRecord): JsonRecord {
+  const copy: JsonRecord = { ...schema };
+  const closedIf = (part: unknown) => (isObject(part) ? closed(part) : part);
+  if (isObject(schema.properties)) {
+    if (!('additionalProperties' in schema)) copy.additionalProperties = false;
+    copy.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, f]) => [name, closedIf(f)]));
+  }
+  if (schema.items !== undefined)
+    copy.items = Array.isArray(schema.items) ? schema.items.map(closedIf) : closedIf(schema.items);
+  if (Array.isArray(schema.prefixItems)) copy.prefixItems = schema.prefixItems.map(closedIf);
+  if (isObject(schema.additionalProperties)) copy.additionalProperties = closed(schema.additionalProperties);
+  return copy;
 }

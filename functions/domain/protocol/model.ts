@@ -43,7 +43,7 @@ export const fieldsOf = <F extends string>(model: ObjectModel<F>): F[] => Object
 
 /**
  * The closed JSON Schema of the fields a role writes (all of them by default): unknown fields are refused at every
- * depth (the request schemas are closed by `closeObjects` too), the model's required fields that are written stay
+ * depth (the request schemas are served closed by `closed` too), the model's required fields that are written stay
  * required unless `required` says otherwise.
  */
 export function schemaOf<F extends string>(
@@ -62,7 +62,7 @@ export function schemaOf<F extends string>(
 
 /**
  * The paths of the fields of `value` that `schema` does not know, at any depth: an object schema with `properties`
- * knows no others unless it says so (as `closeObjects` closes the request schemas); of `anyOf`/`oneOf` branches, the
+ * knows no others unless it says so (as `closed` closes the request schemas served); of `anyOf`/`oneOf` branches, the
  * one that knows them all. `__proto__` and `constructor` are unknown like any other name. Linear in the value.
  */
 export function unknownFields(schema: unknown, value: unknown, at: readonly string[] = []): string[][] {
@@ -176,20 +176,34 @@ export function multilingual<const N extends string, const S extends JsonSchema 
 
 /**
  * Gives every string without a bound `BOUNDS.text` and every list without one `BOUNDS.items` (in schema positions
- * only): the bound of a field not declared with a tighter one. Applied in place to the request schemas.
+ * only): the bound of a field not declared with a tighter one. A copy: the schema given is left as declared
+ * (schemas/request-schemas.ts serves the bounded copies).
  */
-export function boundAll(schema: unknown): void {
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
-  const s = schema as Record<string, unknown>;
-  const types = Array.isArray(s.type) ? s.type : [s.type];
-  if (types.includes('string') && s.maxLength === undefined && s.enum === undefined && s.const === undefined)
-    s.maxLength = BOUNDS.text;
-  if (types.includes('array') && s.maxItems === undefined) s.maxItems = BOUNDS.items;
-  for (const key of ['properties', 'patternProperties'])
-    if (s[key] && typeof s[key] === 'object') for (const child of Object.values(s[key] as object)) boundAll(child);
-  for (const key of ['items', 'additionalProperties', 'then', 'else']) boundAll(s[key]);
-  for (const key of ['anyOf', 'oneOf', 'allOf'])
-    if (Array.isArray(s[key])) for (const child of s[key] as unknown[]) boundAll(child);
+export function bounded(schema: JsonSchema): JsonSchema {
+  const copy: JsonSchema = { ...schema };
+  const boundedIf = (part: unknown) => (isObject(part) ? bounded(part) : part);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (
+    types.includes('string') &&
+    schema.maxLength === undefined &&
+    schema.enum === undefined &&
+    schema.const === undefined
+  )
+    copy.maxLength = BOUNDS.text;
+  if (types.includes('array') && schema.maxItems === undefined) copy.maxItems = BOUNDS.items;
+  for (const key of ['properties', 'patternProperties']) {
+    const fields = schema[key];
+    if (isObject(fields)) copy[key] = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, boundedIf(v)]));
+  }
+  for (const key of ['items', 'additionalProperties', 'then', 'else']) {
+    const part = schema[key];
+    if (isObject(part)) copy[key] = bounded(part);
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const parts = schema[key];
+    if (Array.isArray(parts)) copy[key] = parts.map(boundedIf);
+  }
+  return copy;
 }
 
 /**
