@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/a
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { mergePatch, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, mergePatch, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { completeOrganization, readDirectory, type OrganizationDirectory } from '../kernel/organization-directory.ts';
 import { actingRole, authorOf, type Principal } from '../kernel/principal.ts';
 import { checkEdited, writable } from '../protocol/model.ts';
@@ -41,7 +41,7 @@ export interface AssetsContext {
   createdId?: string;
 }
 
-const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
+const ASSET_ROLES: readonly AssetRole[] = ['owner', 'concierge', 'admin'];
 
 /** Completes the organizations of `fields` (only those listed in `touched`) from the directory entries read. */
 async function organizationsReader(ctx: AssetsContext, data: JsonRecord) {
@@ -49,7 +49,7 @@ async function organizationsReader(ctx: AssetsContext, data: JsonRecord) {
     ctx.organizations,
     ctx.type.organizations.map((f) => data[f]),
   );
-  return <T extends object>(fields: T, touched: JsonRecord): T =>
+  return <T extends JsonRecord>(fields: T, touched: JsonRecord): T =>
     ctx.type.organizations.reduce(
       (out, f) => (touched[f] === undefined ? out : completeOrganization(out, f, entries)),
       fields,
@@ -100,8 +100,8 @@ export async function createAsset(
 
 function roleOn(ctx: AssetsContext, a: Aggregate<Asset>): AssetRole {
   const role = actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash });
-  if (!ASSET_ROLES.includes(role)) throw new PermissionError('role');
-  return role as AssetRole;
+  if (!isOneOf(ASSET_ROLES, role)) throw new PermissionError('role');
+  return role;
 }
 
 /** The owner's content edits end with the rectification period (interface.md §3.2, §8). */
@@ -145,7 +145,7 @@ export function decideAssetPatch(
   data: JsonRecord,
   type: AssetTypeDefinition,
   now: Micros,
-  complete: <T extends object>(fields: T, touched: JsonRecord) => T = (fields) => fields,
+  complete: <T extends JsonRecord>(fields: T, touched: JsonRecord) => T = (fields) => fields,
 ): Asset | undefined {
   const asset = current.root;
   assertEditable(assetStatusGraph, asset.status, role, 'asset');

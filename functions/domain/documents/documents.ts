@@ -2,7 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Child, ChildOwner, ChildPlace } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, omit, type JsonRecord } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import type { Document as DocumentBody } from '../schemas/generated/request-types.ts';
@@ -88,7 +88,7 @@ export const lotDocumentModel = declare({
  * two values) is set by the server from the route, and the view's `previousVersions` is never written.
  */
 const SERVER_SET = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'] as const;
-const CREATE_FIELDS = fieldsOf(documentModel).filter((f) => !(SERVER_SET as readonly string[]).includes(f));
+const CREATE_FIELDS = fieldsOf(documentModel).filter((f) => !isOneOf(SERVER_SET, f));
 const EDIT_FIELDS = CREATE_FIELDS.filter((f) => f !== 'url' && f !== 'hash');
 
 /** A document's client fields, typed from the properties its validator checks (the type rules below only require more). */
@@ -162,12 +162,18 @@ function withFile(
   files: DocumentContext | undefined,
   previous?: DocumentRecord,
 ): JsonRecord {
-  if (OFFLINE_TYPES.includes(body.documentType as string)) return { ...body, format: OFFLINE_FORMAT };
-  if (WITHOUT_FILE.has(body.documentType as string)) return body;
+  const documentType = typeof body.documentType === 'string' ? body.documentType : '';
+  if (OFFLINE_TYPES.includes(documentType)) return { ...body, format: OFFLINE_FORMAT };
+  if (WITHOUT_FILE.has(documentType)) return body;
   if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash)
     return { ...body, url: previous.url };
   const ctx = requireFiles(files);
-  const key = checkDocumentUrl(ctx.keyring, ctx.docservice, body.url as string, body.hash as string | undefined);
+  const key = checkDocumentUrl(
+    ctx.keyring,
+    ctx.docservice,
+    String(body.url), // checked by the document schema before
+    typeof body.hash === 'string' ? body.hash : undefined,
+  );
   ctx.attached.push(key);
   return { ...body, url: `${ctx.collection}/${id}?download=${key}` };
 }

@@ -10,17 +10,28 @@ export type JsonRecord = Record<string, unknown>;
 
 export const isObject = (v: unknown): v is JsonRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Whether `value` is one of `choices`, telling the compiler so. */
+export const isOneOf = <T extends string>(choices: readonly T[], value: unknown): value is T =>
+  choices.some((choice) => choice === value);
+
+/**
+ * The keys of a record keyed by a known set (a status graph, a model's fields, a schema's properties). The one cast:
+ * `Object.keys` types keys as strings, since a wider object may hide in a record type; these records are literals.
+ */
+export const keysOf = <K extends string>(record: Readonly<Record<K, unknown>>): K[] => Object.keys(record) as K[];
+
 /**
  * PATCH semantics: objects merge key by key, arrays and scalars replace, `null` removes the field
  * (e.g. the concierge's `relatedLot: null`).
  */
-export function mergePatch<T extends object>(target: T, patch: object): T {
-  const out: JsonRecord = { ...(target as JsonRecord) };
+export function mergePatch<T extends JsonRecord>(target: T, patch: object): T {
+  const out: JsonRecord = { ...target };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else if (isObject(value) && isObject(out[key])) out[key] = mergePatch(out[key], value);
     else out[key] = value;
   }
+  // Typed as the target: every caller checks the merged object (by its schema or its rules) before it keeps it.
   return out as T;
 }
 
@@ -37,7 +48,8 @@ export function withDefaults(object: object, defaults: object): JsonRecord {
 /** Keeps only the listed top-level keys: fields a role may not change are dropped silently, as upstream. */
 export function pick(source: object, keys: readonly string[]): JsonRecord {
   const out: JsonRecord = {};
-  for (const key of keys) if (key in source) out[key] = (source as JsonRecord)[key];
+  const fields: JsonRecord = { ...source };
+  for (const key of keys) if (Object.hasOwn(fields, key)) out[key] = fields[key];
   return out;
 }
 

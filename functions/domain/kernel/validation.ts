@@ -16,8 +16,8 @@ export interface Validator {
 }
 
 /** The schema object an error's keyword sits in, found from its `schemaPath` (`#/properties/value/enum`). */
-function parentSchemaOf(e: ErrorObject, root: object | undefined): Record<string, unknown> | undefined {
-  if (e.parentSchema) return e.parentSchema as Record<string, unknown>;
+function parentSchemaOf(e: ErrorObject, root: object | undefined): JsonRecord | undefined {
+  if (isObject(e.parentSchema)) return e.parentSchema;
   if (!root || !e.schemaPath.startsWith('#')) return undefined;
   const segments = e.schemaPath
     .split('/')
@@ -25,23 +25,22 @@ function parentSchemaOf(e: ErrorObject, root: object | undefined): Record<string
     .map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
   let node: unknown = root;
   for (const segment of segments)
-    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
-  return node && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
+    node = Array.isArray(node) ? node[Number(segment)] : isObject(node) ? node[segment] : undefined;
+  return isObject(node) ? node : undefined;
 }
 
 function message(e: ErrorObject, root: object | undefined): string {
-  const custom = (parentSchemaOf(e, root) as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[
-    e.keyword
-  ];
-  if (custom) return custom;
-  const p = e.params as Record<string, any>;
+  const messages = parentSchemaOf(e, root)?.['x-messages'];
+  const custom = isObject(messages) ? messages[e.keyword] : undefined;
+  if (typeof custom === 'string' && custom) return custom;
+  const p = e.params;
   switch (e.keyword) {
     case 'required':
       return 'This field is required.';
     case 'additionalProperties':
       return 'Rogue field';
     case 'enum':
-      return `Value must be one of [${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(', ')}].`;
+      return `Value must be one of [${p.allowedValues.map((v: unknown) => `'${v}'`).join(', ')}].`;
     case 'const':
       return `Value must be one of ['${p.allowedValue}'].`;
     case 'type':
@@ -78,7 +77,7 @@ function pathOf(e: ErrorObject): string[] {
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const p = e.params as Record<string, any>;
+  const p = e.params;
   if (e.keyword === 'required') segments.push(p.missingProperty);
   if (e.keyword === 'additionalProperties') segments.push(p.additionalProperty);
   return segments;
@@ -195,7 +194,7 @@ function loadedValidator<N extends LoadableName>(name: N): RequestValidators[N] 
   const validator = loaded[name];
   if (!validator)
     throw new Error(`request validator "${name}" not loaded: await loadValidators() (lib/build.ts ships it)`);
-  return validator as RequestValidators[N];
+  return validator;
 }
 
 /** The land-parcel item validators by schema id (schemas/generated/validators.js), once loaded. */

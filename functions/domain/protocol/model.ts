@@ -1,5 +1,5 @@
 import { UnprocessableError } from '../kernel/errors.ts';
-import { isObject, pick, type JsonRecord } from '../kernel/objects.ts';
+import { isObject, keysOf, pick, type JsonRecord } from '../kernel/objects.ts';
 import { rogueFieldEntries } from '../kernel/validation.ts';
 
 /**
@@ -39,7 +39,7 @@ export function declare<const T extends Readonly<Record<string, JsonSchema>>>(mo
 }
 
 /** The names of a model's fields. */
-export const fieldsOf = <F extends string>(model: ObjectModel<F>): F[] => Object.keys(model.fields) as F[];
+export const fieldsOf = <F extends string>(model: ObjectModel<F>): F[] => keysOf(model.fields);
 
 /**
  * The closed JSON Schema of the fields a role writes (all of them by default): unknown fields are refused at every
@@ -82,7 +82,7 @@ export function unknownFields(schema: unknown, value: unknown, at: readonly stri
     }
   }
   if (Array.isArray(schema.allOf)) for (const part of schema.allOf) found.push(...unknownFields(part, value, at));
-  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (branches?.length) {
     const each = branches.map((branch) => unknownFields(branch, value, at));
     if (!each.some((paths) => paths.length === 0)) found.push(...each[0]);
@@ -96,9 +96,7 @@ export function unknownFields(schema: unknown, value: unknown, at: readonly stri
  */
 function assertNoUnknown(model: ObjectModel, data: JsonRecord, keys: readonly string[] = Object.keys(data)): void {
   const rogue = keys.flatMap((key) =>
-    Object.hasOwn(model.fields, key)
-      ? unknownFields(model.fields[key as keyof typeof model.fields], data[key], [key])
-      : [[key]],
+    Object.hasOwn(model.fields, key) ? unknownFields(model.fields[key], data[key], [key]) : [[key]],
   );
   if (rogue.length > 0) throw new UnprocessableError(rogueFieldEntries(rogue));
 }
@@ -211,9 +209,9 @@ export function bounded(schema: JsonSchema): JsonSchema {
  * PATCH did not write are not its own (an object stored by an earlier release may carry what the model now refuses)
  * and do not refuse it. Errors in the written fields stand.
  */
-export function checkEdited(check: (data: never) => void, merged: unknown, patch: JsonRecord): void {
+export function checkEdited<T>(check: (data: T) => void, merged: T, patch: JsonRecord): void {
   try {
-    check(merged as never);
+    check(merged);
   } catch (error) {
     if (!(error instanceof UnprocessableError)) throw error;
     const own = error.entries.filter((e) => Object.hasOwn(patch, e.name));
@@ -223,8 +221,8 @@ export function checkEdited(check: (data: never) => void, merged: unknown, patch
 
 /** An object without the fields its model knows but Agora drops (`refused`), as the originals' roles dropped them. */
 export function withoutRefused(model: ObjectModel, value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value) || !model.refused) return value;
-  const out = { ...(value as JsonRecord) };
+  if (!isObject(value) || !model.refused) return value;
+  const out = { ...value };
   for (const key of Object.keys(model.refused)) delete out[key];
   return out;
 }
