@@ -255,8 +255,8 @@ function view<D extends Award | Contract>(
 }
 
 // The children of kind AWARD (CONTRACT) are the awards (contracts) this file writes.
-const awardChildren = (children: readonly Child[]) => childrenOf(children, AWARD) as Child<Award>[];
-const contractChildren = (children: readonly Child[]) => childrenOf(children, CONTRACT) as Child<Contract>[];
+const awardChildren = (children: readonly Child[]) => childrenOf<Award>(children, AWARD);
+const contractChildren = (children: readonly Child[]) => childrenOf<Contract>(children, CONTRACT);
 
 /** The awards among an auction's children (without their documents). */
 export const awardsIn = (children: readonly Child[]): Award[] => awardChildren(children).map((c) => c.data);

@@ -76,7 +76,7 @@ export interface BidPolicy<A extends Auction = Auction> {
 export const BID = 'BID';
 
 export function bidRecords(children: Child[]): { bid: Bid; child: Child }[] {
-  return childrenOf(children, BID).map((child) => ({ bid: child.data as Bid, child }));
+  return childrenOf<Bid>(children, BID).map((child) => ({ bid: child.data, child }));
 }
 
 export const bidsOf = (children: Child[]): Bid[] => bidRecords(children).map((r) => r.bid);

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { Child, ChildOwner, ChildPlace } from '../kernel/aggregate.ts';
+import { childrenWhere, type Child, type ChildOwner, type ChildPlace } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { isOneOf, omit, type JsonRecord } from '../kernel/objects.ts';
@@ -156,12 +156,12 @@ const sameLink = (sent: unknown, stored: string | undefined, files: DocumentCont
  * own link, the path `<collection>/<id>?download=<key>` (made absolute when answered). A version that resends its
  * previous `url` and `hash` keeps the file.
  */
-function withFile(
-  body: JsonRecord,
+function withFile<B extends JsonRecord>(
+  body: B,
   id: string,
   files: DocumentContext | undefined,
   previous?: DocumentRecord,
-): JsonRecord {
+): B {
   const documentType = typeof body.documentType === 'string' ? body.documentType : '';
   if (OFFLINE_TYPES.includes(documentType)) return { ...body, format: OFFLINE_FORMAT };
   if (WITHOUT_FILE.has(documentType)) return body;
@@ -202,9 +202,10 @@ const versionPlace = (scope: ChildOwner | undefined, id: string, version: number
 
 /** The document versions of one scope. */
 const inScope = (children: Child[], scope: ChildOwner | undefined): Child<DocumentRecord>[] =>
-  children.filter(
+  childrenWhere<DocumentRecord>(
+    children,
     (c) => c.place.kind === DOC && c.place.under?.kind === scope?.kind && c.place.under?.id === scope?.id,
-  ) as Child<DocumentRecord>[]; // a DOC child holds a document record
+  );
 
 /** Stored order: by document id, then version. */
 /** Versions oldest first; documents keep the order they were made in (the children's order), as a stable sort. */
@@ -220,14 +221,14 @@ export function newDocument(
   checkNew(body);
   const at = formatKyiv(meta.now);
   const id = meta.id ?? newId();
-  const document = {
+  const document: DocumentRecord = {
     ...withFile(body, id, meta.files),
     id,
     documentOf: meta.documentOf,
     ...(meta.author && { author: meta.author }),
     datePublished: at,
     dateModified: at,
-  } as DocumentRecord;
+  };
   return { document, child: { place: versionPlace(scope, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -236,17 +237,17 @@ export function newDocument(
  * checks and no `hash` or `format`, as upstream.
  */
 export function serverDocument(
-  fields: JsonRecord,
+  fields: DocumentFields,
   meta: { documentOf: string; now: Micros },
 ): { document: DocumentRecord; child: Child } {
   const at = formatKyiv(meta.now);
-  const document = {
+  const document: DocumentRecord = {
     ...fields,
     id: newId(),
     documentOf: meta.documentOf,
     datePublished: at,
     dateModified: at,
-  } as DocumentRecord;
+  };
   return { document, child: { place: versionPlace(undefined, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -254,7 +255,7 @@ export function serverDocument(
 function versions(children: Child[], scope?: ChildOwner): Map<string, DocumentRecord[]> {
   const byId = new Map<string, DocumentRecord[]>();
   for (const c of inScope(children, scope).sort(byVersion)) {
-    byId.set(c.place.id, [...(byId.get(c.place.id) ?? []), c.data as DocumentRecord]);
+    byId.set(c.place.id, [...(byId.get(c.place.id) ?? []), c.data]);
   }
   return byId;
 }
@@ -378,7 +379,7 @@ export function documentRead(
 ): { data: DocumentRecord } | { redirect: string } {
   const document = documentWithHistory(children, id, scope);
   if (query.download === undefined) return { data: document };
-  const versions = [document, ...(document.previousVersions as DocumentRecord[])];
+  const versions = [document, ...(document.previousVersions ?? [])];
   if (!versions.some((v) => downloadKey(v) === query.download)) throw new NotFoundError('download');
   const ctx = requireFiles(files);
   return { redirect: temporaryUrl(ctx.keyring, ctx.docservice, query.download, ctx.nowSeconds) };
