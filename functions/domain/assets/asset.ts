@@ -158,8 +158,8 @@ export interface AssetTypeDefinition {
   relatedProcesses?: {
     /** At most this many on one asset. */
     max: number;
-    /** Validates one related process (422). */
-    accept(process: JsonRecord): RelatedProcess;
+    /** Validates one related process (422), with the id the caller gives it. */
+    accept(process: JsonRecord, id: string): RelatedProcess;
   };
 }
 

@@ -18,7 +18,8 @@ export const isOneOf = <T extends string>(choices: readonly T[], value: unknown)
  * The keys of a record keyed by a known set (a status graph, a model's fields, a schema's properties). The one cast:
  * `Object.keys` types keys as strings, since a wider object may hide in a record type; these records are literals.
  */
-export const keysOf = <K extends string>(record: Readonly<Record<K, unknown>>): K[] => Object.keys(record) as K[];
+export const keysOf = <K extends string>(record: Readonly<Partial<Record<K, unknown>>>): K[] =>
+  Object.keys(record) as K[];
 
 /**
  * PATCH semantics: objects merge key by key, arrays and scalars replace, `null` removes the field
@@ -33,6 +34,16 @@ export function mergePatch<T extends JsonRecord>(target: T, patch: object): T {
   }
   // Typed as the target: every caller checks the merged object (by its schema or its rules) before it keeps it.
   return out as T;
+}
+
+/**
+ * `object` without one of its optional fields (only those: a required one removed would not leave a `T`): still a
+ * `T`. The one cast of such removals: TypeScript types the rest of a destructuring as an `Omit`, which is not a `T`
+ * (and loses the members of a union).
+ */
+export function withoutField<T extends object, K extends keyof T>(object: T, key: K): T {
+  const { [key]: _removed, ...rest } = object;
+  return rest as T;
 }
 
 /** `object` with every field it lacks taken from `defaults`, recursively (what `object` has always wins). */
