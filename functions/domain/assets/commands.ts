@@ -77,6 +77,7 @@ export async function createAsset(
   const fields = type.accept(complete(sent, sent));
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
+  // The fields the type's `accept` checked by its schema, with its assetType and the server's: an asset of that type.
   const asset = withTestTitles({
     assetType: type.assetType,
     ...fields,
@@ -158,6 +159,7 @@ export function decideAssetPatch(
     for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
   }
   assertKeepsLot(asset, merged);
+  // The server's fields as stored and the rest as the type's `accept` checked them: an asset of its type.
   const next = {
     ...pick(merged, SERVER_FIELDS),
     ...acceptEdited(type, omit(merged, SERVER_FIELDS), asset, patch),
@@ -270,6 +272,7 @@ export async function addAssetDecision(ctx: AssetsContext, id: string, data: Jso
         throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
       }
       result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: ctx.createdId ?? newId() });
+      // Only types with decisions get here (ctx.type.decisions), so the record stays of its type.
       return {
         root: {
           ...asset,

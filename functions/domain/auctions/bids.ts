@@ -1,7 +1,7 @@
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { tokenMatches } from '../kernel/ids.ts';
-import type { JsonRecord } from '../kernel/objects.ts';
+import { withoutField, type JsonRecord } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
@@ -130,13 +130,12 @@ const hasParticipationLink = (a: AuctionParts, bid: Bid): boolean =>
  * auction system), computed from `links` when given, never read from storage.
  */
 export function bidView(a: AuctionParts, bid: Bid, links?: ParticipationLinks): Bid {
-  const { participationUrl: _, ...rest } = bid;
   const documents = allDocuments(a.children, documentScope(BID, bid.id));
   return {
-    ...rest,
+    ...withoutField(bid, 'participationUrl'),
     ...(documents.length && { documents }),
     ...(links && hasParticipationLink(a, bid) && { participationUrl: participationUrlOf(links, a.root, bid.id) }),
-  } as Bid;
+  };
 }
 
 /** The bids GET shows inside the auction: none while they are hidden, otherwise all but drafts. */

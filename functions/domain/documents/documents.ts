@@ -276,6 +276,7 @@ export function newVersion(
   // A stored link is a path; carried over (no `url` sent), it is checked as the absolute link it stands for.
   const kept = input.url === undefined && typeof body.url === 'string' && body.url.startsWith('/');
   checkNew(kept ? { ...body, url: `http://link.invalid${body.url}` } : body);
+  // Checked just above (a kept link as the absolute link it stands for, so the check ran on a copy).
   const document = {
     ...withFile(body, id, meta.files, previous),
     id,
@@ -303,6 +304,7 @@ export function patchedDocument(
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
+  // Checked below as a document, its server fields aside (on a copy: its stored link checked as an absolute one).
   const document = { ...previous, ...writable(documentModel, input, EDIT_FIELDS) } as DocumentRecord;
   const body = omit(document, SERVER_SET);
   // The stored link is a path; it is checked as the absolute link it stands for.

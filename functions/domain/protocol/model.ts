@@ -162,14 +162,19 @@ export const list = (items: JsonSchema, max: number = BOUNDS.items, extra: JsonS
 /** A field the original model has and the server sets (ids, dates, statuses): known, never taken from a client. */
 export const serverSet = {} as const;
 
+/** A field and its translations, typed by name: schemas built with it keep their property names for their types. */
+type Multilingual<N extends string, S extends JsonSchema> = { [K in N]: S } & {
+  [K in `${N}_en` | `${N}_ru`]: Omit<S, 'minLength'>;
+};
 /** A text field and its `_en` / `_ru` translations, as the originals' multilingual fields (translations may be empty). */
-export function multilingual<const N extends string, const S extends JsonSchema = typeof TEXT>(
+export function multilingual<const N extends string>(field: N): Multilingual<N, typeof TEXT>;
+export function multilingual<const N extends string, const S extends JsonSchema>(
   field: N,
-  schema: S = TEXT as unknown as S,
-): { [K in N]: S } & { [K in `${N}_en` | `${N}_ru`]: Omit<S, 'minLength'> } {
+  schema: S,
+): Multilingual<N, S>;
+export function multilingual(field: string, schema: JsonSchema = TEXT): JsonSchema {
   const { minLength: _optional, ...plain } = schema;
-  // Typed by name so that schemas built with it keep their property names for the types derived from them.
-  return { [field]: schema, [`${field}_en`]: plain, [`${field}_ru`]: plain } as never;
+  return { [field]: schema, [`${field}_en`]: plain, [`${field}_ru`]: plain };
 }
 
 /**
