@@ -1,8 +1,8 @@
 /** Plain JSON object helpers shared by every registry. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /**
- * `any`-valued: the domain no longer uses it (it takes `JsonRecord` and narrows, or a record type); the HTTP kit, the
- * idempotency records and the migrations still do, outside the domain.
+ * `any`-valued: the domain and the HTTP kit no longer use it (they take `JsonRecord` and narrow, or a record type);
+ * three store modules still do (aggregates.ts, batch.ts and organizations.ts: stored items read back unparsed).
  */
 export type JsonObject = { [key: string]: any };
 /** A JSON object whose values are not known yet (a body before its check, a stored object read back): narrow first. */
