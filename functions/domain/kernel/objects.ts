@@ -57,10 +57,9 @@ export function withDefaults(object: object, defaults: object): JsonRecord {
 }
 
 /** Keeps only the listed top-level keys: fields a role may not change are dropped silently, as upstream. */
-export function pick(source: object, keys: readonly string[]): JsonRecord {
+export function pick(source: JsonRecord, keys: readonly string[]): JsonRecord {
   const out: JsonRecord = {};
-  const fields: JsonRecord = { ...source };
-  for (const key of keys) if (Object.hasOwn(fields, key)) out[key] = fields[key];
+  for (const key of keys) if (key in source) out[key] = source[key];
   return out;
 }
 
