@@ -6,7 +6,9 @@
  * - `functions/domain/schemas/generated/request-validators.js` (+ `.d.ts`): every request body schema
  *   (functions/domain/schemas/request-schemas.ts), one named export each, so a bundle keeps only those it uses;
  * - `functions/room/generated/protocol-validators.js` (+ `.d.ts`): the room's incoming messages
- *   (functions/room/protocol.schema.json), one export per action.
+ *   (functions/room/protocol.schema.json), one export per action;
+ * - `functions/domain/schemas/generated/request-types.ts` and `functions/room/generated/protocol-types.ts`: the types
+ *   of the same request bodies and of every room message, both ways (bin/request-types.ts).
  *
  *   npm run generate
  *
@@ -23,7 +25,7 @@ import { runtime } from '../functions/domain/kernel/json-schema-runtime.ts';
 import { requestSchemas } from '../functions/domain/schemas/request-schemas.ts';
 import { schemaDocument } from '../functions/domain/schemas/documents.ts';
 import { listSchemas } from '../functions/domain/schemas/registry.ts';
-import { generateRequestTypes } from './request-types.ts';
+import { generateDefinitionTypes, generateRequestTypes } from './request-types.ts';
 import protocol from '../functions/room/protocol.schema.json' with { type: 'json' };
 import { ROOM_ACTIONS } from '../functions/room/actions.ts';
 import { Ajv as Ajv07 } from 'ajv';
@@ -191,9 +193,28 @@ export const REQUEST_TYPES_OUTPUT = fileURLToPath(
 );
 export const requestTypes = (): string => generateRequestTypes(requestSchemas);
 
+/**
+ * The room's message types, both ways: `IncomingMessage` (what a client sends: the schema's root) and one type per
+ * definition (`bid` → `BidMessage`, `outgoing` → `OutgoingMessage`), which the room, its clients and tests use.
+ */
+export const ROOM_TYPES_OUTPUT = fileURLToPath(
+  new URL('../functions/room/generated/protocol-types.ts', import.meta.url),
+);
+export const roomTypes = (): string =>
+  generateDefinitionTypes(protocol, {
+    header: ROOM_HEADER,
+    root: 'IncomingMessage',
+    name: (definition) => `${definition[0]!.toUpperCase()}${definition.slice(1)}Message`,
+  });
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(REQUEST_TYPES_OUTPUT, requestTypes());
-  console.log(`wrote ${REQUEST_TYPES_OUTPUT}`);
+  for (const [text, out] of [
+    [requestTypes(), REQUEST_TYPES_OUTPUT],
+    [roomTypes(), ROOM_TYPES_OUTPUT],
+  ] as const) {
+    writeFileSync(out, text);
+    console.log(`wrote ${out}`);
+  }
   for (const [{ js, dts }, out] of [
     [generateValidators(), OUTPUT],
     [generateRequestValidators(), REQUEST_OUTPUT],

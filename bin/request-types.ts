@@ -5,6 +5,9 @@
  * the finished objects here needs none. Only the keywords that shape a value are read (type, properties, required,
  * additionalProperties, items, enum, const, anyOf, oneOf, allOf); the rest (formats, lengths, if/then) only narrow
  * values inside those shapes, which the validator checks.
+ *
+ * The room's message protocol (functions/room/protocol.schema.json) is typed by the same reading
+ * (`generateDefinitionTypes`): one type per definition, `$ref`s by name, each definition's description as its comment.
  */
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema =>
@@ -30,27 +33,40 @@ const PRIMITIVE: Record<string, string> = {
   null: 'null',
 };
 
-function objectType(schema: Schema, depth: number): string {
+/**
+ * How a schema reads beyond the shaping keywords: `ref` names the type a `$ref` points to (the protocol's
+ * definitions); `exact` reads an object that lists its properties and says nothing of others as having no others.
+ */
+interface Reading {
+  ref?: (ref: string) => string;
+  exact?: boolean;
+}
+const OPEN: Reading = {};
+
+function objectType(schema: Schema, depth: number, reading: Reading): string {
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const lines = Object.entries(properties).map(
-    ([name, sub]) => `${pad(depth + 1)}${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, depth + 1)};`,
+    ([name, sub]) =>
+      `${pad(depth + 1)}${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, depth + 1, reading)};`,
   );
   const extra = schema.additionalProperties;
-  if (extra === undefined || extra === true) lines.push(`${pad(depth + 1)}[k: string]: unknown;`);
-  else if (isSchema(extra)) lines.push(`${pad(depth + 1)}[k: string]: ${typeOf(extra, depth + 1)};`);
+  const closed = reading.exact && extra === undefined && lines.length > 0;
+  if (!closed && (extra === undefined || extra === true)) lines.push(`${pad(depth + 1)}[k: string]: unknown;`);
+  else if (isSchema(extra)) lines.push(`${pad(depth + 1)}[k: string]: ${typeOf(extra, depth + 1, reading)};`);
   return lines.length === 0 ? 'Record<string, never>' : `{\n${lines.join('\n')}\n${pad(depth)}}`;
 }
 
-function typeOf(schema: unknown, depth: number): string {
+function typeOf(schema: unknown, depth: number, reading: Reading = OPEN): string {
   if (schema === true || !isSchema(schema)) return 'unknown';
+  if (typeof schema.$ref === 'string' && reading.ref) return reading.ref(schema.$ref);
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return union(schema.enum.map((v) => JSON.stringify(v)));
   for (const k of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(schema[k])) {
       const { [k]: _alternatives, ...rest } = schema;
-      const base = Object.keys(rest).some((r) => r in SHAPING) ? typeOf(rest, depth) : undefined;
-      const alternatives = union((schema[k] as unknown[]).map((s) => typeOf(s, depth)));
+      const base = Object.keys(rest).some((r) => r in SHAPING) ? typeOf(rest, depth, reading) : undefined;
+      const alternatives = union((schema[k] as unknown[]).map((s) => typeOf(s, depth, reading)));
       return base && base !== 'unknown' && alternatives !== 'unknown'
         ? `${base} & (${alternatives})`
         : (base ?? alternatives);
@@ -59,7 +75,7 @@ function typeOf(schema: unknown, depth: number): string {
   if (Array.isArray(schema.allOf)) {
     const { allOf, ...rest } = schema;
     return (
-      [typeOf(rest, depth), ...(allOf as unknown[]).map((s) => typeOf(s, depth))]
+      [typeOf(rest, depth, reading), ...(allOf as unknown[]).map((s) => typeOf(s, depth, reading))]
         .filter((t) => t !== 'unknown')
         .join(' & ') || 'unknown'
     );
@@ -69,13 +85,13 @@ function typeOf(schema: unknown, depth: number): string {
     : typeof schema.type === 'string'
       ? [schema.type]
       : [];
-  if (types.length === 0) return isSchema(schema.properties) ? objectType(schema, depth) : 'unknown';
+  if (types.length === 0) return isSchema(schema.properties) ? objectType(schema, depth, reading) : 'unknown';
   return union(
     types.map((t) =>
       t === 'object'
-        ? objectType(schema, depth)
+        ? objectType(schema, depth, reading)
         : t === 'array'
-          ? `Array<${typeOf(schema.items, depth)}>`
+          ? `Array<${typeOf(schema.items, depth, reading)}>`
           : (PRIMITIVE[t] ?? 'unknown'),
     ),
   );
@@ -97,4 +113,40 @@ export function generateRequestTypes(schemas: Readonly<Record<string, object>>):
   // The validator's name → its body's type: what a passed check (`checkWith`) proves about the data.
   const byName = names.map((n) => `  ${key(n)}: ${pascal(n)};\n`).join('');
   return `${TYPES_HEADER}${types}\n/** Each request body's type by the name of its validator. */\nexport interface RequestTypes {\n${byName}}\n`;
+}
+
+/** A description as a doc comment of lines at most 120 wide. */
+function docComment(text: unknown): string {
+  if (typeof text !== 'string') return '';
+  const lines: string[] = [];
+  for (const word of text.replaceAll('*/', '*\\/').split(/\s+/)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + word.length < 116) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return `/**\n${lines.map((l) => ` * ${l}\n`).join('')} */\n`;
+}
+
+/**
+ * One exported type per definition of a schema (`#/definitions/<name>` → `name(<name>)`) and one for the root,
+ * named `root`; objects are exact (`Reading.exact`): what a definition lists is all there is.
+ */
+export function generateDefinitionTypes(
+  schema: { definitions: Readonly<Record<string, object>> } & object,
+  { header, root, name }: { header: string; root: string; name: (definition: string) => string },
+): string {
+  const reading: Reading = {
+    exact: true,
+    ref: (ref) => {
+      const definition = /^#\/definitions\/(\w+)$/.exec(ref)?.[1];
+      if (!definition || !(definition in schema.definitions)) throw new Error(`unknown $ref ${ref}`);
+      return name(definition);
+    },
+  };
+  const { definitions, ...top } = schema;
+  const named = [[root, top], ...Object.entries(definitions).map(([d, s]) => [name(d), s] as const)] as const;
+  const types = named.map(
+    ([n, s]) => `\n${docComment((s as Schema).description)}export type ${n} = ${typeOf(s, 0, reading)};\n`,
+  );
+  return header + types.join('');
 }

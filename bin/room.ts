@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import WebSocket from 'ws';
+import { type Received, type Refused, RoomClient, type RoomDocument, RoomError } from '../client/room-client.ts';
+import type { Stage } from '../functions/domain/room/model.ts';
+import type { IncomingMessage } from '../functions/room/generated/protocol-types.ts';
 import { answerHelp } from './cli-help.ts';
 
 /**
- * `npm run -s room -- <command>`: a small command-line client of the auction room (functions/room/protocol.schema.json),
+ * `npm run -s room -- <command>`: a small command-line client of the auction room (client/room-client.ts),
  * doing what a person does in the room's page. Any room link works: an auctionUrl (an observer) or a bidder's
  * participationUrl (that bidder). The room's WebSocket is found as the page finds it: the one the auction's page names
  * (`data-socket`: in AWS the room stack's, on another host), else `ws(s)://<the link's host>/room` (the local
@@ -22,8 +24,6 @@ answerHelp(
   USAGE,
 );
 const ANSWER_WITHIN_MS = 15_000;
-
-type Message = { type: string; [key: string]: any };
 
 function fail(text: string, code = 1): never {
   console.error(text);
@@ -63,69 +63,32 @@ async function roomUrlOf(link: string): Promise<string> {
   const at = parts.findIndex((part) => /^[0-9a-f]{32}$/.test(part));
   if (at < 0) return fail(`no auction id in ${link}`, 2);
   const page = new URL(parts.slice(0, at + 1).join('/'), url);
-  const room = new URL(
-    process.env.AGORA_ROOM_URL ??
-      (await socketOfPage(page)) ??
-      `${url.protocol.replace(/^http/, 'ws')}//${url.host}/room`,
-  );
-  room.searchParams.set('auction_id', parts[at]);
-  for (const [name, value] of url.searchParams) room.searchParams.set(name, value);
-  return room.href;
+  const endpoint = process.env.AGORA_ROOM_URL ?? (await socketOfPage(page)) ?? url.origin;
+  return RoomClient.url(endpoint, parts[at], link);
 }
 
-/** A connection to the room that keeps what it receives and can wait for the next message of a type. */
+/** A connection to the room whose every failure (refused, unreachable, an error answer, no answer) ends the command. */
 async function connect(link: string) {
   const roomUrl = await roomUrlOf(link);
-  const ws = new WebSocket(roomUrl);
-  const received: Message[] = [];
-  let wake = () => {};
-  ws.on('message', (data) => {
-    received.push(JSON.parse(data.toString('utf8')) as Message);
-    wake();
+  const room = await RoomClient.open(roomUrl).catch((error: Refused | Error) => {
+    if (error instanceof Error) return fail(`cannot reach the room at ${roomUrl.split('?')[0]}: ${error.message}`);
+    const reason = typeof error.body === 'string' ? error.body : error.body?.errors?.[0]?.description;
+    return fail(`the room refused the link (${error.status}): ${reason || 'no reason given'}`);
   });
-  await new Promise<void>((resolve) => {
-    ws.once('open', () => resolve());
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        body += chunk.toString('utf8');
-      });
-      res.on('end', () => {
-        const error = (() => {
-          try {
-            return JSON.parse(body).errors?.[0]?.description;
-          } catch {
-            return body;
-          }
-        })();
-        fail(`the room refused the link (${res.statusCode}): ${error || 'no reason given'}`);
-      });
-    });
-    ws.once('error', (error) => fail(`cannot reach the room at ${roomUrl.split('?')[0]}: ${error.message}`));
-  });
-  /** Sends `message` and waits for the first answer of one of `types` after it. */
-  const ask = async (message: unknown, ...types: string[]): Promise<Message> => {
-    const from = received.length;
-    ws.send(JSON.stringify(message));
-    const deadline = Date.now() + ANSWER_WITHIN_MS;
-    for (;;) {
-      const answer = received.slice(from).find((m) => types.includes(m.type) || m.type === 'error');
-      if (answer?.type === 'error') fail(`the room answered: ${JSON.stringify(answer.errors)}`);
-      if (answer) return answer;
-      if (Date.now() > deadline) fail(`no answer from the room within ${ANSWER_WITHIN_MS / 1000} s`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 500);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  };
-  return { ask, close: () => ws.close() };
+  /** Sends `message` and waits for the first answer of `type` after it. */
+  const ask = <T extends Received['type']>(message: IncomingMessage, type: T) =>
+    room
+      .ask(message, type, ANSWER_WITHIN_MS)
+      .catch((error: Error) =>
+        fail(
+          error instanceof RoomError ? error.message : `no answer from the room within ${ANSWER_WITHIN_MS / 1000} s`,
+        ),
+      );
+  return { ask, close: () => room.close() };
 }
 
-const currentStageOf = (document: any) => document.stages[document.currentStage - document.stagesFrom];
+const currentStageOf = (document: RoomDocument): Stage | undefined =>
+  document.stages[document.currentStage - document.stagesFrom];
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   async stage([link, wanted]) {
@@ -133,9 +96,9 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     const room = await connect(link);
     const { document } = await room.ask({ action: 'resume' }, 'room');
     room.close();
-    const stage = document.stages.find((s: any) => s.name === wanted || s.type === wanted);
+    const stage = document.stages.find((s) => s.name === wanted || s.type === wanted);
     if (!stage)
-      fail(`no stage ${wanted} in the room: ${[...new Set(document.stages.map((s: any) => s.type))].join(', ')}`);
+      return fail(`no stage ${wanted} in the room: ${[...new Set(document.stages.map((s) => s.type))].join(', ')}`);
     console.log(stage.start);
     return 0;
   },
@@ -147,7 +110,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     room.close();
     const summary = {
       stage: currentStageOf(document)?.name,
-      results: document.results.map((r: any) => ({
+      results: document.results.map((r) => ({
         bidder: r.bidderId ?? `Bidder #${r.bidderNumber}`,
         amount: r.amount,
         ...(r.dutchWinner && { dutchWinner: true }),
@@ -167,8 +130,10 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     const room = await connect(link);
     const { document } = await room.ask({ action: 'resume' }, 'room');
     const stage = currentStageOf(document);
-    if (given === 'accept' && stage?.type !== 'dutch') fail(`accept: the room is in ${stage?.name}, not a Dutch step`);
-    const amount = given === 'accept' ? stage.amount : Number(given);
+    const dutchAmount = stage?.type === 'dutch' ? stage.amount : undefined;
+    if (given === 'accept' && dutchAmount === undefined)
+      fail(`accept: the room is in ${stage?.name}, not a Dutch step`);
+    const amount = given === 'accept' ? dutchAmount! : Number(given);
     // A named bid: were it sent twice, the room would answer the first again, never take a second bid.
     const answer = await room.ask({ action: 'bid', amount, bidId: randomBytes(12).toString('base64url') }, 'bid');
     room.close();

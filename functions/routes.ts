@@ -359,7 +359,7 @@ const DOCS: readonly RouteRow[] = [
 ];
 
 /**
- * The auction room's page of one auction type (functions/room-page/: plain HTML handlers, not the JSON kit), public,
+ * The auction room's page of one auction type (functions/room-page/: HTML through the HTTP kit's pageHandler), public,
  * at the path its bidders' links name (`<path>/{auctionId}`: domain/auctions/room-links.ts). `kind` names its operations.
  */
 const roomPage = (path: string, type: string, kind: string): RouteDefinition[] =>

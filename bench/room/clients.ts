@@ -7,8 +7,11 @@
  * from the message text (the first `"version":N`, the document's own: an escaped quote in a display text never matches)
  * and keep the text; a real observer's JSON.parse runs on its own machine, not on the 2 CPUs the server uses here
  * (ROOM_CLIENT_PARSE=1 parses every message anyway). Bidder connections parse every message: they bid from it.
+ * Each connection is the room client the CLI and the tests use (client/room-client.ts), which leaves the room
+ * documents to this file (`take`) and keeps the answers.
  */
-import WebSocket from 'ws';
+import { RoomClient, type RoomDocument } from '../../client/room-client.ts';
+import type { Stage } from '../../functions/domain/room/model.ts';
 
 export type Command =
   | { op: 'open'; conns: { id: number; auction: number; url: string; bidder: boolean }[] }
@@ -41,16 +44,15 @@ interface Conn {
   id: number;
   auction: number;
   bidder: boolean;
-  ws: WebSocket;
+  client: RoomClient;
   /** The newest version seen, and when each version was first covered (told it or a newer one). */
   max: number;
   told: Map<number, number>;
   /** The last room message (text), and parsed for bidders. */
   last?: string;
-  doc?: any;
+  doc?: RoomDocument;
   /** The last message is the final document (ended, names revealed); looked at once the driver waits for the end. */
   over?: boolean;
-  onAnswer?: (answer: any) => void;
 }
 
 const conns = new Map<number, Conn>();
@@ -59,12 +61,9 @@ let watchEnd = false;
 const byAuction = new Map<number, Conn[]>();
 const send = (reply: Reply): void => void process.send!(reply);
 
-function onMessage(c: Conn, text: string) {
-  if (!text.startsWith('{"type":"room"')) {
-    const message = JSON.parse(text);
-    if (message.type === 'bid') c.onAnswer?.(message);
-    return;
-  }
+/** A room document on `c`: taken here (true), every other message left to the client. */
+function onMessage(c: Conn, text: string): boolean {
+  if (!text.startsWith('{"type":"room"')) return false;
   const at = now();
   const version = Number(VERSION.exec(text)?.[1] ?? 0);
   if (c.last === undefined) withDocument++;
@@ -76,6 +75,7 @@ function onMessage(c: Conn, text: string) {
     c.max = version;
   }
   for (const scope of ['all', `auction ${c.auction}`, `conn ${c.id}`]) for (const w of waiters.get(scope) ?? []) w();
+  return true;
 }
 
 /** Waiters by what they watch: every connection, one auction's, one connection. */
@@ -97,21 +97,16 @@ function until(scope: string, done: () => boolean, timeoutMs: number): Promise<v
   });
 }
 
-function open(spec: { id: number; auction: number; url: string; bidder: boolean }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(spec.url, { perMessageDeflate: false });
-    const c: Conn = { ...spec, ws, max: 0, told: new Map() };
-    ws.on('message', (data) => onMessage(c, data.toString('utf8')));
-    ws.once('open', () => {
-      conns.set(c.id, c);
-      byAuction.set(c.auction, [...(byAuction.get(c.auction) ?? []), c]);
-      resolve();
-    });
-    ws.once('error', reject);
-  });
+async function open(spec: { id: number; auction: number; url: string; bidder: boolean }): Promise<void> {
+  // The room sends nothing before the connection's first message, so no document comes before `c` is set.
+  let c: Conn | undefined;
+  const client = await RoomClient.open(spec.url, { perMessageDeflate: false, take: (text) => onMessage(c!, text) });
+  c = { ...spec, client, max: 0, told: new Map() };
+  conns.set(c.id, c);
+  byAuction.set(c.auction, [...(byAuction.get(c.auction) ?? []), c]);
 }
 
-const stage = (doc: any) => doc?.stages[doc.currentStage - doc.stagesFrom];
+const stage = (doc: RoomDocument | undefined): Stage | undefined => doc?.stages[doc.currentStage - doc.stagesFrom];
 
 async function handle(command: Command): Promise<void> {
   switch (command.op) {
@@ -129,25 +124,21 @@ async function handle(command: Command): Promise<void> {
       return send({ op: 'opened', failed: failed.slice(0, 5) });
     }
     case 'resume': {
-      for (const c of conns.values()) c.ws.send(JSON.stringify({ action: 'resume' }));
+      for (const c of conns.values()) c.client.send({ action: 'resume' });
       await until('all', () => withDocument === conns.size, 600_000);
       return send({ op: 'resumed' });
     }
     case 'bid': {
       // The open round's amount, sent as soon as a round above the last accepted bid shows on this connection.
       const c = conns.get(command.id)!;
-      const ready = () => stage(c.doc)?.type === 'english' && stage(c.doc).amount > command.above;
+      const ready = () => stage(c.doc)?.type === 'english' && (stage(c.doc)?.amount ?? 0) > command.above;
       await until(`conn ${c.id}`, ready, command.timeoutMs);
       if (!ready())
         return send({ ...command, op: 'bid', sent: 0, answered: 0, outcome: 'no round', amount: 0, version: 0 });
-      const amount = stage(c.doc).amount;
-      const version = c.doc.version;
+      const amount = stage(c.doc)!.amount!;
+      const version = c.doc!.version;
       const sent = now();
-      const answer = await new Promise<any>((resolve) => {
-        c.onAnswer = resolve;
-        c.ws.send(JSON.stringify({ action: 'bid', amount }));
-      });
-      c.onAnswer = undefined;
+      const answer = await c.client.ask({ action: 'bid', amount }, 'bid', command.timeoutMs);
       return send({ op: 'bid', key: command.key, sent, answered: now(), outcome: answer.outcome, amount, version });
     }
     case 'seen': {
@@ -158,7 +149,7 @@ async function handle(command: Command): Promise<void> {
     }
     case 'final': {
       const mine = byAuction.get(command.auction) ?? [];
-      const docOf = (c: Conn) => (c.last ? JSON.parse(c.last).document : undefined);
+      const docOf = (c: Conn): RoomDocument | undefined => (c.last ? JSON.parse(c.last).document : undefined);
       watchEnd = true;
       for (const c of mine) c.over = !!c.last?.includes('"namesRevealed":true') && c.last.includes('"ended":{');
       const over = (c: Conn) => !!c.over;
@@ -180,7 +171,7 @@ async function handle(command: Command): Promise<void> {
       });
     }
     case 'close': {
-      for (const c of conns.values()) c.ws.close();
+      for (const c of conns.values()) c.client.close();
       setTimeout(() => process.exit(0), 500);
     }
   }

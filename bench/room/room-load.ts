@@ -426,7 +426,7 @@ const INCLUSIVE = [
   'sealedBids',
   'fanOut',
   'send',
-  'placeBidFrom',
+  'judge',
   'transition',
   'documentFor',
 ];

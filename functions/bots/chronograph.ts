@@ -1,8 +1,7 @@
 import { runTimedEvents } from '#domain/auctions/commands.ts';
 import { recordTransition } from '#runtime/observability.ts';
-import { auctionRepository, AUCTION_KIND } from '#store/auction-repository.ts';
-import { serviceCalendar } from '#runtime/calendar.ts';
-import { config } from '#runtime/config.ts';
+import { AUCTION_KIND } from '#store/auction-repository.ts';
+import { timedEventsContext } from '#runtime/contexts.ts';
 import { type BotReport, sweep } from './sweep.ts';
 
 /**
@@ -11,10 +10,8 @@ import { type BotReport, sweep } from './sweep.ts';
  * Idempotent: an auction already moved on has nothing due and is left alone.
  */
 export async function run(): Promise<BotReport> {
-  const site = config().auctionSite;
-  const calendar = serviceCalendar(); // awarding deadlines count working days
   return sweep('chronograph', AUCTION_KIND, async (id, now) => {
-    const applied = await runTimedEvents({ auctions: auctionRepository, now, calendar, auctionSite: site }, id);
+    const applied = await runTimedEvents(timedEventsContext(now), id);
     for (const event of applied) recordTransition(event);
     return applied.length > 0;
   });

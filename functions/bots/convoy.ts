@@ -8,7 +8,7 @@ import { decideLotPatch } from '#domain/lots/commands.ts';
 import type { Lot } from '#domain/lots/lot.ts';
 import { botAuthor } from '#domain/kernel/principal.ts';
 import { laterThan } from '#domain/kernel/time.ts';
-import { serviceCalendar } from '#runtime/calendar.ts';
+import { timing } from '#runtime/contexts.ts';
 import { recordTransition } from '#runtime/observability.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { AUCTION_KIND, auctionRepository } from '#store/auction-repository.ts';
@@ -125,8 +125,7 @@ async function convey(id: string, timing: Timing): Promise<boolean> {
 }
 
 export function run(): Promise<BotReport> {
-  const calendar = serviceCalendar();
-  return sweep('convoy', AUCTION_KIND, (id, now) => convey(id, { now, calendar }));
+  return sweep('convoy', AUCTION_KIND, (id, now) => convey(id, timing(now)));
 }
 
 export const handler = async (): Promise<BotReport> => run();

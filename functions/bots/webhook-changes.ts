@@ -1,5 +1,5 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { changeOfItem, type ObjectChange } from '#domain/webhooks/events.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
 
@@ -16,9 +16,10 @@ export interface StreamMessages {
 
 /** The change a stream record carries (its new image), or undefined for any other item or a removal. */
 export function changeOfRecord(body: string): ObjectChange | undefined {
-  const record = JSON.parse(body) as { dynamodb?: { NewImage?: Record<string, any> } };
+  // A stream record as the pipe puts it in the queue (the stream's own shape, not a client's data).
+  const record: { dynamodb?: { NewImage?: Record<string, AttributeValue> } } = JSON.parse(body);
   const image = record.dynamodb?.NewImage;
-  return image ? changeOfItem(unmarshall(image) as JsonRecord) : undefined;
+  return image ? changeOfItem(unmarshall(image)) : undefined;
 }
 
 export async function handler(event: StreamMessages): Promise<{ changes: number; deliveries: number }> {

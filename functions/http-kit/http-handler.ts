@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import type { DocumentContext } from '#domain/documents/docservice.ts';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
@@ -58,6 +57,20 @@ export function httpHandler(handler: Handler) {
 }
 
 /**
+ * The kit of a page route (the room page's HTML, forms, cookies and files: functions/room-page/), which answers
+ * itself: the same observability (correlation id, the request line, metrics), errors (the error envelope, a logged
+ * 500) and admission (the route's rule: who may call) as every API route; no JSON body, principal, validators or
+ * `{data}` envelope, which a page does not have.
+ */
+export function pageHandler(handler: (event: Event) => Promise<Response>) {
+  return middy<Event, Response | HttpResult, Error, KitContext>()
+    .use(observability())
+    .use(errors())
+    .use(admission())
+    .handler((event) => handler(event)) as (event: Event, context: KitContext) => Promise<Response>;
+}
+
+/**
  * The API's own path of the request, from the route and its parameters: under a custom domain's API mapping, API
  * Gateway leaves the mapping key in `rawPath` (`/agora/api/...`), and the public base URL carries it already, so links
  * built from `rawPath` would name it twice. Only the catch-all route has no template: it answers 404 from `rawPath`.
@@ -80,14 +93,8 @@ async function withDocuments(route: RouteRule, req: HttpRequest, run: Handler): 
   // Handed in only to routes that touch documents (the store's keyring and file store stay out of the others' bundles).
   const ports = await documentPortsOf(route);
   const at = req.path.lastIndexOf('/documents');
-  const context: DocumentContext = {
-    keyring: ports.keyring,
-    docservice: ports.docservice(req.baseUrl),
-    collection: at >= 0 ? req.path.slice(0, at + '/documents'.length) : undefined,
-    baseUrl: req.baseUrl,
-    nowSeconds: Math.floor(req.now / 1_000_000),
-    attached: [],
-  };
+  const collection = at >= 0 ? req.path.slice(0, at + '/documents'.length) : undefined;
+  const context = ports.context({ baseUrl: req.baseUrl, now: req.now, collection });
   const result = await run({ ...req, files: context });
   // The document is saved: a failure to mark its file only leaves it to the bucket's expiry rule, so it is logged.
   if (context.attached.length) {

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AuthorizerContext } from '../auth/authorizer-context.ts';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
-import type { JsonObject, JsonRecord } from '#domain/kernel/objects.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
 import type { Principal } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import type { RouteRule } from './route-rules.ts';
@@ -34,11 +34,11 @@ export interface HttpRequest {
 export interface HttpResult {
   status?: number;
   data?: unknown;
-  access?: JsonObject;
+  access?: JsonRecord;
   /** A path; made absolute unless the route answers with paths (2.5). */
   location?: string;
   /** Extra top-level members (`next_page`, `prev_page`). */
-  extra?: JsonObject;
+  extra?: JsonRecord;
   /** 302 target, for document downloads. */
   redirect?: string;
   /** A file answered as bytes (the local document service). */
@@ -57,7 +57,7 @@ export interface KitContext extends Context {
   rule?: RouteRule;
   caller?: AuthorizerContext;
   /** Body: the parsed JSON body, on a request that carries one. */
-  body?: JsonObject;
+  body?: JsonRecord;
   /** Auth context: who calls, with the owner token they sent. */
   principal?: Principal;
   /** Observability: when the request started, and its correlation id. */

@@ -1,20 +1,14 @@
-import { assetSchema as basicAsset } from '#domain/assets/types/basic/definition.ts';
-import {
-  assetSchema as bounceAsset,
-  decisionSchema as bounceDecision,
-  itemSchema as bounceItem,
-  relatedProcessSchema,
-} from '#domain/assets/types/bounce/definition.ts';
-import { contractPatchSchema } from '#domain/auctions/awarding.ts';
-import { cancellationPatchSchema, cancellationSchema } from '#domain/auctions/cancellations.ts';
-import { prolongationPatchSchema, prolongationSchema } from '#domain/auctions/prolongations.ts';
-import { auctionResultsSchema } from '#domain/auctions/commands.ts';
-import { answerSchema, questionSchema } from '#domain/auctions/questions.ts';
-import { auctionDefinitions } from '#domain/auctions/registry.ts';
-import { documentModel, documentSchema } from '#domain/documents/documents.ts';
-import { lotSchema } from '#domain/lots/lot.ts';
-import { replaySchema, subscriptionPatchSchema, subscriptionSchema } from '#domain/webhooks/subscription.ts';
-import '#domain/schemas/request-schemas.ts'; // closes the request schemas (unknown fields refused), as validated
+import { documentModel } from '#domain/documents/documents.ts';
+import { AUCTION_TYPES } from '#domain/auctions/catalog.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
+import { auctionValidatorName, requestSchemas } from '#domain/schemas/request-schemas.ts';
+
+/** The request schema served under a validator's name (a missing one fails as the document is built). */
+function served(name: string): JsonRecord {
+  const schema = requestSchemas[name];
+  if (!schema) throw new Error(`no request schema "${name}" (functions/domain/schemas/request-schemas.ts)`);
+  return schema;
+}
 
 /**
  * The names routes.ts gives an auction type's request schemas, by their key in its definition (`schemas`, `examples`).
@@ -29,36 +23,36 @@ export function auctionSchemaNames(type: string) {
 }
 
 /**
- * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the very objects the
- * domain validates with (`checkWith(name, schema, data)`), imported, never copied. The few entries below the line have no
+ * The schemas routes.ts names (`doc.request`, `doc.resource`). Those of request bodies are the request schemas as
+ * served (schemas/request-schemas.ts: closed, bounded), the very objects the validators are generated from. The few entries below the line have no
  * JSON Schema in the domain (the answer of a command, or a body checked by rules rather than a schema): they describe
  * the shape here, and say so.
  */
 export const namedSchemas: Readonly<Record<string, object>> = {
-  lot: lotSchema,
-  document: documentSchema,
-  'asset.bounce': bounceAsset,
-  'item.bounce': bounceItem,
-  'decision.bounce': bounceDecision,
-  'asset.basic': basicAsset,
-  // Each auction type's schemas, from its definition (registry.ts).
+  lot: served('lot'),
+  document: served('document'),
+  'asset.bounce': served('bounceAsset'),
+  'item.bounce': served('bounceItem'),
+  'decision.bounce': served('bounceDecision'),
+  'asset.basic': served('basicAsset'),
+  // Each auction type's schemas, from its definition (registry.ts), under its validators' names.
   ...Object.fromEntries(
-    auctionDefinitions.flatMap(({ procurementMethodType: t, schemas }) =>
-      Object.entries(auctionSchemaNames(t)).map(([key, name]) => [name, schemas[key]]),
+    AUCTION_TYPES.flatMap(({ procurementMethodType: t }) =>
+      Object.entries(auctionSchemaNames(t)).map(([key, name]) => [name, served(auctionValidatorName(t, key))]),
     ),
   ),
-  question: questionSchema,
-  answer: answerSchema,
-  'contract.patch': contractPatchSchema,
-  'auction.results': auctionResultsSchema,
-  cancellation: cancellationSchema,
-  'cancellation.patch': cancellationPatchSchema,
-  prolongation: prolongationSchema,
-  'prolongation.patch': prolongationPatchSchema,
-  relatedProcess: relatedProcessSchema,
-  subscription: subscriptionSchema,
-  'subscription.patch': subscriptionPatchSchema,
-  'subscription.replay': replaySchema,
+  question: served('question'),
+  answer: served('answer'),
+  'contract.patch': served('contractPatch'),
+  'auction.results': served('auctionResults'),
+  cancellation: served('cancellation'),
+  'cancellation.patch': served('cancellationPatch'),
+  prolongation: served('prolongation'),
+  'prolongation.patch': served('prolongationPatch'),
+  relatedProcess: served('bounceRelatedProcess'),
+  subscription: served('subscription'),
+  'subscription.patch': served('subscriptionPatch'),
+  'subscription.replay': served('subscriptionReplay'),
   // ---- shapes without a domain JSON Schema
   'subscription.secret': {
     type: 'object',

@@ -1,5 +1,5 @@
+import { pageHandler } from '#http-kit/http-handler.ts';
 import { requestNow } from '#runtime/clock.ts';
-import { wireRuntime } from '#runtime/wiring.ts';
 import {
   COOKIE,
   formOf,
@@ -11,15 +11,14 @@ import {
   type Result,
 } from './http.ts';
 import { isRefusal, verifiedLink } from './link.ts';
-import { SESSION_SECONDS, sessionToken } from './session.ts';
+import { SESSION_SECONDS, sessionToken } from '#domain/room/session.ts';
 
 /**
  * POST /insider-auctions/{auctionId}/login and /texas-auctions/{auctionId}/login (public): the bidder agrees to the
  * terms login.ts showed, with the link's fields, verified again. It gives the bidder's session: an HttpOnly,
  * SameSite=Strict cookie for this auction's pages only (Secure over HTTPS), then the room page.
  */
-export const handler = async (event: Event): Promise<Result> => {
-  wireRuntime();
+export const handler = pageHandler(async (event: Event): Promise<Result> => {
   const target = targetOf(event);
   if (!target) return notFound();
   const link = await verifiedLink(target, formOf(event));
@@ -34,4 +33,4 @@ export const handler = async (event: Event): Promise<Result> => {
     ...(secureRequest(event) ? ['Secure'] : []),
   ].join('; ');
   return { statusCode: 303, headers: { ...SECURITY_HEADERS, location: target.base, 'set-cookie': cookie }, body: '' };
-};
+});

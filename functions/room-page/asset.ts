@@ -1,3 +1,4 @@
+import { pageHandler } from '#http-kit/http-handler.ts';
 import { readFile } from 'node:fs/promises';
 import { notFound, type Event, type Result } from './http.ts';
 
@@ -12,7 +13,7 @@ const FILES: Record<string, string> = {
 };
 const cache = new Map<string, Promise<Buffer>>();
 
-export const handler = async (event: Event): Promise<Result> => {
+export const handler = pageHandler(async (event: Event): Promise<Result> => {
   const name = event.pathParameters?.file ?? '';
   const type = FILES[name];
   if (!type) return notFound();
@@ -31,4 +32,4 @@ export const handler = async (event: Event): Promise<Result> => {
     body: bytes.toString('base64'),
     isBase64Encoded: true,
   };
-};
+});

@@ -5,7 +5,8 @@ import type { AuctionTypeName } from '#domain/auctions/catalog.ts';
 /**
  * What the room page's handlers share: the auction type a path names (`/insider-auctions/<id>` is dgfInsider,
  * `/texas-auctions/<id>` landlease: domain/auctions/room-links.ts), the page's security headers, and small answers.
- * These handlers answer HTML and set cookies, so they are plain Lambda handlers, not the JSON API's kit.
+ * These handlers answer HTML and set cookies themselves: the HTTP kit's page stack (`pageHandler`: correlation id,
+ * request line, metrics, error envelope), not its JSON body and `{data}` envelope.
  */
 export type Event = APIGatewayProxyEventV2;
 export type Result = APIGatewayProxyStructuredResultV2;

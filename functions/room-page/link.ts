@@ -1,4 +1,4 @@
-import { participationSecret } from '#store/participation-secret.ts';
+import { pageSecret } from '#runtime/room-page.ts';
 import { html, pageOf, schemeOf, type PageTarget, type Result } from './http.ts';
 
 /** A bidder's participation link, verified: who it names, the key it carries, and the secret it was checked with. */
@@ -17,7 +17,7 @@ export async function verifiedLink(target: PageTarget, fields: URLSearchParams):
   const scheme = schemeOf(target);
   const bidderId = fields.get('bidder_id') ?? '';
   const key = fields.get(scheme.param) ?? '';
-  const secret = await participationSecret();
+  const secret = await pageSecret();
   if (!/^[0-9a-f]{32}$/.test(bidderId) || !scheme.verify(secret, target.auctionId, bidderId, key))
     return refused(target.mount);
   return { bidderId, param: scheme.param, key, secret };

@@ -1,6 +1,6 @@
+import { pageHandler } from '#http-kit/http-handler.ts';
 import type { RoomState } from '#domain/room/engine.ts';
-import { wireRuntime } from '#runtime/wiring.ts';
-import { roomRepository } from '#store/room-repository.ts';
+import { roomState } from '#runtime/room-page.ts';
 import { escapeHtml, html, notFound, pageOf, targetOf, type Event, type PageTarget, type Result } from './http.ts';
 import { isRefusal, verifiedLink, type VerifiedLink } from './link.ts';
 
@@ -11,14 +11,13 @@ import { isRefusal, verifiedLink, type VerifiedLink } from './link.ts';
  * organizer, starting value and start, from the room's state (one read; before the room is planned, the id alone).
  * The agreement posts the same fields to agree.ts, which gives the session. A link that does not verify is a 403.
  */
-export const handler = async (event: Event): Promise<Result> => {
-  wireRuntime();
+export const handler = pageHandler(async (event: Event): Promise<Result> => {
   const target = targetOf(event);
   if (!target) return notFound();
   const link = await verifiedLink(target, new URLSearchParams(event.rawQueryString));
   if (isRefusal(link)) return link;
-  return terms(target, link, (await roomRepository.get(target.auctionId))?.state);
-};
+  return terms(target, link, await roomState(target.auctionId));
+});
 
 /** The auction's facts in both languages (Kyiv time; the amounts as each language writes them). */
 function facts(state: RoomState | undefined): string {

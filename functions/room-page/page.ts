@@ -1,5 +1,5 @@
+import { pageHandler } from '#http-kit/http-handler.ts';
 import { config } from '#runtime/config.ts';
-import { wireRuntime } from '#runtime/wiring.ts';
 import { cspOf, escapeHtml, html, notFound, pageOf, targetOf, type Event } from './http.ts';
 
 /**
@@ -8,8 +8,7 @@ import { cspOf, escapeHtml, html, notFound, pageOf, targetOf, type Event } from 
  * script (assets/room.js) fills it from the room's WebSocket, so everything shown comes from the room document.
  * Where that WebSocket is on another host (AWS), the shell names it (`data-socket`) and the policy allows it.
  */
-export const handler = async (event: Event) => {
-  wireRuntime();
+export const handler = pageHandler(async (event: Event) => {
   const target = targetOf(event);
   if (!target) return notFound();
   const id = escapeHtml(target.auctionId);
@@ -81,4 +80,4 @@ export const handler = async (event: Event) => {
     ),
     { 'content-security-policy': cspOf(roomSocket) },
   );
-};
+});

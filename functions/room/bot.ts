@@ -1,7 +1,7 @@
 import { sweepQueues } from '../bots/sweep.ts';
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { ROOM_TIMERS } from '#store/room-repository.ts';
-import { roomPorts } from './ports.ts';
+import { lifecycleContext } from './auctions.ts';
 import { planOrClose, transition } from './lifecycle.ts';
 
 /** A room whose timer is this late is taken up by the bot (a lost timer, a restart of the local service). */
@@ -16,14 +16,15 @@ const ROOM_KIND = { kind: 'ROOM', entity: 'auction' };
  */
 export function run() {
   return sweepQueues('room', [
-    { work: 'room', kind: AUCTION_KIND, handleOne: (id) => planOrClose(id) },
+    { work: 'room', kind: AUCTION_KIND, handleOne: (id) => planOrClose(lifecycleContext(), id) },
     {
       work: ROOM_TIMERS,
       kind: ROOM_KIND,
       graceMicros: BACKSTOP_GRACE_MICROS,
       handleOne: async (id) => {
-        const order = await transition(id);
-        if (order) await roomPorts().arm(order);
+        const ctx = lifecycleContext();
+        const order = await transition(ctx, id);
+        if (order) await ctx.ports.arm(order);
         return true;
       },
     },

@@ -1,79 +1,83 @@
-import { auctionType } from '#domain/auctions/catalog.ts';
-import { postAuctionResults } from '#domain/auctions/commands.ts';
-import { attachRoomAudit, markRoom, roomAuctionOf } from '#domain/auctions/room.ts';
-import { roomDue } from '#domain/auctions/room-due.ts';
-import { fileUrl, md5Hex, newFileKey } from '#domain/documents/docservice.ts';
 import { formatKyiv } from '#domain/kernel/time.ts';
-import { auditDocument, isEnded, nextTransitionAt, planRoom, results, revealNames } from '#domain/room/engine.ts';
-import { serviceCalendar } from '#runtime/calendar.ts';
-import { config } from '#runtime/config.ts';
-import { documentPorts } from '#runtime/documents.ts';
+import {
+  auditDocument,
+  isEnded,
+  nextTransitionAt,
+  planRoom,
+  revealNames,
+  type RoomAuction,
+  type RoomItem,
+} from '#domain/room/engine.ts';
+import type { RoomAuctions, TimerOrder } from '#domain/room/ports.ts';
 import { log, publishMetrics } from '#runtime/observability.ts';
 import { TELEMETRY } from '#runtime/telemetry.ts';
-import { auctionRepository } from '#store/auction-repository.ts';
-import { fileStore } from '#store/files/configured-store.ts';
-import { roomRepository, type RoomItem } from '#store/room-repository.ts';
-import { sequences } from '#store/sequences.ts';
-import { roomPorts, type TimerOrder } from './ports.ts';
 import {
   broadcast,
   due,
   JOURNALED_REFUSALS,
   micros,
-  nextAt,
   nowText,
   orderOf,
-  retryPause,
   save,
+  timerAt,
   upToDate,
+  type RoomContext,
 } from './room.ts';
 
 /**
  * The room's life outside bids: planning it when its auction enters active.auction, closing it when the auction is
  * cancelled, and the timers' work up to the end (the results posted once, the names revealed, the audit filed). Only
- * the timer and the room bot load this (with the auction commands and the document service); the message routes
- * never do.
+ * the timer and the room bot load this; what it needs of the auction (`RoomAuctions`: the auctions and documents
+ * contexts) comes in the context (auctions.ts).
  *
  * The end: the results are posted through the same domain command as `POST /auction` (the auction's own status
  * makes it happen once: a second post finds the auction out of active.auction and is taken as done), then the names
  * are revealed and the audit filed. A failed step is retried with a growing pause; the room shows `results: waiting`.
  */
+export interface LifecycleContext extends RoomContext {
+  auctions: RoomAuctions;
+}
+
+/** Retry pauses of a failed results post: 1 s doubling to at most a minute. */
+export const retryPause = (attempts: number) => Math.min(60, 2 ** attempts) * 1_000_000;
 
 // ------------------------------------------------------------------------------------------------------ planning
 
 /**
- * Plans the room of an auction that entered active.auction (once: the room item is created only if absent), and
- * closes the room of an auction that left active.auction without it (a cancellation). Returns whether it did anything.
+ * Plans the room of an auction that entered active.auction, and closes the room of an auction that left
+ * active.auction without it (a cancellation); the auction then remembers how far the room got. Returns whether it
+ * did anything.
  */
-export async function planOrClose(auctionId: string): Promise<boolean> {
-  const auction = await auctionRepository.get(auctionId);
-  if (!auction) return false;
-  const work = roomDue(auction.root, auction.internal);
-  if (work === 'plan') {
-    const state = planRoom(roomAuctionOf(auction), nowText());
-    const item: RoomItem = { state, sealedRev: 0 };
-    const at = nextAt(item);
-    const created = await roomRepository.create(item, at === undefined ? undefined : micros(at));
-    const current = created ? item : await roomRepository.get(auctionId);
-    await markRoom(auctionRepository, auctionId, 'planned', micros(nowText()));
-    const order = current && orderOf(current);
-    if (order) await roomPorts().arm(order);
+export async function planOrClose(ctx: LifecycleContext, auctionId: string): Promise<boolean> {
+  const work = await ctx.auctions.work(auctionId);
+  if (!work) return false;
+  if ('close' in work) {
+    await closeRoom(ctx, auctionId);
+    await ctx.auctions.mark(auctionId, 'closed', ctx.clock());
     return true;
   }
-  if (work === 'close') {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const item = await roomRepository.get(auctionId);
-      if (!item || item.closed || item.posted) break;
-      const closed = { ...item, closed: nowText() };
-      if (await save(item, closed)) {
-        await broadcast(closed);
-        break;
-      }
-    }
-    await markRoom(auctionRepository, auctionId, 'closed', micros(nowText()));
-    return true;
+  const order = await openRoom(ctx, work.plan);
+  await ctx.auctions.mark(auctionId, 'planned', ctx.clock());
+  if (order) await ctx.ports.arm(order);
+  return true;
+}
+
+/** The room planned once (created only if absent: another run may have planned it); its timer's order. */
+export async function openRoom(ctx: RoomContext, auction: RoomAuction): Promise<TimerOrder | undefined> {
+  const item: RoomItem = { state: planRoom(auction, nowText(ctx)), sealedRev: 0 };
+  const created = await ctx.store.create(item, timerAt(ctx, item));
+  const current = created ? item : await ctx.store.get(auction.id);
+  return current && orderOf(ctx, current);
+}
+
+/** The room closed (its auction was cancelled) and every connection told; a room that has ended stays as it is. */
+export async function closeRoom(ctx: RoomContext, auctionId: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const item = await ctx.store.get(auctionId);
+    if (!item || item.closed || item.posted) return;
+    const closed = { ...item, closed: nowText(ctx) };
+    if (await save(ctx, item, closed)) return broadcast(ctx, closed);
   }
-  return false;
 }
 
 // ------------------------------------------------------------------------------------------------------ timers
@@ -83,60 +87,58 @@ export async function planOrClose(auctionId: string): Promise<boolean> {
  * as read, tell every connection, and say when to wake next. `version`: the timer's own room version; a room that
  * moved on has its own timer, so this one stops (undefined). Without it (the backstop) the room is taken as it is.
  */
-export async function transition(auctionId: string, version?: number): Promise<TimerOrder | undefined> {
+export async function transition(
+  ctx: LifecycleContext,
+  auctionId: string,
+  version?: number,
+): Promise<TimerOrder | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const item = await roomRepository.get(auctionId);
+    const item = await ctx.store.get(auctionId);
     if (!item || item.closed) return undefined;
     if (version !== undefined && item.state.version !== version) return undefined;
-    const now = nowText();
+    const now = nowText(ctx);
     const planned = nextTransitionAt(item.state);
     // Each step returns what it was given when nothing is due (upToDate the same state), a new object when it changes it.
-    const state = await upToDate(item.state, now);
+    const state = await upToDate(ctx, item.state, now);
     let next: RoomItem = state === item.state ? item : { ...item, state };
     if (next.state.version !== item.state.version && planned)
       publishMetrics(
         {},
         { [TELEMETRY.roomTransitionLateness]: [(micros(now) - micros(planned)) / 1000, 'Milliseconds'] },
       );
-    if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(next, now);
-    if (next.posted && !next.audited && due(next.retryAt ?? now, now)) next = await attachAudit(next, now);
-    if (next === item) return orderOf(item);
-    if (await save(item, next)) {
-      await broadcast(next);
-      return orderOf(next);
+    if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(ctx, next, now);
+    if (next.posted && !next.audited && due(next.retryAt ?? now, now)) next = await attachAudit(ctx, next, now);
+    if (next === item) return orderOf(ctx, item);
+    if (await save(ctx, item, next)) {
+      await broadcast(ctx, next);
+      return orderOf(ctx, next);
     }
     if (version !== undefined) return undefined; // someone else wrote the room, and armed its timer
   }
   return undefined;
 }
 
+/** A failed step of the end: counted, and tried again after a growing pause. */
+const retried = (item: RoomItem, now: string): RoomItem => {
+  const attempts = (item.postAttempts ?? 0) + 1;
+  return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
+};
+
 /** Posts the results once (the auction's status guards it); then the names are revealed. */
-async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
+async function postResults(ctx: LifecycleContext, item: RoomItem, now: string): Promise<RoomItem> {
   const { state } = item;
   try {
-    await postAuctionResults(
-      {
-        principal: { name: 'auction-room', role: 'auction', levels: '' },
-        now: micros(now),
-        auctions: auctionRepository,
-        sequences,
-        type: state.procurementMethodType,
-        auctionSite: config().auctionSite,
-        calendar: serviceCalendar(),
-      },
-      state.auctionId,
-      results(state) as never,
-    );
+    await ctx.auctions.postResults(state, micros(now));
   } catch (error) {
-    if (!(await alreadyPosted(state.auctionId))) {
-      const attempts = (item.postAttempts ?? 0) + 1;
+    if (!(await ctx.auctions.resultsPosted(state.auctionId))) {
+      const next = retried(item, now);
       log().error('room: posting the results failed; retried', {
         auction: state.auctionId,
-        attempts,
+        attempts: next.postAttempts,
         error: error as Error,
       });
       publishMetrics({}, { [TELEMETRY.roomResultsPostFailures]: [1, 'Count'] });
-      return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
+      return next;
     }
   }
   publishMetrics({}, { [TELEMETRY.roomResultsPosted]: [1, 'Count'] });
@@ -145,61 +147,29 @@ async function postResults(item: RoomItem, now: string): Promise<RoomItem> {
 }
 
 /**
- * The audit document (every stage, every bid the room saw, accepted or refused, with its time) stored in the document
- * service and attached to the auction (once: the auction remembers it); a failure is retried like a results post.
+ * The audit document (every stage, every bid the room saw, accepted or refused, with its time) filed and attached to
+ * the auction (once: the auction remembers it); a failure is retried like a results post.
  */
-async function attachAudit(item: RoomItem, now: string): Promise<RoomItem> {
+async function attachAudit(ctx: LifecycleContext, item: RoomItem, now: string): Promise<RoomItem> {
   const id = item.state.auctionId;
   try {
-    const [journal, refusals] = await Promise.all([
-      roomRepository.journalEntries(id),
-      roomRepository.refusalCounts(id),
-    ]);
+    const [journal, refusals] = await Promise.all([ctx.store.journalEntries(id), ctx.store.refusalCounts(id)]);
     const unjournaled = refusals.map((r) => ({ bidderId: r.bidderId, count: r.refused - JOURNALED_REFUSALS }));
     const audit = auditDocument(
       item.state,
       journal,
       unjournaled.filter((r) => r.count > 0),
     );
-    const bytes = Buffer.from(JSON.stringify(audit, null, 2), 'utf8');
-    const md5 = md5Hex(bytes);
-    const key = newFileKey();
-    await fileStore().put(key, bytes, md5);
-    const ports = await documentPorts();
-    const base = config().publicUrl ?? '';
-    const docservice = ports.docservice(base);
-    const hash = `md5:${md5}`;
-    await attachRoomAudit(
-      auctionRepository,
-      id,
-      {
-        title: `audit_${id}.json`,
-        url: fileUrl(ports.keyring, docservice, key, hash),
-        hash,
-        format: 'application/json',
-      },
-      {
-        keyring: ports.keyring,
-        docservice,
-        collection: `${auctionType(item.state.procurementMethodType).apiBase}/${id}/documents`,
-        baseUrl: base,
-        nowSeconds: Math.floor(micros(now) / 1e6),
-        attached: [],
-      },
-      micros(now),
-    );
-    await ports.markAttached([key]);
+    await ctx.auctions.attachAudit(item.state, audit, micros(now));
     const { retryAt: _, postAttempts: __, ...rest } = item;
     return { ...rest, audited: true };
   } catch (error) {
-    const attempts = (item.postAttempts ?? 0) + 1;
-    log().error('room: attaching the audit document failed; retried', { auction: id, attempts, error: error as Error });
-    return { ...item, postAttempts: attempts, retryAt: formatKyiv(micros(now) + retryPause(attempts)) };
+    const next = retried(item, now);
+    log().error('room: attaching the audit document failed; retried', {
+      auction: id,
+      attempts: next.postAttempts,
+      error: error as Error,
+    });
+    return next;
   }
-}
-
-/** The results reached the auction already (a post whose answer was lost, a second timer): it left active.auction. */
-async function alreadyPosted(auctionId: string): Promise<boolean> {
-  const auction = await auctionRepository.get(auctionId);
-  return !!auction && auction.root.status !== 'active.auction';
 }

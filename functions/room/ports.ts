@@ -6,34 +6,17 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { parseInstant } from '#domain/kernel/time.ts';
+import type { RoomPorts } from '#domain/room/ports.ts';
 import { config } from '#runtime/config.ts';
 
 /**
- * What the room does outside the table: send a message to a connection (API Gateway's PostToConnection) and arm the
- * room's next timer (a Step Functions execution). The local runtime (lib/local/room-server.ts, never AWS) installs
- * its own: the `ws` server's sockets and in-process timers that call the same transition handler.
+ * The room's ports (domain/room/ports.ts `RoomPorts`) in AWS: a message to a connection is API Gateway's
+ * PostToConnection, the room's next timer a Step Functions execution. The local runtime (lib/local/room-server.ts,
+ * never AWS) installs its own: the `ws` server's sockets and in-process timers that call the same transition handler.
  */
-export interface TimerOrder {
-  auctionId: string;
-  /** The room version the timer belongs to: a newer write arms its own timer and this one stops. */
-  version: number;
-  /** When to wake (ISO instant). */
-  nextAt: string;
-}
 
 /** Step Functions' Wait takes an RFC 3339 timestamp: UTC, to the millisecond, never before the instant. */
 export const utcCeiling = (at: string): string => new Date(Math.ceil((parseInstant(at) ?? 0) / 1000)).toISOString();
-
-export interface RoomPorts {
-  /**
-   * A text message (UTF-8), encoded once by the caller: a fan-out hands the same bytes to every connection of one
-   * audience. 'gone' when the connection no longer exists (API Gateway's 410).
-   */
-  send(connectionId: string, message: Uint8Array): Promise<'sent' | 'gone'>;
-  /** Ends a connection from the server's side (API Gateway's DeleteConnection); one already gone is no error. */
-  close(connectionId: string, reason: string): Promise<void>;
-  arm(order: TimerOrder): Promise<void>;
-}
 
 // On globalThis, like the other local-runtime state: every copy of this module (a bundle per handler) sees it.
 const LOCAL_PORTS = Symbol.for('agora.localRoomPorts');
@@ -95,32 +78,3 @@ const awsPorts: RoomPorts = {
 };
 
 export const roomPorts = (): RoomPorts => shared[LOCAL_PORTS] ?? awsPorts;
-
-/**
- * Sends to many connections, at most `concurrency` at a time (API Gateway and the Lambda's sockets stay bounded
- * whatever the audience), and returns the connections that are gone (to be forgotten). A failed send to one
- * connection does not stop the others.
- */
-export async function fanOut(
-  targets: { connectionId: string; message: Uint8Array }[],
-  concurrency = 50,
-): Promise<{ sent: number; gone: string[]; failed: number }> {
-  const gone: string[] = [];
-  let sent = 0;
-  let failed = 0;
-  let next = 0;
-  const ports = roomPorts();
-  const worker = async () => {
-    while (next < targets.length) {
-      const { connectionId, message } = targets[next++];
-      try {
-        if ((await ports.send(connectionId, message)) === 'gone') gone.push(connectionId);
-        else sent++;
-      } catch {
-        failed++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
-  return { sent, gone, failed };
-}

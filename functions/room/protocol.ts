@@ -1,19 +1,19 @@
 import type { ValidateFunction } from 'ajv';
+import type { ErrorEntry } from '#domain/kernel/errors.ts';
 import { ROOM_ACTIONS as ACTIONS, type RoomAction as Action } from './actions.ts';
+import type { ErrorMessage, IncomingMessage } from './generated/protocol-types.ts';
 import { bid, ping, resume } from './generated/protocol-validators.js';
 
 /**
  * The room's message protocol (protocol.schema.json, the document clients read): every incoming message is checked
  * against it before anything else. A message that is not JSON, names no known action, or carries a field its action
- * does not know is answered with an `error` in the API's envelope, never acted on.
+ * does not know is answered with an `error` in the API's envelope, never acted on. The messages' types are generated
+ * from the same schema (generated/protocol-types.ts).
  */
-export type Incoming = { action: 'ping' } | { action: 'resume' } | { action: 'bid'; amount: number; bidId?: string };
-
-export interface ProtocolError {
-  location: 'body';
-  name: string;
-  description: string;
-}
+/** A client's message as the schema defines it; what the socket's message routes take. */
+export type Incoming = IncomingMessage;
+/** An error entry of the protocol's `error` message that is also one of the API's (the socket kit raises it). */
+export type ProtocolError = ErrorMessage['errors'][number] & ErrorEntry;
 
 /** Compiled ahead of time from protocol.schema.json (npm run generate): no room Lambda ships or runs ajv's compiler. */
 const VALIDATORS: Record<Action, ValidateFunction> = { ping, resume, bid };

@@ -1,6 +1,8 @@
 import { botRun } from '#runtime/bot-run.ts';
-import { type TimerOrder, utcCeiling } from './ports.ts';
+import type { TimerOrder } from '#domain/room/ports.ts';
+import { lifecycleContext } from './auctions.ts';
 import { transition } from './lifecycle.ts';
+import { utcCeiling } from './ports.ts';
 
 /**
  * The room's timer (a Step Functions task in AWS, an in-process timer locally): applies what is due in the room of
@@ -10,7 +12,7 @@ import { transition } from './lifecycle.ts';
 export async function run(order: Pick<TimerOrder, 'auctionId' | 'version'>): Promise<TimerOrder | { done: true }> {
   let next: TimerOrder | undefined;
   await botRun('room-transition', async () => {
-    next = await transition(order.auctionId, order.version);
+    next = await transition(lifecycleContext(), order.auctionId, order.version);
     return { due: 1, changed: next && next.version !== order.version ? 1 : 0 };
   });
   return next ? { ...next, nextAt: utcCeiling(next.nextAt) } : { done: true };

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Aggregate, AggregateRepository } from '#domain/kernel/aggregate.ts';
 import { DomainError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
-import type { JsonObject } from '#domain/kernel/objects.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { AlreadyCreatedError, NotStoredError, OutcomeUnknownError } from '#store/errors.ts';
 import { keepIdempotencyRecord, readIdempotencyRecord } from '#store/idempotency.ts';
 import { log } from './observability.ts';
@@ -26,7 +26,7 @@ import { isTransient } from './transient.ts';
 export interface CreateAnswer {
   status?: number;
   data?: unknown;
-  access?: JsonObject;
+  access?: JsonRecord;
   location?: string;
 }
 
@@ -38,7 +38,7 @@ export interface CreateRequest {
   principal: { name: string };
   /** The create's path (`/api/0.1/lots`). */
   path: string;
-  data: JsonObject;
+  data: JsonRecord;
 }
 
 const KEPT_SECONDS = 24 * 3600;

@@ -247,6 +247,40 @@ export function requestMetrics(route: string, status: number, latencyMs: number)
   if (status === 429) publishMetrics({}, { [TELEMETRY.throttled]: [1, MetricUnit.Count] });
 }
 
+/**
+ * Opens one request's scope (an HTTP request, a room page's, a message on the room's socket): its correlation id and
+ * `keys` (the route, the Lambda request id...) on every line it writes; answers when it started, for `closeRequest`.
+ */
+export function openRequest(id: string, keys: Record<string, string | undefined>): number {
+  enterCorrelation(id, keys);
+  return performance.now();
+}
+
+/** Who made a request, as its line names them: an API key's name and role; on the room's socket, bidder or observer. */
+export interface RequestCaller {
+  name: string;
+  role: string;
+}
+
+/**
+ * Closes a request opened by `openRequest`: its one `request` line (what it was about: the path's ids, the auction;
+ * then status, latency, the caller's name and role; never headers, query or body), at ERROR from 500 up, and its
+ * route's metrics (`requestMetrics`). Both kits close with it (the HTTP kit, the room's socket kit), so an API route, a
+ * room page and a room message log and count alike.
+ */
+export function closeRequest(
+  route: string,
+  started: number,
+  status: number,
+  caller: RequestCaller,
+  about: Record<string, string | undefined> = {},
+): void {
+  const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+  const line = { ...about, status, latencyMs, caller: caller.name, role: caller.role };
+  log()[status >= 500 ? 'error' : 'info']('request', line);
+  requestMetrics(route, status, latencyMs);
+}
+
 /** Counts one transition a bot made in the current run (`lot active.salable->pending.sold`, `claim`, ...). */
 export function recordTransition(name: string): void {
   const transitions = scopes.getStore()?.transitions;

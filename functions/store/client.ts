@@ -1,6 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type AttributeValue, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand as DocumentQueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#runtime/config.ts';
 
@@ -134,4 +138,19 @@ export function tableName(): string {
   const name = config().tableName;
   if (!name) throw new Error('TABLE_NAME is not set');
   return name;
+}
+
+/**
+ * Every item a Query finds, page after page (the document client's form). For Queries whose whole answer is bounded
+ * by what they read (a room's connections, one subscription list); a listing reads one page a request instead.
+ */
+export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new DocumentQueryCommand({ ...input, ExclusiveStartKey }));
+    out.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
 }

@@ -86,3 +86,17 @@ export class NotStoredError extends ServiceUnavailableError {
     super(1, 'Service temporarily unavailable: the change was not stored; send the request again');
   }
 }
+
+/**
+ * Whether a conditional write was made: false when its condition failed or another writer got there first
+ * (`isConditionFailure`), so the caller decides again on what is stored now; any other error is thrown.
+ */
+export async function written(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

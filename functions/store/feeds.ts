@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { FeedReader } from '#domain/kernel/aggregate.ts';
-import type { JsonObject } from '#domain/kernel/objects.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { type Micros, sortableUtc } from '#domain/kernel/time.ts';
 import { requestNow } from '#runtime/clock.ts';
 import { config, FEED_SETTLE_MS } from '#runtime/config.ts';
@@ -65,7 +65,7 @@ export async function sendStamped(command: PutCommand | TransactWriteCommand, st
 /** The instant part of a feed sort key `<utc>#<id>`. */
 const instantOf = (sk: string) => sk.slice(0, sk.indexOf('#'));
 
-const queryIndex = (pk: string, descending: boolean, condition: string, values: JsonObject, max?: number) =>
+const queryIndex = (pk: string, descending: boolean, condition: string, values: JsonRecord, max?: number) =>
   documentClient().send(
     new QueryCommand({
       TableName: tableName(),

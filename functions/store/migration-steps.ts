@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { isObject, type JsonRecord } from '#domain/kernel/objects.ts';
 import { ROOT_SK } from './table-design.ts';
 
 /**
@@ -12,7 +12,7 @@ export interface MigrationStep {
   version: number;
   name: string;
   description: string;
-  upgrade: (item: JsonObject) => JsonObject | undefined;
+  upgrade: (item: JsonRecord) => JsonRecord | undefined;
 }
 
 /** The partitions that hold items of the model: aggregates (roots and children) and directory entries. */
@@ -49,7 +49,7 @@ function linksAsPaths(value: unknown): unknown {
     return mapped.some((v, i) => v !== value[i]) ? mapped : value;
   }
   if (!isObject(value)) return value;
-  let changed: JsonObject | undefined;
+  let changed: JsonRecord | undefined;
   for (const [key, inner] of Object.entries(value)) {
     const next =
       key === 'url' && typeof inner === 'string'
@@ -113,13 +113,13 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [transferTokens, docume
 export const CURRENT_MODEL = MIGRATION_STEPS.at(-1)!.version;
 
 /** Whether the migrations look at this item at all (API keys, rate buckets, sequences, their own state: never). */
-export const isModelItem = (item: JsonObject) => MODEL_PARTITIONS.some((p) => String(item.PK).startsWith(p));
+export const isModelItem = (item: JsonRecord) => MODEL_PARTITIONS.some((p) => String(item.PK).startsWith(p));
 
 /**
  * The item brought to the current model, with the names of the steps that changed it; `undefined` when it is there
  * already (its content needs nothing and its `schemaVersion` is current).
  */
-export function upgradeItem(item: JsonObject): { item: JsonObject; steps: string[] } | undefined {
+export function upgradeItem(item: JsonRecord): { item: JsonRecord; steps: string[] } | undefined {
   let current = item;
   const steps: string[] = [];
   for (const step of MIGRATION_STEPS) {

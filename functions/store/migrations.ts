@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { JsonObject } from '#domain/kernel/objects.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { ASSET_KIND } from './asset-repository.ts';
@@ -72,21 +72,22 @@ async function readState(model: number): Promise<State | undefined> {
 }
 
 /** Writes one upgraded item unless the item changed since it was read; on a lost race, reads and upgrades it again. */
-async function writeUpgrade(original: JsonObject, report: MigrationReport): Promise<void> {
+async function writeUpgrade(original: JsonRecord, report: MigrationReport): Promise<void> {
   let item = original;
   for (let attempt = 0; attempt < 5; attempt++) {
     const upgrade = upgradeItem(item);
     if (!upgrade) return;
-    const revised = typeof item.rev === 'number';
+    const { rev } = item;
+    const revised = typeof rev === 'number';
     try {
       await documentClient().send(
         new PutCommand({
           TableName: tableName(),
-          Item: revised ? { ...upgrade.item, rev: item.rev + 1 } : upgrade.item,
+          Item: revised ? { ...upgrade.item, rev: rev + 1 } : upgrade.item,
           // Held on what was read: its revision, else (an item read without one) that it still has none and the
           // same schemaVersion; every writer of a counter item (a budget) moves its `rev`.
           ...(revised
-            ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': item.rev } }
+            ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': rev } }
             : item.schemaVersion === undefined
               ? {
                   ConditionExpression:
@@ -116,10 +117,10 @@ async function writeUpgrade(original: JsonObject, report: MigrationReport): Prom
 
 /** The kinds whose objects keep a change log, by partition prefix. */
 const LOGGED: Record<string, AggregateKind<any>> = { 'LOT#': LOT_KIND, 'ASSET#': ASSET_KIND, 'AUCTION#': AUCTION_KIND };
-const loggedKind = (item: JsonObject) => LOGGED[String(item.PK).slice(0, String(item.PK).indexOf('#') + 1)];
+const loggedKind = (item: JsonRecord) => LOGGED[String(item.PK).slice(0, String(item.PK).indexOf('#') + 1)];
 
 /** The root of an object stored before the change log (or by a release without it): no revision yet. */
-const needsFirstRevision = (item: JsonObject) => item.SK === ROOT_SK && !!loggedKind(item) && !item.history;
+const needsFirstRevision = (item: JsonRecord) => item.SK === ROOT_SK && !!loggedKind(item) && !item.history;
 
 /** The migration's name in the revisions it writes. */
 const MIGRATION_AUTHOR = { role: 'admin', name: 'migration' };
@@ -129,7 +130,7 @@ const MIGRATION_AUTHOR = { role: 'admin', name: 'migration' };
  * the aggregate is read whole), written with its root, which takes the chain's head, on the revision read; a lost
  * race reads again (a change that wrote meanwhile started the chain itself: nothing left to do).
  */
-async function giveFirstRevision(item: JsonObject, report: MigrationReport): Promise<void> {
+async function giveFirstRevision(item: JsonRecord, report: MigrationReport): Promise<void> {
   const def = loggedKind(item);
   const id = String(item.PK).slice(def.kind.length + 1);
   await retryOnConflict(async () => {

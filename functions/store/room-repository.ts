@@ -1,51 +1,23 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomBytes } from 'node:crypto';
-import type { BidEntry, RoomState, SealedBid } from '#domain/room/engine.ts';
-import { admitBefore, intervalMs, type RateLimit } from '#domain/kernel/rate-limit.ts';
-import type { Micros } from '#domain/kernel/time.ts';
-import { sortableUtc } from '#domain/kernel/time.ts';
-import { documentClient, tableName } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { admitBefore, intervalMs } from '#domain/kernel/rate-limit.ts';
+import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
+import type { BidEntry, RoomConnection, RoomItem, SealedBid } from '#domain/room/model.ts';
+import type { RoomStore } from '#domain/room/ports.ts';
+import { documentClient, queryAll, tableName } from './client.ts';
+import { isConditionFailure, written } from './errors.ts';
 import { keys, SCHEMA_VERSION } from './table-design.ts';
 
 /**
- * The auction room's items (table-design.ts `room*` keys). The state is one item written with a condition on its
- * `version` and on `sealedRev` (bumped by every sealed bid in the same transaction as the bid), so a stage that closes
- * never misses a sealed bid accepted before it closed, and a stale timer or a lost race writes nothing.
+ * The auction room's items in DynamoDB (table-design.ts `room*` keys): the room's `RoomStore`
+ * (domain/room/ports.ts). The state is one item written with a condition on its `version` and on `sealedRev` (bumped
+ * by every sealed bid in the same transaction as the bid), so a stage that closes never misses a sealed bid accepted
+ * before it closed, and a stale timer or a lost race writes nothing.
  */
-export interface RoomItem {
-  state: RoomState;
-  /** Sealed bids accepted so far (a counter the state's writes are conditioned on). */
-  sealedRev: number;
-  /** When the results were posted to the auction (once). */
-  posted?: string;
-  /** Failed attempts at posting the results, and when the next one is due. */
-  postAttempts?: number;
-  retryAt?: string;
-  /** When the room was closed (its auction left active.auction without it: a cancellation). */
-  closed?: string;
-  /** Whether the audit document is on the auction. */
-  audited?: boolean;
-}
 
 /** The timers' backstop index: a room whose next instant is due is on `WORK#room-timers` (room bot, lib/room-stack). */
 export const ROOM_TIMERS = 'room-timers';
-
-/** A connection of a room: an observer, or a bidder verified by their participation link. */
-export interface RoomConnection {
-  connectionId: string;
-  auctionId: string;
-  bidderId?: string;
-}
 
 const CONNECTION_HOURS = 3; // API Gateway closes a WebSocket after 2 h: the items outlive it, then expire.
 /** A bid's judge is a route Lambda (10 s at most): a claim unanswered for longer lost its judge. */
@@ -76,54 +48,63 @@ const fromItem = (raw: Record<string, unknown>): RoomItem => {
   };
 };
 
-export const roomRepository = {
-  async get(auctionId: string): Promise<RoomItem | undefined> {
+/** The items of one kind in a room's partition (`SEALED#`, `JOURNAL#`, `REFUSED#`, `CONN#`), every page. */
+const roomItems = (
+  auctionId: string,
+  prefix: string,
+  read: { ConsistentRead: true } | { ProjectionExpression: string },
+) =>
+  queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': prefix },
+    ...read,
+  });
+const CONSISTENT = { ConsistentRead: true } as const;
+
+/** The condition of every write of the state: the room is still as read (its version and sealed bids). */
+const asRead = (read: RoomItem) => ({
+  ConditionExpression: 'version = :v AND (sealedRev = :s OR attribute_not_exists(sealedRev))',
+  ExpressionAttributeValues: { ':v': read.state.version, ':s': read.sealedRev },
+});
+
+export const roomRepository: RoomStore = {
+  async get(auctionId) {
     const { Item } = await documentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.roomState(auctionId), ConsistentRead: true }),
     );
     return Item ? fromItem(Item) : undefined;
   },
 
-  /** The room's first state; false when it exists already (planned by another run). */
-  async create(item: RoomItem, nextAt: Micros | undefined): Promise<boolean> {
-    try {
-      await documentClient().send(
+  create(item, nextAt) {
+    return written(
+      documentClient().send(
         new PutCommand({
           TableName: tableName(),
           Item: stateItem(item, nextAt),
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   },
 
-  /** Writes `next` if the stored room is still `read` (version and sealed bids); false when it moved on. */
-  async save(read: RoomItem, next: RoomItem, nextAt: Micros | undefined): Promise<boolean> {
-    try {
-      await documentClient().send(
+  save(read, next, nextAt) {
+    return written(
+      documentClient().send(
         new PutCommand({
           TableName: tableName(),
           Item: stateItem({ ...next, sealedRev: read.sealedRev }, nextAt),
-          ConditionExpression: 'version = :v AND (sealedRev = :s OR attribute_not_exists(sealedRev))',
-          ExpressionAttributeValues: { ':v': read.state.version, ':s': read.sealedRev },
+          ...asRead(read),
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   },
 
-  /** A sealed bid (the bidder's latest replaces theirs), accepted only while the state is still `read`. */
-  async putSealed(read: RoomItem, sealed: SealedBid): Promise<boolean> {
+  putSealed(read, sealed) {
     const id = read.state.auctionId;
-    try {
-      await documentClient().send(
+    const condition = asRead(read);
+    return written(
+      documentClient().send(
         new TransactWriteCommand({
           TransactItems: [
             {
@@ -131,12 +112,8 @@ export const roomRepository = {
                 TableName: tableName(),
                 Key: keys.roomState(id),
                 UpdateExpression: 'SET sealedRev = :next',
-                ConditionExpression: 'version = :v AND (sealedRev = :s OR attribute_not_exists(sealedRev))',
-                ExpressionAttributeValues: {
-                  ':v': read.state.version,
-                  ':s': read.sealedRev,
-                  ':next': read.sealedRev + 1,
-                },
+                ConditionExpression: condition.ConditionExpression,
+                ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':next': read.sealedRev + 1 },
               },
             },
             {
@@ -152,29 +129,15 @@ export const roomRepository = {
             },
           ],
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   },
 
-  async sealedBids(auctionId: string): Promise<SealedBid[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'SEALED#' },
-      ConsistentRead: true,
-    });
-    return items.map((i) => i.sealed as SealedBid);
+  async sealedBids(auctionId) {
+    return (await roomItems(auctionId, 'SEALED#', CONSISTENT)).map((i) => i.sealed as SealedBid);
   },
 
-  /**
-   * One line of the bid journal (the bids the room saw, for the audit document). Of a bidder's refused bids only the
-   * first `keptRefusals` are journaled; every refusal is counted (`refusalCounts`), so junk cannot grow the audit.
-   */
-  async journal(auctionId: string, entry: BidEntry, keptRefusals: number): Promise<void> {
+  async journal(auctionId, entry, keptRefusals) {
     if (entry.outcome === 'refused') {
       const { Attributes } = await documentClient().send(
         new UpdateCommand({
@@ -201,24 +164,20 @@ export const roomRepository = {
     );
   },
 
-  /** How many bids of each bidder the room refused (journaled or not). */
-  async refusalCounts(auctionId: string): Promise<{ bidderId: string; refused: number }[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'REFUSED#' },
-      ConsistentRead: true,
-    });
-    return items.map((i) => ({ bidderId: i.bidderId, refused: Number(i.refused) }));
+  async refusalCounts(auctionId) {
+    return (await roomItems(auctionId, 'REFUSED#', CONSISTENT)).map((i) => ({
+      bidderId: String(i.bidderId),
+      refused: Number(i.refused),
+    }));
   },
 
-  /**
-   * Claims a bid the client named, so that it is judged once even when its copies arrive at once: true for the one
-   * copy that judges it. A claim whose judge died without answering (older than `staleBefore`) may be taken over.
-   */
-  async claimBid(auctionId: string, bidderId: string, clientBidId: string, now: Micros): Promise<boolean> {
-    try {
-      await documentClient().send(
+  async journalEntries(auctionId) {
+    return (await roomItems(auctionId, 'JOURNAL#', CONSISTENT)).map((i) => i.entry as BidEntry);
+  },
+
+  claimBid(auctionId, bidderId, clientBidId, now) {
+    return written(
+      documentClient().send(
         new PutCommand({
           TableName: tableName(),
           Item: {
@@ -231,16 +190,11 @@ export const roomRepository = {
           ConditionExpression: 'attribute_not_exists(PK) OR (attribute_not_exists(answer) AND claimedAt < :stale)',
           ExpressionAttributeValues: { ':stale': now - CLAIM_STALE_SECONDS * 1e6 },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   },
 
-  /** The answer kept for a bid the client named, once its judge has given it. */
-  async bidAnswer<A>(auctionId: string, bidderId: string, clientBidId: string): Promise<A | undefined> {
+  async bidAnswer<A>(auctionId: string, bidderId: string, clientBidId: string) {
     const out = await documentClient().send(
       new GetCommand({
         TableName: tableName(),
@@ -251,15 +205,9 @@ export const roomRepository = {
     return out.Item?.answer as A | undefined;
   },
 
-  /** Keeps the answer of a claimed bid (its claim's item); a taken bid's answer is never replaced by a refusal. */
-  async keepBidAnswer<A extends { outcome: string }>(
-    auctionId: string,
-    bidderId: string,
-    clientBidId: string,
-    answer: A,
-  ): Promise<A> {
-    try {
-      await documentClient().send(
+  async keepBidAnswer(auctionId, bidderId, clientBidId, answer) {
+    const kept = await written(
+      documentClient().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.roomBidAnswer(auctionId, bidderId, clientBidId),
@@ -267,25 +215,12 @@ export const roomRepository = {
           ConditionExpression: 'attribute_not_exists(answer) OR answer.outcome = :refused',
           ExpressionAttributeValues: { ':answer': answer, ':refused': 'refused' },
         }),
-      );
-      return answer;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return (await this.bidAnswer<A>(auctionId, bidderId, clientBidId)) ?? answer;
-    }
+      ),
+    );
+    return kept ? answer : ((await this.bidAnswer<typeof answer>(auctionId, bidderId, clientBidId)) ?? answer);
   },
 
-  async journalEntries(auctionId: string): Promise<BidEntry[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'JOURNAL#' },
-      ConsistentRead: true,
-    });
-    return items.map((i) => i.entry as BidEntry);
-  },
-
-  async connect(connection: RoomConnection, now: Micros): Promise<void> {
+  async connect(connection, now) {
     const ttl = Math.floor(now / 1e6) + CONNECTION_HOURS * 3600;
     const common = { entity: 'room-connection', schemaVersion: SCHEMA_VERSION, ...connection, ttl };
     await documentClient().send(
@@ -303,26 +238,18 @@ export const roomRepository = {
     );
   },
 
-  async connection(connectionId: string): Promise<RoomConnection | undefined> {
+  async connection(connectionId) {
     const { Item } = await documentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.connectionRoom(connectionId), ConsistentRead: true }),
     );
     return Item ? connectionOf(Item) : undefined;
   },
 
-  /**
-   * Spends one message of a connection's allowance (domain/kernel/rate-limit.ts: `tat` on its `CONN#` item, moved by
-   * conditional writes, never read first) and finds its session in the same request. Undefined for a connection the
-   * room does not know; `admitted: false` once the connection is over its limit (that refusal writes nothing).
-   */
-  async spendMessage(
-    connectionId: string,
-    limit: RateLimit,
-    nowMs: number,
-  ): Promise<{ connection: RoomConnection; admitted: boolean } | undefined> {
+  /** The allowance is `tat` on the connection's `CONN#` item, moved by conditional writes, never read first. */
+  async spendMessage(connectionId, limit, nowMs) {
     const step = intervalMs(limit);
     const last = admitBefore(limit, nowMs);
-    let item: Record<string, any> | undefined;
+    let item: Record<string, unknown> | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       // Usually the allowance is whole again (its time is past): it starts again from now.
       const fresh = await updateIf(keys.connectionRoom(connectionId), {
@@ -344,10 +271,10 @@ export const roomRepository = {
       if (!item) return undefined;
       if (spent.updated) return { connection: connectionOf(item), admitted: true };
     }
-    return { connection: connectionOf(item!), admitted: false };
+    return item && { connection: connectionOf(item), admitted: false };
   },
 
-  async disconnect(connection: Pick<RoomConnection, 'connectionId' | 'auctionId'>): Promise<void> {
+  async disconnect(connection) {
     await Promise.all([
       documentClient().send(
         new DeleteCommand({
@@ -361,33 +288,25 @@ export const roomRepository = {
     ]);
   },
 
-  /** Every connection of a room (a Query of its partition; 1,000 connections are a few pages). */
-  async connections(auctionId: string): Promise<RoomConnection[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.room(auctionId), ':sk': 'CONN#' },
-      ProjectionExpression: 'connectionId, auctionId, bidderId',
-    });
-    return items.map((i) => ({
-      connectionId: i.connectionId,
-      auctionId: i.auctionId,
-      ...(i.bidderId && { bidderId: i.bidderId }),
-    }));
+  /** A Query of the room's partition (1,000 connections are a few pages), eventually consistent. */
+  async connections(auctionId) {
+    const items = await roomItems(auctionId, 'CONN#', { ProjectionExpression: 'connectionId, auctionId, bidderId' });
+    return items.map(connectionOf);
   },
 };
 
-const connectionOf = (item: Record<string, any>): RoomConnection => ({
-  connectionId: item.connectionId,
-  auctionId: item.auctionId,
-  ...(item.bidderId && { bidderId: item.bidderId }),
+/** A connection as its items keep it (the room's `CONN#` and the connection's own). */
+const connectionOf = (item: Record<string, unknown>): RoomConnection => ({
+  connectionId: String(item.connectionId),
+  auctionId: String(item.auctionId),
+  ...(typeof item.bidderId === 'string' && { bidderId: item.bidderId }),
 });
 
 /** A conditional update answering the item as it now is (written) or as it was (condition failed; none if absent). */
 async function updateIf(
   Key: Record<string, string>,
   update: Pick<UpdateCommand['input'], 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>,
-): Promise<{ updated: boolean; item?: Record<string, any> }> {
+): Promise<{ updated: boolean; item?: Record<string, unknown> }> {
   try {
     const { Attributes } = await documentClient().send(
       new UpdateCommand({
@@ -405,15 +324,4 @@ async function updateIf(
     const old = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
     return { updated: false, item: old && unmarshall(old) };
   }
-}
-
-async function queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(new QueryCommand({ ...input, ExclusiveStartKey }));
-    out.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { dirname, join } from 'node:path';
@@ -115,8 +115,12 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     },
     ...extra,
   });
+  // As Lambda invokes it: the event, and a context naming the function and this invocation (its request line's id).
   const invoke = async (routeKey: string, connectionId: string, extra?: Record<string, unknown>) =>
-    (await load(handlerOf(routeKey))).handler(event(routeKey, connectionId, extra));
+    (await load(handlerOf(routeKey))).handler(event(routeKey, connectionId, extra), {
+      functionName: handlerOf(routeKey),
+      awsRequestId: randomUUID(),
+    });
 
   const arm = async (order: TimerOrder) => {
     clearTimeout(timers.get(order.auctionId));

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { roomLambdas } from '../../functions/room/lambdas.ts';
 
 /**
  * The dependency rules of docs/DESIGN.md (§1), one `it` each. A rule fails with the offending `file -> import` list.
@@ -70,21 +71,47 @@ function closure(entries: string[], { within = /^functions\//, values = false } 
 }
 
 /**
- * Edges the room's rules name as exceptions, each to be removed (issue 37: sessions and links move into the room's
- * domain, behind ports). The rules check the list both ways: a new edge fails, and so does an exception no longer
- * needed (delete its line).
+ * The room's use cases (functions/room/): their ports come in a context (RoomStore, RoomPorts, RoomAuctions:
+ * domain/room/ports.ts), so they import no store, no AWS SDK and no wiring; the Lambda files wire them (context.ts,
+ * auctions.ts).
  */
-/** The socket checks the page's session with the page's code (`room/connect.ts`). */
-const ROOM_EXCEPTIONS = ['functions/room/connect.ts -> functions/room-page/session.ts'];
+const ROOM_USE_CASES = ['room.ts', 'bidding.ts', 'connection.ts', 'lifecycle.ts'].map((f) => `functions/room/${f}`);
+
 /**
- * The page reads the participation secret from the store itself, to sign and check links and session tokens, and the
- * terms page reads the room's state (`login.ts`).
+ * The layer a file is in, as a bid's and a transition's paths are followed: the Lambdas and use cases
+ * (`functions/room`), the room's rules (`functions/domain/room`), the rest of the domain, the runtime, the store, and
+ * below them all the configuration (`runtime/config.ts`, which everything may read and which reads only the
+ * environment) with the request clock and the transient-error test, which read only the configuration and which the
+ * store uses.
  */
-const ROOM_PAGE_EXCEPTIONS = [
-  'functions/room-page/link.ts -> functions/store/participation-secret.ts',
-  'functions/room-page/login.ts -> functions/store/room-repository.ts',
-  'functions/room-page/session-token.ts -> functions/store/participation-secret.ts',
-];
+const BOTTOM = ['functions/runtime/config.ts', 'functions/runtime/clock.ts', 'functions/runtime/transient.ts'];
+function layerOf(file: string): string {
+  if (BOTTOM.includes(file)) return 'functions/runtime/config';
+  if (file.startsWith('functions/domain/'))
+    return file.startsWith('functions/domain/room/') ? 'functions/domain/room' : 'functions/domain';
+  return file.split('/').slice(0, 2).join('/');
+}
+
+/**
+ * Every import path from `entry` (value imports, within functions/) whose layers go back into one already left: the
+ * path `a/x -> b/y -> a/z` leaves `a` for `b`, then goes back up into `a`.
+ */
+function pathsBackUp(entry: string): string[] {
+  const found = new Set<string>();
+  const walk = (file: string, layers: string[], path: string[]) => {
+    const layer = layerOf(file);
+    if (layers.at(-1) !== layer && layers.slice(0, -1).includes(layer)) {
+      found.add([...path, file].join(' -> '));
+      return;
+    }
+    if (path.includes(file)) return;
+    const next = layers.at(-1) === layer ? layers : [...layers, layer];
+    for (const i of importsOf(join(ROOT, file), { values: true }))
+      if (i.startsWith('functions/') && i.endsWith('.ts')) walk(i, next, [...path, file]);
+  };
+  walk(entry, [], []);
+  return [...found];
+}
 
 describe('dependency rules (docs/DESIGN.md)', () => {
   it('keeps the domain pure: it imports only the domain, node built-ins, date-fns, ajv, json-schema-to-ts types and fast-json-patch (no store, http, http-kit, runtime, AWS SDK, middy, aws-lambda)', () => {
@@ -139,16 +166,39 @@ describe('dependency rules (docs/DESIGN.md)', () => {
 
   it("keeps the socket on its own: functions/room/ imports only the domain, the store, the runtime, itself and the bots' run (bots/sweep.ts)", () => {
     const allowed = /^functions\/((domain|store|runtime|room)\/|bots\/sweep\.ts$)/;
-    expect(offenders(['functions/room'], (i) => i.startsWith('functions/') && !allowed.test(i)).sort()).toEqual(
-      ROOM_EXCEPTIONS,
-    );
+    expect(offenders(['functions/room'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
   });
 
   it('keeps the room page off the store and the socket: functions/room-page/ imports only the domain, the runtime, the HTTP kit and itself', () => {
     const allowed = /^functions\/(domain|runtime|http-kit|room-page)\//;
-    expect(offenders(['functions/room-page'], (i) => i.startsWith('functions/') && !allowed.test(i)).sort()).toEqual(
-      ROOM_PAGE_EXCEPTIONS,
-    );
+    expect(offenders(['functions/room-page'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
+  });
+
+  it("keeps the socket and the page apart: nothing either loads, followed transitively, is a file of the other (sessions and links are the domain's)", () => {
+    const crossing = (from: string, to: string) =>
+      [...closure(files(join(ROOT, from)))].filter((f) => f.startsWith(`${to}/`)).map((f) => `${from} loads ${f}`);
+    expect([
+      ...crossing('functions/room', 'functions/room-page'),
+      ...crossing('functions/room-page', 'functions/room'),
+    ]).toEqual([]);
+  });
+
+  it("runs the room's use cases over their ports: room.ts, bidding.ts, connection.ts and lifecycle.ts import no store, no AWS SDK and none of the wiring (context.ts, auctions.ts, ports.ts, kit.ts)", () => {
+    const wiring = /^(functions\/store\/|@aws-sdk\/|functions\/room\/(context|auctions|ports|kit)\.ts$)/;
+    expect(offenders(ROOM_USE_CASES, (i) => wiring.test(i))).toEqual([]);
+  });
+
+  it("keeps the auction side out of the room's message routes: no route Lambda loads lifecycle.ts or auctions.ts (only the timer and the bot plan, close and post)", () => {
+    const routes = roomLambdas.filter((l) => l.kind === 'route').map((l) => join(ROOT, `functions/${l.handler}.ts`));
+    expect([...closure(routes)].filter((f) => /^functions\/room\/(lifecycle|auctions)\.ts$/.test(f))).toEqual([]);
+  });
+
+  it('keeps the in-memory room store out of the Lambdas: nothing in functions/ imports store/memory-room-store.ts (the unit tests do)', () => {
+    expect(offenders(['functions'], (i) => i === 'functions/store/memory-room-store.ts')).toEqual([]);
+  });
+
+  it('follows a bid and a transition down: from room/bid.ts and room/transition.ts no import path goes back into a folder it has left (Lambda -> use case -> domain rules / ports -> store)', () => {
+    expect([...pathsBackUp('functions/room/bid.ts'), ...pathsBackUp('functions/room/transition.ts')]).toEqual([]);
   });
 
   it('keeps the room off the HTTP stack: nothing a room Lambda loads imports functions/http/ (and the socket never loads functions/http-kit/)', () => {
@@ -173,6 +223,29 @@ describe('dependency rules (docs/DESIGN.md)', () => {
         /\bobserveBotRun\s*\(|import\s*\{[^}]*\bobserveBotRun\b/.test(readFileSync(join(ROOT, f), 'utf8')),
       );
     expect(callers).toEqual([]);
+  });
+
+  it('builds the auctions contexts in one place: in functions/, only runtime/contexts.ts loads the working-day calendar (runtime/calendar.ts); a document context is made only in runtime/documents.ts (DocumentPorts.context)', () => {
+    const loaders = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/contexts.ts')
+      .filter((f) => importsOf(join(ROOT, f), { values: true }).includes('functions/runtime/calendar.ts'));
+    // A document context starts with nothing attached: its literal is the one place that writes `attached: []`.
+    const makers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/runtime/documents.ts')
+      .filter((f) => /\battached:\s*\[\s*\]/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect([...loaders, ...makers]).toEqual([]);
+  });
+
+  it('names every principal the service acts as itself: a principal is written as a literal only in functions/domain/kernel/principal.ts (AUCTION_ROOM) and functions/auth/ (ANONYMOUS)', () => {
+    // A principal carries its accreditation levels; a log line's caller (the socket kit's bidder or observer) does not.
+    const literal = /\{\s*name:[^{}]*\brole:\s*'[^{}]*\blevels:/;
+    const makers = files(join(ROOT, 'functions'))
+      .map(rel)
+      .filter((f) => f !== 'functions/domain/kernel/principal.ts' && !f.startsWith('functions/auth/'))
+      .filter((f) => literal.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(makers).toEqual([]);
   });
 
   it('keeps the store out of the HTTP kit: functions/http-kit/ never imports functions/store/', () => {
@@ -215,6 +288,21 @@ describe('dependency rules (docs/DESIGN.md)', () => {
 
   it('keeps lib/ out of functions/: nothing in functions/ imports lib/', () => {
     expect(offenders(['functions'], (i) => i === 'lib' || i.startsWith('lib/'))).toEqual([]);
+  });
+
+  it('keeps the protocol client out of the service: nothing in functions/ or lib/ imports client/', () => {
+    expect(offenders(['functions', 'lib'], (i) => i.startsWith('client/'))).toEqual([]);
+  });
+
+  it("keeps the protocol client on the protocol: client/ imports of functions/ only the room's generated message types and the room document's types, never code", () => {
+    const allowed = /^(functions\/room\/generated\/protocol-types\.ts|functions\/domain\/room\/model\.ts)$/;
+    expect(offenders(['client'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
+    const loaded = files(join(ROOT, 'client')).flatMap((f) =>
+      importsOf(f, { values: true })
+        .filter((i) => i.startsWith('functions/'))
+        .map((i) => `${rel(f)} -> ${i}`),
+    );
+    expect(loaded).toEqual([]);
   });
 
   it('lets lib/ import from functions/ only the data tables, never handler code (but the build, a process of its own, that compiles them)', () => {

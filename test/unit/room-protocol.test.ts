@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ROOM_ACTIONS } from '../../functions/room/actions.ts';
 import { parseMessage } from '../../functions/room/protocol.ts';
 import protocol from '../../functions/room/protocol.schema.json' with { type: 'json' };
 
@@ -28,6 +29,10 @@ describe('the room message protocol (functions/room/protocol.schema.json)', () =
     expect(parseMessage('{"action":"bid"}')).toMatchObject({ errors: [{ name: 'amount' }] });
     expect(parseMessage('{"action":"bid","amount":"100"}')).toMatchObject({ errors: [{ name: 'amount' }] });
     expect(parseMessage('{"action":"bid","amount":-2}')).toMatchObject({ errors: [{ name: 'amount' }] });
+  });
+
+  it('lists as actions exactly the messages the schema lets a client send', () => {
+    expect(protocol.oneOf.map(({ $ref }) => $ref.replace('#/definitions/', ''))).toEqual([...ROOM_ACTIONS]);
   });
 
   it('documents every incoming action and every outgoing message type', () => {

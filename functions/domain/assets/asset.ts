@@ -1,5 +1,5 @@
 import type { Indexing } from '../kernel/aggregate.ts';
-import type { DocumentRecord } from '../documents/documents.ts';
+import type { DocumentFields, DocumentRecord } from '../documents/documents.ts';
 import type { JsonRecord } from '../kernel/objects.ts';
 import type { ObjectModel } from '../protocol/model.ts';
 import type {
@@ -114,7 +114,7 @@ export type TransitionRule = (asset: Asset, ctx: TransitionContext) => Asset;
 export type TransitionRules = Partial<Record<`${AssetStatus}->${AssetStatus}`, readonly TransitionRule[]>>;
 
 /** A document the server adds when it creates an asset of a type. */
-export type DocumentSeed = JsonRecord;
+export type DocumentSeed = DocumentFields;
 
 /**
  * One asset type (registered in `types/registry.ts`): the data and rules that make `bounce` and `basic` differ.
@@ -158,8 +158,8 @@ export interface AssetTypeDefinition {
   relatedProcesses?: {
     /** At most this many on one asset. */
     max: number;
-    /** Validates one related process (422). */
-    accept(process: JsonRecord): RelatedProcess;
+    /** Validates one related process (422), with the id the caller gives it. */
+    accept(process: JsonRecord, id: string): RelatedProcess;
   };
 }
 

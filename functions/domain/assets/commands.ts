@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/a
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { mergePatch, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, mergePatch, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { completeOrganization, readDirectory, type OrganizationDirectory } from '../kernel/organization-directory.ts';
 import { actingRole, authorOf, type Principal } from '../kernel/principal.ts';
 import { checkEdited, writable } from '../protocol/model.ts';
@@ -41,7 +41,7 @@ export interface AssetsContext {
   createdId?: string;
 }
 
-const ASSET_ROLES: readonly string[] = ['owner', 'concierge', 'admin'];
+const ASSET_ROLES: readonly AssetRole[] = ['owner', 'concierge', 'admin'];
 
 /** Completes the organizations of `fields` (only those listed in `touched`) from the directory entries read. */
 async function organizationsReader(ctx: AssetsContext, data: JsonRecord) {
@@ -49,7 +49,7 @@ async function organizationsReader(ctx: AssetsContext, data: JsonRecord) {
     ctx.organizations,
     ctx.type.organizations.map((f) => data[f]),
   );
-  return <T extends object>(fields: T, touched: JsonRecord): T =>
+  return <T extends JsonRecord>(fields: T, touched: JsonRecord): T =>
     ctx.type.organizations.reduce(
       (out, f) => (touched[f] === undefined ? out : completeOrganization(out, f, entries)),
       fields,
@@ -77,6 +77,7 @@ export async function createAsset(
   const fields = type.accept(complete(sent, sent));
   const day = kyivDate(ctx.now);
   const at = formatKyiv(ctx.now);
+  // The fields the type's `accept` checked by its schema, with its assetType and the server's: an asset of that type.
   const asset = withTestTitles({
     assetType: type.assetType,
     ...fields,
@@ -100,8 +101,8 @@ export async function createAsset(
 
 function roleOn(ctx: AssetsContext, a: Aggregate<Asset>): AssetRole {
   const role = actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash });
-  if (!ASSET_ROLES.includes(role)) throw new PermissionError('role');
-  return role as AssetRole;
+  if (!isOneOf(ASSET_ROLES, role)) throw new PermissionError('role');
+  return role;
 }
 
 /** The owner's content edits end with the rectification period (interface.md §3.2, §8). */
@@ -145,7 +146,7 @@ export function decideAssetPatch(
   data: JsonRecord,
   type: AssetTypeDefinition,
   now: Micros,
-  complete: <T extends object>(fields: T, touched: JsonRecord) => T = (fields) => fields,
+  complete: <T extends JsonRecord>(fields: T, touched: JsonRecord) => T = (fields) => fields,
 ): Asset | undefined {
   const asset = current.root;
   assertEditable(assetStatusGraph, asset.status, role, 'asset');
@@ -158,6 +159,7 @@ export function decideAssetPatch(
     for (const rule of type.transitions[`${asset.status}->${merged.status}`] ?? []) merged = rule(merged, env);
   }
   assertKeepsLot(asset, merged);
+  // The server's fields as stored and the rest as the type's `accept` checked them: an asset of its type.
   const next = {
     ...pick(merged, SERVER_FIELDS),
     ...acceptEdited(type, omit(merged, SERVER_FIELDS), asset, patch),
@@ -270,6 +272,7 @@ export async function addAssetDecision(ctx: AssetsContext, id: string, data: Jso
         throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
       }
       result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: ctx.createdId ?? newId() });
+      // Only types with decisions get here (ctx.type.decisions), so the record stays of its type.
       return {
         root: {
           ...asset,

@@ -1,7 +1,7 @@
 import type { Aggregate } from '../kernel/aggregate.ts';
 import { NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
+import { mergePatch, omit, sameJson, withoutField, type JsonRecord } from '../kernel/objects.ts';
 import { actingRole, authorOf } from '../kernel/principal.ts';
 import { formatKyiv } from '../kernel/time.ts';
 import type { Asset, AssetTypeDefinition, RelatedProcess } from './asset.ts';
@@ -28,8 +28,7 @@ function assertWriter(ctx: AssetsContext, a: Aggregate<Asset>): void {
 
 /** The asset with its new list; an active asset must keep a lot (upstream model check), and its own lot. */
 function withProcesses(asset: Asset, processes: RelatedProcess[]): Asset {
-  const { relatedProcesses: _old, ...rest } = asset;
-  const next = (processes.length ? { ...rest, relatedProcesses: processes } : rest) as Asset;
+  const next = processes.length ? { ...asset, relatedProcesses: processes } : withoutField(asset, 'relatedProcesses');
   if (next.status === 'active' && !lotOf(next)) {
     throw UnprocessableError.field('relatedProcesses', 'Asset must have related lot to become active.');
   }
@@ -45,7 +44,7 @@ export async function addRelatedProcess(ctx: AssetsContext, id: string, data: Js
     (current, now) => {
       if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
       assertWriter(ctx, current);
-      const process = rules.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
+      const process = rules.accept(omit(data, ['id']), ctx.createdId ?? newId());
       const processes = [...relatedProcessesOf(current.root), process];
       if (processes.length > rules.max) {
         throw UnprocessableError.field(
@@ -75,7 +74,7 @@ export async function patchRelatedProcess(
       if (current.root.assetType !== ctx.type.assetType) throw new NotFoundError('asset_id');
       assertWriter(ctx, current);
       const previous = findRelatedProcess(current.root, processId);
-      const process = rules.accept({ ...mergePatch(previous, omit(data, ['id'])), id: processId });
+      const process = rules.accept(omit(mergePatch(previous, omit(data, ['id'])), ['id']), processId);
       result = process;
       if (sameJson(process, previous)) return undefined;
       const processes = relatedProcessesOf(current.root).map((rp) => (rp === previous ? process : rp));

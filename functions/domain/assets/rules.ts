@@ -1,4 +1,5 @@
 import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
+import { keysOf, withoutField } from '../kernel/objects.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import type { Asset, RelatedProcess, TransitionRule, TransitionRules } from './asset.ts';
 
@@ -57,7 +58,7 @@ export const requireRelatedLot: TransitionRule = (asset) => {
  * `relatedLot` goes; its related processes stay as its history, as the original's detached view still listed them
  * (bounce `detached-from-lot-asset-view.http`): a pending asset is free whatever lot its processes name.
  */
-export const detachFromLot: TransitionRule = ({ relatedLot: _dropped, ...asset }) => asset as Asset;
+export const detachFromLot: TransitionRule = (asset) => withoutField(asset, 'relatedLot');
 
 /** pending → deleted: only once a `cancellationDetails` document was added (reference-behaviour.md §4.3). */
 export const requireCancellationDetails: TransitionRule = (asset, { documents }) => {
@@ -81,9 +82,7 @@ export const COMMON_TRANSITIONS: TransitionRules = {
 
 /** Joins rule sets: for each transition, the rules of the earlier sets run first (put guards before effects). */
 export function composeTransitions(...sets: TransitionRules[]): TransitionRules {
-  const out: Record<string, TransitionRule[]> = {};
-  for (const set of sets) {
-    for (const [key, rules] of Object.entries(set)) out[key] = [...(out[key] ?? []), ...(rules ?? [])];
-  }
-  return out as TransitionRules;
+  const out: TransitionRules = {};
+  for (const set of sets) for (const key of keysOf(set)) out[key] = [...(out[key] ?? []), ...(set[key] ?? [])];
+  return out;
 }

@@ -1,4 +1,12 @@
-import { isOrUnder, samePlace, type Child, type ChildOwner, type ChildPlace } from '../kernel/aggregate.ts';
+import {
+  childrenWhere,
+  isOrUnder,
+  samePlace,
+  type Child,
+  type ChildOwner,
+  type ChildPlace,
+} from '../kernel/aggregate.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
 import type { Micros } from '../kernel/time.ts';
 import { parseInstant } from '../kernel/time.ts';
 import type { TypeAuctionRecord } from './catalog.ts';
@@ -137,9 +145,12 @@ export function within(auction: Partial<AuctionPeriods>, period: PeriodName, now
   return start !== undefined && end !== undefined && start <= now && now <= end;
 }
 
-/** Children of one kind (`BID`, `QUESTION`, `AWARD`, `CONTRACT`): their own items, not their documents. */
-export function childrenOf(children: readonly Child[], kind: string): Child[] {
-  return children.filter((c) => c.place.kind === kind && !c.place.under);
+/**
+ * Children of one kind (`BID`, `QUESTION`, `AWARD`, `CONTRACT`): their own items, not their documents; `D`, the
+ * record the module that writes the kind stores (`childrenOf<Award>(children, AWARD)`).
+ */
+export function childrenOf<D extends object = JsonRecord>(children: readonly Child[], kind: string): Child<D>[] {
+  return childrenWhere<D>(children, (c) => c.place.kind === kind && !c.place.under);
 }
 
 export const childPlace = (kind: string, id: string): ChildPlace => ({ kind, id });

@@ -1,9 +1,9 @@
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, omit, pick, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { declare, multilingual, name, schemaOf, serverSet, writable } from '../protocol/model.ts';
 import { periodSchema } from '../protocol/parts.ts';
-import { isOneOf, requestedStatus } from '../kernel/status-graph.ts';
+import { requestedStatus } from '../kernel/status-graph.ts';
 import { formatKyiv, parseInstant, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
@@ -255,8 +255,8 @@ function view<D extends Award | Contract>(
 }
 
 // The children of kind AWARD (CONTRACT) are the awards (contracts) this file writes.
-const awardChildren = (children: readonly Child[]) => childrenOf(children, AWARD) as Child<Award>[];
-const contractChildren = (children: readonly Child[]) => childrenOf(children, CONTRACT) as Child<Contract>[];
+const awardChildren = (children: readonly Child[]) => childrenOf<Award>(children, AWARD);
+const contractChildren = (children: readonly Child[]) => childrenOf<Contract>(children, CONTRACT);
 
 /** The awards among an auction's children (without their documents). */
 export const awardsIn = (children: readonly Child[]): Award[] => awardChildren(children).map((c) => c.data);
@@ -417,9 +417,7 @@ function activateAward(w: Working, child: Child<Award>, at: string, rules: Award
 function assertRejectionDocument(w: Working, awardId: string, rules: AwardingRules): void {
   const types = rules.rejectionDocuments;
   if (!types.length) return;
-  if (
-    !currentDocuments(w.children, documentScope(AWARD, awardId)).some((d) => types.includes(d.documentType as string))
-  ) {
+  if (!currentDocuments(w.children, documentScope(AWARD, awardId)).some((d) => isOneOf(types, d.documentType))) {
     throw new ForbiddenError(
       "Can't switch award status to (unsuccessful) before auction owner load reject protocol or act",
     );

@@ -1,7 +1,7 @@
 import type { Child } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { tokenMatches } from '../kernel/ids.ts';
-import type { JsonRecord } from '../kernel/objects.ts';
+import { withoutField, type JsonRecord } from '../kernel/objects.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import { allDocuments, type DocumentRecord } from '../documents/documents.ts';
@@ -76,7 +76,7 @@ export interface BidPolicy<A extends Auction = Auction> {
 export const BID = 'BID';
 
 export function bidRecords(children: Child[]): { bid: Bid; child: Child }[] {
-  return childrenOf(children, BID).map((child) => ({ bid: child.data as Bid, child }));
+  return childrenOf<Bid>(children, BID).map((child) => ({ bid: child.data, child }));
 }
 
 export const bidsOf = (children: Child[]): Bid[] => bidRecords(children).map((r) => r.bid);
@@ -130,13 +130,12 @@ const hasParticipationLink = (a: AuctionParts, bid: Bid): boolean =>
  * auction system), computed from `links` when given, never read from storage.
  */
 export function bidView(a: AuctionParts, bid: Bid, links?: ParticipationLinks): Bid {
-  const { participationUrl: _, ...rest } = bid;
   const documents = allDocuments(a.children, documentScope(BID, bid.id));
   return {
-    ...rest,
+    ...withoutField(bid, 'participationUrl'),
     ...(documents.length && { documents }),
     ...(links && hasParticipationLink(a, bid) && { participationUrl: participationUrlOf(links, a.root, bid.id) }),
-  } as Bid;
+  };
 }
 
 /** The bids GET shows inside the auction: none while they are hidden, otherwise all but drafts. */

@@ -91,7 +91,7 @@ function assertCancellable(w: Working, verb: 'add' | 'update'): void {
 }
 
 // The children of kind CANCELLATION are the cancellations this file writes.
-const cancellationChildren = (a: AuctionParts) => childrenOf(a.children, CANCELLATION) as Child<Cancellation>[];
+const cancellationChildren = (a: AuctionParts) => childrenOf<Cancellation>(a.children, CANCELLATION);
 
 /** A cancellation as GET shows it: with its documents (every version, as upstream) when it has any. */
 export type CancellationView = Cancellation & { documents?: DocumentRecord[] };
@@ -128,8 +128,8 @@ export function assertCancellationDocumentsWritable(w: Working, id: string, oper
 /** The active cancellation of an auction not cancelled yet: its date, when the auction is to be cancelled. */
 function pendingEffect(auction: Auction, children: readonly Child[]): Micros | undefined {
   if (NOT_CANCELLABLE.includes(auction.status)) return undefined;
-  const active = childrenOf(children, CANCELLATION).find((c) => (c.data as Cancellation).status === 'active');
-  return active ? parseInstant((active.data as Cancellation).date) : undefined;
+  const active = childrenOf<Cancellation>(children, CANCELLATION).find((c) => c.data.status === 'active');
+  return active ? parseInstant(active.data.date) : undefined;
 }
 
 /**

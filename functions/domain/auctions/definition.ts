@@ -81,13 +81,13 @@ export interface AuctionDefinition<T extends AuctionTypeName = AuctionTypeName, 
 
 /** The request schemas every auction type has. */
 interface TypeSchemas {
-  auction: object;
-  auctionStored: object;
-  bid: object;
-  bidPatch: object;
+  auction: JsonRecord;
+  auctionStored: JsonRecord;
+  bid: JsonRecord;
+  bidPatch: JsonRecord;
 }
 /** Those, and any the type adds of its own, by key (the validator's name without the type). */
-export type AuctionSchemas = TypeSchemas & { readonly [own: string]: object };
+export type AuctionSchemas = TypeSchemas & { readonly [own: string]: JsonRecord };
 
 /** What the kernel stamps on a new auction of any type: ids, owner and dates (the definition's `initialize` sets the rest). */
 export type AuctionStamp = 'id' | 'auctionID' | 'owner' | 'date' | 'dateModified';

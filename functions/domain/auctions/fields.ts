@@ -15,8 +15,8 @@ export const uahMoneySchema = (vat = true) => ({
 });
 
 /** The VAT flag the server sets on output (interface.md §2.2, §2.5): `valueAddedTaxIncluded: true` on each money field present. */
-export function withVat<T extends object>(fields: T, moneyFields: readonly string[]): T {
-  const out: JsonRecord = { ...(fields as JsonRecord) };
+export function withVat<T extends JsonRecord>(fields: T, moneyFields: readonly string[]): T {
+  const out: JsonRecord = { ...fields };
   for (const key of moneyFields) if (out[key]) out[key] = { ...out[key], valueAddedTaxIncluded: true };
   // Only the money fields changed, each still money (with its flag set): the fields keep their type.
   return out as T;

@@ -49,13 +49,13 @@ export const AUCTION_BUDGETS: ChildBudgets = {
     if (place.kind === 'BID' && !place.under)
       return [
         {
-          name: `BID@${(data as { owner?: string }).owner}`,
+          name: `BID@${String(data.owner)}`,
           count: BIDS_OF_ONE_BROKER,
           bytes: BID_BYTES_OF_ONE_BROKER,
         },
       ];
     // A question counts here as it is asked; its answer grows it in the questions' budget alone.
-    if (place.kind === 'QUESTION' && (data as { answer?: unknown }).answer === undefined)
+    if (place.kind === 'QUESTION' && data.answer === undefined)
       return [
         { name: ASKED_QUESTIONS, bytes: ASKED_QUESTION_BYTES },
         // Questions asked before keys were counted have no asker: they count in the questions' shares alone.

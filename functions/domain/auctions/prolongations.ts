@@ -1,4 +1,4 @@
-import type { Child, ChildOwner } from '../kernel/aggregate.ts';
+import { childrenWhere, type Child, type ChildOwner } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { sameJson, type JsonRecord } from '../kernel/objects.ts';
@@ -64,7 +64,7 @@ function assertAuctionStatus(w: Working, verb: 'create' | 'update'): void {
 }
 
 const prolongationChildren = (a: AuctionParts, contractId: string) =>
-  a.children.filter((c) => c.place.kind === PROLONGATION && c.place.under?.id === contractId) as Child<Prolongation>[]; // a PROLONGATION child holds a prolongation
+  childrenWhere<Prolongation>(a.children, (c) => c.place.kind === PROLONGATION && c.place.under?.id === contractId);
 
 export function findProlongation(a: AuctionParts, contractId: string, id: string): Child<Prolongation> {
   const found = prolongationChildren(a, contractId).find((c) => c.data.id === id);

@@ -90,7 +90,7 @@ export function newQuestion(
 }
 
 // The children of kind QUESTION are the questions this file writes.
-const questionChildren = (a: AuctionParts) => childrenOf(a.children, QUESTION) as Child<Question>[];
+const questionChildren = (a: AuctionParts) => childrenOf<Question>(a.children, QUESTION);
 
 /**
  * A question as everyone reads it: without its `author`. Only the answer to the one who asked shows the author; the

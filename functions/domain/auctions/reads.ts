@@ -49,10 +49,11 @@ export async function extractCredentials(
   id: string,
 ): Promise<{ id: string; owner: string; transfer_token: string | null }> {
   const a = await loadAuction(ctx, id);
+  const hash = a.internal?.transferTokenHash;
   return {
     id: a.root.id,
     owner: a.root.owner,
-    transfer_token: (a.internal?.transferTokenHash as string | undefined) ?? null,
+    transfer_token: typeof hash === 'string' ? hash : null,
   };
 }
 

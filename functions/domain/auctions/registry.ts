@@ -1,4 +1,5 @@
 import { UnsupportedMediaTypeError } from '../kernel/errors.ts';
+import { isOneOf, keysOf } from '../kernel/objects.ts';
 import type { Auction } from './auction.ts';
 import type { AuctionTypeName } from './catalog.ts';
 import type { AuctionDefinition } from './definition.ts';
@@ -15,7 +16,7 @@ const byType: { readonly [T in AuctionTypeName]: AuctionDefinition<T> } = { land
 export const auctionDefinitions: readonly AuctionDefinition[] = Object.values(byType);
 
 const find = (type: string): AuctionDefinition | undefined =>
-  Object.hasOwn(byType, type) ? byType[type as AuctionTypeName] : undefined;
+  isOneOf(keysOf(byType), type) ? byType[type] : undefined;
 
 /** The type a POST to a route serving `type` creates; another `procurementMethodType` in the body is refused. */
 export function definitionForCreate(type: string, procurementMethodType: unknown): AuctionDefinition {

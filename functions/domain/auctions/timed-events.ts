@@ -1,4 +1,5 @@
 import type { Child } from '../kernel/aggregate.ts';
+import { withoutField } from '../kernel/objects.ts';
 import type { Timing } from '../calendar/periods.ts';
 import type { Micros } from '../kernel/time.ts';
 import { formatKyiv } from '../kernel/time.ts';
@@ -41,10 +42,9 @@ export function withNextCheck<A extends Auction>(
   auction: A,
   children: readonly Child[] = [],
 ): A {
-  const { next_check: _, ...rest } = auction;
-  // `rest` is `auction` without its optional `next_check`: still an A, which TypeScript cannot see through `Omit`.
-  const due = nextCheck(events, rest as A, children);
-  return (due === undefined ? rest : { ...rest, next_check: formatKyiv(due) }) as A;
+  const rest = withoutField(auction, 'next_check');
+  const due = nextCheck(events, rest, children);
+  return due === undefined ? rest : { ...rest, next_check: formatKyiv(due) };
 }
 
 /** A chronograph walking far behind never loops forever: each event moves the status, so a few steps suffice. */

@@ -35,7 +35,7 @@ const holds = (lot: Lot, a: Asset | undefined): boolean => !!a && lotOf(a) === l
  * this lot, linked ahead, or a lot it was detached from: upstream looked at the status alone), or already claimed by
  * this lot.
  */
-function available(lot: Lot, a: Asset | undefined): boolean {
+function available(lot: Lot, a: Asset | undefined): a is Asset {
   if (!a || !LOT_ASSET_TYPES.includes(a.assetType)) return false;
   if (holds(lot, a)) return a.status === 'verification' || a.status === 'active' || a.status === 'pending';
   return a.status === 'pending' && !a.relatedLot;
@@ -59,7 +59,7 @@ const SETTLE: Partial<Record<LotStatus, (lot: Lot, assets: Assets) => Settlement
   verification(lot, assets) {
     const all = lot.assets.map((id) => assets.get(id));
     if (!all.every((a) => available(lot, a))) return { lotStatus: 'pending', assets: release(lot, assets) };
-    const free = (all as Asset[]).filter((a) => a.status === 'pending');
+    const free = all.filter((a) => a.status === 'pending');
     // a free asset is claimed by `relatedLot`; one linked by a related process keeps that link
     if (free.length)
       return {

@@ -1,8 +1,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { Child, ChildOwner, ChildPlace } from '../kernel/aggregate.ts';
+import { childrenWhere, type Child, type ChildOwner, type ChildPlace } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { omit, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, omit, type JsonRecord } from '../kernel/objects.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import type { Document as DocumentBody } from '../schemas/generated/request-types.ts';
@@ -88,7 +88,7 @@ export const lotDocumentModel = declare({
  * two values) is set by the server from the route, and the view's `previousVersions` is never written.
  */
 const SERVER_SET = ['id', 'author', 'documentOf', 'datePublished', 'dateModified', 'previousVersions'] as const;
-const CREATE_FIELDS = fieldsOf(documentModel).filter((f) => !(SERVER_SET as readonly string[]).includes(f));
+const CREATE_FIELDS = fieldsOf(documentModel).filter((f) => !isOneOf(SERVER_SET, f));
 const EDIT_FIELDS = CREATE_FIELDS.filter((f) => f !== 'url' && f !== 'hash');
 
 /** A document's client fields, typed from the properties its validator checks (the type rules below only require more). */
@@ -156,18 +156,24 @@ const sameLink = (sent: unknown, stored: string | undefined, files: DocumentCont
  * own link, the path `<collection>/<id>?download=<key>` (made absolute when answered). A version that resends its
  * previous `url` and `hash` keeps the file.
  */
-function withFile(
-  body: JsonRecord,
+function withFile<B extends JsonRecord>(
+  body: B,
   id: string,
   files: DocumentContext | undefined,
   previous?: DocumentRecord,
-): JsonRecord {
-  if (OFFLINE_TYPES.includes(body.documentType as string)) return { ...body, format: OFFLINE_FORMAT };
-  if (WITHOUT_FILE.has(body.documentType as string)) return body;
+): B {
+  const documentType = typeof body.documentType === 'string' ? body.documentType : '';
+  if (OFFLINE_TYPES.includes(documentType)) return { ...body, format: OFFLINE_FORMAT };
+  if (WITHOUT_FILE.has(documentType)) return body;
   if (previous && sameLink(body.url, previous.url, files) && body.hash === previous.hash)
     return { ...body, url: previous.url };
   const ctx = requireFiles(files);
-  const key = checkDocumentUrl(ctx.keyring, ctx.docservice, body.url as string, body.hash as string | undefined);
+  const key = checkDocumentUrl(
+    ctx.keyring,
+    ctx.docservice,
+    String(body.url), // checked by the document schema before
+    typeof body.hash === 'string' ? body.hash : undefined,
+  );
   ctx.attached.push(key);
   return { ...body, url: `${ctx.collection}/${id}?download=${key}` };
 }
@@ -196,9 +202,10 @@ const versionPlace = (scope: ChildOwner | undefined, id: string, version: number
 
 /** The document versions of one scope. */
 const inScope = (children: Child[], scope: ChildOwner | undefined): Child<DocumentRecord>[] =>
-  children.filter(
+  childrenWhere<DocumentRecord>(
+    children,
     (c) => c.place.kind === DOC && c.place.under?.kind === scope?.kind && c.place.under?.id === scope?.id,
-  ) as Child<DocumentRecord>[]; // a DOC child holds a document record
+  );
 
 /** Stored order: by document id, then version. */
 /** Versions oldest first; documents keep the order they were made in (the children's order), as a stable sort. */
@@ -214,14 +221,14 @@ export function newDocument(
   checkNew(body);
   const at = formatKyiv(meta.now);
   const id = meta.id ?? newId();
-  const document = {
+  const document: DocumentRecord = {
     ...withFile(body, id, meta.files),
     id,
     documentOf: meta.documentOf,
     ...(meta.author && { author: meta.author }),
     datePublished: at,
     dateModified: at,
-  } as DocumentRecord;
+  };
   return { document, child: { place: versionPlace(scope, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -230,17 +237,17 @@ export function newDocument(
  * checks and no `hash` or `format`, as upstream.
  */
 export function serverDocument(
-  fields: JsonRecord,
+  fields: DocumentFields,
   meta: { documentOf: string; now: Micros },
 ): { document: DocumentRecord; child: Child } {
   const at = formatKyiv(meta.now);
-  const document = {
+  const document: DocumentRecord = {
     ...fields,
     id: newId(),
     documentOf: meta.documentOf,
     datePublished: at,
     dateModified: at,
-  } as DocumentRecord;
+  };
   return { document, child: { place: versionPlace(undefined, document.id, 1), entity: 'document', data: document } };
 }
 
@@ -248,7 +255,7 @@ export function serverDocument(
 function versions(children: Child[], scope?: ChildOwner): Map<string, DocumentRecord[]> {
   const byId = new Map<string, DocumentRecord[]>();
   for (const c of inScope(children, scope).sort(byVersion)) {
-    byId.set(c.place.id, [...(byId.get(c.place.id) ?? []), c.data as DocumentRecord]);
+    byId.set(c.place.id, [...(byId.get(c.place.id) ?? []), c.data]);
   }
   return byId;
 }
@@ -269,6 +276,7 @@ export function newVersion(
   // A stored link is a path; carried over (no `url` sent), it is checked as the absolute link it stands for.
   const kept = input.url === undefined && typeof body.url === 'string' && body.url.startsWith('/');
   checkNew(kept ? { ...body, url: `http://link.invalid${body.url}` } : body);
+  // Checked just above (a kept link as the absolute link it stands for, so the check ran on a copy).
   const document = {
     ...withFile(body, id, meta.files, previous),
     id,
@@ -296,6 +304,7 @@ export function patchedDocument(
   const history = versions(children, scope).get(id);
   if (!history) throw new NotFoundError('document_id');
   const previous = history[history.length - 1];
+  // Checked below as a document, its server fields aside (on a copy: its stored link checked as an absolute one).
   const document = { ...previous, ...writable(documentModel, input, EDIT_FIELDS) } as DocumentRecord;
   const body = omit(document, SERVER_SET);
   // The stored link is a path; it is checked as the absolute link it stands for.
@@ -372,7 +381,7 @@ export function documentRead(
 ): { data: DocumentRecord } | { redirect: string } {
   const document = documentWithHistory(children, id, scope);
   if (query.download === undefined) return { data: document };
-  const versions = [document, ...(document.previousVersions as DocumentRecord[])];
+  const versions = [document, ...(document.previousVersions ?? [])];
   if (!versions.some((v) => downloadKey(v) === query.download)) throw new NotFoundError('download');
   const ctx = requireFiles(files);
   return { redirect: temporaryUrl(ctx.keyring, ctx.docservice, query.download, ctx.nowSeconds) };

@@ -66,6 +66,17 @@ export interface Child<D extends object = JsonRecord> {
   created?: number;
 }
 
+/**
+ * The children `test` picks, as the records `D` that the module writing their kind stores (a bid, an award, a
+ * document). The one cast of stored children: the store hands back JSON, typed by the checks its writer made.
+ */
+export function childrenWhere<D extends object>(
+  children: readonly Child[],
+  test: (child: Child) => boolean,
+): Child<D>[] {
+  return children.filter(test) as Child<D>[];
+}
+
 export interface Aggregate<T> {
   id: string;
   root: T;

@@ -50,7 +50,8 @@ const bytesOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? '');
 
 /** The RFC 6902 operations that turn `before` into `after` (both public views; `{}`: no object yet). */
 export function diffViews(before: JsonRecord, after: JsonRecord): RevisionChange[] {
-  return jsonpatch.compare(before, after) as RevisionChange[];
+  // `compare` makes no `_get` (fast-json-patch's own read operation, not RFC 6902): dropped for the type's sake.
+  return jsonpatch.compare(before, after).flatMap((o) => (o.op === '_get' ? [] : [o]));
 }
 
 /**
@@ -95,8 +96,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The hex SHA-256 of the RFC 8785 canonical JSON of a revision without its `hash`. */
-export function revisionHash(revision: Omit<Revision, 'hash'>): string {
-  const { hash: _, ...content } = revision as Revision;
+export function revisionHash(revision: Omit<Revision, 'hash'> & { hash?: string }): string {
+  const { hash: _, ...content } = revision;
   return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }
 
@@ -123,6 +124,16 @@ export function nextRevision(input: {
   return { revision: { ...content, hash }, head: { seq: (input.head?.seq ?? 0) + 1, hash } };
 }
 
+/** The changes as RFC 6902 operations, unless one was noted by its size (`valueBytes`: it cannot be replayed). */
+function replayable(changes: readonly RevisionChange[]): Operation[] | undefined {
+  const operations: Operation[] = [];
+  for (const change of changes) {
+    if ('valueBytes' in change) return undefined;
+    operations.push(change);
+  }
+  return operations;
+}
+
 /** A break in a chain: the revision (1-based) and what is wrong with it. */
 export interface ChainBreak {
   seq: number;
@@ -141,12 +152,16 @@ export function verifyChain(revisions: readonly Revision[]): { breaks: ChainBrea
     const previous = i === 0 ? '' : revisions[i - 1].hash;
     if (r.previousHash !== previous) breaks.push({ seq, reason: `previousHash is not the hash of revision ${i}` });
     if (revisionHash(r) !== r.hash) breaks.push({ seq, reason: 'hash does not match its content' });
-    if (view && r.changes.some((c) => 'valueBytes' in c)) view = undefined;
-    if (view) {
+    const operations = replayable(r.changes);
+    if (!operations) view = undefined;
+    if (view && operations) {
       try {
-        view = jsonpatch.applyPatch(view, r.changes as Operation[], true, false).newDocument;
+        view = jsonpatch.applyPatch(view, operations, true, false).newDocument;
       } catch (error) {
-        breaks.push({ seq, reason: `changes do not apply: ${(error as Error).message.split('\n')[0]}` });
+        breaks.push({
+          seq,
+          reason: `changes do not apply: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`,
+        });
         view = undefined;
       }
     }

@@ -1,3 +1,4 @@
+import { isObject } from './objects.ts';
 import { parseInstant } from './time.ts';
 
 /**
@@ -35,14 +36,12 @@ function ucs2length(text: string): number {
 /** Deep equality of JSON values, as `uniqueItems` compares them (ajv's runtime/equal). */
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return Number.isNaN(a) && Number.isNaN(b);
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => equal(x, (b as unknown[])[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (!isObject(a) || !isObject(b)) return Number.isNaN(a) && Number.isNaN(b);
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every(
-    (k) => Object.hasOwn(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-  );
+  return keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
 }
 
 /** By the name ajv's generated code uses (`require("ajv/dist/runtime/<name>").default`). */

@@ -60,8 +60,8 @@ export async function readDirectory(
  * `name` from the directory, whose identifier the directory was asked about and does not know, is refused with a
  * 422 naming the field. (One not asked about, e.g. a PATCH that named no identifier, is left to the schema.)
  */
-export function completeOrganization<T extends object>(object: T, field: string, entries: DirectoryEntries): T {
-  const org = (object as JsonRecord)[field];
+export function completeOrganization<T extends JsonRecord>(object: T, field: string, entries: DirectoryEntries): T {
+  const org = object[field];
   const identifier = identifierOf(org);
   if (!identifier || !isObject(org) || !needsDirectory(org)) return object;
   const key = entryKey(identifier.scheme, identifier.id);

@@ -15,6 +15,12 @@ export interface Principal {
   token?: string;
 }
 
+/**
+ * The auction system itself, when the service's own room posts an auction's results (as an `auction` key would): no
+ * key, no token; its name is the author the change log records.
+ */
+export const AUCTION_ROOM: Principal = { name: 'auction-room', role: 'auction', levels: '' };
+
 /** An object's owner is the key that created it, and only while it holds the object's token. */
 export interface Owned {
   owner: string;

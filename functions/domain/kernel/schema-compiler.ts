@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import { formats } from './json-schema-runtime.ts';
-import { closeObjects, schemaCheck, type Check } from './validation.ts';
+import type { JsonRecord } from './objects.ts';
+import { closed, schemaCheck, type Check } from './validation.ts';
 
 /**
  * The JSON Schema compiler (ajv), for build time and tools only: the generator of the body validators
@@ -19,9 +20,12 @@ export function newAjv(options: Options = {}): Ajv {
 
 let shared: Ajv | undefined;
 
-/** A check compiled now, at run time (tools; a Lambda uses `schemaCheck` with a generated validator). */
-export function compileCheck(schema: object): Check {
+/**
+ * A check compiled now, at run time, of the schema closed as the request schemas are (tools; a Lambda uses
+ * `schemaCheck` with a generated validator).
+ */
+export function compileCheck(schema: JsonRecord): Check {
   shared ??= newAjv();
-  closeObjects(schema);
-  return schemaCheck(schema, shared.compile(schema));
+  const served = closed(schema);
+  return schemaCheck(served, shared.compile(served));
 }

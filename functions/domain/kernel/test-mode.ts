@@ -14,5 +14,6 @@ export function withTestTitles<T extends { mode?: unknown }>(object: T): T {
     const title = typeof out[field] === 'string' ? out[field] : '';
     if (!title.includes(marker)) out[field] = `${marker} ${title}`;
   }
+  // Only titles changed, each still a string: the object keeps its type.
   return out as T;
 }

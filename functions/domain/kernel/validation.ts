@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { UnprocessableError } from './errors.ts';
+import { isObject, type JsonRecord } from './objects.ts';
 
 /**
  * Body checks. Each schema's validator is compiled at build time (ajv standalone code in
@@ -15,8 +16,8 @@ export interface Validator {
 }
 
 /** The schema object an error's keyword sits in, found from its `schemaPath` (`#/properties/value/enum`). */
-function parentSchemaOf(e: ErrorObject, root: object | undefined): Record<string, unknown> | undefined {
-  if (e.parentSchema) return e.parentSchema as Record<string, unknown>;
+function parentSchemaOf(e: ErrorObject, root: object | undefined): JsonRecord | undefined {
+  if (isObject(e.parentSchema)) return e.parentSchema;
   if (!root || !e.schemaPath.startsWith('#')) return undefined;
   const segments = e.schemaPath
     .split('/')
@@ -24,23 +25,22 @@ function parentSchemaOf(e: ErrorObject, root: object | undefined): Record<string
     .map((s) => decodeURIComponent(s.replace(/~1/g, '/').replace(/~0/g, '~')));
   let node: unknown = root;
   for (const segment of segments)
-    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
-  return node && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
+    node = Array.isArray(node) ? node[Number(segment)] : isObject(node) ? node[segment] : undefined;
+  return isObject(node) ? node : undefined;
 }
 
 function message(e: ErrorObject, root: object | undefined): string {
-  const custom = (parentSchemaOf(e, root) as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[
-    e.keyword
-  ];
-  if (custom) return custom;
-  const p = e.params as Record<string, any>;
+  const messages = parentSchemaOf(e, root)?.['x-messages'];
+  const custom = isObject(messages) ? messages[e.keyword] : undefined;
+  if (typeof custom === 'string' && custom) return custom;
+  const p = e.params;
   switch (e.keyword) {
     case 'required':
       return 'This field is required.';
     case 'additionalProperties':
       return 'Rogue field';
     case 'enum':
-      return `Value must be one of [${(p.allowedValues as unknown[]).map((v) => `'${v}'`).join(', ')}].`;
+      return `Value must be one of [${p.allowedValues.map((v: unknown) => `'${v}'`).join(', ')}].`;
     case 'const':
       return `Value must be one of ['${p.allowedValue}'].`;
     case 'type':
@@ -77,7 +77,7 @@ function pathOf(e: ErrorObject): string[] {
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const p = e.params as Record<string, any>;
+  const p = e.params;
   if (e.keyword === 'required') segments.push(p.missingProperty);
   if (e.keyword === 'additionalProperties') segments.push(p.additionalProperty);
   return segments;
@@ -194,7 +194,7 @@ function loadedValidator<N extends LoadableName>(name: N): RequestValidators[N] 
   const validator = loaded[name];
   if (!validator)
     throw new Error(`request validator "${name}" not loaded: await loadValidators() (lib/build.ts ships it)`);
-  return validator as RequestValidators[N];
+  return validator;
 }
 
 /** The land-parcel item validators by schema id (schemas/generated/validators.js), once loaded. */
@@ -230,16 +230,19 @@ export const schemaCheck =
  * Unknown fields are refused at every level, as upstream's schematics models did ("Rogue field"): every object schema
  * with `properties` that the data itself is checked against (the root, its `properties`, `items`) gets
  * `additionalProperties: false` unless it says otherwise. Matchers (`contains`, `if`, `not`, `anyOf`…) only look at
- * some fields of a value and stay open. Applied in place to the request schemas (schemas/request-schemas.ts) before
- * their validators are generated, and so to the OpenAPI document that shows the same schema objects.
+ * some fields of a value and stay open. A copy: the schema given is left as declared (schemas/request-schemas.ts
+ * serves the closed copies, to the validators generated from them and to the OpenAPI document alike).
  */
-export function closeObjects(schema: unknown): void {
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
-  const s = schema as Record<string, unknown>;
-  if (s.properties && typeof s.properties === 'object' && !('additionalProperties' in s))
-    s.additionalProperties = false;
-  for (const child of Object.values((s.properties ?? {}) as Record<string, unknown>)) closeObjects(child);
-  for (const child of Array.isArray(s.items) ? s.items : [s.items]) closeObjects(child);
-  if (Array.isArray(s.prefixItems)) s.prefixItems.forEach(closeObjects);
-  if (typeof s.additionalProperties === 'object') closeObjects(s.additionalProperties);
+export function closed(schema: JsonRecord): JsonRecord {
+  const copy: JsonRecord = { ...schema };
+  const closedIf = (part: unknown) => (isObject(part) ? closed(part) : part);
+  if (isObject(schema.properties)) {
+    if (!('additionalProperties' in schema)) copy.additionalProperties = false;
+    copy.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, f]) => [name, closedIf(f)]));
+  }
+  if (schema.items !== undefined)
+    copy.items = Array.isArray(schema.items) ? schema.items.map(closedIf) : closedIf(schema.items);
+  if (Array.isArray(schema.prefixItems)) copy.prefixItems = schema.prefixItems.map(closedIf);
+  if (isObject(schema.additionalProperties)) copy.additionalProperties = closed(schema.additionalProperties);
+  return copy;
 }

@@ -1,6 +1,6 @@
 import type { FeedReader } from '../kernel/aggregate.ts';
 import { DomainError } from '../kernel/errors.ts';
-import { pick, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, pick, type JsonRecord } from '../kernel/objects.ts';
 import { parseInstant, sortableUtc } from '../kernel/time.ts';
 
 /**
@@ -97,7 +97,7 @@ export async function listFeed(reader: FeedReader, req: ListingRequest) {
   const fields = (query.opt_fields ?? '')
     .split(',')
     .map((f) => f.trim())
-    .filter((f) => (LISTING_FIELDS as readonly string[]).includes(f));
+    .filter((f) => isOneOf(LISTING_FIELDS, f));
   const limit = listingLimit(query.limit, fields.length > 0);
   let after: string | undefined;
   if (query.offset) {

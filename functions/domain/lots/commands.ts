@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, SequenceSource } from '../kernel/a
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
-import { mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, mergePatch, omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
 import { actingRole, authorOf, type Principal } from '../kernel/principal.ts';
 import { assertEditable, assertTransition } from '../kernel/status-graph.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
@@ -39,7 +39,7 @@ export interface LotsContext {
   createdId?: string;
 }
 
-const LOT_ROLES: readonly string[] = ['owner', 'concierge', 'convoy', 'admin'];
+const LOT_ROLES: readonly LotRole[] = ['owner', 'concierge', 'convoy', 'admin'];
 /** Accreditation level that creates a lot (upstream lots.basic `create_accreditation`); ownership changes need it too. */
 const LOT_CREATE_LEVEL = '1';
 
@@ -96,8 +96,8 @@ export async function createLot(
 
 function roleOn(ctx: LotsContext, a: Aggregate<Lot>): LotRole {
   const role = actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash });
-  if (!LOT_ROLES.includes(role)) throw new PermissionError('role');
-  return role as LotRole;
+  if (!isOneOf(LOT_ROLES, role)) throw new PermissionError('role');
+  return role;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { UnprocessableError } from '../kernel/errors.ts';
-import { isObject, pick, type JsonRecord } from '../kernel/objects.ts';
+import { isObject, keysOf, pick, type JsonRecord } from '../kernel/objects.ts';
 import { rogueFieldEntries } from '../kernel/validation.ts';
 
 /**
@@ -39,11 +39,11 @@ export function declare<const T extends Readonly<Record<string, JsonSchema>>>(mo
 }
 
 /** The names of a model's fields. */
-export const fieldsOf = <F extends string>(model: ObjectModel<F>): F[] => Object.keys(model.fields) as F[];
+export const fieldsOf = <F extends string>(model: ObjectModel<F>): F[] => keysOf(model.fields);
 
 /**
  * The closed JSON Schema of the fields a role writes (all of them by default): unknown fields are refused at every
- * depth (the request schemas are closed by `closeObjects` too), the model's required fields that are written stay
+ * depth (the request schemas are served closed by `closed` too), the model's required fields that are written stay
  * required unless `required` says otherwise.
  */
 export function schemaOf<F extends string>(
@@ -62,7 +62,7 @@ export function schemaOf<F extends string>(
 
 /**
  * The paths of the fields of `value` that `schema` does not know, at any depth: an object schema with `properties`
- * knows no others unless it says so (as `closeObjects` closes the request schemas); of `anyOf`/`oneOf` branches, the
+ * knows no others unless it says so (as `closed` closes the request schemas served); of `anyOf`/`oneOf` branches, the
  * one that knows them all. `__proto__` and `constructor` are unknown like any other name. Linear in the value.
  */
 export function unknownFields(schema: unknown, value: unknown, at: readonly string[] = []): string[][] {
@@ -82,7 +82,7 @@ export function unknownFields(schema: unknown, value: unknown, at: readonly stri
     }
   }
   if (Array.isArray(schema.allOf)) for (const part of schema.allOf) found.push(...unknownFields(part, value, at));
-  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (branches?.length) {
     const each = branches.map((branch) => unknownFields(branch, value, at));
     if (!each.some((paths) => paths.length === 0)) found.push(...each[0]);
@@ -96,9 +96,7 @@ export function unknownFields(schema: unknown, value: unknown, at: readonly stri
  */
 function assertNoUnknown(model: ObjectModel, data: JsonRecord, keys: readonly string[] = Object.keys(data)): void {
   const rogue = keys.flatMap((key) =>
-    Object.hasOwn(model.fields, key)
-      ? unknownFields(model.fields[key as keyof typeof model.fields], data[key], [key])
-      : [[key]],
+    Object.hasOwn(model.fields, key) ? unknownFields(model.fields[key], data[key], [key]) : [[key]],
   );
   if (rogue.length > 0) throw new UnprocessableError(rogueFieldEntries(rogue));
 }
@@ -164,32 +162,51 @@ export const list = (items: JsonSchema, max: number = BOUNDS.items, extra: JsonS
 /** A field the original model has and the server sets (ids, dates, statuses): known, never taken from a client. */
 export const serverSet = {} as const;
 
+/** A field and its translations, typed by name: schemas built with it keep their property names for their types. */
+type Multilingual<N extends string, S extends JsonSchema> = { [K in N]: S } & {
+  [K in `${N}_en` | `${N}_ru`]: Omit<S, 'minLength'>;
+};
 /** A text field and its `_en` / `_ru` translations, as the originals' multilingual fields (translations may be empty). */
-export function multilingual<const N extends string, const S extends JsonSchema = typeof TEXT>(
+export function multilingual<const N extends string>(field: N): Multilingual<N, typeof TEXT>;
+export function multilingual<const N extends string, const S extends JsonSchema>(
   field: N,
-  schema: S = TEXT as unknown as S,
-): { [K in N]: S } & { [K in `${N}_en` | `${N}_ru`]: Omit<S, 'minLength'> } {
+  schema: S,
+): Multilingual<N, S>;
+export function multilingual(field: string, schema: JsonSchema = TEXT): JsonSchema {
   const { minLength: _optional, ...plain } = schema;
-  // Typed by name so that schemas built with it keep their property names for the types derived from them.
-  return { [field]: schema, [`${field}_en`]: plain, [`${field}_ru`]: plain } as never;
+  return { [field]: schema, [`${field}_en`]: plain, [`${field}_ru`]: plain };
 }
 
 /**
  * Gives every string without a bound `BOUNDS.text` and every list without one `BOUNDS.items` (in schema positions
- * only): the bound of a field not declared with a tighter one. Applied in place to the request schemas.
+ * only): the bound of a field not declared with a tighter one. A copy: the schema given is left as declared
+ * (schemas/request-schemas.ts serves the bounded copies).
  */
-export function boundAll(schema: unknown): void {
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
-  const s = schema as Record<string, unknown>;
-  const types = Array.isArray(s.type) ? s.type : [s.type];
-  if (types.includes('string') && s.maxLength === undefined && s.enum === undefined && s.const === undefined)
-    s.maxLength = BOUNDS.text;
-  if (types.includes('array') && s.maxItems === undefined) s.maxItems = BOUNDS.items;
-  for (const key of ['properties', 'patternProperties'])
-    if (s[key] && typeof s[key] === 'object') for (const child of Object.values(s[key] as object)) boundAll(child);
-  for (const key of ['items', 'additionalProperties', 'then', 'else']) boundAll(s[key]);
-  for (const key of ['anyOf', 'oneOf', 'allOf'])
-    if (Array.isArray(s[key])) for (const child of s[key] as unknown[]) boundAll(child);
+export function bounded(schema: JsonSchema): JsonSchema {
+  const copy: JsonSchema = { ...schema };
+  const boundedIf = (part: unknown) => (isObject(part) ? bounded(part) : part);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (
+    types.includes('string') &&
+    schema.maxLength === undefined &&
+    schema.enum === undefined &&
+    schema.const === undefined
+  )
+    copy.maxLength = BOUNDS.text;
+  if (types.includes('array') && schema.maxItems === undefined) copy.maxItems = BOUNDS.items;
+  for (const key of ['properties', 'patternProperties']) {
+    const fields = schema[key];
+    if (isObject(fields)) copy[key] = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, boundedIf(v)]));
+  }
+  for (const key of ['items', 'additionalProperties', 'then', 'else']) {
+    const part = schema[key];
+    if (isObject(part)) copy[key] = bounded(part);
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const parts = schema[key];
+    if (Array.isArray(parts)) copy[key] = parts.map(boundedIf);
+  }
+  return copy;
 }
 
 /**
@@ -197,9 +214,9 @@ export function boundAll(schema: unknown): void {
  * PATCH did not write are not its own (an object stored by an earlier release may carry what the model now refuses)
  * and do not refuse it. Errors in the written fields stand.
  */
-export function checkEdited(check: (data: never) => void, merged: unknown, patch: JsonRecord): void {
+export function checkEdited<T>(check: (data: T) => void, merged: T, patch: JsonRecord): void {
   try {
-    check(merged as never);
+    check(merged);
   } catch (error) {
     if (!(error instanceof UnprocessableError)) throw error;
     const own = error.entries.filter((e) => Object.hasOwn(patch, e.name));
@@ -209,8 +226,8 @@ export function checkEdited(check: (data: never) => void, merged: unknown, patch
 
 /** An object without the fields its model knows but Agora drops (`refused`), as the originals' roles dropped them. */
 export function withoutRefused(model: ObjectModel, value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value) || !model.refused) return value;
-  const out = { ...(value as JsonRecord) };
+  if (!isObject(value) || !model.refused) return value;
+  const out = { ...value };
   for (const key of Object.keys(model.refused)) delete out[key];
   return out;
 }

@@ -7,6 +7,8 @@
  * string and never reads a clock.
  */
 
+import type { AuctionResults } from '../schemas/generated/request-types.ts';
+
 export type RoomType = 'dgfInsider' | 'landlease';
 
 export interface Money {
@@ -205,7 +207,35 @@ export type BidOutcome =
   | { kind: 'sealed'; sealed: SealedBid; entry: BidEntry }
   | { kind: 'refused'; refusal: Refusal; entry: BidEntry };
 
-/** POST /auction body data: every active bid, with `value` and `date` when it has a result. */
-export interface RoomResults {
-  bids: { id: string; value?: Money; date?: string }[];
+/**
+ * POST /auction body data: every active bid, with `value` and `date` when it has a result; the very report the results
+ * command checks (`auctionResults`), so the room hands it over as it is.
+ */
+export type RoomResults = AuctionResults;
+
+/**
+ * The room as the service keeps it: the state and what the timers track beside it. Written with a condition on the
+ * state's `version` and on `sealedRev` (bumped by every sealed bid in the same write as the bid), so a stage that closes
+ * never misses a sealed bid accepted before it closed, and a stale timer or a lost race writes nothing.
+ */
+export interface RoomItem {
+  state: RoomState;
+  /** Sealed bids accepted so far (a counter the state's writes are conditioned on). */
+  sealedRev: number;
+  /** When the results were posted to the auction (once). */
+  posted?: string;
+  /** Failed attempts at posting the results, and when the next one is due. */
+  postAttempts?: number;
+  retryAt?: string;
+  /** When the room was closed (its auction left active.auction without it: a cancellation). */
+  closed?: string;
+  /** Whether the audit document is on the auction. */
+  audited?: boolean;
+}
+
+/** A connection of a room: an observer, or a bidder verified by their participation link. */
+export interface RoomConnection {
+  connectionId: string;
+  auctionId: string;
+  bidderId?: string;
 }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { isObject } from '../kernel/objects.ts';
 
 /**
  * Turns ajv error objects into the texts Python's `jsonschema` (draft 4) gives for the same
@@ -53,7 +54,7 @@ function at(instance: unknown, pointer: string): unknown {
   let value = instance;
   for (const token of pointer.split('/').slice(1)) {
     const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
-    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    value = Array.isArray(value) ? value[Number(key)] : isObject(value) ? value[key] : undefined;
   }
   return value;
 }
@@ -92,7 +93,7 @@ export function jsonschemaMessages(errors: readonly ErrorObject[], instance: unk
 }
 
 function messageFor(error: ErrorObject, value: unknown): string {
-  const p = error.params as Record<string, unknown>;
+  const p: Record<string, unknown> = error.params;
   const v = pyRepr(value);
   switch (error.keyword) {
     case 'required':

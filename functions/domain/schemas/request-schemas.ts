@@ -12,17 +12,21 @@ import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
 import { auctionDefinitions } from '../auctions/registry.ts';
 import { documentSchema } from '../documents/documents.ts';
-import { closeObjects } from '../kernel/validation.ts';
+import type { JsonRecord } from '../kernel/objects.ts';
+import { closed } from '../kernel/validation.ts';
 import { lotSchema } from '../lots/lot.ts';
-import { boundAll } from '../protocol/model.ts';
+import { bounded } from '../protocol/model.ts';
 import { replaySchema, subscriptionPatchSchema, subscriptionSchema } from '../webhooks/subscription.ts';
 
 /**
- * Every request body schema the service checks, by the name of its validator in generated/request-validators.js.
- * `npm run generate` compiles each with ajv into standalone code (bin/build-schema-validators.ts); the module that
- * checks a body imports its validator by that name. Add a schema here, run `npm run generate`, import the validator.
+ * A request schema as served: unknown fields refused at every level (`closed`), every string and list not declared
+ * with a tighter bound given the protocol's (protocol/model.ts `bounded`). A copy: the domain's schema stays as
+ * declared, and no module changes another's objects on import.
  */
-export const requestSchemas: Readonly<Record<string, object>> = {
+export const servedSchema = (schema: JsonRecord): JsonRecord => bounded(closed(schema));
+
+/** Every request body schema the service checks, as the domain declares it, by the name of its validator. */
+const declared: Readonly<Record<string, JsonRecord>> = {
   lot: lotSchema,
   document: documentSchema,
   basicAsset,
@@ -55,10 +59,13 @@ export function auctionValidatorName(type: string, key: string): string {
   return `${type}${key[0]!.toUpperCase()}${key.slice(1)}`;
 }
 
-// Unknown fields are refused at every level (closeObjects): in place, so the validators generated from these objects
-// and the OpenAPI document that shows them (functions/openapi/schemas.ts imports this module) agree.
-// Every string and list not declared with a tighter bound gets the protocol's (protocol/model.ts `boundAll`).
-for (const schema of Object.values(requestSchemas)) {
-  closeObjects(schema);
-  boundAll(schema);
-}
+/**
+ * Every request body schema the service checks, as served (`servedSchema`), by the name of its validator in
+ * generated/request-validators.js. `npm run generate` compiles each with ajv into standalone code
+ * (bin/build-schema-validators.ts); the module that checks a body imports its validator by that name, and the OpenAPI
+ * document shows these same copies (functions/openapi/schemas.ts). Add a schema above, run `npm run generate`, import
+ * the validator.
+ */
+export const requestSchemas: Readonly<Record<string, JsonRecord>> = Object.fromEntries(
+  Object.entries(declared).map(([name, schema]) => [name, servedSchema(schema)]),
+);

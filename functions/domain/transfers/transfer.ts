@@ -78,7 +78,7 @@ export function readOwnershipData(data: JsonRecord): { id: string; transfer: str
     throw new UnprocessableError(
       wrong.map((name) => ({ location: 'body', name, description: ['Value must be of type string.'] })),
     );
-  return { id: data.id as string, transfer: data.transfer as string }; // both proven strings just above
+  return { id: String(data.id), transfer: String(data.transfer) }; // both proven strings just above
 }
 
 const NOT_PERMITTED = 'Broker Accreditation level does not permit ownership change';

@@ -1,4 +1,4 @@
-import type { JsonRecord } from '../kernel/objects.ts';
+import { isOneOf, type JsonRecord } from '../kernel/objects.ts';
 import { parseInstant, sortableUtc } from '../kernel/time.ts';
 
 /**
@@ -62,7 +62,7 @@ export function eventBody(c: ObjectChange): JsonRecord {
   };
 }
 
-const isKind = (k: unknown): k is ObjectKind => (OBJECT_KINDS as readonly unknown[]).includes(k);
+const isKind = (k: unknown): k is ObjectKind => isOneOf(OBJECT_KINDS, k);
 
 /**
  * The change an item of the table records, as the stream hands it (unmarshalled), or undefined for any other item.

@@ -1,5 +1,5 @@
 import { PayloadTooLargeError, UnprocessableError, UnsupportedMediaTypeError } from '#domain/kernel/errors.ts';
-import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { isObject, type JsonRecord } from '#domain/kernel/objects.ts';
 import { rogueFieldEntries } from '#domain/kernel/validation.ts';
 import type { Event, KitMiddleware } from '../types.ts';
 
@@ -30,7 +30,7 @@ export const body = (): KitMiddleware => ({
   },
 });
 
-function parseBody(event: Event): JsonObject {
+function parseBody(event: Event): JsonRecord {
   const contentType = (event.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json') {
     throw new UnsupportedMediaTypeError({
@@ -102,7 +102,7 @@ function nestingDepth(text: string): number {
  * Numbers must survive storage exactly: integers within ±2^53 (what JavaScript and the SDK keep exact) and no
  * magnitude DynamoDB cannot hold (below 1e-130 or above 1e125). Anything else is a 422 on its top-level field.
  */
-function assertStorableNumbers(data: JsonObject): void {
+function assertStorableNumbers(data: JsonRecord): void {
   const storable = (n: number) => {
     const size = Math.abs(n);
     return size === 0 || (size >= 1e-130 && size <= Number.MAX_SAFE_INTEGER);

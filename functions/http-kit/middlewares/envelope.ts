@@ -1,5 +1,5 @@
 import { AnswerTooLargeError } from '#domain/kernel/errors.ts';
-import { isObject, type JsonObject } from '#domain/kernel/objects.ts';
+import { isObject, type JsonRecord } from '#domain/kernel/objects.ts';
 import { config } from '#runtime/config.ts';
 import type { RouteRule } from '../route-rules.ts';
 import type { Event, HttpResult, KitMiddleware, Response } from '../types.ts';
@@ -95,7 +95,7 @@ function answer(rule: RouteRule, event: Event, result: HttpResult, tokenShown: b
 function absoluteLinks(value: unknown, baseUrl: string): unknown {
   if (Array.isArray(value)) return value.map((v) => absoluteLinks(v, baseUrl));
   if (!isObject(value)) return value;
-  const out: JsonObject = {};
+  const out: JsonRecord = {};
   for (const [key, v] of Object.entries(value)) {
     out[key] =
       key === 'url' && typeof v === 'string' && v.startsWith('/') && !v.startsWith('//')

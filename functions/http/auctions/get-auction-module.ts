@@ -1,12 +1,8 @@
 import { getAuctionForModule } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { participationSecret } from '#store/participation-secret.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext, withParticipation } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/auction: the auction system reads the procedure and its active bids. */
 export const handler = httpHandler(async (req) => ({
-  data: await getAuctionForModule(
-    { ...auctionsContext(req), participationSecret: await participationSecret() },
-    req.params.auctionId,
-  ),
+  data: await getAuctionForModule(await withParticipation(auctionsContext(req)), req.params.auctionId),
 }));

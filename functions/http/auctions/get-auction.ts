@@ -1,6 +1,6 @@
 import { getAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}: the auction with its children, one Query; bids hidden while it runs. */
 export const handler = httpHandler(async (req) => ({

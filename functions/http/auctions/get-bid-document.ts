@@ -1,7 +1,7 @@
 import { loadBidDocuments } from '#domain/auctions/reads.ts';
 import { documentRead } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /**
  * GET /api/2.5/auctions/{auctionId}/bids/{bidId}/documents/{documentId}: seen by whoever may see the bid (its token

@@ -1,7 +1,7 @@
 import { contractView } from '#domain/auctions/awarding.ts';
 import { loadAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}. */
 export const handler = httpHandler(async (req) => ({

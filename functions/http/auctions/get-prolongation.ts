@@ -1,6 +1,6 @@
 import { getProlongation } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.3/auctions/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}: with its documents. */
 export const handler = httpHandler(async (req) => ({

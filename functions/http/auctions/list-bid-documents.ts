@@ -1,6 +1,6 @@
 import { listBidDocuments } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /**
  * GET /api/2.3/auctions/{auctionId}/bids/{bidId}/documents: the current version of each bid document (`?all=1`:

@@ -1,6 +1,6 @@
 import { patchAuction } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { periodsContext } from './context.ts';
+import { periodsContext } from '#runtime/contexts.ts';
 
 /** PATCH /api/2.5/auctions/{auctionId}: the owner commits the draft or edits during rectification. */
 export const handler = httpHandler(async (req) => ({

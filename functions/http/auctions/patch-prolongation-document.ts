@@ -1,6 +1,6 @@
 import { patchProlongationDocument } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** PATCH /api/2.3/auctions/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents/{documentId}: the current version changes in place (auction owner). */
 export const handler = httpHandler(async (req) => ({

@@ -5,7 +5,7 @@ import { readOwnershipData } from '#domain/transfers/transfer.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { changeOwnership } from '#store/ownership.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/ownership: a broker takes the auction over with a transfer. */
 export const handler = httpHandler(async (req) => {

@@ -1,7 +1,7 @@
 import { createAuction } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { periodsContext } from './context.ts';
+import { periodsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.5/auctions: a broker creates an auction in `draft`; owner and transfer tokens are returned once. */
 export const handler = httpHandler((req) =>

@@ -1,7 +1,7 @@
 import { addAwardDocument } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/awards/{awardId}/documents: the owner loads the auction protocol. */
 export const handler = httpHandler((req) =>

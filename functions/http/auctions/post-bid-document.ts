@@ -1,7 +1,7 @@
 import { addBidDocument } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/bids/{bidId}/documents: the bid owner adds e.g. `eligibilityDocuments`. */
 export const handler = httpHandler((req) =>

@@ -1,8 +1,7 @@
 import { addBid } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { participationSecret } from '#store/participation-secret.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext, withParticipation } from '#runtime/contexts.ts';
 
 /**
  * POST /api/2.5/auctions/{auctionId}/bids: a broker registers a bid and gets its own token once; a dgfInsider bid
@@ -11,7 +10,7 @@ import { auctionsContext } from './context.ts';
 export const handler = httpHandler((req) =>
   idempotentCreate(req, async (id) => {
     const { bid, token } = await addBid(
-      { ...auctionsContext(req, id), participationSecret: await participationSecret() },
+      await withParticipation(auctionsContext(req, id)),
       req.params.auctionId,
       req.data,
     );

@@ -1,7 +1,7 @@
 import { addCancellationDocument } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}/documents: the auction owner adds e.g. its decision. */
 export const handler = httpHandler((req) =>

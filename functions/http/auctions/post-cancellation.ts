@@ -1,7 +1,7 @@
 import { addCancellation } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { periodsContext } from './context.ts';
+import { periodsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.x/auctions/{auctionId}/cancellations: the auction owner asks to cancel, with a `reason`. */
 export const handler = httpHandler((req) =>

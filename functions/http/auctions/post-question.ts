@@ -1,7 +1,7 @@
 import { addQuestion } from '#domain/auctions/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
-import { auctionsContext } from './context.ts';
+import { auctionsContext } from '#runtime/contexts.ts';
 
 /** POST /api/2.5/auctions/{auctionId}/questions: any broker asks while questions are open. */
 export const handler = httpHandler((req) =>

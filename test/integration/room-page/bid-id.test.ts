@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
-import { RoomClient } from '../room/room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { atStage, linkOf, useRoom } from '../room/room-helpers.ts';
 
 /**
@@ -28,7 +28,7 @@ describe('named bids over the room WebSocket', { timeout: 120_000 }, () => {
     open.push(first);
     await first.ask({ action: 'resume' }, 'room');
     const round = await atStage(first, 'round_1');
-    const bid = { action: 'bid', amount: round.amount, bidId: 'page-bid-0001' };
+    const bid = { action: 'bid', amount: round.amount, bidId: 'page-bid-0001' } as const;
     const answer = await first.ask(bid, 'bid');
     expect(answer).toMatchObject({ outcome: 'accepted', amount: round.amount, bidId: 'page-bid-0001' });
 
@@ -40,7 +40,7 @@ describe('named bids over the room WebSocket', { timeout: 120_000 }, () => {
     expect(await again.ask(bid, 'bid')).toEqual(answer);
     const { document } = await again.ask({ action: 'resume' }, 'room');
     expect(document.results.filter((r: any) => r.amount === round.amount)).toHaveLength(1);
-    expect(document.me.ownBid.amount).toBe(round.amount);
+    expect(document.me?.ownBid?.amount).toBe(round.amount);
 
     // Unnamed, the same amount is a new bid, judged on the room as it is now.
     expect(await again.ask({ action: 'bid', amount: round.amount }, 'bid')).toMatchObject({ outcome: 'refused' });

@@ -8,7 +8,7 @@ import {
   rectifyingAuction,
   tenderingInsider,
 } from '../../support/auctions.ts';
-import { RoomClient } from '../room/room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
 import {
   answerContains,
@@ -269,11 +269,11 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(await text(en.page, '#stages li:has(.bid)')).toContain(`Bidder #1: ${fmt(dutchAmount)} at`);
 
     // The sealed stage: the Dutch winner is told what comes next and when; the other bids from above the Dutch amount.
-    const { RoomClient: Client } = await import('../room/room-client.ts');
+    const { RoomClient: Client } = await import('../../../client/room-client.ts');
     const c = await Client.open(Client.url(service.url, a.id, links[1]));
-    const { document } = await c.ask({ action: 'resume' }, 'room');
+    const { document: room } = await c.ask({ action: 'resume' }, 'room');
     c.close();
-    const preSealed = document.stages.find((s: any) => s.type === 'pre-sealedbid');
+    const preSealed = room.stages.find((s) => s.type === 'pre-sealedbid')!;
     await clock.passTo(new Date(Date.parse(preSealed.start) - 2000).toISOString());
     await atStage(en.page, 'sealedbid');
     expect(await text(en.page, '#bid-rule')).toMatch(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
-import { RoomClient } from '../room/room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { linkOf } from '../room/room-helpers.ts';
 import {
   atStage,
@@ -100,12 +100,12 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
 
     // The same final document everywhere: each page, and a fresh observer of the room.
     const fresh = await RoomClient.open(RoomClient.url(service.url, a.id));
-    const { document } = await fresh.ask({ action: 'resume' }, 'room');
+    const { document: room } = await fresh.ask({ action: 'resume' }, 'room');
     fresh.close();
     const [first, ...others] = await Promise.all(pages.map(shown));
     for (const other of others) expect(other).toEqual(first);
-    expect(first.results).toHaveLength(document.results.length);
-    expect(first.stages).toHaveLength(document.stages.length);
+    expect(first.results).toHaveLength(room.results.length);
+    expect(first.stages).toHaveLength(room.stages.length);
 
     // No accepted bid lost, none doubled: the room's audit has every amount a page reported taken, each once.
     let audit: any;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clockOf } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { RoomClient, type Refused } from '../room/room-client.ts';
+import { RoomClient, type Refused } from '../../../client/room-client.ts';
 import { insiderInRoom } from '../room/room-helpers.ts';
 
 /**
@@ -78,7 +78,7 @@ describe('room page login and session', { timeout: 120_000 }, () => {
       tab1.ask({ action: 'resume' }, 'room'),
       tab2.ask({ action: 'resume' }, 'room'),
     ]);
-    expect(one.document.me.bidderId).toBe(a.b1.id);
+    expect(one.document.me?.bidderId).toBe(a.b1.id);
     expect(two.document.me).toEqual(one.document.me);
     tab1.close();
     tab2.close();

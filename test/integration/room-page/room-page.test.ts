@@ -189,13 +189,13 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
 
 /** A stage of the room as its public document gives it (read over the room's WebSocket, as the page does). */
 async function roomStageStart(link: string, auctionId: string, type: string) {
-  const { RoomClient } = await import('../room/room-client.ts');
+  const { RoomClient } = await import('../../../client/room-client.ts');
   const c = await RoomClient.open(RoomClient.url(service.url, auctionId, link));
   try {
     const { document } = await c.ask({ action: 'resume' }, 'room');
-    const stage = document.stages.find((s: any) => s.type === type);
-    const dutch = document.results.find((r: any) => r.dutchWinner);
-    return { start: stage.start as string, dutchAmount: dutch.amount as number };
+    const stage = document.stages.find((s) => s.type === type)!;
+    const dutch = document.results.find((r) => r.dutchWinner)!;
+    return { start: stage.start, dutchAmount: dutch.amount };
   } finally {
     c.close();
   }

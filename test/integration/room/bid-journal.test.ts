@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JOURNALED_REFUSALS } from '../../../functions/room/room.ts';
 import { AUCTIONS } from '../../support/auctions.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { atStage, landleaseInRoom, useRoom } from './room-helpers.ts';
 
 /**
@@ -20,7 +20,7 @@ describe("the room's bid journal", { timeout: 120_000 }, () => {
     const round = await atStage(first, 'round_1');
 
     // The same named bid, three copies at once over two connections of the bidder: one judgement, one answer.
-    const bid = { action: 'bid', amount: round.amount, bidId: 'dup-bid-0001' };
+    const bid = { action: 'bid', amount: round.amount, bidId: 'dup-bid-0001' } as const;
     const answers = await Promise.all([first.ask(bid, 'bid'), second.ask(bid, 'bid'), first.ask(bid, 'bid')]);
     for (const answer of answers)
       expect(answer).toEqual({ type: 'bid', outcome: 'accepted', amount: round.amount, bidId: 'dup-bid-0001' });

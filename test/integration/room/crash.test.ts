@@ -15,7 +15,7 @@ import {
   tenderingInsider,
 } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { atStage, linkOf } from './room-helpers.ts';
 
 /**
@@ -141,7 +141,7 @@ describe('the auction room after a crash', { timeout: 180_000 }, () => {
 
     const dutch = await atStage(bidder1, 'dutch_0');
     expect(await bidder1.ask({ action: 'bid', amount: dutch.amount }, 'bid')).toMatchObject({ outcome: 'accepted' });
-    const preSealed = bidder1.room.document.stages.find((x: any) => x.type === 'pre-sealedbid');
+    const preSealed = bidder1.room!.document.stages.find((x) => x.type === 'pre-sealedbid')!;
     await passTo(new Date(Date.parse(preSealed.start) - 2000).toISOString());
     await atStage(bidder2, 'sealedbid');
     expect(await bidder2.ask({ action: 'bid', amount: dutch.amount + 5000 }, 'bid')).toMatchObject({

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { useRoom } from './room-helpers.ts';
 
 const { service, api, clock, connect } = useRoom();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
-import { RoomClient, type Refused } from './room-client.ts';
+import { RoomClient, type Refused } from '../../../client/room-client.ts';
 import { atStage, linkOf, stageOf, useRoom } from './room-helpers.ts';
 
 const { service, api, clock, connect } = useRoom();
@@ -40,9 +40,9 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
       connect(RoomClient.url(service.url, a.id, a.links[1])),
       connect(RoomClient.url(service.url, a.id)),
     ]);
-    expect(bidder1.room.document.me).toMatchObject({ bidderId: a.b1.id, bidderNumber: 1 });
-    expect(observer.room.document.me).toBeUndefined();
-    expect(observer.room.document.bidders.map((b: any) => b.label)).toEqual(['Bidder #1', 'Bidder #2']);
+    expect(bidder1.room!.document.me).toMatchObject({ bidderId: a.b1.id, bidderNumber: 1 });
+    expect(observer.room!.document.me).toBeUndefined();
+    expect(observer.room!.document.bidders.map((b) => b.label)).toEqual(['Bidder #1', 'Bidder #2']);
 
     // The observer may watch, never bid.
     expect(await observer.ask({ action: 'bid', amount: 100000 }, 'bid')).toMatchObject({
@@ -64,7 +64,7 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
 
     // The Dutch part lasts its planned time whoever won it: the service clock skips to just before the sealed bids
     // (the room's timer, armed for real time, is late now: the room bot takes the room up).
-    const preSealed = afterDutch.document.stages.find((x: any) => x.type === 'pre-sealedbid');
+    const preSealed = afterDutch.document.stages.find((x) => x.type === 'pre-sealedbid')!;
     await clock.passTo(new Date(Date.parse(preSealed.start) - 2000).toISOString());
 
     // Sealed bids: bidder 2 bids above the Dutch amount, seen by nobody else until the stage ends.
@@ -76,12 +76,12 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
       outcome: 'refused',
       message: 'Not allowed to post bid for dutch winner',
     });
-    const mine = await bidder2.next((m) => m.type === 'room' && m.document.me.ownBid?.amount === sealedAmount, from);
+    const mine = await bidder2.next((m) => m.type === 'room' && m.document.me?.ownBid?.amount === sealedAmount, from);
     expect(stageOf(mine).type).toBe('sealedbid');
     const shownInSealedStage = (c: RoomClient) =>
-      c.messages
-        .filter((m) => m.type === 'room' && stageOf(m)?.type === 'sealedbid')
-        .flatMap((m) => m.document.results.map((r: any) => r.amount));
+      c.messages.flatMap((m) =>
+        m.type === 'room' && stageOf(m)?.type === 'sealedbid' ? m.document.results.map((r) => r.amount) : [],
+      );
     expect(shownInSealedStage(observer)).not.toContain(sealedAmount);
     expect(shownInSealedStage(bidder1)).not.toContain(sealedAmount);
 
@@ -125,6 +125,6 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
     expect(await refusal(RoomClient.url(service.url, a.id, other.links[0]))).toMatchObject({ status: 403 });
     // Its link opens its own room.
     const own = await connect(RoomClient.url(service.url, other.id, other.links[0]));
-    expect(own.room.document.me).toMatchObject({ bidderId: other.b1.id });
+    expect(own.room!.document.me).toMatchObject({ bidderId: other.b1.id });
   });
 });

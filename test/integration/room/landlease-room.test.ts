@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { atStage, linkOf, stageOf, useRoom } from './room-helpers.ts';
 
 const { service, api, clock, connect } = useRoom();

@@ -12,7 +12,7 @@ import {
 } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { type Service, useService } from '../../support/service.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 
 type Api = ReturnType<typeof client>;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ROOM_MESSAGES } from '../../../functions/room/kit.ts';
 import { ROOM_FRAME_BYTES, ROOM_MESSAGE_BYTES } from '../../../lib/local/room-server.ts';
-import { RoomClient } from './room-client.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { insiderInRoom, useRoom } from './room-helpers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConflictError, DomainError } from '../../../functions/domain/kernel/errors.ts';
-import { httpHandler } from '../../../functions/http-kit/http-handler.ts';
+import { httpHandler, pageHandler } from '../../../functions/http-kit/http-handler.ts';
 import { admission } from '../../../functions/http-kit/middlewares/admission.ts';
 import { authContext } from '../../../functions/http-kit/middlewares/auth-context.ts';
 import { body, MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH } from '../../../functions/http-kit/middlewares/body.ts';
@@ -275,6 +275,37 @@ describe('observability', () => {
       expect(JSON.parse(String(a.body)).data.id).toBe('request-aaaa');
       expect(JSON.parse(String(b.body)).data.id).toBe('request-bbbb');
       expect(a.headers?.['x-correlation-id']).toBe('request-aaaa');
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('pageHandler', () => {
+  it("answers a page's own answer with the correlation id, and a failure in the error envelope, never thrown", async () => {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const page = pageHandler(async () => ({ statusCode: 303, headers: { location: '/there' }, body: '' }));
+      const answer = await page(
+        event('GET /public', { headers: { 'x-correlation-id': 'page-trace-0001' } }),
+        {} as never,
+      );
+      expect(answer).toEqual({
+        statusCode: 303,
+        headers: { location: '/there', 'x-correlation-id': 'page-trace-0001' },
+        body: '',
+      });
+      const broken = pageHandler(async () => {
+        throw new TypeError('secret internals');
+      });
+      const failed = await broken(event('GET /public'), {} as never);
+      expect(failed.statusCode).toBe(500);
+      expect(JSON.parse(String(failed.body))).toEqual({
+        status: 'error',
+        errors: [{ location: 'body', name: 'data', description: 'Internal server error' }],
+      });
+      // Admission applies: a page of a route that needs a key is refused without one.
+      expect((await page(event('GET /any'), {} as never)).statusCode).toBe(401);
     } finally {
       vi.restoreAllMocks();
     }

@@ -30,6 +30,13 @@ describe('types where the data is checked', () => {
     expect(uses.filter((use) => !use.startsWith('functions/domain/kernel/objects.ts:'))).toEqual([]);
   });
 
+  it('nor do the HTTP kit and the runtime: bodies and stored records are JsonRecord there too', () => {
+    const uses = ['http-kit', 'runtime'].flatMap((dir) =>
+      files(join(ROOT, 'functions', dir)).filter((file) => /\bJsonObject\b/.test(readFileSync(file, 'utf8'))),
+    );
+    expect(uses.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
   it('every body check is a type guard over its generated request type', () => {
     const untyped = files(DOMAIN).flatMap((file) =>
       /:\s*Check\s*=\s*\(data\)\s*=>\s*checkWith\(/.test(readFileSync(file, 'utf8')) ? [relative(ROOT, file)] : [],

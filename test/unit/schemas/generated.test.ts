@@ -7,6 +7,8 @@ import {
   REQUEST_TYPES_OUTPUT,
   requestTypes,
   ROOM_OUTPUT,
+  ROOM_TYPES_OUTPUT,
+  roomTypes,
 } from '../../../bin/build-schema-validators.ts';
 
 /** Each generator's committed output: equal to what it generates now, and free of imports at run time. */
@@ -33,5 +35,11 @@ describe.each([
 describe('generated request types', () => {
   it('are up to date with the request schemas (else run: npm run generate)', () => {
     expect(readFileSync(REQUEST_TYPES_OUTPUT, 'utf8')).toBe(requestTypes());
+  });
+});
+
+describe('generated room message types', () => {
+  it('are up to date with functions/room/protocol.schema.json (else run: npm run generate)', () => {
+    expect(readFileSync(ROOM_TYPES_OUTPUT, 'utf8')).toBe(roomTypes());
   });
 });

@@ -1,3 +1,4 @@
+import { isOneOf, keysOf } from '../../kernel/objects.ts';
 import type { AssetTypeDefinition } from '../asset.ts';
 import { basic } from './basic/definition.ts';
 import { bounce } from './bounce/definition.ts';
@@ -11,6 +12,6 @@ const byType: { readonly [T in AssetTypeName]: AssetTypeDefinition } = { bounce,
 
 /** The definition of a known type (the HTTP layer passes the type its route serves). */
 export function assetType(name: unknown): AssetTypeDefinition {
-  if (typeof name !== 'string' || !Object.hasOwn(byType, name)) throw notImplemented();
-  return byType[name as AssetTypeName];
+  if (!isOneOf(keysOf(byType), name)) throw notImplemented();
+  return byType[name];
 }

@@ -27,14 +27,7 @@ import type {
   BounceItem,
   BounceRelatedProcess,
 } from '../../../schemas/generated/request-types.ts';
-import {
-  ASSET_STATUSES,
-  decisionsOf,
-  itemsOf,
-  type AssetTypeDefinition,
-  type RelatedProcess,
-  type TransitionRule,
-} from '../../asset.ts';
+import { ASSET_STATUSES, decisionsOf, itemsOf, type AssetTypeDefinition, type TransitionRule } from '../../asset.ts';
 import { acceptItemsSchemaProperties, acceptSchemaProperties } from '../../../schemas/accept-schema-properties.ts';
 import { bounceType } from './descriptor.ts';
 import { COMMON_TRANSITIONS, composeTransitions, requireCancellationDetails } from '../../rules.ts';
@@ -231,11 +224,10 @@ export const bounce: AssetTypeDefinition = {
   },
   relatedProcesses: {
     max: 1,
-    accept(process) {
-      const prepared = { type: 'lot', ...process };
+    accept(process, id) {
+      const prepared = { type: 'lot', ...process, id };
       checkRelatedProcess(prepared);
-      // Checked by the schema the type is generated from; the caller has set its id.
-      return prepared as RelatedProcess;
+      return prepared;
     },
   },
 };

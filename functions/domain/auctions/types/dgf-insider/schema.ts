@@ -1,3 +1,4 @@
+import { keysOf } from '../../../kernel/objects.ts';
 import {
   BOUNDS,
   code,
@@ -101,7 +102,7 @@ const properties = {
 };
 
 /** Fields a dgfInsider create writes (AC roles.py `create_role`, less what Agora sets itself). */
-export const CREATE_FIELDS = Object.keys(properties) as (keyof typeof properties)[];
+export const CREATE_FIELDS = keysOf(properties);
 
 /**
  * A dgfInsider auction (openprocurement.auctions.insider models.py DGFInsider on AC models/schema.py Auction): the

@@ -202,7 +202,8 @@ function ownerPatch(auction: LandleaseAuction, data: JsonRecord, timing: Timing)
   // A malformed `items` (or item) is kept as sent so the schema check below answers 422.
   if (patch.items !== undefined) merged.items = withoutRefusedItems(withItemIds(patch.items, auction.items));
   if (period) merged.auctionPeriod = auctionPeriodFrom(period.startDate);
-  checkEdited((candidate) => assertRecord(candidate as JsonRecord), merged, patch);
+  checkEdited(assertRecord, merged, patch);
+  // Held to its schema in the fields the PATCH wrote; the others are as stored (checkEdited).
   const next = withVat(merged as LandleaseAuction);
   return patch.status === 'active.rectification' ? phaseCommit(next, timing) : next;
 }

@@ -1,3 +1,4 @@
+import { keysOf } from '../../../kernel/objects.ts';
 import { UnprocessableError } from '../../../kernel/errors.ts';
 import { ID_PATTERN } from '../../../kernel/ids.ts';
 import {
@@ -176,7 +177,7 @@ const properties = {
 };
 
 /** Fields a landlease create writes (GEB roles.py `create_role`, less what Agora sets itself). */
-export const CREATE_FIELDS = Object.keys(properties) as (keyof typeof properties)[];
+export const CREATE_FIELDS = keysOf(properties);
 
 /** Core auction fields the GEB create whitelist leaves out: known, so sent they are dropped. */
 const DROPPED = [

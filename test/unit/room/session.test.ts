@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION_SECONDS, sessionBidder, sessionToken } from '../../functions/room-page/session.ts';
+import { SESSION_SECONDS, sessionBidder, sessionToken } from '../../../functions/domain/room/session.ts';
 
 const SECRET = 'a participation secret';
 const AUCTION = 'a'.repeat(32);

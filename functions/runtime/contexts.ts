@@ -1,0 +1,72 @@
+import type { AuctionsContext, PeriodsContext } from '#domain/auctions/context.ts';
+import type { EventContext } from '#domain/auctions/timed-events.ts';
+import type { Timing } from '#domain/calendar/periods.ts';
+import type { DocumentContext } from '#domain/documents/docservice.ts';
+import { AUCTION_ROOM, type Principal } from '#domain/kernel/principal.ts';
+import type { Micros } from '#domain/kernel/time.ts';
+import { auctionRepository } from '#store/auction-repository.ts';
+import { participationSecret } from '#store/participation-secret.ts';
+import { sequences } from '#store/sequences.ts';
+import { serviceCalendar } from './calendar.ts';
+import { config } from './config.ts';
+import { creating } from './idempotency.ts';
+
+/**
+ * The composition root of the auctions contexts: the one place that binds the auction commands' contexts to this
+ * deployment's repository, sequences, working-day calendar and configuration, for the HTTP handlers, the bots and
+ * the room alike. Callers say only who acts, when, and on what.
+ *
+ * The document context is built beside it, in ./documents.ts (`DocumentPorts.context`), for the HTTP kit and the room
+ * alike: apart, because only the Lambdas that touch documents may load the document ports (test/infra/bundles.test.ts),
+ * and every auction route loads this module.
+ */
+
+/** Who acts, when, and on what: an HTTP request (an `HttpRequest` is one) or a system's own run. */
+export interface Call {
+  principal: Principal;
+  now: Micros;
+  /** The auction type the route serves (its `type`, e.g. `landlease`): other types are not found there. */
+  type?: string;
+  /** The request's document context, on routes that touch documents. */
+  files?: DocumentContext;
+}
+
+/** The context of an auction command. `createdId`: the id an Idempotency-Key gives what a create makes. */
+export const auctionsContext = (call: Call, createdId?: string): AuctionsContext => ({
+  principal: call.principal,
+  now: call.now,
+  files: call.files,
+  auctions: creating(auctionRepository, createdId),
+  createdId,
+  sequences,
+  type: call.type ?? '',
+  auctionSite: config().auctionSite, // where the auction system holds auctions; `auctionUrl` is built from it
+});
+
+/** The context of the commands that may count periods: with the deployment's working-day calendar. */
+export const periodsContext = (call: Call, createdId?: string): PeriodsContext => ({
+  ...auctionsContext(call, createdId),
+  calendar: serviceCalendar(),
+});
+
+/** A context with the server secret participation links are keyed with: routes that show or make a bid's link. */
+export const withParticipation = async <C extends AuctionsContext>(
+  context: C,
+): Promise<C & { participationSecret: string }> => ({
+  ...context,
+  participationSecret: await participationSecret(),
+});
+
+/** The time a bot runs at, with the working-day calendar (awarding deadlines count working days). */
+export const timing = (now: Micros): Timing => ({ now, calendar: serviceCalendar() });
+
+/** The context of the auctions' timed events (the chronograph). */
+export const timedEventsContext = (now: Micros): Pick<AuctionsContext, 'auctions'> & EventContext => ({
+  auctions: auctionRepository,
+  ...timing(now),
+  auctionSite: config().auctionSite,
+});
+
+/** The context the room posts an auction's results in: as the auction system (`AUCTION_ROOM`), for its type. */
+export const roomResultsContext = (type: string, now: Micros): PeriodsContext =>
+  periodsContext({ principal: AUCTION_ROOM, now, type });
