@@ -99,7 +99,7 @@ const db = dynamo!;
 process.env.DYNAMODB_ENDPOINT = db.endpoint;
 process.env.TABLE_NAME ??= 'agora';
 try {
-  await createTable(db.endpoint, process.env.TABLE_NAME);
+  await createTable(db.endpoint, process.env.TABLE_NAME, { stream: true });
   await seedDevKeys();
   await seedDevOrganizations();
 } catch (error) {

@@ -1,8 +1,16 @@
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { indexProjection, INDEXES, TABLE_KEYS } from '../../functions/store/table-design.ts';
 
-/** Creates the single table (keys and GSIs from table-design.ts) in DynamoDB Local; existing table kept. */
-export async function createTable(endpoint: string, tableName: string): Promise<void> {
+/**
+ * Creates the single table (keys and GSIs from table-design.ts) in DynamoDB Local; existing table kept. `stream`: with
+ * the change stream the webhooks read (`npm start`, and the tests of the pipe). Only where it is read: DynamoDB Local
+ * keeps every record of every stream, and its writes grow slower as they pile up (a test run's would by half).
+ */
+export async function createTable(
+  endpoint: string,
+  tableName: string,
+  options: { stream?: boolean } = {},
+): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'eu-central-1',
@@ -19,7 +27,7 @@ export async function createTable(endpoint: string, tableName: string): Promise<
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
         // The change stream the webhooks read (lib/local/change-stream.ts; in AWS the pipe to the delivery queue).
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+        ...(options.stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
         AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
         KeySchema: [
           { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },

@@ -21,6 +21,8 @@ export interface Service {
 export interface ServiceOptions {
   /** The feeds' settle window (the tests run without one: test/support/setup-env.ts). */
   feedSettleMs?: number;
+  /** A table with the change stream the webhooks read (lib/local/change-stream.ts); others have none (table.ts). */
+  changeStream?: boolean;
 }
 
 export function useService(options: ServiceOptions = {}): Service {
@@ -45,7 +47,7 @@ export function useService(options: ServiceOptions = {}): Service {
   beforeAll(async () => {
     process.env.TABLE_NAME = `t_${randomBytes(6).toString('hex')}`;
     resetConfig(); // this file's table: the runtime reads its config afresh
-    await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME);
+    await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME, { stream: options.changeStream });
     await seedDevKeys();
     await seedDevOrganizations();
     gateway = await startGateway();

@@ -14,7 +14,7 @@ import { type Received, type Reply, startReceiver, verifies } from '../../suppor
 // A receiver that hangs is given up on after 1 s here (15 s in the service).
 process.env.AGORA_WEBHOOK_TIMEOUT_MS = '1000';
 resetConfig();
-const service = useService();
+const service = useService({ changeStream: true });
 const api = client(() => service.url);
 const BASE = '/api/0.1/subscriptions';
 const MINUTE = 60_000;
