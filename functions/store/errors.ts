@@ -1,4 +1,4 @@
-import { ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
+import { NotStoredError, ServiceUnavailableError, UnprocessableError } from '#domain/kernel/errors.ts';
 
 /** DynamoDB's limits on one TransactWriteItems: 100 items, 4 MB in all. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -81,11 +81,7 @@ export class OutcomeUnknownError extends ServiceUnavailableError {
 }
 
 /** 503 when DynamoDB failed and the change is known not to be stored: the client sends it again as it is. */
-export class NotStoredError extends ServiceUnavailableError {
-  constructor() {
-    super(1, 'Service temporarily unavailable: the change was not stored; send the request again');
-  }
-}
+export { NotStoredError };
 
 /**
  * Whether a conditional write was made: false when its condition failed or another writer got there first

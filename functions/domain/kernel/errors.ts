@@ -125,3 +125,10 @@ export class ServiceUnavailableError extends DomainError {
     super(503, { location: 'body', name: 'data', description });
   }
 }
+
+/** 503 when the change is known not to be stored (the store failed before writing, or the caller was not even let in). */
+export class NotStoredError extends ServiceUnavailableError {
+  constructor() {
+    super(1, 'Service temporarily unavailable: the change was not stored; send the request again');
+  }
+}

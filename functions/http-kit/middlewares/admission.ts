@@ -1,5 +1,6 @@
 import { authorizerContextOf } from '../../auth/authorizer-context.ts';
 import {
+  NotStoredError,
   PermissionError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -18,13 +19,17 @@ import type { KitMiddleware } from '../types.ts';
  * requires a key for reads), a key of another role → 403. Before the body is read, so an unauthenticated caller costs no
  * parsing and learns nothing of how its body is taken.
  */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export const admission = (): KitMiddleware => ({
   before: ({ event, context }) => {
     const caller = authorizerContextOf(event.requestContext.authorizer?.lambda);
     context.caller = caller;
     const rule = routeRuleOf(event.routeKey ?? '$default');
     context.rule = rule;
-    if (caller.unavailable) throw new ServiceUnavailableError();
+    // The keys could not be read: a write was not even started, and its caller may send it again as it is.
+    if (caller.unavailable)
+      throw READS.has(event.requestContext.http.method) ? new ServiceUnavailableError() : new NotStoredError();
     if (caller.retryAfter) throw new TooManyRequestsError(Number(caller.retryAfter));
     if (rule.auth === 'public') return;
     if (caller.role === 'anonymous') {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConflictError, DomainError } from '../../../functions/domain/kernel/errors.ts';
+import { ConflictError, DomainError, NotStoredError } from '../../../functions/domain/kernel/errors.ts';
 import { httpHandler, pageHandler } from '../../../functions/http-kit/http-handler.ts';
 import { admission } from '../../../functions/http-kit/middlewares/admission.ts';
 import { authContext } from '../../../functions/http-kit/middlewares/auth-context.ts';
@@ -56,6 +56,9 @@ describe('admission', () => {
 
   it("answers the authorizer's refusals first, on public routes too: 503 when keys could not be read, 429 over the allowance", async () => {
     expect(statusOf((await admit('GET /public', { unavailable: '1' })).error)).toBe(503);
+    // A write refused so was not stored: its 503 says so, as a write the store refused does.
+    expect((await admit('POST /lots', { unavailable: '1' })).error).toBeInstanceOf(NotStoredError);
+    expect((await admit('GET /public', { unavailable: '1' })).error).not.toBeInstanceOf(NotStoredError);
     const limited = (await admit('GET /any', { ...BROKER, retryAfter: '7' })).error;
     expect(statusOf(limited)).toBe(429);
     expect(limited).toMatchObject({ retryAfterSeconds: 7 });
