@@ -14,6 +14,9 @@ const BUNDLED = [
 ];
 export default defineConfig({
   test: {
+    // Two files at a time (vitest's default is one less than the cores: one here): most of an integration file's time
+    // is waiting (a browser, a room's timers, a moved clock), so a second file uses the cores meanwhile.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -42,9 +45,6 @@ export default defineConfig({
           // As unit: the handlers, the gateway and the SDK are loaded and warmed once per worker, not once per file
           // (a file's own table, gateway and clock are made afresh: test/support/service.ts).
           isolate: false,
-          // Two files at a time: most of a file's time is waiting (a browser, a room's timers, a moved clock), so a
-          // second one uses the cores meanwhile, even on two.
-          maxWorkers: 2,
           setupFiles: ['test/support/setup-env.ts', 'test/support/fresh-environment.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
