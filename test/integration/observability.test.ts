@@ -1,48 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rootLogger } from '../../functions/runtime/observability.ts';
+import { describe, expect, it } from 'vitest';
 import { putApiKey } from '../../functions/store/api-keys.ts';
 import { aLot } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { createLot } from '../support/lots.ts';
 import { useService } from '../support/service.ts';
-import { resetConfig } from '../../functions/runtime/config.ts';
+import { captureStdout, useLogsAndMetrics } from '../support/stdout.ts';
 
 const service = useService();
 const api = client(() => service.url);
 
 /** Everything written to stdout (JSON log lines and EMF metrics) while `fn` runs, one parsed JSON object a line. */
 async function captured(fn: () => Promise<void>): Promise<{ raw: string; lines: Record<string, any>[] }> {
-  const chunks: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
-    chunks.push(String(chunk));
-    return true;
-  });
+  const capture = captureStdout();
   try {
     await fn();
   } finally {
-    spy.mockRestore();
+    capture.stop();
   }
-  const raw = chunks.join('');
-  return {
-    raw,
-    lines: raw
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l)),
-  };
+  return { raw: capture.raw(), lines: capture.lines() };
 }
 
-beforeAll(() => {
-  rootLogger.setLogLevel('DEBUG');
-  process.env.AGORA_METRICS = '1';
-  resetConfig();
-});
-afterAll(() => {
-  rootLogger.setLogLevel('WARN');
-  delete process.env.AGORA_METRICS;
-  resetConfig();
-});
+useLogsAndMetrics();
 
 describe('logs, metrics and correlation ids', () => {
   it('logs each request once with its correlation id, and returns the id', async () => {

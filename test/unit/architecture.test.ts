@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from '../support/source-files.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
 
 /**
@@ -10,13 +11,7 @@ import { roomLambdas } from '../../functions/room/lambdas.ts';
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return files(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
+const files = (dir: string) => tsFiles(dir);
 
 const rel = (file: string) => relative(ROOT, file);
 

@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { invokeHandler } from '../../../lib/local/gateway.ts';
 import { roomLambdas } from '../../../functions/room/lambdas.ts';
 import { routeKey, routes } from '../../../functions/routes.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
-import { rootLogger } from '../../../functions/runtime/observability.ts';
 import { clockOf, INSIDER } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
+import { captureStdout, useLogsAndMetrics } from '../../support/stdout.ts';
 import { RoomClient } from '../../../client/room-client.ts';
 import { insiderInRoom } from './room-helpers.ts';
 
@@ -27,37 +26,12 @@ const BOT_RUNS: Record<string, string> = { timer: 'room-transition', bot: 'room'
 const PAGE_HANDLERS = [...new Set(routes.filter((r) => r.handler.startsWith('room-page/')).map((r) => r.handler))];
 const pageRoutesOf = (handler: string) => routes.filter((r) => r.handler === handler).map(routeKey);
 
-/** Everything written to stdout while capturing (JSON log lines and EMF metrics), one parsed object a line. */
-function capture() {
-  const chunks: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
-    chunks.push(String(chunk));
-    return true;
-  });
-  const lines = (): Record<string, any>[] =>
-    chunks
-      .join('')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-  return { lines, stop: () => spy.mockRestore() };
-}
-
-beforeAll(() => {
-  rootLogger.setLogLevel('DEBUG');
-  process.env.AGORA_METRICS = '1';
-  resetConfig();
-});
-afterAll(() => {
-  rootLogger.setLogLevel('WARN');
-  delete process.env.AGORA_METRICS;
-  resetConfig();
-});
+useLogsAndMetrics();
 afterEach(() => clock.reset());
 
 describe('the room observed as the API', { timeout: 120_000 }, () => {
   it('logs every socket route and room page Lambda with the request line and metrics of an HTTP route, and the timer and the bot as bot runs', async () => {
-    const setup = capture(); // its lines are not this test's
+    const setup = captureStdout(); // its lines are not this test's
     const a = await insiderInRoom(api, clock, service).finally(setup.stop);
     const link = new URL(a.link);
     const form = new URLSearchParams({
@@ -65,7 +39,7 @@ describe('the room observed as the API', { timeout: 120_000 }, () => {
       signature: link.searchParams.get('signature')!,
     });
     const page = `${service.url}/insider-auctions/${a.id}`;
-    const captured = capture();
+    const captured = captureStdout();
     try {
       // The yardstick: an API route.
       expect((await api.get(`${INSIDER}/${a.id}`)).status).toBe(200);

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from '../../support/source-files.ts';
 
 /**
  * Issue 37: the domain types what it knows instead of telling the compiler (`as X`). A cast is kept only where it is
@@ -22,13 +23,8 @@ const CASTS_AT_MOST: Record<string, number> = {
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOMAIN = join(ROOT, 'functions/domain');
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'generated' ? [] : files(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
+/** The domain's own files (its generated validators aside). */
+const files = (dir: string) => tsFiles(dir, ['generated']);
 
 /** Every `x as T` and `<T>x` of a file but `as const`, as `path:line: as T`. */
 function castsIn(file: string): string[] {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from '../../support/source-files.ts';
 
 /**
  * Issue 25: the domain types what it has checked. A body or a stored object whose fields are not proven yet is a
@@ -10,13 +11,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOMAIN = join(ROOT, 'functions/domain');
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'generated' ? [] : files(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
+/** The domain's own files (its generated validators aside). */
+const files = (dir: string) => tsFiles(dir, ['generated']);
 
 describe('types where the data is checked', () => {
   it('the domain uses the any-valued JsonObject nowhere but its own definition', () => {
