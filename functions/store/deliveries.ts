@@ -8,7 +8,7 @@ import {
 import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
 import type { Attempt, Delivery } from '#domain/webhooks/deliveries.ts';
 import { documentClient, tableName } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { written } from './errors.ts';
 import { keys, SCHEMA_VERSION } from './table-design.ts';
 
 /**
@@ -52,8 +52,8 @@ export const FIRST_ATTEMPT_GRACE: Micros = 60_000_000;
  * never be recorded); false when it was there already (the stream hands a change at least once).
  */
 export async function putDelivery(d: Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>, now: Micros) {
-  try {
-    await documentClient().send(
+  return written(
+    documentClient().send(
       new PutCommand({
         TableName: tableName(),
         Item: {
@@ -72,12 +72,8 @@ export async function putDelivery(d: Omit<Delivery, 'state' | 'attempts' | 'atte
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -91,8 +87,8 @@ export async function recordAttempt(
 ): Promise<boolean> {
   const attempts = [...d.attempts, attempt].slice(-KEPT_ATTEMPTS);
   const pending = next.state === 'pending';
-  try {
-    await documentClient().send(
+  return written(
+    documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { PK: keys.deliveries(d.subscriptionId), SK: d.position },
@@ -113,12 +109,8 @@ export async function recordAttempt(
           }),
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** The deliveries due at `now`, oldest first (at most `limit`): a Query of the work index, then their items. */
