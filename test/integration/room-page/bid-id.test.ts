@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
 import { RoomClient } from '../../../client/room-client.ts';
-import { atStage, linkOf, useRoom } from '../room/room-helpers.ts';
+import { atStage, landleaseInRoom, useRoom } from '../room/room-helpers.ts';
 
 /**
  * A bid named by its client (protocol `bidId`), sent again as a page does after a reconnect: the room answers the
@@ -11,19 +10,9 @@ const { service, api, clock, open } = useRoom();
 
 describe('named bids over the room WebSocket', { timeout: 120_000 }, () => {
   it('answers a repeated bidId with its first answer and takes the bid once', async () => {
-    const a = await rectifyingAuction(api, { procurementMethodDetails: 'quick, accelerator=20' });
-    await clock.passTo(a.auction.rectificationPeriod.endDate);
-    await service.bot('chronograph');
-    const b1 = { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' };
-    await activeBid(api, a.id, 2, 'broker');
-    await clock.passTo(a.auction.tenderPeriod.endDate);
-    await service.bot('chronograph');
-    await clock.passTo(a.auction.enquiryPeriod.endDate);
-    await service.bot('chronograph');
-    const { startDate } = (await api.get(`${AUCTIONS}/${a.id}`)).body.data.auctionPeriod;
-    await clock.passTo(new Date(Date.parse(startDate) - 3000).toISOString());
-    await service.bot('room');
-    const link = await linkOf(api, AUCTIONS, a.id, b1);
+    // Accelerated 20 times (a round lasts 9 s); the first bidder's link.
+    const a = await landleaseInRoom(api, clock, service, 20);
+    const [link] = a.links;
     const first = await RoomClient.open(RoomClient.url(service.url, a.id, link));
     open.push(first);
     await first.ask({ action: 'resume' }, 'room');

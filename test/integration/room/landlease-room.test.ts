@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
+import { AUCTIONS } from '../../support/auctions.ts';
 import { RoomClient } from '../../../client/room-client.ts';
-import { atStage, linkOf, stageOf, useRoom } from './room-helpers.ts';
+import { atStage, landleaseInRoom, stageOf, useRoom } from './room-helpers.ts';
 
 const { service, api, clock, connect } = useRoom();
 
-/**
- * A landlease auction (value 100,000, minimal step 1,000) with two active bids, in active.auction with its room
- * planned. Accelerated 60 times: a round lasts 3 s, time enough for a test to bid in it.
- */
-async function landleaseInRoom() {
-  const a = await rectifyingAuction(api, { procurementMethodDetails: 'quick, accelerator=60' });
-  await clock.passTo(a.auction.rectificationPeriod.endDate);
-  await service.bot('chronograph');
-  const b1 = { ...(await activeBid(api, a.id, 1, 'broker2')), as: 'broker2' };
-  const b2 = { ...(await activeBid(api, a.id, 2, 'broker')), as: 'broker' };
-  await clock.passTo(a.auction.tenderPeriod.endDate);
-  await service.bot('chronograph');
-  await clock.passTo(a.auction.enquiryPeriod.endDate);
-  await service.bot('chronograph');
-  // The room starts at auctionPeriod.startDate: the clock is moved to a few seconds before it, then the room planned.
-  const { startDate } = (await api.get(`${AUCTIONS}/${a.id}`)).body.data.auctionPeriod;
-  await clock.passTo(new Date(Date.parse(startDate) - 3000).toISOString());
-  await service.bot('room');
-  const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)];
-  return { ...a, b1, b2, links };
-}
+const inRoom = () => landleaseInRoom(api, clock, service);
 
 /** Bids the current round's amount (plus `extra` steps) as soon as the round `name` opens. */
 async function bidInRound(c: RoomClient, name: string, extra = 0) {
@@ -35,7 +15,7 @@ async function bidInRound(c: RoomClient, name: string, extra = 0) {
 
 describe('landlease auction room over WebSocket', { timeout: 120_000 }, () => {
   it('runs two bidders and an observer through three English rounds to the award', async () => {
-    const a = await landleaseInRoom();
+    const a = await inRoom();
     expect(a.links[0]).toMatch(
       new RegExp(`^${service.url}/texas-auctions/${a.id}/login\\?bidder_id=${a.b1.id}&hash=[0-9a-f]{40}$`),
     );
@@ -81,7 +61,7 @@ describe('landlease auction room over WebSocket', { timeout: 120_000 }, () => {
   });
 
   it('closes the room of a cancelled auction: every connection is told, bids are refused, nothing is posted', async () => {
-    const a = await landleaseInRoom();
+    const a = await inRoom();
     const [bidder1, observer] = await Promise.all([
       connect(RoomClient.url(service.url, a.id, a.links[0])),
       connect(RoomClient.url(service.url, a.id)),
