@@ -109,8 +109,17 @@ export function buildApp(app = new App()) {
   });
   Tags.of(app).add('agora:app', 'agora');
   Tags.of(app).add('agora:stage', stage);
-  for (const made of app.node.children.filter((c): c is Stack => c instanceof Stack))
+  for (const made of app.node.children.filter((c): c is Stack => c instanceof Stack)) {
     Tags.of(made).add('agora:stack', made.stackName);
+    // cdk.json's `@aws-cdk/core:explicitStackTags` keeps Tags.of() off the stacks themselves: tagged here, so that
+    // `cdk deploy` tags each CloudFormation stack as well as its resources.
+    for (const [key, value] of Object.entries({
+      'agora:app': 'agora',
+      'agora:stage': stage,
+      'agora:stack': made.stackName,
+    }))
+      made.tags.setTag(key, value);
+  }
   // Synthesized for whichever account and region deploys it: said once, on the first stack (prod refuses instead).
   if (!env.account || !env.region)
     Annotations.of(data).addWarningV2(

@@ -10,8 +10,13 @@ import { routeKey, routes } from '../functions/routes.ts';
  * it, with the reason. test/infra/nag.test.ts runs the rule pack over the synthesized app: anything new fails `npm test`
  * until it is fixed or acknowledged here with a reason.
  */
-const BASIC_EXECUTION =
-  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
+// An ARN's partition as cdk-nag writes it: the `AWS::Partition` token, or a literal (`aws`, `aws-cn`, `aws-us-gov`) when
+// cdk.json's `@aws-cdk/core:enablePartitionLiterals` is on and the stack's region is known (`-c region`, or the CLI's
+// CDK_DEFAULT_REGION). Both are accepted: the same grant, whichever way the template spells it.
+const PARTITIONS = ['<AWS::Partition>', 'aws', 'aws-cn', 'aws-us-gov'] as const;
+const PARTITION = '(?:<AWS::Partition>|aws(?:-[a-z]+)*)';
+const basicExecution = (partition: string) =>
+  `AwsSolutions-IAM4[Policy::arn:${partition}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]`;
 
 const acknowledge = (scope: IConstruct, id: string, reason: string) =>
   Validations.of(scope).acknowledge({ id, reason });
@@ -47,11 +52,12 @@ export function acknowledgeNagFindings({
   );
 
   for (const stack of [api, bots, room]) {
-    acknowledge(
-      stack,
-      BASIC_EXECUTION,
-      'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which every function needs to write its own log group; a copy as an inline policy would say the same.',
-    );
+    for (const partition of PARTITIONS)
+      acknowledge(
+        stack,
+        basicExecution(partition),
+        'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup, CreateLogStream and PutLogEvents, which every function needs to write its own log group; a copy as an inline policy would say the same.',
+      );
     acknowledge(
       stack,
       'AwsSolutions-IAM5[Resource::*]',
@@ -116,14 +122,16 @@ export const RESOURCE_WILDCARDS: readonly { pattern: RegExp; reason: string }[] 
       'Document files are stored as files/<random id>: the grant is the files/ prefix of the document service bucket and nothing else.',
   },
   {
-    pattern:
-      /^Resource::arn:<AWS::Partition>:lambda:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\d{12}):function:[\w-]+-\*$/,
+    pattern: new RegExp(
+      `^Resource::arn:${PARTITION}:lambda:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\\d{12}):function:[\\w-]+-\\*$`,
+    ),
     reason:
       "API Gateway's route invoker role may invoke the functions of its own stack (generated names start with the stack name), one statement instead of a resource-based permission per route function.",
   },
   {
-    pattern:
-      /^Resource::arn:<AWS::Partition>:execute-api:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\d{12}):<Room\w+>\/\*\/\*\/@connections\/\*$/,
+    pattern: new RegExp(
+      `^Resource::arn:${PARTITION}:execute-api:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\\d{12}):<Room\\w+>/\\*/\\*/@connections/\\*$`,
+    ),
     reason:
       "PostToConnection (execute-api:ManageConnections) on the auction room's own WebSocket API: its connections have run-time ids, so the grant is every connection of that one API (CDK's grantManageConnections).",
   },

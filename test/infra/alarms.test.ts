@@ -1,21 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../bin/agora.ts';
 import { bots } from '../../functions/bots.ts';
 import { ROOM_BOT_SCHEDULE, roomLambdas } from '../../functions/room/lambdas.ts';
 import { routes } from '../../functions/routes.ts';
 import { heartbeatWindow, RUNBOOK, RUNBOOKS } from '../../lib/operations.ts';
+import { synthesizeAsCli } from '../support/synth.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
-const build = (context: Record<string, unknown> = {}) =>
-  buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
-const stacksOf = (built: ReturnType<typeof buildApp>) =>
+const build = (context: Record<string, unknown> = {}) => synthesizeAsCli(context);
+const stacksOf = (built: ReturnType<typeof synthesizeAsCli>) =>
   built.app.node.children.filter((c): c is Stack => Stack.isStack(c));
 
-let built: ReturnType<typeof buildApp>;
+let built: ReturnType<typeof synthesizeAsCli>;
 let templates: Map<string, Template>;
 const alarms = (stack: Stack): Resource[] =>
   Object.values(templates.get(stack.stackName)!.findResources('AWS::CloudWatch::Alarm')) as Resource[];
@@ -258,7 +257,9 @@ describe('Stack conventions', () => {
 
   it('refuses to synthesize prod for an unknown account or region, and warns elsewhere', () => {
     expect(() => build({ stage: 'prod' })).toThrow(/stage prod: the account and region must be known/);
-    expect(() => build({ stage: 'prod', account: '123456789012' })).toThrow(/account and region/);
+    // The CLI always names a region (us-east-1 when none is configured): only a missing account is left to refuse.
+    expect(() => build({ stage: 'prod', region: 'eu-central-1' })).toThrow(/account and region/);
+    expect(build({ stage: 'prod', account: '123456789012' }).data.region).toBe('us-east-1');
     expect(() => build({ account: 'acme' })).toThrow(/context account/);
     expect(() => build({ region: 'Frankfurt' })).toThrow(/context region/);
     Annotations.fromStack(built.data).hasWarning('*', Match.stringLikeRegexp('No account or region known'));

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../bin/agora.ts';
+import { synthesizeAsCli } from '../support/synth.ts';
 
 /**
  * docs/operations.md against the app it operates: every stack, output, construct and secret its commands name exists
@@ -19,7 +19,7 @@ const stage = String(context.stage);
 
 let stacks: Map<string, Template>;
 beforeAll(() => {
-  const { app } = buildApp(new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }));
+  const { app } = synthesizeAsCli();
   stacks = new Map(
     app.node.children.filter((c): c is Stack => Stack.isStack(c)).map((s) => [s.stackName, Template.fromStack(s)]),
   );

@@ -1,14 +1,13 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../bin/agora.ts';
 import { ROOM_BOT_SCHEDULE, roomLambdas } from '../../functions/room/lambdas.ts';
 import { TELEMETRY } from '../../functions/runtime/telemetry.ts';
 import { CONNECTION_PARTITION } from '../../functions/store/table-design.ts';
+import { synthesizeAsCli } from '../support/synth.ts';
 
 let room: Template;
 beforeAll(() => {
-  room = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } })).room);
+  room = Template.fromStack(synthesizeAsCli().room);
 });
 
 const functionsWith = (variable: string) =>

@@ -1,13 +1,12 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../bin/agora.ts';
 import { routeStackOf } from '../../lib/api-stack.ts';
 import { bots } from '../../functions/bots.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
 import { INDEXES, indexProjection, TABLE_KEYS } from '../../functions/store/table-design.ts';
+import { synthesizeAsCli } from '../support/synth.ts';
 
-let stacks: ReturnType<typeof buildApp>;
+let stacks: ReturnType<typeof synthesizeAsCli>;
 let api: Template;
 let routeTemplates: Template[];
 let data: Template;
@@ -15,7 +14,7 @@ let botsTemplate: Template;
 
 beforeAll(() => {
   // No bundling in tests: the templates are what matters here, not the code assets.
-  const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+  const built = synthesizeAsCli();
   stacks = built;
   api = Template.fromStack(built.api);
   routeTemplates = built.routeStacks.map((s) => Template.fromStack(s));
@@ -39,7 +38,7 @@ function logicalIdOf(value: any): string {
 }
 
 /** The functions of a built app's API stacks. */
-const apiFunctions = (built: ReturnType<typeof buildApp>): Resource[] =>
+const apiFunctions = (built: ReturnType<typeof synthesizeAsCli>): Resource[] =>
   [built.api, ...built.routeStacks].flatMap(
     (s) => Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')) as Resource[],
   );
@@ -339,8 +338,7 @@ describe('BotsStack', () => {
 });
 
 describe('Operations (throttling, alarms, parameters)', () => {
-  const build = (context: Record<string, unknown>) =>
-    buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const build = (context: Record<string, unknown>) => synthesizeAsCli(context);
 
   it('throttles the API stage with the default rate and burst, and logs its access in JSON', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -454,8 +452,7 @@ describe('Operations (throttling, alarms, parameters)', () => {
 });
 
 describe('Security (links, per-key limits, alarms, bot capacity)', () => {
-  const build = (context: Record<string, unknown>) =>
-    buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const build = (context: Record<string, unknown>) => synthesizeAsCli(context);
   const functions = (template: Template) =>
     Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
 

@@ -1,14 +1,13 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../bin/agora.ts';
 import { webhookDelivery } from '../../functions/bots.ts';
 import { CHANGE_FILTERS } from '../../lib/webhooks.ts';
+import { synthesizeAsCli } from '../support/synth.ts';
 
 let bots: Template;
 let data: Template;
 beforeAll(() => {
-  const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+  const built = synthesizeAsCli();
   bots = Template.fromStack(built.bots);
   data = Template.fromStack(built.data);
 });
