@@ -79,6 +79,7 @@ export function buildApp(app = new App()) {
     files: data.files,
     docserviceKey: data.docserviceKey,
     alarmTopic: data.alarmTopic,
+    botConcurrency: security.botConcurrency,
   });
   const routeStacks = [...routesByStack()].map(
     ([family, routes]) =>

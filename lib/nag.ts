@@ -72,6 +72,11 @@ export function acknowledgeNagFindings({
       "This queue is itself the dead-letter queue of the stack's EventBridge Scheduler schedules (an invocation they could not deliver); nothing consumes it, an alarm watches it.",
     );
   }
+  acknowledge(
+    bots.node.findChild('WebhookChangesPipeDeadLetters'),
+    'AwsSolutions-SQS3',
+    'This queue is itself the dead-letter queue of the webhook pipe (lib/webhooks.ts: the batches of stream records it gave up on); nothing consumes it, the WebhookPipeDeadLetters alarm watches it.',
+  );
   // --- Room
   for (const route of room.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute)) {
     acknowledge(

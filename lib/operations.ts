@@ -44,6 +44,7 @@ export const RUNBOOKS = {
   roomTimersFailed: 'runbook-room-timers-failed',
   webhookDeadLetters: 'runbook-webhook-dead-letters',
   webhookOldestChange: 'runbook-webhook-oldest-change',
+  webhookPipeFailing: 'runbook-webhook-pipe-failing',
 } as const;
 
 export interface AlarmOptions {

@@ -3,6 +3,7 @@ import { type CfnStage, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-api
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -38,6 +39,8 @@ export interface RoomStackProps extends StackProps {
   alarmTopic: ITopic;
   /** WebSocket stage throttling (every route). */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** Reserved concurrency of the room bot (context `botConcurrency`, as every bot's; 0 or absent: none). */
+  botConcurrency?: number;
 }
 
 /**
@@ -175,6 +178,8 @@ export class RoomStack extends Stack {
     }
 
     const bot = fn.get('bot')!;
+    if (props.botConcurrency)
+      (bot.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.botConcurrency;
     new ScheduledBot(this, 'RoomBotSchedule', {
       bot: 'room',
       fn: bot,

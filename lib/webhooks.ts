@@ -1,4 +1,5 @@
 import { Duration, type Stack } from 'aws-cdk-lib';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -22,6 +23,12 @@ import { alarm } from './operations.ts';
 export const CHANGE_FILTERS = [{ dynamodb: { NewImage: { entity: { S: [REVISION_ENTITY] } } } }];
 /** A change not sent within this long is an alarm: the pipe, the queue or the delivery Lambda is stuck. */
 export const OLDEST_CHANGE_ALARM = Duration.minutes(5);
+/**
+ * How long the pipe retries a batch of stream records it cannot put on the queue before it writes the batch's
+ * description to its own dead-letter queue and goes on: a failing pipe holds every later change of its shard (order is
+ * kept), so it may not hold them for the stream's whole 24 hours.
+ */
+export const PIPE_GIVES_UP = Duration.hours(1);
 
 export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic): AppFunction {
   const deadLetters = new Queue(scope, 'WebhookChangesDeadLetters', {
@@ -37,6 +44,13 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     retentionPeriod: Duration.days(4),
     deadLetterQueue: { queue: deadLetters, maxReceiveCount: 5 },
   });
+  // The pipe's own dead letters: batches of stream records it gave up on (PIPE_GIVES_UP), described by their shard and
+  // sequence numbers; the changes themselves stay in the table's change log (subscribers replay them).
+  const pipeDeadLetters = new Queue(scope, 'WebhookChangesPipeDeadLetters', {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
   const role = new Role(scope, 'WebhookPipeRole', { assumedBy: new ServicePrincipal('pipes.amazonaws.com') });
   role.addToPolicy(
     new PolicyStatement({
@@ -45,12 +59,21 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     }),
   );
   queue.grantSendMessages(role);
-  new CfnPipe(scope, 'WebhookPipe', {
+  pipeDeadLetters.grantSendMessages(role);
+  const pipe = new CfnPipe(scope, 'WebhookPipe', {
     description: 'The changes of the table (its stream, filtered) into the webhook delivery queue',
     roleArn: role.roleArn,
     source: table.tableStreamArn!,
     sourceParameters: {
-      dynamoDbStreamParameters: { startingPosition: 'LATEST', batchSize: 10, maximumBatchingWindowInSeconds: 1 },
+      dynamoDbStreamParameters: {
+        startingPosition: 'LATEST',
+        batchSize: 10,
+        maximumBatchingWindowInSeconds: 1,
+        deadLetterConfig: { arn: pipeDeadLetters.queueArn },
+        maximumRecordAgeInSeconds: PIPE_GIVES_UP.toSeconds(),
+        // A failing batch is halved until the one failing record is found: the others go on.
+        onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+      },
       filterCriteria: { filters: CHANGE_FILTERS.map((f) => ({ pattern: JSON.stringify(f) })) },
     },
     target: queue.queueArn,
@@ -79,6 +102,32 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     'The oldest change waiting for its webhooks is more than 5 minutes old: the delivery Lambda is failing or throttled.',
     topic,
     { runbook: 'webhookOldestChange' },
+  );
+  // Nothing reaches the queue while the pipe fails (no role, a deleted queue), so WebhookOldestChange cannot see it:
+  // the pipe's own failed executions can, within 5 minutes, and its dead letters once it gives a batch up.
+  alarm(
+    scope,
+    'WebhookPipeFailing',
+    new Metric({
+      namespace: 'AWS/EventBridge/Pipes',
+      metricName: 'ExecutionFailed',
+      dimensionsMap: { PipeName: pipe.pipeRef.pipeName },
+      statistic: 'Sum',
+      period: Duration.minutes(5),
+    }),
+    1,
+    'The webhook pipe (table stream -> WebhookChanges queue) failed to put changes on the queue: no webhook is sent meanwhile.',
+    topic,
+    { runbook: 'webhookPipeFailing' },
+  );
+  alarm(
+    scope,
+    'WebhookPipeDeadLetters',
+    pipeDeadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    1,
+    'The webhook pipe gave up on a batch of changes after an hour of failures (queue WebhookChangesPipeDeadLetters): their first attempts were not sent.',
+    topic,
+    { runbook: 'webhookPipeFailing' },
   );
   return fn;
 }

@@ -528,4 +528,14 @@ describe('Security (links, per-key limits, alarms, bot capacity)', () => {
     const none = functions(Template.fromStack(build({ botConcurrency: 0 }).bots));
     for (const fn of none) expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
+
+  it('reserves the same for the room bot, as docs/operations.md says of every bot', () => {
+    const roomBot = (built: ReturnType<typeof synthesizeAsCli>) =>
+      Object.entries(Template.fromStack(built.room).findResources('AWS::Lambda::Function')).find(([id]) =>
+        id.startsWith('RoomBot'),
+      )?.[1] as Resource | undefined;
+    expect(roomBot(stacks)?.Properties.ReservedConcurrentExecutions).toBe(1);
+    expect(roomBot(build({ botConcurrency: 3 }))?.Properties.ReservedConcurrentExecutions).toBe(3);
+    expect(roomBot(build({ botConcurrency: 0 }))?.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
 });

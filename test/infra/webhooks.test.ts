@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../../functions/bots.ts';
-import { CHANGE_FILTERS } from '../../lib/webhooks.ts';
+import { CHANGE_FILTERS, PIPE_GIVES_UP } from '../../lib/webhooks.ts';
 import { synthesizeAsCli } from '../support/synth.ts';
 
 let bots: Template;
@@ -34,7 +34,7 @@ describe('webhook deliveries in AWS', () => {
     expect(filters).toEqual(CHANGE_FILTERS);
     expect(JSON.stringify(pipe!.Properties.Source)).toContain('StreamArn');
     const queues = ofType(bots, 'AWS::SQS::Queue').filter(([id]) => id.startsWith('WebhookChanges'));
-    expect(queues).toHaveLength(2);
+    expect(queues).toHaveLength(3);
     const [[queueId, queue]] = queues.filter(([, q]) => q.Properties.RedrivePolicy);
     expect(queue!.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
     expect(pipe!.Properties.Target).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
@@ -56,6 +56,49 @@ describe('webhook deliveries in AWS', () => {
       Namespace: 'AWS/SQS',
       Threshold: 300,
       AlarmActions: Match.anyValue(),
+    });
+  });
+
+  it('gives the pipe a dead-letter queue of its own: a batch it cannot deliver for an hour goes there, with an alarm', () => {
+    const [[, pipe]] = ofType(bots, 'AWS::Pipes::Pipe');
+    const stream = pipe!.Properties.SourceParameters.DynamoDBStreamParameters;
+    const [[deadId]] = ofType(bots, 'AWS::SQS::Queue').filter(([id]) => id.startsWith('WebhookChangesPipeDeadLetters'));
+    expect(stream).toMatchObject({
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [deadId, 'Arn'] } },
+      MaximumRecordAgeInSeconds: PIPE_GIVES_UP.toSeconds(),
+      OnPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+    });
+    // The pipe's role may send there (as to the queue it feeds), or the pipe could not give a batch up either.
+    const [[roleId]] = ofType(bots, 'AWS::IAM::Role').filter(([id]) => id.startsWith('WebhookPipeRole'));
+    const statements = ofType(bots, 'AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: expect.arrayContaining(['sqs:SendMessage']),
+        Resource: expect.arrayContaining([{ 'Fn::GetAtt': [deadId, 'Arn'] }]),
+      }),
+    );
+    bots.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadId, 'QueueName'] } }],
+      Threshold: 1,
+      AlarmDescription: Match.stringLikeRegexp('runbook-webhook-pipe-failing$'),
+    });
+  });
+
+  it("alarms on the pipe's own failures, which WebhookOldestChange cannot see (nothing reaches the queue)", () => {
+    const [[pipeId]] = ofType(bots, 'AWS::Pipes::Pipe');
+    bots.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/EventBridge/Pipes',
+      MetricName: 'ExecutionFailed',
+      Dimensions: [{ Name: 'PipeName', Value: { Ref: pipeId } }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: Match.anyValue(),
+      AlarmDescription: Match.stringLikeRegexp('runbook-webhook-pipe-failing$'),
     });
   });
 
