@@ -80,6 +80,7 @@ export function buildApp(app = new App()) {
     docserviceKey: data.docserviceKey,
     alarmTopic: data.alarmTopic,
     botConcurrency: security.botConcurrency,
+    publicUrl: api.publicUrl,
   });
   const routeStacks = [...routesByStack()].map(
     ([family, routes]) =>

@@ -202,6 +202,8 @@ export class ApiStack extends Stack {
     // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
     this.publicUrl = security.publicBaseUrl ?? this.api.apiEndpoint;
     const linkEnvironment = { AGORA_PUBLIC_URL: this.publicUrl };
+    // Its bundle holds the envelope, which builds links from this base (test/support/aws/settings.ts): told it too.
+    notFound.addEnvironment('AGORA_PUBLIC_URL', this.publicUrl);
     this.serve = (scope, route, roomSocket) => {
       if (route.roomSocket && !roomSocket) throw new Error(`${route.path}: shows the room's WebSocket; none given`);
       const id = routeFunctionId(route);

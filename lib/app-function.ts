@@ -83,6 +83,8 @@ const lambdaCode = (handler: string) =>
  * grant its route declares.
  */
 export class AppFunction extends LambdaFunction {
+  /** Its module under `functions/` (its bundle's entry): what the setting checks read the code of. */
+  readonly handlerModule: string;
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     const logGroup =
       props.logGroup ??
@@ -113,6 +115,7 @@ export class AppFunction extends LambdaFunction {
         ? ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103)
         : undefined,
     });
+    this.handlerModule = props.handler;
     if (props.access === 'ro') props.table.grantReadData(this);
     if (props.access === 'rw') props.table.grantReadWriteData(this);
   }

@@ -39,6 +39,11 @@ export interface RoomStackProps extends StackProps {
   alarmTopic: ITopic;
   /** WebSocket stage throttling (every route). */
   throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * The API's public base URL (AGORA_PUBLIC_URL): the links of the audit document an ended room files (its `url`,
+   * the document service's) are built from it, as the route functions build theirs.
+   */
+  publicUrl: string;
   /** Reserved concurrency of the room bot (context `botConcurrency`, as every bot's; 0 or absent: none). */
   botConcurrency?: number;
 }
@@ -112,6 +117,7 @@ export class RoomStack extends Stack {
           ...(lambda.posts && {
             DOCSERVICE_SECRET_ARN: props.docserviceKey.secretArn,
             FILES_BUCKET: props.files.bucketName,
+            AGORA_PUBLIC_URL: props.publicUrl,
           }),
         },
         ...((lambda.participation || lambda.posts) && { secretsExtension: true }),
