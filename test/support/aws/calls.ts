@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AwsCall } from '../../../functions/store/aws-calls.ts';
 import { INDEXES, TABLE_KEYS } from '../../../functions/store/table-design.ts';
@@ -30,6 +30,7 @@ export const callsFolder = (): string | undefined => process.env.AGORA_AWS_CALLS
 /** Every distinct call recorded in `folder` (JSON lines, one file per worker). */
 export function readRecordings(folder: string): RecordedCall[] {
   const seen = new Set<string>();
+  if (!existsSync(folder)) return [];
   for (const file of readdirSync(folder).filter((f) => f.endsWith('.jsonl')))
     for (const line of readFileSync(join(folder, file), 'utf8').split('\n')) if (line) seen.add(line);
   return [...seen].sort().map((line) => JSON.parse(line) as RecordedCall);
