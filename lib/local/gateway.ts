@@ -254,7 +254,6 @@ const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', modul
  * clients, the bundles' too, get the fault injector of the local runtime (store/faults.ts, never in a bundle).
  */
 async function serveSources(): Promise<void> {
-  ({ asCaller } = await load('store/aws-calls', moduleUrl('store/aws-calls', '')));
   const kit = await load('http-kit/route-rules', moduleUrl('http-kit/route-rules', ''));
   const documents = moduleUrl('runtime/documents', '');
   kit.registerRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
@@ -265,7 +264,8 @@ async function serveSources(): Promise<void> {
  * Runs a handler as the Lambda AWS would invoke (store/aws-calls.ts: the tests check each call it makes against that
  * Lambda's role): `route:<route key>`, `authorizer`, `bot:<name>`, `room:<name>`, `webhook-delivery`, `migrate`.
  */
-let asCaller = <T>(_caller: string, run: () => T): T => run();
+const asCaller = async <T>(caller: string, run: () => Promise<T>): Promise<T> =>
+  (await load('store/aws-calls', moduleUrl('store/aws-calls', ''))).asCaller(caller, run);
 const callerOf = (module: string): string => {
   if (module === 'auth/authorizer') return 'authorizer';
   if (module === webhookDelivery.handler) return 'webhook-delivery';
@@ -275,7 +275,7 @@ const callerOf = (module: string): string => {
   const room = roomLambdas.find((l) => l.handler === module);
   return room ? `room:${room.name}` : `module:${module}`;
 };
-const asLambda = <T>(module: string, run: () => T): T => asCaller(callerOf(module), run);
+const asLambda = <T>(module: string, run: () => Promise<T>): Promise<T> => asCaller(callerOf(module), run);
 
 /** The path of a public URL (`http://host/agora` → `/agora`; `''` for a root URL), parsed once per URL set. */
 const mounts = new Map<string, string>();
@@ -328,7 +328,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');
-      const decision = await asLambda('auth/authorizer', () =>
+      const decision = await asLambda('auth/authorizer', async () =>
         authorizer.handler({
           type: 'REQUEST',
           routeKey: event.routeKey,
@@ -341,7 +341,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
       event.requestContext.authorizer = { lambda: decision.context };
     }
     const module = await load(route.handler);
-    return asCaller(`route:${event.routeKey}`, () => module.handler(event, lambdaContext(route.handler)));
+    return asCaller(`route:${event.routeKey}`, async () => module.handler(event, lambdaContext(route.handler)));
   });
   const out =
     typeof result === 'object' && result && 'statusCode' in result
@@ -419,5 +419,5 @@ export const runBot = async (name: string) => {
 /** Calls the Lambda `handler` of a module (sources, or its bundle) with an event, as AWS would. */
 export const invokeHandler = async (module: string, event: unknown) => {
   const loaded = await load(module);
-  return asLambda(module, () => loaded.handler(event));
+  return asLambda(module, async () => loaded.handler(event));
 };
