@@ -1,4 +1,9 @@
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The run's folder of recorded AWS calls (test/support/aws/): the integration workers write it, the `aws` project reads
+// it after them, the global teardown removes it. Set here, in the main process, so every worker inherits the one name.
+process.env.AGORA_AWS_CALLS ??= join(import.meta.dirname, '.agora', `aws-calls-${process.pid}`);
 
 // Four projects: unit (pure domain, no network), infra (CDK Template assertions), integration (HTTP through the
 // local gateway over one DynamoDB Local JVM) and bundled: the whole-sale walks and the docs page once more, served by
@@ -41,11 +46,15 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/support/aws/calls-folder.ts'],
           // As unit: the handlers, the gateway and the SDK are loaded and warmed once per worker, not once per file
           // (a file's own table, gateway and clock are made afresh: test/support/service.ts).
           isolate: false,
-          setupFiles: ['test/support/setup-env.ts', 'test/support/fresh-environment.ts'],
+          setupFiles: [
+            'test/support/setup-env.ts',
+            'test/support/fresh-environment.ts',
+            'test/support/aws/record-calls.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -54,11 +63,30 @@ export default defineConfig({
         test: {
           name: 'bundled',
           include: BUNDLED,
-          globalSetup: ['test/support/global-setup.ts', 'test/support/bundles-setup.ts'],
-          setupFiles: ['test/support/setup-env.ts', 'test/support/setup-bundles.ts'],
+          globalSetup: [
+            'test/support/global-setup.ts',
+            'test/support/bundles-setup.ts',
+            'test/support/aws/calls-folder.ts',
+          ],
+          setupFiles: [
+            'test/support/setup-env.ts',
+            'test/support/setup-bundles.ts',
+            'test/support/aws/record-calls.ts',
+          ],
           // Each route's first request loads its own bundle (a cold start per Lambda, as in AWS): walks take longer.
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'aws',
+          include: ['test/aws/**/*.test.ts'],
+          globalSetup: ['test/support/aws/calls-folder.ts'],
+          // After every other project: it checks the calls the integration projects recorded (IAM, test/aws/).
+          sequence: { groupOrder: 1 },
+          env: { CDK_VALIDATION: 'false' },
+          testTimeout: 60_000,
         },
       },
     ],

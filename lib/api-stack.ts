@@ -10,6 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { docserviceAccess, type RouteDefinition, routes } from '../functions/routes.ts';
 import { AppFunction } from './app-function.ts';
+import { grantSecretValue, justifyGrant } from './iam.ts';
 import { corsPolicy } from './cors.ts';
 import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
 import { ApiOperations } from './operations.ts';
@@ -164,9 +165,24 @@ export class ApiStack extends Stack {
       const role = roleFor(`${route.table}${access.charAt(0).toUpperCase()}${access.slice(1)}`);
       if (!docserviceRoles.has(role)) {
         docserviceRoles.add(role);
-        props.docserviceKey.grantRead(role);
-        if (access === 'files') props.files.grantReadWrite(role, 'files/*');
-        else
+        grantSecretValue(props.docserviceKey, role);
+        if (access === 'files') {
+          // Upload (PutObject, with its tags), registered upload (HeadObject: GetObject), download (a presigned GET).
+          role.addToPrincipalPolicy(
+            new PolicyStatement({
+              actions: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'],
+              resources: [props.files.arnForObjects('files/*')],
+            }),
+          );
+          role.addToPrincipalPolicy(
+            new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.files.bucketArn] }),
+          );
+          justifyGrant(role, {
+            actions: ['s3:ListBucket'],
+            why: 'S3 answers a HeadObject of a missing file 404 only to a role that may list the bucket (403 without): the file store tells "not uploaded yet" from a refusal by it.',
+          });
+        } else if (route.table === 'rw')
+          // Only a write takes files: a reading route's documents are already attached.
           role.addToPrincipalPolicy(
             new PolicyStatement({
               actions: ['s3:PutObjectTagging'],
@@ -189,7 +205,7 @@ export class ApiStack extends Stack {
       const role = roleFor(`${route.table}Participation`);
       if (!participationRoles.has(role)) {
         participationRoles.add(role);
-        props.participationKey.grantRead(role);
+        grantSecretValue(props.participationKey, role);
       }
       return role;
     };

@@ -15,6 +15,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { grantTable, justifyGrant } from './iam.ts';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,7 +117,10 @@ export class AppFunction extends LambdaFunction {
         : undefined,
     });
     this.handlerModule = props.handler;
-    if (props.access === 'ro') props.table.grantReadData(this);
-    if (props.access === 'rw') props.table.grantReadWriteData(this);
+    if (props.access !== 'none') grantTable(this, props.table, props.access);
+    justifyGrant(this.role, {
+      actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+      why: "Active tracing: Lambda sends the function's trace segments with its role (no call of the code).",
+    });
   }
 }

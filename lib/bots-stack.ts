@@ -1,11 +1,13 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { bots } from '../functions/bots.ts';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AppFunction } from './app-function.ts';
+import { grantSecretValue } from './iam.ts';
 import { ScheduleDeadLetters, ScheduledBot } from './operations.ts';
 import { webhookDeliveries } from './webhooks.ts';
 
@@ -42,7 +44,7 @@ export class BotsStack extends Stack {
           secretsExtension: true,
         }),
       });
-      if (participation) props.participationKey.grantRead(fn);
+      if (participation) grantSecretValue(props.participationKey, fn);
       if (props.botConcurrency)
         (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = props.botConcurrency;
       new ScheduledBot(this, `${name}Schedule`, {
@@ -63,6 +65,8 @@ export class BotsStack extends Stack {
       access: 'rw',
       timeout: Duration.minutes(15),
     });
+    // It reads the whole table in parallel segments (store/migrations.ts): the one function that may Scan.
+    migrate.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Scan'], resources: [props.table.tableArn] }));
     new CfnOutput(this, 'MigrateFunctionName', {
       value: migrate.functionName,
       description:

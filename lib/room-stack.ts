@@ -26,6 +26,7 @@ import { ROOM_BOT_SCHEDULE, roomLambdas } from '../functions/room/lambdas.ts';
 import { CONNECTION_PARTITION } from '../functions/store/table-design.ts';
 import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 import { AppFunction } from './app-function.ts';
+import { grantSecretValue } from './iam.ts';
 import { alarm, ScheduleDeadLetters, ScheduledBot } from './operations.ts';
 
 export interface RoomStackProps extends StackProps {
@@ -122,7 +123,7 @@ export class RoomStack extends Stack {
         },
         ...((lambda.participation || lambda.posts) && { secretsExtension: true }),
       });
-      if (lambda.participation) props.participationKey.grantRead(made);
+      if (lambda.participation) grantSecretValue(props.participationKey, made);
       if (lambda.messages && lambda.table === 'ro')
         // The message allowance (room/kit.ts): an answering Lambda updates its connection's item, and no other.
         made.addToRolePolicy(
@@ -134,7 +135,7 @@ export class RoomStack extends Stack {
         );
       if (lambda.posts) {
         // The ended room files its audit document: it writes a new file and marks it attached, nothing more.
-        props.docserviceKey.grantRead(made);
+        grantSecretValue(props.docserviceKey, made);
         made.addToRolePolicy(
           new PolicyStatement({
             actions: ['s3:PutObject', 's3:PutObjectTagging'],
@@ -142,7 +143,9 @@ export class RoomStack extends Stack {
           }),
         );
       }
-      this.api.grantManageConnections(made);
+      // Who answers or tells connections (PostToConnection, DeleteConnection): not $connect and $disconnect, which
+      // only answer the handshake and forget the connection.
+      if (lambda.kind !== 'route' || lambda.messages) this.api.grantManageConnections(made);
       if (lambda.route)
         this.api.addRoute(lambda.route, {
           integration: new WebSocketLambdaIntegration(`Room${lambda.name}Integration`, made),

@@ -9,6 +9,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
 import { REVISION_ENTITY } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
+import { justifyGrant } from './iam.ts';
 import { alarm } from './operations.ts';
 
 /**
@@ -85,6 +86,16 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     timeout: Duration.minutes(5),
   });
   fn.addEventSource(new SqsEventSource(queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1) }));
+  justifyGrant(fn.role, {
+    actions: [
+      'sqs:ReceiveMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:GetQueueUrl',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+    ],
+    why: "Lambda's SQS event source mapping receives and deletes the queue's messages with the function's role; the code calls no SQS.",
+  });
   alarm(
     scope,
     'WebhookDeadLetters',

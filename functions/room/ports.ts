@@ -8,6 +8,7 @@ import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { parseInstant } from '#domain/kernel/time.ts';
 import type { RoomPorts } from '#domain/room/ports.ts';
 import { config } from '#runtime/config.ts';
+import { observeClient } from '#store/aws-calls.ts';
 
 /**
  * The room's ports (domain/room/ports.ts `RoomPorts`) in AWS: a message to a connection is API Gateway's
@@ -34,7 +35,7 @@ let sfn: SFNClient | undefined;
 const managementApi = () => {
   const endpoint = config().roomCallbackUrl;
   if (!endpoint) throw new Error('the room: ROOM_CALLBACK_URL is not set');
-  management ??= new ApiGatewayManagementApiClient({ endpoint });
+  management ??= observeClient(new ApiGatewayManagementApiClient({ endpoint }), 'ApiGatewayManagementApi', endpoint);
   return management;
 };
 const isGone = (error: unknown) =>
@@ -61,7 +62,7 @@ const awsPorts: RoomPorts = {
   async arm(order) {
     const stateMachineArn = config().roomTimersArn;
     if (!stateMachineArn) throw new Error('the room: ROOM_TIMERS_ARN is not set');
-    sfn ??= new SFNClient({});
+    sfn ??= observeClient(new SFNClient({}), 'SFN');
     try {
       // One execution per room version and instant: starting the same one twice is refused, which is what we want.
       await sfn.send(

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#runtime/config.ts';
+import { observeClient } from './aws-calls.ts';
 
 /**
  * One document client per Lambda container (module scope), pointed at DynamoDB Local when
@@ -65,6 +66,8 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
     }),
   );
   requestHandler ??= raw.config.requestHandler;
+  // The tests record each call as its Lambda would make it (aws-calls.ts); in Lambda nothing is observed.
+  if (!inLambda) observeClient(raw, 'DynamoDB');
   raw.middlewareStack.add(
     (next) => async (args) => {
       const scope = counter.getStore();

@@ -1,6 +1,6 @@
 import { keyringFromSeeds, seedFromSecret, type Keyring } from '#domain/documents/docservice.ts';
 import { config } from '#runtime/config.ts';
-import { readSecretString } from './secrets.ts';
+import { observeSecretRead, readSecretString } from './secrets.ts';
 
 /**
  * The document service's signing key, loaded once per container.
@@ -24,6 +24,7 @@ async function fromSecretsExtension(secretId: string): Promise<Keyring> {
 }
 
 export function loadKeyring(): Promise<Keyring> {
+  observeSecretRead(config().docserviceSecretArn, 'docservice');
   loading ??= (async () => {
     const { docserviceSecretArn: secretId, local } = config();
     if (secretId) return fromSecretsExtension(secretId);

@@ -1,5 +1,5 @@
 import { config } from '#runtime/config.ts';
-import { readSecretString } from './secrets.ts';
+import { observeSecretRead, readSecretString } from './secrets.ts';
 
 /**
  * DEV ONLY: the documented participation secret of `npm start` and the tests (`AGORA_LOCAL=1`): the Ed25519 seed of
@@ -17,6 +17,7 @@ let fromSecretsManager: Promise<string> | undefined;
  */
 export async function participationSecret(): Promise<string> {
   const { participationSecretArn: arn, participationSecret: configured, local } = config();
+  observeSecretRead(arn, 'participation');
   if (arn) {
     fromSecretsManager ??= readSecretString(arn);
     // A failed read is retried by the next run instead of poisoning the container.

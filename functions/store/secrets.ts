@@ -1,4 +1,5 @@
 import { config } from '#runtime/config.ts';
+import { observeCall } from './aws-calls.ts';
 
 /**
  * Reads a Secrets Manager secret through the AWS Parameters and Secrets Lambda extension (localhost, cached by the
@@ -14,3 +15,10 @@ export async function readSecretString(secretId: string): Promise<string> {
   if (!SecretString) throw new Error(`secret ${secretId}: no string value`);
   return SecretString;
 }
+
+/**
+ * Tells the tests' call observer (aws-calls.ts) that the caller reads this secret: at every use, not only the first
+ * (the value is cached per container, and locally one process serves every Lambda). `name` stands for the ARN locally.
+ */
+export const observeSecretRead = (arn: string | undefined, name: string): void =>
+  observeCall({ service: 'SecretsManager', command: 'GetSecretValueCommand', input: { SecretId: arn ?? name } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bots } from '../../functions/bots.ts';
+import { bots, webhookDelivery } from '../../functions/bots.ts';
 import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
@@ -158,7 +158,7 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return true;
     }
     try {
-      const report = await (await load(def.handler)).run();
+      const report = await asLambda(def.handler, async () => (await load(def.handler)).run());
       send(res, 200, JSON_TYPE, JSON.stringify({ data: report }));
     } catch (error) {
       // A run that failed as a whole (its work Query, under injected faults): retried by the next run.
@@ -260,6 +260,23 @@ async function serveSources(): Promise<void> {
   (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
 }
 
+/**
+ * Runs a handler as the Lambda AWS would invoke (store/aws-calls.ts: the tests check each call it makes against that
+ * Lambda's role): `route:<route key>`, `authorizer`, `bot:<name>`, `room:<name>`, `webhook-delivery`, `migrate`.
+ */
+const asCaller = async <T>(caller: string, run: () => Promise<T>): Promise<T> =>
+  (await load('store/aws-calls', moduleUrl('store/aws-calls', ''))).asCaller(caller, run);
+const callerOf = (module: string): string => {
+  if (module === 'auth/authorizer') return 'authorizer';
+  if (module === webhookDelivery.handler) return 'webhook-delivery';
+  if (module === 'ops/migrate') return 'migrate';
+  const bot = bots.find((b) => b.handler === module);
+  if (bot) return `bot:${bot.name}`;
+  const room = roomLambdas.find((l) => l.handler === module);
+  return room ? `room:${room.name}` : `module:${module}`;
+};
+const asLambda = <T>(module: string, run: () => Promise<T>): Promise<T> => asCaller(callerOf(module), run);
+
 /** The path of a public URL (`http://host/agora` → `/agora`; `''` for a root URL), parsed once per URL set. */
 const mounts = new Map<string, string>();
 const mountOf = (publicUrl: string | undefined) => {
@@ -311,18 +328,20 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');
-      const decision = await authorizer.handler({
-        type: 'REQUEST',
-        routeKey: event.routeKey,
-        rawPath: event.rawPath,
-        headers: event.headers,
-        requestContext: event.requestContext,
-      });
+      const decision = await asLambda('auth/authorizer', async () =>
+        authorizer.handler({
+          type: 'REQUEST',
+          routeKey: event.routeKey,
+          rawPath: event.rawPath,
+          headers: event.headers,
+          requestContext: event.requestContext,
+        }),
+      );
       if (!decision.isAuthorized) return { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) };
       event.requestContext.authorizer = { lambda: decision.context };
     }
     const module = await load(route.handler);
-    return module.handler(event, lambdaContext(route.handler));
+    return asCaller(`route:${event.routeKey}`, async () => module.handler(event, lambdaContext(route.handler)));
   });
   const out =
     typeof result === 'object' && result && 'statusCode' in result
@@ -394,8 +413,11 @@ export async function startGateway(options: { port?: number; host?: string } = {
 export const runBot = async (name: string) => {
   const def = bots.find((b) => b.name === name);
   if (!def) throw new Error(`Unknown bot ${name}; known: ${bots.map((b) => b.name).join(', ') || 'none'}`);
-  return (await load(def.handler)).run();
+  return asLambda(def.handler, async () => (await load(def.handler)).run());
 };
 
 /** Calls the Lambda `handler` of a module (sources, or its bundle) with an event, as AWS would. */
-export const invokeHandler = async (module: string, event: unknown) => (await load(module)).handler(event);
+export const invokeHandler = async (module: string, event: unknown) => {
+  const loaded = await load(module);
+  return asLambda(module, async () => loaded.handler(event));
+};

@@ -15,7 +15,6 @@ import { roomLambdas } from '../../functions/room/lambdas.ts';
  */
 const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../../functions');
 const load = (module: string) => import(pathToFileURL(join(FUNCTIONS, `${module}.ts`)).href);
-const handlerOf = (route: string) => roomLambdas.find((l) => l.route === route)!.handler;
 const ROUTES = new Set<string>(roomLambdas.flatMap((l) => (l.route && !l.route.startsWith('$') ? [l.route] : [])));
 
 export const ROOM_PATH = '/room';
@@ -116,11 +115,18 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     ...extra,
   });
   // As Lambda invokes it: the event, and a context naming the function and this invocation (its request line's id).
-  const invoke = async (routeKey: string, connectionId: string, extra?: Record<string, unknown>) =>
-    (await load(handlerOf(routeKey))).handler(event(routeKey, connectionId, extra), {
-      functionName: handlerOf(routeKey),
-      awsRequestId: randomUUID(),
-    });
+  // Each call to AWS is made as that route's Lambda (store/aws-calls.ts).
+  const { asCaller } = await load('store/aws-calls');
+  const invoke = async (routeKey: string, connectionId: string, extra?: Record<string, unknown>) => {
+    const lambda = roomLambdas.find((l) => l.route === routeKey)!;
+    const module = await load(lambda.handler);
+    return asCaller(`room:${lambda.name}`, () =>
+      module.handler(event(routeKey, connectionId, extra), {
+        functionName: lambda.handler,
+        awsRequestId: randomUUID(),
+      }),
+    );
+  };
 
   const arm = async (order: TimerOrder) => {
     clearTimeout(timers.get(order.auctionId));
@@ -129,7 +135,8 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     const timer = setTimeout(async () => {
       if (timers.get(order.auctionId) === timer) timers.delete(order.auctionId);
       try {
-        const next = await transition.run(order);
+        // The timer's task is the transition Lambda, whoever armed it.
+        const next = await asCaller('room:Transition', () => transition.run(order));
         if (!('done' in next)) await arm(next);
       } catch (error) {
         // Left to the room bot's backstop, as a failed Step Functions task would be.
@@ -141,8 +148,13 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   };
 
   const { installLocalRoomPorts } = await load('room/ports');
+  // What the AWS ports (room/ports.ts) send for each, told to the tests' call observer (store/aws-calls.ts).
+  const { observeCall } = await load('store/aws-calls');
+  const asAws = (service: string, command: string, input: Record<string, unknown>) =>
+    observeCall({ service, command, input });
   installLocalRoomPorts({
     async send(connectionId: string, message: Uint8Array) {
+      asAws('ApiGatewayManagementApi', 'PostToConnectionCommand', { ConnectionId: connectionId });
       const socket = sockets.get(connectionId);
       if (!socket) return 'gone';
       if (!socket.ws) socket.queue.push(message);
@@ -151,10 +163,14 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       return 'sent';
     },
     async close(connectionId: string, reason: string) {
+      asAws('ApiGatewayManagementApi', 'DeleteConnectionCommand', { ConnectionId: connectionId });
       // 1008 (policy violation); a close reason is at most 123 bytes.
       sockets.get(connectionId)?.end?.(1008, Buffer.from(reason).subarray(0, 123).toString());
     },
-    arm,
+    async arm(order: TimerOrder) {
+      asAws('SFN', 'StartExecutionCommand', { name: `${order.auctionId}-${order.version}` });
+      return arm(order);
+    },
   });
 
   const onUpgrade = async (req: IncomingMessage, stream: Duplex, head: Buffer) => {
@@ -263,7 +279,9 @@ export function startRoomBot(intervalMs: number, log: (line: string) => void = c
     if (running) return;
     running = true;
     try {
-      const report = await (await load('room/bot')).run();
+      const { asCaller } = await load('store/aws-calls');
+      const bot = await load('room/bot');
+      const report = await asCaller('room:Bot', () => bot.run());
       if (report.changed > 0) log(`[bot room] ${JSON.stringify(report)}`);
     } catch (error) {
       log(`[bot room] failed: ${(error as Error).message}`);

@@ -180,19 +180,19 @@ describe('ApiStack document service', () => {
       );
       expect(fn.Properties.Layers, r.handler).toHaveLength(1);
       expect(actions, r.handler).toEqual(
-        expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObject', 's3:GetObject*']),
+        expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObject', 's3:GetObject']),
       );
     }
   });
 
-  it('lets document routes read the secret and tag files attached, but neither read nor write file bytes', () => {
+  it('lets document routes read the secret and, when they write, tag files attached, but neither read nor write file bytes', () => {
     const documentRoutes = routes.filter((r) => docserviceAccess(r) === 'keys');
     expect(documentRoutes.length).toBeGreaterThan(10);
     for (const r of documentRoutes) {
       const { actions } = functionOf(`${r.method} ${r.path}`);
-      expect(actions, r.handler).toEqual(
-        expect.arrayContaining(['secretsmanager:GetSecretValue', 's3:PutObjectTagging']),
-      );
+      expect(actions, r.handler).toContain('secretsmanager:GetSecretValue');
+      // A reading route's documents are attached already (test/aws/iam.test.ts found no read using the tag grant).
+      expect(actions.includes('s3:PutObjectTagging'), r.handler).toBe(r.table === 'rw');
       expect(
         actions.filter((a) => a === 's3:PutObject' || a.startsWith('s3:GetObject')),
         r.handler,

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { linksAsPaths, verifyChain } from '../../functions/domain/kernel/history.ts';
 import { documentClient, tableName } from '../../functions/store/client.ts';
 import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS } from '../../functions/store/migration-steps.ts';
-import { migrate } from '../../functions/store/migrations.ts';
+import { asCaller } from '../../functions/store/aws-calls.ts';
+import { migrate as migrateTable } from '../../functions/store/migrations.ts';
 import { SCHEMA_VERSION } from '../../functions/store/table-design.ts';
 import { addDocument, assetIn } from '../support/assets.ts';
 import { AUCTIONS, INSIDER, insiderBid, kyivDayIn, SANDBOX, tenderingInsider } from '../support/auctions.ts';
@@ -27,6 +28,8 @@ const service = useService();
 const api = client(() => service.url);
 const OLD_HOST = 'http://agora-old.example:6543';
 
+// As the migrations Lambda runs it (functions/ops/migrate.ts): its calls are checked against that function's role.
+const migrate = (options?: Parameters<typeof migrateTable>[0]) => asCaller('migrate', () => migrateTable(options));
 const setFaults = (config: Record<string, unknown>) => setFaultsOf(service.url, config);
 afterEach(() => setFaults({}));
 

@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { observeClient } from '../aws-calls.ts';
 import { traceClient } from '../xray.ts';
 import type { FileStore } from './file-store.ts';
 
@@ -24,7 +25,9 @@ const getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl 
 export function s3Store(bucket: string, given?: S3Client): FileStore {
   let made: Promise<S3Client> | undefined;
   const s3Client = () =>
-    (made ??= given ? Promise.resolve(given) : s3Sdk().then(({ S3Client }) => traceClient(new S3Client({}), 'S3')));
+    (made ??= given
+      ? Promise.resolve(observeClient(given, 'S3'))
+      : s3Sdk().then(({ S3Client }) => traceClient(observeClient(new S3Client({}), 'S3'), 'S3')));
   const s3 = async () => ({ sdk: await s3Sdk(), client: await s3Client() });
   return {
     async put(key, bytes, md5) {
