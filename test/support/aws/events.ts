@@ -32,7 +32,7 @@ const SQS_MAPS = ['messageAttributes'];
 const IMAGES: ShapeRules = { images: ['dynamodb.Keys', 'dynamodb.NewImage', 'dynamodb.OldImage'] };
 
 /** A request as a client sends it: a repeated query parameter, cookies, a binary body, mixed-case header names. */
-function localHttpEvent() {
+export function localHttpEvent() {
   const route = routes.find((r) => r.path.includes('{') && r.auth !== 'public')!;
   const path = route.path.replace(/\{(\w+)\+?\}/g, 'a1');
   const url = new URL(`http://127.0.0.1:3000${path}?opt_fields=id&opt_fields=title&limit=5`);
@@ -52,7 +52,7 @@ function localHttpEvent() {
 }
 
 /** A record as the DynamoDB Streams client reads it (Dates and bytes), the pipe's source. */
-const sdkRecord: _Record = {
+export const sdkRecord: _Record = {
   eventID: 'c81e728d9d4c2f636f067f89cc14862c',
   eventName: 'MODIFY',
   eventVersion: '1.1',
