@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { parseInstant } from '#domain/kernel/time.ts';
-import type { RoomPorts } from '#domain/room/ports.ts';
+import type { RoomPorts, TimerOrder } from '#domain/room/ports.ts';
 import { config } from '#runtime/config.ts';
 import { observeClient } from '#store/aws-calls.ts';
 
@@ -18,6 +18,9 @@ import { observeClient } from '#store/aws-calls.ts';
 
 /** Step Functions' Wait takes an RFC 3339 timestamp: UTC, to the millisecond, never before the instant. */
 export const utcCeiling = (at: string): string => new Date(Math.ceil((parseInstant(at) ?? 0) / 1000)).toISOString();
+
+/** The timer's execution input (its first task's input too): the order, its instant as the Wait state reads it. */
+export const timerInput = (order: TimerOrder): TimerOrder => ({ ...order, nextAt: utcCeiling(order.nextAt) });
 
 // On globalThis, like the other local-runtime state: every copy of this module (a bundle per handler) sees it.
 const LOCAL_PORTS = Symbol.for('agora.localRoomPorts');
@@ -69,7 +72,7 @@ const awsPorts: RoomPorts = {
         new StartExecutionCommand({
           stateMachineArn,
           name: `${order.auctionId}-${order.version}-${Date.parse(order.nextAt)}`,
-          input: JSON.stringify({ ...order, nextAt: utcCeiling(order.nextAt) }),
+          input: JSON.stringify(timerInput(order)),
         }),
       );
     } catch (error) {

@@ -5,14 +5,16 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
   type _Record,
+  type StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
+import { createHash, randomUUID } from 'node:crypto';
 import { webhookDelivery } from '../../functions/bots.ts';
 import { invokeHandler } from './gateway.ts';
 
 /**
  * `npm start`'s (and the tests') stand-in for the pipe of AWS (DynamoDB Streams -> SQS -> the delivery Lambda): reads
  * DynamoDB Local's stream of the table every `intervalMs` and hands each batch of records to the same delivery
- * handler, as SQS messages whose bodies are the stream records. Changes are delivered within a second.
+ * handler, as SQS messages whose bodies are the stream records as the pipe writes them (pipeRecord). Changes are delivered within a second.
  */
 export interface ChangeStream {
   stop(): Promise<void>;
@@ -25,6 +27,73 @@ const local = (endpoint: string) => ({
   region: 'eu-central-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
+
+/** The delivery Lambda's batch size on the queue (lib/webhooks.ts `SqsEventSource`). */
+const QUEUE_BATCH = 10;
+
+type Attribute = NonNullable<StreamRecord['NewImage']>[string];
+type AttributeJson = Record<string, unknown>;
+
+/** An attribute value as DynamoDB JSON (the stream's wire form): binary values in base64, as AWS writes them. */
+function attributeJson(value: Attribute): AttributeJson {
+  const v = value as unknown as Record<string, unknown>;
+  if (v.B instanceof Uint8Array) return { B: Buffer.from(v.B).toString('base64') };
+  if (Array.isArray(v.BS)) return { BS: (v.BS as Uint8Array[]).map((b) => Buffer.from(b).toString('base64')) };
+  if (Array.isArray(v.L)) return { L: (v.L as Attribute[]).map(attributeJson) };
+  if (v.M && typeof v.M === 'object') return { M: imageJson(v.M as Record<string, Attribute>) };
+  return v;
+}
+const imageJson = (image: Record<string, Attribute> | undefined) =>
+  image && Object.fromEntries(Object.entries(image).map(([k, v]) => [k, attributeJson(v)]));
+
+/**
+ * A stream record as the pipe hands it on (its DynamoDB Streams source's event, written as the SQS message body
+ * since the pipe has no input template): the SDK's record in the wire's JSON, `ApproximateCreationDateTime` in epoch
+ * seconds, binary values in base64, and the stream's ARN (test/support/aws/events.ts checks it against AWS's shape).
+ */
+export function pipeRecord(record: _Record, streamArn: string) {
+  const { dynamodb: d = {} } = record;
+  const time = d.ApproximateCreationDateTime;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion,
+    eventSource: record.eventSource,
+    awsRegion: record.awsRegion,
+    dynamodb: {
+      ...(time && { ApproximateCreationDateTime: Math.floor(time.getTime() / 1000) }),
+      Keys: imageJson(d.Keys),
+      ...(d.NewImage && { NewImage: imageJson(d.NewImage) }),
+      ...(d.OldImage && { OldImage: imageJson(d.OldImage) }),
+      SequenceNumber: d.SequenceNumber,
+      SizeBytes: d.SizeBytes,
+      StreamViewType: d.StreamViewType,
+    },
+    eventSourceARN: streamArn,
+  };
+}
+
+/** The SQS message the delivery Lambda gets for one pipe record, as Lambda's SQS event source hands it on. */
+export function queueMessage(record: object, queueArn = 'arn:aws:sqs:local:000000000000:WebhookChanges') {
+  const body = JSON.stringify(record);
+  const now = String(Date.now());
+  return {
+    messageId: randomUUID(),
+    receiptHandle: randomUUID(),
+    body,
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: now,
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: now,
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: 'local',
+  };
+}
 
 export async function startChangeStream(options: {
   endpoint: string;
@@ -74,9 +143,10 @@ export async function startChangeStream(options: {
       while (next) {
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: 1000 }));
         const records: _Record[] = page.Records ?? [];
-        if (records.length)
+        // As the queue hands them to the delivery Lambda: at most ten messages an invocation (lib/webhooks.ts).
+        for (let at = 0; at < records.length; at += QUEUE_BATCH)
           await invokeHandler(webhookDelivery.handler, {
-            Records: records.map((r) => ({ body: JSON.stringify(r) })),
+            Records: records.slice(at, at + QUEUE_BATCH).map((r) => queueMessage(pipeRecord(r, StreamArn))),
           });
         next = page.NextShardIterator;
         iterators.set(shard, next);

@@ -83,8 +83,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-function toEvent(
-  req: IncomingMessage,
+/** What the gateway reads of a request (an IncomingMessage is one; the event-parity tests build one). */
+export type RequestLike = Pick<IncomingMessage, 'method' | 'headers'> & { socket: { remoteAddress?: string } };
+
+/** The HTTP API's payload 2.0 event of a request (test/support/aws/events.ts checks it against AWS's shape). */
+export function toEvent(
+  req: RequestLike,
   url: URL,
   body: Buffer,
   route: RouteDefinition,
@@ -131,6 +135,35 @@ function toEvent(
     } as Record<string, unknown>,
     body: body.length ? (text ? body.toString('utf8') : body.toString('base64')) : undefined,
     isBase64Encoded: !text && body.length > 0,
+  };
+}
+
+/** A route's event with its authorizer's context, where API Gateway puts a simple response's context. */
+export function withAuthorizer<E extends { requestContext: Record<string, unknown> }>(event: E, context: unknown): E {
+  event.requestContext.authorizer = { lambda: context };
+  return event;
+}
+
+/**
+ * The REQUEST authorizer's payload 2.0 event of a route's event, as API Gateway builds it (no identity sources: the
+ * authorizer runs on every request, lib/api-stack.ts).
+ */
+export function authorizerEvent(event: ReturnType<typeof toEvent>) {
+  const { requestContext: context } = event;
+  const { method, path } = context.http as { method: string; path: string };
+  return {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:local:${String(context.accountId)}:${String(context.apiId)}/${String(context.stage)}/${method}${path}`,
+    identitySource: [] as string[],
+    routeKey: event.routeKey,
+    rawPath: event.rawPath,
+    rawQueryString: event.rawQueryString,
+    cookies: event.cookies,
+    headers: event.headers,
+    queryStringParameters: event.queryStringParameters,
+    requestContext: context,
+    pathParameters: event.pathParameters,
   };
 }
 
@@ -328,17 +361,9 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');
-      const decision = await asLambda('auth/authorizer', async () =>
-        authorizer.handler({
-          type: 'REQUEST',
-          routeKey: event.routeKey,
-          rawPath: event.rawPath,
-          headers: event.headers,
-          requestContext: event.requestContext,
-        }),
-      );
+      const decision = await asLambda('auth/authorizer', async () => authorizer.handler(authorizerEvent(event)));
       if (!decision.isAuthorized) return { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) };
-      event.requestContext.authorizer = { lambda: decision.context };
+      withAuthorizer(event, decision.context);
     }
     const module = await load(route.handler);
     return asCaller(`route:${event.routeKey}`, async () => module.handler(event, lambdaContext(route.handler)));

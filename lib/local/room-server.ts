@@ -91,6 +91,75 @@ interface TimerOrder {
   nextAt: string;
 }
 
+const EVENT_TYPES: Record<string, 'CONNECT' | 'DISCONNECT' | 'MESSAGE'> = {
+  $connect: 'CONNECT',
+  $disconnect: 'DISCONNECT',
+};
+/** `28/Nov/2026:08:50:04 +0000`, the access-log time API Gateway gives `requestTime`. */
+const requestTime = (at: Date) => {
+  const [, day, month, year, time] = /^\w+, (\d+) (\w+) (\d+) ([\d:]+)/.exec(at.toUTCString())!;
+  return `${day}/${month}/${year}:${time} +0000`;
+};
+
+/**
+ * The event of a WebSocket route as API Gateway hands it to the route's Lambda (test/support/aws/events.ts checks
+ * it against AWS's shape): the request context, and what the route adds (`extra`: $connect's headers and query, a
+ * message's body).
+ */
+export function socketEvent(
+  routeKey: string,
+  connection: { connectionId: string; connectedAt: number; domainName: string },
+  extra: Record<string, unknown> = {},
+) {
+  const now = new Date();
+  const eventType = EVENT_TYPES[routeKey] ?? 'MESSAGE';
+  const requestId = randomBytes(8).toString('base64');
+  return {
+    requestContext: {
+      routeKey,
+      ...(eventType === 'MESSAGE' && { messageId: randomBytes(8).toString('base64') }),
+      eventType,
+      extendedRequestId: requestId,
+      requestTime: requestTime(now),
+      messageDirection: 'IN' as const,
+      stage: 'local',
+      connectedAt: connection.connectedAt,
+      requestTimeEpoch: now.getTime(),
+      requestId,
+      domainName: connection.domainName,
+      connectionId: connection.connectionId,
+      apiId: 'local',
+    },
+    isBase64Encoded: false,
+    ...extra,
+  };
+}
+
+/** What `$connect` adds to its event: the handshake's headers (one and many values) and its query, as API Gateway. */
+export function connectExtras(req: Pick<IncomingMessage, 'headers'>, url: URL) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    headers[name] = values.join(',');
+    multiValueHeaders[name] = values;
+  }
+  const query: Record<string, string> = {};
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    query[k] = v; // API Gateway's WebSocket API keeps the last value here, all of them in the multi-value map
+    multiValueQuery[k] = [...(multiValueQuery[k] ?? []), v];
+  }
+  const some = Object.keys(query).length > 0;
+  return {
+    headers,
+    multiValueHeaders,
+    ...(some && { queryStringParameters: query, multiValueQueryStringParameters: multiValueQuery }),
+    isBase64Encoded: false,
+  };
+}
+
 export interface RoomServer {
   /** Open connections (for tests and logs). */
   connections(): number;
@@ -103,17 +172,9 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   const wss = new WebSocketServer({ noServer: true, maxPayload: ROOM_MESSAGE_BYTES });
   const { localRuntime } = await load('runtime/config');
   const transition = await load('room/transition');
+  const { timerInput } = await load('room/ports');
 
-  const event = (routeKey: string, connectionId: string, extra: Record<string, unknown> = {}) => ({
-    requestContext: {
-      routeKey,
-      connectionId,
-      requestId: randomBytes(8).toString('hex'),
-      domainName: host(),
-      stage: 'local',
-    },
-    ...extra,
-  });
+  const connectedAt = new Map<string, number>();
   // As Lambda invokes it: the event, and a context naming the function and this invocation (its request line's id).
   // Each call to AWS is made as that route's Lambda (store/aws-calls.ts).
   const { asCaller } = await load('store/aws-calls');
@@ -121,10 +182,10 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     const lambda = roomLambdas.find((l) => l.route === routeKey)!;
     const module = await load(lambda.handler);
     return asCaller(`room:${lambda.name}`, () =>
-      module.handler(event(routeKey, connectionId, extra), {
-        functionName: lambda.handler,
-        awsRequestId: randomUUID(),
-      }),
+      module.handler(
+        socketEvent(routeKey, { connectionId, connectedAt: connectedAt.get(connectionId)!, domainName: host() }, extra),
+        { functionName: lambda.handler, awsRequestId: randomUUID() },
+      ),
     );
   };
 
@@ -135,8 +196,15 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     const timer = setTimeout(async () => {
       if (timers.get(order.auctionId) === timer) timers.delete(order.auctionId);
       try {
-        // The timer's task is the transition Lambda, whoever armed it.
-        const next = await asCaller('room:Transition', () => transition.run(order));
+        // The timer's task is the transition Lambda, whoever armed it; as Step Functions hands it on: the execution's
+        // input in JSON, the task's answer the next state's input.
+        const next = JSON.parse(
+          JSON.stringify(
+            await asCaller('room:Transition', async () =>
+              transition.handler(JSON.parse(JSON.stringify(timerInput(order)))),
+            ),
+          ),
+        );
         if (!('done' in next)) await arm(next);
       } catch (error) {
         // Left to the room bot's backstop, as a failed Step Functions task would be.
@@ -184,12 +252,13 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     const connectionId = randomBytes(12).toString('base64url');
     const socket: Socket = { queue: [] };
     sockets.set(connectionId, socket);
-    const query = Object.fromEntries(url.searchParams);
-    const answer = await invoke('$connect', connectionId, { queryStringParameters: query }).catch(() => ({
+    connectedAt.set(connectionId, Date.now());
+    const answer = await invoke('$connect', connectionId, connectExtras(req, url)).catch(() => ({
       statusCode: 500,
     }));
     if (answer.statusCode !== 200) {
       sockets.delete(connectionId);
+      connectedAt.delete(connectionId);
       const body = answer.body ?? '';
       stream.end(
         `HTTP/1.1 ${answer.statusCode} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -198,7 +267,9 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     }
     const forget = () => {
       if (!sockets.delete(connectionId)) return;
-      invoke('$disconnect', connectionId).catch(() => {});
+      invoke('$disconnect', connectionId, { headers: {}, multiValueHeaders: {}, isBase64Encoded: false })
+        .catch(() => {})
+        .finally(() => connectedAt.delete(connectionId));
     };
     // However the socket ends (a close, a reset, a handshake `ws` refuses), the room forgets the connection.
     if (stream.destroyed) return forget();
@@ -252,7 +323,7 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       /* $default answers it */
     }
     const route = typeof action === 'string' && ROUTES.has(action) ? action : '$default';
-    await invoke(route, connectionId, { body }).catch((error: Error) =>
+    await invoke(route, connectionId, { body, isBase64Encoded: false }).catch((error: Error) =>
       console.error(`room ${route}: ${error.message}`),
     );
   };
