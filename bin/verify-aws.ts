@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readRecordings } from '../test/support/aws/calls.ts';
+import { eventsReport } from '../test/support/aws/events.ts';
 import { IamModel, synthesizedTemplates } from '../test/support/aws/iam-check.ts';
+import { settingsReport } from '../test/support/aws/settings.ts';
 
 /**
  * `npm run verify:aws`: what is proven for AWS before a deploy, per function, in one report (docs/operations.md
@@ -83,8 +85,12 @@ async function main(args: string[]): Promise<number> {
     }
   }
   try {
-    // The slot for more checks per function (settings, event fixtures): each a provider of rows, the same shape.
-    const providers: RowProvider[] = [{ name: 'IAM', rows: () => iamRows(folder) }];
+    // Each check per function a provider of rows, the same shape: calls against roles, settings, event fixtures.
+    const providers: RowProvider[] = [
+      { name: 'IAM', rows: () => iamRows(folder) },
+      { name: 'Settings', rows: () => settingsReport() },
+      { name: 'Events', rows: () => eventsReport() },
+    ];
     let failed = 0;
     for (const provider of providers) {
       const rows = (await provider.rows()).sort((a, b) => a.fn.localeCompare(b.fn));
