@@ -154,7 +154,7 @@ console.log(
   `Organization directory: ${DEV_ORGANIZATIONS.map((o) => `${o.identifier.scheme} ${o.identifier.id} (${o.name})`).join(', ')}`,
 );
 console.log(
-  `Bots every ${interval} ms. Logs: one line per request and bot run (Kyiv time; LOG_FORMAT=json for the JSON of AWS). Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots`,
+  `Bots every ${interval} ms. Logs: one line per request and bot run (Kyiv time; LOG_FORMAT=json for the JSON of AWS). Try:\n  curl -u broker: ${gateway.url}/api/0.1/lots   # listings show a change 3 s after it (docs/api.md)`,
 );
 
 shutdown = async () => {

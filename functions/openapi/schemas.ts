@@ -127,6 +127,12 @@ export const namedSchemas: Readonly<Record<string, object>> = {
       value: { type: 'object' },
       signingPeriod: { type: 'object' },
       documents: { type: 'array', items: { type: 'object' } },
+      prolongations: {
+        type: 'array',
+        items: { type: 'object' },
+        description:
+          'dgfInsider (2.3): its prolongations, in the order they were made, each with its documents (as `.../prolongations` shows them); absent while it has none.',
+      },
     },
   },
   'docservice.register': {

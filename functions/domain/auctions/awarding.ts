@@ -124,6 +124,16 @@ export interface AwardingRules {
    * a `rejectionProtocol` or an `act`); empty: no document needed (v3).
    */
   rejectionDocuments: readonly string[];
+  /**
+   * What the contract model's documents may be: the `documentType` values its document class allows (one sent without
+   * a type stays untyped) and those its list refuses, each with the refusal's text; `null`: any type.
+   */
+  contractDocuments: ContractDocumentRules | null;
+}
+
+export interface ContractDocumentRules {
+  types: readonly string[];
+  refused: Readonly<Record<string, string>>;
 }
 
 /**
@@ -157,6 +167,8 @@ export const SINGLE_AWARD: AwardingRules = {
   awardedStatus: 'active.awarded',
   contractStatuses: ['active.awarded'],
   protocolAuthor: null,
+  // Not settled from the GEB model yet (AC contracting v3.1 contractV3_1Document has its own list): as before.
+  contractDocuments: null,
 };
 
 const stamp = (w: Working, now: Micros) => {
@@ -322,6 +334,23 @@ export function assertContractDocumentsWritable(w: Working, contractId: string, 
   if (!CONTRACT_DOCUMENT_CONTRACT_STATUSES.includes(contract.data.status)) {
     throw new ForbiddenError(`Can't ${operation} document in current contract status`);
   }
+}
+
+/**
+ * A contract document's `documentType` as the type's contract model allows it (upstream: the document is validated
+ * against the contract's document class before the statuses are checked; the refused types fail the contract's
+ * `documents` validator).
+ */
+export function assertContractDocumentType(documentType: unknown, rules: AwardingRules): void {
+  const allowed = rules.contractDocuments;
+  if (!allowed || documentType === undefined) return;
+  if (typeof documentType !== 'string' || !allowed.types.includes(documentType))
+    throw UnprocessableError.field(
+      'documentType',
+      `Value must be one of [${allowed.types.map((t) => `'${t}'`).join(', ')}].`,
+    );
+  const refusal = allowed.refused[documentType];
+  if (refusal) throw UnprocessableError.field('documents', refusal);
 }
 
 /** Who is changing an award: the auction owner, the owner of the awarded bid, both or neither. */

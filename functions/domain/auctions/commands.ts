@@ -31,6 +31,7 @@ import {
   assertAwardDocumentAuthor,
   assertAwardDocumentsOpen,
   assertContractDocumentsWritable,
+  assertContractDocumentType,
   AWARD,
   awardDocumentAuthor,
   awardView,
@@ -662,6 +663,7 @@ export async function addContractDocument(
       { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
       documentScope(CONTRACT, contractId),
     );
+    assertContractDocumentType(document.documentType, def.awarding);
     assertContractDocumentsWritable(w, contractId, 'add');
     putChild(w, child);
     touch(w, ctx.now);
@@ -678,7 +680,7 @@ export async function replaceContractDocument(
   documentId: string,
   data: JsonRecord,
 ): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, _def, ctx) => {
+  const { result } = await change(ctx, id, (w, def, ctx) => {
     assertOwner(ctx, w);
     findContract(w, contractId);
     const { document, child } = newVersion(
@@ -688,6 +690,7 @@ export async function replaceContractDocument(
       { now: ctx.now, files: ctx.files },
       documentScope(CONTRACT, contractId),
     );
+    assertContractDocumentType(document.documentType, def.awarding);
     assertContractDocumentsWritable(w, contractId, 'update');
     putChild(w, child);
     touch(w, ctx.now);

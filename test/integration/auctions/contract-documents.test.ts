@@ -125,3 +125,53 @@ describe('contract documents of a cancelled contract', () => {
     );
   });
 });
+
+describe('dgfInsider contract document types (AC 1.2.13 contracting v3: dgfDocument)', () => {
+  it('takes a documentType of the original contract model and shows it; an untyped document stays untyped; others 422', async () => {
+    const { url, token, contractUrl } = await pendingContract('dgfInsider');
+    const docs = `${contractUrl}/documents`;
+    const annexe = await api.post(docs, signed({ documentType: 'contractAnnexe' }), { token });
+    expect(annexe.status).toBe(201);
+    expect(annexe.body.data.documentType).toBe('contractAnnexe');
+    const { documentType: _, ...bare } = signed({ title: 'untyped.pdf' });
+    const untyped = await api.post(docs, bare, { token });
+    expect(untyped.status).toBe(201);
+    expect(untyped.body.data).not.toHaveProperty('documentType');
+
+    // The prolongation's type, which the recordings show from before AC d784b7d, is not a contract document's.
+    const protocol = await api.post(docs, signed({ documentType: 'prolongationProtocol' }), { token });
+    expect(protocol.status).toBe(422);
+    expect(protocol.body.errors).toEqual([
+      {
+        location: 'body',
+        name: 'documentType',
+        description: [expect.stringMatching(/^Value must be one of \['auctionNotice', .*'contractSigned', .*\]\.$/)],
+      },
+    ]);
+    const legal = await api.post(
+      docs,
+      { title: 'legal', documentType: 'x_dgfPlatformLegalDetails', url: 'http://torgi.fg.gov.ua/prozorrosale' },
+      { token },
+    );
+    expect(legal.status).toBe(422);
+    expect(legal.body.errors).toEqual([
+      {
+        location: 'body',
+        name: 'documents',
+        description: ['Disallow documents with x_dgfPlatformLegalDetails documentType'],
+      },
+    ]);
+    // A new version is checked alike, with the type it carries over or is sent.
+    const version = await api.put(`${docs}/${annexe.body.data.id}`, signed({ documentType: 'whim' }), { token });
+    expect(version.status).toBe(422);
+    const kept = await api.put(`${docs}/${annexe.body.data.id}`, signed({ title: 'annexe-2.pdf' }), { token });
+    expect(kept.body.data).toMatchObject({ title: 'annexe-2.pdf', documentType: 'contractSigned' });
+
+    // Shown wherever the contract is.
+    const types = (await api.get(contractUrl)).body.data.documents.map(
+      (d: { documentType?: string }) => d.documentType,
+    );
+    expect(types).toEqual(['contractSigned', undefined]);
+    expect((await api.get(url)).body.data.contracts[0].documents).toHaveLength(2);
+  });
+});

@@ -130,6 +130,35 @@ describe('dgfInsider contract prolongations (contracting v3)', () => {
     expect((await api.get(`${prolongations}/${'0'.repeat(32)}`)).status).toBe(404);
   });
 
+  it("shows a contract's prolongations in the contract itself, on every read path, each read one DynamoDB request", async () => {
+    const { url, token, contractUrl } = await awardedInsider();
+    // As the original's empty list: a contract with no prolongation shows none (nor an empty list).
+    const bare = await api.get(contractUrl);
+    expect(bare.body.data).not.toHaveProperty('prolongations');
+    const prolongations = `${contractUrl}/prolongations`;
+    const draft = (await api.post(prolongations, aProlongation(), { token })).body.data;
+    await api.post(`${prolongations}/${draft.id}/documents`, untyped({ title: 'Prolongation.doc' }), { token });
+    const applied = (await api.patch(`${prolongations}/${draft.id}`, { status: 'applied' }, { token })).body.data;
+    const second = (await api.post(prolongations, aProlongation({ decisionID: 'ZM-2' }), { token })).body.data;
+    const shown = [applied, second];
+    expect(shown.map((p) => p.status)).toEqual(['applied', 'draft']);
+    expect(applied.documents).toEqual([expect.objectContaining({ documentType: 'prolongationProtocol' })]);
+
+    // The contract (GET, and the owner's PATCH answer), the auction's contracts and the auction: the same list.
+    const contract = await api.get(contractUrl);
+    const contracts = await api.get(`${url}/contracts`);
+    const auction = await api.get(url);
+    for (const res of [contract, contracts, auction]) expect(res.requests).toBe(1);
+    expect(contract.body.data.prolongations).toEqual(shown);
+    expect(contracts.body.data[0].prolongations).toEqual(shown);
+    expect(auction.body.data.contracts[0].prolongations).toEqual(shown);
+    expect(contract.body.data).toEqual(auction.body.data.contracts[0]);
+    const signed = await api.patch(contractUrl, { dateSigned: clock.now() }, { token });
+    expect(signed.body.data.prolongations).toEqual(shown);
+    // What the list holds is the prolongation as its own route shows it.
+    expect(await read(prolongations)).toEqual(shown);
+  });
+
   it('has no prolongations on landlease contracts (contracting v3.1 had none)', async () => {
     const res = await api.get(`${AUCTIONS}/${'0'.repeat(32)}/contracts/${'0'.repeat(32)}/prolongations`);
     expect(res.status).toBe(404);

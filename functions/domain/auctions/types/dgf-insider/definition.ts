@@ -75,6 +75,25 @@ const LEGAL_DETAILS = {
   url: 'http://torgi.fg.gov.ua/prozorrosale',
 };
 
+/**
+ * The contract's documents at the originals' last release (openprocurement.auctions.core 1.2.13, f611f2c,
+ * plugins/contracting/v3/models.py `Contract.documents`: `dgfDocument` of models/schema.py since d784b7d, whose
+ * `documentType` has these choices and no default; the list's validator refuses `x_dgfPlatformLegalDetails`).
+ */
+export const DGF_CONTRACT_DOCUMENTS = {
+  types: [
+    ...['auctionNotice', 'awardNotice', 'contractNotice', 'notice', 'biddingDocuments', 'technicalSpecifications'],
+    ...['evaluationCriteria', 'clarifications', 'shortlistedFirms', 'riskProvisions', 'billOfQuantity', 'bidders'],
+    ...['conflictOfInterest', 'debarments', 'evaluationReports', 'winningBid', 'complaints', 'contractSigned'],
+    ...['contractArrangements', 'contractSchedule', 'contractAnnexe', 'contractGuarantees', 'subContract'],
+    ...['eligibilityCriteria', 'contractProforma', 'commercialProposal', 'qualificationDocuments'],
+    ...['eligibilityDocuments', 'tenderNotice', 'illustration', 'financialLicense', 'virtualDataRoom'],
+    ...['auctionProtocol', 'x_dgfPublicAssetCertificate', 'x_presentation', 'x_nda', 'x_dgfAssetFamiliarization'],
+    'x_dgfPlatformLegalDetails',
+  ],
+  refused: { x_dgfPlatformLegalDetails: 'Disallow documents with x_dgfPlatformLegalDetails documentType' },
+} as const;
+
 /** Awarding v3: a chain of awards, the auction `active.awarded` once one is active. */
 export const AWARDING_V3: AwardingRules = {
   transitions: { pending: ['active', 'unsuccessful'], active: ['unsuccessful'], 'pending.waiting': ['cancelled'] },
@@ -86,6 +105,7 @@ export const AWARDING_V3: AwardingRules = {
   protocolAuthor: 'auction_owner',
   // v3 disqualifies without a document (the v3.1 rejection protocol came later).
   rejectionDocuments: [],
+  contractDocuments: DGF_CONTRACT_DOCUMENTS,
 };
 
 const TENDERING = 'active.tendering' satisfies DgfInsiderStatus;
