@@ -98,6 +98,9 @@ export interface RoomServer {
   close(): void;
 }
 
+/** How many `$disconnect`s run at once locally (see `pumpDisconnects`). */
+const DISCONNECTS_IN_FLIGHT = 4;
+
 export async function attachRoomServer(server: Server, host: () => string): Promise<RoomServer> {
   const sockets = new Map<string, Socket>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -138,6 +141,24 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     }, delay);
     timer.unref();
     timers.set(order.auctionId, timer);
+  };
+
+  // `$disconnect`s run a few at a time. In AWS each is its own Lambda with its own connections; here they share the
+  // process's DynamoDB connection pool (50 sockets), so 2,000 closes at once queued every HTTP request's reads behind
+  // their 4,000 requests (seconds of stall). A close needs no haste: the room forgets a gone connection on its send.
+  const disconnects: string[] = [];
+  let disconnecting = 0;
+  let closed = false;
+  const pumpDisconnects = () => {
+    while (!closed && disconnecting < DISCONNECTS_IN_FLIGHT && disconnects.length) {
+      disconnecting++;
+      invoke('$disconnect', disconnects.shift()!)
+        .catch(() => {})
+        .finally(() => {
+          disconnecting--;
+          pumpDisconnects();
+        });
+    }
   };
 
   const { installLocalRoomPorts } = await load('room/ports');
@@ -182,7 +203,8 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     }
     const forget = () => {
       if (!sockets.delete(connectionId)) return;
-      invoke('$disconnect', connectionId).catch(() => {});
+      disconnects.push(connectionId);
+      pumpDisconnects();
     };
     // However the socket ends (a close, a reset, a handshake `ws` refuses), the room forgets the connection.
     if (stream.destroyed) return forget();
@@ -247,6 +269,8 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   return {
     connections: () => sockets.size,
     close() {
+      closed = true;
+      disconnects.length = 0;
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       for (const { ws } of sockets.values()) ws?.terminate();
