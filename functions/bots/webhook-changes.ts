@@ -1,7 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { changeOfItem, type ObjectChange } from '#domain/webhooks/events.ts';
+import { log } from '#runtime/observability.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
+import { REVISION_ENTITY } from '#store/table-design.ts';
 
 /**
  * The delivery Lambda: the changes of the table's stream, as the pipe (DynamoDB Streams -> filter -> SQS) hands them
@@ -14,12 +16,23 @@ export interface StreamMessages {
   Records: { body: string }[];
 }
 
-/** The change a stream record carries (its new image), or undefined for any other item or a removal. */
+/**
+ * The change a stream record carries (its new image), or undefined for anything else: another item, a removal, a
+ * body that is no stream record. Only revisions are read (the pipe's filter, lib/webhooks.ts, is the same test), so
+ * an item no client wrote, such as a migration's state whose empty map DynamoDB Local's stream writes untyped as `{}`,
+ * is skipped before it is unmarshalled, and no one record can stop the records after it.
+ */
 export function changeOfRecord(body: string): ObjectChange | undefined {
-  // A stream record as the pipe puts it in the queue (the stream's own shape, not a client's data).
-  const record: { dynamodb?: { NewImage?: Record<string, AttributeValue> } } = JSON.parse(body);
-  const image = record.dynamodb?.NewImage;
-  return image ? changeOfItem(unmarshall(image)) : undefined;
+  try {
+    // A stream record as the pipe puts it in the queue (the stream's own shape, not a client's data).
+    const record: { dynamodb?: { NewImage?: Record<string, AttributeValue> } } | null = JSON.parse(body);
+    const image = record?.dynamodb?.NewImage;
+    if (image?.entity?.S !== REVISION_ENTITY) return undefined;
+    return changeOfItem(unmarshall(image));
+  } catch (error) {
+    log().warn('webhooks: a stream record that is no change, skipped', { error: (error as Error).message });
+    return undefined;
+  }
 }
 
 export async function handler(event: StreamMessages): Promise<{ changes: number; deliveries: number }> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatKyiv } from '#domain/kernel/time.ts';
 import { AWS_TARGETS, LOCAL_TARGETS, type TargetPolicy } from '#domain/webhooks/address.ts';
-import { eventBody, eventType, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
+import { eventBody, eventType, hears, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
 import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
@@ -46,7 +46,7 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
     const body = JSON.stringify(eventBody(change));
     const position = positionOf(change);
     return subscriptions
-      .filter((s) => matches(s.events, type))
+      .filter((s) => matches(s.events, type) && hears(s.owner, change))
       .map((s) => ({ subscriptionId: s.id, position, webhookId: webhookIdOf(s.id, position), type, body }));
   });
   await inParallel(puts, PARALLEL, async (d) => {

@@ -207,6 +207,8 @@ export function revisionItem<T>(
     seq,
     dateModified: def.dateModified(a.root),
     ...(typeof status === 'string' && { status }),
+    // A draft is its owner's until published: its revisions say whose, for the webhooks and the change log's readers.
+    ...(status === 'draft' && { draftOf: String((a.root as { owner?: unknown }).owner) }),
     revision,
     ...(ix.feed && {
       GSI1PK: keys.changesFeed(keys.feed(ix.feed.name, ix.feed.test)),

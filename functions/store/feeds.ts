@@ -129,7 +129,22 @@ export const feedReader: FeedReader = {
   },
 
   async changes({ feed, test, after, descending, limit }) {
-    const rows = await settledRows(keys.changesFeed(keys.feed(feed, test)), { beyond: after, descending, max: limit });
+    const pk = keys.changesFeed(keys.feed(feed, test));
+    let rows: Awaited<ReturnType<typeof settledRows>>;
+    if (after === undefined) rows = await settledRows(pk, { descending, max: limit });
+    else {
+      // The page starts at the cursor's own row, so that the same Query tells a cursor the service never gave (or
+      // gave for another feed): its row is not there.
+      const settled = `${horizon()}#~`;
+      const read = descending
+        ? await queryIndex(pk, true, 'GSI1SK <= :at', { ':at': after }, limit + 1)
+        : after > settled
+          ? undefined
+          : await queryIndex(pk, false, 'GSI1SK BETWEEN :at AND :to', { ':at': after, ':to': settled }, limit + 1);
+      const found = read?.Items ?? [];
+      if (found[0]?.GSI1SK !== after || after > settled) return { items: [], unknownCursor: true };
+      rows = found.slice(1);
+    }
     return {
       items: rows.map((i) => {
         const cursor = i.GSI1SK as string;

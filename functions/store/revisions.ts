@@ -11,10 +11,17 @@ export const revisionReader: RevisionReader = {
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND SK >= :from',
         ExpressionAttributeValues: { ':pk': keys.revisions(kind, id), ':from': revisionSortKey(from) },
-        ProjectionExpression: 'seq, revision, objectType',
+        ProjectionExpression: 'seq, revision, objectType, draftOf',
         Limit: count,
       }),
     );
-    return { revisions: Items.map((i) => ({ seq: i.seq, revision: i.revision, type: i.objectType })) };
+    return {
+      revisions: Items.map((i) => ({
+        seq: i.seq,
+        revision: i.revision,
+        type: i.objectType,
+        ...(i.draftOf !== undefined && { draftOf: i.draftOf }),
+      })),
+    };
   },
 };

@@ -34,7 +34,7 @@ function item(s: StoredSubscription, rev: number) {
     ...(s.root.status === 'active' && {
       GSI1PK: ACTIVE_SUBSCRIPTIONS,
       GSI1SK: s.root.id,
-      [FEED_VIEW]: { id: s.root.id, events: s.root.events },
+      [FEED_VIEW]: { id: s.root.id, events: s.root.events, owner: s.owner },
     }),
   };
 }
@@ -132,8 +132,15 @@ export const subscriptionRepository: SubscriptionStore = {
 };
 
 /** The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan). */
-export async function activeSubscriptions(): Promise<{ id: string; events: string[] }[]> {
-  const out: { id: string; events: string[] }[] = [];
+/** What the fan-out reads of a subscription (`owner`: its key, which alone hears of its drafts; absent before it was kept). */
+export interface ActiveSubscription {
+  id: string;
+  events: string[];
+  owner?: string;
+}
+
+export async function activeSubscriptions(): Promise<ActiveSubscription[]> {
+  const out: ActiveSubscription[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(

@@ -22,6 +22,9 @@ export interface ChangeStream {
   drained(): Promise<void>;
 }
 
+/** The pipe's queue receives a batch this many times before its dead-letter queue takes it (lib/webhooks.ts). */
+const MAX_RECEIVES = 5;
+
 const local = (endpoint: string) => ({
   endpoint,
   region: 'eu-central-1',
@@ -119,6 +122,7 @@ export async function startChangeStream(options: {
   }
   const StreamArn = Table!.LatestStreamArn!;
   const iterators = new Map<string, string | undefined>(); // shard -> next iterator (undefined: closed)
+  const failures = new Map<string, number>(); // shard -> failed tries of the batch at its iterator
   let first = true;
   let stopped = false;
   let rounds = 0;
@@ -143,11 +147,26 @@ export async function startChangeStream(options: {
       while (next) {
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: 1000 }));
         const records: _Record[] = page.Records ?? [];
-        // As the queue hands them to the delivery Lambda: at most ten messages an invocation (lib/webhooks.ts).
-        for (let at = 0; at < records.length; at += QUEUE_BATCH)
-          await invokeHandler(webhookDelivery.handler, {
-            Records: records.slice(at, at + QUEUE_BATCH).map((r) => queueMessage(pipeRecord(r, StreamArn))),
-          });
+        if (records.length) {
+          try {
+            // As the queue hands them to the delivery Lambda: at most ten messages an invocation (lib/webhooks.ts).
+            for (let at = 0; at < records.length; at += QUEUE_BATCH)
+              await invokeHandler(webhookDelivery.handler, {
+                Records: records.slice(at, at + QUEUE_BATCH).map((r) => queueMessage(pipeRecord(r, StreamArn))),
+              });
+            failures.delete(shard);
+          } catch (error) {
+            // As the queue does in AWS: a batch is tried again, and after its last receive set aside (logged here,
+            // the dead-letter queue there), never read forever in place of the records behind it.
+            const failed = (failures.get(shard) ?? 0) + 1;
+            if (failed < MAX_RECEIVES) {
+              failures.set(shard, failed);
+              throw error;
+            }
+            failures.delete(shard);
+            log(`[webhooks] change stream: a batch failed ${failed} times, set aside: ${(error as Error).message}`);
+          }
+        }
         next = page.NextShardIterator;
         iterators.set(shard, next);
         if (!records.length) break;

@@ -166,6 +166,9 @@ export interface RoomServer {
   close(): void;
 }
 
+/** How many `$disconnect`s run at once locally (see `pumpDisconnects`). */
+const DISCONNECTS_IN_FLIGHT = 4;
+
 export async function attachRoomServer(server: Server, host: () => string): Promise<RoomServer> {
   const sockets = new Map<string, Socket>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -213,6 +216,26 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     }, delay);
     timer.unref();
     timers.set(order.auctionId, timer);
+  };
+
+  // `$disconnect`s run a few at a time. In AWS each is its own Lambda with its own connections; here they share the
+  // process's DynamoDB connection pool (50 sockets), so 2,000 closes at once queued every HTTP request's reads behind
+  // their 4,000 requests (seconds of stall). A close needs no haste: the room forgets a gone connection on its send.
+  const disconnects: string[] = [];
+  let disconnecting = 0;
+  let closed = false;
+  const pumpDisconnects = () => {
+    while (!closed && disconnecting < DISCONNECTS_IN_FLIGHT && disconnects.length) {
+      disconnecting++;
+      const connectionId = disconnects.shift()!;
+      invoke('$disconnect', connectionId, { headers: {}, multiValueHeaders: {}, isBase64Encoded: false })
+        .catch(() => {})
+        .finally(() => {
+          connectedAt.delete(connectionId);
+          disconnecting--;
+          pumpDisconnects();
+        });
+    }
   };
 
   const { installLocalRoomPorts } = await load('room/ports');
@@ -267,9 +290,8 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     }
     const forget = () => {
       if (!sockets.delete(connectionId)) return;
-      invoke('$disconnect', connectionId, { headers: {}, multiValueHeaders: {}, isBase64Encoded: false })
-        .catch(() => {})
-        .finally(() => connectedAt.delete(connectionId));
+      disconnects.push(connectionId);
+      pumpDisconnects();
     };
     // However the socket ends (a close, a reset, a handshake `ws` refuses), the room forgets the connection.
     if (stream.destroyed) return forget();
@@ -334,6 +356,8 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   return {
     connections: () => sockets.size,
     close() {
+      closed = true;
+      disconnects.length = 0;
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       for (const { ws } of sockets.values()) ws?.terminate();

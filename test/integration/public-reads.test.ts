@@ -73,7 +73,9 @@ describe('reads without a key', () => {
       expect(res.status).toBe(401);
       expect(res.body.errors[0]).toMatchObject({ location: 'header', name: 'Authorization' });
     }
-    expect((await anyone(`/api/0.1/lots/${lot.id}`)).body.data.title).toBe(lot.lot.title);
+    // Nothing written: the lot is still as it was (a draft, which answers its owner alone).
+    expect((await api.get(`/api/0.1/lots/${lot.id}`)).body.data.title).toBe(lot.lot.title);
+    expect((await anyone(`/api/0.1/lots/${lot.id}`)).status).toBe(404);
   });
 
   it('with an unknown key are refused (401): a wrong key is reported, never read as none', async () => {

@@ -37,6 +37,7 @@ import {
   awardView,
   CONTRACT,
   contractView,
+  findAward,
   findContract,
   patchAward,
   patchContract,
@@ -593,6 +594,17 @@ export async function updateAward(
 /** The documents of awards and contracts say what the type's own documents say (upstream: `tender` on 2.3, `auction` on 2.5). */
 
 /**
+ * A bidder's award document keeps its bid's broker key beside it, as a bid document does: it counts in the bidders'
+ * shares of the documents' budget (limits.ts), never in the room the owner's protocols need.
+ */
+function awardDocumentChild(w: Working, awardId: string, author: string, child: Child): Child {
+  if (author !== 'bid_owner') return child;
+  const bidId = findAward(w, awardId).data.bid_id;
+  const bidder = bidRecords(w.children).find((r) => r.bid.id === bidId)?.bid.owner;
+  return bidder ? { ...child, internal: { ...child.internal, bidder } } : child;
+}
+
+/**
  * During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol);
  * its `author` says which of them did.
  */
@@ -610,7 +622,7 @@ export async function addAwardDocument(
       documentScope(AWARD, awardId),
     );
     assertAwardDocumentsOpen(w);
-    putChild(w, child);
+    putChild(w, awardDocumentChild(w, awardId, author, child));
     touch(w, ctx.now);
     return document;
   });
@@ -639,7 +651,7 @@ export async function replaceAwardDocument(
     );
     assertAwardDocumentsOpen(w, 'update');
     assertAwardDocumentAuthor(document.author, author);
-    putChild(w, child);
+    putChild(w, awardDocumentChild(w, awardId, author, child));
     touch(w, ctx.now);
     return document;
   });

@@ -22,8 +22,10 @@ import { ForbiddenError, UnprocessableError } from '../kernel/errors.ts';
  *
  * The store keeps the totals by kind beside the children, in the same transactions, so concurrent brokers cannot
  * overrun them; each child is bounded on its own too (`CHILD_BYTES`), so that one cannot take a whole budget. And no
- * one can take a whole budget from the others: the bids' documents take at most half the documents' (the owner's
- * notices, award protocols and contracts always have the other half, so no bidder can stall the qualification), and
+ * one can take a whole budget from the others: the bidders' documents (their bids', and the awards' they add) take at
+ * most half the documents' (the owner's notices, award protocols, rejection protocols, contracts and prolongations
+ * always have the other half, and the room's audit counts in none: so no bidder, the winner included, can stall the
+ * qualification, the award or the sale), and
  * one broker's key at most a tenth of the bids and a fifth of their bytes, and a fifth of the bids' documents (so that
  * no broker, nor two together, shuts the others out of an auction: whatever two keys send, a third broker's bidder
  * still registers, adds its eligibility documents and activates), and the questions as asked at most three quarters
@@ -40,7 +42,7 @@ export const AUCTION_BUDGETS: ChildBudgets = {
   bytes: { QUESTION: 400_000, DOC: 600_000, BID: 1_000_000, CANCELLATION: 50_000, PROLONGATION: 50_000 },
   count: { BID: 1_000 },
   shares: ({ place, data, internal }) => {
-    if (place.kind === 'DOC' && place.under?.kind === 'BID')
+    if (place.kind === 'DOC' && (place.under?.kind === 'BID' || (place.under?.kind === 'AWARD' && isBidders(data))))
       return [
         { name: BIDS_DOCUMENTS, bytes: BID_DOCUMENT_BYTES },
         // Documents added before keys were counted have no bidder: they count in the bids' documents alone.
@@ -67,19 +69,21 @@ export const AUCTION_BUDGETS: ChildBudgets = {
     new ForbiddenError(FULL[name] ?? ONE_BROKER[name.split('@')[0]] ?? 'The auction holds no more of these'),
 };
 
+/** An award document the awarded bid's owner added (upstream's `bid_owner` author): the bidders' share, not the owner's. */
+const isBidders = (data: Record<string, unknown>) => data.author === 'bid_owner';
 const BIDS_DOCUMENTS = 'BID_DOC';
 const ASKED_QUESTIONS = 'QUESTION_ASKED';
 /** The refusals of one broker key's shares (`BID@<key>`, `BID_DOC@<key>`, `QUESTION@<key>`). */
 const ONE_BROKER: Record<string, string> = {
   BID: `One broker's key places at most ${BIDS_OF_ONE_BROKER} bids, of at most ${BID_BYTES_OF_ONE_BROKER / 1000} KB in all, on an auction`,
-  BID_DOC: `The bids of one broker's key hold at most ${BID_DOCUMENT_BYTES_OF_ONE_BROKER / 1000} KB of documents on an auction (every version counts)`,
+  BID_DOC: `The bids of one broker's key hold at most ${BID_DOCUMENT_BYTES_OF_ONE_BROKER / 1000} KB of documents on an auction (their awards' too; every version counts)`,
   QUESTION: `One broker's key asks at most ${QUESTIONS_OF_ONE_BROKER / 1000} KB of questions on an auction`,
 };
 const FULL: Record<string, string> = {
   QUESTION: 'The auction holds at most 400 KB of questions',
   [ASKED_QUESTIONS]: `The auction takes at most ${ASKED_QUESTION_BYTES / 1000} KB of questions (the rest of its 400 KB is kept for the answers)`,
   DOC: 'The auction holds at most 600 KB of documents (every version counts)',
-  [BIDS_DOCUMENTS]: `The bids of an auction hold at most ${BID_DOCUMENT_BYTES / 1000} KB of documents (every version counts)`,
+  [BIDS_DOCUMENTS]: `The bids of an auction hold at most ${BID_DOCUMENT_BYTES / 1000} KB of documents (their awards' too; every version counts)`,
   BID: 'The auction takes at most 1000 bids, of at most 1000 KB in all',
   CANCELLATION: 'The auction holds at most 50 KB of cancellations',
   PROLONGATION: 'The auction holds at most 50 KB of contract prolongations',

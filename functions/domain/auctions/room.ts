@@ -102,6 +102,8 @@ export async function attachRoomAudit(
         root: { ...w.root, dateModified: formatKyiv(at) },
         put: w.put,
         internal: { ...current.internal, roomAudit: document.id },
+        // The server's one record: no broker filling the documents' budget may keep the audit out.
+        unbudgeted: true,
       };
     },
     { at: now, by: botAuthor('auction') },

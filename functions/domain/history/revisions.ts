@@ -1,6 +1,7 @@
 import { DomainError, NotFoundError } from '../kernel/errors.ts';
 import type { Revision } from '../kernel/history.ts';
 import type { JsonRecord } from '../kernel/objects.ts';
+import { readsDraft, type Principal } from '../kernel/principal.ts';
 
 /**
  * `GET /api/<version>/<objects>/{id}/revisions`: an object's change log, oldest first, public as the object is.
@@ -10,7 +11,7 @@ import type { JsonRecord } from '../kernel/objects.ts';
  */
 export interface RevisionPage {
   /** The revisions from number `from`, in order; `type`: the object's type (an auction's or asset's). */
-  revisions: { seq: number; revision: Revision; type?: string }[];
+  revisions: { seq: number; revision: Revision; type?: string; draftOf?: string }[];
 }
 
 export interface RevisionReader {
@@ -26,6 +27,8 @@ export interface RevisionsRequest {
   /** The type the route serves (auctions, assets): another type's object is not found here, as on its GET. */
   type?: string;
   query: Record<string, string | undefined>;
+  /** Who reads: a draft's log answers its owner's key (and an admin) alone, as its GET does. */
+  principal: Pick<Principal, 'name' | 'role'>;
   path: string;
   baseUrl: string;
 }
@@ -59,6 +62,9 @@ export async function listRevisions(reader: RevisionReader, req: RevisionsReques
     if (offset === 0) throw new NotFoundError(req.notFound);
     throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
   }
+  // An object never goes back to draft: a page whose newest revision is a draft's shows nothing published yet.
+  const newest = revisions.at(-1)?.draftOf;
+  if (newest !== undefined && !readsDraft(req.principal, newest)) throw new NotFoundError(req.notFound);
   const data = revisions.filter((r) => r.seq > offset).map((r) => r.revision);
   const last = offset + data.length;
   const params = new URLSearchParams({ ...(req.query.limit && { limit: String(limit) }), offset: String(last) });

@@ -1,4 +1,5 @@
 import type { RevisionAuthor } from './history.ts';
+import { NotFoundError } from './errors.ts';
 import { tokenMatches } from './ids.ts';
 
 /** Roles an API key may carry (upstream auth groups: brokers, concierge, convoy, chronograph, auction, Administrator). */
@@ -50,3 +51,19 @@ export const botAuthor = (role: 'concierge' | 'convoy' | 'chronograph' | 'auctio
   role,
   name: role,
 });
+
+/** Who may read a draft (an object before it is published): the key that owns it, or an admin. */
+export const readsDraft = (principal: Pick<Principal, 'name' | 'role'>, owner: unknown): boolean =>
+  principal.role === 'admin' || (principal.role === 'broker' && principal.name === owner);
+
+/**
+ * A draft answers its owner alone: to anyone else it is not there (404 at `notFound`, as an unknown id), as the
+ * feeds and the webhooks already leave it out until it is published.
+ */
+export function assertReadable(
+  principal: Pick<Principal, 'name' | 'role'>,
+  root: { status?: unknown; owner?: unknown },
+  notFound: string,
+): void {
+  if (root.status === 'draft' && !readsDraft(principal, root.owner)) throw new NotFoundError(notFound);
+}

@@ -80,6 +80,7 @@ async function listChanges(reader: FeedReader, req: ListingRequest) {
   const after = query.offset ? keyOf(query.offset) : undefined;
   const limit = listingLimit(query.limit, false);
   const page = await reader.changes({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
+  if (page.unknownCursor) throw badOffset();
   const data = page.items.map((i) => ({ ...i.view, id: i.id, revision: i.seq }));
   const last = page.items.at(-1)?.cursor;
   const out: JsonRecord = { data, next_page: pageLink(req, last ? cursorOf(last) : (query.offset ?? ''), descending) };

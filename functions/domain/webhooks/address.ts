@@ -26,6 +26,7 @@ const RANGES: readonly [AddressKind, string, number, 'ipv4' | 'ipv6'][] = [
   ['private', '172.16.0.0', 12, 'ipv4'],
   ['reserved', '192.0.0.0', 24, 'ipv4'],           // IETF protocol assignments
   ['reserved', '192.0.2.0', 24, 'ipv4'],           // documentation
+  ['reserved', '192.88.99.0', 24, 'ipv4'],         // 6to4 relay anycast (deprecated)
   ['private', '192.168.0.0', 16, 'ipv4'],
   ['reserved', '198.18.0.0', 15, 'ipv4'],          // benchmarking
   ['reserved', '198.51.100.0', 24, 'ipv4'],        // documentation
@@ -34,12 +35,15 @@ const RANGES: readonly [AddressKind, string, number, 'ipv4' | 'ipv6'][] = [
   ['reserved', '240.0.0.0', 4, 'ipv4'],            // future use and broadcast
   ['unspecified', '::', 128, 'ipv6'],
   ['loopback', '::1', 128, 'ipv6'],
+  ['reserved', '::ffff:0:0:0', 96, 'ipv6'],        // IPv4-translated (SIIT)
+  ['reserved', '64:ff9b:1::', 48, 'ipv6'],         // local-use NAT64: behind it, any IPv4 network
   ['reserved', '100::', 64, 'ipv6'],               // discard
   ['reserved', '2001::', 23, 'ipv6'],              // IETF protocol assignments (Teredo among them)
   ['reserved', '2001:db8::', 32, 'ipv6'],          // documentation
   ['reserved', '2002::', 16, 'ipv6'],              // 6to4: an IPv4 address inside
   ['unique-local', 'fc00::', 7, 'ipv6'],           // AWS's IPv6 metadata service (fd00:ec2::254) among them
   ['link-local', 'fe80::', 10, 'ipv6'],
+  ['reserved', 'fec0::', 10, 'ipv6'],              // site-local (deprecated, still routed inside some sites)
   ['multicast', 'ff00::', 8, 'ipv6'],
 ];
 
@@ -50,22 +54,34 @@ for (const [kind, network, prefix, family] of RANGES) {
   LISTS.set(kind, list);
 }
 
-/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible or NAT64 (`64:ff9b::/96`) IPv6 one. */
-function embeddedIpv4(address: string): string | undefined {
-  const m = /^(?:::ffff:|::|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+/** An IPv6 address as the URL parser writes it: one spelling per address (compressed, hex, lower case). */
+const canonical = (address: string): string => new URL(`http://[${address}]/`).hostname.slice(1, -1);
+
+/**
+ * The IPv4 address inside an IPv4-mapped (`::ffff:0:0/96`), IPv4-compatible or NAT64 (`64:ff9b::/96`) IPv6 one, and
+ * whether it is mapped (checked here: node's BlockList takes an IPv4-mapped subnet for every IPv4 address).
+ */
+function embeddedIpv4(address: string): { inner: string; mapped: boolean } | undefined {
+  const m = /^(::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical(address));
   if (!m) return undefined;
-  if (m[1]) return m[1];
   const n = (Number.parseInt(m[2]!, 16) << 16) | Number.parseInt(m[3]!, 16);
-  return [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
+  return { inner: [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.'), mapped: m[1] === '::ffff:' };
 }
 
-/** The kind of an IP address (text as `dns.lookup` gives it, or as in a URL without brackets); not an IP: undefined. */
+/**
+ * The kind of an IP address (text as `dns.lookup` gives it, or as in a URL without brackets); not an IP: undefined.
+ * An IPv6 address with an IPv4 one inside is at least as closed as the one inside; an IPv4-mapped one is closed
+ * whatever it holds (a receiver's IPv4 address is given as one), the well-known NAT64 prefix is what it holds.
+ */
 export function addressKind(address: string): AddressKind | undefined {
   const family = isIP(address);
   if (!family) return undefined;
   if (family === 6) {
-    const inner = address !== '::' && address !== '::1' ? embeddedIpv4(address) : undefined;
-    if (inner) return addressKind(inner);
+    const embedded = address !== '::' && address !== '::1' ? embeddedIpv4(address) : undefined;
+    if (embedded) {
+      const kind = addressKind(embedded.inner)!;
+      return kind === 'public' && embedded.mapped ? 'reserved' : kind;
+    }
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
   for (const [kind, list] of LISTS) if (list.check(address, type)) return kind;

@@ -19,7 +19,13 @@ export interface ObjectChange {
   seq: number;
   dateModified: string;
   status?: string;
+  /** The owner's key of a draft: it alone hears of the change (drafts are their owner's until published). */
+  draftOf?: string;
 }
+
+/** Whether a subscription of `owner`'s key hears of a change: any published one, and its own drafts. */
+export const hears = (owner: string | undefined, c: ObjectChange): boolean =>
+  c.draftOf === undefined || c.draftOf === owner;
 
 export const eventType = (c: ObjectChange): string => `${c.kind}.${c.seq === 1 ? 'created' : 'updated'}`;
 
@@ -77,5 +83,6 @@ export function changeOfItem(item: JsonRecord): ObjectChange | undefined {
     seq: Number(item.seq),
     dateModified: String(item.dateModified),
     ...(typeof item.status === 'string' && { status: item.status }),
+    ...(typeof item.draftOf === 'string' && { draftOf: item.draftOf }),
   };
 }

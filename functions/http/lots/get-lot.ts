@@ -1,4 +1,5 @@
 import { NotFoundError } from '#domain/kernel/errors.ts';
+import { assertReadable } from '#domain/kernel/principal.ts';
 import { lotView } from '#domain/lots/commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { lotRepository } from '#store/lot-repository.ts';
@@ -7,5 +8,6 @@ import { lotRepository } from '#store/lot-repository.ts';
 export const handler = httpHandler(async (req) => {
   const lot = await lotRepository.get(req.params.lotId);
   if (!lot) throw new NotFoundError('lot_id');
+  assertReadable(req.principal, lot.root, 'lot_id');
   return { data: lotView(lot) };
 });

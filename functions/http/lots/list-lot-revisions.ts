@@ -10,6 +10,7 @@ export const handler = httpHandler(async (req) => ({
     id: req.params.lotId,
     type: req.type,
     query: req.query,
+    principal: req.principal,
     path: req.path,
     baseUrl: req.baseUrl,
   }),

@@ -185,7 +185,7 @@ describe('an auction bounded against hostile brokers', () => {
     expect(added).toBeLessThanOrEqual(8);
     expect(documents[added]!.status).toBe(403);
     expect(errorOf(documents[added]!)).toBe(
-      "The bids of one broker's key hold at most 60 KB of documents on an auction (every version counts)",
+      "The bids of one broker's key hold at most 60 KB of documents on an auction (their awards' too; every version counts)",
     );
     // Another broker's bidder still bids and adds its documents.
     const other = await insiderBid(api, a.id, 'broker');
@@ -212,7 +212,9 @@ describe('an auction bounded against hostile brokers', () => {
           });
           statuses.push(res.status);
           if (res.status !== 201)
-            expect(errorOf(res)).toBe('The bids of an auction hold at most 300 KB of documents (every version counts)');
+            expect(errorOf(res)).toBe(
+              "The bids of an auction hold at most 300 KB of documents (their awards' too; every version counts)",
+            );
         }
         return statuses;
       }),

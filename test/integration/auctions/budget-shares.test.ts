@@ -85,7 +85,7 @@ describe("an auction's budgets against two keys that take all they can", { timeo
     expect(refusals).toEqual([
       ...[FIRST, SECOND].flatMap(() => [
         "One broker's key places at most 100 bids, of at most 200 KB in all, on an auction",
-        "The bids of one broker's key hold at most 60 KB of documents on an auction (every version counts)",
+        "The bids of one broker's key hold at most 60 KB of documents on an auction (their awards' too; every version counts)",
         "One broker's key asks at most 100 KB of questions on an auction",
       ]),
     ]);

@@ -32,3 +32,31 @@ describe('the auctions change feed (feed=changes)', () => {
     expect((await api.get(`${AUCTIONS}?feed=changes`)).body.data.map((r: any) => r.id)).not.toContain(a.id);
   });
 });
+
+describe('feed=changes cursors', () => {
+  it('refuses (404) a well-formed cursor the service never issued, one of another feed too', async () => {
+    await rectifyingAuction(api);
+    const { last } = await walkFeed(api, `${AUCTIONS}?feed=changes&mode=test&limit=1`);
+    const issued = last.next_page.offset as string;
+    const key = Buffer.from(issued, 'base64url').toString();
+    const cursor = (k: string) => Buffer.from(k).toString('base64url');
+    // A real cursor pages on; the same shape for a row that is not there, or of the other feed, is refused.
+    expect((await api.get(`${AUCTIONS}?feed=changes&mode=test&offset=${issued}`)).status).toBe(200);
+    const forged = [
+      cursor(key.replace(/#\d{10}$/, '#0000000099')),
+      cursor(key.replace(/#[0-9a-f]{32}#/, `#${'0'.repeat(32)}#`)),
+      cursor('2000-01-01T00:00:00.000000Z#00000000000000000000000000000000#0000000001'),
+    ];
+    // Forged cursors on the feed, and the issued one on the other feed (mode=test's cursor in the real feed).
+    const refused = [
+      ...forged.map((offset) => `${AUCTIONS}?feed=changes&mode=test&offset=${offset}`),
+      `${AUCTIONS}?feed=changes&offset=${issued}`,
+    ];
+    for (const url of refused) {
+      for (const order of ['', '&descending=1']) {
+        const res = await api.get(`${url}${order}`);
+        expect([url, order, res.status, res.body.errors?.[0]?.name]).toEqual([url, order, 404, 'offset']);
+      }
+    }
+  });
+});

@@ -36,7 +36,20 @@ describe('the webhook address classifier (no server-side request forgery)', () =
     ['::ffff:a9fe:a9fe', 'link-local'],
     ['::ffff:10.0.0.1', 'private'],
     ['64:ff9b::c0a8:101', 'private'],
-    ['::ffff:93.184.216.34', 'public'],
+    // The whole IPv4-mapped range, whatever is inside and however it is spelled; and the other special ranges.
+    ['::ffff:93.184.216.34', 'reserved'],
+    ['::ffff:5db8:d822', 'reserved'],
+    ['0:0:0:0:0:ffff:5db8:d822', 'reserved'],
+    ['::ffff:0:0', 'unspecified'],
+    ['::ffff:0:5db8:d822', 'reserved'],
+    ['64:ff9b:1::5db8:d822', 'reserved'],
+    ['64:ff9b:1:ffff::1', 'reserved'],
+    ['fec0::1', 'reserved'],
+    ['feff::1', 'reserved'],
+    ['192.88.99.1', 'reserved'],
+    ['192.88.99.255', 'reserved'],
+    // NAT64's well-known prefix holds a public IPv4 address.
+    ['64:ff9b::5db8:d822', 'public'],
   ];
   it.each(kinds)('%s is %s', (address, kind) => {
     expect(addressKind(address)).toBe(kind);
