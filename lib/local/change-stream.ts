@@ -7,18 +7,29 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { webhookDelivery } from '../../functions/bots.ts';
+import { REVISION_ENTITY } from '../../functions/store/table-design.ts';
 import { invokeHandler } from './gateway.ts';
 
 /**
- * `npm start`'s (and the tests') stand-in for the pipe of AWS (DynamoDB Streams -> SQS -> the delivery Lambda): reads
- * DynamoDB Local's stream of the table every `intervalMs` and hands each batch of records to the same delivery
- * handler, as SQS messages whose bodies are the stream records. Changes are delivered within a second.
+ * `npm start`'s (and the tests') stand-in for the pipe of AWS (DynamoDB Streams -> FIFO SQS -> the delivery Lambda):
+ * reads DynamoDB Local's stream of the table and hands the records to the same delivery handler, as SQS messages
+ * whose bodies are the stream records, as the FIFO queue does: at most `BATCH` records a call, up to `CONCURRENCY`
+ * calls at once, and never two calls with records of one object (its message group: the record's `PK`, as the pipe's
+ * `messageGroupId`), whose records go in stream order. The stream is read again as soon as a read found records.
  */
 export interface ChangeStream {
   stop(): Promise<void>;
-  /** Resolves once every record written before the call has been handed to the delivery handler. */
+  /** Resolves once every record written before the call has been handed to the delivery handler and done. */
   drained(): Promise<void>;
 }
+
+/** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
+const BATCH = 10;
+const CONCURRENCY = 8;
+const RECEIVES = 5;
+
+/** A record's message group: the partition key of its item (a revision's object), as lib/webhooks.ts's pipe sets it. */
+const groupOf = (r: _Record): string => r.dynamodb?.Keys?.PK?.S ?? '';
 
 const local = (endpoint: string) => ({
   endpoint,
@@ -54,8 +65,41 @@ export async function startChangeStream(options: {
   let stopped = false;
   let rounds = 0;
   const waiters: (() => void)[] = [];
+  // The records read and not yet handed, in stream order; the groups of the calls under way.
+  const queued: _Record[] = [];
+  const busy = new Set<string>();
+  let running = 0;
+  let idle: (() => void) | undefined;
 
-  const poll = async () => {
+  /** Receives of a batch's records so far: after `RECEIVES`, as SQS's dead-letter queue, they are set aside (logged). */
+  const receives = new WeakMap<_Record, number>();
+  const dispatch = () => {
+    while (running < CONCURRENCY && queued.length) {
+      // The oldest records of the groups no call is working on, in stream order (one group's may be several).
+      const batch: _Record[] = [];
+      for (let i = 0; i < queued.length && batch.length < BATCH; i++)
+        if (!busy.has(groupOf(queued[i]!))) batch.push(...queued.splice(i--, 1));
+      if (!batch.length) return;
+      const groups = new Set(batch.map(groupOf));
+      for (const g of groups) busy.add(g);
+      running++;
+      void invokeHandler(webhookDelivery.handler, { Records: batch.map((r) => ({ body: JSON.stringify(r) })) })
+        .catch((error: Error) => {
+          log(`[webhooks] delivery: ${error.message}`);
+          // As SQS does: the batch comes back, in front of its groups' later records, up to `RECEIVES` times.
+          const again = batch.filter((r) => (receives.set(r, (receives.get(r) ?? 1) + 1).get(r) ?? 0) <= RECEIVES);
+          queued.unshift(...again);
+        })
+        .finally(() => {
+          running--;
+          for (const g of groups) busy.delete(g);
+          dispatch();
+          if (!running && !queued.length) idle?.();
+        });
+    }
+  };
+
+  const poll = async (): Promise<number> => {
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn }));
     for (const shard of StreamDescription?.Shards ?? []) {
       if (iterators.has(shard.ShardId!)) continue;
@@ -69,34 +113,41 @@ export async function startChangeStream(options: {
       iterators.set(shard.ShardId!, ShardIterator);
     }
     first = false;
+    let read = 0;
     for (const [shard, iterator] of iterators) {
       let next = iterator;
       while (next) {
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: 1000 }));
         const records: _Record[] = page.Records ?? [];
-        if (records.length)
-          await invokeHandler(webhookDelivery.handler, {
-            Records: records.map((r) => ({ body: JSON.stringify(r) })),
-          });
+        // The pipe's filter (lib/webhooks.ts CHANGE_FILTERS): only the change log's revisions reach the queue.
+        queued.push(...records.filter((r) => r.dynamodb?.NewImage?.entity?.S === REVISION_ENTITY));
+        read += records.length;
+        dispatch();
         next = page.NextShardIterator;
         iterators.set(shard, next);
         if (!records.length) break;
       }
     }
+    return read;
   };
 
   const loop = (async () => {
     while (!stopped) {
       const waiting = waiters.splice(0);
+      let read = 0;
       try {
-        await poll();
+        read = await poll();
       } catch (error) {
         log(`[webhooks] change stream: ${(error as Error).message}`);
       }
+      if (waiting.length && (running || queued.length)) await new Promise<void>((r) => (idle = r));
+      idle = undefined;
       rounds++;
       for (const w of waiting) w();
-      if (!stopped) await new Promise((r) => setTimeout(r, intervalMs));
+      // Read again at once while records come; otherwise every `intervalMs`.
+      if (!stopped && !read) await new Promise((r) => setTimeout(r, intervalMs));
     }
+    while (running) await new Promise<void>((r) => (idle = r));
   })();
 
   return {
