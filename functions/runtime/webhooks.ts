@@ -48,11 +48,14 @@ export const targetPolicy = (): TargetPolicy => (config().local ? LOCAL_TARGETS 
 
 /** Requests to receivers in flight at once from one batch (keep-alive connections: webhook-sender.ts). */
 const PARALLEL = 64;
-/** Queues the sweep works on at once, and how many of one queue's deliveries it takes per run. */
-const PARALLEL_QUEUES = 16;
+/** Queues the sweep works on at once (all it takes per run: one receiver's hang holds no other's), and per queue. */
+const PARALLEL_QUEUES = 100;
 const QUEUE_PAGE = 100;
-/** A receiver that has been failing gets this long to answer (at most the configured timeout). */
-const FAILING_TIMEOUT_MS = 3_000;
+/**
+ * A first attempt waits this long at most (the retries, from the queue, the configured 15 s): a batch is never held
+ * longer by one slow receiver, and one that does not answer within it has its deliveries sent from its queue.
+ */
+const FIRST_ATTEMPT_TIMEOUT_MS = 2_000;
 /** A queue is closed only once its last joiner is this old: the index shows a queued delivery within it (DESIGN §4). */
 const INDEX_SETTLE: Micros = 3_000_000;
 
@@ -81,11 +84,22 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
   if (!wanted.length) return 0;
   const ids = [...new Set(wanted.map((d) => d.subscriptionId))];
   const [subscriptions, queues] = await Promise.all([getSubscriptions(ids), openQueues(ids)]);
-  const { fresh, existing } = await putDeliveries(wanted);
-  // Handed twice by the stream: sent already, or (a first attempt cut short) still queued: the sweep sends those.
-  const leftBehind = existing.length ? await stillQueued(existing) : [];
-  const joined = new Set(leftBehind.map((d) => d.subscriptionId));
-  await sendBatch(fresh, subscriptions, queues, now, joined);
+  // Subscriptions with an open queue get theirs queued, beside (never before) the first attempts of the others.
+  const waiting = (d: { subscriptionId: string }) => queues.has(d.subscriptionId);
+  await Promise.all([
+    (async () => {
+      const { fresh, existing } = await putDeliveries(wanted.filter((d) => !waiting(d)));
+      // Handed twice by the stream: sent already, or (a first attempt cut short) still queued: the sweep sends those.
+      const leftBehind = existing.length ? await stillQueued(existing) : [];
+      await sendBatch(fresh, subscriptions, queues, now, new Set(leftBehind.map((d) => d.subscriptionId)));
+    })(),
+    (async () => {
+      const queued = wanted.filter(waiting);
+      if (!queued.length) return;
+      await putDeliveries(queued);
+      await Promise.all([...new Set(queued.map((d) => d.subscriptionId))].map((id) => openQueue(id, now, now)));
+    })(),
+  ]);
   return wanted.length;
 }
 
@@ -117,7 +131,7 @@ async function sendBatch(
         joined.add(d.subscriptionId); // behind what waits: in order, sent by the sweep
         continue;
       }
-      const result = await attempt(d, subscription);
+      const result = await attempt(d, subscription, FIRST_ATTEMPT_TIMEOUT_MS);
       settled.push(result);
       const next = result.next;
       if (next.state === 'failed' && result.disable) disabled.set(d.subscriptionId, result.disable);
@@ -179,7 +193,7 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   let stopped: Outcome | undefined;
   let disable: 'gone' | 'failing' | undefined;
   for (const d of waiting) {
-    const result = await attempt(d, subscription);
+    const result = await attempt(d, subscription, config().webhookTimeoutMs);
     settled.push(result);
     if (result.next.state === 'delivered') continue;
     if (result.next.state === 'failed' && subscription?.root.status !== 'active') continue; // emptied, one by one
@@ -235,13 +249,13 @@ export async function ping(subscription: SubscriptionRecord): Promise<Delivery> 
 async function attempt(
   d: Delivery,
   subscription: SubscriptionRecord | undefined,
+  timeoutMs: number,
 ): Promise<Settled & { disable?: 'gone' | 'failing' }> {
   const now = requestNow();
   const at = formatKyiv(now);
   if (subscription?.root.status !== 'active')
     return { delivery: d, attempt: { at, error: 'subscription disabled', ms: 0 }, next: { state: 'failed' } };
   const timestamp = Math.floor(now / 1_000_000);
-  const timeout = config().webhookTimeoutMs;
   const sent = await postWebhook(
     subscription.root.url,
     {
@@ -251,8 +265,7 @@ async function attempt(
     },
     d.body,
     targetPolicy(),
-    // A receiver that has been failing is not waited on for long: its circuit is open, its deliveries queued.
-    subscription.failingSince === undefined ? timeout : Math.min(timeout, FAILING_TIMEOUT_MS),
+    Math.min(timeoutMs, config().webhookTimeoutMs),
   );
   const { ms, answer, status, error } = sent;
   const next = verdict(sent, d.attemptCount + 1, subscription.failingSince, now, Math.random());

@@ -57,28 +57,44 @@ export interface Settled {
   next: Outcome;
 }
 
+/** Transactions of one call sent at once (each of up to 100 items). */
+const PARALLEL_TRANSACTIONS = 4;
+
 /** Writes in transactions of at most 100 items; returns the indexes whose condition failed (the rest are written). */
 async function transactAll(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<Set<number>> {
   const lost = new Set<number>();
-  for (let at = 0; at < writes.length; at += MAX_TRANSACTION_ITEMS) {
-    let batch = writes.slice(at, at + MAX_TRANSACTION_ITEMS).map((w, i) => ({ w, i: at + i }));
-    // A failed condition cancels the whole transaction: it is sent again without the items that lost (a conflict
-    // with another transaction on the same item is tried again, a few times).
-    for (let round = 0; batch.length && round < 10; round++) {
-      try {
-        await documentClient().send(new TransactWriteCommand({ TransactItems: batch.map((b) => b.w) }));
-        batch = [];
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-        const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : [])));
-        for (const i of failed) lost.add(batch[i]!.i);
-        batch = batch.filter((_, i) => !failed.has(i));
-        if (!failed.size) await new Promise((r) => setTimeout(r, 20 * (round + 1)));
-      }
+  const chunks: number[] = [];
+  for (let at = 0; at < writes.length; at += MAX_TRANSACTION_ITEMS) chunks.push(at);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const at = chunks[next++]!;
+      for (const i of await transactChunk(writes.slice(at, at + MAX_TRANSACTION_ITEMS))) lost.add(at + i);
     }
-    if (batch.length) throw new Error('webhook deliveries: transaction conflicts did not clear');
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_TRANSACTIONS, chunks.length) }, worker));
+  return lost;
+}
+
+/** One transaction: a failed condition cancels all of it, so it is sent again without the items that lost. */
+async function transactChunk(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<number[]> {
+  const lost: number[] = [];
+  let batch = writes.map((w, i) => ({ w, i }));
+  // A conflict with another transaction on the same item is tried again, a few times.
+  for (let round = 0; batch.length && round < 10; round++) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: batch.map((b) => b.w) }));
+      batch = [];
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : [])));
+      for (const i of failed) lost.push(batch[i]!.i);
+      batch = batch.filter((_, i) => !failed.has(i));
+      if (!failed.size) await new Promise((r) => setTimeout(r, 20 * (round + 1)));
+    }
   }
+  if (batch.length) throw new Error('webhook deliveries: transaction conflicts did not clear');
   return lost;
 }
 

@@ -7,6 +7,7 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { webhookDelivery } from '../../functions/bots.ts';
+import { countRequests } from '../../functions/store/client.ts';
 import { REVISION_ENTITY } from '../../functions/store/table-design.ts';
 import { invokeHandler } from './gateway.ts';
 
@@ -19,8 +20,18 @@ import { invokeHandler } from './gateway.ts';
  */
 export interface ChangeStream {
   stop(): Promise<void>;
+  /** What the delivery handler was handed and spent so far (the bench's requests per delivery). */
+  stats(): DeliveryStats;
   /** Resolves once every record written before the call has been handed to the delivery handler and done. */
   drained(): Promise<void>;
+}
+
+export interface DeliveryStats {
+  calls: number;
+  changes: number;
+  deliveries: number;
+  /** DynamoDB requests the calls made. */
+  requests: number;
 }
 
 /** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
@@ -73,6 +84,7 @@ export async function startChangeStream(options: {
 
   /** Receives of a batch's records so far: after `RECEIVES`, as SQS's dead-letter queue, they are set aside (logged). */
   const receives = new WeakMap<_Record, number>();
+  const totals: DeliveryStats = { calls: 0, changes: 0, deliveries: 0, requests: 0 };
   const dispatch = () => {
     while (running < CONCURRENCY && queued.length) {
       // The oldest records of the groups no call is working on, in stream order (one group's may be several).
@@ -83,7 +95,14 @@ export async function startChangeStream(options: {
       const groups = new Set(batch.map(groupOf));
       for (const g of groups) busy.add(g);
       running++;
-      void invokeHandler(webhookDelivery.handler, { Records: batch.map((r) => ({ body: JSON.stringify(r) })) })
+      const records = { Records: batch.map((r) => ({ body: JSON.stringify(r) })) };
+      void countRequests(() => invokeHandler(webhookDelivery.handler, records))
+        .then(({ result, requests }: { result: { changes: number; deliveries: number }; requests: number }) => {
+          totals.calls++;
+          totals.changes += result.changes;
+          totals.deliveries += result.deliveries;
+          totals.requests += requests;
+        })
         .catch((error: Error) => {
           log(`[webhooks] delivery: ${error.message}`);
           // As SQS does: the batch comes back, in front of its groups' later records, up to `RECEIVES` times.
@@ -151,6 +170,7 @@ export async function startChangeStream(options: {
   })();
 
   return {
+    stats: () => ({ ...totals }),
     async stop() {
       stopped = true;
       await loop;
