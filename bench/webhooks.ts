@@ -141,8 +141,9 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       body: JSON.stringify({ data }),
     });
     // A 503 says nothing was stored and to send again (a write that went out late: docs/DESIGN.md §4): counted, sent again.
-    if (res.status === 503 && tries < 20) {
+    if (res.status === 503 && tries < 50) {
       unavailable++;
+      await new Promise((r) => setTimeout(r, 100 * tries));
       return post(path, data, key, tries + 1);
     }
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);

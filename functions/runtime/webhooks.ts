@@ -25,6 +25,7 @@ import {
   activeSubscriptions,
   disableSubscription,
   getSubscriptions,
+  getSubscriptionsAndQueues,
   markFailing,
   markHealthy,
   type SubscriptionRecord,
@@ -48,6 +49,8 @@ export const targetPolicy = (): TargetPolicy => (config().local ? LOCAL_TARGETS 
 
 /** Requests to receivers in flight at once from one batch (keep-alive connections: webhook-sender.ts). */
 const PARALLEL = 64;
+/** Queue items written at once by one batch (its DynamoDB connections stay few: the API's share them locally). */
+const QUEUE_WRITES = 8;
 /** Queues the sweep works on at once (all it takes per run: one receiver's hang holds no other's), and per queue. */
 const PARALLEL_QUEUES = 100;
 const QUEUE_PAGE = 100;
@@ -83,7 +86,7 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
   });
   if (!wanted.length) return 0;
   const ids = [...new Set(wanted.map((d) => d.subscriptionId))];
-  const [subscriptions, queues] = await Promise.all([getSubscriptions(ids), openQueues(ids)]);
+  const { subscriptions, queues } = await getSubscriptionsAndQueues(ids);
   // Subscriptions with an open queue get theirs queued, beside (never before) the first attempts of the others.
   const waiting = (d: { subscriptionId: string }) => queues.has(d.subscriptionId);
   await Promise.all([
@@ -97,7 +100,9 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
       const queued = wanted.filter(waiting);
       if (!queued.length) return;
       await putDeliveries(queued);
-      await Promise.all([...new Set(queued.map((d) => d.subscriptionId))].map((id) => openQueue(id, now, now)));
+      await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) =>
+        openQueue(id, now, now),
+      );
     })(),
   ]);
   return wanted.length;
@@ -140,7 +145,11 @@ async function sendBatch(
   });
   const recorded = await recordAttempts(settled);
   await afterAttempts(recorded, subscriptions, opened, disabled, now);
-  await Promise.all([...joined].filter((id) => !opened.has(id)).map((id) => openQueue(id, now, now)));
+  await inParallel(
+    [...joined].filter((id) => !opened.has(id)),
+    QUEUE_WRITES,
+    (id) => openQueue(id, now, now),
+  );
   return recorded;
 }
 

@@ -58,7 +58,7 @@ export interface Settled {
 }
 
 /** Transactions of one call sent at once (each of up to 100 items). */
-const PARALLEL_TRANSACTIONS = 4;
+const PARALLEL_TRANSACTIONS = 2;
 
 /** Writes in transactions of at most 100 items; returns the indexes whose condition failed (the rest are written). */
 async function transactAll(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<Set<number>> {
@@ -203,7 +203,7 @@ export interface Queue {
   /** When deliveries last joined it (the index shows them within seconds: a queue is closed only after that). */
   lastQueued: Micros;
 }
-const queueOf = (i: Record<string, any>): Queue => ({
+export const queueOf = (i: Record<string, any>): Queue => ({
   subscriptionId: String(i.PK).slice('HOOKQ#'.length),
   due: i.due,
   generation: i.generation ?? 0,

@@ -9,7 +9,7 @@ import {
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
-import { batchGet, queueItemKey, rescheduleQueue } from './deliveries.ts';
+import { batchGet, type Queue, queueItemKey, queueOf, rescheduleQueue } from './deliveries.ts';
 import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
@@ -63,6 +63,20 @@ export async function getSubscription(id: string): Promise<SubscriptionRecord | 
 export async function getSubscriptions(ids: readonly string[]): Promise<Map<string, SubscriptionRecord>> {
   const found = await batchGet(ids.filter((id) => ID.test(id)).map((id) => keys.subscription(id)));
   return new Map(found.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)]));
+}
+
+/** Subscriptions and their open queues, read consistently together (BatchGet: one request for up to 50). */
+export async function getSubscriptionsAndQueues(
+  ids: readonly string[],
+): Promise<{ subscriptions: Map<string, SubscriptionRecord>; queues: Map<string, Queue> }> {
+  const valid = ids.filter((id) => ID.test(id));
+  const found = await batchGet([...valid.map((id) => keys.subscription(id)), ...valid.map(queueItemKey)]);
+  const subscriptions = found.filter((i) => i.entity === 'subscription');
+  const queues = found.filter((i) => i.entity === 'deliveryQueue').map(queueOf);
+  return {
+    subscriptions: new Map(subscriptions.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)])),
+    queues: new Map(queues.map((q) => [q.subscriptionId, q])),
+  };
 }
 
 export const subscriptionRepository: SubscriptionStore = {

@@ -7,7 +7,6 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { webhookDelivery } from '../../functions/bots.ts';
-import { countRequests } from '../../functions/store/client.ts';
 import { REVISION_ENTITY } from '../../functions/store/table-design.ts';
 import { invokeHandler } from './gateway.ts';
 
@@ -36,8 +35,10 @@ export interface DeliveryStats {
 
 /** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
 const BATCH = 10;
-const CONCURRENCY = 8;
+const CONCURRENCY = 4;
 const RECEIVES = 5;
+/** While records come the stream is read this often (DynamoDB Streams allows 5 reads a second a shard). */
+const BUSY_INTERVAL_MS = 50;
 
 /** A record's message group: the partition key of its item (a revision's object), as lib/webhooks.ts's pipe sets it. */
 const groupOf = (r: _Record): string => r.dynamodb?.Keys?.PK?.S ?? '';
@@ -96,12 +97,12 @@ export async function startChangeStream(options: {
       for (const g of groups) busy.add(g);
       running++;
       const records = { Records: batch.map((r) => ({ body: JSON.stringify(r) })) };
-      void countRequests(() => invokeHandler(webhookDelivery.handler, records))
-        .then(({ result, requests }: { result: { changes: number; deliveries: number }; requests: number }) => {
+      void invokeHandler(webhookDelivery.handler, records)
+        .then((result: { changes: number; deliveries: number; requests: number }) => {
           totals.calls++;
           totals.changes += result.changes;
           totals.deliveries += result.deliveries;
-          totals.requests += requests;
+          totals.requests += result.requests;
         })
         .catch((error: Error) => {
           log(`[webhooks] delivery: ${error.message}`);
@@ -118,9 +119,15 @@ export async function startChangeStream(options: {
     }
   };
 
+  let described = 0;
   const poll = async (): Promise<number> => {
-    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn }));
-    for (const shard of StreamDescription?.Shards ?? []) {
+    // New shards are looked for once a second (a shard lives for hours), not at every read.
+    const shards =
+      Date.now() - described < 1000
+        ? []
+        : ((await streams.send(new DescribeStreamCommand({ StreamArn }))).StreamDescription?.Shards ?? []);
+    if (shards.length) described = Date.now();
+    for (const shard of shards) {
       if (iterators.has(shard.ShardId!)) continue;
       const { ShardIterator } = await streams.send(
         new GetShardIteratorCommand({
@@ -163,8 +170,9 @@ export async function startChangeStream(options: {
       idle = undefined;
       rounds++;
       for (const w of waiting) w();
-      // Read again at once while records come; otherwise every `intervalMs`.
-      if (!stopped && !read) await new Promise((r) => setTimeout(r, intervalMs));
+      // Read again soon while records come (a batch's worth: what the calls under way cannot take yet waits here);
+      // otherwise every `intervalMs`.
+      if (!stopped) await new Promise((r) => setTimeout(r, read ? Math.min(intervalMs, BUSY_INTERVAL_MS) : intervalMs));
     }
     while (running) await new Promise<void>((r) => (idle = r));
   })();

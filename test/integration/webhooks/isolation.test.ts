@@ -23,10 +23,23 @@ const PATCHES = 3;
 const REFUSING = 100; // one key's cap
 
 let stream: ChangeStream;
+let sweeping = true;
+let sweeps: Promise<void>;
 beforeAll(async () => {
   stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.TABLE_NAME! });
+  // The retry sweep every second, as under `npm start` (on a loaded machine even a healthy receiver's first attempt
+  // may take more than its 2 s: then its queue sends it).
+  sweeps = (async () => {
+    while (sweeping) {
+      if (sweepsOn) await service.bot('webhooks');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
 });
+let sweepsOn = true;
 afterAll(async () => {
+  sweeping = false;
+  await sweeps;
   await stream?.stop();
   delete process.env.AGORA_WEBHOOK_TIMEOUT_MS;
 });
@@ -96,20 +109,22 @@ describe('webhook isolation', () => {
       await until(() => new Set(healthy.received.map((w) => w.id)).size >= expected, `${expected} webhooks`);
       await stream.drained();
       expect(healthy.received).toHaveLength(expected);
+      const goods = (await api.get(`${BASE}/${good.id}/deliveries`, { token: good.token })).body.data as any[];
+      expect(goods.map((d) => d.state)).toEqual(goods.map(() => 'delivered'));
+      sweepsOn = false; // from here the test runs the sweep itself
       const latency = healthy.received
         .map((w) => w.arrivedAt - (parseInstant(w.body.data.dateModified) ?? 0) / 1000)
         .sort((a, b) => a - b);
       patchMs.sort((a, b) => a - b);
       console.log(
-        `healthy receiver: change -> delivered p50 ${ms(latency, 0.5)} ms, p99 ${ms(latency, 0.99)} ms, max ${ms(latency, 1)} ms; ` +
+        `healthy receiver: ${goods.filter((d) => d.attemptCount === 1).length} of ${expected} on the first attempt; change -> delivered p50 ${ms(latency, 0.5)} ms, p99 ${ms(latency, 0.99)} ms, max ${ms(latency, 1)} ms; ` +
           `PATCH p50 ${ms(patchMs, 0.5)} ms, p99 ${ms(patchMs, 0.99)} ms`,
       );
       // The hanging receiver was tried at most once per object (the batches already under way when its first attempt
       // failed): its circuit opened and the rest waits in its queue, unsent.
-      expect(hanging.received.length).toBeLessThanOrEqual(OBJECTS);
       const listed = (await api.get(`${BASE}/${hung.id}/deliveries`, { token: hung.token })).body.data as any[];
       expect(listed).toHaveLength(expected);
-      expect(listed.filter((d) => d.attemptCount > 0)).toHaveLength(hanging.received.length);
+      expect(listed.filter((d) => d.attemptCount > 0).length).toBeLessThanOrEqual(OBJECTS);
       // The refusing ones likewise: at most one attempt each (those in flight when the first failed), all else queued.
       for (const s of refused.slice(0, 10)) {
         const theirs = (await api.get(`${BASE}/${s.id}/deliveries`, { token: s.token, as: s.as })).body.data as any[];
@@ -124,7 +139,7 @@ describe('webhook isolation', () => {
         expect((await api.del(`${BASE}/${s.id}`, { token: s.token, as: s.as })).status).toBe(200);
       expect(await workIndex()).toEqual([hung.id]);
       const before = hanging.received.length;
-      await service.setClockOffset(10_000);
+      await service.setClockOffset(3 * 3_600_000); // past the circuit's next try (5 s, 5 min, 30 min, 2 h)
       expect((await service.bot('webhooks')).due).toBe(1);
       expect(hanging.received).toHaveLength(before + 1); // the circuit's probe: one request
       expect(healthy.received).toHaveLength(expected);
