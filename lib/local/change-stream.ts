@@ -87,7 +87,8 @@ export async function startChangeStream(options: {
   const receives = new WeakMap<_Record, number>();
   const totals: DeliveryStats = { calls: 0, changes: 0, deliveries: 0, requests: 0 };
   const dispatch = () => {
-    while (running < CONCURRENCY && queued.length) {
+    // Stopped: nothing more is handed (what was read and not handed is dropped, as a restart of `npm start` does).
+    while (!stopped && running < CONCURRENCY && queued.length) {
       // The oldest records of the groups no call is working on, in stream order (one group's may be several).
       const batch: _Record[] = [];
       for (let i = 0; i < queued.length && batch.length < BATCH; i++)
@@ -114,7 +115,7 @@ export async function startChangeStream(options: {
           running--;
           for (const g of groups) busy.delete(g);
           dispatch();
-          if (!running && !queued.length) idle?.();
+          if (!running && (stopped || !queued.length)) idle?.();
         });
     }
   };
