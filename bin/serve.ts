@@ -137,6 +137,11 @@ const stopBots = startBots(
 // The pipe of AWS (DynamoDB Streams -> SQS -> delivery Lambda): DynamoDB Local's stream read every 200 ms, so a change
 // reaches its webhooks within a second. From the stream's end: a restart does not send again what it still holds.
 const changeStream = await startChangeStream({ endpoint: db.endpoint, table: process.env.TABLE_NAME!, from: 'LATEST' });
+// The bench (`npm run bench -- --webhooks`) reads what the deliveries cost from this file, written every second.
+const statsFile = process.env.AGORA_WEBHOOK_STATS_FILE;
+const statsTimer = statsFile
+  ? setInterval(() => writeFileSync(statsFile, JSON.stringify(changeStream.stats())), 1000)
+  : undefined;
 // The auction room's bot (plans rooms, closes cancelled ones, takes up late timers): every second, for a room that
 // opens as soon as its auction enters active.auction.
 const stopRoomBot = startRoomBot(Number(process.env.ROOM_BOT_INTERVAL_MS ?? 1000), (line) => {
@@ -160,6 +165,7 @@ console.log(
 shutdown = async () => {
   stopBots();
   stopRoomBot();
+  clearInterval(statsTimer);
   await changeStream.stop();
   if (owner) rmSync(LOCAL_FILE, { force: true });
   release();

@@ -5,7 +5,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
 import { REVISION_ENTITY } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
@@ -14,8 +14,11 @@ import { alarm } from './operations.ts';
 
 /**
  * The first attempt of every webhook, on managed parts: the table's stream -> an EventBridge pipe that keeps only the
- * records of changes (its filter) -> an SQS queue (a dead-letter queue after 5 receives) -> the delivery Lambda, which
- * fans each change out to the matching subscriptions and sends it. The retries are not here: each delivery keeps its
+ * records of changes (its filter) -> a FIFO SQS queue (a dead-letter queue after 5 receives) -> the delivery Lambda,
+ * which fans each change out to the matching subscriptions and sends it. The queue's message group is the changed
+ * object (the revision's `PK`): one object's changes reach the Lambda in order, a batch of them only after the one
+ * before was done, while different objects' batches run at once (one Lambda per group in flight, up to the account's
+ * concurrency); 10 messages a batch, FIFO's most. The retries are not here: each delivery keeps its
  * due time on the work index and the `webhooks` bot (bots.ts, every minute) sends what is due, for as many days as the
  * schedule says (docs/DESIGN.md, "Webhooks").
  */
@@ -33,11 +36,16 @@ export const PIPE_GIVES_UP = Duration.hours(1);
 
 export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic): AppFunction {
   const deadLetters = new Queue(scope, 'WebhookChangesDeadLetters', {
+    fifo: true,
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     retentionPeriod: Duration.days(14),
   });
   const queue = new Queue(scope, 'WebhookChanges', {
+    fifo: true,
+    // High-throughput FIFO: order and deduplication per object, not across the queue.
+    deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+    fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     // Six times the Lambda's timeout (AWS's advice for a queue a Lambda consumes), so a batch in work is not handed twice.
@@ -78,6 +86,10 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
       filterCriteria: { filters: CHANGE_FILTERS.map((f) => ({ pattern: JSON.stringify(f) })) },
     },
     target: queue.queueArn,
+    // One object's changes in one group, in stream order; a record the pipe sends twice is dropped by its event id.
+    targetParameters: {
+      sqsQueueParameters: { messageGroupId: '$.dynamodb.Keys.PK.S', messageDeduplicationId: '$.eventID' },
+    },
   });
   const fn = new AppFunction(scope, 'WebhookDelivery', {
     handler: webhookDelivery.handler,
@@ -85,7 +97,9 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     access: 'rw',
     timeout: Duration.minutes(5),
   });
-  fn.addEventSource(new SqsEventSource(queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1) }));
+  // A batch fails or succeeds as a whole (its deliveries are written together), so no partial batch responses; FIFO
+  // takes no batching window.
+  fn.addEventSource(new SqsEventSource(queue, { batchSize: 10 }));
   justifyGrant(fn.role, {
     actions: [
       'sqs:ReceiveMessage',

@@ -3,12 +3,15 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { changeOfItem, type ObjectChange } from '#domain/webhooks/events.ts';
 import { log } from '#runtime/observability.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
+import { countRequests } from '#store/client.ts';
 import { REVISION_ENTITY } from '#store/table-design.ts';
 
 /**
- * The delivery Lambda: the changes of the table's stream, as the pipe (DynamoDB Streams -> filter -> SQS) hands them
- * in SQS messages (each body one stream record), fanned out to the subscriptions and sent at once. A batch that
- * throws comes back from the queue, and after its retries goes to the dead-letter queue; a change handed twice makes
+ * The delivery Lambda: the changes of the table's stream, as the pipe (DynamoDB Streams -> filter -> FIFO SQS, one
+ * message group per object) hands them in SQS messages (each body one stream record), fanned out to the subscriptions
+ * and sent at once. A batch succeeds or fails whole (its deliveries are written together, so no partial batch
+ * response): one that throws comes back from the queue, its objects' later changes behind it, and after 5 receives
+ * goes to the dead-letter queue; a change handed twice makes
  * no second delivery (the delivery items are put once). Locally, lib/local/change-stream.ts reads DynamoDB Local's
  * stream and calls this same handler.
  */
@@ -35,7 +38,11 @@ export function changeOfRecord(body: string): ObjectChange | undefined {
   }
 }
 
-export async function handler(event: StreamMessages): Promise<{ changes: number; deliveries: number }> {
+/** What one batch did: its changes, the deliveries they made, the DynamoDB requests that took (the bench's cost). */
+export async function handler(
+  event: StreamMessages,
+): Promise<{ changes: number; deliveries: number; requests: number }> {
   const changes = event.Records.map((r) => changeOfRecord(r.body)).filter((c) => c !== undefined);
-  return { changes: changes.length, deliveries: await acceptChanges(changes) };
+  const { result, requests } = await countRequests(() => acceptChanges(changes));
+  return { changes: changes.length, deliveries: result, requests };
 }

@@ -1,15 +1,31 @@
 import { createHash } from 'node:crypto';
-import { formatKyiv } from '#domain/kernel/time.ts';
+import { formatKyiv, type Micros } from '#domain/kernel/time.ts';
 import { AWS_TARGETS, LOCAL_TARGETS, type TargetPolicy } from '#domain/webhooks/address.ts';
 import { eventBody, eventType, hears, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
 import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
-import { type Delivery, dueDeliveries, PING_PREFIX, putDelivery, recordAttempt } from '#store/deliveries.ts';
+import {
+  closeQueue,
+  type Delivery,
+  dueQueues,
+  openQueue,
+  openQueues,
+  type Outcome,
+  PING_PREFIX,
+  putDeliveries,
+  type Queue,
+  queuedDeliveries,
+  recordAttempts,
+  rescheduleQueue,
+  type Settled,
+  stillQueued,
+} from '#store/deliveries.ts';
 import {
   activeSubscriptions,
   disableSubscription,
-  getSubscription,
+  getSubscriptions,
+  getSubscriptionsAndQueues,
   markFailing,
   markHealthy,
   type SubscriptionRecord,
@@ -20,55 +36,197 @@ import { log } from './observability.ts';
 import { postWebhook } from './webhook-sender.ts';
 
 /**
- * The delivery of webhooks, the same in AWS and locally: `acceptChanges` fans a batch of changes out to the matching
- * subscriptions (one delivery item each, sent at once), `sendDue` sends what the schedule made due again.
+ * The delivery of webhooks, the same in AWS and locally. `acceptChanges` takes one batch of changes (an SQS batch in
+ * AWS, one of the local pipe's): their deliveries are written 100 to a request, each subscription's sent at once, all
+ * subscriptions in parallel and one object's changes to one subscription one after the other, then the attempts are
+ * written 100 to a request. A subscription whose receiver failed has its own queue (store/deliveries.ts): its later
+ * deliveries wait there, in order, without an attempt, and `sendDue` (the retry sweep) sends them when the circuit's
+ * schedule says, one probe first. A failing receiver costs its own subscription only.
  */
 
 /** Where deliveries may go: public https addresses in AWS; the local runtime also reaches loopback over http. */
 export const targetPolicy = (): TargetPolicy => (config().local ? LOCAL_TARGETS : AWS_TARGETS);
 
-/** Subscriptions sent to at once (each one's deliveries go in order, one at a time). */
-const PARALLEL = 32;
+/** Requests to receivers in flight at once from one batch (keep-alive connections: webhook-sender.ts). */
+const PARALLEL = 64;
+/** Queue items written at once by one batch (its DynamoDB connections stay few: the API's share them locally). */
+const QUEUE_WRITES = 8;
+/** Queues the sweep works on at once (all it takes per run: one receiver's hang holds no other's), and per queue. */
+const PARALLEL_QUEUES = 100;
+const QUEUE_PAGE = 100;
+/**
+ * A first attempt waits this long at most (the retries, from the queue, the configured 15 s): a batch is never held
+ * longer by one slow receiver, and one that does not answer within it has its deliveries sent from its queue.
+ */
+const FIRST_ATTEMPT_TIMEOUT_MS = 2_000;
+/** A queue is closed only once its last joiner is this old: the index shows a queued delivery within it (DESIGN §4). */
+const INDEX_SETTLE: Micros = 3_000_000;
 
 /** The `webhook-id` of a change for a subscription: the same for every retry and replay of it, and for a duplicate. */
 const webhookIdOf = (subscriptionId: string, position: string) =>
   `msg_${createHash('sha256').update(`${subscriptionId}|${position}`).digest('base64url').slice(0, 27)}`;
 
-/** Fans changes out to the subscriptions that ask for them, and sends each at once. Returns the deliveries made. */
+/**
+ * Fans a batch of changes out to the subscriptions that ask for them and sends each at once, in order per object and
+ * subscription: a change goes out only after the previous change of its object to that subscription was answered.
+ * Returns the deliveries made.
+ */
 export async function acceptChanges(changes: readonly ObjectChange[]): Promise<number> {
   if (!changes.length) return 0;
-  const subscriptions = await activeSubscriptions();
+  const active = await activeSubscriptions();
   const now = requestNow();
-  const fresh = new Map<string, Delivery[]>();
   const ordered = [...changes].sort((a, b) => positionOf(a).localeCompare(positionOf(b)));
-  const puts = ordered.flatMap((change) => {
+  const wanted = ordered.flatMap((change) => {
     const type = eventType(change);
     const body = JSON.stringify(eventBody(change));
     const position = positionOf(change);
-    return subscriptions
+    return active
       .filter((s) => matches(s.events, type) && hears(s.owner, change))
       .map((s) => ({ subscriptionId: s.id, position, webhookId: webhookIdOf(s.id, position), type, body }));
   });
-  await inParallel(puts, PARALLEL, async (d) => {
-    if (!(await putDelivery(d, now))) return; // handed twice by the stream: sent (or due) already
-    const list = fresh.get(d.subscriptionId) ?? [];
-    list.push({ ...d, state: 'pending', attempts: [], attemptCount: 0, due: now });
-    fresh.set(d.subscriptionId, list);
-  });
-  await sendAll([...fresh.values()]);
-  return puts.length;
+  if (!wanted.length) return 0;
+  const ids = [...new Set(wanted.map((d) => d.subscriptionId))];
+  const { subscriptions, queues } = await getSubscriptionsAndQueues(ids);
+  // Subscriptions with an open queue get theirs queued, beside (never before) the first attempts of the others.
+  const waiting = (d: { subscriptionId: string }) => queues.has(d.subscriptionId);
+  await Promise.all([
+    (async () => {
+      const { fresh, existing } = await putDeliveries(wanted.filter((d) => !waiting(d)));
+      // Handed twice by the stream: sent already, or (a first attempt cut short) still queued: the sweep sends those.
+      const leftBehind = existing.length ? await stillQueued(existing) : [];
+      await sendBatch(fresh, subscriptions, queues, now, new Set(leftBehind.map((d) => d.subscriptionId)));
+    })(),
+    (async () => {
+      const queued = wanted.filter(waiting);
+      if (!queued.length) return;
+      await putDeliveries(queued);
+      await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) =>
+        openQueue(id, now, now),
+      );
+    })(),
+  ]);
+  return wanted.length;
 }
 
-/** Sends every delivery due at the service clock's now (retries, replays, a first attempt a crash left behind). */
+/**
+ * Sends fresh deliveries: each subscription's one object's in order, everything else in parallel. A subscription with
+ * an open queue (its receiver failed), or whose receiver fails now, gets no attempt: its deliveries stay queued, the
+ * queue is opened (or told more joined) and the sweep sends them on the circuit's schedule.
+ */
+async function sendBatch(
+  fresh: readonly Delivery[],
+  subscriptions: Map<string, SubscriptionRecord>,
+  queues: Map<string, Queue>,
+  now: Micros,
+  joined: Set<string>,
+): Promise<Settled[]> {
+  const chains = new Map<string, Delivery[]>();
+  for (const d of fresh) {
+    const chain = `${d.subscriptionId}|${d.position.split('#').slice(1, 3).join('#')}`;
+    chains.set(chain, [...(chains.get(chain) ?? []), d]);
+  }
+  const settled: Settled[] = [];
+  /** Subscriptions whose receiver failed in this batch: when their circuit tries again. */
+  const opened = new Map<string, Micros>();
+  const disabled = new Map<string, 'gone' | 'failing'>();
+  await inParallel([...chains.values()], PARALLEL, async (chain) => {
+    for (const d of chain) {
+      const subscription = subscriptions.get(d.subscriptionId);
+      if (queues.has(d.subscriptionId) || opened.has(d.subscriptionId) || disabled.has(d.subscriptionId)) {
+        joined.add(d.subscriptionId); // behind what waits: in order, sent by the sweep
+        continue;
+      }
+      const result = await attempt(d, subscription, FIRST_ATTEMPT_TIMEOUT_MS);
+      settled.push(result);
+      const next = result.next;
+      if (next.state === 'failed' && result.disable) disabled.set(d.subscriptionId, result.disable);
+      if (next.state === 'pending') opened.set(d.subscriptionId, next.due ?? now);
+    }
+  });
+  const recorded = await recordAttempts(settled);
+  await afterAttempts(recorded, subscriptions, opened, disabled, now);
+  await inParallel(
+    [...joined].filter((id) => !opened.has(id)),
+    QUEUE_WRITES,
+    (id) => openQueue(id, now, now),
+  );
+  return recorded;
+}
+
+/** What the attempts made of their subscriptions: failing (their queue opened), healthy again, or disabled. */
+async function afterAttempts(
+  recorded: readonly Settled[],
+  subscriptions: Map<string, SubscriptionRecord>,
+  opened: Map<string, Micros>,
+  disabled: Map<string, 'gone' | 'failing'>,
+  now: Micros,
+) {
+  const delivered = new Set(recorded.filter((s) => s.next.state === 'delivered').map((s) => s.delivery.subscriptionId));
+  await Promise.all([
+    ...[...opened].map(async ([id, due]) => {
+      await openQueue(id, due, now);
+      if (subscriptions.get(id)?.failingSince === undefined) await markFailing(id, now);
+    }),
+    ...[...disabled].map(([id, reason]) => {
+      log().warn('webhook subscription disabled', { subscription: id, reason });
+      return disableSubscription(id, reason, formatKyiv(now));
+    }),
+    ...[...delivered]
+      .filter((id) => !opened.has(id) && subscriptions.get(id)?.failingSince !== undefined)
+      .map((id) => markHealthy(id)),
+  ]);
+}
+
+/**
+ * The retry sweep: each queue due (at most one per subscription) is taken up, its deliveries sent in order, one at a
+ * time: the first is the circuit's probe; at the first failure the queue waits for the schedule's next try, and once
+ * empty it is closed (first attempts go out at once again). A deleted or disabled subscription's queue is emptied
+ * (its deliveries failed, still listed and replayable) and dropped.
+ */
 export async function sendDue(): Promise<{ due: number; delivered: number }> {
-  const due = await dueDeliveries(requestNow());
-  const bySubscription = new Map<string, Delivery[]>();
-  for (const d of due) bySubscription.set(d.subscriptionId, [...(bySubscription.get(d.subscriptionId) ?? []), d]);
-  const delivered = await sendAll([...bySubscription.values()]);
+  const now = requestNow();
+  const due = await dueQueues(now);
+  const subscriptions = await getSubscriptions(due.map((q) => q.subscriptionId));
+  let delivered = 0;
+  await inParallel(due, PARALLEL_QUEUES, async (queue) => {
+    delivered += await drain(queue, subscriptions.get(queue.subscriptionId));
+  });
   return { due: due.length, delivered };
 }
 
-/** A ping: a `webhook.ping` delivery of the subscription, sent at once; the delivery as recorded. */
+async function drain(queue: Queue, subscription: SubscriptionRecord | undefined): Promise<number> {
+  const now = requestNow();
+  const id = queue.subscriptionId;
+  const waiting = await queuedDeliveries(id, QUEUE_PAGE);
+  const settled: Settled[] = [];
+  let stopped: Outcome | undefined;
+  let disable: 'gone' | 'failing' | undefined;
+  for (const d of waiting) {
+    const result = await attempt(d, subscription, config().webhookTimeoutMs);
+    settled.push(result);
+    if (result.next.state === 'delivered') continue;
+    if (result.next.state === 'failed' && subscription?.root.status !== 'active') continue; // emptied, one by one
+    stopped = result.next;
+    disable = result.disable;
+    break;
+  }
+  const recorded = await recordAttempts(settled);
+  const delivered = recorded.filter((s) => s.next.state === 'delivered').length;
+  if (disable) {
+    log().warn('webhook subscription disabled', { subscription: id, reason: disable });
+    await disableSubscription(id, disable, formatKyiv(now));
+    await rescheduleQueue(id, now); // the next run fails what still waits
+  } else if (stopped?.state === 'pending') {
+    await rescheduleQueue(id, stopped.due ?? now);
+    if (subscription?.failingSince === undefined) await markFailing(id, now);
+  } else if (waiting.length === QUEUE_PAGE) await rescheduleQueue(id, now);
+  else if (await closeQueue(queue, now - INDEX_SETTLE)) {
+    if (subscription?.failingSince !== undefined) await markHealthy(id);
+  } else await rescheduleQueue(id, now + 1_000_000);
+  return delivered;
+}
+
+/** A ping: a `webhook.ping` delivery of the subscription, sent at once (or queued behind what waits); as recorded. */
 export async function ping(subscription: SubscriptionRecord): Promise<Delivery> {
   const now = requestNow();
   const timestamp = new Date(now / 1000).toISOString();
@@ -80,37 +238,32 @@ export async function ping(subscription: SubscriptionRecord): Promise<Delivery> 
     type: PING,
     body: JSON.stringify({ type: PING, timestamp, data: { id: subscription.root.id } }),
   };
-  await putDelivery(d, now);
-  return attempt({ ...d, state: 'pending', attempts: [], attemptCount: 0, due: now }, subscription);
-}
-
-/** Each subscription's deliveries in order, `PARALLEL` subscriptions at a time. Returns how many were delivered. */
-async function sendAll(groups: Delivery[][]): Promise<number> {
-  let delivered = 0;
-  await inParallel(groups, PARALLEL, async (group) => {
-    let subscription = await getSubscription(group[0]!.subscriptionId);
-    for (const d of group) {
-      const after = await attempt(d, subscription);
-      if (after.state === 'delivered') delivered++;
-      // The subscription as it is after a failure (disabled, failing since): the next delivery sees it.
-      if (after.state !== 'delivered') subscription = await getSubscription(d.subscriptionId);
-    }
-  });
-  return delivered;
+  const { fresh } = await putDeliveries([d]);
+  const id = subscription.root.id;
+  const [recorded] = await sendBatch(fresh, new Map([[id, subscription]]), await openQueues([id]), now, new Set());
+  if (!recorded) return { ...d, state: 'pending', attempts: [], attemptCount: 0 };
+  return {
+    ...recorded.delivery,
+    state: recorded.next.state,
+    attempts: [...recorded.delivery.attempts, recorded.attempt],
+    attemptCount: recorded.delivery.attemptCount + 1,
+    ...(recorded.next.state === 'pending' && recorded.next.due !== undefined && { due: recorded.next.due }),
+  };
 }
 
 /**
- * One attempt of a delivery: signed with every live secret at the service clock's time, sent, judged (schedule.ts),
- * recorded. A subscription deleted or disabled meanwhile leaves its delivery `failed`, listed and replayable.
+ * One attempt of a delivery: signed with every live secret at the service clock's time, sent, judged (schedule.ts).
+ * A subscription deleted or disabled meanwhile leaves its delivery `failed`, listed and replayable.
  */
-async function attempt(d: Delivery, subscription: SubscriptionRecord | undefined): Promise<Delivery> {
+async function attempt(
+  d: Delivery,
+  subscription: SubscriptionRecord | undefined,
+  timeoutMs: number,
+): Promise<Settled & { disable?: 'gone' | 'failing' }> {
   const now = requestNow();
   const at = formatKyiv(now);
-  if (subscription?.root.status !== 'active') {
-    const made = { at, error: 'subscription disabled', ms: 0 };
-    await recordAttempt(d, made, { state: 'failed' });
-    return { ...d, state: 'failed', attempts: [...d.attempts, made], attemptCount: d.attemptCount + 1 };
-  }
+  if (subscription?.root.status !== 'active')
+    return { delivery: d, attempt: { at, error: 'subscription disabled', ms: 0 }, next: { state: 'failed' } };
   const timestamp = Math.floor(now / 1_000_000);
   const sent = await postWebhook(
     subscription.root.url,
@@ -121,27 +274,13 @@ async function attempt(d: Delivery, subscription: SubscriptionRecord | undefined
     },
     d.body,
     targetPolicy(),
-    config().webhookTimeoutMs,
+    Math.min(timeoutMs, config().webhookTimeoutMs),
   );
   const { ms, answer, status, error } = sent;
   const next = verdict(sent, d.attemptCount + 1, subscription.failingSince, now, Math.random());
   const made = { at, ms, ...(status !== undefined && { status }), ...(error && { error }), ...(answer && { answer }) };
-  const recorded = await recordAttempt(d, made, next.state === 'pending' ? next : { state: next.state });
-  if (!recorded) return d; // another sweep recorded this attempt: its verdict stands
-  const id = subscription.root.id;
-  if (next.state === 'delivered') {
-    if (subscription.failingSince !== undefined) await markHealthy(id);
-  } else if (next.state === 'failed') {
-    log().warn('webhook subscription disabled', { subscription: id, reason: next.disable });
-    await disableSubscription(id, next.disable, at);
-  } else if (subscription.failingSince === undefined) await markFailing(id, now);
-  return {
-    ...d,
-    state: next.state,
-    attempts: [...d.attempts, made],
-    attemptCount: d.attemptCount + 1,
-    ...(next.state === 'pending' && { due: next.due }),
-  };
+  if (next.state === 'failed') return { delivery: d, attempt: made, next: { state: 'failed' }, disable: next.disable };
+  return { delivery: d, attempt: made, next };
 }
 
 /** Runs `work` on every item, at most `limit` at once. */

@@ -1,21 +1,25 @@
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
-  PutCommand,
+  DeleteCommand,
   QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
 import type { Attempt, Delivery } from '#domain/webhooks/deliveries.ts';
 import { documentClient, tableName } from './client.ts';
-import { written } from './errors.ts';
+import { isConditionFailure, MAX_TRANSACTION_ITEMS } from './errors.ts';
 import { keys, SCHEMA_VERSION } from './table-design.ts';
 
 /**
  * A subscription's deliveries: one item per change sent to it (`HOOK#<subscription>`, by the change's position), with
- * the message as first signed (so every retry and replay sends the same bytes under the same `webhook-id`), its
- * attempts and, while one is due, its place on the work index (`WORK#webhooks`, by due time): the retry sweep Queries
- * what is due, never Scans.
+ * the message as first signed (so every retry and replay sends the same bytes under the same `webhook-id`) and its
+ * attempts. While a delivery is pending it sits in its subscription's own queue (GSI2 `HOOKQ#<subscription>`, by
+ * position); a subscription whose queue holds work due has ONE item on the work index (`WORK#webhooks`, by due time):
+ * its queue item (`HOOKQ#<subscription>` / `#QUEUE`). The retry sweep Queries what is due, never Scans, and the work
+ * index holds at most one item per subscription however much a failing receiver has waiting.
  */
 export const WEBHOOKS_BOT = 'webhooks';
 /** Attempts kept on a delivery (the newest): a delivery retried for days stays a small item. */
@@ -24,9 +28,11 @@ export type { Attempt, Delivery };
 /** Pings sort after every change's position (a year's digits): a replay from a cursor never takes them. */
 export const PING_PREFIX = '~PING#';
 
-const workKeys = (d: Pick<Delivery, 'subscriptionId' | 'position'>, due: Micros) => ({
-  GSI2PK: keys.work(WEBHOOKS_BOT),
-  GSI2SK: `${sortableUtc(due)}#${d.subscriptionId}#${d.position}`,
+const queuePartition = (subscriptionId: string) => `HOOKQ#${subscriptionId}`;
+const queueKey = (subscriptionId: string) => ({ PK: queuePartition(subscriptionId), SK: '#QUEUE' });
+const deliveryKey = (d: Pick<Delivery, 'subscriptionId' | 'position'>) => ({
+  PK: keys.deliveries(d.subscriptionId),
+  SK: d.position,
 });
 
 const deliveryOf = (i: Record<string, any>): Delivery => ({
@@ -41,24 +47,71 @@ const deliveryOf = (i: Record<string, any>): Delivery => ({
   ...(i.due !== undefined && { due: i.due }),
 });
 
-/**
- * A crashed first attempt is taken up by the retry sweep this long after the put: the first attempt itself follows
- * the put at once, and the sweep must not send it a second time meanwhile.
- */
-export const FIRST_ATTEMPT_GRACE: Micros = 60_000_000;
+/** What follows an attempt for the delivery's item: delivered or failed for good (out of its queue), or still queued. */
+export type Outcome = { state: 'delivered' | 'failed' } | { state: 'pending'; due?: Micros };
+
+/** One recorded attempt: the delivery as read (its attempt count is the write's condition), the attempt, the outcome. */
+export interface Settled {
+  delivery: Delivery;
+  attempt: Attempt;
+  next: Outcome;
+}
+
+/** Transactions of one call sent at once (each of up to 100 items). */
+const PARALLEL_TRANSACTIONS = 2;
+
+/** Writes in transactions of at most 100 items; returns the indexes whose condition failed (the rest are written). */
+async function transactAll(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<Set<number>> {
+  const lost = new Set<number>();
+  const chunks: number[] = [];
+  for (let at = 0; at < writes.length; at += MAX_TRANSACTION_ITEMS) chunks.push(at);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const at = chunks[next++]!;
+      for (const i of await transactChunk(writes.slice(at, at + MAX_TRANSACTION_ITEMS))) lost.add(at + i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_TRANSACTIONS, chunks.length) }, worker));
+  return lost;
+}
+
+/** One transaction: a failed condition cancels all of it, so it is sent again without the items that lost. */
+async function transactChunk(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<number[]> {
+  const lost: number[] = [];
+  let batch = writes.map((w, i) => ({ w, i }));
+  // A conflict with another transaction on the same item is tried again, a few times.
+  for (let round = 0; batch.length && round < 10; round++) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: batch.map((b) => b.w) }));
+      batch = [];
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      const failed = new Set(reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : [])));
+      for (const i of failed) lost.push(batch[i]!.i);
+      batch = batch.filter((_, i) => !failed.has(i));
+      if (!failed.size) await new Promise((r) => setTimeout(r, 20 * (round + 1)));
+    }
+  }
+  if (batch.length) throw new Error('webhook deliveries: transaction conflicts did not clear');
+  return lost;
+}
 
 /**
- * A new delivery, its first attempt under way (due for the sweep only after `FIRST_ATTEMPT_GRACE`, should that attempt
- * never be recorded); false when it was there already (the stream hands a change at least once).
+ * New deliveries, each in its subscription's queue (pending, not attempted yet), 100 to a request; those there
+ * already (the stream hands a change at least once) are left as they were and returned apart.
  */
-export async function putDelivery(d: Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>, now: Micros) {
-  return written(
-    documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
+export async function putDeliveries(
+  ds: readonly Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>[],
+): Promise<{ fresh: Delivery[]; existing: Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>[] }> {
+  const TableName = tableName();
+  const lost = await transactAll(
+    ds.map((d) => ({
+      Put: {
+        TableName,
         Item: {
-          PK: keys.deliveries(d.subscriptionId),
-          SK: d.position,
+          ...deliveryKey(d),
           entity: 'delivery',
           schemaVersion: SCHEMA_VERSION,
           webhookId: d.webhookId,
@@ -67,54 +120,166 @@ export async function putDelivery(d: Omit<Delivery, 'state' | 'attempts' | 'atte
           state: 'pending',
           attempts: [],
           attemptCount: 0,
-          due: now + FIRST_ATTEMPT_GRACE,
-          ...workKeys(d, now + FIRST_ATTEMPT_GRACE),
+          GSI2PK: queuePartition(d.subscriptionId),
+          GSI2SK: d.position,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    ),
+      },
+    })),
   );
+  return {
+    fresh: ds.filter((_, i) => !lost.has(i)).map((d) => ({ ...d, state: 'pending', attempts: [], attemptCount: 0 })),
+    existing: ds.filter((_, i) => lost.has(i)),
+  };
 }
 
 /**
- * Records an attempt: delivered or failed for good (off the work index), or due again at `due`. It holds on the count
- * of attempts read, so two sweeps that picked the same delivery record it once; false when the other one won.
+ * Records attempts, 100 to a request: delivered or failed for good (out of the queue), or still queued. Each holds on
+ * the count of attempts read, so two senders that took the same delivery record it once; returns those recorded.
  */
-export async function recordAttempt(
-  d: Delivery,
-  attempt: Attempt,
-  next: { state: 'delivered' | 'failed' } | { state: 'pending'; due: Micros },
-): Promise<boolean> {
-  const attempts = [...d.attempts, attempt].slice(-KEPT_ATTEMPTS);
-  const pending = next.state === 'pending';
-  return written(
-    documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { PK: keys.deliveries(d.subscriptionId), SK: d.position },
-        UpdateExpression: pending
-          ? 'SET #state = :state, attempts = :attempts, attemptCount = :n, due = :due, GSI2PK = :wpk, GSI2SK = :wsk'
-          : 'SET #state = :state, attempts = :attempts, attemptCount = :n REMOVE due, GSI2PK, GSI2SK',
-        ConditionExpression: 'attemptCount = :was',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':state': next.state,
-          ':attempts': attempts,
-          ':n': d.attemptCount + 1,
-          ':was': d.attemptCount,
-          ...(pending && {
-            ':due': next.due,
-            ':wpk': workKeys(d, next.due).GSI2PK,
-            ':wsk': workKeys(d, next.due).GSI2SK,
-          }),
+export async function recordAttempts(settled: readonly Settled[]): Promise<Settled[]> {
+  const TableName = tableName();
+  const lost = await transactAll(
+    settled.map(({ delivery: d, attempt, next }) => {
+      const pending = next.state === 'pending';
+      return {
+        Update: {
+          TableName,
+          Key: deliveryKey(d),
+          UpdateExpression: pending
+            ? `SET #state = :state, attempts = :attempts, attemptCount = :n${next.due === undefined ? ' REMOVE due' : ', due = :due'}`
+            : 'SET #state = :state, attempts = :attempts, attemptCount = :n REMOVE due, GSI2PK, GSI2SK',
+          ConditionExpression: 'attemptCount = :was',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':state': next.state,
+            ':attempts': [...d.attempts, attempt].slice(-KEPT_ATTEMPTS),
+            ':n': d.attemptCount + 1,
+            ':was': d.attemptCount,
+            ...(pending && next.due !== undefined && { ':due': next.due }),
+          },
         },
-      }),
-    ),
+      };
+    }),
+  );
+  return settled.filter((_, i) => !lost.has(i));
+}
+
+/** Deliveries by key, read consistently (BatchGet, 100 keys a request); those not found are left out. */
+async function getDeliveries(wanted: readonly Pick<Delivery, 'subscriptionId' | 'position'>[]): Promise<Delivery[]> {
+  const out: Delivery[] = [];
+  for (const items of await batchGet(wanted.map(deliveryKey))) out.push(deliveryOf(items));
+  return out;
+}
+
+/** Items by key, read consistently, 100 keys a request (what DynamoDB leaves unprocessed is asked again). */
+export async function batchGet(wanted: readonly Record<string, unknown>[]): Promise<Record<string, any>[]> {
+  const out: Record<string, any>[] = [];
+  for (let at = 0; at < wanted.length; at += 100) {
+    let Keys: Record<string, unknown>[] | undefined = wanted.slice(at, at + 100);
+    while (Keys?.length) {
+      const got: BatchGetCommandOutput = await documentClient().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys, ConsistentRead: true } } }),
+      );
+      out.push(...(got.Responses?.[tableName()] ?? []));
+      Keys = got.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return out;
+}
+
+/** Of deliveries found there already (handed twice), those still waiting in their queue. */
+export async function stillQueued(ds: readonly Pick<Delivery, 'subscriptionId' | 'position'>[]) {
+  return (await getDeliveries(ds)).filter((d) => d.state === 'pending');
+}
+
+/** A subscription's queue as the fan-out and the sweep read it. */
+export interface Queue {
+  subscriptionId: string;
+  /** When the sweep next takes it up: the circuit's next try of a failing receiver (or now: work waits). */
+  due: Micros;
+  /** Counts every time deliveries joined it: the sweep closes it only if none joined since it read. */
+  generation: number;
+  /** When deliveries last joined it (the index shows them within seconds: a queue is closed only after that). */
+  lastQueued: Micros;
+}
+export const queueOf = (i: Record<string, any>): Queue => ({
+  subscriptionId: String(i.PK).slice('HOOKQ#'.length),
+  due: i.due,
+  generation: i.generation ?? 0,
+  lastQueued: i.lastQueued ?? 0,
+});
+
+/** The open queues of these subscriptions (read consistently): a subscription with one gets no first attempts. */
+export async function openQueues(subscriptionIds: readonly string[]): Promise<Map<string, Queue>> {
+  const found = await batchGet(subscriptionIds.map(queueKey));
+  return new Map(found.map((i) => [queueOf(i).subscriptionId, queueOf(i)]));
+}
+
+/**
+ * Deliveries joined (or stay in) the subscription's queue: it is opened, due at `due` unless it was open already
+ * (then its schedule stands), and its generation moves so a sweep closing it meanwhile leaves it open.
+ */
+export async function openQueue(subscriptionId: string, due: Micros, now: Micros): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: queueKey(subscriptionId),
+      UpdateExpression:
+        'SET entity = :entity, GSI2PK = :work, due = if_not_exists(due, :due), GSI2SK = if_not_exists(GSI2SK, :sk), lastQueued = :now ADD generation :one',
+      ExpressionAttributeValues: {
+        ':entity': 'deliveryQueue',
+        ':work': keys.work(WEBHOOKS_BOT),
+        ':due': due,
+        ':sk': `${sortableUtc(due)}#${subscriptionId}`,
+        ':now': now,
+        ':one': 1,
+      },
+    }),
   );
 }
 
-/** The deliveries due at `now`, oldest first (at most `limit`): a Query of the work index, then their items. */
-export async function dueDeliveries(now: Micros, limit = 200): Promise<Delivery[]> {
+/** The sweep takes the queue up again at `due` (the circuit's next try, or at once when more waits). */
+export async function rescheduleQueue(subscriptionId: string, due: Micros): Promise<void> {
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: queueKey(subscriptionId),
+        UpdateExpression: 'SET due = :due, GSI2SK = :sk',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':due': due, ':sk': `${sortableUtc(due)}#${subscriptionId}` },
+      }),
+    )
+    .catch(ignoreLost);
+}
+
+/**
+ * The queue is empty: closed (first attempts go out at once again), unless deliveries joined it since it was read, or
+ * so recently that the index may not show them yet (`settledBefore`); false then, and it stays open.
+ */
+export async function closeQueue(q: Queue, settledBefore: Micros): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: queueKey(q.subscriptionId),
+        ConditionExpression: 'generation = :g AND lastQueued < :settled',
+        ExpressionAttributeValues: { ':g': q.generation, ':settled': settledBefore },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+}
+
+/** The queue item's key, for the transaction that deletes its subscription (its pending work goes with it). */
+export const queueItemKey = queueKey;
+
+/** The queues due at `now`, oldest first (at most `limit`): a Query of the work index, then their items. */
+export async function dueQueues(now: Micros, limit = 100): Promise<Queue[]> {
   const page = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),
@@ -124,22 +289,44 @@ export async function dueDeliveries(now: Micros, limit = 200): Promise<Delivery[
       Limit: limit,
     }),
   );
-  const wanted = (page.Items ?? []).map((i) => ({ PK: i.PK, SK: i.SK }));
-  const out: Delivery[] = [];
-  for (let at = 0; at < wanted.length; at += 100) {
-    let Keys: Record<string, unknown>[] | undefined = wanted.slice(at, at + 100);
-    while (Keys?.length) {
-      const got: BatchGetCommandOutput = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys, ConsistentRead: true } } }),
-      );
-      out.push(...(got.Responses?.[tableName()] ?? []).map(deliveryOf));
-      Keys = got.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
-  // Still due once read (the index lags the table): another sweep may have sent it meanwhile.
-  return out.filter((d) => d.state === 'pending' && (d.due ?? 0) <= now).sort(byDue);
+  const found = await batchGet((page.Items ?? []).map((i) => ({ PK: i.PK, SK: i.SK })));
+  // Deliveries an earlier release put on the work index themselves join their subscription's queue.
+  const legacy = found.filter((i) => i.entity === 'delivery').map(deliveryOf);
+  await transactAll(
+    legacy.map((d) => ({
+      Update: {
+        TableName: tableName(),
+        Key: deliveryKey(d),
+        UpdateExpression: 'SET GSI2PK = :q, GSI2SK = :sk',
+        ExpressionAttributeValues: { ':q': queuePartition(d.subscriptionId), ':sk': d.position },
+      },
+    })),
+  );
+  for (const id of new Set(legacy.map((d) => d.subscriptionId))) await openQueue(id, now, now);
+  // Still due once read (the index lags the table): another sweep may have taken it meanwhile.
+  return found
+    .filter((i) => i.entity === 'deliveryQueue')
+    .map(queueOf)
+    .filter((q) => q.due <= now)
+    .sort((a, b) => a.due - b.due);
 }
-const byDue = (a: Delivery, b: Delivery) => (a.due ?? 0) - (b.due ?? 0) || a.position.localeCompare(b.position);
+
+/** The first `limit` deliveries waiting in a subscription's queue, in position (change) order. */
+export async function queuedDeliveries(subscriptionId: string, limit: number): Promise<Delivery[]> {
+  const page = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': queuePartition(subscriptionId) },
+      Limit: limit,
+    }),
+  );
+  const wanted = (page.Items ?? []).map((i) => ({ subscriptionId, position: String(i.SK) }));
+  return (await getDeliveries(wanted))
+    .filter((d) => d.state === 'pending')
+    .sort((a, b) => a.position.localeCompare(b.position));
+}
 
 /** A subscription's newest deliveries first (at most `limit`). */
 export async function listDeliveries(subscriptionId: string, limit: number): Promise<Delivery[]> {
@@ -156,8 +343,9 @@ export async function listDeliveries(subscriptionId: string, limit: number): Pro
 }
 
 /**
- * Replay: the deliveries that follow `after` (a change's position; pings excluded), at most `limit`, are due again at
- * `now` whatever became of them, keeping their attempts. Returns how many and the last one's position.
+ * Replay: the deliveries that follow `after` (a change's position; pings excluded), at most `limit`, join their
+ * subscription's queue again whatever became of them, keeping their attempts (written 100 to a request), and the
+ * queue is due at `now`. Returns how many and the last one's position.
  */
 export async function replayAfter(subscriptionId: string, after: string, now: Micros, limit: number) {
   const page = await documentClient().send(
@@ -174,26 +362,26 @@ export async function replayAfter(subscriptionId: string, after: string, now: Mi
     }),
   );
   const items = page.Items ?? [];
-  for (const i of items) {
-    const d = { subscriptionId, position: String(i.SK) };
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
+  const TableName = tableName();
+  await transactAll(
+    items.map((i) => ({
+      Update: {
+        TableName,
         Key: { PK: i.PK, SK: i.SK },
-        UpdateExpression: 'SET #state = :pending, due = :now, GSI2PK = :wpk, GSI2SK = :wsk',
+        UpdateExpression: 'SET #state = :pending, GSI2PK = :q, GSI2SK = :sk REMOVE due',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':pending': 'pending',
-          ':now': now,
-          ':wpk': workKeys(d, now).GSI2PK,
-          ':wsk': workKeys(d, now).GSI2SK,
-        },
-      }),
-    );
-  }
+        ExpressionAttributeValues: { ':pending': 'pending', ':q': queuePartition(subscriptionId), ':sk': i.SK },
+      },
+    })),
+  );
+  if (items.length) await openQueue(subscriptionId, now, now);
   return {
     count: items.length,
     last: items.length ? String(items.at(-1)!.SK) : undefined,
     more: !!page.LastEvaluatedKey,
   };
 }
+
+const ignoreLost = (error: unknown) => {
+  if (!isConditionFailure(error)) throw error;
+};

@@ -9,6 +9,7 @@ import {
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
+import { batchGet, type Queue, queueItemKey, queueOf, rescheduleQueue } from './deliveries.ts';
 import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
@@ -56,6 +57,26 @@ export async function getSubscription(id: string): Promise<SubscriptionRecord | 
     new GetCommand({ TableName: tableName(), Key: keys.subscription(id), ConsistentRead: true }),
   );
   return Item ? recordOf(Item) : undefined;
+}
+
+/** Subscriptions by id, read consistently (100 to a request); those not found are left out. */
+export async function getSubscriptions(ids: readonly string[]): Promise<Map<string, SubscriptionRecord>> {
+  const found = await batchGet(ids.filter((id) => ID.test(id)).map((id) => keys.subscription(id)));
+  return new Map(found.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)]));
+}
+
+/** Subscriptions and their open queues, read consistently together (BatchGet: one request for up to 50). */
+export async function getSubscriptionsAndQueues(
+  ids: readonly string[],
+): Promise<{ subscriptions: Map<string, SubscriptionRecord>; queues: Map<string, Queue> }> {
+  const valid = ids.filter((id) => ID.test(id));
+  const found = await batchGet([...valid.map((id) => keys.subscription(id)), ...valid.map(queueItemKey)]);
+  const subscriptions = found.filter((i) => i.entity === 'subscription');
+  const queues = found.filter((i) => i.entity === 'deliveryQueue').map(queueOf);
+  return {
+    subscriptions: new Map(subscriptions.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)])),
+    queues: new Map(queues.map((q) => [q.subscriptionId, q])),
+  };
 }
 
 export const subscriptionRepository: SubscriptionStore = {
@@ -108,6 +129,8 @@ export const subscriptionRepository: SubscriptionStore = {
           ExpressionAttributeValues: { ':rev': current.rev },
         }),
       );
+      // Disabled: what waits in its queue is failed by the sweep's next run, not at the circuit's next try.
+      if (current.root.status === 'active' && next.root.status !== 'active') await rescheduleQueue(id, 0);
       return next;
     }),
 
@@ -117,6 +140,8 @@ export const subscriptionRepository: SubscriptionStore = {
       new TransactWriteCommand({
         TransactItems: [
           { Delete: { TableName, Key: keys.subscription(s.root.id) } },
+          // Its queue (its place on the work index) goes with it: nothing is sent for it again.
+          { Delete: { TableName, Key: queueItemKey(s.root.id) } },
           {
             Update: {
               TableName,

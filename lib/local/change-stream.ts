@@ -9,30 +9,47 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { createHash, randomUUID } from 'node:crypto';
 import { webhookDelivery } from '../../functions/bots.ts';
+import { REVISION_ENTITY } from '../../functions/store/table-design.ts';
 import { invokeHandler } from './gateway.ts';
 
 /**
- * `npm start`'s (and the tests') stand-in for the pipe of AWS (DynamoDB Streams -> SQS -> the delivery Lambda): reads
- * DynamoDB Local's stream of the table every `intervalMs` and hands each batch of records to the same delivery
- * handler, as SQS messages whose bodies are the stream records as the pipe writes them (pipeRecord). Changes are delivered within a second.
+ * `npm start`'s (and the tests') stand-in for the pipe of AWS (DynamoDB Streams -> FIFO SQS -> the delivery Lambda):
+ * reads DynamoDB Local's stream of the table and hands the records to the same delivery handler, as SQS messages
+ * whose bodies are the stream records, as the FIFO queue does: at most `BATCH` records a call, up to `CONCURRENCY`
+ * calls at once, and never two calls with records of one object (its message group: the record's `PK`, as the pipe's
+ * `messageGroupId`), whose records go in stream order. The stream is read again as soon as a read found records.
  */
 export interface ChangeStream {
   stop(): Promise<void>;
-  /** Resolves once every record written before the call has been handed to the delivery handler. */
+  /** What the delivery handler was handed and spent so far (the bench's requests per delivery). */
+  stats(): DeliveryStats;
+  /** Resolves once every record written before the call has been handed to the delivery handler and done. */
   drained(): Promise<void>;
 }
 
-/** The pipe's queue receives a batch this many times before its dead-letter queue takes it (lib/webhooks.ts). */
-const MAX_RECEIVES = 5;
+export interface DeliveryStats {
+  calls: number;
+  changes: number;
+  deliveries: number;
+  /** DynamoDB requests the calls made. */
+  requests: number;
+}
+
+/** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
+const BATCH = 10;
+const CONCURRENCY = 4;
+const RECEIVES = 5;
+/** While records come the stream is read this often (DynamoDB Streams allows 5 reads a second a shard). */
+const BUSY_INTERVAL_MS = 50;
+
+/** A record's message group: the partition key of its item (a revision's object), as lib/webhooks.ts's pipe sets it. */
+const groupOf = (r: _Record): string => r.dynamodb?.Keys?.PK?.S ?? '';
 
 const local = (endpoint: string) => ({
   endpoint,
   region: 'eu-central-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
-
-/** The delivery Lambda's batch size on the queue (lib/webhooks.ts `SqsEventSource`). */
-const QUEUE_BATCH = 10;
 
 type Attribute = NonNullable<StreamRecord['NewImage']>[string];
 type AttributeJson = Record<string, unknown>;
@@ -122,15 +139,63 @@ export async function startChangeStream(options: {
   }
   const StreamArn = Table!.LatestStreamArn!;
   const iterators = new Map<string, string | undefined>(); // shard -> next iterator (undefined: closed)
-  const failures = new Map<string, number>(); // shard -> failed tries of the batch at its iterator
   let first = true;
   let stopped = false;
   let rounds = 0;
   const waiters: (() => void)[] = [];
+  // The records read and not yet handed, in stream order; the groups of the calls under way.
+  const queued: _Record[] = [];
+  const busy = new Set<string>();
+  let running = 0;
+  let idle: (() => void) | undefined;
 
-  const poll = async () => {
-    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn }));
-    for (const shard of StreamDescription?.Shards ?? []) {
+  /** Receives of a batch's records so far: after `RECEIVES`, as SQS's dead-letter queue, they are set aside (logged). */
+  const receives = new WeakMap<_Record, number>();
+  const totals: DeliveryStats = { calls: 0, changes: 0, deliveries: 0, requests: 0 };
+  const dispatch = () => {
+    // Stopped: nothing more is handed (what was read and not handed is dropped, as a restart of `npm start` does).
+    while (!stopped && running < CONCURRENCY && queued.length) {
+      // The oldest records of the groups no call is working on, in stream order (one group's may be several).
+      const batch: _Record[] = [];
+      for (let i = 0; i < queued.length && batch.length < BATCH; i++)
+        if (!busy.has(groupOf(queued[i]!))) batch.push(...queued.splice(i--, 1));
+      if (!batch.length) return;
+      const groups = new Set(batch.map(groupOf));
+      for (const g of groups) busy.add(g);
+      running++;
+      // Each record as the pipe writes it into the queue, each message as Lambda's SQS event source hands it on.
+      const records = { Records: batch.map((r) => queueMessage(pipeRecord(r, StreamArn))) };
+      void invokeHandler(webhookDelivery.handler, records)
+        .then((result: { changes: number; deliveries: number; requests: number }) => {
+          totals.calls++;
+          totals.changes += result.changes;
+          totals.deliveries += result.deliveries;
+          totals.requests += result.requests;
+        })
+        .catch((error: Error) => {
+          log(`[webhooks] delivery: ${error.message}`);
+          // As SQS does: the batch comes back, in front of its groups' later records, up to `RECEIVES` times.
+          const again = batch.filter((r) => (receives.set(r, (receives.get(r) ?? 1) + 1).get(r) ?? 0) <= RECEIVES);
+          queued.unshift(...again);
+        })
+        .finally(() => {
+          running--;
+          for (const g of groups) busy.delete(g);
+          dispatch();
+          if (!running && (stopped || !queued.length)) idle?.();
+        });
+    }
+  };
+
+  let described = 0;
+  const poll = async (): Promise<number> => {
+    // New shards are looked for once a second (a shard lives for hours), not at every read.
+    const shards =
+      Date.now() - described < 1000
+        ? []
+        : ((await streams.send(new DescribeStreamCommand({ StreamArn }))).StreamDescription?.Shards ?? []);
+    if (shards.length) described = Date.now();
+    for (const shard of shards) {
       if (iterators.has(shard.ShardId!)) continue;
       const { ShardIterator } = await streams.send(
         new GetShardIteratorCommand({
@@ -142,53 +207,46 @@ export async function startChangeStream(options: {
       iterators.set(shard.ShardId!, ShardIterator);
     }
     first = false;
+    let read = 0;
     for (const [shard, iterator] of iterators) {
       let next = iterator;
       while (next) {
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: 1000 }));
         const records: _Record[] = page.Records ?? [];
-        if (records.length) {
-          try {
-            // As the queue hands them to the delivery Lambda: at most ten messages an invocation (lib/webhooks.ts).
-            for (let at = 0; at < records.length; at += QUEUE_BATCH)
-              await invokeHandler(webhookDelivery.handler, {
-                Records: records.slice(at, at + QUEUE_BATCH).map((r) => queueMessage(pipeRecord(r, StreamArn))),
-              });
-            failures.delete(shard);
-          } catch (error) {
-            // As the queue does in AWS: a batch is tried again, and after its last receive set aside (logged here,
-            // the dead-letter queue there), never read forever in place of the records behind it.
-            const failed = (failures.get(shard) ?? 0) + 1;
-            if (failed < MAX_RECEIVES) {
-              failures.set(shard, failed);
-              throw error;
-            }
-            failures.delete(shard);
-            log(`[webhooks] change stream: a batch failed ${failed} times, set aside: ${(error as Error).message}`);
-          }
-        }
+        // The pipe's filter (lib/webhooks.ts CHANGE_FILTERS): only the change log's revisions reach the queue.
+        queued.push(...records.filter((r) => r.dynamodb?.NewImage?.entity?.S === REVISION_ENTITY));
+        read += records.length;
+        dispatch();
         next = page.NextShardIterator;
         iterators.set(shard, next);
         if (!records.length) break;
       }
     }
+    return read;
   };
 
   const loop = (async () => {
     while (!stopped) {
       const waiting = waiters.splice(0);
+      let read = 0;
       try {
-        await poll();
+        read = await poll();
       } catch (error) {
         log(`[webhooks] change stream: ${(error as Error).message}`);
       }
+      if (waiting.length && (running || queued.length)) await new Promise<void>((r) => (idle = r));
+      idle = undefined;
       rounds++;
       for (const w of waiting) w();
-      if (!stopped) await new Promise((r) => setTimeout(r, intervalMs));
+      // Read again soon while records come (a batch's worth: what the calls under way cannot take yet waits here);
+      // otherwise every `intervalMs`.
+      if (!stopped) await new Promise((r) => setTimeout(r, read ? Math.min(intervalMs, BUSY_INTERVAL_MS) : intervalMs));
     }
+    while (running) await new Promise<void>((r) => (idle = r));
   })();
 
   return {
+    stats: () => ({ ...totals }),
     async stop() {
       stopped = true;
       await loop;

@@ -38,8 +38,15 @@ describe('webhook deliveries in AWS', () => {
     const [[queueId, queue]] = queues.filter(([, q]) => q.Properties.RedrivePolicy);
     expect(queue!.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
     expect(pipe!.Properties.Target).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    // FIFO, one message group per changed object: its changes reach the Lambda in order, one batch at a time.
+    expect(queues.every(([, q]) => q.Properties.FifoQueue === true)).toBe(true);
+    expect(pipe!.Properties.TargetParameters.SqsQueueParameters).toEqual({
+      MessageGroupId: '$.dynamodb.Keys.PK.S',
+      MessageDeduplicationId: '$.eventID',
+    });
     const [[, mapping]] = ofType(bots, 'AWS::Lambda::EventSourceMapping');
     expect(mapping!.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    expect(mapping!.Properties.BatchSize).toBe(10);
     const [functionId] = ofType(bots, 'AWS::Lambda::Function').find(([id]) => id.startsWith('WebhookDelivery'))!;
     expect(mapping!.Properties.FunctionName).toEqual({ Ref: functionId });
     expect(webhookDelivery.handler).toBe('bots/webhook-changes');

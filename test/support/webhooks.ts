@@ -9,6 +9,8 @@ export interface Received {
   signature: string;
   text: string;
   body: { type: string; timestamp: string; data: Record<string, any> };
+  /** When it came (ms since the epoch). */
+  arrivedAt: number;
 }
 
 /** What the receiver answers a webhook: a status and headers, or `hang` (never answers). */
@@ -33,6 +35,7 @@ export async function startReceiver(reply: (w: Received, seen: number) => Reply 
         signature: String(req.headers['webhook-signature']),
         text,
         body: JSON.parse(text),
+        arrivedAt: Date.now(),
       };
       const seen = (seenById.get(w.id) ?? 0) + 1;
       seenById.set(w.id, seen);
