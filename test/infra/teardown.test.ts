@@ -89,3 +89,30 @@ describe('docs/operations.md Teardown', () => {
     }
   });
 });
+
+describe('docs/operations.md First deploy', () => {
+  const FIRST = GUIDE.slice(
+    GUIDE.indexOf('## First deploy'),
+    GUIDE.indexOf('\n## ', GUIDE.indexOf('## First deploy') + 5),
+  );
+
+  it('numbers its steps from 1, and loads the organization directory among them, from a file the repository has', () => {
+    const steps = [...FIRST.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]));
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+    const load = /npm run organizations -- add (\S+) --stack (\S+)`/.exec(FIRST);
+    expect(load, 'the organizations step').not.toBeNull();
+    const organizations = JSON.parse(readFileSync(join(import.meta.dirname, '../..', load![1]!), 'utf8'));
+    expect(organizations.length).toBeGreaterThan(0);
+    // The stack it names has the TableName output the CLI reads.
+    const stack = stacksOf(prod).find((s) => s.stackName === load![2]!.replace('$STAGE', 'prod'));
+    expect(stack, load![2]).toBeDefined();
+    expect(Object.keys(Template.fromStack(stack!).toJSON().Outputs)).toContain('TableName');
+    // In order: deploy, keys, organizations, a first lot.
+    const at = (text: string) => FIRST.indexOf(text);
+    expect(at('cdk bootstrap')).toBeLessThan(at('npm run deploy'));
+    expect(at('npm run deploy')).toBeLessThan(at('npm run keys -- add'));
+    expect(at('npm run keys -- add')).toBeLessThan(at('npm run organizations -- add'));
+    expect(at('npm run organizations -- add')).toBeLessThan(at('A sale, end to end'));
+    expect(at('ApiUrl')).toBeGreaterThan(-1);
+  });
+});
