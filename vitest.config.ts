@@ -17,6 +17,8 @@ const BUNDLED = [
   'test/integration/assets/create-asset.test.ts',
   'test/integration/assets/basic-schema-properties.test.ts',
 ];
+// The run's own temporary folder (TMPDIR), removed when the run ends: tests leave nothing in the OS temp folder.
+const SCRATCH_TEMP = 'test/support/scratch-temp.ts';
 export default defineConfig({
   test: {
     // Two files at a time (vitest's default is one less than the cores: one here): most of an integration file's time
@@ -27,6 +29,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          globalSetup: [SCRATCH_TEMP],
           // Files share their worker's modules (loaded and warmed once): each starts from the same environment.
           isolate: false,
           setupFiles: ['test/support/fresh-environment.ts', 'test/support/load-validators.ts'],
@@ -36,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          globalSetup: [SCRATCH_TEMP],
           // CloudFormation's template rules cost 6 s of CPU per synthesis: checked once, in cfn-validation.test.ts.
           env: { CDK_VALIDATION: 'false' },
           testTimeout: 60_000,
@@ -46,7 +50,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts', 'test/support/aws/calls-folder.ts'],
+          globalSetup: [SCRATCH_TEMP, 'test/support/global-setup.ts', 'test/support/aws/calls-folder.ts'],
           // As unit: the handlers, the gateway and the SDK are loaded and warmed once per worker, not once per file
           // (a file's own table, gateway and clock are made afresh: test/support/service.ts).
           isolate: false,
@@ -64,6 +68,7 @@ export default defineConfig({
           name: 'bundled',
           include: BUNDLED,
           globalSetup: [
+            SCRATCH_TEMP,
             'test/support/global-setup.ts',
             'test/support/bundles-setup.ts',
             'test/support/aws/calls-folder.ts',
@@ -82,7 +87,7 @@ export default defineConfig({
         test: {
           name: 'aws',
           include: ['test/aws/**/*.test.ts'],
-          globalSetup: ['test/support/aws/calls-folder.ts'],
+          globalSetup: [SCRATCH_TEMP, 'test/support/aws/calls-folder.ts'],
           // After every other project: it checks the calls the integration projects recorded (IAM, test/aws/).
           sequence: { groupOrder: 1 },
           env: { CDK_VALIDATION: 'false' },

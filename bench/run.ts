@@ -42,8 +42,16 @@ import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
 import { FEED_SETTLE_MS } from '../functions/runtime/config.ts';
 import { freshnessSection, measureFeedFreshness } from './feed-freshness.ts';
 import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
+import { answerHelp } from '../bin/cli-help.ts';
 import { startServer } from './local-server.ts';
 
+answerHelp(
+  'Measures Agora under load on this machine (nothing asserted) and rewrites bench/RESULTS.md; a full run takes about 5 minutes.',
+  [
+    'usage: npm run bench [-- --imports | --load | --feed | --room | --webhooks]   (one part only)',
+    'environment: BENCH_SECONDS (5), BENCH_SCALE_LOTS (100000), BENCH_IMPORT_RUNS (5), ROOM_*, WEBHOOK_* (the room and webhook benches)',
+  ].join('\n'),
+);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SCALE_LOTS = Number(process.env.BENCH_SCALE_LOTS ?? 100_000);

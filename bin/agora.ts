@@ -44,6 +44,7 @@ export function buildApp(app = new App()) {
     budgetUsd,
     env,
     terminationProtection,
+    domains,
   } = parameters(
     app.node,
     bots.map((b) => b.name),
@@ -71,6 +72,7 @@ export function buildApp(app = new App()) {
     alarmTopic: data.alarmTopic,
     security,
     corsOrigins,
+    domain: domains.api,
   });
   const room = new RoomStack(app, `Agora-${stage}-Room`, {
     ...stack('the auction room: its WebSocket API, one Lambda per message, its timers and its bot'),
@@ -81,6 +83,7 @@ export function buildApp(app = new App()) {
     alarmTopic: data.alarmTopic,
     botConcurrency: security.botConcurrency,
     publicUrl: api.publicUrl,
+    domain: domains.room,
   });
   const routeStacks = [...routesByStack()].map(
     ([family, routes]) =>

@@ -29,6 +29,7 @@ import { generateDefinitionTypes, generateRequestTypes } from './request-types.t
 import protocol from '../functions/room/protocol.schema.json' with { type: 'json' };
 import { ROOM_ACTIONS } from '../functions/room/actions.ts';
 import { Ajv as Ajv07 } from 'ajv';
+import { answerHelp } from './cli-help.ts';
 
 // Both are CommonJS: under NodeNext TypeScript types the default import as the whole module,
 // and each module also exports itself as `.default`.
@@ -208,6 +209,10 @@ export const roomTypes = (): string =>
   });
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  answerHelp(
+    'Generates the validators (ajv standalone) and types of the request, land-parcel and room message schemas; run it after editing a schema.',
+    'usage: npm run generate   (writes functions/domain/schemas/generated/ and functions/room/generated/)',
+  );
   for (const [text, out] of [
     [requestTypes(), REQUEST_TYPES_OUTPUT],
     [roomTypes(), ROOM_TYPES_OUTPUT],

@@ -1,3 +1,4 @@
+import { answerHelp } from './cli-help.ts';
 import { canonicalJson, linksAsPaths, type Revision, verifyChain } from '../functions/domain/kernel/history.ts';
 
 /**
@@ -7,9 +8,14 @@ import { canonicalJson, linksAsPaths, type Revision, verifyChain } from '../func
  * `{}` and compares the result with the object's GET. Exit 0: the chain holds; 1: a break (each one printed); 2: a
  * usage or network problem. The API key: `AGORA_KEY` (the Basic user name), by default the dev key `broker`.
  */
+const USAGE = 'usage: npm run history -- verify <object URL>   (e.g. http://127.0.0.1:6543/api/0.1/lots/<id>)';
+answerHelp(
+  "Checks an object's change log from the public API: each revision's hash and link, the replayed changes against its GET. Exit codes: 0 the chain holds, 1 a break, 2 usage or network. AGORA_KEY: the API key (default broker).",
+  USAGE,
+);
 const [command, target] = process.argv.slice(2);
 if (command !== 'verify' || !target) {
-  console.error('usage: npm run history -- verify <object URL>   (e.g. http://127.0.0.1:6543/api/0.1/lots/<id>)');
+  console.error(USAGE);
   process.exit(2);
 }
 const url = target.replace(/\/+$/, '');

@@ -9,6 +9,7 @@ import { startRoomBot } from '../lib/local/room-server.ts';
 import { startBots } from '../lib/local/scheduler.ts';
 import { startChangeStream } from '../lib/local/change-stream.ts';
 import { createTable } from '../lib/local/table.ts';
+import { answerHelp } from './cli-help.ts';
 import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
 import { DEV_ORGANIZATIONS, seedDevOrganizations } from './dev-organizations.ts';
 import { DEFAULT_PORT, LOCAL_FILE, runningService } from './local-service.ts';
@@ -18,6 +19,14 @@ import { DEFAULT_PORT, LOCAL_FILE, runningService } from './local-service.ts';
  * the dev API keys, the local gateway on 127.0.0.1:$PORT (default 6543) and the bots every BOTS_INTERVAL_MS.
  * It checks first (Node, one `npm start` per .agora, the port, Java) and touches nothing when one fails.
  */
+answerHelp(
+  'Runs the whole service on this machine: DynamoDB Local, the local gateway (HTTP and the room), the bots on a timer. Ctrl-C stops it.',
+  [
+    'usage: npm start                (data in .agora/dynamodb; npm run start:bundled: the built Lambda bundles)',
+    'environment: PORT (default 6543), BOTS_INTERVAL_MS (default 2000), AGORA_IN_MEMORY=1 (keep nothing),',
+    '             LOG_FORMAT=json (the JSON lines of AWS); a .env file is read too (.env.example lists every setting)',
+  ].join('\n'),
+);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const fail = (line: string): never => {
   console.error(line);

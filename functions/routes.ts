@@ -44,8 +44,11 @@ export interface RouteDefinition {
   type?: string;
   /** The API version of a route whose handler serves several versions alike (transfers): its function id includes it. */
   apiVersion?: string;
-  /** `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON. */
-  body?: 'binary';
+  /**
+   * `binary`: the body is raw bytes (a file upload), handed to the handler as is instead of parsed as JSON.
+   * `optional`: a POST that takes nothing (rotate, ping): no body, or an empty one, is `{"data": {}}`; one sent is JSON.
+   */
+  body?: 'binary' | 'optional';
   /** Server secrets the handler reads (`participation`: it keys bidders' participation links); CDK grants only those. */
   secrets?: readonly 'participation'[];
   /** The handler shows the auction room's WebSocket URL (the room page): CDK gives it the room stage's (AGORA_ROOM_SOCKET). */
@@ -135,6 +138,8 @@ const PUBLIC = 'public';
 const BROKER = ['broker'] as const;
 const CONCIERGE = ['concierge', 'admin'] as const;
 const NO_TABLE = { table: 'none' } as const;
+/** A POST that takes no body (an empty or absent one; `{"data": {}}` too). */
+const NO_BODY = { body: 'optional' } as const;
 /** The routes that answer a bid's owner (or the auction system) compute its participation link: never stored. */
 const PARTICIPATION = { secrets: ['participation'] } as const;
 /** A read answers no `Location`, whatever its API version's style. */
@@ -332,10 +337,10 @@ const SUBSCRIPTIONS: readonly RouteRow[] = [
   ['GET', '/{subscriptionId}', 'get-subscription', HOOKS, 'Read a subscription (owner)', resource('subscription', TOKEN)],
   ['PATCH', '/{subscriptionId}', 'patch-subscription', HOOKS, 'Change a subscription: url, events, description, status (owner)', resource('subscription', { request: 'subscription.patch', token: true })],
   ['DELETE', '/{subscriptionId}', 'delete-subscription', HOOKS, 'Delete a subscription (owner): `{"data": null}`', resource(undefined, TOKEN)],
-  ['POST', '/{subscriptionId}/secret', 'post-subscription-secret', HOOKS, 'Rotate the signing secret (owner): the new one answered once; the old one signs too for 24 h', resource('subscription.secret', TOKEN)],
+  ['POST', '/{subscriptionId}/secret', 'post-subscription-secret', HOOKS, 'Rotate the signing secret (owner; no body): the new one answered once; the old one signs too for 24 h', resource('subscription.secret', TOKEN), NO_BODY],
   ['GET', '/{subscriptionId}/deliveries', 'list-deliveries', HOOKS, 'The newest deliveries of a subscription: attempts, answers, next retry (owner)', collection('delivery', TOKEN)],
   ['POST', '/{subscriptionId}/replay', 'post-subscription-replay', HOOKS, 'Send again the deliveries that followed a cursor (owner)', resource('subscription.replayed', { request: 'subscription.replay', token: true })],
-  ['POST', '/{subscriptionId}/ping', 'post-subscription-ping', HOOKS, 'Send a `webhook.ping` at once (owner): the delivery', resource('delivery', TOKEN)],
+  ['POST', '/{subscriptionId}/ping', 'post-subscription-ping', HOOKS, 'Send a `webhook.ping` at once (owner; no body): the delivery', resource('delivery', TOKEN), NO_BODY],
 ];
 
 /** Item schemas and the document service (its downloads public: the signature is the credential). */

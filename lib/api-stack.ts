@@ -14,6 +14,8 @@ import { grantSecretValue, justifyGrant } from './iam.ts';
 import { corsPolicy } from './cors.ts';
 import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
 import { ApiOperations } from './operations.ts';
+import { CustomDomain } from './custom-domain.ts';
+import type { DomainParameters } from './parameters.ts';
 import { SECURITY_DEFAULTS, type SecurityParameters } from './security-parameters.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -31,6 +33,8 @@ export interface ApiStackProps extends StackProps {
   security?: SecurityParameters;
   /** Browser origins allowed by CORS (context `corsOrigins`); none: no CORS. */
   corsOrigins?: string[];
+  /** The API's own domain (context `apiDomain`, lib/parameters.ts): mapped to it, and the base of its links. */
+  domain?: DomainParameters;
 }
 
 const functionId = (handler: string) =>
@@ -76,7 +80,7 @@ export const routesByStack = (table: readonly RouteDefinition[] = routes): Map<s
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
-  /** The API's public base URL: the `publicBaseUrl` security parameter, else the API's own endpoint. */
+  /** The API's public base URL: the `publicBaseUrl` security parameter, else its domain (`apiDomain`), else its endpoint. */
   readonly publicUrl: string;
   /**
    * Makes a route's function, integration and API route in `scope` (a route stack of this API). A route that shows
@@ -215,8 +219,10 @@ export class ApiStack extends Stack {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    if (props.domain) new CustomDomain(this, 'ApiDomain', { ...props.domain, api: this.api, serves: 'the HTTP API' });
     // Absolute links are built from this base, never from a request's Host or X-Forwarded-Proto.
-    this.publicUrl = security.publicBaseUrl ?? this.api.apiEndpoint;
+    this.publicUrl =
+      security.publicBaseUrl ?? (props.domain ? `https://${props.domain.domainName}` : this.api.apiEndpoint);
     const linkEnvironment = { AGORA_PUBLIC_URL: this.publicUrl };
     // Its bundle holds the envelope, which builds links from this base (test/support/aws/settings.ts): told it too.
     notFound.addEnvironment('AGORA_PUBLIC_URL', this.publicUrl);
@@ -256,7 +262,7 @@ export class ApiStack extends Stack {
       throttleThreshold: security.throttleThreshold,
     });
     new CfnOutput(this, 'ApiUrl', {
-      value: this.api.apiEndpoint,
+      value: props.domain ? `https://${props.domain.domainName}` : this.api.apiEndpoint,
       description: 'The base URL of the API (append /api/0.1/lots, /api/docs ...)',
     });
   }

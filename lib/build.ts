@@ -7,6 +7,7 @@ import { bots, webhookDelivery } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
+import { answerHelp } from '../bin/cli-help.ts';
 
 /**
  * THE build of the Lambdas: every handler module of routes.ts, the authorizer and every bot of bots.ts, bundled in ONE
@@ -351,6 +352,10 @@ export const validatorsFile = (outdir: string, handler: string): string | undefi
     .sort((a, b) => statSync(b).size - statSync(a).size)[0];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  answerHelp(
+    'Builds every Lambda as CDK ships it (esbuild: one bundle per handler, its validators beside it).',
+    'usage: npm run build [-- <output folder> (default .build/lambdas)] [--sourcemap]',
+  );
   const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));
   const t = performance.now();
   await buildLambdas({ outdir, sourcemap: process.argv.includes('--sourcemap') });

@@ -17,6 +17,11 @@ import type { Node } from 'constructs';
  * | `corsOrigins`    | none                      | browser origins allowed by CORS, comma-separated or JSON array; `*` for any |
  * | `budgetUsd`      | none (no budget)          | a monthly cost budget in USD notifying the alarm topic (OpsStack)    |
  * | `account`/`region` | the CLI's (CDK_DEFAULT_*) | where the stacks deploy; `stage=prod` refuses to synthesize without both |
+ * | `apiDomain`      | none (the execute-api host) | the HTTP API's own domain (`api.example.org`): links, the room page, participation links |
+ * | `roomDomain`     | none (the execute-api host) | the room's WebSocket domain (`room.example.org`): the page connects to `wss://<roomDomain>` |
+ * | `certificateArn` | none                      | the ACM certificate (the stacks' region) of both domains; required with either |
+ * | `roomCertificateArn` | `certificateArn`      | another certificate for `roomDomain`                                  |
+ * | `hostedZoneId`, `hostedZoneName` | none      | a Route 53 zone holding the domains: alias records made in it (else make the DNS records yourself) |
  */
 export interface Parameters {
   stage: string;
@@ -37,6 +42,79 @@ export interface Parameters {
   env: { account?: string; region?: string };
   /** Stacks refuse deletion (`stage` is `prod`). */
   terminationProtection: boolean;
+  /** Custom domains of the HTTP API and of the room's WebSocket API (none: their execute-api hosts). */
+  domains: { api?: DomainParameters; room?: DomainParameters };
+}
+
+/** One API's custom domain: its name, its certificate and, when Route 53 holds it, the zone for its alias record. */
+export interface DomainParameters {
+  domainName: string;
+  certificateArn: string;
+  hostedZone?: { id: string; name: string };
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE = /^arn:aws[a-z-]*:acm:([a-z]{2}(-[a-z]+)+-\d):(\d{12}):certificate\/[0-9a-f-]{36}$/;
+
+/** `apiDomain`, `roomDomain`, their certificate(s) and the optional hosted zone, checked together. */
+function domainParameters(raw: (key: string) => unknown, region: string | undefined): Parameters['domains'] {
+  const text = (key: string) => (raw(key) === undefined || raw(key) === '' ? undefined : String(raw(key)));
+  const [api, room] = [text('apiDomain'), text('roomDomain')];
+  for (const [key, name] of [
+    ['apiDomain', api],
+    ['roomDomain', room],
+  ] as const)
+    if (name !== undefined && !DOMAIN.test(name))
+      throw new ParameterError(
+        `context ${key}: expected a lower-case host name like ${key === 'apiDomain' ? 'api' : 'room'}.example.org (no scheme, no path), got ${JSON.stringify(name)}`,
+      );
+  const certificate = text('certificateArn');
+  const roomCertificate = text('roomCertificateArn') ?? certificate;
+  const [zoneId, zoneName] = [text('hostedZoneId'), text('hostedZoneName')?.replace(/\.$/, '')];
+  if (!api && !room) {
+    const stray = ['certificateArn', 'roomCertificateArn', 'hostedZoneId', 'hostedZoneName'].find((k) => text(k));
+    if (stray) throw new ParameterError(`context ${stray}: given without apiDomain or roomDomain, which it is for`);
+    return {};
+  }
+  for (const [key, name, arn] of [
+    ['certificateArn', api, certificate],
+    [text('roomCertificateArn') ? 'roomCertificateArn' : 'certificateArn', room, roomCertificate],
+  ] as const) {
+    if (!name) continue;
+    if (!arn)
+      throw new ParameterError(
+        `context certificateArn: ${name} needs an ACM certificate covering it, in the stacks' region (-c certificateArn=arn:aws:acm:<region>:<account>:certificate/<id>)`,
+      );
+    const match = CERTIFICATE.exec(arn);
+    if (!match)
+      throw new ParameterError(
+        `context ${key}: expected an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<uuid>), got ${JSON.stringify(arn)}`,
+      );
+    if (region && match[1] !== region)
+      throw new ParameterError(
+        `context ${key}: the certificate is in ${match[1]}, the stacks in ${region}: a regional API Gateway domain takes a certificate of its own region`,
+      );
+  }
+  if ((zoneId === undefined) !== (zoneName === undefined))
+    throw new ParameterError(
+      'context hostedZoneId and hostedZoneName: give both (the Route 53 zone of the domains) or neither',
+    );
+  if (zoneId !== undefined && !/^Z[A-Z0-9]{1,32}$/.test(zoneId))
+    throw new ParameterError(
+      `context hostedZoneId: expected a Route 53 zone id like Z0123456789ABC, got ${JSON.stringify(zoneId)}`,
+    );
+  const hostedZone = zoneId && zoneName ? { id: zoneId, name: zoneName } : undefined;
+  for (const name of [api, room])
+    if (hostedZone && name && name !== hostedZone.name && !name.endsWith(`.${hostedZone.name}`))
+      throw new ParameterError(`context hostedZoneName: ${name} is not in the zone ${hostedZone.name}`);
+  if (api && api === room)
+    throw new ParameterError('context roomDomain: the room needs a domain of its own (a WebSocket API), not apiDomain');
+  const of = (domainName: string, certificateArn: string): DomainParameters => ({
+    domainName,
+    certificateArn,
+    ...(hostedZone && { hostedZone }),
+  });
+  return { ...(api && { api: of(api, certificate!) }), ...(room && { room: of(room, roomCertificate!) }) };
 }
 
 export const DEFAULTS = {
@@ -150,7 +228,9 @@ export function parameters(node: Node, botNames: readonly string[]): Parameters 
     throw new ParameterError(
       'stage prod: the account and region must be known (AWS_PROFILE with credentials and a region, or -c account=<12 digits> -c region=<region>)',
     );
+  const domains = domainParameters(raw, region);
   return {
+    domains,
     budgetUsd,
     env: { account, region },
     terminationProtection,

@@ -28,6 +28,8 @@ import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 import { AppFunction } from './app-function.ts';
 import { grantSecretValue } from './iam.ts';
 import { alarm, ScheduleDeadLetters, ScheduledBot } from './operations.ts';
+import { CustomDomain } from './custom-domain.ts';
+import type { DomainParameters } from './parameters.ts';
 
 export interface RoomStackProps extends StackProps {
   /** The one table (DataStack): the room's items live in their own partitions of it. */
@@ -47,6 +49,8 @@ export interface RoomStackProps extends StackProps {
   publicUrl: string;
   /** Reserved concurrency of the room bot (context `botConcurrency`, as every bot's; 0 or absent: none). */
   botConcurrency?: number;
+  /** The room's own domain (context `roomDomain`, lib/parameters.ts): the stage mapped at its root. */
+  domain?: DomainParameters;
 }
 
 /**
@@ -65,7 +69,10 @@ export interface RoomStackProps extends StackProps {
 export class RoomStack extends Stack {
   readonly api: WebSocketApi;
   readonly stage: WebSocketStage;
-  /** The room's WebSocket URL (`wss://<api id>.execute-api.<region>.amazonaws.com/live`): the room page's socket. */
+  /**
+   * The room's WebSocket URL, the room page's socket: `wss://<roomDomain>`, else
+   * `wss://<api id>.execute-api.<region>.amazonaws.com/live`.
+   */
   readonly socketUrl: string;
 
   constructor(scope: Construct, id: string, props: RoomStackProps) {
@@ -85,7 +92,16 @@ export class RoomStack extends Stack {
       autoDeploy: true,
       throttle,
     });
-    this.socketUrl = this.stage.url;
+    // On its own domain the stage is mapped at the root: `wss://<roomDomain>` (the Lambdas still post to connections
+    // through the stage's execute-api callback URL, ROOM_CALLBACK_URL).
+    if (props.domain)
+      new CustomDomain(this, 'RoomDomain', {
+        ...props.domain,
+        api: this.api,
+        stage: this.stage,
+        serves: "the auction room's WebSocket",
+      });
+    this.socketUrl = props.domain ? `wss://${props.domain.domainName}` : this.stage.url;
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -270,7 +286,7 @@ export class RoomStack extends Stack {
     );
 
     new CfnOutput(this, 'RoomUrl', {
-      value: this.stage.url,
+      value: this.socketUrl,
       description: 'The auction room WebSocket endpoint: connect with ?auction_id=<id> (and a bidder link parameters)',
     });
   }

@@ -17,7 +17,8 @@ export interface RouteRule {
   location?: 'url' | 'path';
   /** The auction or asset type the route serves (routes.ts `type`). */
   type?: string;
-  body?: 'binary';
+  /** `binary`: raw bytes; `optional`: no body, or an empty one, is `{"data": {}}` (routes.ts `body`). */
+  body?: 'binary' | 'optional';
   /** What the route needs of the document service (routes.ts `docserviceAccess`). */
   documents?: 'files' | 'keys';
 }

@@ -460,28 +460,34 @@ function operation(route: RouteDefinition, doc: RouteDoc): Json {
             'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
           },
         }
-      : doc.request !== undefined
+      : route.body === 'optional'
         ? {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['data'],
-                  // A schema of its own for a PATCH (`award.patch`) is the body as is; else any part of the fields.
-                  properties: {
-                    data: ref(
-                      route.method === 'PATCH' && !doc.request.endsWith('.patch')
-                        ? partialOf(doc.request)
-                        : componentOf(doc.request),
-                    ),
-                  },
-                },
-                ...exampleOf(route, doc.request),
-              },
-            },
+            required: false,
+            description: 'None: send no body (or an empty one); `{"data": {}}` is taken too.',
+            content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'object' } } } } },
           }
-        : undefined;
+        : doc.request !== undefined
+          ? {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['data'],
+                    // A schema of its own for a PATCH (`award.patch`) is the body as is; else any part of the fields.
+                    properties: {
+                      data: ref(
+                        route.method === 'PATCH' && !doc.request.endsWith('.patch')
+                          ? partialOf(doc.request)
+                          : componentOf(doc.request),
+                      ),
+                    },
+                  },
+                  ...exampleOf(route, doc.request),
+                },
+              },
+            }
+          : undefined;
   return {
     operationId: operationId(route),
     summary: doc.summary,

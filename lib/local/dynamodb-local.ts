@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { createRequire } from 'node:module';
@@ -96,6 +97,8 @@ export async function startDynamoDbLocal(
       '-XX:+UseSerialGC',
       '-XX:TieredStopAtLevel=1',
       `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`,
+      // Its native library is unpacked there and, the JVM being killed when done, never deleted: the caller's TMPDIR.
+      `-Djava.io.tmpdir=${tmpdir()}`,
       '-jar',
       join(folder, 'DynamoDBLocal.jar'),
       ...storage,

@@ -123,7 +123,16 @@ describe('npm run diff and deploy without AWS settings', () => {
       bare({ AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }),
     );
     expect(ready.code, ready.err).toBe(0);
+    // Then it runs the script's command (cdk diff|deploy and the arguments given), its exit code the script's.
+    const runs = await cli(
+      'bin/aws-preflight.ts',
+      ['sh', '-c', 'echo "$@"; exit 3', 'sh', '-c', 'stage=prod'],
+      ROOT,
+      bare({ AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }),
+    );
+    expect(runs.code, runs.err).toBe(3);
+    expect(runs.out.trim()).toBe('-c stage=prod');
     const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
-    for (const name of ['diff', 'deploy']) expect(scripts[name]).toMatch(/^tsx bin\/aws-preflight\.ts && cdk /);
+    for (const name of ['diff', 'deploy']) expect(scripts[name]).toMatch(/^tsx bin\/aws-preflight\.ts cdk /);
   });
 });

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { useService } from '../support/service.ts';
 
 /**
@@ -10,6 +11,9 @@ import { useService } from '../support/service.ts';
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const service = useService();
+// The walkthroughs' `mktemp -d` folders land here (TMPDIR), removed after: the tests leave nothing in the OS temp folder.
+const scratch = mkdtempSync(join(tmpdir(), 'agora-walkthroughs-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The first ```sh block after the heading. */
 function walkthrough(heading: string): string {
@@ -25,7 +29,7 @@ function bash(script: string): Promise<{ code: number; out: string; err: string 
     execFile(
       'bash',
       ['-euo', 'pipefail', '-c', script],
-      { cwd: ROOT, env: { ...process.env, AGORA_URL: service.url }, timeout: 240_000 },
+      { cwd: ROOT, env: { ...process.env, AGORA_URL: service.url, TMPDIR: scratch }, timeout: 240_000 },
       (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
@@ -98,5 +102,17 @@ describe('the walkthroughs of docs/api.md on a non-default port', () => {
     expect(r.out).toContain('"Уточнений опис"');
     expect(r.out).toContain('"deleted"');
     expect(r.out).toContain('"uri": "http://www.dus.gov.ua/"');
+    // The listing waits out the feed window, so the asset is in it.
+    const assetID = /"assetID": "([^"]+)"/.exec(r.out)![1];
+    expect(r.out.split('\n'), r.out).toContain(JSON.stringify({ assetID, status: 'deleted' }));
+    expect(readdirSync(scratch).length, 'the walkthrough made its folder under TMPDIR').toBeGreaterThan(0);
+  }, 240_000);
+
+  it('Webhooks: subscribe, then rotate the secret and ping with no body, on a non-default port', async () => {
+    const r = await bash(walkthrough('## Webhooks'));
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ id: expect.any(String), secret: expect.stringMatching(/^whsec_/) });
+    expect(lines.slice(1)).toEqual(['["secret"]', 'webhook.ping']);
   }, 240_000);
 });

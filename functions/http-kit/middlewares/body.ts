@@ -19,14 +19,17 @@ export const rawBytes = (event: Event): Buffer =>
 /**
  * The JSON body of a write (POST, PUT, PATCH; not a file upload, nor an unknown path, which answers 404 whatever its
  * body): `application/json` (else 415), at most MAX_JSON_BODY_BYTES (413) and MAX_JSON_DEPTH levels, an object with a
- * `data` object whose numbers DynamoDB keeps exactly (else 422).
+ * `data` object whose numbers DynamoDB keeps exactly (else 422). A route that takes no body (`optional`) may be sent
+ * none.
  */
 export const body = (): KitMiddleware => ({
   before: ({ event, context }) => {
     const rule = context.rule!;
     if (!BODY_METHODS.has(event.requestContext.http.method) || rule.body === 'binary' || rule.key === '$default')
       return;
-    context.body = parseBody(event);
+    // A route that takes nothing (routes.ts `body: 'optional'`) is called with no body, or an empty one, of any type.
+    if (rule.body === 'optional' && !event.body) context.body = { data: {} };
+    else context.body = parseBody(event);
   },
 });
 

@@ -83,6 +83,34 @@ describe('webhook subscriptions', () => {
     expect((await api.get(`${BASE}/${id}`, { token })).body.data.status).toBe('active');
   });
 
+  it('rotates the secret and pings with no body, an empty one or {"data": {}}; a body that is not JSON is still 415/422', async () => {
+    const { id, token } = await subscribe({ url: 'http://127.0.0.1:9/hook' });
+    const secrets = new Set<string>();
+    for (const path of ['secret', 'ping'])
+      for (const [what, options] of [
+        ['no body', {}],
+        ['an empty JSON body', { raw: '' }],
+        ['an empty body without Content-Type', { raw: '', headers: { 'content-type': '' } }],
+        ['{"data": {}}', { raw: '{"data":{}}' }],
+      ] as const) {
+        const res = await api.call('POST', `${BASE}/${id}/${path}`, undefined, { as: 'broker', token, ...options });
+        expect(res.status, `${path} with ${what}: ${JSON.stringify(res.body)}`).toBe(200);
+        if (path === 'secret') secrets.add(res.body.data.secret);
+        else expect(res.body.data.type).toBe('webhook.ping');
+      }
+    expect(secrets.size).toBe(4);
+    const form = await api.call('POST', `${BASE}/${id}/secret`, undefined, {
+      as: 'broker',
+      token,
+      raw: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(415);
+    expect((await api.call('POST', `${BASE}/${id}/ping`, undefined, { as: 'broker', token, raw: 'nope' })).status).toBe(
+      422,
+    );
+  });
+
   it('deletes a subscription (owner): then it is gone', async () => {
     const { id, token } = await subscribe();
     expect((await api.del(`${BASE}/${id}`, { token })).status).toBe(200);
