@@ -353,6 +353,14 @@ const SERVICE: readonly RouteRow[] = [
   ['PUT', '/api/docservice/upload/{key}', 'docservice/upload-registered', BROKER, 'Upload the bytes of a registered file (its signed upload url)', resource('docservice.file'), { ...NO_TABLE, body: 'binary' }],
   ['GET', '/api/docservice/get/{key}', 'docservice/get-file', PUBLIC, 'Download a file by its signed link', { response: 'download' }, NO_TABLE],
 ];
+/** The working-day calendar: public to read, changed by an admin only (each change in its change log). */
+const ADMIN = ['admin'] as const;
+// biome-ignore format: one route a line, read down like a table
+const CALENDAR: readonly RouteRow[] = [
+  ['GET', '', 'get-calendar', READ, 'The working-day calendar periods are counted with: coverage, holidays and working weekends of both modes', resource('calendar')],
+  ['PATCH', '', 'patch-calendar', ADMIN, 'Change the calendar (admin): extend the coverage, add or remove holidays and working weekends', update('calendar.change', { resource: 'calendar' })],
+  ['GET', '/revisions', 'list-calendar-revisions', READ, 'The change log of the calendar, oldest first (`offset`, `limit`)', REVISIONS],
+];
 /** The API's own description, and health (public: load balancers and uptime checks carry no key). */
 // biome-ignore format: one route a line, read down like a table
 const DOCS: readonly RouteRow[] = [
@@ -386,6 +394,7 @@ export const routes: readonly RouteDefinition[] = [
   ...family('/api/0.1/subscriptions', 'http/subscriptions', SUBSCRIPTIONS),
   ...ASSET_TYPES.flatMap(assetTypeRoutes),
   ...family('', 'http', SERVICE),
+  ...family('/api/calendar', 'http/calendar', CALENDAR),
   ...AUCTION_TYPES.flatMap(auctionTypeRoutes),
   ...roomPage('insider-auctions', 'dgfInsider', 'Insider'),
   ...roomPage('texas-auctions', 'landlease', 'Texas'),

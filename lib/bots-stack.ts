@@ -8,7 +8,7 @@ import { bots } from '../functions/bots.ts';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AppFunction } from './app-function.ts';
 import { grantSecretValue } from './iam.ts';
-import { ScheduleDeadLetters, ScheduledBot } from './operations.ts';
+import { calendarCoverageAlarm, ScheduleDeadLetters, ScheduledBot } from './operations.ts';
 import { webhookDeliveries } from './webhooks.ts';
 
 export interface BotsStackProps extends StackProps {
@@ -56,6 +56,8 @@ export class BotsStack extends Stack {
         deadLetters,
       });
     }
+    // The chronograph publishes the calendar's coverage: its alarm sits beside it.
+    calendarCoverageAlarm(this, props.alarmTopic);
     webhookDeliveries(this, props.table, props.alarmTopic);
     // A one-off Lambda rather than a custom resource run by every deploy: a migration of a large table may outlast
     // CloudFormation's wait, a failed one would roll the deploy back, and the operator wants its dry run first.

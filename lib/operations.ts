@@ -17,7 +17,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TELEMETRY } from '../functions/runtime/telemetry.ts';
+import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from '../functions/runtime/telemetry.ts';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
@@ -45,6 +45,7 @@ export const RUNBOOKS = {
   webhookDeadLetters: 'runbook-webhook-dead-letters',
   webhookOldestChange: 'runbook-webhook-oldest-change',
   webhookPipeFailing: 'runbook-webhook-pipe-failing',
+  calendarCoverage: 'runbook-calendar-coverage',
 } as const;
 
 export interface AlarmOptions {
@@ -354,4 +355,27 @@ export function tableAlarms(scope: Construct, table: ITableV2, topic: ITopic): A
       { runbook: 'dynamoDbSystemErrors' },
     ),
   ];
+}
+
+/**
+ * The working-day calendar's coverage alarm: the chronograph publishes `CalendarCoverageDays` every run; fewer than
+ * CALENDAR_COVERAGE_DAYS left and it fires, months before a period counted past `coverage.to` is refused (403).
+ * Missing data is not breaching: a chronograph that stopped is its heartbeat's alarm.
+ */
+export function calendarCoverageAlarm(scope: Construct, topic: ITopic): Alarm {
+  return alarm(
+    scope,
+    'CalendarCoverage',
+    new Metric({
+      namespace: TELEMETRY.namespace,
+      metricName: TELEMETRY.calendarCoverageDays,
+      dimensionsMap: { service: TELEMETRY.service },
+      statistic: 'Minimum',
+      period: Duration.hours(1),
+    }),
+    CALENDAR_COVERAGE_DAYS,
+    `The working-day calendar covers fewer than ${CALENDAR_COVERAGE_DAYS} days ahead (CalendarCoverageDays): extend its coverage before periods reach its end.`,
+    topic,
+    { runbook: 'calendarCoverage', comparison: ComparisonOperator.LESS_THAN_THRESHOLD },
+  );
 }

@@ -125,7 +125,7 @@ async function convey(id: string, timing: Timing): Promise<boolean> {
 }
 
 export function run(): Promise<BotReport> {
-  return sweep('convoy', AUCTION_KIND, (id, now) => convey(id, timing(now)));
+  return sweep('convoy', AUCTION_KIND, async (id, now) => convey(id, await timing(now)));
 }
 
 export const handler = async (): Promise<BotReport> => run();

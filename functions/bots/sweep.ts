@@ -40,18 +40,24 @@ export function sweep(
   bot: string,
   kind: { kind: string; entity: string },
   handleOne: (id: string, now: Micros) => Promise<boolean>,
+  first?: (now: Micros) => Promise<void>,
 ): Promise<BotReport> {
-  return sweepQueues(bot, [{ work: bot, kind, handleOne }]);
+  return sweepQueues(bot, [{ work: bot, kind, handleOne }], first);
 }
 
 /**
  * `sweep` over several work indexes in one run and one report (the room bot: rooms to plan or close, and overdue
  * timers): every queue's due work is read first, at the same `now`, then handled queue by queue.
  */
-export async function sweepQueues(bot: string, queues: readonly Queue[]): Promise<BotReport> {
+export async function sweepQueues(
+  bot: string,
+  queues: readonly Queue[],
+  first?: (now: Micros) => Promise<void>,
+): Promise<BotReport> {
   return botRun(bot, async () => {
     const { result, requests } = await countRequests(async () => {
       const now = requestNow();
+      await first?.(now); // what the bot does once a run besides its items (the chronograph's calendar metric)
       const batches: { queue: Queue; ids: string[] }[] = [];
       for (const queue of queues) {
         const due = await dueWork(queue.work, now - (queue.graceMicros ?? 0));

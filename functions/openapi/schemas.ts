@@ -53,7 +53,26 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   subscription: served('subscription'),
   'subscription.patch': served('subscriptionPatch'),
   'subscription.replay': served('subscriptionReplay'),
+  'calendar.change': served('calendarChange'),
   // ---- shapes without a domain JSON Schema
+  calendar: {
+    type: 'object',
+    description:
+      'The working-day calendar (Kyiv dates): Saturdays and Sundays are days off unless listed as working weekends, weekdays working unless listed as holidays; `mode` (AGORA_CALENDAR) says which pair of lists counts: `holidays`/`workingWeekends` under martial law, the `peacetime` ones otherwise. A day outside `coverage` cannot be counted (403).',
+    properties: {
+      source: { type: 'string', description: 'What the lists rest on (statutes, resolutions).' },
+      coverage: {
+        type: 'object',
+        properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' } },
+      },
+      holidays: { type: 'array', items: { type: 'string', format: 'date' } },
+      workingWeekends: { type: 'array', items: { type: 'string', format: 'date' } },
+      peacetimeHolidays: { type: 'array', items: { type: 'string', format: 'date' } },
+      peacetimeWorkingWeekends: { type: 'array', items: { type: 'string', format: 'date' } },
+      mode: { enum: ['martial-law', 'peacetime'] },
+      dateModified: { type: 'string', description: 'The last change (absent: the shipped calendar, never changed).' },
+    },
+  },
   'subscription.secret': {
     type: 'object',
     description: 'The new signing secret (`whsec_` and base64 of 32 bytes), shown once.',

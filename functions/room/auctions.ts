@@ -28,7 +28,11 @@ export const roomAuctions: RoomAuctions = {
   mark: (auctionId, mark, now) => markRoom(auctionRepository, auctionId, mark, now),
 
   async postResults(state, now) {
-    await postAuctionResults(roomResultsContext(state.procurementMethodType, now), state.auctionId, results(state));
+    await postAuctionResults(
+      await roomResultsContext(state.procurementMethodType, now),
+      state.auctionId,
+      results(state),
+    );
   },
 
   async resultsPosted(auctionId) {

@@ -44,9 +44,9 @@ export const auctionsContext = (call: Call, createdId?: string): AuctionsContext
 });
 
 /** The context of the commands that may count periods: with the deployment's working-day calendar. */
-export const periodsContext = (call: Call, createdId?: string): PeriodsContext => ({
+export const periodsContext = async (call: Call, createdId?: string): Promise<PeriodsContext> => ({
   ...auctionsContext(call, createdId),
-  calendar: serviceCalendar(),
+  calendar: await serviceCalendar(),
 });
 
 /** A context with the server secret participation links are keyed with: routes that show or make a bid's link. */
@@ -58,15 +58,15 @@ export const withParticipation = async <C extends AuctionsContext>(
 });
 
 /** The time a bot runs at, with the working-day calendar (awarding deadlines count working days). */
-export const timing = (now: Micros): Timing => ({ now, calendar: serviceCalendar() });
+export const timing = async (now: Micros): Promise<Timing> => ({ now, calendar: await serviceCalendar() });
 
 /** The context of the auctions' timed events (the chronograph). */
-export const timedEventsContext = (now: Micros): Pick<AuctionsContext, 'auctions'> & EventContext => ({
+export const timedEventsContext = async (now: Micros): Promise<Pick<AuctionsContext, 'auctions'> & EventContext> => ({
   auctions: auctionRepository,
-  ...timing(now),
+  ...(await timing(now)),
   auctionSite: config().auctionSite,
 });
 
 /** The context the room posts an auction's results in: as the auction system (`AUCTION_ROOM`), for its type. */
-export const roomResultsContext = (type: string, now: Micros): PeriodsContext =>
+export const roomResultsContext = (type: string, now: Micros): Promise<PeriodsContext> =>
   periodsContext({ principal: AUCTION_ROOM, now, type });

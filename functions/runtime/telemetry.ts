@@ -16,4 +16,12 @@ export const TELEMETRY = {
   roomResultsPosted: 'RoomResultsPosted',
   roomResultsPostFailures: 'RoomResultsPostFailures',
   roomTransitionLateness: 'RoomTransitionLateness',
+  /**
+   * Whole days from today (Kyiv) to the working-day calendar's `coverage.to`, published by every chronograph run:
+   * the coverage alarm fires below CALENDAR_COVERAGE_DAYS, so the calendar is extended before periods reach its end.
+   */
+  calendarCoverageDays: 'CalendarCoverageDays',
 } as const;
+
+/** The coverage alarm's threshold: fewer days ahead than this and an auction published today may reach past it. */
+export const CALENDAR_COVERAGE_DAYS = 120;

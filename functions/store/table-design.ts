@@ -68,6 +68,8 @@ export const keys = {
   changesFeed: (feedKey: string) => `${feedKey}#CHANGES`,
   changesSortKey: (dateUtc: string, id: string, seq: number) => `${dateUtc}#${id}#${revisionSortKey(seq)}`,
   work: (bot: string) => `WORK#${bot}`,
+  /** The working-day calendar (one item, `#ROOT`; its change log at `revisions('CALENDAR', <name>)`). */
+  calendar: (name: string) => ({ PK: `CALENDAR#${name}`, SK: ROOT_SK }),
   /**
    * The auction room, in its own partition so no auction read loads it: its state (`#STATE`), the sealed bids
    * (`SEALED#<bid>`, never in a public answer), the bid journal (`JOURNAL#<date>#<n>`) and its connections

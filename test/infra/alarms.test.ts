@@ -139,6 +139,18 @@ describe('Alarms on the platform', () => {
     has(built.api, { Namespace: 'AWS/ApiGateway', MetricName: '5xx', Statistic: 'Sum' });
   });
 
+  it("alarms when the working-day calendar covers fewer than 120 days ahead (the chronograph's metric)", () => {
+    has(built.bots, {
+      Namespace: 'Agora',
+      MetricName: 'CalendarCoverageDays',
+      Statistic: 'Minimum',
+      Threshold: 120,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'notBreaching',
+      Dimensions: [{ Name: 'service', Value: 'agora' }],
+    });
+  });
+
   it("alarms on the room's WebSocket API: failed messages and connections, and slow ones", () => {
     expect(expression(built.room, /integration \+ execution/)).toHaveLength(1);
     has(built.room, { Namespace: 'AWS/ApiGateway', MetricName: 'IntegrationLatency', ExtendedStatistic: 'p99' });
@@ -157,8 +169,8 @@ describe('Alarms on the platform', () => {
     for (const anchor of Object.values(RUNBOOKS)) expect(headings.has(anchor), anchor).toBe(true);
   });
 
-  it('counts as docs/operations.md says: 4 per scheduled bot, 1 per stack with schedules, 17 others', () => {
-    const total = 4 * (bots.length + 1) + 2 + 17;
+  it('counts as docs/operations.md says: 4 per scheduled bot, 1 per stack with schedules, 18 others', () => {
+    const total = 4 * (bots.length + 1) + 2 + 18;
     expect(allAlarms()).toHaveLength(total);
     expect(readFileSync(RUNBOOK, 'utf8')).toContain(`that is ${total} alarms`);
   });

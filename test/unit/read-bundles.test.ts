@@ -26,6 +26,8 @@ const NEEDS: Record<string, readonly string[]> = {
   // They serve the land schemas themselves.
   'http/schemas/get-schema': ['the schemas'],
   'http/schemas/list-schemas': ['the schemas'],
+  // It serves the calendar (the shipped seed until an admin changes it).
+  'http/calendar/get-calendar': ['the calendar'],
 };
 
 const READS = [...new Set(routes.filter((r) => r.method === 'GET').map((r) => r.handler))].sort();

@@ -80,7 +80,7 @@ export function createCalendar(data: CalendarData): Calendar {
   function isWorkingDay(day: string): boolean {
     if (!covered(day)) {
       throw new CalendarCoverageError(
-        `the working-day calendar covers ${coverage.from}..${coverage.to} only; ${day} is outside it (extend ukraine-calendar.json)`,
+        `the working-day calendar covers ${coverage.from}..${coverage.to} only; ${day} is outside it (an admin extends it: PATCH /api/calendar, npm run calendar)`,
       );
     }
     return isWeekend(day) ? workingWeekends.has(day) : !holidays.has(day);

@@ -24,6 +24,8 @@ export interface RevisionsRequest {
   kind: string;
   notFound: string;
   id: string;
+  /** What an id of this kind looks like (default: 32 hex digits; the calendar's is its name). */
+  idPattern?: RegExp;
   /** The type the route serves (auctions, assets): another type's object is not found here, as on its GET. */
   type?: string;
   query: Record<string, string | undefined>;
@@ -51,7 +53,7 @@ function count(raw: string | undefined, name: string, fallback: number, min: num
 export async function listRevisions(reader: RevisionReader, req: RevisionsRequest): Promise<JsonRecord> {
   const offset = count(req.query.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
   const limit = count(req.query.limit, 'limit', 100, 1, MAX_LIMIT);
-  if (!ID.test(req.id)) throw new NotFoundError(req.notFound);
+  if (!(req.idPattern ?? ID).test(req.id)) throw new NotFoundError(req.notFound);
   // The page starts at the revision the client has (when it has one), so one request tells an unknown object or
   // offset from the end of the log.
   const from = Math.max(1, offset);

@@ -11,6 +11,7 @@ import { prolongationPatchSchema, prolongationSchema } from '../auctions/prolong
 import { auctionResultsSchema } from '../auctions/commands.ts';
 import { answerSchema, questionSchema } from '../auctions/questions.ts';
 import { auctionDefinitions } from '../auctions/registry.ts';
+import { calendarChangeSchema } from '../calendar/calendar-changes.ts';
 import { documentSchema } from '../documents/documents.ts';
 import type { JsonRecord } from '../kernel/objects.ts';
 import { closed } from '../kernel/validation.ts';
@@ -52,6 +53,7 @@ const declared: Readonly<Record<string, JsonRecord>> = {
   subscription: subscriptionSchema,
   subscriptionPatch: subscriptionPatchSchema,
   subscriptionReplay: replaySchema,
+  calendarChange: calendarChangeSchema,
 };
 
 /** The validator of an auction type's schema: `landlease` + `bidPatch` is `landleaseBidPatch`. */

@@ -4,5 +4,5 @@ import { periodsContext } from '#runtime/contexts.ts';
 
 /** PATCH /api/2.5/auctions/{auctionId}/awards/{awardId}: the owner activates the award after the protocol. */
 export const handler = httpHandler(async (req) => ({
-  data: await updateAward(periodsContext(req), req.params.auctionId, req.params.awardId, req.data),
+  data: await updateAward(await periodsContext(req), req.params.auctionId, req.params.awardId, req.data),
 }));

@@ -4,5 +4,5 @@ import { periodsContext } from '#runtime/contexts.ts';
 
 /** PATCH /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}: the owner activates it; the auction is cancelled. */
 export const handler = httpHandler(async (req) => ({
-  data: await updateCancellation(periodsContext(req), req.params.auctionId, req.params.cancellationId, req.data),
+  data: await updateCancellation(await periodsContext(req), req.params.auctionId, req.params.cancellationId, req.data),
 }));

@@ -7,5 +7,5 @@ import { periodsContext, withParticipation } from '#runtime/contexts.ts';
  * the active bids with their participation links, as the auction module's read does.
  */
 export const handler = httpHandler(async (req) => ({
-  data: await postAuctionResults(await withParticipation(periodsContext(req)), req.params.auctionId, req.data),
+  data: await postAuctionResults(await withParticipation(await periodsContext(req)), req.params.auctionId, req.data),
 }));

@@ -166,7 +166,7 @@ describe('landleasePeriods', () => {
   });
 
   it('refuses an auction day outside the calendar data', () => {
-    expect(() => landleasePeriods({ now, calendar: martial, auctionStartDay: '2028-01-04', accelerator: 1 })).toThrow(
+    expect(() => landleasePeriods({ now, calendar: martial, auctionStartDay: '2029-01-04', accelerator: 1 })).toThrow(
       CalendarCoverageError,
     );
   });

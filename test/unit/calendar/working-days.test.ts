@@ -51,8 +51,8 @@ describe('isWorkingDay', () => {
   });
 
   it('refuses a day outside the data rather than guessing', () => {
-    expect(() => martial.isWorkingDay('2028-01-03')).toThrow(CalendarCoverageError);
-    expect(() => martial.isWorkingDay('2023-12-29')).toThrow(/covers 2024-01-01\.\.2027-12-31 only/);
+    expect(() => martial.isWorkingDay('2029-01-03')).toThrow(CalendarCoverageError);
+    expect(() => martial.isWorkingDay('2023-12-29')).toThrow(/covers 2024-01-01\.\.2028-12-31 only/);
   });
 
   it('rejects text that is not a calendar date', () => {
@@ -92,8 +92,8 @@ describe('addWorkingDays', () => {
 
   it('throws when the walk leaves the data', () => {
     expect(() => martial.addWorkingDays('2024-01-02', -2)).toThrow(CalendarCoverageError);
-    expect(() => martial.addWorkingDays('2027-12-30', 2)).toThrow(CalendarCoverageError);
-    expect(() => martial.addWorkingDays('2028-01-10', -5)).toThrow(CalendarCoverageError);
+    expect(() => martial.addWorkingDays('2028-12-28', 2)).toThrow(CalendarCoverageError);
+    expect(() => martial.addWorkingDays('2029-01-10', -5)).toThrow(CalendarCoverageError);
   });
 
   it('refuses a fractional count', () => {
@@ -127,17 +127,18 @@ function orthodoxEaster(year: number): string {
 
 describe('ukraine-calendar.json', () => {
   it('has the Orthodox Easter dates the peacetime list is built on', () => {
-    expect([2024, 2025, 2026, 2027].map(orthodoxEaster)).toEqual([
+    expect([2024, 2025, 2026, 2027, 2028].map(orthodoxEaster)).toEqual([
       '2024-05-05',
       '2025-04-20',
       '2026-04-12',
       '2027-05-02',
+      '2028-04-16',
     ]);
   });
 
-  it('lists exactly the art. 73 days off for 2024-2027, weekend ones moved to the next free working day', () => {
+  it('lists exactly the art. 73 days off for 2024-2028, weekend ones moved to the next free working day', () => {
     const expected: string[] = [];
-    for (const year of [2024, 2025, 2026, 2027]) {
+    for (const year of [2024, 2025, 2026, 2027, 2028]) {
       const easter = orthodoxEaster(year);
       const fixed = ['01-01', '03-08', '05-01', '05-08', '06-28', '07-15', '08-24', '10-01', '12-25'].map(
         (md) => `${year}-${md}`,
@@ -158,6 +159,6 @@ describe('ukraine-calendar.json', () => {
   it('has no extra days off or working weekends under martial law', () => {
     expect(data.holidays).toEqual([]);
     expect(data.workingWeekends).toEqual([]);
-    expect(data.coverage).toEqual({ from: '2024-01-01', to: '2027-12-31' });
+    expect(data.coverage).toEqual({ from: '2024-01-01', to: '2028-12-31' });
   });
 });

@@ -370,6 +370,26 @@ export type BounceRelatedProcess = {
   parentID?: string;
 };
 
+export type CalendarChange = {
+  coverage?: {
+    from?: string;
+    to?: string;
+  };
+  add?: {
+    holidays?: Array<string>;
+    workingWeekends?: Array<string>;
+    peacetimeHolidays?: Array<string>;
+    peacetimeWorkingWeekends?: Array<string>;
+  };
+  remove?: {
+    holidays?: Array<string>;
+    workingWeekends?: Array<string>;
+    peacetimeHolidays?: Array<string>;
+    peacetimeWorkingWeekends?: Array<string>;
+  };
+  source?: string;
+};
+
 export type Cancellation = {
   reason: string;
   reason_en?: string;
@@ -1413,6 +1433,7 @@ export interface RequestTypes {
   bounceDecision: BounceDecision;
   bounceItem: BounceItem;
   bounceRelatedProcess: BounceRelatedProcess;
+  calendarChange: CalendarChange;
   cancellation: Cancellation;
   cancellationPatch: CancellationPatch;
   contractPatch: ContractPatch;

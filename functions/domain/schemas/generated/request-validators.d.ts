@@ -9,6 +9,7 @@ export declare const bounceAsset: Validator;
 export declare const bounceDecision: Validator;
 export declare const bounceItem: Validator;
 export declare const bounceRelatedProcess: Validator;
+export declare const calendarChange: Validator;
 export declare const cancellation: Validator;
 export declare const cancellationPatch: Validator;
 export declare const contractPatch: Validator;

@@ -73,7 +73,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const auctionResults = validate22;
-const schema7 = { "type": "object", "additionalProperties": false, "required": ["bids"], "properties": { "bids": { "type": "array", "maxItems": 1e3, "items": { "type": "object", "additionalProperties": false, "required": ["id"], "properties": { "id": { "type": "string", "maxLength": 200 }, "value": { "$ref": "shared10" }, "date": { "type": "string", "format": "date-time", "maxLength": 2e4 } } } } } };
+const schema7 = { "type": "object", "additionalProperties": false, "required": ["bids"], "properties": { "bids": { "type": "array", "maxItems": 1e3, "items": { "type": "object", "additionalProperties": false, "required": ["id"], "properties": { "id": { "type": "string", "maxLength": 200 }, "value": { "$ref": "shared11" }, "date": { "type": "string", "format": "date-time", "maxLength": 2e4 } } } } } };
 const schema8 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "type": "string", "minLength": 3, "maxLength": 3 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -501,7 +501,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const basicAsset = validate26;
-const schema10 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared22" }, "additionalClassifications": { "$ref": "shared3" }, "value": { "$ref": "shared10" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared15" }, "location": { "$ref": "shared17" }, "assetCustodian": { "$ref": "shared19" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema10 = { "type": "object", "additionalProperties": false, "required": ["title", "classification", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared23" }, "additionalClassifications": { "$ref": "shared3" }, "value": { "$ref": "shared11" }, "unit": { "$ref": "shared14" }, "quantity": { "type": "number", "minimum": 0 }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared18" }, "assetCustodian": { "$ref": "shared20" }, "schema_properties": { "type": "object" }, "assetType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
 const func14 = Object.prototype.hasOwnProperty;
 const schema11 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "pattern": "^\\d{8}-\\d$", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3, "format": "uri" } } };
 const pattern0 = new RegExp("^\\d{8}-\\d$", "u");
@@ -728,7 +728,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   validate27.errors = vErrors;
   return errors === 0;
 }
-const schema12 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared21" } };
+const schema12 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared22" } };
 const schema13 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -975,7 +975,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-const schema14 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared10" } } };
+const schema14 = { "type": "object", "additionalProperties": false, "required": ["code"], "properties": { "name": { "type": "string", "maxLength": 2e3 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "code": { "type": "string", "maxLength": 200, "minLength": 1 }, "value": { "$ref": "shared11" } } };
 function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1430,7 +1430,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   validate39.errors = vErrors;
   return errors === 0;
 }
-const schema17 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared24" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared15" }, "contactPoint": { "$ref": "shared20" } } };
+const schema17 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared25" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared16" }, "contactPoint": { "$ref": "shared21" } } };
 const schema18 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "legalName": { "type": "string", "maxLength": 2e3 }, "legalName_en": { "type": "string", "maxLength": 2e3 }, "legalName_ru": { "type": "string", "maxLength": 2e3 }, "uri": { "type": "string", "maxLength": 2e3 } } };
 function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1627,7 +1627,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   validate42.errors = vErrors;
   return errors === 0;
 }
-const schema19 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared24" } };
+const schema19 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared25" } };
 function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2370,8 +2370,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceAsset = validate51;
-const schema21 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared24" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared15" }, "contactPoint": { "$ref": "shared20" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared2" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared24" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared15" }, "contactPoint": { "$ref": "shared20" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared2" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared22" }, "additionalClassifications": { "$ref": "shared3" }, "address": { "$ref": "shared15" }, "location": { "$ref": "shared17" }, "unit": { "$ref": "shared14" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared25" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-const schema22 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared20" } };
+const schema21 = { "type": "object", "additionalProperties": false, "required": ["title", "description", "assetCustodian"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "assetCustodian": { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared25" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared16" }, "contactPoint": { "$ref": "shared21" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared2" } } }, "assetHolder": { "type": "object", "additionalProperties": false, "required": ["name", "identifier"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared25" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared16" }, "contactPoint": { "$ref": "shared21" }, "kind": { "enum": ["general", "special", "other"] }, "additionalContactPoints": { "$ref": "shared2" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared23" }, "additionalClassifications": { "$ref": "shared3" }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared18" }, "unit": { "$ref": "shared15" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared26" }, "schema_properties": { "type": "object" } } } }, "decisions": { "type": "array", "maxItems": 50, "items": { "type": "object", "additionalProperties": false, "required": ["decisionDate", "decisionID"], "properties": { "id": { "type": "string", "maxLength": 200 }, "decisionDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "decisionOf": { "enum": ["asset"] }, "title": { "type": "string", "maxLength": 2e3 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 } } } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "assetType": { "enum": ["bounce"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active", "deleted", "complete"] }, "relatedLot": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const schema22 = { "type": "array", "maxItems": 20, "items": { "$ref": "shared21" } };
 function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3970,7 +3970,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 const bounceItem = validate73;
-const schema26 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared22" }, "additionalClassifications": { "$ref": "shared3" }, "address": { "$ref": "shared15" }, "location": { "$ref": "shared17" }, "unit": { "$ref": "shared14" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared25" }, "schema_properties": { "type": "object" } } };
+const schema26 = { "type": "object", "additionalProperties": false, "required": ["description", "classification", "address", "unit", "quantity", "registrationDetails"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared23" }, "additionalClassifications": { "$ref": "shared3" }, "address": { "$ref": "shared16" }, "location": { "$ref": "shared18" }, "unit": { "$ref": "shared15" }, "quantity": { "type": "number", "minimum": 0 }, "registrationDetails": { "$ref": "shared26" }, "schema_properties": { "type": "object" } } };
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -4374,9 +4374,301 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   validate80.errors = vErrors;
   return errors === 0;
 }
-const cancellation = validate81;
-const schema28 = { "type": "object", "additionalProperties": false, "required": ["reason"], "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
+const calendarChange = validate81;
+const schema28 = { "type": "object", "properties": { "coverage": { "type": "object", "properties": { "from": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "maxLength": 2e4 }, "to": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "maxLength": 2e4 } }, "additionalProperties": false }, "add": { "$ref": "shared27" }, "remove": { "$ref": "shared27" }, "source": { "type": "string", "minLength": 1, "maxLength": 4e3 } }, "additionalProperties": false };
+const pattern4 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
+const schema29 = { "type": "object", "properties": { "holidays": { "$ref": "shared5" }, "workingWeekends": { "$ref": "shared5" }, "peacetimeHolidays": { "$ref": "shared5" }, "peacetimeWorkingWeekends": { "$ref": "shared5" } }, "additionalProperties": false };
+const schema30 = { "type": "array", "maxItems": 400, "uniqueItems": true, "items": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "maxLength": 2e4 } };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (Array.isArray(data)) {
+    if (data.length > 400) {
+      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 400 }, message: "must NOT have more than 400 items" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (typeof data0 === "string") {
+        if (func2(data0) > 2e4) {
+          const err1 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!pattern4.test(data0)) {
+          const err2 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/pattern", keyword: "pattern", params: { pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, message: 'must match pattern "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    let i1 = data.length;
+    let j0;
+    if (i1 > 1) {
+      const indices0 = {};
+      for (; i1--; ) {
+        let item0 = data[i1];
+        if (typeof item0 !== "string") {
+          continue;
+        }
+        if (typeof indices0[item0] == "number") {
+          j0 = indices0[item0];
+          const err4 = { instancePath, schemaPath: "#/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+          break;
+        }
+        indices0[item0] = i1;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "holidays" || key0 === "workingWeekends" || key0 === "peacetimeHolidays" || key0 === "peacetimeWorkingWeekends")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.holidays !== void 0) {
+      if (!validate83(data.holidays, { instancePath: instancePath + "/holidays", parentData: data, parentDataProperty: "holidays", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.workingWeekends !== void 0) {
+      if (!validate83(data.workingWeekends, { instancePath: instancePath + "/workingWeekends", parentData: data, parentDataProperty: "workingWeekends", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.peacetimeHolidays !== void 0) {
+      if (!validate83(data.peacetimeHolidays, { instancePath: instancePath + "/peacetimeHolidays", parentData: data, parentDataProperty: "peacetimeHolidays", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.peacetimeWorkingWeekends !== void 0) {
+      if (!validate83(data.peacetimeWorkingWeekends, { instancePath: instancePath + "/peacetimeWorkingWeekends", parentData: data, parentDataProperty: "peacetimeWorkingWeekends", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate82.errors = vErrors;
+  return errors === 0;
+}
 function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "coverage" || key0 === "add" || key0 === "remove" || key0 === "source")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.coverage !== void 0) {
+      let data0 = data.coverage;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key1 in data0) {
+          if (!(key1 === "from" || key1 === "to")) {
+            const err1 = { instancePath: instancePath + "/coverage", schemaPath: "#/properties/coverage/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.from !== void 0) {
+          let data1 = data0.from;
+          if (typeof data1 === "string") {
+            if (func2(data1) > 2e4) {
+              const err2 = { instancePath: instancePath + "/coverage/from", schemaPath: "#/properties/coverage/properties/from/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (!pattern4.test(data1)) {
+              const err3 = { instancePath: instancePath + "/coverage/from", schemaPath: "#/properties/coverage/properties/from/pattern", keyword: "pattern", params: { pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, message: 'must match pattern "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"' };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/coverage/from", schemaPath: "#/properties/coverage/properties/from/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data0.to !== void 0) {
+          let data2 = data0.to;
+          if (typeof data2 === "string") {
+            if (func2(data2) > 2e4) {
+              const err5 = { instancePath: instancePath + "/coverage/to", schemaPath: "#/properties/coverage/properties/to/maxLength", keyword: "maxLength", params: { limit: 2e4 }, message: "must NOT have more than 20000 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+            if (!pattern4.test(data2)) {
+              const err6 = { instancePath: instancePath + "/coverage/to", schemaPath: "#/properties/coverage/properties/to/pattern", keyword: "pattern", params: { pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, message: 'must match pattern "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"' };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/coverage/to", schemaPath: "#/properties/coverage/properties/to/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/coverage", schemaPath: "#/properties/coverage/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.add !== void 0) {
+      if (!validate82(data.add, { instancePath: instancePath + "/add", parentData: data, parentDataProperty: "add", rootData })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.remove !== void 0) {
+      if (!validate82(data.remove, { instancePath: instancePath + "/remove", parentData: data, parentDataProperty: "remove", rootData })) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.source !== void 0) {
+      let data5 = data.source;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 4e3) {
+          const err9 = { instancePath: instancePath + "/source", schemaPath: "#/properties/source/maxLength", keyword: "maxLength", params: { limit: 4e3 }, message: "must NOT have more than 4000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (func2(data5) < 1) {
+          const err10 = { instancePath: instancePath + "/source", schemaPath: "#/properties/source/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/source", schemaPath: "#/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate81.errors = vErrors;
+  return errors === 0;
+}
+const cancellation = validate90;
+const schema31 = { "type": "object", "additionalProperties": false, "required": ["reason"], "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] }, "cancellationOf": { "enum": ["tender"] } } };
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4496,7 +4788,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema28.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema31.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4507,7 +4799,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.cancellationOf !== void 0) {
       if (!(data.cancellationOf === "tender")) {
-        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema28.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { instancePath: instancePath + "/cancellationOf", schemaPath: "#/properties/cancellationOf/enum", keyword: "enum", params: { allowedValues: schema31.properties.cancellationOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -4525,12 +4817,12 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
-const cancellationPatch = validate82;
-const schema29 = { "type": "object", "additionalProperties": false, "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const cancellationPatch = validate91;
+const schema32 = { "type": "object", "additionalProperties": false, "properties": { "reason": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_en": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "reason_ru": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "status": { "enum": ["pending", "active"] } } };
+function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4641,7 +4933,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "pending" || data3 === "active")) {
-        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema29.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema32.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4659,13 +4951,13 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
-const contractPatch = validate83;
-const schema30 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "period": { "$ref": "shared8" } } };
-const schema31 = { "type": "object", "additionalProperties": false, "properties": { "startDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "endDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const contractPatch = validate92;
+const schema33 = { "type": "object", "additionalProperties": false, "properties": { "dateSigned": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "status": { "enum": ["pending", "active"] }, "period": { "$ref": "shared9" } } };
+const schema34 = { "type": "object", "additionalProperties": false, "properties": { "startDate": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "endDate": { "type": "string", "format": "date-time", "maxLength": 2e4 } } };
+function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4751,10 +5043,10 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4803,7 +5095,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "pending" || data1 === "active")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema30.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4813,8 +5105,8 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.period !== void 0) {
-      if (!validate84(data.period, { instancePath: instancePath + "/period", parentData: data, parentDataProperty: "period", rootData })) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+      if (!validate93(data.period, { instancePath: instancePath + "/period", parentData: data, parentDataProperty: "period", rootData })) {
+        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
         errors = vErrors.length;
       }
     }
@@ -4827,15 +5119,15 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuction = validate86;
-const schema32 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared1" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared9" }, "auctionPeriod": { "$ref": "shared27" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
+const dgfInsiderAuction = validate95;
+const schema35 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared1" }, "procuringEntity": { "$ref": "shared19" }, "auctionParameters": { "$ref": "shared10" }, "auctionPeriod": { "$ref": "shared29" }, "merchandisingObject": { "type": "string", "maxLength": 200 } }, "if": { "properties": { "merchandisingObject": { "type": "string" } }, "required": ["merchandisingObject"] }, "else": { "properties": { "items": { "type": "array", "maxItems": 100 } }, "required": ["items"] } };
 const formats18 = formats.date;
-const schema33 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared16" }, "minItems": 1 };
-const schema34 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared21" }, "additionalClassifications": { "$ref": "shared3" }, "address": { "$ref": "shared15" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
-function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema36 = { "type": "array", "maxItems": 100, "items": { "$ref": "shared17" }, "minItems": 1 };
+const schema37 = { "type": "object", "additionalProperties": false, "required": ["description", "classification"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "$ref": "shared22" }, "additionalClassifications": { "$ref": "shared3" }, "address": { "$ref": "shared16" }, "unit": { "$ref": "shared14" }, "quantity": { "type": "number", "minimum": 0 }, "deliveryDate": { "type": "object" }, "deliveryLocation": { "type": "object" }, "location": { "type": "object" }, "schema_properties": { "type": "object" } } };
+function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4858,7 +5150,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema34.properties, key0)) {
+      if (!func14.call(schema37.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -5068,10 +5360,10 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
-function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -5095,8 +5387,8 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate88(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+      if (!validate97(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
         errors = vErrors.length;
       }
     }
@@ -5109,11 +5401,11 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate87.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
-const schema35 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared24" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared15" }, "contactPoint": { "$ref": "shared20" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema38 = { "type": "object", "additionalProperties": false, "required": ["name", "identifier", "address", "contactPoint"], "properties": { "name": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "name_en": { "type": "string", "maxLength": 2e3 }, "name_ru": { "type": "string", "maxLength": 2e3 }, "identifier": { "$ref": "shared25" }, "additionalIdentifiers": { "$ref": "shared4" }, "address": { "$ref": "shared16" }, "contactPoint": { "$ref": "shared21" }, "kind": { "enum": ["general", "special", "defense", "other"] } } };
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5266,7 +5558,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.kind !== void 0) {
       let data7 = data.kind;
       if (!(data7 === "general" || data7 === "special" || data7 === "defense" || data7 === "other")) {
-        const err12 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema35.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema38.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -5284,11 +5576,11 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
-const schema36 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
-function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema39 = { "type": "object", "additionalProperties": false, "properties": { "type": { "enum": ["insider"] }, "dutchSteps": { "type": "integer", "anyOf": [{ "minimum": 10, "maximum": 90 }, { "enum": [99, 100] }] } } };
+function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5305,7 +5597,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.type !== void 0) {
       if (!(data.type === "insider")) {
-        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema36.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema39.properties.type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -5353,7 +5645,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
       if (!valid1) {
         const _errs7 = errors;
         if (!(data1 === 99 || data1 === 100)) {
-          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema36.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
+          const err5 = { instancePath: instancePath + "/dutchSteps", schemaPath: "#/properties/dutchSteps/anyOf/1/enum", keyword: "enum", params: { allowedValues: schema39.properties.dutchSteps.anyOf[1].enum }, message: "must be equal to one of the allowed values" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -5392,12 +5684,12 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-const schema37 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared28" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
-const schema38 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
-function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema40 = { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared30" }, "endDate": { "type": "string", "maxLength": 2e4 } }, "additionalProperties": false };
+const schema41 = { "type": "string", "anyOf": [{ "type": "string", "format": "date", "maxLength": 2e4 }, { "type": "string", "format": "date-time", "maxLength": 2e4 }], "maxLength": 2e4 };
+function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5503,10 +5795,10 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate104.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
-function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5531,8 +5823,8 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.startDate !== void 0) {
-      if (!validate104(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
-        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+      if (!validate113(data.startDate, { instancePath: instancePath + "/startDate", parentData: data, parentDataProperty: "startDate", rootData })) {
+        vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
         errors = vErrors.length;
       }
     }
@@ -5567,10 +5859,10 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
-function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5721,7 +6013,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema32.properties, key0)) {
+      if (!func14.call(schema35.properties, key0)) {
         const err13 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err13];
@@ -5874,7 +6166,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema32.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err27 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema35.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -6138,7 +6430,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err51 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema32.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err51 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema35.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
@@ -6319,7 +6611,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data26.currency !== void 0) {
           if (!(data26.currency === "UAH")) {
-            const err68 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema32.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err68 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -6396,7 +6688,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data30.currency !== void 0) {
           if (!(data30.currency === "UAH")) {
-            const err75 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema32.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err75 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema35.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err75];
             } else {
@@ -6427,26 +6719,26 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.items !== void 0) {
-      if (!validate87(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate96(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+      if (!validate104(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate101(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+      if (!validate110(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate103(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+      if (!validate112(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
@@ -6481,12 +6773,12 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderAuctionStored = validate107;
-const schema39 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared1" }, "procuringEntity": { "$ref": "shared18" }, "auctionParameters": { "$ref": "shared9" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderAuctionStored = validate116;
+const schema42 = { "type": "object", "additionalProperties": false, "required": ["title", "value", "items", "procuringEntity", "dgfID", "dgfDecisionID", "dgfDecisionDate"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["dgfInsider"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_en": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails_ru": { "type": "string", "maxLength": 2e3 }, "procurementMethodRationale": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_en": { "type": "string", "maxLength": 2e4 }, "procurementMethodRationale_ru": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_en": { "type": "string", "maxLength": 2e4 }, "awardCriteriaDetails_ru": { "type": "string", "maxLength": 2e4 }, "hasEnquiries": { "type": "boolean" }, "features": { "type": "array", "maxItems": 0 }, "mode": { "enum": ["test"] }, "tenderAttempts": { "type": "integer", "minimum": 1, "maximum": 10 }, "dgfID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionID": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "dgfDecisionDate": { "type": "string", "format": "date", "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "$ref": "shared1" }, "procuringEntity": { "$ref": "shared19" }, "auctionParameters": { "$ref": "shared10" }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "maxLength": 200 } } };
+function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -6554,7 +6846,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema39.properties, key0)) {
+      if (!func14.call(schema42.properties, key0)) {
         const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err7];
@@ -6707,7 +6999,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "dgfInsider")) {
-        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema39.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema42.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -6971,7 +7263,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err45 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema39.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err45 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema42.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -7152,7 +7444,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err62 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err62 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err62];
             } else {
@@ -7229,7 +7521,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data28.currency !== void 0) {
           if (!(data28.currency === "UAH")) {
-            const err69 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema39.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err69 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema42.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err69];
             } else {
@@ -7260,20 +7552,20 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.items !== void 0) {
-      if (!validate87(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate96(data.items, { instancePath: instancePath + "/items", parentData: data, parentDataProperty: "items", rootData })) {
+        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+      if (!validate104(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
     if (data.auctionParameters !== void 0) {
-      if (!validate101(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+      if (!validate110(data.auctionParameters, { instancePath: instancePath + "/auctionParameters", parentData: data, parentDataProperty: "auctionParameters", rootData })) {
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
         errors = vErrors.length;
       }
     }
@@ -7320,13 +7612,13 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBid = validate111;
-const schema40 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared6" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] } }, "additionalProperties": false };
-const schema41 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared19" } };
-function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBid = validate120;
+const schema43 = { "type": "object", "required": ["tenderers", "qualified", "eligible"], "properties": { "tenderers": { "$ref": "shared7" }, "status": { "enum": ["active", "draft", "invalid"] }, "qualified": { "type": "boolean", "enum": [true] }, "eligible": { "type": "boolean", "enum": [true] } }, "additionalProperties": false };
+const schema44 = { "type": "array", "minItems": 1, "maxItems": 1, "items": { "$ref": "shared20" } };
+function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -7364,10 +7656,10 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate112.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
-function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate120(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7410,15 +7702,15 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+      if (!validate121(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data1 = data.status;
       if (!(data1 === "active" || data1 === "draft" || data1 === "invalid")) {
-        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema40.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema43.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -7439,7 +7731,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data2 === true)) {
-        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema40.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/qualified", schemaPath: "#/properties/qualified/enum", keyword: "enum", params: { allowedValues: schema43.properties.qualified.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -7460,7 +7752,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (!(data3 === true)) {
-        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema40.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/eligible", schemaPath: "#/properties/eligible/enum", keyword: "enum", params: { allowedValues: schema43.properties.eligible.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -7478,12 +7770,12 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
-const dgfInsiderBidPatch = validate115;
-const schema42 = { "type": "object", "properties": { "tenderers": { "$ref": "shared6" } }, "additionalProperties": false };
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const dgfInsiderBidPatch = validate124;
+const schema45 = { "type": "object", "properties": { "tenderers": { "$ref": "shared7" } }, "additionalProperties": false };
+function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7499,8 +7791,8 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+      if (!validate121(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
         errors = vErrors.length;
       }
     }
@@ -7513,14 +7805,14 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
-const document = validate117;
-const schema43 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
-const pattern4 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
-const pattern5 = new RegExp("^md5:[0-9a-f]{32}$", "u");
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const document = validate126;
+const schema46 = { "type": "object", "additionalProperties": false, "required": ["title"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 }, "documentType": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "index": { "type": "integer", "minimum": 0 }, "language": { "type": "string", "maxLength": 2e4 }, "relatedItem": { "type": "string", "maxLength": 2e4 }, "accessDetails": { "type": "string", "maxLength": 2e4 } }, "allOf": [{ "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization"] } } }, "then": { "required": ["accessDetails"], "properties": { "accessDetails": { "type": "string", "maxLength": 2e4 }, "url": { "not": {}, "x-messages": { "not": "This field is not required." } }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "then": { "required": ["url"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "hash": { "not": {}, "x-messages": { "not": "This field is not required." } }, "format": { "not": {}, "x-messages": { "not": "This field is not required." } } } } }, { "if": { "required": ["documentType"], "properties": { "documentType": { "enum": ["x_dgfAssetFamiliarization", "virtualDataRoom", "x_dgfPublicAssetCertificate", "x_dgfPlatformLegalDetails"] } } }, "else": { "required": ["url", "format", "hash"], "properties": { "url": { "type": "string", "format": "uri", "maxLength": 2e4 }, "format": { "type": "string", "pattern": "^[-\\w.+]+/[-\\w.+]+$", "maxLength": 2e4 }, "hash": { "type": "string", "pattern": "^md5:[0-9a-f]{32}$", "x-messages": { "pattern": "Hash type is not supported or hash value doesn't match the pattern md5:<32 hex characters>." }, "maxLength": 2e4 } } } }] };
+const pattern7 = new RegExp("^[-\\w.+]+/[-\\w.+]+$", "u");
+const pattern8 = new RegExp("^md5:[0-9a-f]{32}$", "u");
+function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs2 = errors;
@@ -7845,7 +8137,7 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-          if (!pattern4.test(data10)) {
+          if (!pattern7.test(data10)) {
             const err26 = { instancePath: instancePath + "/format", schemaPath: "#/allOf/2/else/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
             if (vErrors === null) {
               vErrors = [err26];
@@ -7876,7 +8168,7 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-          if (!pattern5.test(data11)) {
+          if (!pattern8.test(data11)) {
             const err29 = { instancePath: instancePath + "/hash", schemaPath: "#/allOf/2/else/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
             if (vErrors === null) {
               vErrors = [err29];
@@ -7919,7 +8211,7 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema43.properties, key0)) {
+      if (!func14.call(schema46.properties, key0)) {
         const err33 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err33];
@@ -8113,7 +8405,7 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!pattern4.test(data19)) {
+        if (!pattern7.test(data19)) {
           const err51 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/pattern", keyword: "pattern", params: { pattern: "^[-\\w.+]+/[-\\w.+]+$" }, message: 'must match pattern "^[-\\w.+]+/[-\\w.+]+$"' };
           if (vErrors === null) {
             vErrors = [err51];
@@ -8144,7 +8436,7 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!pattern5.test(data20)) {
+        if (!pattern8.test(data20)) {
           const err54 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/pattern", keyword: "pattern", params: { pattern: "^md5:[0-9a-f]{32}$" }, message: 'must match pattern "^md5:[0-9a-f]{32}$"' };
           if (vErrors === null) {
             vErrors = [err54];
@@ -8292,15 +8584,15 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuction = validate118;
-const schema44 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared26" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared15" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared8" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared19" }, "bankAccount": { "$ref": "shared12" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared27" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-const pattern8 = new RegExp("^061[12]\\d{4}-\\d$", "u");
-const pattern9 = new RegExp("^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "u");
-const schema45 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
-function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuction = validate127;
+const schema47 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms", "auctionPeriod"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared28" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared16" }, "unit": { "$ref": "shared14" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared9" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared19" }, "lotHolder": { "$ref": "shared20" }, "bankAccount": { "$ref": "shared13" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "$ref": "shared29" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+const pattern11 = new RegExp("^061[12]\\d{4}-\\d$", "u");
+const pattern12 = new RegExp("^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "u");
+const schema48 = { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false };
+function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8510,13 +8802,13 @@ function validate119(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate119.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
-const schema46 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared5" } } };
-const schema47 = { "type": "array", "minItems": 1, "items": { "$ref": "shared23" }, "maxItems": 100 };
-const schema48 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
-function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const schema49 = { "type": "object", "additionalProperties": false, "required": ["bankName", "accountIdentification"], "properties": { "description": { "type": "string", "maxLength": 2e4 }, "bankName": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "accountIdentification": { "$ref": "shared6" } } };
+const schema50 = { "type": "array", "minItems": 1, "items": { "$ref": "shared24" }, "maxItems": 100 };
+const schema51 = { "type": "object", "additionalProperties": false, "required": ["scheme", "id"], "properties": { "scheme": { "type": "string", "maxLength": 200, "minLength": 1 }, "id": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } } };
+function validate137(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8708,10 +9000,10 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate137.errors = vErrors;
   return errors === 0;
 }
-function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -8735,8 +9027,8 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate128(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+      if (!validate137(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
         errors = vErrors.length;
       }
     }
@@ -8749,10 +9041,10 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8839,8 +9131,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.accountIdentification !== void 0) {
-      if (!validate127(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
-        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+      if (!validate136(data.accountIdentification, { instancePath: instancePath + "/accountIdentification", parentData: data, parentDataProperty: "accountIdentification", rootData })) {
+        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
         errors = vErrors.length;
       }
     }
@@ -8853,10 +9145,10 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
-function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8969,7 +9261,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema44.properties, key0)) {
+      if (!func14.call(schema47.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -9122,7 +9414,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema44.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema47.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -9177,7 +9469,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema44.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema47.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -9309,7 +9601,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data13.currency !== void 0) {
           if (!(data13.currency === "UAH")) {
-            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err43 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err43];
             } else {
@@ -9386,7 +9678,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data17.currency !== void 0) {
           if (!(data17.currency === "UAH")) {
-            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err50 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err50];
             } else {
@@ -9463,7 +9755,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data21.currency !== void 0) {
           if (!(data21.currency === "UAH")) {
-            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err57 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -9529,7 +9821,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err63 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err63];
             } else {
@@ -9595,7 +9887,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data27.currency !== void 0) {
           if (!(data27.currency === "UAH")) {
-            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema44.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err69 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema47.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err69];
             } else {
@@ -9705,7 +9997,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data32) {
-              if (!func14.call(schema44.properties.items.items.properties, key6)) {
+              if (!func14.call(schema47.properties.items.items.properties, key6)) {
                 const err80 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err80];
@@ -9855,7 +10147,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data37.scheme !== void 0) {
                   if (!(data37.scheme === "CAV-PS")) {
-                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema44.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err94 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema47.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err94];
                     } else {
@@ -9876,7 +10168,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
                       }
                       errors++;
                     }
-                    if (!pattern8.test(data39)) {
+                    if (!pattern11.test(data39)) {
                       const err96 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
                         vErrors = [err96];
@@ -10152,8 +10444,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate119(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+                  if (!validate128(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -10226,8 +10518,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data32.contractPeriod !== void 0) {
-              if (!validate84(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
-                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+              if (!validate93(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
                 errors = vErrors.length;
               }
             }
@@ -10252,8 +10544,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+      if (!validate104(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
@@ -10264,8 +10556,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate126(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+      if (!validate135(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
@@ -10303,7 +10595,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data59.type !== void 0) {
           if (!(data59.type === "lease")) {
-            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema44.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err129 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema47.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err129];
             } else {
@@ -10347,7 +10639,7 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (!pattern9.test(data62)) {
+                if (!pattern12.test(data62)) {
                   const err133 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$" }, message: 'must match pattern "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$"' };
                   if (vErrors === null) {
                     vErrors = [err133];
@@ -10387,8 +10679,8 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.auctionPeriod !== void 0) {
-      if (!validate103(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
-        vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+      if (!validate112(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
         errors = vErrors.length;
       }
     }
@@ -10432,12 +10724,12 @@ function validate118(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionPeriod = validate133;
-const schema49 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared28" } }, "additionalProperties": false } }, "additionalProperties": false };
-function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionPeriod = validate142;
+const schema52 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared30" } }, "additionalProperties": false } }, "additionalProperties": false };
+function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10476,8 +10768,8 @@ function validate133(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
         if (data0.startDate !== void 0) {
-          if (!validate104(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
-            vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+          if (!validate113(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
+            vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
             errors = vErrors.length;
           }
         }
@@ -10500,12 +10792,12 @@ function validate133(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate142.errors = vErrors;
   return errors === 0;
 }
-const landleaseAuctionStored = validate135;
-const schema50 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared26" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared15" }, "unit": { "$ref": "shared13" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared8" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared18" }, "lotHolder": { "$ref": "shared19" }, "bankAccount": { "$ref": "shared12" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
-function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseAuctionStored = validate144;
+const schema53 = { "type": "object", "additionalProperties": false, "required": ["title", "lotIdentifier", "tenderAttempts", "value", "minimalStep", "guarantee", "registrationFee", "procuringEntity", "lotHolder", "bankAccount", "contractTerms"], "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "title_en": { "type": "string", "maxLength": 2e4 }, "title_ru": { "type": "string", "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "procurementMethodType": { "enum": ["landlease"] }, "procurementMethodDetails": { "type": "string", "maxLength": 2e3 }, "submissionMethodDetails": { "type": "string", "maxLength": 2e3 }, "mode": { "enum": ["test"] }, "status": { "type": "string", "maxLength": 2e4 }, "tenderAttempts": { "type": "integer", "minimum": 1 }, "lotIdentifier": { "type": "string", "minLength": 1, "maxLength": 2e4 }, "value": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "minimalStep": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "guarantee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "registrationFee": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } } } }, "budgetSpent": { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number", "minimum": 0 }, "currency": { "enum": ["UAH"], "x-messages": { "enum": "currency should be only UAH" } }, "valueAddedTaxIncluded": { "type": "boolean" } } }, "items": { "type": "array", "maxItems": 100, "items": { "type": "object", "additionalProperties": false, "required": ["description", "classification", "additionalClassifications", "address", "unit", "quantity"], "properties": { "id": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "classification": { "type": "object", "required": ["scheme", "id", "description"], "properties": { "scheme": { "enum": ["CAV-PS"] }, "id": { "type": "string", "pattern": "^061[12]\\d{4}-\\d$", "x-messages": { "pattern": "Value must be a CAV-PS land plot code (0611xxxx-x or 0612xxxx-x)." }, "maxLength": 2e4 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 1 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "uri": { "type": "string", "maxLength": 2e3 } }, "additionalProperties": false }, "additionalClassifications": { "type": "array", "items": { "$ref": "shared28" }, "allOf": [{ "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "kvtspz" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }, { "type": "array", "contains": { "type": "object", "properties": { "scheme": { "const": "cadastralNumber" } } }, "x-messages": { "contains": "At least must be two additional classifications (kvtspz, cadastralNumber)" }, "maxItems": 100 }], "maxItems": 100 }, "address": { "$ref": "shared16" }, "unit": { "$ref": "shared14" }, "quantity": { "type": "number", "minimum": 0 }, "schema_properties": { "type": "object" }, "location": { "type": "object" }, "contractPeriod": { "$ref": "shared9" } } }, "minItems": 1 }, "procuringEntity": { "$ref": "shared19" }, "lotHolder": { "$ref": "shared20" }, "bankAccount": { "$ref": "shared13" }, "contractTerms": { "type": "object", "additionalProperties": false, "required": ["type", "leaseTerms"], "properties": { "type": { "enum": ["lease"] }, "leaseTerms": { "type": "object", "additionalProperties": false, "required": ["leaseDuration"], "properties": { "leaseDuration": { "type": "string", "pattern": "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$", "x-messages": { "pattern": "Value must be an ISO 8601 duration, e.g. P5Y or P2Y6M." }, "maxLength": 2e4 } } } } }, "auctionPeriod": { "type": "object" }, "merchandisingObject": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } };
+function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10609,7 +10901,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema50.properties, key0)) {
+      if (!func14.call(schema53.properties, key0)) {
         const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err11];
@@ -10762,7 +11054,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.procurementMethodType !== void 0) {
       if (!(data.procurementMethodType === "landlease")) {
-        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema50.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
+        const err25 = { instancePath: instancePath + "/procurementMethodType", schemaPath: "#/properties/procurementMethodType/enum", keyword: "enum", params: { allowedValues: schema53.properties.procurementMethodType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -10817,7 +11109,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema50.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema53.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -10949,7 +11241,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data13.currency !== void 0) {
           if (!(data13.currency === "UAH")) {
-            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err42 = { instancePath: instancePath + "/value/currency", schemaPath: "#/properties/value/properties/currency/enum", keyword: "enum", params: { allowedValues: schema53.properties.value.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -11026,7 +11318,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data17.currency !== void 0) {
           if (!(data17.currency === "UAH")) {
-            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err49 = { instancePath: instancePath + "/minimalStep/currency", schemaPath: "#/properties/minimalStep/properties/currency/enum", keyword: "enum", params: { allowedValues: schema53.properties.minimalStep.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -11103,7 +11395,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data21.currency !== void 0) {
           if (!(data21.currency === "UAH")) {
-            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err56 = { instancePath: instancePath + "/guarantee/currency", schemaPath: "#/properties/guarantee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema53.properties.guarantee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err56];
             } else {
@@ -11169,7 +11461,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data24.currency !== void 0) {
           if (!(data24.currency === "UAH")) {
-            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err62 = { instancePath: instancePath + "/registrationFee/currency", schemaPath: "#/properties/registrationFee/properties/currency/enum", keyword: "enum", params: { allowedValues: schema53.properties.registrationFee.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err62];
             } else {
@@ -11235,7 +11527,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data27.currency !== void 0) {
           if (!(data27.currency === "UAH")) {
-            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema50.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
+            const err68 = { instancePath: instancePath + "/budgetSpent/currency", schemaPath: "#/properties/budgetSpent/properties/currency/enum", keyword: "enum", params: { allowedValues: schema53.properties.budgetSpent.properties.currency.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -11345,7 +11637,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             for (const key6 in data32) {
-              if (!func14.call(schema50.properties.items.items.properties, key6)) {
+              if (!func14.call(schema53.properties.items.items.properties, key6)) {
                 const err79 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err79];
@@ -11495,7 +11787,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (data37.scheme !== void 0) {
                   if (!(data37.scheme === "CAV-PS")) {
-                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema50.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
+                    const err93 = { instancePath: instancePath + "/items/" + i0 + "/classification/scheme", schemaPath: "#/properties/items/items/properties/classification/properties/scheme/enum", keyword: "enum", params: { allowedValues: schema53.properties.items.items.properties.classification.properties.scheme.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err93];
                     } else {
@@ -11516,7 +11808,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
                       }
                       errors++;
                     }
-                    if (!pattern8.test(data39)) {
+                    if (!pattern11.test(data39)) {
                       const err95 = { instancePath: instancePath + "/items/" + i0 + "/classification/id", schemaPath: "#/properties/items/items/properties/classification/properties/id/pattern", keyword: "pattern", params: { pattern: "^061[12]\\d{4}-\\d$" }, message: 'must match pattern "^061[12]\\d{4}-\\d$"' };
                       if (vErrors === null) {
                         vErrors = [err95];
@@ -11792,8 +12084,8 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 const len3 = data44.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (!validate119(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
-                    vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+                  if (!validate128(data44[i3], { instancePath: instancePath + "/items/" + i0 + "/additionalClassifications/" + i3, parentData: data44, parentDataProperty: i3, rootData })) {
+                    vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -11866,8 +12158,8 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
             if (data32.contractPeriod !== void 0) {
-              if (!validate84(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
-                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+              if (!validate93(data32.contractPeriod, { instancePath: instancePath + "/items/" + i0 + "/contractPeriod", parentData: data32, parentDataProperty: "contractPeriod", rootData })) {
+                vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
                 errors = vErrors.length;
               }
             }
@@ -11892,8 +12184,8 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.procuringEntity !== void 0) {
-      if (!validate95(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+      if (!validate104(data.procuringEntity, { instancePath: instancePath + "/procuringEntity", parentData: data, parentDataProperty: "procuringEntity", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
@@ -11904,8 +12196,8 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.bankAccount !== void 0) {
-      if (!validate126(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
-        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+      if (!validate135(data.bankAccount, { instancePath: instancePath + "/bankAccount", parentData: data, parentDataProperty: "bankAccount", rootData })) {
+        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
         errors = vErrors.length;
       }
     }
@@ -11943,7 +12235,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (data59.type !== void 0) {
           if (!(data59.type === "lease")) {
-            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema50.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err128 = { instancePath: instancePath + "/contractTerms/type", schemaPath: "#/properties/contractTerms/properties/type/enum", keyword: "enum", params: { allowedValues: schema53.properties.contractTerms.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err128];
             } else {
@@ -11987,7 +12279,7 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-                if (!pattern9.test(data62)) {
+                if (!pattern12.test(data62)) {
                   const err132 = { instancePath: instancePath + "/contractTerms/leaseTerms/leaseDuration", schemaPath: "#/properties/contractTerms/properties/leaseTerms/properties/leaseDuration/pattern", keyword: "pattern", params: { pattern: "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$" }, message: 'must match pattern "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+W)?(?:\\d+D)?|\\d+M(?:\\d+W)?(?:\\d+D)?|\\d+W(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?|\\d+M(?:\\d+(?:\\.\\d+)?S)?|\\d+(?:\\.\\d+)?S))$"' };
                   if (vErrors === null) {
                     vErrors = [err132];
@@ -12078,13 +12370,13 @@ function validate135(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate135.errors = vErrors;
+  validate144.errors = vErrors;
   return errors === 0;
 }
-const landleaseBid = validate143;
-const schema51 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared6" }, "value": { "$ref": "shared11" }, "eligible": { "type": "boolean" } } };
-const schema52 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
-function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBid = validate152;
+const schema54 = { "type": "object", "additionalProperties": false, "required": ["tenderers"], "properties": { "tenderers": { "$ref": "shared7" }, "value": { "$ref": "shared12" }, "eligible": { "type": "boolean" } } };
+const schema55 = { "type": "object", "additionalProperties": false, "required": ["amount"], "properties": { "amount": { "type": "number" }, "currency": { "type": "string", "maxLength": 2e4 }, "valueAddedTaxIncluded": { "type": "boolean" } } };
+function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12162,10 +12454,10 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate145.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
-function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12190,14 +12482,14 @@ function validate143(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+      if (!validate121(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate145(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+      if (!validate154(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
         errors = vErrors.length;
       }
     }
@@ -12221,12 +12513,12 @@ function validate143(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate143.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
-const landleaseBidPatch = validate147;
-const schema53 = { "type": "object", "properties": { "tenderers": { "$ref": "shared6" }, "value": { "$ref": "shared11" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
-function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const landleaseBidPatch = validate156;
+const schema56 = { "type": "object", "properties": { "tenderers": { "$ref": "shared7" }, "value": { "$ref": "shared12" }, "status": { "enum": ["draft", "pending", "active"] }, "qualified": { "type": "boolean" }, "bidNumber": { "type": "integer", "minimum": 1 } }, "additionalProperties": false };
+function validate156(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12242,21 +12534,21 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tenderers !== void 0) {
-      if (!validate112(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
-        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+      if (!validate121(data.tenderers, { instancePath: instancePath + "/tenderers", parentData: data, parentDataProperty: "tenderers", rootData })) {
+        vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
         errors = vErrors.length;
       }
     }
     if (data.value !== void 0) {
-      if (!validate145(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
-        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+      if (!validate154(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
         errors = vErrors.length;
       }
     }
     if (data.status !== void 0) {
       let data2 = data.status;
       if (!(data2 === "draft" || data2 === "pending" || data2 === "active")) {
-        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema53.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err1 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema56.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12308,12 +12600,12 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
-const lot = validate150;
-const schema54 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared19" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
-function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const lot = validate159;
+const schema57 = { "type": "object", "additionalProperties": false, "required": ["lotIdentifier", "title", "lotCustodian", "assets"], "properties": { "lotIdentifier": { "type": "string", "maxLength": 200, "minLength": 1 }, "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "title_en": { "type": "string", "maxLength": 2e3 }, "title_ru": { "type": "string", "maxLength": 2e3 }, "description": { "type": "string", "maxLength": 2e4 }, "description_en": { "type": "string", "maxLength": 2e4 }, "description_ru": { "type": "string", "maxLength": 2e4 }, "lotCustodian": { "$ref": "shared20" }, "assets": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 }, "minItems": 1, "uniqueItems": true, "x-messages": { "uniqueItems": "Assets should be unique" } }, "sandboxParameters": { "type": "string", "maxLength": 2e3 }, "lotType": { "enum": ["basic"] }, "mode": { "enum": ["test"] }, "status": { "enum": ["draft", "pending", "verification", "active.salable", "active.awaiting", "active.auction", "pending.sold", "sold", "recomposed", "pending.dissolution", "dissolved", "pending.deleted", "deleted"] }, "auctions": { "type": "array", "maxItems": 100, "items": { "type": "string", "pattern": "^[0-9a-f]{32}$", "maxLength": 2e4 } } } };
+function validate159(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12354,7 +12646,7 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func14.call(schema54.properties, key0)) {
+      if (!func14.call(schema57.properties, key0)) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
@@ -12652,7 +12944,7 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.lotType !== void 0) {
       if (!(data.lotType === "basic")) {
-        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema54.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
+        const err30 = { instancePath: instancePath + "/lotType", schemaPath: "#/properties/lotType/enum", keyword: "enum", params: { allowedValues: schema57.properties.lotType.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -12663,7 +12955,7 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.mode !== void 0) {
       if (!(data.mode === "test")) {
-        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema54.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema57.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -12675,7 +12967,7 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data13 = data.status;
       if (!(data13 === "draft" || data13 === "pending" || data13 === "verification" || data13 === "active.salable" || data13 === "active.awaiting" || data13 === "active.auction" || data13 === "pending.sold" || data13 === "sold" || data13 === "recomposed" || data13 === "pending.dissolution" || data13 === "dissolved" || data13 === "pending.deleted" || data13 === "deleted")) {
-        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema54.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err32 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema57.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -12747,12 +13039,12 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
-const prolongation = validate152;
-const schema55 = { "type": "object", "additionalProperties": false, "required": ["decisionID", "description", "datePublished", "reason"], "properties": { "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 10 }, "datePublished": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "reason": { "enum": ["dgfPaymentImpossibility", "dgfLackOfDocuments", "dgfLegalObstacles", "other"] } } };
-function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const prolongation = validate161;
+const schema58 = { "type": "object", "additionalProperties": false, "required": ["decisionID", "description", "datePublished", "reason"], "properties": { "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 10 }, "datePublished": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "reason": { "enum": ["dgfPaymentImpossibility", "dgfLackOfDocuments", "dgfLegalObstacles", "other"] } } };
+function validate161(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -12899,7 +13191,7 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.reason !== void 0) {
       let data3 = data.reason;
       if (!(data3 === "dgfPaymentImpossibility" || data3 === "dgfLackOfDocuments" || data3 === "dgfLegalObstacles" || data3 === "other")) {
-        const err14 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema55.properties.reason.enum }, message: "must be equal to one of the allowed values" };
+        const err14 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema58.properties.reason.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -12917,12 +13209,12 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate161.errors = vErrors;
   return errors === 0;
 }
-const prolongationPatch = validate153;
-const schema56 = { "type": "object", "additionalProperties": false, "properties": { "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 10 }, "datePublished": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "reason": { "enum": ["dgfPaymentImpossibility", "dgfLackOfDocuments", "dgfLegalObstacles", "other"] }, "status": { "enum": ["draft", "applied"] } } };
-function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const prolongationPatch = validate162;
+const schema59 = { "type": "object", "additionalProperties": false, "properties": { "decisionID": { "type": "string", "maxLength": 200, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4, "minLength": 10 }, "datePublished": { "type": "string", "format": "date-time", "maxLength": 2e4 }, "reason": { "enum": ["dgfPaymentImpossibility", "dgfLackOfDocuments", "dgfLegalObstacles", "other"] }, "status": { "enum": ["draft", "applied"] } } };
+function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -13033,7 +13325,7 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.reason !== void 0) {
       let data3 = data.reason;
       if (!(data3 === "dgfPaymentImpossibility" || data3 === "dgfLackOfDocuments" || data3 === "dgfLegalObstacles" || data3 === "other")) {
-        const err10 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema56.properties.reason.enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/enum", keyword: "enum", params: { allowedValues: schema59.properties.reason.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -13045,7 +13337,7 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data4 = data.status;
       if (!(data4 === "draft" || data4 === "applied")) {
-        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema56.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema59.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -13063,12 +13355,12 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate162.errors = vErrors;
   return errors === 0;
 }
-const question = validate154;
-const schema57 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared19" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
-function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const question = validate163;
+const schema60 = { "type": "object", "additionalProperties": false, "required": ["title", "author"], "properties": { "title": { "type": "string", "maxLength": 2e3, "minLength": 1 }, "description": { "type": "string", "maxLength": 2e4 }, "author": { "$ref": "shared20" }, "questionOf": { "enum": ["tender", "item", "lot"] }, "relatedItem": { "type": "string", "maxLength": 200, "minLength": 1 } } };
+function validate163(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -13163,7 +13455,7 @@ function validate154(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.questionOf !== void 0) {
       let data3 = data.questionOf;
       if (!(data3 === "tender" || data3 === "item" || data3 === "lot")) {
-        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema57.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/questionOf", schemaPath: "#/properties/questionOf/enum", keyword: "enum", params: { allowedValues: schema60.properties.questionOf.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -13212,18 +13504,18 @@ function validate154(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate154.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
-const subscription = validate156;
-const schema58 = { "type": "object", "properties": { "url": { "type": "string", "minLength": 1, "maxLength": 2048 }, "events": { "$ref": "shared7" }, "description": { "type": "string", "maxLength": 500 } }, "required": ["url", "events"], "additionalProperties": false };
-const schema59 = { "type": "array", "minItems": 1, "maxItems": 20, "uniqueItems": true, "items": { "$ref": "shared0" } };
-const schema60 = { "enum": ["*", "lot.*", "asset.*", "auction.*", "lot.created", "lot.updated", "asset.created", "asset.updated", "auction.created", "auction.updated"] };
-function validate158(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const subscription = validate165;
+const schema61 = { "type": "object", "properties": { "url": { "type": "string", "minLength": 1, "maxLength": 2048 }, "events": { "$ref": "shared8" }, "description": { "type": "string", "maxLength": 500 } }, "required": ["url", "events"], "additionalProperties": false };
+const schema62 = { "type": "array", "minItems": 1, "maxItems": 20, "uniqueItems": true, "items": { "$ref": "shared0" } };
+const schema63 = { "enum": ["*", "lot.*", "asset.*", "auction.*", "lot.created", "lot.updated", "asset.created", "asset.updated", "auction.created", "auction.updated"] };
+function validate167(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(data === "*" || data === "lot.*" || data === "asset.*" || data === "auction.*" || data === "lot.created" || data === "lot.updated" || data === "asset.created" || data === "asset.updated" || data === "auction.created" || data === "auction.updated")) {
-    const err0 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema60.enum }, message: "must be equal to one of the allowed values" };
+    const err0 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema63.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -13231,11 +13523,11 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate158.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
 const func0 = runtime.equal;
-function validate157(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate166(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
@@ -13259,8 +13551,8 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
     }
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate158(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
-        vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+      if (!validate167(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData })) {
+        vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
         errors = vErrors.length;
       }
     }
@@ -13291,10 +13583,10 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
-function validate156(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate165(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -13359,8 +13651,8 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.events !== void 0) {
-      if (!validate157(data.events, { instancePath: instancePath + "/events", parentData: data, parentDataProperty: "events", rootData })) {
-        vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+      if (!validate166(data.events, { instancePath: instancePath + "/events", parentData: data, parentDataProperty: "events", rootData })) {
+        vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
         errors = vErrors.length;
       }
     }
@@ -13395,12 +13687,12 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate165.errors = vErrors;
   return errors === 0;
 }
-const subscriptionPatch = validate161;
-const schema61 = { "type": "object", "properties": { "url": { "type": "string", "minLength": 1, "maxLength": 2048 }, "events": { "$ref": "shared7" }, "description": { "type": "string", "maxLength": 500 }, "status": { "enum": ["active", "disabled"] } }, "additionalProperties": false };
-function validate161(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const subscriptionPatch = validate170;
+const schema64 = { "type": "object", "properties": { "url": { "type": "string", "minLength": 1, "maxLength": 2048 }, "events": { "$ref": "shared8" }, "description": { "type": "string", "maxLength": 500 }, "status": { "enum": ["active", "disabled"] } }, "additionalProperties": false };
+function validate170(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -13447,8 +13739,8 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.events !== void 0) {
-      if (!validate157(data.events, { instancePath: instancePath + "/events", parentData: data, parentDataProperty: "events", rootData })) {
-        vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+      if (!validate166(data.events, { instancePath: instancePath + "/events", parentData: data, parentDataProperty: "events", rootData })) {
+        vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
         errors = vErrors.length;
       }
     }
@@ -13477,7 +13769,7 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "active" || data3 === "disabled")) {
-        const err6 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema61.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema64.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -13495,12 +13787,12 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate161.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
-const subscriptionReplay = validate163;
-const schema62 = { "type": "object", "properties": { "after": { "type": "string", "minLength": 1, "maxLength": 200 } }, "required": ["after"], "additionalProperties": false };
-function validate163(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+const subscriptionReplay = validate172;
+const schema65 = { "type": "object", "properties": { "after": { "type": "string", "minLength": 1, "maxLength": 200 } }, "required": ["after"], "additionalProperties": false };
+function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -13564,7 +13856,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 export {
@@ -13576,6 +13868,7 @@ export {
   bounceDecision,
   bounceItem,
   bounceRelatedProcess,
+  calendarChange,
   cancellation,
   cancellationPatch,
   contractPatch,
