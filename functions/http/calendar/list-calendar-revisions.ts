@@ -11,6 +11,7 @@ export const handler = httpHandler(async (req) => ({
     id: CALENDAR_NAME,
     idPattern: /^ukraine$/,
     query: req.query,
+    principal: req.principal,
     path: req.path,
     baseUrl: req.baseUrl,
   }),
