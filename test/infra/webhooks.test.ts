@@ -33,8 +33,11 @@ describe('webhook deliveries in AWS', () => {
     expect(filters).toEqual([{ dynamodb: { NewImage: { entity: { S: ['revision'] } } } }]);
     expect(filters).toEqual(CHANGE_FILTERS);
     expect(JSON.stringify(pipe!.Properties.Source)).toContain('StreamArn');
-    const queues = ofType(bots, 'AWS::SQS::Queue').filter(([id]) => id.startsWith('WebhookChanges'));
-    expect(queues).toHaveLength(3);
+    // The queue, its dead-letter queue, and the pipe's own dead-letter queue (a stream source's failures: standard SQS).
+    const queues = ofType(bots, 'AWS::SQS::Queue').filter(
+      ([id]) => id.startsWith('WebhookChanges') && !id.startsWith('WebhookChangesPipeDeadLetters'),
+    );
+    expect(queues).toHaveLength(2);
     const [[queueId, queue]] = queues.filter(([, q]) => q.Properties.RedrivePolicy);
     expect(queue!.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
     expect(pipe!.Properties.Target).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
