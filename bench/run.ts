@@ -13,7 +13,8 @@
  *    time with BENCH_SCALE_LOTS lots in the table against 1 000, and one concierge run with 10 000 idle lots and 10 due.
  *
  * 4. Room: `npm run bench -- --room` runs only the auction room under load (bench/room/room-load.ts: one auction with
- *    100 bidder and 1,000 observer connections by default, sizes from ROOM_* variables) and replaces only its section;
+ *    100 bidder and 1,000 observer connections by default, sizes from ROOM_* variables, `--observers N` the observers,
+ *    who watch through the broadcast: AppSync Events' protocol, its local stand-in) and replaces only its section;
  *    a full run keeps the Room sections it finds.
  *
  * 5. Feed freshness: how long after its answer a change first shows in a listing page (the settle window's cost,
@@ -81,6 +82,9 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 // 1. Bundles and cold imports, first, while nothing else runs on the machine.
 
 if (process.argv.includes('--room')) {
+  // `--observers N`: the observer connections of each auction (ROOM_OBSERVERS).
+  const observers = process.argv.indexOf('--observers');
+  if (observers > 0) process.env.ROOM_OBSERVERS = process.argv[observers + 1];
   // `npm run bench -- --room`: only the auction room under load (bench/room/room-load.ts, sizes from ROOM_* variables);
   // replaces only the Room section of that size in bench/RESULTS.md.
   const room = await import('./room/room-load.ts');

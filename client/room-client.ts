@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { BidderView, PublicRoomDocument } from '../functions/domain/room/model.ts';
 import type {
@@ -46,6 +47,21 @@ export interface RoomClientOptions {
   perMessageDeflate?: boolean;
 }
 
+/**
+ * The observers' broadcast (AppSync Events in AWS, its stand-in locally: lib/local/event-api.ts): its real-time
+ * endpoint (`wss://<realtime domain>/event/realtime`), the API key anyone may subscribe with, and the host the key
+ * belongs to (the API's HTTP domain in AWS; the endpoint's host by default).
+ */
+export interface Broadcast {
+  url: string;
+  apiKey: string;
+  host?: string;
+}
+
+/** AppSync Events' subprotocol, and its authorization in a `header-` subprotocol (base64url JSON of the headers). */
+export const EVENTS_SUBPROTOCOL = 'aws-appsync-event-ws';
+const authorization = (b: Broadcast) => ({ host: b.host ?? new URL(b.url).host, 'x-api-key': b.apiKey });
+
 const isRoom = (m: Received): m is RoomUpdate => m.type === 'room';
 
 const parseBody = (text: string): unknown => {
@@ -64,9 +80,16 @@ export class RoomClient {
   private constructor(
     private readonly ws: WebSocket,
     take: RoomClientOptions['take'],
+    /** A broadcast subscription's id: its `data` messages carry the room's messages (each event a JSON text). */
+    subscription?: string,
   ) {
     ws.on('message', (data) => {
-      const text = data.toString('utf8');
+      let text = data.toString('utf8');
+      if (subscription !== undefined) {
+        const message = JSON.parse(text) as { type: string; id?: string; event?: string };
+        if (message.type !== 'data' || message.id !== subscription || typeof message.event !== 'string') return;
+        text = message.event;
+      }
       if (take?.(text)) return;
       this.messages.push(JSON.parse(text) as Received);
       for (const wake of this.waiters.splice(0)) wake();
@@ -98,6 +121,44 @@ export class RoomClient {
         res.on('end', () => reject({ status: res.statusCode ?? 0, body: parseBody(text) } satisfies Refused));
       });
       ws.once('error', (error) => reject(error));
+    });
+  }
+
+  /**
+   * An observer on the broadcast: connects (the API key in the `header-` subprotocol), `connection_init`, then
+   * subscribes to the auction's channel (`/rooms/<auction id>`). From then on every change of the room arrives as a
+   * `room` message, as on the room's socket; nothing is sent to the room (an observer has nothing to say). The room
+   * publishes changes only: the current document is the next change's (or the room socket's `resume`).
+   */
+  static observe(broadcast: Broadcast, auctionId: string, { take }: Pick<RoomClientOptions, 'take'> = {}) {
+    const header = Buffer.from(JSON.stringify(authorization(broadcast))).toString('base64url');
+    return new Promise<RoomClient>((resolve, reject) => {
+      const ws = new WebSocket(broadcast.url, [EVENTS_SUBPROTOCOL, `header-${header}`], { perMessageDeflate: false });
+      const id = randomUUID();
+      const fail = (why: unknown) => {
+        ws.terminate();
+        reject(why instanceof Error ? why : new Error(`the broadcast refused: ${JSON.stringify(why)}`));
+      };
+      const setup = (data: WebSocket.RawData) => {
+        const message = JSON.parse(data.toString('utf8')) as { type: string; id?: string; errors?: unknown };
+        if (message.type === 'connection_ack')
+          ws.send(
+            JSON.stringify({
+              type: 'subscribe',
+              id,
+              channel: `/rooms/${auctionId}`,
+              authorization: authorization(broadcast),
+            }),
+          );
+        else if (message.type === 'subscribe_success' && message.id === id) {
+          ws.off('message', setup);
+          resolve(new RoomClient(ws, take, id));
+        } else if (message.type.endsWith('_error') || message.type === 'error') fail(message);
+      };
+      ws.on('message', setup);
+      ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
+      ws.once('unexpected-response', (_req, res) => fail(new Error(`the broadcast refused: HTTP ${res.statusCode}`)));
+      ws.once('error', fail);
     });
   }
 

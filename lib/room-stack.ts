@@ -1,6 +1,7 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Expiration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AppSyncAuthorizationType, EventApi } from 'aws-cdk-lib/aws-appsync';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -22,7 +23,7 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { ROOM_BOT_SCHEDULE, roomLambdas } from '../functions/room/lambdas.ts';
+import { ROOM_BOT_SCHEDULE, ROOM_NAMESPACE, roomLambdas } from '../functions/room/lambdas.ts';
 import { CONNECTION_PARTITION } from '../functions/store/table-design.ts';
 import { TELEMETRY } from '../functions/runtime/telemetry.ts';
 import { AppFunction } from './app-function.ts';
@@ -74,6 +75,11 @@ export class RoomStack extends Stack {
    * `wss://<api id>.execute-api.<region>.amazonaws.com/live`.
    */
   readonly socketUrl: string;
+  /**
+   * The observers' broadcast (AppSync Events): its real-time endpoint (`wss://<realtime domain>/event/realtime`) and
+   * the API key observers subscribe with (public by design: it only lets one read the rooms' public documents).
+   */
+  readonly events: EventApi;
 
   constructor(scope: Construct, id: string, props: RoomStackProps) {
     super(scope, id, props);
@@ -120,6 +126,32 @@ export class RoomStack extends Stack {
       }),
     };
 
+    // Observers: one publish per change to the room's channel, fanned out by AppSync Events (docs/DESIGN.md says why).
+    // Anyone may connect and subscribe with the API key; only IAM (the room Lambdas that change rooms) may publish.
+    this.events = new EventApi(this, 'RoomEvents', {
+      apiName: `${this.stackName}-room-events`,
+      authorizationConfig: {
+        authProviders: [
+          // The longest an API key may live (365 days): a deploy within the year renews it (docs/operations.md).
+          {
+            authorizationType: AppSyncAuthorizationType.API_KEY,
+            apiKeyConfig: { name: 'observers', expires: Expiration.after(Duration.days(365)) },
+          },
+          { authorizationType: AppSyncAuthorizationType.IAM },
+        ],
+        connectionAuthModeTypes: [AppSyncAuthorizationType.API_KEY, AppSyncAuthorizationType.IAM],
+        defaultPublishAuthModeTypes: [AppSyncAuthorizationType.IAM],
+        defaultSubscribeAuthModeTypes: [AppSyncAuthorizationType.API_KEY],
+      },
+    });
+    const rooms = this.events.addChannelNamespace('Rooms', {
+      channelNamespaceName: ROOM_NAMESPACE,
+      authorizationConfig: {
+        publishAuthModeTypes: [AppSyncAuthorizationType.IAM],
+        subscribeAuthModeTypes: [AppSyncAuthorizationType.API_KEY],
+      },
+    });
+
     const fn = new Map<string, AppFunction>();
     for (const lambda of roomLambdas) {
       const made = new AppFunction(this, `Room${lambda.name}`, {
@@ -162,6 +194,11 @@ export class RoomStack extends Stack {
       // Who answers or tells connections (PostToConnection, DeleteConnection): not $connect and $disconnect, which
       // only answer the handshake and forget the connection.
       if (lambda.kind !== 'route' || lambda.messages) this.api.grantManageConnections(made);
+      if (lambda.publishes) {
+        // The publisher: appsync:EventPublish on the rooms' namespace, and nothing else of the Event API.
+        made.addEnvironment('ROOM_EVENTS_HOST', this.events.httpDns);
+        rooms.grantPublish(made);
+      }
       if (lambda.route)
         this.api.addRoute(lambda.route, {
           integration: new WebSocketLambdaIntegration(`Room${lambda.name}Integration`, made),
@@ -285,6 +322,10 @@ export class RoomStack extends Stack {
       { runbook: 'roomSocketLatency', evaluationPeriods: 3 },
     );
 
+    new CfnOutput(this, 'RoomEventsUrl', {
+      value: `wss://${this.events.realtimeDns}/event/realtime`,
+      description: "The observers' broadcast (AppSync Events): subscribe to /rooms/<auction id> with the API key",
+    });
     new CfnOutput(this, 'RoomUrl', {
       value: this.socketUrl,
       description: 'The auction room WebSocket endpoint: connect with ?auction_id=<id> (and a bidder link parameters)',

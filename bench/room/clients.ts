@@ -10,16 +10,28 @@
  * Each connection is the room client the CLI and the tests use (client/room-client.ts), which leaves the room
  * documents to this file (`take`) and keeps the answers.
  */
-import { RoomClient, type RoomDocument } from '../../client/room-client.ts';
+import { type Broadcast, RoomClient, type RoomDocument } from '../../client/room-client.ts';
 import type { Stage } from '../../functions/domain/room/model.ts';
 
 export type Command =
-  | { op: 'open'; conns: { id: number; auction: number; url: string; bidder: boolean }[] }
+  | { op: 'open'; conns: Spec[] }
   | { op: 'resume' }
   | { op: 'bid'; key: string; id: number; above: number; timeoutMs: number }
   | { op: 'seen'; key: string; auction: number; version: number; timeoutMs: number }
   | { op: 'final'; key: string; auction: number; timeoutMs: number }
   | { op: 'close' };
+
+/**
+ * A connection to open: a bidder's (or, with ROOM_OBSERVE=socket, an observer's) on the room's socket at `url`; an
+ * observer's on the broadcast (AppSync Events' protocol, the local stand-in) when `broadcast` names it.
+ */
+export interface Spec {
+  id: number;
+  auction: number;
+  url: string;
+  bidder: boolean;
+  broadcast?: Broadcast & { auctionId: string };
+}
 
 export type Reply =
   | { op: 'opened'; failed: string[] }
@@ -42,6 +54,8 @@ const VERSION = /"version":(\d+)/;
 
 interface Conn {
   id: number;
+  /** On the room's socket (resumes for the current document); else on the broadcast (told changes only). */
+  socket: boolean;
   auction: number;
   bidder: boolean;
   client: RoomClient;
@@ -56,7 +70,6 @@ interface Conn {
 }
 
 const conns = new Map<number, Conn>();
-let withDocument = 0;
 let watchEnd = false;
 const byAuction = new Map<number, Conn[]>();
 const send = (reply: Reply): void => void process.send!(reply);
@@ -66,7 +79,6 @@ function onMessage(c: Conn, text: string): boolean {
   if (!text.startsWith('{"type":"room"')) return false;
   const at = now();
   const version = Number(VERSION.exec(text)?.[1] ?? 0);
-  if (c.last === undefined) withDocument++;
   c.last = text;
   if (watchEnd) c.over = text.includes('"namesRevealed":true') && text.includes('"ended":{');
   if (c.bidder || PARSE_ALL) c.doc = JSON.parse(text).document;
@@ -97,11 +109,15 @@ function until(scope: string, done: () => boolean, timeoutMs: number): Promise<v
   });
 }
 
-async function open(spec: { id: number; auction: number; url: string; bidder: boolean }): Promise<void> {
-  // The room sends nothing before the connection's first message, so no document comes before `c` is set.
+async function open(spec: Spec): Promise<void> {
+  // The room sends nothing before the connection's first message (nor the broadcast before a change), so no document
+  // comes before `c` is set.
   let c: Conn | undefined;
-  const client = await RoomClient.open(spec.url, { perMessageDeflate: false, take: (text) => onMessage(c!, text) });
-  c = { ...spec, client, max: 0, told: new Map() };
+  const take = (text: string) => onMessage(c!, text);
+  const client = spec.broadcast
+    ? await RoomClient.observe(spec.broadcast, spec.broadcast.auctionId, { take })
+    : await RoomClient.open(spec.url, { perMessageDeflate: false, take });
+  c = { ...spec, socket: !spec.broadcast, client, max: 0, told: new Map() };
   conns.set(c.id, c);
   byAuction.set(c.auction, [...(byAuction.get(c.auction) ?? []), c]);
 }
@@ -124,8 +140,9 @@ async function handle(command: Command): Promise<void> {
       return send({ op: 'opened', failed: failed.slice(0, 5) });
     }
     case 'resume': {
-      for (const c of conns.values()) c.client.send({ action: 'resume' });
-      await until('all', () => withDocument === conns.size, 600_000);
+      const onSocket = [...conns.values()].filter((c) => c.socket);
+      for (const c of onSocket) c.client.send({ action: 'resume' });
+      await until('all', () => onSocket.every((c) => c.last !== undefined), 600_000);
       return send({ op: 'resumed' });
     }
     case 'bid': {

@@ -22,12 +22,14 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket, { WebSocketServer } from 'ws';
+import { RoomClient } from '../../client/room-client.ts';
+import { LOCAL_EVENTS_API_KEY } from '../../lib/local/event-api.ts';
 import { startLocalRuntime } from '../../functions/runtime/config.ts';
 import { freePort, startDynamoDbLocal } from '../../lib/local/dynamodb-local.ts';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../test/support/auctions.ts';
 import { client } from '../../test/support/http.ts';
 import { linkOf } from '../../test/integration/room/room-helpers.ts';
-import type { Command, Reply } from './clients.ts';
+import type { Command, Reply, Spec } from './clients.ts';
 import { placeOf, type ProfileNode, startServer } from '../local-server.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -44,6 +46,8 @@ export interface RoomLoadSettings {
   /** The sandbox accelerator: a landlease round lasts 180 s / it, a pause 10 s / it, the whole auction 30 min / it. */
   accelerator: number;
   profile: boolean;
+  /** Where observers watch: the broadcast (AppSync Events' stand-in, the default) or the room's socket (as before). */
+  observe: 'broadcast' | 'socket';
 }
 
 export const roomLoadSettings = (env = process.env): RoomLoadSettings => ({
@@ -54,6 +58,7 @@ export const roomLoadSettings = (env = process.env): RoomLoadSettings => ({
   clients: Number(env.ROOM_CLIENTS ?? 3),
   accelerator: Number(env.ROOM_ACCELERATOR ?? 20),
   profile: env.ROOM_PROFILE === '1',
+  observe: env.ROOM_OBSERVE === 'socket' ? 'socket' : 'broadcast',
 });
 
 export interface Percentiles {
@@ -78,6 +83,8 @@ export interface RoomLoadFigures {
   delivered: number;
   expected: number;
   lost: number;
+  /** Publishes to the observers' channel per accepted bid (each counted by a subscriber of every room channel). */
+  publishesPerBid: number;
   winners: number[];
   finalEqual: boolean;
   finalEnded: number;
@@ -217,7 +224,8 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
 
   // The connections, spread over the client processes: bidders by their participation links, then observers.
   const wsBase = `${url.replace(/^http/, 'ws')}/room`;
-  const specs: { id: number; auction: number; url: string; bidder: boolean }[] = [];
+  const specs: Spec[] = [];
+  const broadcast = { url: `${url.replace(/^http/, 'ws')}/event/realtime`, apiKey: LOCAL_EVENTS_API_KEY };
   const bidderConns: number[][] = auctions.map(() => []);
   for (const [k, a] of auctions.entries()) {
     for (const bid of bids[k]) {
@@ -231,8 +239,24 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
       });
     }
     for (let i = 0; i < settings.observers; i++)
-      specs.push({ id: specs.length, auction: k, url: `${wsBase}?auction_id=${a.id}`, bidder: false });
+      specs.push({
+        id: specs.length,
+        auction: k,
+        url: `${wsBase}?auction_id=${a.id}`,
+        bidder: false,
+        ...(settings.observe === 'broadcast' && { broadcast: { ...broadcast, auctionId: a.id } }),
+      });
   }
+  // Every publish, on every room channel (a wildcard subscription): how many a bid costs.
+  const publishes = new Map<string, number>();
+  const counter = await RoomClient.observe(broadcast, '*', {
+    take: (text) => {
+      const version = /"version":(\d+)/.exec(text)?.[1];
+      const auction = /"auctionId":"(\w+)"/.exec(text)?.[1];
+      publishes.set(`${auction} ${version}`, (publishes.get(`${auction} ${version}`) ?? 0) + 1);
+      return true;
+    },
+  });
   const holder = (id: number) => clients[id % clients.length];
   const setupS = (performance.now() - started) / 1000;
   const connecting = performance.now();
@@ -253,6 +277,7 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
   const perAuctionP99: number[] = [];
   const window = { from: process.hrtime.bigint() / 1000n, to: 0n };
   const acknowledged: number[][] = auctions.map(() => []);
+  const bidVersions: string[] = [];
   let refused = 0;
   let delivered = 0;
   let key = 0;
@@ -276,6 +301,7 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
         }
         above = bid.amount;
         acknowledged[k].push(bid.amount);
+        bidVersions.push(`${auctions[k].id} ${bid.version + 1}`);
         const seen = await Promise.all(
           clients.map((c) =>
             c.ask<Extract<Reply, { op: 'seen' }>>({
@@ -331,6 +357,7 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
     if (acknowledged[k].length && posted !== top) lost++;
   }
   const finalEqual = finals.every((f) => Object.keys(f.results).length === 1);
+  counter.close();
   await Promise.all(clients.map((c) => c.child.send({ op: 'close' })));
   const loadAfter = loadavg();
   server.kill('SIGTERM');
@@ -353,6 +380,9 @@ export async function runRoomLoad(settings = roomLoadSettings()): Promise<RoomLo
     delivered,
     expected: acknowledged.reduce((s, a) => s + a.length * (settings.bidders + settings.observers), 0),
     lost,
+    publishesPerBid: round2(
+      bidVersions.reduce((sum, v) => sum + (publishes.get(v) ?? 0), 0) / (bidVersions.length || 1),
+    ),
     winners,
     finalEqual,
     finalEnded: finals.reduce((s, f) => s + f.ended, 0),
@@ -499,6 +529,7 @@ export function roomLines(f: RoomLoadFigures): string[] {
     `  accepted bids ${f.accepted} (${s.bids} per auction asked; ${f.refused} refused)`,
     `  bid accepted -> every connection told: ${fmt(f.fromAccepted)} (worst auction's p99 ${round2(f.worstAuctionP99)} ms)`,
     `  bid sent -> every connection told:     ${fmt(f.fromSent)}`,
+    `  observers on the ${s.observe}; publishes to the observers' channel per accepted bid ${f.publishesPerBid}`,
     `  deliveries ${f.delivered} of ${f.expected}; bids lost ${f.lost}; winners per auction ${[...new Set(f.winners)].join(', ')}; final documents equal ${f.finalEqual} (${f.finalEnded} of ${f.connections} ended, names revealed)`,
     `  final room message: ${f.messageBytes[0]} bytes to an observer, ${f.messageBytes[1]} to a bidder`,
     `  raw conditional write (DynamoDB Local UpdateItem): ${fmt(f.rawWrite)}`,
@@ -522,7 +553,7 @@ export function roomSection(f: RoomLoadFigures): string {
     '',
     `\`npm run bench -- --room\` (bench/room/room-load.ts) on ${f.at}: \`npm start\`'s server (bin/serve.ts, its own DynamoDB Local in ` +
       `memory) in one process, the ${n(f.connections)} WebSocket connections in ${s.clients} client processes (bench/room/clients.ts), the driver in another; ` +
-      `all on this machine's ${f.cpus} CPUs. ROOM_AUCTIONS=${s.auctions} ROOM_BIDDERS=${s.bidders} ROOM_OBSERVERS=${s.observers} ROOM_BIDS=${s.bids} ` +
+      `all on this machine's ${f.cpus} CPUs. ROOM_AUCTIONS=${s.auctions} ROOM_BIDDERS=${s.bidders} ROOM_OBSERVERS=${s.observers} ROOM_BIDS=${s.bids} ROOM_OBSERVE=${s.observe} ` +
       `ROOM_CLIENTS=${s.clients} ROOM_ACCELERATOR=${s.accelerator}. Each landlease auction has ${s.bidders} real bids (one bidder connection each, ` +
       "by its participation link); its bidders take turns bidding each new round's amount as soon as it opens; the auctions run at once. " +
       '"Told": a room message of the new version (or newer) arrived on the connection; times on one clock across the processes.',
@@ -533,6 +564,8 @@ export function roomSection(f: RoomLoadFigures): string {
     `| accepted bids | ${f.accepted} (${s.bids} per auction asked; ${f.refused} refused) |`,
     `| bid accepted (its answer at the bidder) → every connection told | ${ms(f.fromAccepted)}${s.auctions > 1 ? `; slowest auction's p99 ${round2(f.worstAuctionP99)} ms` : ''} |`,
     `| bid sent → every connection told | ${ms(f.fromSent)} |`,
+    `| observers watch | ${s.observe === 'broadcast' ? "the broadcast (AppSync Events' protocol: the local stand-in, lib/local/event-api.ts)" : "the room's socket (one PostToConnection each)"} |`,
+    `| publishes to the observers' channel per accepted bid | ${f.publishesPerBid} |`,
     `| deliveries received / expected | ${n(f.delivered)} / ${n(f.expected)} |`,
     `| bids lost | ${f.lost} |`,
     `| winners per auction | ${[...new Set(f.winners)].join(', ')} |`,

@@ -61,7 +61,12 @@ export async function bid(
   if (!audience || !judged.change) return;
   const { room, heardBy } = judged.change;
   if (heardBy === 'bidder')
-    return tell(ctx, room, { ...audience, connections: audience.connections.filter((c) => c.bidderId === bidderId) });
+    return tell(
+      ctx,
+      room,
+      { ...audience, connections: audience.connections.filter((c) => c.bidderId === bidderId) },
+      false,
+    );
   // The timer is armed while everyone is told; both finish before the handler does (a Lambda frozen mid-fan-out
   // would tell the rest at its next call).
   const order = orderOf(ctx, room);

@@ -5,6 +5,9 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { parseInstant } from '#domain/kernel/time.ts';
 import type { RoomPorts, TimerOrder } from '#domain/room/ports.ts';
 import { config } from '#runtime/config.ts';
@@ -12,7 +15,8 @@ import { observeClient } from '#store/aws-calls.ts';
 
 /**
  * The room's ports (domain/room/ports.ts `RoomPorts`) in AWS: a message to a connection is API Gateway's
- * PostToConnection, the room's next timer a Step Functions execution. The local runtime (lib/local/room-server.ts,
+ * PostToConnection, a publish to the observers AppSync Events' HTTP publish (POST /event, signed with the Lambda's
+ * role: appsync:EventPublish), the room's next timer a Step Functions execution. The local runtime (lib/local/room-server.ts,
  * never AWS) installs its own: the `ws` server's sockets and in-process timers that call the same transition handler.
  */
 
@@ -44,7 +48,61 @@ const managementApi = () => {
 const isGone = (error: unknown) =>
   error instanceof GoneException || (error as { name?: string }).name === 'GoneException';
 
+/** SHA-256 (and its HMAC) for SigV4, from node:crypto: the SDK's checksum interface. */
+type Data = string | ArrayBuffer | ArrayBufferView;
+const bytes = (data: Data) =>
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : new Uint8Array(data);
+class Sha256 {
+  private hash: Hash | Hmac;
+  constructor(private readonly secret?: Data) {
+    this.hash = this.fresh();
+  }
+  private fresh = () => (this.secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(this.secret)));
+  update(data: Data) {
+    this.hash.update(bytes(data));
+  }
+  async digest() {
+    return new Uint8Array(this.hash.digest());
+  }
+  reset() {
+    this.hash = this.fresh();
+  }
+}
+
+let signer: SignatureV4 | undefined;
+
+/** AppSync Events' publish: the channel and its events (each a JSON text), as its HTTP endpoint takes them. */
+async function publishEvent(channel: string, event: string): Promise<void> {
+  const host = config().roomEventsHost;
+  if (!host) throw new Error('the room: ROOM_EVENTS_HOST is not set');
+  signer ??= new SignatureV4({
+    service: 'appsync',
+    region: config().awsRegion ?? 'eu-central-1',
+    credentials: defaultProvider(),
+    sha256: Sha256,
+  });
+  const body = JSON.stringify({ channel, events: [event] });
+  const signed = await signer.sign({
+    method: 'POST',
+    protocol: 'https:',
+    hostname: host,
+    path: '/event',
+    headers: { host, 'content-type': 'application/json' },
+    body,
+  });
+  const res = await fetch(`https://${host}/event`, { method: 'POST', headers: signed.headers, body });
+  const answer = (await res.json().catch(() => ({}))) as { failed?: unknown[] };
+  // A 200 may still name events it refused (`failed`): both are failures here.
+  if (!res.ok || answer.failed?.length)
+    throw new Error(`AppSync Events publish: ${res.status} ${JSON.stringify(answer)}`);
+}
+
 const awsPorts: RoomPorts = {
+  publish: publishEvent,
   async send(connectionId, message) {
     try {
       await managementApi().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: message }));

@@ -12,6 +12,7 @@ import {
 } from '#domain/room/engine.ts';
 import type { RoomPorts, RoomStore, TimerOrder } from '#domain/room/ports.ts';
 import { log } from '#runtime/observability.ts';
+import { roomChannel } from './lambdas.ts';
 
 /**
  * The auction room's use cases over their ports: the pure rules (domain/room/engine.ts) over the room's items
@@ -132,18 +133,30 @@ export const audienceOf = async (ctx: RoomContext, auctionId: string): Promise<A
   return { connections, sealed };
 };
 
-/** Every connection of the room gets its document; connections API Gateway says are gone are forgotten. */
+/**
+ * Every connection of the room gets its document, and the room's channel the public one (the observers); connections
+ * API Gateway says are gone are forgotten.
+ */
 export async function broadcast(ctx: RoomContext, item: RoomItem): Promise<void> {
   await tell(ctx, item, await audienceOf(ctx, item.state.auctionId));
 }
 
 /**
- * The fan-out: each message built and encoded once per audience (observers share one payload, a bidder's tabs
- * theirs), then one send per connection (PostToConnection in AWS).
+ * The fan-out: each message built and encoded once per audience. Observers: one publish of the public document to the
+ * room's channel (AppSync Events fans it out), unless the change is private (`toObservers` false: a sealed bid only
+ * its bidder sees). Connections (bidders, and observers on the room's socket): one send each (PostToConnection).
  */
-export async function tell(ctx: RoomContext, item: RoomItem, { connections, sealed }: Audience): Promise<void> {
-  if (!connections.length) return;
+export async function tell(ctx: RoomContext, item: RoomItem, audience: Audience, toObservers = true): Promise<void> {
+  const { connections, sealed } = audience;
+  if (!connections.length && !toObservers) return;
   const messages = roomMessages(item, sealed, nowText(ctx));
+  const auctionId = item.state.auctionId;
+  // A failed publish is logged, never thrown: observers catch up with the next change (each carries the whole document).
+  const published = toObservers
+    ? ctx.ports.publish(roomChannel(auctionId), messages.observer).catch((error: Error) => {
+        log().warn('room: the observers could not be told', { auction: auctionId, error: error.message });
+      })
+    : undefined;
   const observer = Buffer.from(messages.observer);
   const ofBidder = new Map<string, Buffer>();
   const payload = (bidderId: string) => {
@@ -158,10 +171,9 @@ export async function tell(ctx: RoomContext, item: RoomItem, { connections, seal
       message: c.bidderId ? payload(c.bidderId) : observer,
     })),
   );
-  await Promise.all(
-    gone.map((connectionId) => ctx.store.disconnect({ connectionId, auctionId: item.state.auctionId })),
-  );
-  if (failed) log().warn('room: some connections could not be told', { auction: item.state.auctionId, failed });
+  await Promise.all(gone.map((connectionId) => ctx.store.disconnect({ connectionId, auctionId })));
+  await published;
+  if (failed) log().warn('room: some connections could not be told', { auction: auctionId, failed });
 }
 
 /**

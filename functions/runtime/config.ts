@@ -54,6 +54,8 @@ export interface Config {
   roomCallbackUrl?: string;
   /** The state machine that times the auction rooms (Step Functions), in AWS. */
   roomTimersArn?: string;
+  /** The observers' broadcast: the AppSync Events API's HTTP domain (publish: POST /event, SigV4), in AWS. */
+  roomEventsHost?: string;
   docserviceSecretArn?: string;
   /** 64 hex: the local document service seed. */
   docserviceSeed?: string;
@@ -153,6 +155,7 @@ export function readConfig(env: Env): Config {
     participationSecret: nonEmpty(env.AGORA_PARTICIPATION_SECRET),
     roomCallbackUrl: nonEmpty(env.ROOM_CALLBACK_URL),
     roomTimersArn: nonEmpty(env.ROOM_TIMERS_ARN),
+    roomEventsHost: nonEmpty(env.ROOM_EVENTS_HOST),
     docserviceSecretArn: nonEmpty(env.DOCSERVICE_SECRET_ARN),
     docserviceSeed: seed,
     filesBucket: nonEmpty(env.FILES_BUCKET),

@@ -5,13 +5,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
+import { EVENTS_PATH, type EventApiStandIn, eventApiStandIn } from './event-api.ts';
 
 /**
  * The local stand-in for the room's WebSocket API (API Gateway WebSocket, one Lambda per route) and its timers (Step
  * Functions): the `ws` package on the local gateway's own HTTP server, at `/room`. Each connection gets an id, the
  * handshake runs the `$connect` handler (a refusal is the HTTP answer, as API Gateway gives it), each message the
  * handler of its `action` (else `$default`), a close `$disconnect`; PostToConnection is a send on the socket, and a
- * timer is a setTimeout that runs the same transition handler and arms the next. Never in AWS.
+ * timer is a setTimeout that runs the same transition handler and arms the next. The observers' broadcast (AppSync
+ * Events) is its stand-in (event-api.ts) at `/event/realtime` on the same server; the room's publish goes to it.
+ * Never in AWS.
  */
 const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../../functions');
 const load = (module: string) => import(pathToFileURL(join(FUNCTIONS, `${module}.ts`)).href);
@@ -163,6 +166,8 @@ export function connectExtras(req: Pick<IncomingMessage, 'headers'>, url: URL) {
 export interface RoomServer {
   /** Open connections (for tests and logs). */
   connections(): number;
+  /** The observers' broadcast stand-in. */
+  events: EventApiStandIn;
   close(): void;
 }
 
@@ -173,6 +178,8 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   const sockets = new Map<string, Socket>();
   const timers = new Map<string, NodeJS.Timeout>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: ROOM_MESSAGE_BYTES });
+  const events = eventApiStandIn();
+  setLocalEventApi(events);
   const { localRuntime } = await load('runtime/config');
   const transition = await load('room/transition');
   const { timerInput } = await load('room/ports');
@@ -262,12 +269,19 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       asAws('SFN', 'StartExecutionCommand', { name: `${order.auctionId}-${order.version}` });
       return arm(order);
     },
+    // AppSync Events' publish, as the room's IAM role makes it: refused events are a failed publish.
+    async publish(channel: string, event: string) {
+      asAws('AppSyncEvents', 'EventPublish', { channel });
+      const { failed } = events.publish(channel, [event]);
+      if (failed.length) throw new Error(`AppSync Events publish: ${JSON.stringify(failed)}`);
+    },
   });
 
   const onUpgrade = async (req: IncomingMessage, stream: Duplex, head: Buffer) => {
     // Until `ws` takes the socket (after $connect answers), a reset connection must not throw.
     stream.on('error', () => stream.destroy());
     const url = new URL(req.url ?? '/', 'http://local');
+    if (url.pathname === EVENTS_PATH) return events.handleUpgrade(req, stream, head);
     if (url.pathname !== ROOM_PATH) {
       stream.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
       return;
@@ -355,9 +369,12 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
 
   return {
     connections: () => sockets.size,
+    events,
     close() {
       closed = true;
       disconnects.length = 0;
+      events.close();
+      setLocalEventApi(undefined);
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       for (const { ws } of sockets.values()) ws?.terminate();
@@ -366,6 +383,15 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     },
   };
 }
+
+// On globalThis, like the local room ports: the tests reach the running stand-in (to see everything published).
+const LOCAL_EVENTS = Symbol.for('agora.localEventApi');
+const shared = globalThis as unknown as Record<symbol, EventApiStandIn | undefined>;
+const setLocalEventApi = (events: EventApiStandIn | undefined) => {
+  shared[LOCAL_EVENTS] = events;
+};
+/** The observers' broadcast stand-in of the local room server running in this process, if any. */
+export const localEventApi = (): EventApiStandIn | undefined => shared[LOCAL_EVENTS];
 
 /** `npm start`'s stand-in for the room bot's schedule: every `intervalMs`, never overlapping itself. */
 export function startRoomBot(intervalMs: number, log: (line: string) => void = console.log): () => void {

@@ -38,6 +38,32 @@ describe('RoomStack', () => {
     expect(functionsWith('ROOM_CALLBACK_URL')).toHaveLength(roomLambdas.length);
   });
 
+  it('broadcasts to observers through AppSync Events: API key subscribes, only the room changers publish (IAM)', () => {
+    room.hasResourceProperties('AWS::AppSync::Api', {
+      EventConfig: Match.objectLike({
+        DefaultPublishAuthModes: [{ AuthType: 'AWS_IAM' }],
+        DefaultSubscribeAuthModes: [{ AuthType: 'API_KEY' }],
+      }),
+    });
+    room.hasResourceProperties('AWS::AppSync::ChannelNamespace', {
+      Name: 'rooms',
+      PublishAuthModes: [{ AuthType: 'AWS_IAM' }],
+      SubscribeAuthModes: [{ AuthType: 'API_KEY' }],
+    });
+    room.resourceCountIs('AWS::AppSync::ApiKey', 1);
+    const publishers = roomLambdas.filter((l) => l.publishes).map((l) => l.name);
+    expect(publishers.sort()).toEqual(['Bid', 'Bot', 'Transition']);
+    expect(functionsWith('ROOM_EVENTS_HOST')).toHaveLength(publishers.length);
+    // appsync:EventPublish, on the rooms' namespace only, in exactly the publishers' policies; nobody may subscribe by IAM.
+    const policies = Object.values(room.findResources('AWS::IAM::Policy')).map((p: any) => JSON.stringify(p));
+    const granting = policies.filter((p) => p.includes('appsync:EventPublish'));
+    expect(granting).toHaveLength(publishers.length);
+    for (const p of granting) expect(p).toMatch(/channelNamespace\/rooms/);
+    expect(policies.some((p) => p.includes('appsync:EventSubscribe') || p.includes('appsync:EventConnect'))).toBe(
+      false,
+    );
+  });
+
   it('lets the Lambdas that only answer read the table, and update their connection, and no more', () => {
     const resources = room.toJSON().Resources as Record<string, any>;
     const fns = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');

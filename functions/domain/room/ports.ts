@@ -71,7 +71,7 @@ export interface TimerOrder {
   nextAt: string;
 }
 
-/** What the room does outside its items: talk to connections, arm its timers. */
+/** What the room does outside its items: talk to connections, publish to observers, arm its timers. */
 export interface RoomPorts {
   /**
    * A text message (UTF-8), encoded once by the caller: a fan-out hands the same bytes to every connection of one
@@ -81,6 +81,12 @@ export interface RoomPorts {
   /** Ends a connection from the server's side (API Gateway's DeleteConnection); one already gone is no error. */
   close(connectionId: string, reason: string): Promise<void>;
   arm(order: TimerOrder): Promise<void>;
+  /**
+   * One event (a JSON text) to every subscriber of a public channel, in one call whatever their number: the room's
+   * broadcast (AppSync Events' publish in AWS, the local stand-in's locally). Anyone may subscribe: only the public
+   * document is ever published.
+   */
+  publish(channel: string, event: string): Promise<void>;
 }
 
 /** The room's work on an auction: plan its room (from the auction as it is now), or close the room it left behind. */

@@ -13,7 +13,8 @@ export type Resource =
   | { kind: 'object'; key: string }
   | { kind: 'secret'; id: string }
   | { kind: 'stateMachine' }
-  | { kind: 'connection'; method: string };
+  | { kind: 'connection'; method: string }
+  | { kind: 'channelNamespace'; channel: string };
 export interface IamRequest {
   action: string;
   resource: Resource;
@@ -138,6 +139,11 @@ export function iamRequests(call: AwsCall): IamRequest[] {
       const method = { PostToConnection: 'POST', DeleteConnection: 'DELETE', GetConnection: 'GET' }[name] ?? name;
       return [{ action: 'execute-api:ManageConnections', resource: { kind: 'connection', method } }];
     }
+    case 'AppSyncEvents':
+      // A publish is authorized on the channel's namespace (AppSync's IAM reference: `channelNamespace/<name>`).
+      return [
+        { action: 'appsync:EventPublish', resource: { kind: 'channelNamespace', channel: String(input.channel) } },
+      ];
     case 'SecretsManager':
       return [{ action: `secretsmanager:${name}`, resource: { kind: 'secret', id: String(input.SecretId) } }];
     default:

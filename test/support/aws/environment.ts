@@ -160,6 +160,11 @@ export class Environment {
         const { stack, id } = one('AWS::StepFunctions::StateMachine', 'RoomTimers');
         return this.ref(stack, id);
       }
+      case 'channelNamespace': {
+        const namespace = resource.channel.split('/').filter(Boolean)[0];
+        const api = one('AWS::AppSync::Api', 'RoomEvents');
+        return arn('appsync', `apis/${this.getAtt(api.stack, api.id, 'ApiId')}/channelNamespace/${namespace}`);
+      }
       case 'connection': {
         const { stack, id } = one('AWS::ApiGatewayV2::Api', 'Room');
         const stage = one('AWS::ApiGatewayV2::Stage', 'Live');

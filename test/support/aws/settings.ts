@@ -107,6 +107,14 @@ export const SETTINGS: Record<keyof Config, Rule> = {
     // state machine: the machine invokes it, so its ARN in the function's environment would be a dependency cycle.
     whereRoleMay: 'states:StartExecution',
   },
+  roomEventsHost: {
+    by: 'cdk',
+    // The Event API's Dns.Http: a host name, no scheme nor path (the port adds both).
+    shape: matches('a host name', /^[\w-]+(\.[\w-]+)+$/),
+    names: { type: 'AWS::AppSync::Api' },
+    // Every room Lambda's bundle holds the publish port; only those that change rooms publish (lib/room-stack.ts).
+    whereRoleMay: 'appsync:EventPublish',
+  },
   docserviceSecretArn: {
     by: 'cdk',
     shape: matches('a secret ARN', /^arn:aws[\w-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+$/),

@@ -55,6 +55,7 @@ beforeEach(() => {
       closed.push({ connectionId, reason });
     },
     async arm() {},
+    async publish() {},
   });
   lines = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {

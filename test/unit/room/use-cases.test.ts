@@ -33,18 +33,22 @@ const SEALED_AT = '2026-11-24T16:50:00+02:00';
 function recordingPorts() {
   const sent = new Map<string, Record<string, unknown>[]>();
   const armed: TimerOrder[] = [];
+  const published: { channel: string; event: Record<string, unknown> }[] = [];
   const ports: RoomPorts = {
     async send(connectionId, message) {
       sent.set(connectionId, [...(sent.get(connectionId) ?? []), JSON.parse(Buffer.from(message).toString('utf8'))]);
       return 'sent';
     },
     async close() {},
+    async publish(channel, event) {
+      published.push({ channel, event: JSON.parse(event) });
+    },
     async arm(order) {
       armed.push(order);
     },
   };
   const of = (connectionId: string, type: string) => (sent.get(connectionId) ?? []).filter((m) => m.type === type);
-  return { ports, sent, armed, of };
+  return { ports, sent, armed, of, published };
 }
 
 /** What the room asked of its auction: the marks, the results posted. */

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { ROOM_NAMESPACE } from '../../functions/room/lambdas.ts';
+
+/**
+ * The local stand-in for the observers' broadcast, an AWS AppSync Events API (lib/room-stack.ts `RoomEvents`), with
+ * its protocol as AWS documents it ("Understanding the Event API WebSocket protocol", "Publish events via HTTP",
+ * the service quotas): a WebSocket at `/event/realtime` with the subprotocols `aws-appsync-event-ws` and
+ * `header-<base64url JSON of the authorization headers>`; `connection_init` → `connection_ack`
+ * (`connectionTimeoutMs`), `ka` every minute; `subscribe` (an id, a channel, its authorization) →
+ * `subscribe_success` or `subscribe_error`; each published event a `data` message (the subscription's id, the event
+ * as a JSON text); `unsubscribe` → `unsubscribe_success`. Authorization as the room's namespace has it: anyone with the
+ * API key connects and subscribes, nobody publishes with it (publish is IAM: the room's own port, in process).
+ * Limits: 5 events a publish, 240 KB an event, a channel of at most 5 segments of 1–50 letters, digits or dashes.
+ * Never in AWS.
+ */
+export const EVENTS_PATH = '/event/realtime';
+export const EVENTS_SUBPROTOCOL = 'aws-appsync-event-ws';
+/** The local API key (an AppSync key's shape): the room page and the clients read it where they read the endpoint. */
+export const LOCAL_EVENTS_API_KEY = 'da2-localobserverskey0000000';
+/** AppSync Events' quotas. */
+export const EVENTS_PER_PUBLISH = 5;
+export const EVENT_BYTES = 240 * 1024;
+const SEGMENTS = 5;
+const SEGMENT = /^[A-Za-z0-9-]{1,50}$/;
+/** What connection_ack says: the client closes a connection that sent no `ka` for this long. */
+export const CONNECTION_TIMEOUT_MS = 300_000;
+const KA_MS = 60_000;
+
+type AppSyncError = { errorType: string; message: string };
+const UNAUTHORIZED: AppSyncError = {
+  errorType: 'UnauthorizedException',
+  message: 'You are not authorized to make this call.',
+};
+const badRequest = (message: string): AppSyncError => ({ errorType: 'BadRequestException', message });
+
+/** A channel path: `/namespace/segment...`, each segment as AppSync takes it; `*` last when subscribing. */
+export function channelError(channel: unknown, subscribing: boolean): string | undefined {
+  if (typeof channel !== 'string' || !channel.startsWith('/')) return 'Invalid channel: it must start with /';
+  const segments = channel.slice(1).split('/');
+  if (segments.length < 1 || segments.length > SEGMENTS) return `Invalid channel: 1 to ${SEGMENTS} segments`;
+  const ok = segments.every(
+    (s, i) => SEGMENT.test(s) || (subscribing && s === '*' && i === segments.length - 1 && i > 0),
+  );
+  if (!ok) return 'Invalid channel: a segment is 1 to 50 letters, digits or dashes';
+  if (segments[0] !== ROOM_NAMESPACE) return `Channel namespace not found: ${segments[0]}`;
+  return undefined;
+}
+
+const matches = (pattern: string, channel: string) =>
+  pattern === channel || (pattern.endsWith('/*') && channel.startsWith(pattern.slice(0, -1)));
+
+/** The authorization headers a client sends (in the `header-` subprotocol or a message's `authorization`). */
+const authorized = (headers: unknown) =>
+  typeof headers === 'object' &&
+  headers !== null &&
+  (headers as Record<string, unknown>)['x-api-key'] === LOCAL_EVENTS_API_KEY;
+
+const headerProtocol = (protocols: Set<string>) => {
+  for (const p of protocols)
+    if (p.startsWith('header-'))
+      try {
+        return JSON.parse(Buffer.from(p.slice('header-'.length), 'base64url').toString('utf8')) as unknown;
+      } catch {
+        return undefined;
+      }
+  return undefined;
+};
+
+export interface PublishResult {
+  successful: { identifier: string; index: number }[];
+  failed: { identifier: string; index: number; code: string; message: string }[];
+}
+
+export interface EventApiStandIn {
+  handleUpgrade(req: IncomingMessage, stream: Duplex, head: Buffer): void;
+  /** The room's publish (IAM, in process): what the HTTP endpoint answers, the same limits. */
+  publish(channel: string, events: string[]): PublishResult;
+  /** Sees every event published, on any channel (the tests' view of everything public). */
+  onPublish(listener: (channel: string, event: string) => void): () => void;
+  /** Subscriptions open (on every connection). */
+  subscriptions(): number;
+  close(): void;
+}
+
+interface Subscription {
+  id: string;
+  channel: string;
+  ws: WebSocket;
+}
+
+export function eventApiStandIn(): EventApiStandIn {
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => (protocols.has(EVENTS_SUBPROTOCOL) ? EVENTS_SUBPROTOCOL : false),
+  });
+  const subscriptions = new Set<Subscription>();
+  const listeners = new Set<(channel: string, event: string) => void>();
+  const send = (ws: WebSocket, message: unknown) => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  };
+
+  const connection = (ws: WebSocket, connectAuthorized: boolean) => {
+    const own = new Map<string, Subscription>();
+    let acked = false;
+    const ka = setInterval(() => send(ws, { type: 'ka' }), KA_MS);
+    ka.unref();
+    ws.on('error', () => {});
+    ws.on('close', () => {
+      clearInterval(ka);
+      for (const s of own.values()) subscriptions.delete(s);
+    });
+    ws.on('message', (data, isBinary) => {
+      let message: Record<string, unknown>;
+      try {
+        message = isBinary ? {} : JSON.parse(data.toString('utf8'));
+      } catch {
+        return send(ws, { type: 'error', errors: [badRequest('Invalid JSON')] });
+      }
+      const id = typeof message.id === 'string' ? message.id : undefined;
+      switch (message?.type) {
+        case 'connection_init':
+          if (!connectAuthorized) {
+            send(ws, { type: 'connection_error', errors: [UNAUTHORIZED] });
+            return ws.close(1008, 'Unauthorized');
+          }
+          acked = true;
+          return send(ws, { type: 'connection_ack', connectionTimeoutMs: CONNECTION_TIMEOUT_MS });
+        case 'subscribe': {
+          const refuse = (error: AppSyncError) => send(ws, { type: 'subscribe_error', id, errors: [error] });
+          if (!acked || !id) return refuse(badRequest('Send connection_init first, and an id with each subscribe'));
+          if (own.has(id)) return refuse(badRequest('A subscription with this id exists'));
+          const invalid = channelError(message.channel, true);
+          if (invalid) return refuse(badRequest(invalid));
+          if (!authorized(message.authorization)) return refuse(UNAUTHORIZED);
+          const subscription = { id, channel: message.channel as string, ws };
+          own.set(id, subscription);
+          subscriptions.add(subscription);
+          return send(ws, { type: 'subscribe_success', id });
+        }
+        case 'unsubscribe': {
+          const subscription = id ? own.get(id) : undefined;
+          if (!subscription)
+            return send(ws, { type: 'unsubscribe_error', id, errors: [badRequest('No such subscription')] });
+          own.delete(subscription.id);
+          subscriptions.delete(subscription);
+          return send(ws, { type: 'unsubscribe_success', id });
+        }
+        case 'publish':
+          // The rooms' namespace takes publishes by IAM only: an API key (anyone's) never publishes.
+          return send(ws, { type: 'publish_error', id, errors: [UNAUTHORIZED] });
+        default:
+          return send(ws, { type: 'error', id, errors: [badRequest('Unknown message type')] });
+      }
+    });
+  };
+
+  return {
+    handleUpgrade(req, stream, head) {
+      stream.on('error', () => stream.destroy());
+      const protocols = new Set(
+        String(req.headers['sec-websocket-protocol'] ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      );
+      if (!protocols.has(EVENTS_SUBPROTOCOL)) {
+        stream.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+        return;
+      }
+      const connectAuthorized = authorized(headerProtocol(protocols));
+      wss.handleUpgrade(req, stream, head, (ws) => connection(ws, connectAuthorized));
+    },
+    publish(channel, events) {
+      const result: PublishResult = { successful: [], failed: [] };
+      const invalid = channelError(channel, false);
+      if (invalid || events.length < 1 || events.length > EVENTS_PER_PUBLISH)
+        throw new Error(`BadRequestException: ${invalid ?? `1 to ${EVENTS_PER_PUBLISH} events a publish`}`);
+      const receivers = [...subscriptions].filter((s) => matches(s.channel, channel));
+      events.forEach((event, index) => {
+        const identifier = randomUUID();
+        let valid = Buffer.byteLength(event) <= EVENT_BYTES;
+        try {
+          JSON.parse(event);
+        } catch {
+          valid = false;
+        }
+        if (!valid) {
+          result.failed.push({ identifier, index, code: 'BadRequestException', message: 'Invalid or too large event' });
+          return;
+        }
+        result.successful.push({ identifier, index });
+        for (const listener of listeners) listener(channel, event);
+        // The event as a JSON text, escaped once; each subscriber's message differs only by its subscription id.
+        const tail = `,"event":${JSON.stringify(event)}}`;
+        for (const s of receivers) send(s.ws, `{"type":"data","id":${JSON.stringify(s.id)}${tail}`);
+      });
+      return result;
+    },
+    onPublish(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    subscriptions: () => subscriptions.size,
+    close() {
+      for (const ws of wss.clients) ws.terminate();
+      subscriptions.clear();
+      wss.close();
+    },
+  };
+}
