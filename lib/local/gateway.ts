@@ -6,14 +6,14 @@ import { bots, webhookDelivery } from '../../functions/bots.ts';
 import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
-import { attachRoomServer } from './room-server.ts';
+import { attachRoomServer, type RoomServer } from './room-server.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
  * by turning the HTTP request into the same v2 event, running the same REQUEST authorizer, and invoking the
  * route's own handler module in-process. Local-only extras (never in AWS): `POST /_local/bots/<name>` runs a bot
- * once, `PUT /_local/clock` shifts the request clock, `PUT|GET /_local/faults` sets and reports DynamoDB fault
+ * once, `PUT /_local/clock` shifts the request clock, `GET /_local/room` tells the room server's connections and pacing, `PUT|GET /_local/faults` sets and reports DynamoDB fault
  * injection (store/faults.ts, which the gateway installs: no bundle carries it), and each answer reports
  * `x-agora-dynamodb-requests`. The document
  * service's files live in a folder (AGORA_FILES_DIR, default `.agora/files`) and its `/api/docservice/get` route answers
@@ -227,6 +227,16 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return true;
     }
   }
+  if (url.pathname === '/_local/room' && method === 'GET' && ownRoom) {
+    // The room server's own state: its open connections and how its `$disconnect`s are paced.
+    send(
+      res,
+      200,
+      JSON_TYPE,
+      JSON.stringify({ data: { connections: ownRoom.connections(), disconnects: ownRoom.disconnects() } }),
+    );
+    return true;
+  }
   if (url.pathname === '/_local/clock' && method === 'GET') {
     sendClock(res, (await runtimeConfig()).localRuntime()?.clockOffsetMs ?? 0);
     return true;
@@ -321,6 +331,8 @@ const mountOf = (publicUrl: string | undefined) => {
 /** `host:port` this gateway listens on (set by startGateway). */
 let ownHost = 'localhost';
 let ownPort = 0;
+/** The room server beside this gateway, for `GET /_local/room`. */
+let ownRoom: RoomServer | undefined;
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -422,6 +434,7 @@ export async function startGateway(options: { port?: number; host?: string } = {
   });
   // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
   const room = await attachRoomServer(server, () => ownHost);
+  ownRoom = room;
   return {
     url: `http://${host}:${port}`,
     port,

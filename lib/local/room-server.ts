@@ -166,6 +166,8 @@ export function connectExtras(req: Pick<IncomingMessage, 'headers'>, url: URL) {
 export interface RoomServer {
   /** Open connections (for tests and logs). */
   connections(): number;
+  /** `$disconnect`s under way and waiting, and the most ever under way at once (`GET /_local/room`). */
+  disconnects(): { running: number; waiting: number; most: number };
   /** The observers' broadcast stand-in. */
   events: EventApiStandIn;
   close(): void;
@@ -230,10 +232,11 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   // their 4,000 requests (seconds of stall). A close needs no haste: the room forgets a gone connection on its send.
   const disconnects: string[] = [];
   let disconnecting = 0;
+  let mostDisconnecting = 0;
   let closed = false;
   const pumpDisconnects = () => {
     while (!closed && disconnecting < DISCONNECTS_IN_FLIGHT && disconnects.length) {
-      disconnecting++;
+      mostDisconnecting = Math.max(mostDisconnecting, ++disconnecting);
       const connectionId = disconnects.shift()!;
       invoke('$disconnect', connectionId, { headers: {}, multiValueHeaders: {}, isBase64Encoded: false })
         .catch(() => {})
@@ -369,6 +372,7 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
 
   return {
     connections: () => sockets.size,
+    disconnects: () => ({ running: disconnecting, waiting: disconnects.length, most: mostDisconnecting }),
     events,
     close() {
       closed = true;

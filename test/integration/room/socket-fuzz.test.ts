@@ -189,4 +189,25 @@ describe('the room socket under hostile input', { timeout: 120_000 }, () => {
     }
     await stillServing();
   });
+
+  it('closes hundreds of connections at once a few at a time, and serves the API meanwhile', async () => {
+    // Each close is a `$disconnect` with its DynamoDB requests; all at once they queued every HTTP read behind them.
+    const clients = Array.from({ length: 300 }, () => rawClient());
+    await Promise.all(clients.map((c) => c.opened));
+    const roomState = async () => (await (await fetch(`${service.url}/_local/room`)).json()).data;
+    const before = await roomState();
+    for (const c of clients) c.ws.terminate();
+    await stillServing();
+    let state = await roomState();
+    while (
+      state.connections > before.connections - clients.length ||
+      state.disconnects.waiting ||
+      state.disconnects.running
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+      state = await roomState();
+    }
+    expect(state.disconnects.most).toBeLessThanOrEqual(4);
+    await stillServing();
+  });
 });
