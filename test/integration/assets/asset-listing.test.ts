@@ -64,10 +64,12 @@ describe('asset listing and reading', () => {
     expect((await api.get(`${ASSET_TYPES[type].path}/${'0'.repeat(32)}`)).status).toBe(404);
   });
 
-  it('reads assets with any valid key or none (public data), and refuses an unknown key (401)', async () => {
+  it('reads assets with any valid key or none (public data), a draft its owner only, and refuses an unknown key (401)', async () => {
     const asset = await createAsset(api, 'basic');
-    expect((await api.get(asset.url, { as: 'concierge' })).status).toBe(200);
-    expect((await api.call('GET', asset.url)).status).toBe(200);
+    // A draft is its owner's until published: others meet the 404 of an unknown id.
+    expect((await api.get(asset.url)).status).toBe(200);
+    expect((await api.get(asset.url, { as: 'concierge' })).status).toBe(404);
+    expect((await api.call('GET', asset.url)).status).toBe(404);
     expect((await api.call('GET', '/api/2.4/assets')).status).toBe(200);
     expect((await api.get('/api/2.4/assets', { as: 'nobody' })).status).toBe(401);
   });

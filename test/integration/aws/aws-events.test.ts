@@ -85,7 +85,7 @@ describe('AWS-shaped events through the real handlers', () => {
   });
 
   it("the queue's message of the pipe's stream record: its change is taken", async () => {
-    expect(await invokeHandler('bots/webhook-changes', { Records: [aws.queueMessage] })).toEqual({
+    expect(await invokeHandler('bots/webhook-changes', { Records: [aws.queueMessage] })).toMatchObject({
       changes: 1,
       deliveries: 0,
     });

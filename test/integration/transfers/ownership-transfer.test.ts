@@ -94,7 +94,7 @@ describe('ownership transfer', () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ id: object.id, owner: 'broker2' });
       expect(JSON.stringify(res.body.data)).not.toMatch(/transfer/i);
-      expect((await api.get(object.path)).body.data.owner).toBe('broker2');
+      expect((await api.get(object.path, { as: 'broker2' })).body.data.owner).toBe('broker2');
 
       // The transfer records what it was used for.
       const used = (await api.get(`/api/2.5/transfers/${t.id}`, { as: 'broker2' })).body.data;
