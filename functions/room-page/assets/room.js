@@ -14,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------------------------ words
 
+// "у 1 раз", "у 2 рази", "у 5 разів", "у 2,5 раза": the word agrees with the number (Intl.PluralRules' categories).
+const TIMES_UK = { one: 'раз', few: 'рази', many: 'разів', other: 'раза' };
+
 const WORDS = {
   uk: {
     auctionId: 'Ідентифікатор',
@@ -35,6 +38,7 @@ const WORDS = {
     stepPrice: 'Ціна кроку:',
     bidderN: (n) => `Учасник №${n}`,
     noBid: 'без ставки',
+    onlyYou: 'закрита, бачите лише ви',
     leads: 'лідер',
     youLead: 'ви лідер',
     dutchWinner: 'переможець голландського етапу',
@@ -82,7 +86,7 @@ const WORDS = {
     confirmBinding: (amount) => `Ставка ${amount}. Прийнята ставка обов’язкова. Надіслати?`,
     confirmSealed: (amount) => `Закрита ставка ${amount}. До кінця етапу її можна змінити або відкликати. Надіслати?`,
     confirmFar: (amount, times, from) =>
-      `Увага: ${amount} — це у ${times} раз більше за найменшу прийнятну суму (${from}). Ви впевнені?`,
+      `Увага: ${amount} — це у ${times.text} ${TIMES_UK[times.plural]} більше за найменшу прийнятну суму (${from}). Ви впевнені?`,
     yes: (amount) => `Так, ${amount}`,
     changed: 'Етап змінився: ставку не надіслано, перевірте суму',
     stage: {
@@ -159,6 +163,7 @@ const WORDS = {
     stepPrice: 'Step price:',
     bidderN: (n) => `Bidder #${n}`,
     noBid: 'no bid',
+    onlyYou: 'sealed, only you see it',
     leads: 'leads',
     youLead: 'you lead',
     dutchWinner: 'Dutch winner',
@@ -196,9 +201,9 @@ const WORDS = {
     dropped: 'Bid not sent: its stage ended before the connection came back',
     noAmount: 'Enter an amount',
     cancel: 'Cancel',
-    badAmount: 'Amount: digits only, spaces between thousands, and a comma or a point before the kopecks',
+    badAmount: 'Amount: digits only, commas or spaces between thousands, and a point before the kopecks',
     ambiguous: (text) =>
-      `"${text}" can be read two ways: separate thousands with a space (102 000) and write at most two decimals (102 000.50)`,
+      `"${text}" can be read two ways: separate thousands with a comma or a space (102,000) and write at most two decimals after a point (102,000.50)`,
     decimals: 'At most two decimals',
     below: (from) => `Too low: at least ${from}`,
     above: (upTo) => `Too high: at most ${upTo}`,
@@ -206,7 +211,7 @@ const WORDS = {
     confirmBinding: (amount) => `Bid ${amount}. An accepted bid is binding. Send it?`,
     confirmSealed: (amount) => `Sealed bid ${amount}. You can change or withdraw it until the stage ends. Send it?`,
     confirmFar: (amount, times, from) =>
-      `Careful: ${amount} is ${times} times the least acceptable amount (${from}). Are you sure?`,
+      `Careful: ${amount} is ${times.text} times the least acceptable amount (${from}). Are you sure?`,
     yes: (amount) => `Yes, ${amount}`,
     changed: 'The stage changed: the bid was not sent, check the amount',
     stage: {
@@ -299,7 +304,8 @@ function stageName(stage) {
   const number = /_(\d+)$/.exec(stage.name)?.[1];
   const word = words[stage.type] ?? stage.name;
   if (typeof word !== 'function') return word;
-  return word(stage.type === 'dutch' ? Number(number) + 1 : Number(number ?? 1));
+  // The stage's own number, as the protocol, the CLI and docs/api.md name it: dutch_40 is "Dutch step 40".
+  return word(Number(number ?? 1));
 }
 /** A bidder's label: the name once revealed, "Bidder #N" in the page's language before. */
 const labelOf = (doc, number) =>
@@ -439,14 +445,17 @@ function drawResults(doc) {
       const tr = document.createElement('tr');
       const mine = me && r.bidderNumber === me.bidderNumber;
       if (mine) tr.className = 'mine';
+      // A sealed bid is shown to its bidder alone: their row says it, never "no bid" under "Your latest bid".
+      const ownSealed = mine && r.amount === undefined && me.ownBid !== undefined;
       const marks = [
         i === 0 && r.amount !== undefined ? (mine ? t('youLead') : t('leads')) : mine ? t('you') : '',
         r.dutchWinner ? t('dutchWinner') : '',
         r.sealedbidWinner ? t('sealedWinner') : '',
+        ownSealed ? t('onlyYou') : '',
       ].filter(Boolean);
       const cells = [
         [labelOf(doc, r.bidderNumber), marks],
-        [r.amount !== undefined ? money(r.amount) : t('noBid'), []],
+        [r.amount !== undefined ? money(r.amount) : ownSealed ? money(me.ownBid.amount) : t('noBid'), []],
         [r.date ? clock(r.date) : '', []],
       ];
       for (const [text, badges] of cells) {
@@ -527,6 +536,11 @@ function waitOf(doc, stage) {
 function drawBidding(doc, stage) {
   $('bidding').hidden = !me;
   if (!me) return;
+  // Once the room ends (or is cancelled) no stage is on: its answer, rule and pending confirmation go with it.
+  if ((doc.ended || room.closed) && !pending) {
+    lastAnswer = () => '';
+    proposal = undefined;
+  }
   const type = stage?.type;
   const open = me.mayBid && !doc.ended && !room.closed && BIDDING.includes(type);
   $('bid-rule').textContent = open ? ruleOf(doc, stage) : stage && !doc.ended && !room.closed ? waitOf(doc, stage) : '';
@@ -596,11 +610,16 @@ const plain = (cents) =>
 const toCents = (amount) => Math.round(amount * 100);
 
 /**
- * A typed amount in cents, or `{ error }`: "," or "." is the decimal mark, spaces (no-break and narrow no-break too)
- * separate thousands, and so does the other mark when both are used ("1,234.56", "1.234,56"); at most two decimals.
- * What could be read two ways ("102,000": 102 or 102 000?) is refused, never guessed: a slip of the mark must never
- * change the amount.
+ * A typed amount in cents, or `{ error }`, read by the page's language, so that every form the page shows is taken:
+ * spaces (no-break and narrow no-break too) separate thousands; on an English page a lone "," does too ("102,000",
+ * as en-GB writes it); otherwise "," or "." is the decimal mark, and the other mark separates thousands when both are
+ * used ("1,234.56", "1.234,56"); at most two decimals. What could be read two ways ("102,000" on a Ukrainian page, where
+ * the comma is the decimal mark; "102.000" anywhere) is refused, never guessed: a slip of the mark must never change
+ * the amount.
  */
+// The mark each language writes between thousands besides a space (Intl: en-GB "101,000.00", uk-UA "101 000,00").
+const GROUP_MARK = { en: ',', uk: undefined };
+
 function parseAmount(typed) {
   const text = typed.trim().replace(/[\s\u00a0\u202f]+/g, ' ');
   if (text === '') return { error: t('noAmount') };
@@ -614,6 +633,8 @@ function parseAmount(typed) {
     // Both marks: the last one is the decimal mark, the other separates thousands.
     if (marks.indexOf(text[at]) !== marks.length - 1) return { error: t('ambiguous')(typed.trim()) };
     [whole, fraction, group] = [text.slice(0, at), text.slice(at + 1), text[at] === ',' ? '.' : ','];
+  } else if (marks === GROUP_MARK[lang]) {
+    group = marks; // "102,000" on an English page: the thousands as the page itself writes them
   } else if (marks.length === 1) {
     fraction = text.slice(at + 1);
     whole = text.slice(0, at);
@@ -701,13 +722,23 @@ function propose(cents) {
   drawConfirm();
 }
 
+/** How many times `from` is in `cents`, to a tenth (rounded down: 2.57 is "2.5"), as the page's language writes it. */
+function timesOf(cents, from) {
+  const times = Math.floor((cents * 10) / from) / 10;
+  const locale = lang === 'uk' ? 'uk-UA' : 'en-GB';
+  return {
+    text: new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(times),
+    plural: new Intl.PluralRules(locale).select(times),
+  };
+}
+
 function drawConfirm() {
   $('confirm').hidden = !proposal;
   if (!proposal) return;
   const amount = money(proposal.cents / 100);
   const text =
     proposal.asked === 2
-      ? t('confirmFar')(amount, Math.floor(proposal.cents / proposal.from), money(proposal.from / 100))
+      ? t('confirmFar')(amount, timesOf(proposal.cents, proposal.from), money(proposal.from / 100))
       : proposal.type === 'sealedbid'
         ? t('confirmSealed')(amount)
         : t('confirmBinding')(amount);

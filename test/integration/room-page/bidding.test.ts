@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  activeBid,
-  AUCTIONS,
-  INSIDER,
-  insiderBid,
-  rectifyingAuction,
-  tenderingInsider,
-} from '../../support/auctions.ts';
+import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { RoomClient } from '../../../client/room-client.ts';
 import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
 import {
@@ -20,6 +13,8 @@ import {
   settledAnswer,
   typeAmount,
   typeBid,
+  landleaseRoom as landleaseRoomOf,
+  type LandleaseArgs,
   useRoomBrowser,
 } from './browser.ts';
 
@@ -32,29 +27,7 @@ const { service, api, clock, pages, browser, connect } = useRoomBrowser();
 /** Spaces of any kind as one plain space (Intl writes no-break spaces between thousands). */
 const plainSpaces = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
 
-/**
- * A landlease auction (value 100 000, step 1 000, unless `overrides` say otherwise) with `count` active bidders
- * (numbered 1, 2, …), its room planned `lead` ms before its
- * start, accelerated `n` times: its id, view and the bidders' participation links.
- */
-async function landleaseRoom(n: number, lead = 15_000, overrides: Record<string, unknown> = {}, count = 2) {
-  const a = await rectifyingAuction(api, { procurementMethodDetails: `quick, accelerator=${n}`, ...overrides });
-  await clock.passTo(a.auction.rectificationPeriod.endDate);
-  await service.bot('chronograph');
-  const brokers = ['broker2', 'broker', 'broker2'];
-  const bids = [];
-  for (let i = 0; i < count; i++) bids.push({ ...(await activeBid(api, a.id, i + 1, brokers[i])), as: brokers[i] });
-  await clock.passTo(a.auction.tenderPeriod.endDate);
-  await service.bot('chronograph');
-  await clock.passTo(a.auction.enquiryPeriod.endDate);
-  await service.bot('chronograph');
-  const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
-  await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - lead).toISOString());
-  await service.bot('room');
-  const links = [];
-  for (const b of bids) links.push(await linkOf(api, AUCTIONS, a.id, b));
-  return { id: a.id, auction, links };
-}
+const landleaseRoom = (...args: LandleaseArgs) => landleaseRoomOf({ api, clock, service }, ...args);
 
 describe('bidding on the room page', { timeout: 180_000 }, () => {
   it('in a uk-UA page, "102000,00" bids 102 000,00 once shown back; ambiguous amounts are refused; far ones asked twice', async () => {
@@ -77,7 +50,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(plainSpaces(await page.textContent('#confirm-text'))).toContain('1 020 000,00 грн');
     await page.click('#confirm-yes');
     expect(plainSpaces(await page.textContent('#confirm-text'))).toContain(
-      'у 10 раз більше за найменшу прийнятну суму (101 000,00 грн)',
+      'у 10 разів більше за найменшу прийнятну суму (101 000,00 грн)',
     );
     await page.click('#confirm-no');
     expect(await page.isHidden('#confirm')).toBe(true);
@@ -287,6 +260,13 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(await typeAmount(uk.page, String(dutchAmount + 3000))).toBe(true);
     await uk.page.click('#confirm-yes');
     await answerContains(uk.page, 'Закриту ставку прийнято');
+    // The bidder's own row shows the sealed bid, to them alone: never "без ставки" under "Ваша остання ставка".
+    await uk.page.waitForFunction(() =>
+      document.querySelector('#results tr.mine')?.textContent?.includes('бачите лише ви'),
+    );
+    const ownRow = await text(uk.page, '#results tr.mine');
+    expect(ownRow).not.toContain('без ставки');
+    expect(ownRow).toMatch(/Учасник №2 ви закрита, бачите лише ви\s*[\d ]+,\d\d грн/);
 
     // The best bid: its least amount is the best sealed bid plus 1 % of the starting value, said so.
     await atStage(en.page, 'bestbid');

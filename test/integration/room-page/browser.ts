@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { useRoom } from '../room/room-helpers.ts';
+import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
+import { linkOf, useRoom } from '../room/room-helpers.ts';
 
 /**
  * The room page tests' browser: Debian's Chromium (CHROMIUM or /usr/bin/chromium) driven by playwright-core, as a
@@ -171,4 +172,35 @@ export async function clickBid(page: Page, button: string): Promise<string> {
 export async function fitsWidth(page: Page, width: number): Promise<boolean> {
   await page.setViewportSize({ width, height: 800 });
   return page.evaluate((w) => document.documentElement.scrollWidth <= w, width);
+}
+
+/** What a room page test's service gives landleaseRoom. */
+type RoomService = Pick<ReturnType<typeof useRoom>, 'api' | 'clock' | 'service'>;
+export type LandleaseArgs = [n: number, lead?: number, overrides?: Record<string, unknown>, count?: number];
+
+/**
+ * A landlease auction (value 100 000, step 1 000, unless `overrides` say otherwise) with `count` active bidders
+ * (numbered 1, 2, …), its room planned `lead` ms before its start, accelerated `n` times: its id, view and the
+ * bidders' participation links.
+ */
+export async function landleaseRoom(
+  { api, clock, service }: RoomService,
+  ...[n, lead = 15_000, overrides = {}, count = 2]: LandleaseArgs
+) {
+  const a = await rectifyingAuction(api, { procurementMethodDetails: `quick, accelerator=${n}`, ...overrides });
+  await clock.passTo(a.auction.rectificationPeriod.endDate);
+  await service.bot('chronograph');
+  const brokers = ['broker2', 'broker', 'broker2'];
+  const bids = [];
+  for (let i = 0; i < count; i++) bids.push({ ...(await activeBid(api, a.id, i + 1, brokers[i])), as: brokers[i] });
+  await clock.passTo(a.auction.tenderPeriod.endDate);
+  await service.bot('chronograph');
+  await clock.passTo(a.auction.enquiryPeriod.endDate);
+  await service.bot('chronograph');
+  const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
+  await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - lead).toISOString());
+  await service.bot('room');
+  const links = [];
+  for (const b of bids) links.push(await linkOf(api, AUCTIONS, a.id, b));
+  return { id: a.id, auction, links };
 }
