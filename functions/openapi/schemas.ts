@@ -75,8 +75,10 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   },
   'subscription.secret': {
     type: 'object',
-    description: 'The new signing secret (`whsec_` and base64 of 32 bytes), shown once.',
-    properties: { secret: { type: 'string' } },
+    description:
+      'The new signing secret (`whsec_` and base64 of 32 bytes), shown once; for a `v1a` subscription, instead the ' +
+      'new Ed25519 public key (`whpk_` and base64 of 32 bytes); its private half is never shown.',
+    properties: { secret: { type: 'string' }, publicKey: { type: 'string' } },
   },
   'subscription.replayed': {
     type: 'object',

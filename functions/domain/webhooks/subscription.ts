@@ -11,7 +11,7 @@ import type {
 } from '../schemas/generated/request-types.ts';
 import { refusedUrl, type TargetPolicy } from './address.ts';
 import { EVENT_PATTERNS, positionOfCursor } from './events.ts';
-import { newSecret } from './signature.ts';
+import { newSecret, newSigningKey, SIGNATURE_SCHEMES, type SignatureScheme } from './signature.ts';
 
 /**
  * Webhook subscriptions (`/api/0.1/subscriptions`): a broker (or an admin) asks for the changes of lots, assets and
@@ -34,7 +34,8 @@ const fields = {
 } as const;
 export const subscriptionSchema = {
   type: 'object',
-  properties: fields,
+  // `signature`: `v1` (HMAC by a shared secret, the default) or `v1a` (Ed25519: the receiver holds a public key).
+  properties: { ...fields, signature: { enum: SIGNATURE_SCHEMES } },
   required: ['url', 'events'],
 } as const;
 export const subscriptionPatchSchema = {
@@ -58,6 +59,10 @@ export interface Subscription extends JsonRecord {
   events: string[];
   description?: string;
   status: (typeof STATUSES)[number];
+  /** `v1a`: signed with Ed25519, verified with `publicKey`; absent: `v1` (HMAC by the secret). */
+  signature?: 'v1a';
+  /** The `whpk_` key that verifies the newest `v1a` signature (public; its private half is never shown). */
+  publicKey?: string;
   /** Why the service disabled it (`gone`: the receiver answered 410; `failing`: 5 days of failed deliveries). */
   disabledReason?: 'gone' | 'failing';
   dateCreated: string;
@@ -119,7 +124,7 @@ export async function createSubscription(
   ctx: SubscriptionsContext,
   data: JsonRecord,
   id: string = newId(),
-): Promise<{ subscription: Subscription; token: string; secret: string }> {
+): Promise<{ subscription: Subscription; token: string; secret?: string }> {
   if (!mayCreate(ctx.principal)) throw new PermissionError();
   checkSubscription(data);
   assertUrl(data.url, ctx.targets);
@@ -134,13 +139,18 @@ export async function createSubscription(
     dateModified: at,
   };
   const token = newToken();
-  const secret = newSecret();
+  const key = newKey(data.signature ?? 'v1');
+  if (key.publicKey) Object.assign(root, { signature: 'v1a', publicKey: key.publicKey });
   await ctx.subscriptions.create(
-    { root, owner: ctx.principal.name, tokenHash: sha256(token), secrets: [{ secret }] },
+    { root, owner: ctx.principal.name, tokenHash: sha256(token), secrets: [{ secret: key.secret }] },
     () => new ForbiddenError(`A key holds at most ${SUBSCRIPTIONS_PER_KEY} subscriptions`),
   );
-  return { subscription: root, token, secret };
+  return { subscription: root, token, ...(!key.publicKey && { secret: key.secret }) };
 }
+
+/** A new key of a scheme: a `v1` secret (answered once), or a `v1a` key pair (only the public half is shown). */
+const newKey = (scheme: SignatureScheme): { secret: string; publicKey?: string } =>
+  scheme === 'v1a' ? newSigningKey() : { secret: newSecret() };
 
 /** The subscription its owner (or an admin) may see. */
 export async function ownedSubscription(ctx: SubscriptionsContext, id: string): Promise<StoredSubscription> {
@@ -171,19 +181,26 @@ export async function patchSubscription(
   return changed.root;
 }
 
-/** POST …/secret: a new secret; the old ones keep signing for `ROTATION_OVERLAP` (both signatures are sent). */
-export async function rotateSecret(ctx: SubscriptionsContext, id: string): Promise<{ secret: string }> {
-  await ownedSubscription(ctx, id);
-  const secret = newSecret();
+/**
+ * POST …/secret: a new secret (`v1a`: a new key pair, its public key answered); the old ones keep signing for
+ * `ROTATION_OVERLAP` (both signatures are sent).
+ */
+export async function rotateSecret(
+  ctx: SubscriptionsContext,
+  id: string,
+): Promise<{ secret: string } | { publicKey: string }> {
+  const found = await ownedSubscription(ctx, id);
+  const { secret, publicKey } = newKey(found.root.signature ?? 'v1');
   await ctx.subscriptions.modify(id, (s) => {
     assertOwner(ctx, s);
     const until = ctx.now + ROTATION_OVERLAP;
     const old = s.secrets
       .filter((k) => k.expires === undefined || k.expires > ctx.now)
       .map((k) => ({ secret: k.secret, expires: Math.min(k.expires ?? until, until) }));
-    return { ...s, secrets: [{ secret }, ...old].slice(0, MAX_SECRETS) };
+    const root = publicKey ? { ...s.root, publicKey, dateModified: formatKyiv(ctx.now) } : s.root;
+    return { ...s, root, secrets: [{ secret }, ...old].slice(0, MAX_SECRETS) };
   });
-  return { secret };
+  return publicKey ? { publicKey } : { secret };
 }
 
 export async function deleteSubscription(ctx: SubscriptionsContext, id: string): Promise<void> {

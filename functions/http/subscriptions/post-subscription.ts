@@ -7,6 +7,11 @@ import { subscriptionsContext } from './context.ts';
 export const handler = httpHandler((req) =>
   idempotentCreate(req, async (id) => {
     const { subscription, token, secret } = await createSubscription(subscriptionsContext(req), req.data, id);
-    return { status: 201, data: subscription, access: { token, secret }, location: `${req.path}/${subscription.id}` };
+    return {
+      status: 201,
+      data: subscription,
+      access: { token, ...(secret && { secret }) },
+      location: `${req.path}/${subscription.id}`,
+    };
   }),
 );

@@ -1410,6 +1410,7 @@ export type Subscription = {
   url: string;
   events: Array<"*" | "lot.*" | "asset.*" | "auction.*" | "lot.created" | "lot.updated" | "asset.created" | "asset.updated" | "auction.created" | "auction.updated">;
   description?: string;
+  signature?: "v1" | "v1a";
 };
 
 export type SubscriptionPatch = {

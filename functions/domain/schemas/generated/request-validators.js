@@ -13508,7 +13508,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 const subscription = validate165;
-const schema61 = { "type": "object", "properties": { "url": { "type": "string", "minLength": 1, "maxLength": 2048 }, "events": { "$ref": "shared8" }, "description": { "type": "string", "maxLength": 500 } }, "required": ["url", "events"], "additionalProperties": false };
+const schema61 = { "type": "object", "properties": { "url": { "type": "string", "minLength": 1, "maxLength": 2048 }, "events": { "$ref": "shared8" }, "description": { "type": "string", "maxLength": 500 }, "signature": { "enum": ["v1", "v1a"] } }, "required": ["url", "events"], "additionalProperties": false };
 const schema62 = { "type": "array", "minItems": 1, "maxItems": 20, "uniqueItems": true, "items": { "$ref": "shared0" } };
 const schema63 = { "enum": ["*", "lot.*", "asset.*", "auction.*", "lot.created", "lot.updated", "asset.created", "asset.updated", "auction.created", "auction.updated"] };
 function validate167(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -13609,7 +13609,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "url" || key0 === "events" || key0 === "description")) {
+      if (!(key0 === "url" || key0 === "events" || key0 === "description" || key0 === "signature")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -13678,12 +13678,24 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.signature !== void 0) {
+      let data3 = data.signature;
+      if (!(data3 === "v1" || data3 === "v1a")) {
+        const err8 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/enum", keyword: "enum", params: { allowedValues: schema61.properties.signature.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err9];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err9);
     }
     errors++;
   }
