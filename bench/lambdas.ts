@@ -6,6 +6,7 @@ import { bots } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { docserviceAccess, routes } from '../functions/routes.ts';
 import { buildLambdas, lambdaHandlers, ROOT, validatorsFile } from '../lib/build.ts';
+import { bundleBudgetKb } from '../lib/bundle-budgets.ts';
 
 /**
  * Bundle sizes and cold imports of every Lambda, from the one build of lib/build.ts (the code CDK ships), each beside
@@ -135,7 +136,7 @@ function summary(rows: LambdaRow[]): string {
 function notWithin(rows: LambdaRow[], within: (r: LambdaRow) => boolean): string[] {
   const out = rows.filter((r) => !within(r));
   if (out.length === 0) return [];
-  const over = out.filter((r) => r.kb > (r.kind === 'read' ? 60 : 120));
+  const over = out.filter((r) => r.kb > bundleBudgetKb(r.lambda));
   const writes = out.filter((r) => r.kind === 'write' && r.validatorsKb);
   const ratios = out.map((r) => r.ratio).filter((x) => !Number.isNaN(x));
   return [
@@ -155,7 +156,7 @@ function notWithin(rows: LambdaRow[], within: (r: LambdaRow) => boolean): string
 
 /** The `## Lambdas` section of bench/RESULTS.md. */
 export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dynamodb: number; s3: number }): string[] {
-  const budget = (r: LambdaRow) => (r.kind === 'read' ? 60 : 120);
+  const budget = (r: LambdaRow) => bundleBudgetKb(r.lambda);
   const withinTargets = (r: LambdaRow) => !r.error && r.ratio <= 1.15 && r.kb <= budget(r);
   const within = rows.filter(withinTargets);
   const md = [

@@ -245,8 +245,26 @@ const lambdaEntries = () =>
     lambdaHandlers().map((h) => [`${h}/index`, generatedEntry(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
   );
 
+/**
+ * Packages whose modules only define (no global state touched at load) but do not say so (`sideEffects` in their
+ * package.json): declared here, so a bundle that imports them without using them (a read reaches the change log's
+ * module through the store, and uses none of its diffing) leaves them out.
+ */
+const PURE_PACKAGES = /^fast-json-patch$/;
+const purePackages: Plugin = {
+  name: 'pure-packages',
+  setup(b) {
+    b.onResolve({ filter: PURE_PACKAGES }, async (args) => {
+      if (args.pluginData === PURE_PACKAGES) return undefined;
+      const { kind, importer, resolveDir } = args;
+      const found = await b.resolve(args.path, { kind, importer, resolveDir, pluginData: PURE_PACKAGES });
+      return found.errors.length ? { errors: found.errors } : { path: found.path, sideEffects: false };
+    });
+  },
+};
+
 const options = (o: BuildLambdasOptions): BuildOptions => ({
-  plugins: [validatorsApart, openApiApart, validatorEntries],
+  plugins: [validatorsApart, openApiApart, validatorEntries, purePackages],
   // Metafile paths relative to the project (`functions/...`), whatever the caller's working directory.
   absWorkingDir: ROOT,
   outdir: resolve(o.outdir),

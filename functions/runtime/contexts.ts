@@ -1,10 +1,10 @@
-import type { AuctionsContext, PeriodsContext } from '#domain/auctions/context.ts';
+import type { AuctionsContext, AuctionsReadContext, PeriodsContext } from '#domain/auctions/context.ts';
 import type { EventContext } from '#domain/auctions/timed-events.ts';
 import type { Timing } from '#domain/calendar/periods.ts';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
 import { AUCTION_ROOM, type Principal } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
-import { auctionRepository } from '#store/auction-repository.ts';
+import { auctionReader, auctionRepository } from '#store/auction-repository.ts';
 import { participationSecret } from '#store/participation-secret.ts';
 import { sequences } from '#store/sequences.ts';
 import { serviceCalendar } from './calendar.ts';
@@ -43,6 +43,15 @@ export const auctionsContext = (call: Call, createdId?: string): AuctionsContext
   auctionSite: config().auctionSite, // where the auction system holds auctions; `auctionUrl` is built from it
 });
 
+/** The context of a read route: the read half of the repository only, so its bundle leaves the write path out. */
+export const auctionsReadContext = (call: Call): AuctionsReadContext => ({
+  principal: call.principal,
+  now: call.now,
+  auctions: auctionReader,
+  type: call.type ?? '',
+  auctionSite: config().auctionSite,
+});
+
 /** The context of the commands that may count periods: with the deployment's working-day calendar. */
 export const periodsContext = async (call: Call, createdId?: string): Promise<PeriodsContext> => ({
   ...auctionsContext(call, createdId),
@@ -50,7 +59,7 @@ export const periodsContext = async (call: Call, createdId?: string): Promise<Pe
 });
 
 /** A context with the server secret participation links are keyed with: routes that show or make a bid's link. */
-export const withParticipation = async <C extends AuctionsContext>(
+export const withParticipation = async <C extends object>(
   context: C,
 ): Promise<C & { participationSecret: string }> => ({
   ...context,

@@ -5,6 +5,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isTransient } from '#runtime/transient.ts';
 import type {
   Aggregate,
+  AggregateReader,
   AggregateRepository,
   Change,
   Child,
@@ -593,6 +594,11 @@ export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> 
     }
   }
 }
+
+/** The read half of a kind's repository: what a read route's bundle carries. */
+export const aggregateReader = <T>(def: AggregateKind<T>): AggregateReader<T> => ({
+  get: (id) => loadAggregate(def, id),
+});
 
 export function aggregateRepository<T>(def: AggregateKind<T>): AggregateRepository<T> {
   return {

@@ -2,7 +2,7 @@ import type { Asset } from '#domain/assets/asset.ts';
 import { assetIndexing } from '#domain/assets/asset.ts';
 import { assetView } from '#domain/assets/reads.ts';
 import { assetTypeDescriptor } from '#domain/assets/types/catalog.ts';
-import { aggregateRepository, type AggregateKind } from './aggregates.ts';
+import { aggregateReader, aggregateRepository, type AggregateKind } from './aggregates.ts';
 
 /**
  * Assets of every type share the kind `ASSET`; each type has its own listing feed (its descriptor's). One module
@@ -18,4 +18,6 @@ export const ASSET_KIND: AggregateKind<Asset> = {
   id: (asset) => asset.id,
   history: { objectKind: 'asset', view: assetView, type: (asset) => asset.assetType },
 };
-export const assetRepository = aggregateRepository(ASSET_KIND);
+// Pure: a bundle that takes only one of the two leaves the other, and all it reaches, out.
+export const assetRepository = /* @__PURE__ */ aggregateRepository(ASSET_KIND);
+export const assetReader = /* @__PURE__ */ aggregateReader(ASSET_KIND);

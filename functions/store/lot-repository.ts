@@ -1,7 +1,7 @@
 import type { Lot } from '#domain/lots/lot.ts';
 import { lotIndexing } from '#domain/lots/lot.ts';
 import { lotView } from '#domain/lots/commands.ts';
-import { aggregateRepository, type AggregateKind } from './aggregates.ts';
+import { aggregateReader, aggregateRepository, type AggregateKind } from './aggregates.ts';
 
 /** Lots (kind `LOT`). One module per kind, so a handler bundles only the domain of what it serves. */
 export const LOT_KIND: AggregateKind<Lot> = {
@@ -13,4 +13,6 @@ export const LOT_KIND: AggregateKind<Lot> = {
   id: (lot) => lot.id,
   history: { objectKind: 'lot', view: lotView },
 };
-export const lotRepository = aggregateRepository(LOT_KIND);
+// Pure: a bundle that takes only one of the two leaves the other, and all it reaches, out.
+export const lotRepository = /* @__PURE__ */ aggregateRepository(LOT_KIND);
+export const lotReader = /* @__PURE__ */ aggregateReader(LOT_KIND);

@@ -1,4 +1,4 @@
-import type { Aggregate, AggregateRepository } from '../kernel/aggregate.ts';
+import type { Aggregate, AggregateReader } from '../kernel/aggregate.ts';
 import { NotFoundError } from '../kernel/errors.ts';
 import { currentDocuments, type DocumentRecord } from '../documents/documents.ts';
 import type { Asset, RelatedProcess } from './asset.ts';
@@ -10,7 +10,7 @@ import type { AssetTypeDescriptor } from './descriptor.ts';
  */
 
 export interface AssetsReadContext {
-  assets: AggregateRepository<Asset>;
+  assets: AggregateReader<Asset>;
   /** The asset type served at the request's API path (`bounce` at 2.4, `basic` at 0.1). */
   type: AssetTypeDescriptor;
 }
@@ -30,7 +30,7 @@ export function assertServed(
 }
 
 export async function readAsset(
-  ctx: { assets: AggregateRepository<Asset>; type: Pick<AssetTypeDescriptor, 'assetType'> },
+  ctx: { assets: AggregateReader<Asset>; type: Pick<AssetTypeDescriptor, 'assetType'> },
   id: string,
 ): Promise<Aggregate<Asset>> {
   const a = await ctx.assets.get(id);

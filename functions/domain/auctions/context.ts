@@ -1,6 +1,6 @@
 import type { Timing } from '../calendar/periods.ts';
 import type { DocumentContext } from '../documents/docservice.ts';
-import type { AggregateRepository, SequenceSource } from '../kernel/aggregate.ts';
+import type { AggregateReader, AggregateRepository, SequenceSource } from '../kernel/aggregate.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Micros } from '../kernel/time.ts';
 import type { Auction } from './auction.ts';
@@ -22,6 +22,11 @@ export interface AuctionsContext {
   /** The id a create makes its object with: derived from the request's Idempotency-Key, else none (a new one). */
   createdId?: string;
 }
+
+/** The context of a read: the auctions' read port only (reads.ts), so a read's bundle carries no write path. */
+export type AuctionsReadContext = Pick<AuctionsContext, 'principal' | 'now' | 'type' | 'auctionSite'> & {
+  auctions: AggregateReader<Auction>;
+};
 
 /**
  * The context of the commands that may count periods (creation, the owner's PATCH, results, awards): the request's

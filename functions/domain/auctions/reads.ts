@@ -8,7 +8,7 @@ import { assertBidDocumentsReadable, BID, readBid, type Bid, type ParticipationL
 import { CANCELLATION, findCancellation } from './cancellations.ts';
 import { findProlongation, prolongationScope, prolongationsOf, prolongationView } from './prolongations.ts';
 import { auctionType } from './catalog.ts';
-import type { AuctionsContext } from './context.ts';
+import type { AuctionsReadContext } from './context.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 
 /**
@@ -16,7 +16,7 @@ import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
  * (registry.ts), so the read routes' bundles carry no schemas, validators or calendar (test/unit/read-bundles.test.ts).
  */
 
-type ReadContext = Pick<AuctionsContext, 'auctions' | 'type' | 'principal'>;
+type ReadContext = Pick<AuctionsReadContext, 'auctions' | 'type' | 'principal'>;
 /** The reads that show participation links: with where auctions are held and the secret links are keyed with. */
 type LinkReadContext = ReadContext & ParticipationLinks;
 
@@ -26,7 +26,7 @@ export function assertServedBy(type: string, auction: Auction | undefined): asse
 }
 
 export async function loadAuction(
-  ctx: Pick<AuctionsContext, 'auctions' | 'type'>,
+  ctx: Pick<AuctionsReadContext, 'auctions' | 'type'>,
   id: string,
 ): Promise<Aggregate<Auction>> {
   const found = await ctx.auctions.get(id);

@@ -154,6 +154,12 @@ export interface Change<T> {
   close?: boolean;
 }
 
+/**
+ * The half of the port a read needs: a read route's bundle gets only this, so it carries none of the change log's
+ * write path (the revision diff, the transactions).
+ */
+export type AggregateReader<T> = Pick<AggregateRepository<T>, 'get'>;
+
 /** The port a registry's commands use; `functions/store` implements it over DynamoDB. */
 export interface AggregateRepository<T> {
   get(id: string): Promise<Aggregate<T> | undefined>;

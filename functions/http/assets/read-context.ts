@@ -1,13 +1,13 @@
 import type { AssetsReadContext } from '#domain/assets/reads.ts';
 import { assetTypeDescriptor } from '#domain/assets/types/catalog.ts';
 import type { HttpRequest } from '#http-kit/http-handler.ts';
-import { assetRepository } from '#store/asset-repository.ts';
+import { assetReader } from '#store/asset-repository.ts';
 
 /**
  * What the assets read routes need: the repository and the served type's descriptor. Apart from context.ts, whose
  * type definitions (schemas, validators) and organization directory the reads never use.
  */
 export const assetsReadContext = (req: HttpRequest): AssetsReadContext => ({
-  assets: assetRepository,
+  assets: assetReader,
   type: assetTypeDescriptor(req.type),
 });

@@ -1,12 +1,12 @@
 import { loadCancellationDocuments } from '#domain/auctions/reads.ts';
 import { documentRead } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from '#runtime/contexts.ts';
+import { auctionsReadContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.x/auctions/{auctionId}/cancellations/{cancellationId}/documents/{documentId}: with `previousVersions`; `?download=` redirects. */
 export const handler = httpHandler(async (req) => {
   const { children, scope } = await loadCancellationDocuments(
-    auctionsContext(req),
+    auctionsReadContext(req),
     req.params.auctionId,
     req.params.cancellationId,
   );

@@ -1,12 +1,12 @@
 import { loadContractDocuments } from '#domain/auctions/reads.ts';
 import { documentRead } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from '#runtime/contexts.ts';
+import { auctionsReadContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}/documents/{documentId}: with `previousVersions`; `?download=` redirects. */
 export const handler = httpHandler(async (req) => {
   const { children, scope } = await loadContractDocuments(
-    auctionsContext(req),
+    auctionsReadContext(req),
     req.params.auctionId,
     req.params.contractId,
   );

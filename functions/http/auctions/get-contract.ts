@@ -1,9 +1,9 @@
 import { contractView } from '#domain/auctions/awarding.ts';
 import { loadAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from '#runtime/contexts.ts';
+import { auctionsReadContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts/{contractId}. */
 export const handler = httpHandler(async (req) => ({
-  data: contractView(await loadAuction(auctionsContext(req), req.params.auctionId), req.params.contractId),
+  data: contractView(await loadAuction(auctionsReadContext(req), req.params.auctionId), req.params.contractId),
 }));

@@ -1,10 +1,14 @@
 import { loadAwardDocuments } from '#domain/auctions/reads.ts';
 import { documentList } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from '#runtime/contexts.ts';
+import { auctionsReadContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/awards/{awardId}/documents: the current version of each award document (`?all=1`: every version). */
 export const handler = httpHandler(async (req) => {
-  const { children, scope } = await loadAwardDocuments(auctionsContext(req), req.params.auctionId, req.params.awardId);
+  const { children, scope } = await loadAwardDocuments(
+    auctionsReadContext(req),
+    req.params.auctionId,
+    req.params.awardId,
+  );
   return { data: documentList(children, req.query, scope) };
 });

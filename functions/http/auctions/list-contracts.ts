@@ -1,9 +1,9 @@
 import { contractsOf } from '#domain/auctions/awarding.ts';
 import { loadAuction } from '#domain/auctions/reads.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from '#runtime/contexts.ts';
+import { auctionsReadContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.5/auctions/{auctionId}/contracts. */
 export const handler = httpHandler(async (req) => ({
-  data: contractsOf(await loadAuction(auctionsContext(req), req.params.auctionId)),
+  data: contractsOf(await loadAuction(auctionsReadContext(req), req.params.auctionId)),
 }));

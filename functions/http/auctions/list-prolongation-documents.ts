@@ -1,12 +1,12 @@
 import { loadProlongationDocuments } from '#domain/auctions/reads.ts';
 import { documentList } from '#domain/documents/documents.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { auctionsContext } from '#runtime/contexts.ts';
+import { auctionsReadContext } from '#runtime/contexts.ts';
 
 /** GET /api/2.3/auctions/{auctionId}/contracts/{contractId}/prolongations/{prolongationId}/documents: the current version of each (`?all=1`: every version). */
 export const handler = httpHandler(async (req) => {
   const { children, scope } = await loadProlongationDocuments(
-    auctionsContext(req),
+    auctionsReadContext(req),
     req.params.auctionId,
     req.params.contractId,
     req.params.prolongationId,
