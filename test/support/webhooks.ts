@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { verify } from '../../functions/domain/webhooks/signature.ts';
+import { type ChangeStream, startChangeStream } from '../../lib/local/change-stream.ts';
 
 /** A webhook as a receiver got it: its headers and body text, and the parsed body. */
 export interface Received {
@@ -65,3 +67,21 @@ export async function startReceiver(reply: (w: Received, seen: number) => Reply 
 
 /** Does the webhook's signature verify with this secret? */
 export const verifies = (w: Received, secret: string) => verify(secret, w.id, w.timestamp, w.text, w.signature);
+
+/**
+ * The local change stream over this file's table (a `useService({ changeStream: true })` file), read every 50 ms from
+ * before the file's tests until after them: what `npm start` runs beside the gateway.
+ */
+export function useChangeStream(options: { log?: (line: string) => void } = {}): ChangeStream {
+  let stream: ChangeStream;
+  beforeAll(async () => {
+    stream = await startChangeStream({
+      endpoint: process.env.DYNAMODB_ENDPOINT!,
+      table: process.env.TABLE_NAME!,
+      intervalMs: 50,
+      ...options,
+    });
+  });
+  afterAll(() => stream?.stop());
+  return { stop: () => stream.stop(), stats: () => stream.stats(), drained: () => stream.drained() };
+}

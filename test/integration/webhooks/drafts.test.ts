@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
+import { describe, expect, it } from 'vitest';
 import { createAsset } from '../../support/assets.ts';
 import { AUCTIONS, draftAuction } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { createLot, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { startReceiver } from '../../support/webhooks.ts';
+import { startReceiver, useChangeStream } from '../../support/webhooks.ts';
 
 const service = useService({ changeStream: true });
 const api = client(() => service.url);
 const BASE = '/api/0.1/subscriptions';
 
-let stream: ChangeStream;
-beforeAll(async () => {
-  stream = await startChangeStream({
-    endpoint: process.env.DYNAMODB_ENDPOINT!,
-    table: process.env.TABLE_NAME!,
-    intervalMs: 50,
-  });
-});
-afterAll(() => stream?.stop());
+const stream = useChangeStream();
 
 /** Who reads: the owner's key, another broker's key, no key at all. */
 const OTHERS = [{ as: 'broker2' }, { as: undefined }];

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
+import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../functions/store/migrations.ts';
 import { client } from '../../support/http.ts';
 import { createLot } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { startReceiver } from '../../support/webhooks.ts';
+import { startReceiver, useChangeStream } from '../../support/webhooks.ts';
 
 // `npm start`'s pieces: the service over DynamoDB Local with its stream, and the local change stream beside it.
 const service = useService({ changeStream: true });
 const api = client(() => service.url);
 
-let stream: ChangeStream;
-beforeAll(async () => {
-  stream = await startChangeStream({
-    endpoint: process.env.DYNAMODB_ENDPOINT!,
-    table: process.env.TABLE_NAME!,
-    intervalMs: 50,
-    log: () => {},
-  });
-});
-afterAll(() => stream?.stop());
+const stream = useChangeStream({ log: () => {} });
 
 async function until(done: () => boolean, what: string, ms = 20_000) {
   const end = Date.now() + ms;

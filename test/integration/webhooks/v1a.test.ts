@@ -1,27 +1,16 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { createLot, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { type Received, startReceiver } from '../../support/webhooks.ts';
+import { type Received, startReceiver, useChangeStream } from '../../support/webhooks.ts';
 
 const service = useService({ changeStream: true });
 const api = client(() => service.url);
 const BASE = '/api/0.1/subscriptions';
 const HOUR = 3_600_000;
 
-let stream: ChangeStream;
-beforeAll(async () => {
-  stream = await startChangeStream({
-    endpoint: process.env.DYNAMODB_ENDPOINT!,
-    table: process.env.TABLE_NAME!,
-    intervalMs: 50,
-  });
-});
-afterAll(async () => {
-  await stream?.stop();
-});
+useChangeStream();
 const subscribed: { id: string; token: string }[] = [];
 afterEach(async () => {
   await service.setClockOffset(0);
