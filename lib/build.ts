@@ -278,8 +278,9 @@ const options = (o: BuildLambdasOptions): BuildOptions => ({
   // File and line in stack traces, without a copy of every source in each asset (maps were 10 times the code).
   sourcesContent: false,
   metafile: o.metafile ?? false,
-  // The Lambda runtime provides SDK v3; bundling it would double every cold start.
-  external: ['@aws-sdk/*'],
+  // The Lambda runtime provides SDK v3, and with it Smithy's request signer (the room's AppSync Events publish signs
+  // with it); bundling them would double every cold start.
+  external: ['@aws-sdk/*', '@smithy/signature-v4'],
   mainFields: ['module', 'main'],
   // CommonJS dependencies (middy's, powertools') call require(); ESM output has none of its own.
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },

@@ -53,6 +53,7 @@ export const STILL_OVER_KB: Readonly<Record<string, number>> = {
   'http/auctions/put-bid-document': 122.5,
   'http/auctions/put-cancellation-document': 122.5,
   'http/auctions/put-contract-document': 123,
-  'room/bot': 142.5,
-  'room/transition': 140,
+  // The room's publishers grew by their AppSync Events publish (the signer itself is the runtime's: lib/build.ts).
+  'room/bot': 144,
+  'room/transition': 141.5,
 };
