@@ -316,7 +316,10 @@ const callerOf = (module: string): string => {
   const bot = bots.find((b) => b.handler === module);
   if (bot) return `bot:${bot.name}`;
   const room = roomLambdas.find((l) => l.handler === module);
-  return room ? `room:${room.name}` : `module:${module}`;
+  if (room) return `room:${room.name}`;
+  // A route's handler invoked directly (an AWS-shaped event's test): as its route's Lambda.
+  const route = routes.find((r) => r.handler === module);
+  return route ? `route:${routeKey(route)}` : `module:${module}`;
 };
 const asLambda = <T>(module: string, run: () => Promise<T>): Promise<T> => asCaller(callerOf(module), run);
 
