@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { RoomClient } from '../../../client/room-client.ts';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
 import { linkOf, useRoom } from '../room/room-helpers.ts';
 
@@ -66,6 +67,7 @@ export async function openPage(
   });
   page.on('websocket', (ws) => {
     if (new URL(ws.url()).host !== own) foreign.push(ws.url());
+    watchSocket(page, ws);
   });
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
@@ -99,16 +101,121 @@ export async function english(page: Page): Promise<void> {
 
 /** Waits until the page shows the stage named `name` (or of that type). */
 export async function atStage(page: Page, name: string, timeout = 60_000): Promise<void> {
+  await shows(page, `#stage-name[data-stage="${name}"], #stage-name[data-type="${name}"]`, `stage ${name}`, timeout);
+}
+
+/** Waits until the page shows the room ended (the names revealed or not yet). */
+export async function atEnd(page: Page, timeout = 60_000): Promise<void> {
+  await shows(page, '#room[data-ended="revealed"], #room[data-ended="ended"]', 'the end', timeout);
+}
+
+/** Waits for `selector`; when it never shows, fails with what the page, its sockets and the room itself said. */
+async function shows(page: Page, selector: string, what: string, timeout: number): Promise<void> {
   try {
-    await page.waitForSelector(`#stage-name[data-stage="${name}"], #stage-name[data-type="${name}"]`, { timeout });
+    await page.waitForSelector(selector, { timeout });
   } catch (error) {
-    const shown = await page.evaluate(() => ({
-      stage: document.getElementById('stage-name')?.dataset.stage,
-      connection: document.getElementById('connection')?.textContent,
-      ended: document.getElementById('ended')?.textContent,
-    }));
-    throw new Error(`the page never showed ${name}: ${JSON.stringify(shown)} (${(error as Error).message})`);
+    throw new Error(
+      `the page never showed ${what} (${(error as Error).message.split('\n')[0]})\n${await diagnosis(page)}`,
+    );
   }
+}
+
+// ---- what a wait that failed saw
+
+/** What each page's room sockets did: opened, closed, and the room documents received (in short), with their times. */
+const socketLogs = new WeakMap<Page, string[]>();
+const stamp = () => new Date().toISOString().slice(11, 23);
+
+function watchSocket(page: Page, ws: import('playwright-core').WebSocket) {
+  const log = socketLogs.get(page) ?? [];
+  socketLogs.set(page, log);
+  const path = new URL(ws.url()).pathname;
+  const note = (line: string) => {
+    log.push(`${stamp()} ${path} ${line}`);
+    if (log.length > 60) log.splice(0, log.length - 60);
+  };
+  note('opening');
+  ws.on('framereceived', ({ payload }) => {
+    try {
+      const message = JSON.parse(String(payload));
+      note(message.type === 'room' ? `room ${summary(message)}` : `${message.type}`);
+    } catch {
+      note(`frame ${String(payload).slice(0, 80)}`);
+    }
+  });
+  ws.on('socketerror', (e) => note(`error ${e}`));
+  ws.on('close', () => note('closed'));
+}
+
+/** A room message in a few words: its version, the stage it names, whether it ended, the results. */
+const summary = (message: any) => {
+  const d = message.document ?? {};
+  const stage = d.stages?.[d.currentStage - d.stagesFrom];
+  return JSON.stringify({
+    version: d.version,
+    stage: stage?.name,
+    ended: d.ended?.reason,
+    revealed: d.namesRevealed,
+    results: message.results,
+    closed: message.closed,
+    serverTime: d.serverTime,
+  });
+};
+
+/**
+ * What the page shows (stage, version, end, connection), what its sockets did, and the room as the service has it
+ * (the auction's status, a fresh observer's room document, the room server's connections, the service clock).
+ */
+async function diagnosis(page: Page): Promise<string> {
+  const lines: string[] = [];
+  const shown = await page
+    .evaluate(() => {
+      const root = document.getElementById('room');
+      const stage = document.getElementById('stage-name');
+      const connection = document.getElementById('connection');
+      return {
+        stage: stage?.dataset.stage,
+        version: root?.dataset.version,
+        ended: root?.dataset.ended,
+        connection: `${connection?.dataset.state}: ${connection?.textContent}`,
+        endedText: document.getElementById('ended')?.textContent,
+        auction: document.getElementById('auction-id')?.textContent,
+      };
+    })
+    .catch((e: Error) => ({ error: e.message, auction: undefined }));
+  lines.push(`at ${stamp()} the page showed ${JSON.stringify(shown)}`);
+  lines.push(`its sockets: ${(socketLogs.get(page) ?? []).join('; ') || 'none'}`);
+  const origin = new URL(page.url()).origin;
+  const id = shown.auction || new URL(page.url()).searchParams.get('auction_id');
+  const get = async (path: string) => {
+    try {
+      const res = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) });
+      return { status: res.status, body: await res.json() };
+    } catch (e) {
+      return { status: 0, body: (e as Error).message };
+    }
+  };
+  lines.push(`the room server: ${JSON.stringify((await get('/_local/room')).body)}`);
+  lines.push(`the service clock: ${JSON.stringify((await get('/_local/clock')).body)}`);
+  if (id) {
+    for (const api of ['2.5', '2.3']) {
+      const { status, body } = await get(`/api/${api}/auctions/${id}`);
+      if (status !== 200) continue;
+      const { status: s, auctionPeriod, dateModified } = body.data;
+      lines.push(`the auction (${api}): ${JSON.stringify({ status: s, auctionPeriod, dateModified })}`);
+    }
+    try {
+      const observer = await RoomClient.open(RoomClient.url(origin, id));
+      try {
+        lines.push(`the room now: ${summary(await observer.ask({ action: 'resume' }, 'room', 10_000))}`);
+      } finally {
+        observer.close();
+      }
+    } catch (e) {
+      lines.push(`the room could not be read: ${JSON.stringify(e)}`);
+    }
+  }
+  return lines.join('\n');
 }
 
 /** Waits until the page's bid answer contains `text`, and returns it. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  atEnd,
   atStage,
   enterAsBidder,
   landleaseRoom,
@@ -124,7 +125,7 @@ describe('the room page on a phone', { timeout: 240_000 }, () => {
     expect(await typeAmount(uk.page, '50 000')).toBe(false);
     expect(await text(uk.page, '#bid-answer')).toContain('Сума замала');
     for (const p of [en.page, uk.page]) {
-      await p.waitForSelector('#room[data-ended="revealed"], #room[data-ended="ended"]', { timeout: 120_000 });
+      await atEnd(p, 120_000);
       await p.waitForSelector('#ended:not([hidden])');
       // The ended room shows the end and the winner, and no message of a stage that is over.
       expect(await text(p, '#bid-answer')).toBe('');
