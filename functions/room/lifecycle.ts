@@ -70,11 +70,16 @@ export async function openRoom(ctx: RoomContext, auction: RoomAuction): Promise<
   return current && orderOf(ctx, current);
 }
 
-/** The room closed (its auction was cancelled) and every connection told; a room that has ended stays as it is. */
+/**
+ * The room closed (its auction was cancelled) and every connection told; a room that has ended stays as it is, and so
+ * does one whose end is due: its own results took the auction out of active.auction, and its timer is writing the end
+ * (closing it then would tell every page "closed" beside, or after, the end).
+ */
 export async function closeRoom(ctx: RoomContext, auctionId: string): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const item = await ctx.store.get(auctionId);
     if (!item || item.closed || item.posted) return;
+    if (isEnded(await upToDate(ctx, item.state, nowText(ctx)))) return;
     const closed = { ...item, closed: nowText(ctx) };
     if (await save(ctx, item, closed)) return broadcast(ctx, closed);
   }

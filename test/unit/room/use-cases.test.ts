@@ -243,6 +243,31 @@ describe('room use cases: timers and closing', () => {
     expect(await documentFor(r.ctx, r.observer)).toContain('"closed":true');
   });
 
+  it('never closes a room whose end posted the results: the bot running while the room files its audit changes nothing', async () => {
+    // The room's own results take its auction out of active.auction, with the room still marked planned: the room
+    // bot's work index then says "close". A bot run between the post and the room's write of its end must leave the
+    // room to end by itself: told once, ended, never "closed" (a page that heard "closed" last never saw the end).
+    const r = await room();
+    const afterPost = recordingAuctions({ close: true });
+    const bot: Promise<boolean>[] = [];
+    const auctions: RoomAuctions = {
+      ...r.auctions,
+      attachAudit: async () => {
+        bot.push(planOrClose({ ...r.ctx, auctions: afterPost.auctions }, ID));
+        await bot[0];
+      },
+    };
+    r.at('2026-11-24T18:00:00+02:00'); // nobody bid in the Dutch part: the auction has ended
+    await transition({ ...r.ctx, auctions }, ID);
+    expect(bot).toHaveLength(1);
+    expect(afterPost.marks).toEqual(['closed']); // the auction remembers the room is done with it
+    const rooms = r.of('observer', 'room');
+    expect(rooms.filter((m) => m.closed)).toEqual([]);
+    expect(rooms.at(-1)).toMatchObject({ results: 'posted', document: { ended: { reason: 'no-dutch-bid' } } });
+    expect(await r.store.get(ID)).toMatchObject({ audited: true });
+    expect((await r.store.get(ID))!.closed).toBeUndefined();
+  });
+
   it('plans a room once: a second planning finds it and arms the same timer', async () => {
     const r = await room();
     const planned = await r.store.get(ID);
