@@ -860,9 +860,13 @@ async function connect() {
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === 'room') {
-      room = message;
-      me = message.document.me;
-      syncClock(message.document.serverTime);
+      // Documents come from more than one sender (each change's fan-out, the answer to resume, a bot beside a timer),
+      // so an older one may arrive after a newer one: it never replaces it (the end would be lost for good).
+      if (!room || message.document.version >= room.document.version) {
+        room = message;
+        me = message.document.me;
+        syncClock(message.document.serverTime);
+      }
       attempts = 0;
       setConnection('online');
       if (!settled) {
