@@ -233,7 +233,9 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       res,
       200,
       JSON_TYPE,
-      JSON.stringify({ data: { connections: ownRoom.connections(), disconnects: ownRoom.disconnects() } }),
+      JSON.stringify({
+        data: { connections: ownRoom.connections(), disconnects: ownRoom.disconnects(), timers: ownRoom.timers() },
+      }),
     );
     return true;
   }
@@ -254,6 +256,7 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return true;
     }
     (await runtimeConfig()).setLocal({ clockOffsetMs: offsetMs });
+    ownRoom?.clockMoved();
     // Said in the log: what is written from now on is dated by this clock (docs/development.md, time travel).
     localLog('clock moved', { offsetMs, now: new Date(Date.now() + offsetMs).toISOString() });
     sendClock(res, offsetMs);

@@ -168,6 +168,14 @@ export interface RoomServer {
   connections(): number;
   /** `$disconnect`s under way and waiting, and the most ever under way at once (`GET /_local/room`). */
   disconnects(): { running: number; waiting: number; most: number };
+  /** The rooms' pending timers, each the order it runs (`GET /_local/room`). */
+  timers(): TimerOrder[];
+  /**
+   * The local clock moved (`PUT /_local/clock`): each pending timer waits again for its instant by the moved clock
+   * (left as armed, it fired when the old clock reached it: a room planned minutes ahead, then moved to its start,
+   * opened minutes late, its pages showing no stage change meanwhile).
+   */
+  clockMoved(): void;
   /** The observers' broadcast stand-in. */
   events: EventApiStandIn;
   close(): void;
@@ -178,7 +186,8 @@ const DISCONNECTS_IN_FLIGHT = 4;
 
 export async function attachRoomServer(server: Server, host: () => string): Promise<RoomServer> {
   const sockets = new Map<string, Socket>();
-  const timers = new Map<string, NodeJS.Timeout>();
+  // Each room's pending timer and the order it runs (re-armed when the local clock moves: `clockMoved`).
+  const timers = new Map<string, { timer: NodeJS.Timeout; order: TimerOrder }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: ROOM_MESSAGE_BYTES });
   const events = eventApiStandIn();
   setLocalEventApi(events);
@@ -202,11 +211,11 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   };
 
   const arm = async (order: TimerOrder) => {
-    clearTimeout(timers.get(order.auctionId));
+    clearTimeout(timers.get(order.auctionId)?.timer);
     const offsetMs = localRuntime()?.clockOffsetMs ?? 0;
     const delay = Math.max(0, Date.parse(order.nextAt) - (Date.now() + offsetMs));
     const timer = setTimeout(async () => {
-      if (timers.get(order.auctionId) === timer) timers.delete(order.auctionId);
+      if (timers.get(order.auctionId)?.timer === timer) timers.delete(order.auctionId);
       try {
         // The timer's task is the transition Lambda, whoever armed it; as Step Functions hands it on: the execution's
         // input in JSON, the task's answer the next state's input.
@@ -224,7 +233,7 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
       }
     }, delay);
     timer.unref();
-    timers.set(order.auctionId, timer);
+    timers.set(order.auctionId, { timer, order });
   };
 
   // `$disconnect`s run a few at a time. In AWS each is its own Lambda with its own connections; here they share the
@@ -373,13 +382,17 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   return {
     connections: () => sockets.size,
     disconnects: () => ({ running: disconnecting, waiting: disconnects.length, most: mostDisconnecting }),
+    timers: () => [...timers.values()].map(({ order }) => order),
+    clockMoved() {
+      for (const { order } of [...timers.values()]) void arm(order);
+    },
     events,
     close() {
       closed = true;
       disconnects.length = 0;
       events.close();
       setLocalEventApi(undefined);
-      for (const timer of timers.values()) clearTimeout(timer);
+      for (const { timer } of timers.values()) clearTimeout(timer);
       timers.clear();
       for (const { ws } of sockets.values()) ws?.terminate();
       wss.close();
