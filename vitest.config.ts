@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.ts';
 
 // The run's folder of recorded AWS calls (test/support/aws/): the integration workers write it, the `aws` project reads
 // it after them, the global teardown removes it. Set here, in the main process, so every worker inherits the one name.
@@ -24,6 +25,8 @@ export default defineConfig({
     // Two files at a time (vitest's default is one less than the cores: one here): most of an integration file's time
     // is waiting (a browser, a room's timers, a moved clock), so a second file uses the cores meanwhile.
     maxWorkers: 2,
+    // The longest files first, integration's before the others' (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

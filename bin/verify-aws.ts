@@ -2,10 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readRecordings } from '../test/support/aws/calls.ts';
-import { eventsReport } from '../test/support/aws/events.ts';
-import { IamModel, synthesizedTemplates } from '../test/support/aws/iam-check.ts';
-import { settingsReport } from '../test/support/aws/settings.ts';
 
 /**
  * `npm run verify:aws`: what is proven for AWS before a deploy, per function, in one report (docs/operations.md
@@ -36,6 +32,8 @@ holds that no call used (each removed, or justified beside its statement in the 
 
 /** The IAM rows: a function's calls (allowed or denied, each denial named) and its role's unused grants. */
 async function iamRows(folder: string): Promise<ReportRow[]> {
+  const { readRecordings } = await import('../test/support/aws/calls.ts');
+  const { IamModel, synthesizedTemplates } = await import('../test/support/aws/iam-check.ts');
   const { reports, unknown } = await new IamModel(synthesizedTemplates()).check(readRecordings(folder));
   const rows: ReportRow[] = [];
   for (const report of reports) {
@@ -86,10 +84,11 @@ async function main(args: string[]): Promise<number> {
   }
   try {
     // Each check per function a provider of rows, the same shape: calls against roles, settings, event fixtures.
+    // Loaded here, not at the top: they synthesize the CDK app, 6 s of CPU that `--help` has no need of.
     const providers: RowProvider[] = [
       { name: 'IAM', rows: () => iamRows(folder) },
-      { name: 'Settings', rows: () => settingsReport() },
-      { name: 'Events', rows: () => eventsReport() },
+      { name: 'Settings', rows: async () => (await import('../test/support/aws/settings.ts')).settingsReport() },
+      { name: 'Events', rows: async () => (await import('../test/support/aws/events.ts')).eventsReport() },
     ];
     let failed = 0;
     for (const provider of providers) {
