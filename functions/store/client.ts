@@ -19,11 +19,65 @@ import { observeClient } from './aws-calls.ts';
 const COUNTER = Symbol.for('agora.dynamodbRequestCounter');
 const globals = globalThis as Record<symbol, unknown>;
 globals[COUNTER] ??= new AsyncLocalStorage();
-const counter = globals[COUNTER] as AsyncLocalStorage<{ count: number }>;
+const counter = globals[COUNTER] as AsyncLocalStorage<Scope>;
 
-export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
-  const scope = { count: 0 };
+/**
+ * What the DynamoDB requests of a measured scope consumed, as DynamoDB reports it (`ReturnConsumedCapacity`, asked only
+ * while measuring): read and write capacity units (on demand: request units), and the inputs of the writes, so that the
+ * measurer can size what they wrote (the bench's cost per change, lib/local/gateway.ts).
+ */
+export interface Capacity {
+  read: number;
+  write: number;
+  writes: { command: string; input: Record<string, any> }[];
+}
+interface Scope {
+  count: number;
+  capacity?: Capacity;
+}
+
+/** `measure`: also what the requests consume (local runtime only: the gateway's `x-agora-capacity`, the bench). */
+export function countRequests<T>(fn: () => Promise<T>, measure?: Capacity): Promise<{ result: T; requests: number }> {
+  // A scope inside a measured one (a bot's own count, in a measured run) measures into the same figures.
+  const scope: Scope = { count: 0, capacity: measure ?? counter.getStore()?.capacity };
   return counter.run(scope, async () => ({ result: await fn(), requests: scope.count }));
+}
+
+/** The commands that report what they consume, and whether they read or write. */
+const CONSUMING: Record<string, 'read' | 'write'> = {
+  GetItemCommand: 'read',
+  GetCommand: 'read',
+  QueryCommand: 'read',
+  ScanCommand: 'read',
+  BatchGetItemCommand: 'read',
+  BatchGetCommand: 'read',
+  TransactGetItemsCommand: 'read',
+  TransactGetCommand: 'read',
+  PutItemCommand: 'write',
+  PutCommand: 'write',
+  UpdateItemCommand: 'write',
+  UpdateCommand: 'write',
+  DeleteItemCommand: 'write',
+  DeleteCommand: 'write',
+  BatchWriteItemCommand: 'write',
+  BatchWriteCommand: 'write',
+  TransactWriteItemsCommand: 'write',
+  TransactWriteCommand: 'write',
+};
+
+/**
+ * One request measured: asks DynamoDB what it consumed and adds it up. `INDEXES` rather than `TOTAL`: DynamoDB Local's
+ * total of a transaction leaves out its condition checks and its index writes, which its per-table figures count.
+ */
+async function measured(capacity: Capacity, command: string, args: { input: any }, next: Next) {
+  const kind = CONSUMING[command];
+  if (!kind) return next(args);
+  if (kind === 'write') capacity.writes.push({ command, input: args.input });
+  const out = await next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'INDEXES' } });
+  const consumed = out.output?.ConsumedCapacity;
+  for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : [])
+    capacity[kind] += c.CapacityUnits ?? 0;
+  return out;
 }
 
 let client: DynamoDBDocumentClient | undefined;
@@ -69,10 +123,11 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
   // The tests record each call as its Lambda would make it (aws-calls.ts); in Lambda nothing is observed.
   if (!inLambda) observeClient(raw, 'DynamoDB');
   raw.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const scope = counter.getStore();
-      if (scope) scope.count++;
-      return next(args);
+      if (!scope) return next(args);
+      scope.count++;
+      return scope.capacity ? measured(scope.capacity, context.commandName ?? '', args, next) : next(args);
     },
     { step: 'initialize', name: 'agoraRequestCounter' },
   );
