@@ -22,62 +22,20 @@ globals[COUNTER] ??= new AsyncLocalStorage();
 const counter = globals[COUNTER] as AsyncLocalStorage<Scope>;
 
 /**
- * What the DynamoDB requests of a measured scope consumed, as DynamoDB reports it (`ReturnConsumedCapacity`, asked only
- * while measuring): read and write capacity units (on demand: request units), and the inputs of the writes, so that the
- * measurer can size what they wrote (the bench's cost per change, lib/local/gateway.ts).
+ * Measures one request of a measured scope (the local gateway's `x-agora-capacity`, lib/local/capacity.ts: it asks
+ * DynamoDB what the request consumed). Its code is the local runtime's: no bundle carries it.
  */
-export interface Capacity {
-  read: number;
-  write: number;
-  writes: { command: string; input: Record<string, any> }[];
-}
+export type Meter = (command: string, args: { input: any }, next: (args: any) => Promise<any>) => Promise<any>;
 interface Scope {
   count: number;
-  capacity?: Capacity;
+  meter?: Meter;
 }
 
-/** `measure`: also what the requests consume (local runtime only: the gateway's `x-agora-capacity`, the bench). */
-export function countRequests<T>(fn: () => Promise<T>, measure?: Capacity): Promise<{ result: T; requests: number }> {
+/** `meter`: also what the requests consume (local runtime only). */
+export function countRequests<T>(fn: () => Promise<T>, meter?: Meter): Promise<{ result: T; requests: number }> {
   // A scope inside a measured one (a bot's own count, in a measured run) measures into the same figures.
-  const scope: Scope = { count: 0, capacity: measure ?? counter.getStore()?.capacity };
+  const scope: Scope = { count: 0, meter: meter ?? counter.getStore()?.meter };
   return counter.run(scope, async () => ({ result: await fn(), requests: scope.count }));
-}
-
-/** The commands that report what they consume, and whether they read or write. */
-const CONSUMING: Record<string, 'read' | 'write'> = {
-  GetItemCommand: 'read',
-  GetCommand: 'read',
-  QueryCommand: 'read',
-  ScanCommand: 'read',
-  BatchGetItemCommand: 'read',
-  BatchGetCommand: 'read',
-  TransactGetItemsCommand: 'read',
-  TransactGetCommand: 'read',
-  PutItemCommand: 'write',
-  PutCommand: 'write',
-  UpdateItemCommand: 'write',
-  UpdateCommand: 'write',
-  DeleteItemCommand: 'write',
-  DeleteCommand: 'write',
-  BatchWriteItemCommand: 'write',
-  BatchWriteCommand: 'write',
-  TransactWriteItemsCommand: 'write',
-  TransactWriteCommand: 'write',
-};
-
-/**
- * One request measured: asks DynamoDB what it consumed and adds it up. `INDEXES` rather than `TOTAL`: DynamoDB Local's
- * total of a transaction leaves out its condition checks and its index writes, which its per-table figures count.
- */
-async function measured(capacity: Capacity, command: string, args: { input: any }, next: Next) {
-  const kind = CONSUMING[command];
-  if (!kind) return next(args);
-  if (kind === 'write') capacity.writes.push({ command, input: args.input });
-  const out = await next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'INDEXES' } });
-  const consumed = out.output?.ConsumedCapacity;
-  for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : [])
-    capacity[kind] += c.CapacityUnits ?? 0;
-  return out;
 }
 
 let client: DynamoDBDocumentClient | undefined;
@@ -127,7 +85,7 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
       const scope = counter.getStore();
       if (!scope) return next(args);
       scope.count++;
-      return scope.capacity ? measured(scope.capacity, context.commandName ?? '', args, next) : next(args);
+      return scope.meter ? scope.meter(context.commandName ?? '', args, next) : next(args);
     },
     { step: 'initialize', name: 'agoraRequestCounter' },
   );

@@ -8,9 +8,7 @@ import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { attachRoomServer, type RoomServer } from './room-server.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
-import { itemBytes } from './item-size.ts';
-import type { Capacity } from '../../functions/store/client.ts';
-import { REVISION_ENTITY } from '../../functions/store/table-design.ts';
+import { capacityMeter } from './capacity.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
@@ -184,35 +182,8 @@ const refuse = (
   location = status === 404 ? 'url' : 'body',
 ) => send(res, status, JSON_TYPE, JSON.stringify({ status: 'error', errors: [{ location, name, description }] }));
 
-/**
- * A request that asks `x-agora-capacity: 1` (local only; the bench's cost per change) is measured: its answer says what
- * its DynamoDB requests consumed (`ReturnConsumedCapacity`, functions/store/client.ts) and what revisions it wrote.
- */
-const measuring = (headers: IncomingMessage['headers']): Capacity | undefined =>
-  headers['x-agora-capacity'] ? { read: 0, write: 0, writes: [] } : undefined;
-
-/** The items a write puts, in the document client's form. */
-function itemsPut({ command, input }: Capacity['writes'][number]): Record<string, unknown>[] {
-  if (command === 'PutItemCommand') return [input.Item];
-  if (command === 'TransactWriteItemsCommand')
-    return input.TransactItems.flatMap((t: any) => (t.Put ? [t.Put.Item] : []));
-  if (command === 'BatchWriteItemCommand')
-    return Object.values(input.RequestItems as Record<string, any[]>).flatMap((r) =>
-      r.flatMap((w) => (w.PutRequest ? [w.PutRequest.Item] : [])),
-    );
-  return [];
-}
-
-/** Read and write capacity units (on demand: request units), and the revision items written, their count and bytes. */
-function capacityHeaders(capacity: Capacity): Record<string, string> {
-  const revisions = capacity.writes.flatMap(itemsPut).filter((i) => i.entity === REVISION_ENTITY);
-  return {
-    'x-agora-read-units': String(capacity.read),
-    'x-agora-write-units': String(capacity.write),
-    'x-agora-revisions': String(revisions.length),
-    'x-agora-revision-bytes': String(revisions.reduce((n, i) => n + itemBytes(i), 0)),
-  };
-}
+/** A request that asks `x-agora-capacity: 1` (local only) is measured: lib/local/capacity.ts. */
+const measuring = (headers: IncomingMessage['headers']) => (headers['x-agora-capacity'] ? capacityMeter() : undefined);
 
 async function localOnly(
   method: string,
@@ -234,9 +205,9 @@ async function localOnly(
       const capacity = measuring(headers);
       const { result: report, requests } = await countRequests(
         () => asLambda(def.handler, async () => (await load(def.handler)).run()),
-        capacity,
+        capacity?.meter,
       );
-      const measured = capacity && { 'x-agora-dynamodb-requests': String(requests), ...capacityHeaders(capacity) };
+      const measured = capacity && { 'x-agora-dynamodb-requests': String(requests), ...capacity.headers() };
       send(res, 200, { ...JSON_TYPE, ...measured }, JSON.stringify({ data: report }));
     } catch (error) {
       // A run that failed as a whole (its work Query, under injected faults): retried by the next run.
@@ -428,7 +399,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     }
     const module = await load(route.handler);
     return asCaller(`route:${event.routeKey}`, async () => module.handler(event, lambdaContext(route.handler)));
-  }, capacity);
+  }, capacity?.meter);
   const out =
     typeof result === 'object' && result && 'statusCode' in result
       ? result
@@ -437,7 +408,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     ...(out.headers ?? {}),
     ...cors,
     'x-agora-dynamodb-requests': String(requests),
-    ...(capacity && capacityHeaders(capacity)),
+    ...capacity?.headers(),
   };
   send(res, out.statusCode, headers, out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? ''));
 }
