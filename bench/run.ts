@@ -21,6 +21,9 @@
  *    bench/feed-freshness.ts); `npm run bench -- --feed` runs only this and replaces only its section.
  * 6. Webhooks: `npm run bench -- --webhooks` runs only change committed -> webhook received (bench/webhooks.ts: 1,000
  *    subscriptions, 100 changes a second by default, sizes from WEBHOOK_* variables) and prints it.
+ * 7. Cost per change: DynamoDB requests, read and write units and revision bytes of each kind of change, with the
+ *    change log and without it, and a month's cost (bench/costs.ts); `npm run bench -- --costs` runs only this and
+ *    replaces only its section.
  *
  * Environment: BENCH_SECONDS (default 5) per load run, BENCH_SCALE_LOTS (default 100000), BENCH_IMPORT_RUNS (default 5).
  */
@@ -41,6 +44,7 @@ import { rootItem } from '../functions/store/aggregates.ts';
 import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
 import { FEED_SETTLE_MS } from '../functions/runtime/config.ts';
+import { costsSection, measureCosts } from './costs.ts';
 import { freshnessSection, measureFeedFreshness } from './feed-freshness.ts';
 import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
 import { answerHelp } from '../bin/cli-help.ts';
@@ -49,7 +53,7 @@ import { startServer } from './local-server.ts';
 answerHelp(
   'Measures Agora under load on this machine (nothing asserted) and rewrites bench/RESULTS.md; a full run takes about 5 minutes.',
   [
-    'usage: npm run bench [-- --imports | --load | --feed | --room | --webhooks]   (one part only)',
+    'usage: npm run bench [-- --imports | --load | --feed | --room | --webhooks | --costs]   (one part only)',
     'environment: BENCH_SECONDS (5), BENCH_SCALE_LOTS (100000), BENCH_IMPORT_RUNS (5), ROOM_*, WEBHOOK_* (the room and webhook benches)',
   ].join('\n'),
 );
@@ -102,6 +106,26 @@ if (process.argv.includes('--webhooks')) {
   const hooks = await import('./webhooks.ts');
   const figures = await phase('webhooks', () => hooks.runWebhookBench());
   console.log(hooks.webhookLines(figures).join('\n'));
+  process.exit(0);
+}
+
+/** Replaces the section `heading` of bench/RESULTS.md (or adds it), keeping every other. */
+function replaceResultsSection(heading: string, section: string) {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Agora bench results\n';
+  const start = before.indexOf(heading);
+  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1);
+  writeFileSync(
+    file,
+    start < 0 ? `${before}\n${section}` : before.slice(0, start) + section + (end < 0 ? '' : before.slice(end + 1)),
+  );
+}
+
+if (process.argv.includes('--costs')) {
+  // `npm run bench -- --costs`: only the cost per change (bench/costs.ts, deterministic figures, about a minute).
+  const section = costsSection(await phase('cost per change', measureCosts)).join('\n');
+  replaceResultsSection('## Cost per change', section);
+  console.log(section);
   process.exit(0);
 }
 
@@ -810,6 +834,9 @@ const scale = await phase('scale', async () => {
   };
 });
 
+// The cost per change, last: it runs its own DynamoDB Local and gateway in this process (bench/costs.ts).
+const costs = await phase('cost per change', measureCosts);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Report: console and bench/RESULTS.md.
 
@@ -923,6 +950,7 @@ table(
   ],
 );
 md.push(...freshnessSection(freshness, FEED_SETTLE_MS));
+md.push(...costsSection(costs));
 md.push(...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)));
 md.push('## Time per phase (s)', '');
 table(

@@ -68,6 +68,8 @@ export interface Config {
    * now − this, so a change committed late is never behind a crawler (store/feeds.ts says why 3000, the default).
    */
   feedSettleMs: number;
+  /** Every change of a public view writes its revision; only the local runtime turns it off (the bench). */
+  changeLog: boolean;
   secretsExtensionPort: string;
   awsSessionToken: string;
   xrayDaemonAddress?: string;
@@ -162,6 +164,7 @@ export function readConfig(env: Env): Config {
     filesDir: env.AGORA_FILES_DIR ?? '.agora/files',
     faults: env.AGORA_FAULTS ?? '',
     feedSettleMs: feedSettleMs(env.AGORA_FEED_SETTLE_MS),
+    changeLog: true,
     secretsExtensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
     awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
     xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
@@ -189,6 +192,7 @@ export function config(): Config {
     auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
     feedSettleMs: local.feedSettleMs ?? base.feedSettleMs,
+    changeLog: local.changeLog ?? true,
   };
 }
 
@@ -212,6 +216,8 @@ export interface LocalSettings {
   faults?: string;
   /** The feed's settle window, in place of AGORA_FEED_SETTLE_MS (tests of the feed's guarantee set it). */
   feedSettleMs?: number;
+  /** false: changes write no revision (the bench's cost of a change without its log); never off outside it. */
+  changeLog?: boolean;
 }
 
 export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as LocalSettings | undefined;

@@ -19,10 +19,22 @@ import { observeClient } from './aws-calls.ts';
 const COUNTER = Symbol.for('agora.dynamodbRequestCounter');
 const globals = globalThis as Record<symbol, unknown>;
 globals[COUNTER] ??= new AsyncLocalStorage();
-const counter = globals[COUNTER] as AsyncLocalStorage<{ count: number }>;
+const counter = globals[COUNTER] as AsyncLocalStorage<Scope>;
 
-export function countRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> {
-  const scope = { count: 0 };
+/**
+ * Measures one request of a measured scope (the local gateway's `x-agora-capacity`, lib/local/capacity.ts: it asks
+ * DynamoDB what the request consumed). Its code is the local runtime's: no bundle carries it.
+ */
+export type Meter = (command: string, args: { input: any }, next: (args: any) => Promise<any>) => Promise<any>;
+interface Scope {
+  count: number;
+  meter?: Meter;
+}
+
+/** `meter`: also what the requests consume (local runtime only). */
+export function countRequests<T>(fn: () => Promise<T>, meter?: Meter): Promise<{ result: T; requests: number }> {
+  // A scope inside a measured one (a bot's own count, in a measured run) measures into the same figures.
+  const scope: Scope = { count: 0, meter: meter ?? counter.getStore()?.meter };
   return counter.run(scope, async () => ({ result: await fn(), requests: scope.count }));
 }
 
@@ -69,10 +81,11 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
   // The tests record each call as its Lambda would make it (aws-calls.ts); in Lambda nothing is observed.
   if (!inLambda) observeClient(raw, 'DynamoDB');
   raw.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const scope = counter.getStore();
-      if (scope) scope.count++;
-      return next(args);
+      if (!scope) return next(args);
+      scope.count++;
+      return scope.meter ? scope.meter(context.commandName ?? '', args, next) : next(args);
     },
     { step: 'initialize', name: 'agoraRequestCounter' },
   );

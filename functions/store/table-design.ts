@@ -105,8 +105,9 @@ export const revisionSortKey = (seq: number) => String(seq).padStart(10, '0');
 /**
  * A revision item (`entity: 'revision'`, at `keys.revision`), written in the same transaction as the change it
  * records. Its consumers (the revisions route, the change feed, webhooks) read these plain attributes and never
- * parse the revision: `objectKind` (lot | asset | auction), `objectId`, `seq`, the object's `dateModified` and
- * `status` after the change, `objectType` (an auction's procurementMethodType, an asset's assetType), and `revision` itself as served (`date`, `author`, `changes`, `previousHash`, `hash`).
+ * parse the revision: `objectKind` (lot | asset | auction), `seq`, the object's `status` after the change (its id is
+ * the key's and its `dateModified` the revision's `date`; items written before issue 46 carry `objectId` and
+ * `dateModified` too), `objectType` (an auction's procurementMethodType, an asset's assetType), and `revision` itself as served (`date`, `author`, `changes`, `previousHash`, `hash`).
  * On the change feed (GSI1: `GSI1PK = keys.changesFeed(<the object's feed key>)`, `GSI1SK = keys.changesSortKey`)
  * it also carries `feed`: the object's listing view after the change, the same fields as its root's feed row.
  * The chain's head (`{seq, hash}` of the last revision) is the root item's `history` attribute, moved with `rev`.

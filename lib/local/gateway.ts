@@ -8,6 +8,7 @@ import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { attachRoomServer, type RoomServer } from './room-server.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
+import { capacityMeter } from './capacity.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
@@ -181,7 +182,16 @@ const refuse = (
   location = status === 404 ? 'url' : 'body',
 ) => send(res, status, JSON_TYPE, JSON.stringify({ status: 'error', errors: [{ location, name, description }] }));
 
-async function localOnly(method: string, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> {
+/** A request that asks `x-agora-capacity: 1` (local only) is measured: lib/local/capacity.ts. */
+const measuring = (headers: IncomingMessage['headers']) => (headers['x-agora-capacity'] ? capacityMeter() : undefined);
+
+async function localOnly(
+  method: string,
+  url: URL,
+  body: Buffer,
+  res: ServerResponse,
+  headers: IncomingMessage['headers'],
+): Promise<boolean> {
   const bot = /^\/_local\/bots\/([\w-]+)$/.exec(url.pathname);
   if (bot && method === 'POST') {
     // The room bot (functions/room/lambdas.ts) runs here too: `POST /_local/bots/room`.
@@ -191,8 +201,14 @@ async function localOnly(method: string, url: URL, body: Buffer, res: ServerResp
       return true;
     }
     try {
-      const report = await asLambda(def.handler, async () => (await load(def.handler)).run());
-      send(res, 200, JSON_TYPE, JSON.stringify({ data: report }));
+      const { countRequests } = await load('store/client', moduleUrl('store/client', ''));
+      const capacity = measuring(headers);
+      const { result: report, requests } = await countRequests(
+        () => asLambda(def.handler, async () => (await load(def.handler)).run()),
+        capacity?.meter,
+      );
+      const measured = capacity && { 'x-agora-dynamodb-requests': String(requests), ...capacity.headers() };
+      send(res, 200, { ...JSON_TYPE, ...measured }, JSON.stringify({ data: report }));
     } catch (error) {
       // A run that failed as a whole (its work Query, under injected faults): retried by the next run.
       refuse(res, 503, 'bot', `The ${def.name} run failed: ${(error as Error).name}`);
@@ -351,7 +367,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (url.pathname.startsWith('/_local/')) {
     const refusal = localOnlyRefusal(method, req.headers, ownPort);
     if (refusal) return refuse(res, 403, 'local', refusal, 'header');
-    if (await localOnly(method, url, body, res)) return;
+    if (await localOnly(method, url, body, res, req.headers)) return;
   }
   // CORS as the HTTP API does it with `corsOrigins` (AGORA_CORS_ORIGINS here): preflights answered before any route.
   const origins = parseOrigins(process.env.AGORA_CORS_ORIGINS);
@@ -376,6 +392,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const event = toEvent(req, url, body, route, params);
   // Counted by the sources' store client, whose counter the bundles' copies share (functions/store/client.ts).
   const { countRequests } = await load('store/client', moduleUrl('store/client', ''));
+  const capacity = measuring(req.headers);
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');
@@ -385,7 +402,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     }
     const module = await load(route.handler);
     return asCaller(`route:${event.routeKey}`, async () => module.handler(event, lambdaContext(route.handler)));
-  });
+  }, capacity?.meter);
   const out =
     typeof result === 'object' && result && 'statusCode' in result
       ? result
@@ -394,6 +411,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     ...(out.headers ?? {}),
     ...cors,
     'x-agora-dynamodb-requests': String(requests),
+    ...capacity?.headers(),
   };
   send(res, out.statusCode, headers, out.isBase64Encoded ? Buffer.from(out.body ?? '', 'base64') : (out.body ?? ''));
 }

@@ -37,6 +37,12 @@ describe('the changes webhooks send', () => {
     });
   });
 
+  it('take the id from the key and the date from the revision, as the log writes them since issue 46', () => {
+    const { objectId: _, dateModified: __, ...written } = revision(2);
+    expect(changeOfItem(written)).toEqual(changeOfItem(revision(2)));
+    expect(changeOfItem(written)).toMatchObject({ id: ID, dateModified: DATE, seq: 2 });
+  });
+
   it('are nothing else: a root (whose rev counts writes no revision records), a child, a removal', () => {
     expect(changeOfItem(root)).toBeUndefined();
     expect(changeOfRecord(record(root))).toBeUndefined();
