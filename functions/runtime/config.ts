@@ -68,8 +68,6 @@ export interface Config {
    * now − this, so a change committed late is never behind a crawler (store/feeds.ts says why 3000, the default).
    */
   feedSettleMs: number;
-  /** Every change of a public view writes its revision; only the local runtime turns it off (the bench). */
-  changeLog: boolean;
   secretsExtensionPort: string;
   awsSessionToken: string;
   xrayDaemonAddress?: string;
@@ -164,7 +162,6 @@ export function readConfig(env: Env): Config {
     filesDir: env.AGORA_FILES_DIR ?? '.agora/files',
     faults: env.AGORA_FAULTS ?? '',
     feedSettleMs: feedSettleMs(env.AGORA_FEED_SETTLE_MS),
-    changeLog: true,
     secretsExtensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
     awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
     xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
@@ -192,7 +189,6 @@ export function config(): Config {
     auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
     feedSettleMs: local.feedSettleMs ?? base.feedSettleMs,
-    changeLog: local.changeLog ?? true,
   };
 }
 

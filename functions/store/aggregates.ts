@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { config } from '#runtime/config.ts';
+import { localRuntime } from '#runtime/config.ts';
 import { isTransient } from '#runtime/transient.ts';
 import type {
   Aggregate,
@@ -178,7 +178,8 @@ function revisionOf<T>(
   next: Pick<Aggregate<T>, 'root' | 'children'>,
   author: RevisionAuthor,
 ): { revision: Revision; head: ChainHead } | undefined {
-  if (!def.history || (current && !current.history) || !config().changeLog) return undefined;
+  // The bench alone turns the log off (bench/costs.ts: what a change costs without it); no Lambda runs the local runtime.
+  if (!def.history || (current && !current.history) || localRuntime()?.changeLog === false) return undefined;
   return nextRevision({
     before: current ? def.history.view(current) : {},
     after: def.history.view(next),

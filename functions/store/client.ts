@@ -25,7 +25,11 @@ const counter = globals[COUNTER] as AsyncLocalStorage<Scope>;
  * Measures one request of a measured scope (the local gateway's `x-agora-capacity`, lib/local/capacity.ts: it asks
  * DynamoDB what the request consumed). Its code is the local runtime's: no bundle carries it.
  */
-export type Meter = (command: string, args: { input: any }, next: (args: any) => Promise<any>) => Promise<any>;
+export type Meter = (
+  command: string | undefined,
+  args: { input: any },
+  next: (args: any) => Promise<any>,
+) => Promise<any>;
 interface Scope {
   count: number;
   meter?: Meter;
@@ -83,9 +87,8 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
   raw.middlewareStack.add(
     (next, context) => async (args) => {
       const scope = counter.getStore();
-      if (!scope) return next(args);
-      scope.count++;
-      return scope.meter ? scope.meter(context.commandName ?? '', args, next) : next(args);
+      if (scope) scope.count++;
+      return scope?.meter ? scope.meter(context.commandName, args, next) : next(args);
     },
     { step: 'initialize', name: 'agoraRequestCounter' },
   );

@@ -12,8 +12,8 @@ export function capacityMeter(): { meter: Meter; headers: () => Record<string, s
   const units = { read: 0, write: 0 };
   const puts: Record<string, unknown>[] = [];
   const meter: Meter = async (command, args, next) => {
-    const kind = READS.test(command) ? 'read' : WRITES.test(command) ? 'write' : undefined;
-    if (!kind) return next(args);
+    const kind = READS.test(command ?? '') ? 'read' : WRITES.test(command ?? '') ? 'write' : undefined;
+    if (!command || !kind) return next(args);
     if (kind === 'write') puts.push(...itemsPut(command, args.input));
     const out = await next({ ...args, input: { ...args.input, ReturnConsumedCapacity: 'INDEXES' } });
     const consumed = out.output?.ConsumedCapacity;
@@ -34,7 +34,7 @@ export function capacityMeter(): { meter: Meter; headers: () => Record<string, s
 }
 
 /** The store client's `Meter` (functions/store/client.ts; lib/ imports no handler code, so its shape is repeated). */
-type Meter = (command: string, args: { input: any }, next: (args: any) => Promise<any>) => Promise<any>;
+type Meter = (command: string | undefined, args: { input: any }, next: (args: any) => Promise<any>) => Promise<any>;
 
 /** The commands that report what they consume (the low-level names the client's middleware sees). */
 const READS = /^(GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/;

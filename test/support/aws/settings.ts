@@ -75,7 +75,6 @@ export const SETTINGS: Record<keyof Config, Rule> = {
   awsRegion: { by: 'lambda' },
   inLambda: { by: 'lambda' },
   local: { by: 'local' },
-  changeLog: { by: 'local' },
   logLevel: {
     by: 'lambda',
     needs: {
