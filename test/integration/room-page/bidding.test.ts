@@ -4,6 +4,7 @@ import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts
 import { RoomClient } from '../../../client/room-client.ts';
 import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
 import {
+  AHEAD,
   answerContains,
   atStage,
   clickBid,
@@ -11,6 +12,7 @@ import {
   enterAsBidder,
   openPage,
   settledAnswer,
+  startSoon,
   typeAmount,
   typeBid,
   landleaseRoom as landleaseRoomOf,
@@ -74,7 +76,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
   it('landlease: the next stage and the least acceptable amount ahead, "+ step" the room takes, who leads, who came first, every bidder', async () => {
     // 100 000 with a step of 3 000: round 1 asks 103 000, and "+ step" must propose 105 000 (a multiple), never 106 000.
     const step = { amount: 3000, currency: 'UAH', valueAddedTaxIncluded: true };
-    const { auction, links } = await landleaseRoom(10, 15_000, { minimalStep: step }, 3);
+    const { auction, links } = await landleaseRoom(10, AHEAD, { minimalStep: step }, 3);
     const [en, uk, observer] = await Promise.all([
       enterAsBidder(browser(), service.url, links[0], { viewport: { width: 1280, height: 900 } }),
       enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA', viewport: { width: 360, height: 640 } }),
@@ -100,6 +102,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(await text(observer.page, '#leader')).toBe('no bid yet');
 
     // Round 1: the rule says the rule; "+ step" proposes 104 000, which the room takes.
+    await startSoon(clock, auction);
     await atStage(en.page, 'round_1');
     expect(await text(en.page, '#bid-rule')).toBe(
       'Accept the round\'s amount (UAH 103,000.00) or bid more, a multiple of the step UAH 3,000.00: e.g. UAH 105,000.00 ("+ step").',
@@ -211,7 +214,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     await clock.passTo(a.auction.enquiryPeriod.endDate);
     await service.bot('chronograph');
     const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
-    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 3000).toISOString());
+    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - AHEAD).toISOString());
     await service.bot('room');
     const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
     const [en, uk] = await Promise.all([
@@ -227,7 +230,8 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
 
     // The insider's minimal step is 1 % of the starting value; a Dutch step shows its price.
     expect(await text(en.page, '#minimal-step')).toBe(fmt(step));
-    await atStage(en.page, 'dutch_1');
+    await startSoon(clock, auction);
+    await atStage(en.page, 'dutch');
     expect(await text(en.page, '#least-label')).toBe('Step price:');
     let dutch = '';
     for (let i = 0; i < 5 && !dutch.startsWith('Bid accepted'); i++) dutch = await clickBid(en.page, '#bid-accept');
