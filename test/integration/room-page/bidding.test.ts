@@ -5,6 +5,7 @@ import { RoomClient } from '../../../client/room-client.ts';
 import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
 import {
   AHEAD,
+  atEnd,
   answerContains,
   atStage,
   clickBid,
@@ -155,12 +156,12 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     );
 
     // Nobody bids in round 3: the end. Every bidder is in the results, the one who never bid too; no countdown.
-    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(observer.page, 60_000, true);
     const rows = await observer.page.$$eval('#results tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
     expect(rows).toHaveLength(3);
     expect(rows[2]).toContain('no bid');
     for (const p of [en, uk, observer]) {
-      await p.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+      await atEnd(p.page, 30_000, true);
       expect(await p.page.isHidden('#countdown-line')).toBe(true);
       expect(await p.page.isHidden('#least-line')).toBe(true);
       expect(await p.page.isHidden('#ended')).toBe(false);
@@ -287,7 +288,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(plainSpaces(await typeBid(en.page, least))).toBe(`Bid accepted: ${fmt(least)}`);
 
     // The end: the sealed winner and the Dutch winner marked; no countdown.
-    await en.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(en.page, 60_000, true);
     expect(await text(en.page, '#results')).toContain('best sealed bid');
     expect(await en.page.isHidden('#countdown-line')).toBe(true);
   });

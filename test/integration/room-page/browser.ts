@@ -104,9 +104,12 @@ export async function atStage(page: Page, name: string, timeout = 60_000): Promi
   await shows(page, `#stage-name[data-stage="${name}"], #stage-name[data-type="${name}"]`, `stage ${name}`, timeout);
 }
 
-/** Waits until the page shows the room ended (the names revealed or not yet). */
-export async function atEnd(page: Page, timeout = 60_000): Promise<void> {
-  await shows(page, '#room[data-ended="revealed"], #room[data-ended="ended"]', 'the end', timeout);
+/** Waits until the page shows the room ended (the names revealed, or not yet unless `revealed`). */
+export async function atEnd(page: Page, timeout = 60_000, revealed = false): Promise<void> {
+  const selector = revealed
+    ? '#room[data-ended="revealed"]'
+    : '#room[data-ended="revealed"], #room[data-ended="ended"]';
+  await shows(page, selector, revealed ? 'the end, names revealed' : 'the end', timeout);
 }
 
 /** Waits for `selector`; when it never shows, fails with what the page, its sockets and the room itself said. */

@@ -4,6 +4,7 @@ import { RoomClient } from '../../../client/room-client.ts';
 import { linkOf } from '../room/room-helpers.ts';
 import {
   AHEAD,
+  atEnd,
   atStage,
   confirmShown,
   enterAsBidder,
@@ -93,7 +94,7 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
     expect(taken.length, JSON.stringify(reported)).toBeGreaterThanOrEqual(3);
 
     // The end (no bid in the next round): the chaos stops, and every page settles on the end.
-    for (const p of pages) await p.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 120_000 });
+    for (const p of pages) await atEnd(p.page, 120_000, true);
     proxy.chaos(false);
     expect(proxy.cuts).toBeGreaterThanOrEqual(10);
     await sawReconnecting;

@@ -13,6 +13,7 @@ import {
 import { linkOf } from '../room/room-helpers.ts';
 import {
   AHEAD,
+  atEnd,
   atStage,
   clickBid,
   enterAsBidder,
@@ -131,10 +132,10 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(await typeBid(bidder1.page, dutchWon + 3000 + 2000)).toMatch(/^Bid accepted/);
 
     // The end: the observer's page shows the winner by name, once the results reached the auction.
-    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(observer.page, 60_000, true);
     const winner = await nameOf(INSIDER, a.id, b1);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
-    await bidder1.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+    await atEnd(bidder1.page, 30_000, true);
     await screenshots(bidder1.page, 'room-insider');
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(observer.page, 360)).toBe(true);
@@ -181,10 +182,10 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(await typeBid(bidder1.page, round3 + 500)).toMatch(/multiple|step/i);
 
     // Nobody bids in round 3: the auction ends; the observer sees the winner (bidder 2) by name.
-    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(observer.page, 60_000, true);
     const winner = await nameOf(AUCTIONS, a.id, b2);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
-    await bidder2.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+    await atEnd(bidder2.page, 30_000, true);
     await screenshots(bidder2.page, 'room-landlease');
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(bidder2.page, 360)).toBe(true);
