@@ -4,6 +4,8 @@ import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts
 import { RoomClient } from '../../../client/room-client.ts';
 import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
 import {
+  AHEAD,
+  atEnd,
   answerContains,
   atStage,
   clickBid,
@@ -11,6 +13,7 @@ import {
   enterAsBidder,
   openPage,
   settledAnswer,
+  startSoon,
   typeAmount,
   typeBid,
   landleaseRoom as landleaseRoomOf,
@@ -74,7 +77,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
   it('landlease: the next stage and the least acceptable amount ahead, "+ step" the room takes, who leads, who came first, every bidder', async () => {
     // 100 000 with a step of 3 000: round 1 asks 103 000, and "+ step" must propose 105 000 (a multiple), never 106 000.
     const step = { amount: 3000, currency: 'UAH', valueAddedTaxIncluded: true };
-    const { auction, links } = await landleaseRoom(10, 15_000, { minimalStep: step }, 3);
+    const { auction, links } = await landleaseRoom(10, AHEAD, { minimalStep: step }, 3);
     const [en, uk, observer] = await Promise.all([
       enterAsBidder(browser(), service.url, links[0], { viewport: { width: 1280, height: 900 } }),
       enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA', viewport: { width: 360, height: 640 } }),
@@ -100,6 +103,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(await text(observer.page, '#leader')).toBe('no bid yet');
 
     // Round 1: the rule says the rule; "+ step" proposes 104 000, which the room takes.
+    await startSoon(clock, auction);
     await atStage(en.page, 'round_1');
     expect(await text(en.page, '#bid-rule')).toBe(
       'Accept the round\'s amount (UAH 103,000.00) or bid more, a multiple of the step UAH 3,000.00: e.g. UAH 105,000.00 ("+ step").',
@@ -152,12 +156,12 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     );
 
     // Nobody bids in round 3: the end. Every bidder is in the results, the one who never bid too; no countdown.
-    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(observer.page, 60_000, true);
     const rows = await observer.page.$$eval('#results tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
     expect(rows).toHaveLength(3);
     expect(rows[2]).toContain('no bid');
     for (const p of [en, uk, observer]) {
-      await p.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+      await atEnd(p.page, 30_000, true);
       expect(await p.page.isHidden('#countdown-line')).toBe(true);
       expect(await p.page.isHidden('#least-line')).toBe(true);
       expect(await p.page.isHidden('#ended')).toBe(false);
@@ -211,7 +215,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     await clock.passTo(a.auction.enquiryPeriod.endDate);
     await service.bot('chronograph');
     const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
-    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 3000).toISOString());
+    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - AHEAD).toISOString());
     await service.bot('room');
     const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
     const [en, uk] = await Promise.all([
@@ -227,7 +231,8 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
 
     // The insider's minimal step is 1 % of the starting value; a Dutch step shows its price.
     expect(await text(en.page, '#minimal-step')).toBe(fmt(step));
-    await atStage(en.page, 'dutch_1');
+    await startSoon(clock, auction);
+    await atStage(en.page, 'dutch');
     expect(await text(en.page, '#least-label')).toBe('Step price:');
     let dutch = '';
     for (let i = 0; i < 5 && !dutch.startsWith('Bid accepted'); i++) dutch = await clickBid(en.page, '#bid-accept');
@@ -283,7 +288,7 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(plainSpaces(await typeBid(en.page, least))).toBe(`Bid accepted: ${fmt(least)}`);
 
     // The end: the sealed winner and the Dutch winner marked; no countdown.
-    await en.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(en.page, 60_000, true);
     expect(await text(en.page, '#results')).toContain('best sealed bid');
     expect(await en.page.isHidden('#countdown-line')).toBe(true);
   });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { RoomClient } from '../../../client/room-client.ts';
-import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.ts';
+import { activeBid, AUCTIONS, type Clock, rectifyingAuction } from '../../support/auctions.ts';
 import { linkOf, useRoom } from '../room/room-helpers.ts';
 
 /**
@@ -104,9 +104,12 @@ export async function atStage(page: Page, name: string, timeout = 60_000): Promi
   await shows(page, `#stage-name[data-stage="${name}"], #stage-name[data-type="${name}"]`, `stage ${name}`, timeout);
 }
 
-/** Waits until the page shows the room ended (the names revealed or not yet). */
-export async function atEnd(page: Page, timeout = 60_000): Promise<void> {
-  await shows(page, '#room[data-ended="revealed"], #room[data-ended="ended"]', 'the end', timeout);
+/** Waits until the page shows the room ended (the names revealed, or not yet unless `revealed`). */
+export async function atEnd(page: Page, timeout = 60_000, revealed = false): Promise<void> {
+  const selector = revealed
+    ? '#room[data-ended="revealed"]'
+    : '#room[data-ended="revealed"], #room[data-ended="ended"]';
+  await shows(page, selector, revealed ? 'the end, names revealed' : 'the end', timeout);
 }
 
 /** Waits for `selector`; when it never shows, fails with what the page, its sockets and the room itself said. */
@@ -280,6 +283,20 @@ export async function fitsWidth(page: Page, width: number): Promise<boolean> {
   await page.setViewportSize({ width, height: 800 });
   return page.evaluate((w) => document.documentElement.scrollWidth <= w, width);
 }
+
+/**
+ * How far ahead of its start a test plans a room whose first stage a page must see: its pages enter first, however
+ * slow the machine, then `startSoon` moves the clock to the start (the room's timers follow it). Planned only seconds
+ * ahead, a room under load ran its first stages before the pages were in ("the page never showed dutch_1").
+ */
+export const AHEAD = 600_000;
+
+/** Moves the service clock to `before` ms ahead of the auction's start: the room opens then. */
+export const startSoon = (
+  clock: Pick<Clock, 'passTo'>,
+  auction: { auctionPeriod: { startDate: string } },
+  before = 2000,
+) => clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - before).toISOString());
 
 /** What a room page test's service gives landleaseRoom. */
 type RoomService = Pick<ReturnType<typeof useRoom>, 'api' | 'clock' | 'service'>;

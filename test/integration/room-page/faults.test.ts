@@ -3,6 +3,8 @@ import { activeBid, AUCTIONS, rectifyingAuction } from '../../support/auctions.t
 import { RoomClient } from '../../../client/room-client.ts';
 import { linkOf } from '../room/room-helpers.ts';
 import {
+  AHEAD,
+  atEnd,
   atStage,
   confirmShown,
   enterAsBidder,
@@ -10,6 +12,7 @@ import {
   openPage,
   type RoomPage,
   settledAnswer,
+  startSoon,
   useRoomBrowser,
 } from './browser.ts';
 import { flakyProxy, type FlakyProxy } from './flaky-proxy.ts';
@@ -54,7 +57,7 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
     await clock.passTo(a.auction.enquiryPeriod.endDate);
     await service.bot('chronograph');
     const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
-    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 12_000).toISOString());
+    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - AHEAD).toISOString());
     await service.bot('room');
     proxy = await flakyProxy(service.url, 24);
     const via = (url: string) => url.replace(service.url, proxy!.url);
@@ -64,6 +67,7 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
     const observer = await openPage(browser(), proxy.url, via(auction.auctionUrl));
     await english(observer.page);
     pages.push(...bidders, observer);
+    await startSoon(clock, auction);
     proxy.chaos(true);
     // Each page says when it is reconnecting (a transient state, caught as it appears).
     const sawReconnecting = Promise.all(
@@ -90,7 +94,7 @@ describe('the room page with connections cut at random', { timeout: 240_000 }, (
     expect(taken.length, JSON.stringify(reported)).toBeGreaterThanOrEqual(3);
 
     // The end (no bid in the next round): the chaos stops, and every page settles on the end.
-    for (const p of pages) await p.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 120_000 });
+    for (const p of pages) await atEnd(p.page, 120_000, true);
     proxy.chaos(false);
     expect(proxy.cuts).toBeGreaterThanOrEqual(10);
     await sawReconnecting;

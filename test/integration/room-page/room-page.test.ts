@@ -12,6 +12,8 @@ import {
 } from '../../support/auctions.ts';
 import { linkOf } from '../room/room-helpers.ts';
 import {
+  AHEAD,
+  atEnd,
   atStage,
   clickBid,
   enterAsBidder,
@@ -19,6 +21,7 @@ import {
   fitsWidth,
   openPage,
   type RoomPage,
+  startSoon,
   typeBid,
   useRoomBrowser,
 } from './browser.ts';
@@ -78,7 +81,7 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     await clock.passTo(a.auction.enquiryPeriod.endDate);
     await service.bot('chronograph');
     const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
-    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - 3000).toISOString());
+    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - AHEAD).toISOString());
     await service.bot('room');
     const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
     expect(auction.auctionUrl).toBe(`${service.url}/insider-auctions/${a.id}`);
@@ -103,7 +106,8 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     await secondTab.close();
 
     // Dutch: bidder 1 presses "Accept" (a step that ends under the click is refused in words: then the next one).
-    await atStage(bidder1.page, 'dutch_1');
+    await startSoon(clock, auction);
+    await atStage(bidder1.page, 'dutch');
     expect(await bidder1.page.textContent('#bid-rule')).toContain('Accept');
     let dutch = '';
     for (let i = 0; i < 5 && !dutch.startsWith('Bid accepted'); i++)
@@ -128,10 +132,10 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(await typeBid(bidder1.page, dutchWon + 3000 + 2000)).toMatch(/^Bid accepted/);
 
     // The end: the observer's page shows the winner by name, once the results reached the auction.
-    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(observer.page, 60_000, true);
     const winner = await nameOf(INSIDER, a.id, b1);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
-    await bidder1.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+    await atEnd(bidder1.page, 30_000, true);
     await screenshots(bidder1.page, 'room-insider');
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(observer.page, 360)).toBe(true);
@@ -149,9 +153,9 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     await clock.passTo(a.auction.enquiryPeriod.endDate);
     await service.bot('chronograph');
     const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
-    // Planned 12 s before its start, so that three browsers are in when the first (3 s) round opens.
+    // Planned well ahead, so that three browsers are in when the first (3 s) round opens.
     const startDate = Date.parse(auction.auctionPeriod.startDate);
-    await clock.passTo(new Date(startDate - 12_000).toISOString());
+    await clock.passTo(new Date(startDate - AHEAD).toISOString());
     await service.bot('room');
     const links = [await linkOf(api, AUCTIONS, a.id, b1), await linkOf(api, AUCTIONS, a.id, b2)];
 
@@ -166,6 +170,7 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(await bidder1.page.isHidden('#bid-accept')).toBe(true);
 
     // Round 1: bidder 1 accepts the round's amount; round 2: bidder 2 raises by one step and sends.
+    await startSoon(clock, auction);
     await atStage(bidder1.page, 'round_1');
     expect(await clickBid(bidder1.page, '#bid-accept')).toMatch(/^Bid accepted/);
     await atStage(bidder2.page, 'round_2');
@@ -177,10 +182,10 @@ describe('the auction room page in a browser', { timeout: 180_000 }, () => {
     expect(await typeBid(bidder1.page, round3 + 500)).toMatch(/multiple|step/i);
 
     // Nobody bids in round 3: the auction ends; the observer sees the winner (bidder 2) by name.
-    await observer.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 60_000 });
+    await atEnd(observer.page, 60_000, true);
     const winner = await nameOf(AUCTIONS, a.id, b2);
     expect(await observer.page.textContent('#winner')).toContain(`Winner: ${winner}`);
-    await bidder2.page.waitForSelector('#room[data-ended="revealed"]', { timeout: 30_000 });
+    await atEnd(bidder2.page, 30_000, true);
     await screenshots(bidder2.page, 'room-landlease');
     for (const p of [bidder1, bidder2, observer]) selfContained(p);
     expect(await fitsWidth(bidder2.page, 360)).toBe(true);
