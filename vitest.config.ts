@@ -43,6 +43,9 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           globalSetup: [SCRATCH_TEMP],
+          // A worker loads aws-cdk-lib once (seconds of CPU), not once per file: the files build their own apps.
+          isolate: false,
+          setupFiles: ['test/support/fresh-environment.ts'],
           // CloudFormation's template rules cost 6 s of CPU per synthesis: checked once, in cfn-validation.test.ts.
           env: { CDK_VALIDATION: 'false' },
           testTimeout: 60_000,
