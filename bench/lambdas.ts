@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bots } from '../functions/bots.ts';
-import { roomLambdas } from '../functions/room/lambdas.ts';
 import { docserviceAccess, routes } from '../functions/routes.ts';
-import { buildLambdas, lambdaHandlers, ROOT, validatorsFile } from '../lib/build.ts';
-import { bundleBudgetKb } from '../lib/bundle-budgets.ts';
+import { buildLambdas, lambdaBundles, ROOT, validatorsFile } from '../lib/build.ts';
+import { bundleBudgetKb, bundleKind } from '../lib/bundle-budgets.ts';
+import { bundleParts } from '../lib/lambda-bundles.ts';
 
 /**
  * Bundle sizes and cold imports of every Lambda, from the one build of lib/build.ts (the code CDK ships), each beside
@@ -19,7 +18,6 @@ import { bundleBudgetKb } from '../lib/bundle-budgets.ts';
  */
 const DYNAMODB = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
 const S3 = ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'];
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 export interface LambdaRow {
   lambda: string;
@@ -39,14 +37,11 @@ export interface LambdaRow {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-function kindOf(handler: string): LambdaRow['kind'] {
-  if (bots.some((b) => b.handler === handler)) return 'write';
-  const room = roomLambdas.find((l) => l.handler === handler);
-  if (room) return room.table === 'rw' ? 'write' : 'read';
-  return routes.some((r) => r.handler === handler && WRITE_METHODS.has(r.method)) ? 'write' : 'read';
-}
-const floorOf = (handler: string): LambdaRow['floor'] =>
-  routes.some((r) => r.handler === handler && docserviceAccess(r) === 'files') ? 'DynamoDB + S3' : 'DynamoDB';
+const kindOf = (bundle: string): LambdaRow['kind'] => bundleKind(bundle);
+const floorOf = (bundle: string): LambdaRow['floor'] =>
+  routes.some((r) => r.handler === bundleParts(bundle).handler && docserviceAccess(r) === 'files')
+    ? 'DynamoDB + S3'
+    : 'DynamoDB';
 
 /**
  * One fresh `node` in `cwd`: ms spent in `import()` of the floor's specifiers, then of the bundle's (timed inside the
@@ -85,7 +80,7 @@ export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
   try {
     await buildLambdas({ outdir: join(dir, 'lambdas') });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'lambdas', 'node_modules'));
-    return lambdaHandlers().map((lambda) => {
+    return lambdaBundles().map((lambda) => {
       const file = join(dir, 'lambdas', lambda, 'index.mjs');
       const floor = floorOf(lambda);
       const clients = floor === 'DynamoDB' ? DYNAMODB : [...DYNAMODB, ...S3];
@@ -196,3 +191,29 @@ export const floorMedians = (rows: LambdaRow[]) => ({
   dynamodb: median(rows.filter((r) => r.floor === 'DynamoDB' && !r.error).map((r) => r.floorMs)) ?? NaN,
   s3: median(rows.filter((r) => r.floor !== 'DynamoDB' && !r.error).map((r) => r.floorMs)) ?? NaN,
 });
+
+/**
+ * The cold-start check in a few lines (`npm run bench -- --cold`): the median and worst import ÷ floor against their
+ * targets (≤ 1.15, worst ≤ 1.35), the Lambdas over 1.15, and the largest bundle of each budget.
+ */
+export function coldSummary(rows: LambdaRow[], runs: number): string[] {
+  const ok = rows.filter((r) => !r.error);
+  const ratios = ok.map((r) => r.ratio);
+  const worst = Math.max(...ratios);
+  const over = ok.filter((r) => r.ratio > 1.15).sort((a, b) => b.ratio - a.ratio);
+  const budgets = [...new Set(rows.map((r) => bundleBudgetKb(r.lambda)))].sort((a, b) => a - b);
+  const largest = budgets.map((budget) => {
+    const top = rows.filter((r) => bundleBudgetKb(r.lambda) === budget).sort((a, b) => b.kb - a.kb)[0];
+    const past = rows.filter((r) => bundleBudgetKb(r.lambda) === budget && r.kb > budget).length;
+    return `  budget ${budget} KB: largest ${top.kb} KB \`${top.lambda}\`${past ? `, ${past} OVER` : ''}`;
+  });
+  const floors = floorMedians(rows);
+  return [
+    `Cold imports: ${rows.length} Lambdas, ${runs} runs each (one fresh process a run: the floor, then the bundle and its validators).`,
+    `  floor: DynamoDB ${floors.dynamodb} ms, DynamoDB + S3 ${floors.s3} ms`,
+    `  median ratio ${round(median(ratios), 2)} (target ≤ 1.15), worst ${worst} (target ≤ 1.35)${rows.length - ok.length ? `, ${rows.length - ok.length} FAILED to import` : ''}`,
+    `  over 1.15: ${over.length}${over.length ? `: ${over.map((r) => `${r.lambda} ${r.ratio}`).join(', ')}` : ''}`,
+    'Bundle sizes:',
+    ...largest,
+  ];
+}
