@@ -16,8 +16,8 @@ export const WRITE_BUDGET_KB = 120;
  * either type, found by a timer or a sweep of the room's work index, so they cannot be built per type as the HTTP
  * writes are: they carry both room engines (domain/room: ~12 KB), both auction definitions (the results they post
  * are applied by the type's awarding, as the API's `POST .../auction` does: ~26 KB), the change log the post writes,
- * the room's store and the observers' publish. One type alone would still be ~130 KB. Measured 147.3 KB (bot) and
- * 144.4 KB (transition) on 2026-11-28.
+ * the room's store and the observers' publish. One type alone would still be ~125 KB. Measured 143.9 KB (bot) and
+ * 141.1 KB (transition) on 2026-11-28.
  */
 export const ROOM_POSTING_BUDGET_KB = 150;
 
