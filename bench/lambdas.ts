@@ -150,11 +150,10 @@ function notWithin(rows: LambdaRow[], within: (r: LambdaRow) => boolean): string
       `over the size budget: ${over.length ? over.map((r) => `\`${r.lambda}\``).join(', ') : 'none'}. ` +
       `${writes.length} of them are writes that also load their body validators at the first request with a body ` +
       `(${Math.min(...writes.map((r) => r.validatorsKb!))}–${Math.max(...writes.map((r) => r.validatorsKb!))} KB, timed ` +
-      'with the bundle): their bundle and validators together take more than 15 % of the floor. What it would take: ' +
-      'a bundle per auction or asset type (the type registries import every definition, so an auction write holds ' +
-      "both types' commands), validators loaded at their first use rather than all of a Lambda's at its first body " +
+      'with the bundle): their bundle and validators together take more than 15 % of the floor. What it would take ' +
+      "(an auction write is already one bundle per auction type): validators loaded at their first use rather than all of a Lambda's at its first body " +
       '(`checkWith` is synchronous), and validator names read per function rather than per module (an auction write ' +
-      'ships both the new- and the stored-auction schemas); README.md, section Lambdas, has the figures.',
+      'ships both the new- and the stored-auction schemas); docs/bench.md, section Lambdas, has the figures.',
     '',
   ];
 }
