@@ -12,6 +12,8 @@ process.env.AGORA_AWS_CALLS ??= join(import.meta.dirname, '.agora', `aws-calls-$
 const BUNDLED = [
   'test/integration/auctions/landlease-walk.test.ts',
   'test/integration/auctions/dgf-insider-walk.test.ts',
+  // An auction write is one bundle per auction type: each serves its type, and 404s the other's ids as the sources do.
+  'test/integration/auctions/per-type-lambdas.test.ts',
   'test/integration/docs/docs-page.test.ts',
   // Lot and asset writes (land-parcel validators too) load their own validators from beside their bundles.
   'test/integration/lots/create-lot.test.ts',

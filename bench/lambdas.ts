@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bots } from '../functions/bots.ts';
-import { roomLambdas } from '../functions/room/lambdas.ts';
 import { docserviceAccess, routes } from '../functions/routes.ts';
-import { buildLambdas, lambdaHandlers, ROOT, validatorsFile } from '../lib/build.ts';
-import { bundleBudgetKb } from '../lib/bundle-budgets.ts';
+import { buildLambdas, lambdaBundles, ROOT, validatorsFile } from '../lib/build.ts';
+import { bundleBudgetKb, bundleKind } from '../lib/bundle-budgets.ts';
+import { bundleParts } from '../lib/lambda-bundles.ts';
+import { roomLambdas } from '../functions/room/lambdas.ts';
 
 /**
  * Bundle sizes and cold imports of every Lambda, from the one build of lib/build.ts (the code CDK ships), each beside
@@ -19,12 +19,18 @@ import { bundleBudgetKb } from '../lib/bundle-budgets.ts';
  */
 const DYNAMODB = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
 const S3 = ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'];
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** The room's Lambdas answer through PostToConnection: the API Gateway Management client is theirs as DynamoDB's. */
+const SOCKETS = ['@aws-sdk/client-apigatewaymanagementapi'];
+const FLOORS = {
+  DynamoDB: DYNAMODB,
+  'DynamoDB + S3': [...DYNAMODB, ...S3],
+  'DynamoDB + API Gateway': [...DYNAMODB, ...SOCKETS],
+} as const;
 
 export interface LambdaRow {
   lambda: string;
   kind: 'read' | 'write';
-  floor: 'DynamoDB' | 'DynamoDB + S3';
+  floor: keyof typeof FLOORS;
   kb: number;
   /** The body validators a write loads at its first request with a body (beside the bundle), KB. */
   validatorsKb?: number;
@@ -39,14 +45,13 @@ export interface LambdaRow {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-function kindOf(handler: string): LambdaRow['kind'] {
-  if (bots.some((b) => b.handler === handler)) return 'write';
-  const room = roomLambdas.find((l) => l.handler === handler);
-  if (room) return room.table === 'rw' ? 'write' : 'read';
-  return routes.some((r) => r.handler === handler && WRITE_METHODS.has(r.method)) ? 'write' : 'read';
-}
-const floorOf = (handler: string): LambdaRow['floor'] =>
-  routes.some((r) => r.handler === handler && docserviceAccess(r) === 'files') ? 'DynamoDB + S3' : 'DynamoDB';
+const kindOf = (bundle: string): LambdaRow['kind'] => bundleKind(bundle);
+const floorOf = (bundle: string): LambdaRow['floor'] =>
+  routes.some((r) => r.handler === bundleParts(bundle).handler && docserviceAccess(r) === 'files')
+    ? 'DynamoDB + S3'
+    : roomLambdas.some((l) => l.handler === bundle)
+      ? 'DynamoDB + API Gateway'
+      : 'DynamoDB';
 
 /**
  * One fresh `node` in `cwd`: ms spent in `import()` of the floor's specifiers, then of the bundle's (timed inside the
@@ -85,10 +90,10 @@ export async function measureLambdas(runs: number): Promise<LambdaRow[]> {
   try {
     await buildLambdas({ outdir: join(dir, 'lambdas') });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'lambdas', 'node_modules'));
-    return lambdaHandlers().map((lambda) => {
+    return lambdaBundles().map((lambda) => {
       const file = join(dir, 'lambdas', lambda, 'index.mjs');
       const floor = floorOf(lambda);
-      const clients = floor === 'DynamoDB' ? DYNAMODB : [...DYNAMODB, ...S3];
+      const clients = [...FLOORS[floor]];
       const kind = kindOf(lambda);
       // A write's cold start includes the validators its first request loads: they are timed with the bundle.
       const validators = kind === 'write' ? validatorsFile(join(dir, 'lambdas'), lambda) : undefined;
@@ -145,17 +150,20 @@ function notWithin(rows: LambdaRow[], within: (r: LambdaRow) => boolean): string
       `over the size budget: ${over.length ? over.map((r) => `\`${r.lambda}\``).join(', ') : 'none'}. ` +
       `${writes.length} of them are writes that also load their body validators at the first request with a body ` +
       `(${Math.min(...writes.map((r) => r.validatorsKb!))}–${Math.max(...writes.map((r) => r.validatorsKb!))} KB, timed ` +
-      'with the bundle): their bundle and validators together take more than 15 % of the floor. What it would take: ' +
-      'a bundle per auction or asset type (the type registries import every definition, so an auction write holds ' +
-      "both types' commands), validators loaded at their first use rather than all of a Lambda's at its first body " +
+      'with the bundle): their bundle and validators together take more than 15 % of the floor. What it would take ' +
+      "(an auction write is already one bundle per auction type): validators loaded at their first use rather than all of a Lambda's at its first body " +
       '(`checkWith` is synchronous), and validator names read per function rather than per module (an auction write ' +
-      'ships both the new- and the stored-auction schemas); README.md, section Lambdas, has the figures.',
+      'ships both the new- and the stored-auction schemas); docs/bench.md, section Lambdas, has the figures.',
     '',
   ];
 }
 
 /** The `## Lambdas` section of bench/RESULTS.md. */
-export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dynamodb: number; s3: number }): string[] {
+export function lambdasSection(
+  rows: LambdaRow[],
+  runs: number,
+  floorOnly: { dynamodb: number; s3: number; sockets: number },
+): string[] {
   const budget = (r: LambdaRow) => bundleBudgetKb(r.lambda);
   const withinTargets = (r: LambdaRow) => !r.error && r.ratio <= 1.15 && r.kb <= budget(r);
   const within = rows.filter(withinTargets);
@@ -166,7 +174,7 @@ export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dyn
       'measured without source maps). Each run is one fresh `node` process (the SDK from node_modules, as the runtime provides it) that ' +
       'first imports the floor, only the SDK clients the Lambda needs: the DynamoDB document client (`@aws-sdk/client-dynamodb` + ' +
       '`@aws-sdk/lib-dynamodb`), plus `@aws-sdk/client-s3` and `@aws-sdk/s3-request-presigner` for the document service routes, which ' +
-      'load them at their first file operation; then the bundle, whose own SDK imports are then cached. "floor ms" is the first ' +
+      'load them at their first file operation, and `@aws-sdk/client-apigatewaymanagementapi` for the room\'s Lambdas (PostToConnection); then the bundle, whose own SDK imports are then cached. "floor ms" is the first ' +
       'import, "import ms" both (the bundle\'s whole cold import, in another order), "ratio" the median over runs of each run\'s ' +
       `import ÷ floor: both times from one process, so the ratio is not the noise between processes. Medians of ${runs} runs. ` +
       `A write's "import ms" also imports the body validators its first request loads ` +
@@ -174,13 +182,14 @@ export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dyn
       '"+ validators KB"); a read never loads them. ' +
       'Targets: ratio ≤ 1.15; ≤ 60 KB for a read, ≤ 120 KB for a write (bots are writes), the bundle itself.',
     '',
-    `Floor alone (medians over all rows): **DynamoDB ${floorOnly.dynamodb} ms**, **DynamoDB + S3 ${floorOnly.s3} ms**. ` +
+    `Floor alone (medians over all rows): **DynamoDB ${floorOnly.dynamodb} ms**, **DynamoDB + S3 ${floorOnly.s3} ms**, **DynamoDB + API Gateway ${floorOnly.sockets} ms**. ` +
       `${within.length} of ${rows.length} Lambdas within both targets. Median ratio: ${summary(rows)}.`,
     '',
     '| Lambda | kind | KB | + validators KB | import ms | floor | floor ms | ratio | within |',
     '|---|---|---|---|---|---|---|---|---|',
     `| **floor: DynamoDB document client** | - | - | - | - | DynamoDB | ${floorOnly.dynamodb} | 1 | - |`,
     `| **floor: DynamoDB + S3 client and presigner** | - | - | - | - | DynamoDB + S3 | ${floorOnly.s3} | 1 | - |`,
+    `| **floor: DynamoDB + API Gateway Management client** | - | - | - | - | DynamoDB + API Gateway | ${floorOnly.sockets} | 1 | - |`,
     ...rows.map((r) => {
       const ratio = r.error ? '-' : r.ratio;
       const ok = withinTargets(r);
@@ -192,7 +201,36 @@ export function lambdasSection(rows: LambdaRow[], runs: number, floorOnly: { dyn
   return md;
 }
 
+const floorMedian = (rows: LambdaRow[], floor: LambdaRow['floor']) =>
+  median(rows.filter((r) => r.floor === floor && !r.error).map((r) => r.floorMs)) ?? NaN;
 export const floorMedians = (rows: LambdaRow[]) => ({
-  dynamodb: median(rows.filter((r) => r.floor === 'DynamoDB' && !r.error).map((r) => r.floorMs)) ?? NaN,
-  s3: median(rows.filter((r) => r.floor !== 'DynamoDB' && !r.error).map((r) => r.floorMs)) ?? NaN,
+  dynamodb: floorMedian(rows, 'DynamoDB'),
+  s3: floorMedian(rows, 'DynamoDB + S3'),
+  sockets: floorMedian(rows, 'DynamoDB + API Gateway'),
 });
+
+/**
+ * The cold-start check in a few lines (`npm run bench -- --cold`): the median and worst import ÷ floor against their
+ * targets (≤ 1.15, worst ≤ 1.35), the Lambdas over 1.15, and the largest bundle of each budget.
+ */
+export function coldSummary(rows: LambdaRow[], runs: number): string[] {
+  const ok = rows.filter((r) => !r.error);
+  const ratios = ok.map((r) => r.ratio);
+  const worst = Math.max(...ratios);
+  const over = ok.filter((r) => r.ratio > 1.15).sort((a, b) => b.ratio - a.ratio);
+  const budgets = [...new Set(rows.map((r) => bundleBudgetKb(r.lambda)))].sort((a, b) => a - b);
+  const largest = budgets.map((budget) => {
+    const top = rows.filter((r) => bundleBudgetKb(r.lambda) === budget).sort((a, b) => b.kb - a.kb)[0];
+    const past = rows.filter((r) => bundleBudgetKb(r.lambda) === budget && r.kb > budget).length;
+    return `  budget ${budget} KB: largest ${top.kb} KB \`${top.lambda}\`${past ? `, ${past} OVER` : ''}`;
+  });
+  const floors = floorMedians(rows);
+  return [
+    `Cold imports: ${rows.length} Lambdas, ${runs} runs each (one fresh process a run: the floor, then the bundle and its validators).`,
+    `  floor: DynamoDB ${floors.dynamodb} ms, DynamoDB + S3 ${floors.s3} ms, DynamoDB + API Gateway (the room) ${floors.sockets} ms`,
+    `  median ratio ${round(median(ratios), 2)} (target ≤ 1.15), worst ${worst} (target ≤ 1.35)${rows.length - ok.length ? `, ${rows.length - ok.length} FAILED to import` : ''}`,
+    `  over 1.15: ${over.length}${over.length ? `: ${over.map((r) => `${r.lambda} ${r.ratio}`).join(', ')}` : ''}`,
+    'Bundle sizes:',
+    ...largest,
+  ];
+}

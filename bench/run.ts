@@ -46,14 +46,15 @@ import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
 import { FEED_SETTLE_MS } from '../functions/runtime/config.ts';
 import { costsSection, measureCosts } from './costs.ts';
 import { freshnessSection, measureFeedFreshness } from './feed-freshness.ts';
-import { floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
+import { coldSummary, floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
 import { answerHelp } from '../bin/cli-help.ts';
 import { startServer } from './local-server.ts';
 
 answerHelp(
   'Measures Agora under load on this machine (nothing asserted) and rewrites bench/RESULTS.md; a full run takes about 5 minutes.',
   [
-    'usage: npm run bench [-- --imports | --load | --feed | --room | --webhooks | --costs]   (one part only)',
+    'usage: npm run bench [-- --cold | --imports | --load | --feed | --room | --webhooks | --costs]   (one part only)',
+    '  --cold: the cold-start check alone, printed (median and worst import ÷ floor, those over 1.15, sizes); 3 runs each',
     'environment: BENCH_SECONDS (5), BENCH_SCALE_LOTS (100000), BENCH_IMPORT_RUNS (5), ROOM_*, WEBHOOK_* (the room and webhook benches)',
   ].join('\n'),
 );
@@ -130,6 +131,19 @@ if (process.argv.includes('--costs')) {
 }
 
 const IMPORTS_ONLY = process.argv.includes('--imports');
+// `npm run bench -- --cold`: the cold-start check, printed, nothing written (3 runs a Lambda unless BENCH_IMPORT_RUNS).
+if (process.argv.includes('--cold')) {
+  const runs = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
+  const rows = await phase('bundles and cold imports', () => measureLambdas(runs));
+  const load = (l: number[]) => l.map((x) => round(x, 2)).join(' / ');
+  console.log(
+    [
+      ...coldSummary(rows, runs),
+      `(${new Date().toISOString()}, ${cpus().length} CPUs, Node ${process.version}; load average at the start ${load(loadBefore)}, at the end ${load(loadavg())})`,
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 // `npm run bench -- --load`: only the load runs, printed, nothing written (to try a change of the request path).
 const LOAD_ONLY = process.argv.includes('--load');
 const FEED_ONLY = process.argv.includes('--feed');
@@ -153,6 +167,7 @@ if (IMPORTS_ONLY) {
     start < 0 ? `${before}\n${section}` : before.slice(0, start) + section + (end < 0 ? '' : before.slice(end + 1));
   writeFileSync(file, text);
   console.log(section);
+  console.log(coldSummary(bundles, IMPORT_RUNS).join('\n'));
   process.exit(0);
 }
 

@@ -12,6 +12,7 @@ import { docserviceAccess, type RouteDefinition, routes } from '../functions/rou
 import { AppFunction } from './app-function.ts';
 import { grantSecretValue, justifyGrant } from './iam.ts';
 import { corsPolicy } from './cors.ts';
+import { bundleOf } from './lambda-bundles.ts';
 import { RoleInvokedLambdaIntegration } from './role-invoked-integration.ts';
 import { ApiOperations } from './operations.ts';
 import { CustomDomain } from './custom-domain.ts';
@@ -233,6 +234,7 @@ export class ApiStack extends Stack {
       const participation = route.secrets?.includes('participation');
       const fn = new AppFunction(scope, id, {
         handler: route.handler,
+        bundle: bundleOf(route),
         table: props.table,
         access: route.table,
         role: routeRole(route),

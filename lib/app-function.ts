@@ -27,6 +27,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export interface AppFunctionProps {
   /** Module under `functions/`, without extension (from routes.ts / bots.ts). */
   handler: string;
+  /** Its bundle in the build, when not the handler's own (an auction write's per type: lib/lambda-bundles.ts). */
+  bundle?: string;
   table: ITableV2;
   access: 'ro' | 'rw' | 'none';
   timeout?: Duration;
@@ -42,7 +44,7 @@ export interface AppFunctionProps {
 
 /**
  * Every Lambda is built once per process, all in one esbuild run, the first time a stack needs its code; each
- * function's asset is then its own directory of that build (`<outdir>/<handler>/`). The build (lib/build.ts, which
+ * function's asset is then its own directory of that build (`<outdir>/<bundle>/`). The build (lib/build.ts, which
  * loads the handlers, the domain and the OpenAPI document) runs as a separate process: synthesis itself loads nothing
  * of functions/ but the route and bot tables and the table design (test/unit/architecture.test.ts). Stacks
  * synthesized without bundling (the infra tests: `aws:cdk:bundling-stacks` empty) never build.
@@ -61,17 +63,17 @@ function lambdaBuild(): string {
   return built;
 }
 
-const lambdaCode = (handler: string) =>
+const lambdaCode = (bundle: string) =>
   Code.fromAsset(join(ROOT, 'functions'), {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       // Never pulled: local bundling always succeeds (the build runs in this process, with the project's esbuild).
       image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
       // Part of CDK's staging cache key, which cannot see into `local`: without it every function would get one asset.
-      environment: { AGORA_HANDLER: handler },
+      environment: { AGORA_HANDLER: bundle },
       local: {
         tryBundle(outputDir: string) {
-          cpSync(join(lambdaBuild(), handler), outputDir, { recursive: true });
+          cpSync(join(lambdaBuild(), bundle), outputDir, { recursive: true });
           return true;
         },
       },
@@ -86,12 +88,14 @@ const lambdaCode = (handler: string) =>
 export class AppFunction extends LambdaFunction {
   /** Its module under `functions/` (its bundle's entry): what the setting checks read the code of. */
   readonly handlerModule: string;
+  /** Its bundle's folder in the build (what the setting checks read the code of). */
+  readonly bundle: string;
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     const logGroup =
       props.logGroup ??
       new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     super(scope, id, {
-      code: lambdaCode(props.handler),
+      code: lambdaCode(props.bundle ?? props.handler),
       handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
@@ -117,6 +121,7 @@ export class AppFunction extends LambdaFunction {
         : undefined,
     });
     this.handlerModule = props.handler;
+    this.bundle = props.bundle ?? props.handler;
     if (props.access !== 'none') grantTable(this, props.table, props.access);
     justifyGrant(this.role, {
       actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],

@@ -3,11 +3,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { build, transform, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { bots, webhookDelivery } from '../functions/bots.ts';
+import { bots } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
 import { answerHelp } from '../bin/cli-help.ts';
+import { bundleParts, lambdaBundles, lambdaHandlers } from './lambda-bundles.ts';
+
+export { lambdaBundles, lambdaHandlers };
 
 /**
  * THE build of the Lambdas: every handler module of routes.ts, the authorizer and every bot of bots.ts, bundled in ONE
@@ -15,7 +18,7 @@ import { answerHelp } from '../bin/cli-help.ts';
  * bundle holds. CDK (lib/app-function.ts), `npm run bench` and the bundled local mode (`npm run start:bundled`, the
  * bundled test project) all take their code from here, so what ships is what is tested.
  *
- * Output: `<outdir>/<handler>/index.mjs` (e.g. `http/lots/get-lot/index.mjs`), one directory per Lambda, with the
+ * Output: `<outdir>/<bundle>/index.mjs` (e.g. `http/lots/get-lot/index.mjs`), one directory per Lambda, with the
  * npm package files its route reads at run time copied to `node_modules/<package>/<file>` beside it, and the request
  * body validators its code checks with beside it (`validators.mjs`, or `validators.<type>.mjs` per type a handler
  * serves: one module per set of names, built in the same run, exporting just those): the kit imports the route's
@@ -25,26 +28,24 @@ import { answerHelp } from '../bin/cli-help.ts';
  * An HTTP Lambda's entry is not its handler module but a small generated module (`routeEntries`) that hands the HTTP
  * kit the rules of the routes that Lambda serves, then exports the handler: no bundle carries the route table, and
  * only the bundles of routes that touch documents carry the document ports (the store's files, keys and secrets).
+ *
+ * An auction write serving several auction types is one bundle per type (lib/lambda-bundles.ts,
+ * `<handler>.<type>/index.mjs`), built in an esbuild run of its type in which functions/domain/auctions/definitions.ts
+ * is a generated module holding that type's definition alone (`servedAuctionTypes`): esbuild resolves a module once
+ * per run, for every entry, so a run per type is what lets each bundle leave the other type's definition out.
  */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FUNCTIONS = join(ROOT, 'functions');
 
-/** Every Lambda's handler module (under `functions/`, no extension), each once. */
-export const lambdaHandlers = (): string[] => [
-  ...new Set([
-    ...routes.map((r) => r.handler),
-    'auth/authorizer',
-    ...bots.map((b) => b.handler),
-    webhookDelivery.handler,
-    'ops/migrate',
-    ...roomLambdas.map((l) => l.handler),
-  ]),
+/** The npm package files a bundle's handler reads at run time (routes.ts `files`). */
+const packageFiles = (bundle: string): string[] => [
+  ...new Set(routes.filter((r) => r.handler === bundleParts(bundle).handler).flatMap((r) => r.files ?? [])),
 ];
-
-/** The npm package files a handler reads at run time (routes.ts `files`). */
-const packageFiles = (handler: string): string[] => [
-  ...new Set(routes.filter((r) => r.handler === handler).flatMap((r) => r.files ?? [])),
-];
+/** The routes a bundle serves: its handler's, of its type when it is built per type. */
+const routesOf = (bundle: string) => {
+  const { handler, type } = bundleParts(bundle);
+  return routes.filter((r) => r.handler === handler && (type === undefined || r.type === type));
+};
 
 export interface BuildLambdasOptions {
   outdir: string;
@@ -67,15 +68,14 @@ const VALIDATOR_ENTRY = 'agora-validators';
 const VALIDATORS_SHARED = '_shared/validators';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** A bot, or a room Lambda that posts results (it checks what it writes as the API does, as a bot). */
-const isBot = (handler: string) =>
-  bots.some((b) => b.handler === handler) || roomLambdas.some((l) => l.handler === handler && l.posts);
+const isBot = (bundle: string) =>
+  bots.some((b) => b.handler === bundle) || roomLambdas.some((l) => l.handler === bundle && l.posts);
 /** A bot, or an HTTP Lambda with a route that can carry a body: validators load only for those. */
-const takesBodies = (handler: string) =>
-  isBot(handler) || routes.some((r) => r.handler === handler && BODY_METHODS.has(r.method));
+const takesBodies = (bundle: string) => isBot(bundle) || routesOf(bundle).some((r) => BODY_METHODS.has(r.method));
 
-/** The types a handler serves (routes.ts `type`), or `['']` for one without (and for a bot). */
-const typesOf = (handler: string): string[] => {
-  const types = new Set(routes.filter((r) => r.handler === handler).map((r) => r.type ?? ''));
+/** The types a bundle serves (routes.ts `type`), or `['']` for one without (and for a bot). */
+const typesOf = (bundle: string): string[] => {
+  const types = new Set(routesOf(bundle).map((r) => r.type ?? ''));
   return types.size > 0 ? [...types] : [''];
 };
 
@@ -91,7 +91,7 @@ const ownedBy = (type: string, name: string) => name.startsWith(type) && /^[A-Z]
 const namesOfType = (names: readonly string[], type: string): string[] =>
   type ? names.filter((name) => !ALL_TYPES.some((other) => other !== type && ownedBy(other, name))) : [...names];
 
-/** Per handler, per type it serves (`''` for none): the validator names its routes can check. */
+/** Per bundle, per type it serves (`''` for none): the validator names its routes can check. */
 export type ValidatorNames = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
 
 /**
@@ -155,17 +155,17 @@ async function namesByModule(inputs: Iterable<string>): Promise<Map<string, stri
   );
 }
 
-/** The source modules of each Lambda's bundle (`<handler>/index.mjs`), from a build's metafile. */
+/** The source modules of each Lambda's bundle (`<bundle>/index.mjs`), from a build's metafile. */
 const bundleInputs = (meta: Metafile, outdir: string): Map<string, string[]> => {
-  const byHandler = new Map<string, string[]>();
-  for (const handler of lambdaHandlers()) {
+  const byBundle = new Map<string, string[]>();
+  for (const bundle of lambdaBundles()) {
     const output = Object.entries(meta.outputs).find(
-      ([file]) => resolve(ROOT, file) === resolve(outdir, handler, 'index.mjs'),
+      ([file]) => resolve(ROOT, file) === resolve(outdir, bundle, 'index.mjs'),
     );
-    if (!output) throw new Error(`no bundle for ${handler} in the metafile`);
-    byHandler.set(handler, Object.keys(output[1].inputs));
+    if (!output) throw new Error(`no bundle for ${bundle} in the metafile`);
+    byBundle.set(bundle, Object.keys(output[1].inputs));
   }
-  return byHandler;
+  return byBundle;
 };
 
 /**
@@ -203,15 +203,16 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
       path: args.path.slice(ENTRY.length + 1),
       namespace: ENTRY,
     }));
-    b.onLoad({ filter: /.*/, namespace: ENTRY }, ({ path: handler }) => {
-      const rules = routes.filter((r) => r.handler === handler).map(routeRule);
+    b.onLoad({ filter: /.*/, namespace: ENTRY }, ({ path: bundle }) => {
+      const { handler } = bundleParts(bundle);
+      const rules = routesOf(bundle).map(routeRule);
       const documents = rules.some((r) => r.documents);
       const file = (module: string) => JSON.stringify(join(FUNCTIONS, `${module}.ts`));
       // Known after the first pass of the build (undefined in it: the imports are external, so the graph is the same).
       const sourceOf = (type: string) =>
-        `{ names: ${JSON.stringify(validators?.get(handler)?.get(type) ?? [])}, load: () => import(${JSON.stringify(`./${validatorSetFile(type)}`)}) }`;
+        `{ names: ${JSON.stringify(validators?.get(bundle)?.get(type) ?? [])}, load: () => import(${JSON.stringify(`./${validatorSetFile(type)}`)}) }`;
       const source = sourceOf('');
-      const byType = `{ ${typesOf(handler)
+      const byType = `{ ${typesOf(bundle)
         .map((v) => `${JSON.stringify(v)}: ${sourceOf(v)}`)
         .join(', ')} }`;
       if (isBot(handler))
@@ -238,12 +239,62 @@ const routeEntries = (validators: ValidatorNames | undefined): Plugin => ({
   },
 });
 
-const generatedEntry = (handler: string) => isBot(handler) || routes.some((r) => r.handler === handler);
+const generatedEntry = (bundle: string) => isBot(bundle) || routesOf(bundle).length > 0;
 
-const lambdaEntries = () =>
+const lambdaEntries = (bundles: readonly string[]) =>
   Object.fromEntries(
-    lambdaHandlers().map((h) => [`${h}/index`, generatedEntry(h) ? `${ENTRY}:${h}` : join(FUNCTIONS, `${h}.ts`)]),
+    bundles.map((b) => [`${b}/index`, generatedEntry(b) ? `${ENTRY}:${b}` : join(FUNCTIONS, `${b}.ts`)]),
   );
+
+/**
+ * In the run of one auction type's bundles, the module of the definitions a bundle serves
+ * (functions/domain/auctions/definitions.ts) is generated: that type's definition alone, so esbuild leaves every
+ * other type's out (registry.ts reads the definitions from it, and finds no other).
+ */
+const DEFINITIONS = join(FUNCTIONS, 'domain/auctions/definitions.ts');
+const SERVED = 'agora-served-auction-types';
+const definitionModule = (type: string) => {
+  const file = join(
+    FUNCTIONS,
+    'domain/auctions/types',
+    type.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    'definition.ts',
+  );
+  if (!existsSync(file)) throw new Error(`no definition module for the auction type ${type}: ${file}`);
+  return file;
+};
+const servedAuctionTypes = (type: string): Plugin => ({
+  name: 'served-auction-types',
+  setup(b) {
+    b.onResolve({ filter: /\/definitions\.ts$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === DEFINITIONS ? { path: type, namespace: SERVED } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: SERVED }, () => ({
+      resolveDir: FUNCTIONS,
+      loader: 'js',
+      contents: [
+        `import { ${type} } from ${JSON.stringify(definitionModule(type))};`,
+        `export const servedDefinitions = { ${type} };`,
+      ].join('\n'),
+    }));
+  },
+});
+
+/** The bundles of each esbuild run: `''` those of every type, else those built for one auction type. */
+const runs = (): Map<string, string[]> => {
+  const byType = new Map<string, string[]>([['', []]]);
+  for (const bundle of lambdaBundles()) {
+    const type = bundleParts(bundle).type ?? '';
+    byType.set(type, [...(byType.get(type) ?? []), bundle]);
+  }
+  return byType;
+};
+const runPlugins = (type: string) => (type ? [servedAuctionTypes(type)] : []);
+/** The metafiles of several runs as one (their outputs are distinct files). */
+const merged = (metas: readonly Metafile[]): Metafile => ({
+  inputs: Object.assign({}, ...metas.map((m) => m.inputs)),
+  outputs: Object.assign({}, ...metas.map((m) => m.outputs)),
+});
 
 /**
  * Packages whose modules only define (no global state touched at load) but do not say so (`sideEffects` in their
@@ -295,13 +346,14 @@ const copy = (from: string, to: string, withMap = false) => {
 };
 
 function copyBeside(outdir: string, validators: ValidatorNames): void {
-  for (const handler of lambdaHandlers()) {
-    const dir = join(outdir, handler);
+  for (const bundle of lambdaBundles()) {
+    const { handler } = bundleParts(bundle);
+    const dir = join(outdir, bundle);
     // The module of the names its code checks with, per type it serves (none for a read).
-    for (const [type, names] of validators.get(handler) ?? [])
+    for (const [type, names] of validators.get(bundle) ?? [])
       if (names.length > 0)
         copy(join(outdir, VALIDATORS_SHARED, setFile(names)), join(dir, validatorSetFile(type)), true);
-    for (const file of packageFiles(handler)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
+    for (const file of packageFiles(bundle)) copy(join(ROOT, 'node_modules', file), join(dir, 'node_modules', file));
     // Static files a handler's folder keeps in `assets/` (the room page's script and style), read beside its module.
     const assets = join(ROOT, 'functions', dirname(handler), 'assets');
     if (existsSync(assets)) cpSync(assets, join(dir, 'assets'), { recursive: true });
@@ -318,22 +370,27 @@ export async function buildLambdas(
 ): Promise<{ metafile?: Metafile; validators: ValidatorNames }> {
   rmSync(o.outdir, { recursive: true, force: true });
   const base = options(o);
-  const first = await build({
-    ...base,
-    entryPoints: lambdaEntries(),
-    plugins: [...base.plugins!, routeEntries(undefined)],
-    write: false,
-    sourcemap: false,
-    metafile: true,
-  });
-  const inputs = bundleInputs(first.metafile, resolve(o.outdir));
+  const byRun = [...runs()];
+  const first = await Promise.all(
+    byRun.map(([type, bundles]) =>
+      build({
+        ...base,
+        entryPoints: lambdaEntries(bundles),
+        plugins: [...base.plugins!, ...runPlugins(type), routeEntries(undefined)],
+        write: false,
+        sourcemap: false,
+        metafile: true,
+      }),
+    ),
+  );
+  const inputs = bundleInputs(merged(first.map((r) => r.metafile)), resolve(o.outdir));
   const checked = await namesByModule([...inputs.values()].flat());
   const namesOf = (files: readonly string[]) => [...new Set(files.flatMap((f) => checked.get(f) ?? []))].sort();
   const validators: ValidatorNames = new Map(
-    [...inputs].map(([handler, files]) => {
-      const names = takesBodies(handler) ? namesOf(files) : [];
-      const types = typesOf(handler);
-      return [handler, new Map(types.map((v) => [v, namesOfType(names, v)]))] as const;
+    [...inputs].map(([bundle, files]) => {
+      const names = takesBodies(bundle) ? namesOf(files) : [];
+      const types = typesOf(bundle);
+      return [bundle, new Map(types.map((v) => [v, namesOfType(names, v)]))] as const;
     }),
   );
   const sets = new Map(
@@ -342,31 +399,39 @@ export async function buildLambdas(
       .filter((n) => n.length > 0)
       .map((n) => [setFile(n), n]),
   );
-  const result = await build({
-    ...base,
-    entryPoints: {
-      ...lambdaEntries(),
-      ...Object.fromEntries(
-        [...sets].map(([file, names]) => [
-          `${VALIDATORS_SHARED}/${file.replace(/\.mjs$/, '')}`,
-          `${VALIDATOR_ENTRY}:${names.join(',')}`,
-        ]),
-      ),
-    },
-    plugins: [...base.plugins!, routeEntries(validators)],
-  });
+  const results = await Promise.all(
+    byRun.map(([type, bundles]) =>
+      build({
+        ...base,
+        entryPoints: {
+          ...lambdaEntries(bundles),
+          // The validator sets are built once, in the run of every type.
+          ...(type
+            ? {}
+            : Object.fromEntries(
+                [...sets].map(([file, names]) => [
+                  `${VALIDATORS_SHARED}/${file.replace(/\.mjs$/, '')}`,
+                  `${VALIDATOR_ENTRY}:${names.join(',')}`,
+                ]),
+              )),
+        },
+        plugins: [...base.plugins!, ...runPlugins(type), routeEntries(validators)],
+      }),
+    ),
+  );
   copyBeside(o.outdir, validators);
   writeFileSync(join(o.outdir, OPENAPI_HANDLER, OPENAPI_FILE), JSON.stringify(openApiDocument()));
-  return { metafile: result.metafile, validators };
+  const metas = results.flatMap((r) => (r.metafile ? [r.metafile] : []));
+  return { metafile: metas.length ? merged(metas) : undefined, validators };
 }
 
 /**
- * The body validators file beside a Lambda, when it has one (bench: a write's first request with a body loads it);
- * for a handler serving several types, the largest of theirs.
+ * The body validators file beside a Lambda's bundle, when it has one (bench: a write's first request with a body
+ * loads it); for a bundle serving several types, the largest of theirs.
  */
-export const validatorsFile = (outdir: string, handler: string): string | undefined =>
-  typesOf(handler)
-    .map((v) => join(outdir, handler, validatorSetFile(v)))
+export const validatorsFile = (outdir: string, bundle: string): string | undefined =>
+  typesOf(bundle)
+    .map((v) => join(outdir, bundle, validatorSetFile(v)))
     .filter((file) => existsSync(file))
     .sort((a, b) => statSync(b).size - statSync(a).size)[0];
 
@@ -378,5 +443,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outdir = resolve(process.argv[2] ?? join(ROOT, '.build', 'lambdas'));
   const t = performance.now();
   await buildLambdas({ outdir, sourcemap: process.argv.includes('--sourcemap') });
-  console.log(`built ${lambdaHandlers().length} Lambdas into ${outdir} in ${Math.round(performance.now() - t)} ms`);
+  console.log(
+    `built ${lambdaBundles().length} Lambda bundles into ${outdir} in ${Math.round(performance.now() - t)} ms`,
+  );
 }

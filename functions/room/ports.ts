@@ -4,9 +4,8 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { parseInstant } from '#domain/kernel/time.ts';
 import type { RoomPorts, TimerOrder } from '#domain/room/ports.ts';
@@ -18,6 +17,8 @@ import { observeClient } from '#store/aws-calls.ts';
  * PostToConnection, a publish to the observers AppSync Events' HTTP publish (POST /event, signed with the Lambda's
  * role: appsync:EventPublish), the room's next timer a Step Functions execution. The local runtime (lib/local/room-server.ts,
  * never AWS) installs its own: the `ws` server's sockets and in-process timers that call the same transition handler.
+ * The Step Functions client and the signer (with its credentials provider) are imported at their first use: the
+ * socket's message routes never arm a timer nor publish, and their cold start no longer loads them (issue 46).
  */
 
 /** Step Functions' Wait takes an RFC 3339 timestamp: UTC, to the millisecond, never before the instant. */
@@ -79,12 +80,18 @@ let signer: SignatureV4 | undefined;
 async function publishEvent(channel: string, event: string): Promise<void> {
   const host = config().roomEventsHost;
   if (!host) throw new Error('the room: ROOM_EVENTS_HOST is not set');
-  signer ??= new SignatureV4({
-    service: 'appsync',
-    region: config().awsRegion ?? 'eu-central-1',
-    credentials: defaultProvider(),
-    sha256: Sha256,
-  });
+  if (!signer) {
+    const [{ SignatureV4 }, { defaultProvider }] = await Promise.all([
+      import('@smithy/signature-v4'),
+      import('@aws-sdk/credential-provider-node'),
+    ]);
+    signer ??= new SignatureV4({
+      service: 'appsync',
+      region: config().awsRegion ?? 'eu-central-1',
+      credentials: defaultProvider(),
+      sha256: Sha256,
+    });
+  }
   const body = JSON.stringify({ channel, events: [event] });
   const signed = await signer.sign({
     method: 'POST',
@@ -123,6 +130,7 @@ const awsPorts: RoomPorts = {
   async arm(order) {
     const stateMachineArn = config().roomTimersArn;
     if (!stateMachineArn) throw new Error('the room: ROOM_TIMERS_ARN is not set');
+    const { SFNClient, StartExecutionCommand } = await import('@aws-sdk/client-sfn');
     sfn ??= observeClient(new SFNClient({}), 'SFN');
     try {
       // One execution per room version and instant: starting the same one twice is refused, which is what we want.

@@ -1,6 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
+import type { Agent } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusedAddress, type TargetPolicy } from '#domain/webhooks/address.ts';
 import type { AttemptResult } from '#domain/webhooks/schedule.ts';
@@ -13,8 +12,18 @@ export interface Sent extends AttemptResult {
   ms: number;
 }
 
-// Kept-alive connections per receiver: a socket is opened to an address checked below, and reused only for it.
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+/**
+ * Node's HTTP client, loaded at the first webhook sent: node:http is the largest part of a cold import after the SDK
+ * (~10 % of its floor), and most Lambdas that load this module (the subscription routes) never send (issue 46).
+ * Kept-alive connections per receiver: a socket is opened to an address checked below, and reused only for it.
+ */
+type Client = { request: typeof import('node:http').request; agent: Agent };
+const clients: Partial<Record<'http:' | 'https:', Promise<Client>>> = {};
+const clientOf = (scheme: 'http:' | 'https:'): Promise<Client> =>
+  (clients[scheme] ??= (scheme === 'https:' ? import('node:https') : import('node:http')).then((m) => ({
+    request: m.request,
+    agent: new m.Agent({ keepAlive: true }),
+  })));
 
 /**
  * POSTs one webhook. The host is resolved here, at every attempt, and every address it has is checked against the
@@ -51,10 +60,11 @@ export async function postWebhook(
     options.all
       ? (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned])
       : callback(null, pinned.address, pinned.family);
+  const { request, agent } = await clientOf(url.protocol === 'https:' ? 'https:' : 'http:');
   return new Promise<Sent>((resolve) => {
-    const req = (url.protocol === 'https:' ? https : http).request(url, {
+    const req = request(url, {
       method: 'POST',
-      agent: agents[url.protocol as 'http:' | 'https:'],
+      agent,
       lookup: pin,
       headers: {
         ...headers,

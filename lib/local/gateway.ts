@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots, webhookDelivery } from '../../functions/bots.ts';
 import { routeKey, routeRule, routes, type RouteDefinition } from '../../functions/routes.ts';
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
+import { bundleOf } from '../lambda-bundles.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { attachRoomServer, type RoomServer } from './room-server.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
@@ -21,7 +22,7 @@ import { capacityMeter } from './capacity.ts';
  * their bytes itself where AWS redirects to S3.
  *
  * With AGORA_BUNDLES set to a build of lib/build.ts (lib/local/bundles.ts), each handler module is that Lambda's bundle
- * (`<dir>/<module>/index.mjs`) instead of its TypeScript source: the code that ships, behind the same gateway.
+ * (`<dir>/<bundle>/index.mjs`) instead of its TypeScript source: the code that ships, behind the same gateway.
  */
 const FUNCTIONS = join(dirname(fileURLToPath(import.meta.url)), '../../functions');
 const modules = new Map<string, Promise<any>>();
@@ -400,7 +401,8 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
       if (!decision.isAuthorized) return { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) };
       withAuthorizer(event, decision.context);
     }
-    const module = await load(route.handler);
+    // A bundled auction write is its route type's own bundle (lib/lambda-bundles.ts); the sources serve every type.
+    const module = await load(route.handler, moduleUrl(process.env.AGORA_BUNDLES ? bundleOf(route) : route.handler));
     return asCaller(`route:${event.routeKey}`, async () => module.handler(event, lambdaContext(route.handler)));
   }, capacity?.meter);
   const out =

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transformSync, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLambdas, lambdaHandlers, ROOT, type ValidatorNames } from '../../lib/build.ts';
+import { buildLambdas, lambdaBundles, ROOT, type ValidatorNames } from '../../lib/build.ts';
+import { bundleParts } from '../../lib/lambda-bundles.ts';
 import { openApiDocument } from '../../functions/openapi/document.ts';
 import { bots } from '../../functions/bots.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { docserviceAccess, routes } from '../../functions/routes.ts';
-import { bundleBudgetKb, STILL_OVER_KB } from '../../lib/bundle-budgets.ts';
+import { bundleBudgetKb, ROOM_POSTING_BUDGET_KB, WRITE_BUDGET_KB } from '../../lib/bundle-budgets.ts';
 
 /**
  * What each Lambda's bundle holds (esbuild's metafile of the one build CDK ships), and that a bundle serves with the
@@ -31,24 +32,30 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const httpHandlers = () => lambdaHandlers().filter((h) => routes.some((r) => r.handler === h));
+/** A bundle's handler module (a bundle built per auction type is `<handler>.<type>`: lib/lambda-bundles.ts). */
+const handlerOf = (bundle: string) => bundleParts(bundle).handler;
+/** The routes a bundle serves: its handler's, of its own type when it is built per type. */
+const routesOf = (bundle: string) => {
+  const { handler, type } = bundleParts(bundle);
+  return routes.filter((r) => r.handler === handler && (type === undefined || r.type === type));
+};
+const httpBundles = () => lambdaBundles().filter((b) => routesOf(b).length > 0);
 /** The source files in a Lambda's bundle. */
-const inputsOf = (handler: string): string[] => {
-  const output = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${handler}/index.mjs`));
-  if (!output) throw new Error(`no bundle for ${handler}`);
+const inputsOf = (bundle: string): string[] => {
+  const output = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${bundle}/index.mjs`));
+  if (!output) throw new Error(`no bundle for ${bundle}`);
   return Object.keys(output[1].inputs);
 };
 /** A route that touches documents, or a room Lambda that files the audit document of an ended room. */
-const touchesDocuments = (handler: string) =>
-  routes.some((r) => r.handler === handler && docserviceAccess(r)) ||
-  roomLambdas.some((l) => l.handler === handler && l.posts);
+const touchesDocuments = (bundle: string) =>
+  routesOf(bundle).some((r) => docserviceAccess(r)) || roomLambdas.some((l) => l.handler === bundle && l.posts);
 
 /**
  * Invokes a bundle's handler (or, with `source`, the TypeScript module as is) in a fresh Node process, as a Lambda
  * cold start does: its answer and what it logged.
  */
 function invoke(
-  handler: string,
+  bundle: string,
   routeKey: string,
   path: string,
   source = false,
@@ -67,7 +74,9 @@ function invoke(
       ...(request.role && { authorizer: { lambda: { name: request.role, role: request.role, levels: '1' } } }),
     },
   };
-  const module = source ? join(ROOT, 'functions', `${handler}.ts`) : join(request.bundles ?? dir, handler, 'index.mjs');
+  const module = source
+    ? join(ROOT, 'functions', `${handlerOf(bundle)}.ts`)
+    : join(request.bundles ?? dir, bundle, 'index.mjs');
   const script = `const { handler } = await import(${JSON.stringify(pathToFileURL(module).href)});
     const answer = await handler(${JSON.stringify(event)}, { awsRequestId: 'r1', functionName: 'f' });
     console.log('ANSWER ' + JSON.stringify(answer));`;
@@ -86,15 +95,15 @@ function invoke(
 }
 
 /** A bot, or a room Lambda that posts results (built as a bot: lib/build.ts). */
-const isBot = (handler: string) =>
-  bots.some((b) => b.handler === handler) || roomLambdas.some((l) => l.handler === handler && l.posts);
+const isBot = (bundle: string) =>
+  bots.some((b) => b.handler === bundle) || roomLambdas.some((l) => l.handler === bundle && l.posts);
 /** A Lambda that checks bodies: a bot, or one with a route that can be sent a body (the kit loads validators only then). */
-const takesBodies = (handler: string) =>
-  isBot(handler) || routes.some((r) => r.handler === handler && ['POST', 'PUT', 'PATCH'].includes(r.method));
+const takesBodies = (bundle: string) =>
+  isBot(bundle) || routesOf(bundle).some((r) => ['POST', 'PUT', 'PATCH'].includes(r.method));
 /** The validator names the source modules of a Lambda's bundle check with (comments dropped), read here on their own. */
 const checkedIn = new Map<string, string[]>();
-const namesChecked = (handler: string): string[] => {
-  const names = inputsOf(handler)
+const namesChecked = (bundle: string): string[] => {
+  const names = inputsOf(bundle)
     .filter((i) => i.startsWith('functions/') && i.endsWith('.ts'))
     .flatMap((i) => {
       if (!checkedIn.has(i)) {
@@ -106,21 +115,21 @@ const namesChecked = (handler: string): string[] => {
     });
   return [...new Set(names)].sort();
 };
-/** The types a handler's routes serve (`type`; `''` for none, and for a bot). */
-const typesOf = (handler: string): string[] => {
-  const types = new Set(routes.filter((r) => r.handler === handler).map((r) => r.type ?? ''));
+/** The types a bundle's routes serve (`type`; `''` for none, and for a bot). */
+const typesOf = (bundle: string): string[] => {
+  const types = new Set(routesOf(bundle).map((r) => r.type ?? ''));
   return types.size > 0 ? [...types] : [''];
 };
 const allTypes = [...new Set(routes.flatMap((r) => (r.type ? [r.type] : [])))];
 const setFile = (type: string) => (type ? `validators.${type}.mjs` : 'validators.mjs');
 /** The names a Lambda built with, for one type its routes serve. */
-const builtWith = (handler: string, type = '') => validators.get(handler)?.get(type);
+const builtWith = (bundle: string, type = '') => validators.get(bundle)?.get(type);
 /**
  * The validators a Lambda ships for one type of its routes (the exports of `validators.mjs`, or
  * `validators.<type>.mjs` for a handler serving several types, read from its one export list).
  */
-const shipped = (handler: string, type = ''): string[] | undefined => {
-  const file = join(dir, handler, setFile(type));
+const shipped = (bundle: string, type = ''): string[] | undefined => {
+  const file = join(dir, bundle, setFile(type));
   if (!existsSync(file)) return undefined;
   const list = readFileSync(file, 'utf8').match(/export\s*\{([^}]*)\}\s*;?\s*$/)?.[1] ?? '';
   return list
@@ -144,13 +153,13 @@ describe('the body validators beside the bundles', () => {
   });
 
   it('no read (nor the authorizer) ships a validator file, and no Lambda ships them all', () => {
-    const withFiles = lambdaHandlers().filter((h) => typesOf(h).some((v) => existsSync(join(dir, h, setFile(v)))));
-    expect(withFiles.filter((h) => !takesBodies(h))).toEqual([]);
-    expect(lambdaHandlers().filter((h) => existsSync(join(dir, h, 'request-validators.mjs')))).toEqual([]);
+    const withFiles = lambdaBundles().filter((b) => typesOf(b).some((v) => existsSync(join(dir, b, setFile(v)))));
+    expect(withFiles.filter((b) => !takesBodies(b))).toEqual([]);
+    expect(lambdaBundles().filter((b) => existsSync(join(dir, b, 'request-validators.mjs')))).toEqual([]);
   });
 
   it("every name a write's or a bot's modules pass to checkWith is shipped beside it, and nothing else", () => {
-    for (const handler of lambdaHandlers().filter(takesBodies)) {
+    for (const handler of lambdaBundles().filter(takesBodies)) {
       const names = namesChecked(handler);
       const types = typesOf(handler);
       // A route of one type gets the names of its type (`<type><Key>`) and the shared ones, never another type's.
@@ -161,16 +170,16 @@ describe('the body validators beside the bundles', () => {
         expect(builtWith(handler, type), `${handler} ${type}`).toEqual(own);
       }
     }
-    // Two types, two sets: a landlease write loads no dgfInsider validator, and the reverse.
-    expect(shipped('http/auctions/post-auction', 'landlease')).toContain('landleaseAuction');
-    expect(shipped('http/auctions/post-auction', 'landlease')).not.toContain('dgfInsiderAuction');
-    expect(shipped('http/auctions/post-auction', 'dgfInsider')).toContain('dgfInsiderAuction');
-    expect(shipped('http/auctions/post-auction', 'dgfInsider')).not.toContain('landleaseAuction');
-    expect(shipped('http/auctions/post-auction', 'dgfInsider')).toContain('document');
+    // Two types, two Lambdas: a landlease write loads no dgfInsider validator, and the reverse.
+    expect(shipped('http/auctions/post-auction.landlease', 'landlease')).toContain('landleaseAuction');
+    expect(shipped('http/auctions/post-auction.landlease', 'landlease')).not.toContain('dgfInsiderAuction');
+    expect(shipped('http/auctions/post-auction.dgfInsider', 'dgfInsider')).toContain('dgfInsiderAuction');
+    expect(shipped('http/auctions/post-auction.dgfInsider', 'dgfInsider')).not.toContain('landleaseAuction');
+    expect(shipped('http/auctions/post-auction.dgfInsider', 'dgfInsider')).toContain('document');
     expect(shipped('http/assets/post-asset-document', 'bounce')).not.toContain('basicAsset');
     // Not a vacuous walk: the lot, asset and auction writes and the bots check bodies.
     expect(namesChecked('http/assets/post-asset')).toContain('landParcels');
-    expect(namesChecked('http/auctions/post-auction')).toContain('dgfInsiderAuction');
+    expect(namesChecked('http/auctions/post-auction.dgfInsider')).toContain('dgfInsiderAuction');
     for (const bot of bots) expect(namesChecked(bot.handler), bot.handler).not.toEqual([]);
   });
 
@@ -217,24 +226,43 @@ describe('the body validators beside the bundles', () => {
 });
 
 describe('the Lambda bundles', () => {
-  it('are within their size budget (reads 60 KB, writes 120 KB), or not past the figure of the few still over', () => {
-    const sizeOf = (handler: string) => {
-      const output = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${handler}/index.mjs`));
-      if (!output) throw new Error(`no bundle for ${handler}`);
-      return Math.round((output[1].bytes / 1024) * 10) / 10;
-    };
-    const past = lambdaHandlers().flatMap((h) => {
-      const kb = sizeOf(h);
-      const cap = STILL_OVER_KB[h] ?? bundleBudgetKb(h);
-      return kb > cap ? [`${h}: ${kb} KB > ${cap} KB`] : [];
+  const sizeOf = (bundle: string) => {
+    const output = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${bundle}/index.mjs`));
+    if (!output) throw new Error(`no bundle for ${bundle}`);
+    return Math.round((output[1].bytes / 1024) * 10) / 10;
+  };
+
+  it("are within their size budget (reads 60 KB, writes 120 KB, the room's timer and bot 150 KB)", () => {
+    const past = lambdaBundles().flatMap((b) => {
+      const kb = sizeOf(b);
+      return kb > bundleBudgetKb(b) ? [`${b}: ${kb} KB > ${bundleBudgetKb(b)} KB`] : [];
     });
     expect(past).toEqual([]);
-    // A listed one now within its budget comes off the list, so the ratchet only tightens.
-    expect(Object.keys(STILL_OVER_KB).filter((h) => sizeOf(h) <= bundleBudgetKb(h))).toEqual([]);
+    // Not vacuous: the budgets are the stated ones, and the largest bundles are near them.
+    expect(bundleBudgetKb('http/auctions/post-award-document.landlease')).toBe(WRITE_BUDGET_KB);
+    expect(bundleBudgetKb('room/bot')).toBe(ROOM_POSTING_BUDGET_KB);
+    expect(sizeOf('http/auctions/post-award-document.landlease')).toBeGreaterThan(90);
+  });
+
+  it('an auction write is one Lambda per auction type, each carrying its own type only', () => {
+    const types = { dgfInsider: 'dgf-insider', landlease: 'landlease' } as const;
+    const perType = lambdaBundles().filter((b) => bundleParts(b).type);
+    // Every write of an auction route is built per type, and serves only its type's routes.
+    const writes = routes.filter((r) => r.handler.startsWith('http/auctions/') && r.method !== 'GET');
+    expect(new Set(writes.map((r) => `${r.handler}.${r.type}`))).toEqual(new Set(perType));
+    for (const bundle of perType) {
+      const own = bundleParts(bundle).type as keyof typeof types;
+      const carried = (type: string) =>
+        inputsOf(bundle).some((i) => i.startsWith(`functions/domain/auctions/types/${type}/definition.ts`));
+      expect(carried(types[own]), bundle).toBe(true);
+      for (const other of Object.keys(types).filter((t) => t !== own))
+        expect(carried(types[other as keyof typeof types]), `${bundle} carries ${other}`).toBe(false);
+      expect(routesOf(bundle).every((r) => r.type === own)).toBe(true);
+    }
   });
 
   it('carry no route table, not even the OpenAPI one: its document is a file written beside it by the build', () => {
-    const withTable = httpHandlers().filter((h) => inputsOf(h).includes('functions/routes.ts'));
+    const withTable = httpBundles().filter((h) => inputsOf(h).includes('functions/routes.ts'));
     expect(withTable).toEqual([]);
     expect(inputsOf('http/docs/openapi-json').filter((i) => i.startsWith('functions/openapi/'))).toEqual([]);
     const shipped = JSON.parse(readFileSync(join(dir, 'http/docs/openapi-json/openapi.json'), 'utf8'));
@@ -249,7 +277,7 @@ describe('the Lambda bundles', () => {
   });
 
   it('get the rules of their own routes from the build: every HTTP entry is generated and hands them to the kit', () => {
-    for (const handler of httpHandlers()) {
+    for (const handler of httpBundles()) {
       expect(inputsOf(handler), handler).toContain(`agora-entry:${handler}`);
       expect(inputsOf(handler), handler).toContain('functions/http-kit/route-rules.ts');
     }
@@ -257,7 +285,7 @@ describe('the Lambda bundles', () => {
 
   it("carry the document ports (the store's files, docservice keys) only for routes that touch documents", () => {
     const ports = ['functions/runtime/documents.ts', 'functions/store/docservice-keys.ts'];
-    for (const handler of lambdaHandlers()) {
+    for (const handler of lambdaBundles()) {
       for (const file of ports)
         expect(inputsOf(handler).includes(file), `${handler}: ${file}`).toBe(touchesDocuments(handler));
       if (inputsOf(handler).includes('functions/store/files/configured-store.ts'))
@@ -266,7 +294,7 @@ describe('the Lambda bundles', () => {
   });
 
   it('carry no fault injection (the local gateway installs it; it never runs in Lambda)', () => {
-    expect(lambdaHandlers().filter((h) => inputsOf(h).includes('functions/store/faults.ts'))).toEqual([]);
+    expect(lambdaBundles().filter((h) => inputsOf(h).includes('functions/store/faults.ts'))).toEqual([]);
   });
 
   it('answer their own routes with the rules built in', () => {

@@ -1,19 +1,14 @@
 import { UnsupportedMediaTypeError } from '../kernel/errors.ts';
 import { isOneOf, keysOf } from '../kernel/objects.ts';
 import type { Auction } from './auction.ts';
-import type { AuctionTypeName } from './catalog.ts';
 import type { AuctionDefinition } from './definition.ts';
-import { dgfInsider } from './types/dgf-insider/definition.ts';
-import { landlease } from './types/landlease/definition.ts';
+import { servedDefinitions as byType } from './definitions.ts';
 
 /**
- * The definition of every type listed in catalog.ts (the one list of auction types): keyed by its name, so a type
- * listed there without a definition here does not compile.
+ * Every auction definition this code serves, in catalog order (the OpenAPI document reads their schemas): all of
+ * them from the sources, a bundle's own type in a Lambda built per type (definitions.ts).
  */
-const byType: { readonly [T in AuctionTypeName]: AuctionDefinition<T> } = { landlease, dgfInsider };
-
-/** Every auction definition, in catalog order (the OpenAPI document reads their schemas). */
-export const auctionDefinitions: readonly AuctionDefinition[] = Object.values(byType);
+export const auctionDefinitions: readonly AuctionDefinition[] = keysOf(byType).flatMap((type) => byType[type] ?? []);
 
 const find = (type: string): AuctionDefinition | undefined =>
   isOneOf(keysOf(byType), type) ? byType[type] : undefined;

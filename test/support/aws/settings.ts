@@ -202,7 +202,7 @@ interface Bundle {
   code: string;
 }
 let bundles: Map<string, Bundle> | undefined;
-/** Each Lambda's bundle, by handler module: one build, as CDK ships it (lib/build.ts). */
+/** Each Lambda's bundle, by its folder (a handler module, or `<handler>.<type>`): one build, as CDK ships it (lib/build.ts). */
 export function lambdaBundles(): Map<string, Bundle> {
   if (bundles) return bundles;
   const dir = mkdtempSync(join(tmpdir(), 'agora-settings-'));
@@ -452,7 +452,7 @@ export function settingsReport(built: { app: import('aws-cdk-lib').App } = synth
     const resource = templates.byStack.get(stack)!.Resources[id] as FunctionResource;
     const env: Record<string, unknown> = resource.Properties.Environment?.Variables ?? {};
     const problems: string[] = [];
-    const fields = fieldsReadBy(fn.handlerModule);
+    const fields = fieldsReadBy(fn.bundle);
     for (const field of fields) {
       const rule = SETTINGS[field as keyof Config];
       if (!rule) {
