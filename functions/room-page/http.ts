@@ -42,15 +42,16 @@ export const schemeOf = (target: PageTarget) => linkSchemeOf(target.type)!;
 /**
  * Only the room's own files run and load; the page talks only to its own origin (the WebSocket included: CSP 3
  * `'self'` covers ws/wss of the same host) and, where the room's WebSocket is on another host (AWS: the room stack's
- * stage, runtime/config.ts `roomSocket`), to that origin alone; it posts forms only to itself, and is never framed.
+ * stage, runtime/config.ts `roomSocket`) and the observers' broadcast (AWS: the Event API's real-time endpoint,
+ * `roomEvents`), to those origins alone; it posts forms only to itself, and is never framed.
  */
-export const cspOf = (roomSocket?: string) =>
+export const cspOf = (...elsewhere: (string | undefined)[]) =>
   [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
-    `connect-src 'self'${roomSocket ? ` ${new URL(roomSocket).origin}` : ''}`,
+    ["connect-src 'self'", ...new Set(elsewhere.flatMap((url) => (url ? [new URL(url).origin] : [])))].join(' '),
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",

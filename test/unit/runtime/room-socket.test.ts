@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cspOf } from '../../../functions/room-page/http.ts';
-import { readConfig, roomSocket } from '../../../functions/runtime/config.ts';
+import { readConfig, roomEvents, roomSocket } from '../../../functions/runtime/config.ts';
 
 describe('roomSocket (AGORA_ROOM_SOCKET): where the room page connects', () => {
   it('is unset by default (the page connects to its own host), and a ws(s) URL when set', () => {
@@ -24,6 +24,28 @@ describe('roomSocket (AGORA_ROOM_SOCKET): where the room page connects', () => {
   });
 });
 
+describe('roomEvents (AGORA_ROOM_EVENTS_URL, _HOST, _KEY): where the page observes', () => {
+  const url = 'wss://abc.appsync-realtime-api.eu-central-1.amazonaws.com/event/realtime';
+  const host = 'abc.appsync-api.eu-central-1.amazonaws.com';
+
+  it('is unset by default, and all three when set', () => {
+    expect(readConfig({}).roomEvents).toBeUndefined();
+    expect(
+      readConfig({ AGORA_ROOM_EVENTS_URL: url, AGORA_ROOM_EVENTS_HOST: host, AGORA_ROOM_EVENTS_KEY: 'da2-abcdefgh' })
+        .roomEvents,
+    ).toEqual({ url, host, apiKey: 'da2-abcdefgh' });
+  });
+
+  it('refuses one without the others, a URL that is not ws(s):// or carries a query, a host with a path', () => {
+    expect(() => roomEvents(url, undefined, undefined)).toThrow(/AGORA_ROOM_EVENTS_HOST/);
+    expect(() => roomEvents(undefined, host, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_URL/);
+    expect(() => roomEvents(url, host, undefined)).toThrow(/AGORA_ROOM_EVENTS_KEY/);
+    expect(() => roomEvents('https://h/event/realtime', host, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_URL/);
+    expect(() => roomEvents(`${url}?x=1`, host, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_URL/);
+    expect(() => roomEvents(url, `${host}/event`, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_HOST/);
+  });
+});
+
 describe('cspOf: the room page policy', () => {
   const connectSrc = (csp: string) => csp.split('; ').find((d) => d.startsWith('connect-src'));
 
@@ -35,5 +57,17 @@ describe('cspOf: the room page policy', () => {
     expect(connectSrc(cspOf('ws://localhost:8080/room'))).toBe("connect-src 'self' ws://localhost:8080");
     // Everything else stays as strict as without a socket.
     expect(cspOf('wss://h.example.org/live').replace(' wss://h.example.org', '')).toBe(cspOf());
+  });
+
+  it("allows the broadcast's origin beside the socket's, each once", () => {
+    expect(connectSrc(cspOf('wss://s.example.org/live', 'wss://e.example.org/event/realtime'))).toBe(
+      "connect-src 'self' wss://s.example.org wss://e.example.org",
+    );
+    expect(connectSrc(cspOf(undefined, 'wss://e.example.org/event/realtime'))).toBe(
+      "connect-src 'self' wss://e.example.org",
+    );
+    expect(connectSrc(cspOf('wss://e.example.org/live', 'wss://e.example.org/event/realtime'))).toBe(
+      "connect-src 'self' wss://e.example.org",
+    );
   });
 });
