@@ -122,9 +122,9 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     if (!link) fail(USAGE, 2);
     const room = await roomOf(link, true);
     const { env } = process;
-    const events = env.AGORA_ROOM_EVENTS_KEY
-      ? { url: env.AGORA_ROOM_EVENTS_URL, host: env.AGORA_ROOM_EVENTS_HOST, apiKey: env.AGORA_ROOM_EVENTS_KEY }
-      : { url: room.named.events, host: room.named['events-host'], apiKey: room.named['events-key'] };
+    const events = room.named['events-key']
+      ? { url: room.named.events, host: room.named['events-host'], apiKey: room.named['events-key'] }
+      : { url: env.AGORA_ROOM_EVENTS_URL, host: env.AGORA_ROOM_EVENTS_HOST, apiKey: env.AGORA_ROOM_EVENTS_KEY };
     if (!events.apiKey) return fail('no broadcast to observe: the page names none and AGORA_ROOM_EVENTS_KEY is unset');
     const url = events.url ?? `${room.origin.replace(/^http/, 'ws')}/event/realtime`;
     const watcher = await RoomClient.follow({ url, host: events.host, apiKey: events.apiKey }, room.url).catch(

@@ -965,6 +965,8 @@ function reread() {
   reading = readRoom().then(async (message) => {
     if (!message) await new Promise((resolve) => setTimeout(resolve, 1000));
     reading = undefined;
+    // Read: the page is as current as the room (shown again only if the read is further).
+    if (message) setConnection('online');
     if (message && (!room || later(rankOf(message), rankOf(room)) > 0)) show(message);
     const bogus = (m) => message && before.has(m) && m.document.version > message.document.version + 1;
     const waiting = early
