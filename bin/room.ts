@@ -24,7 +24,7 @@ import { answerHelp } from './cli-help.ts';
  *                                       room's answer; exits 1 when the room refuses it
  *   observe <link>                      watches as an observer through the broadcast (AppSync Events, as the page's
  *                                       observers do: the endpoint and key the auction's page names, else
- *                                       AGORA_ROOM_EVENTS_URL, _HOST and _KEY): the room now, then a line per change,
+ *                                       AGORA_ROOM_EVENTS "<url> <host> <key>"): the room now, then a line per change,
  *                                       until the results are posted (or the auction is cancelled)
  */
 const USAGE = `usage: npm run -s room -- stage <link> <stage name or type>
@@ -124,8 +124,8 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     const { env } = process;
     const events = room.named['events-key']
       ? { url: room.named.events, host: room.named['events-host'], apiKey: room.named['events-key'] }
-      : { url: env.AGORA_ROOM_EVENTS_URL, host: env.AGORA_ROOM_EVENTS_HOST, apiKey: env.AGORA_ROOM_EVENTS_KEY };
-    if (!events.apiKey) return fail('no broadcast to observe: the page names none and AGORA_ROOM_EVENTS_KEY is unset');
+      : (([url, host, apiKey]) => ({ url, host, apiKey }))((env.AGORA_ROOM_EVENTS ?? '').split(' '));
+    if (!events.apiKey) return fail('no broadcast to observe: the page names none and AGORA_ROOM_EVENTS is unset');
     const url = events.url ?? `${room.origin.replace(/^http/, 'ws')}/event/realtime`;
     const watcher = await RoomClient.follow({ url, host: events.host, apiKey: events.apiKey }, room.url).catch(
       (error: Error) => fail(`cannot observe through ${url}: ${error.message}`),

@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -92,7 +92,7 @@ export class ApiStack extends Stack {
   /**
    * Makes a route's function, integration and API route in `scope` (a route stack of this API). A route that shows
    * the room's WebSocket (`roomSocket`) is given `roomSocket`, the room stage's URL (AGORA_ROOM_SOCKET), and the
-   * observers' broadcast (AGORA_ROOM_EVENTS_URL, _HOST, _KEY).
+   * observers' broadcast (AGORA_ROOM_EVENTS: its URL, host and key).
    */
   readonly serve: (scope: Construct, route: RouteDefinition, roomSocket?: string, roomEvents?: RoomEvents) => void;
   constructor(scope: Construct, id: string, props: ApiStackProps) {
@@ -252,9 +252,7 @@ export class ApiStack extends Stack {
           ...(participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
           ...(route.roomSocket && {
             AGORA_ROOM_SOCKET: roomSocket!,
-            AGORA_ROOM_EVENTS_URL: roomEvents!.url,
-            AGORA_ROOM_EVENTS_HOST: roomEvents!.host,
-            AGORA_ROOM_EVENTS_KEY: roomEvents!.apiKey,
+            AGORA_ROOM_EVENTS: Fn.join(' ', [roomEvents!.url, roomEvents!.host, roomEvents!.apiKey]),
           }),
           ...(route.auth === 'read' && security.readsNeedKey && { AGORA_READS_NEED_KEY: '1' }),
         },

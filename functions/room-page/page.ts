@@ -1,6 +1,6 @@
 import { pageHandler } from '#http-kit/http-handler.ts';
 import { config } from '#runtime/config.ts';
-import { cspOf, escapeHtml, html, notFound, pageOf, targetOf, type Event } from './http.ts';
+import { cspOf, escapeHtml, html, notFound, observersOf, pageOf, targetOf, type Event } from './http.ts';
 
 /**
  * GET /insider-auctions/{auctionId} and /texas-auctions/{auctionId} (public): the auction room page. One page for
@@ -15,7 +15,8 @@ export const handler = pageHandler(async (event: Event) => {
   const target = targetOf(event);
   if (!target) return notFound();
   const id = escapeHtml(target.auctionId);
-  const { roomSocket, roomEvents } = config();
+  const { roomSocket, observers, local } = config();
+  const roomEvents = observersOf(observers, local);
   const named = {
     socket: roomSocket,
     events: roomEvents?.url,

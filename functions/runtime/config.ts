@@ -34,12 +34,11 @@ export interface Config {
    */
   roomSocket?: string;
   /**
-   * The observers' broadcast the room page subscribes to (AppSync Events: `url` its real-time endpoint
-   * AGORA_ROOM_EVENTS_URL, `host` its HTTP domain that the authorization names AGORA_ROOM_EVENTS_HOST, `apiKey` the
-   * key anyone watches with AGORA_ROOM_EVENTS_KEY; all three or none). Locally only the key, from the local runtime:
-   * the stand-in answers on the page's own host.
+   * The observers' broadcast the room page hands its observers (AGORA_ROOM_EVENTS, set by CDK on the page's Lambda:
+   * the Event API's real-time URL, the HTTP domain its authorization names and the API key, space-separated). Checked
+   * where the page reads it (room-page/http.ts `observersOf`): one variable, so that no other bundle grows by more.
    */
-  roomEvents?: RoomEvents;
+  observers?: string;
   /** Base URL signed file URLs carry; else `<public base>/api/docservice`. */
   docserviceUrl?: string;
   /** The per-key limit of the authorizer, or none. */
@@ -82,13 +81,6 @@ export interface Config {
   webhookTimeoutMs: number;
 }
 
-/** Where and how observers subscribe to the rooms' broadcast (no `url`: the page's own host's `/event/realtime`). */
-export interface RoomEvents {
-  url?: string;
-  host?: string;
-  apiKey: string;
-}
-
 export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | 'CRITICAL';
 const LEVELS: readonly string[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'CRITICAL'];
 
@@ -127,33 +119,6 @@ export function roomSocket(setting: string | undefined): string | undefined {
   return url.href;
 }
 
-/**
- * Reads the room page's broadcast settings: a ws(s):// URL without query, its HTTP host (a name, maybe a port) and
- * the API key, all three or none; anything else is a configuration error.
- */
-export function roomEvents(
-  url: string | undefined,
-  host: string | undefined,
-  apiKey: string | undefined,
-): RoomEvents | undefined {
-  if (!url && !host && !apiKey) return undefined;
-  const parsed = url && URL.canParse(url) ? new URL(url) : undefined;
-  if (
-    !parsed ||
-    !['ws:', 'wss:'].includes(parsed.protocol) ||
-    parsed.search ||
-    parsed.hash ||
-    parsed.username ||
-    parsed.password
-  )
-    throw new Error(`AGORA_ROOM_EVENTS_URL must be a ws:// or wss:// URL without query, got ${JSON.stringify(url)}`);
-  if (!host || !/^[\w-]+(\.[\w-]+)*(:\d{1,5})?$/.test(host))
-    throw new Error(`AGORA_ROOM_EVENTS_HOST must be a host name, got ${JSON.stringify(host)}`);
-  if (!apiKey || !/^[\w-]{8,128}$/.test(apiKey))
-    throw new Error('AGORA_ROOM_EVENTS_KEY must be an API key (letters, digits, dashes)');
-  return { url: parsed.href, host, apiKey };
-}
-
 /** The deployed settle window of the feeds: the write budget plus DynamoDB's allowance (store/feeds.ts). */
 export const FEED_SETTLE_MS = 3000;
 
@@ -188,7 +153,7 @@ export function readConfig(env: Env): Config {
     auctionSite: env.AGORA_AUCTION_SITE ?? 'https://auction.agora.example',
     publicUrl: nonEmpty(env.AGORA_PUBLIC_URL),
     roomSocket: roomSocket(env.AGORA_ROOM_SOCKET),
-    roomEvents: roomEvents(env.AGORA_ROOM_EVENTS_URL, env.AGORA_ROOM_EVENTS_HOST, env.AGORA_ROOM_EVENTS_KEY),
+    observers: nonEmpty(env.AGORA_ROOM_EVENTS),
     docserviceUrl: nonEmpty(env.AGORA_DOCSERVICE_URL),
     keyRate: keyRate(env),
     addressRate: addressRate(env, inLambda),
@@ -231,7 +196,6 @@ export function config(): Config {
     auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
     feedSettleMs: local.feedSettleMs ?? base.feedSettleMs,
-    roomEvents: base.roomEvents ?? local.roomEvents,
   };
 }
 
@@ -255,8 +219,6 @@ export interface LocalSettings {
   faults?: string;
   /** The feed's settle window, in place of AGORA_FEED_SETTLE_MS (tests of the feed's guarantee set it). */
   feedSettleMs?: number;
-  /** The stand-in broadcast's API key (lib/local/event-api.ts), which the page hands its observers. */
-  roomEvents?: RoomEvents;
 }
 
 export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as LocalSettings | undefined;

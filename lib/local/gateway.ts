@@ -7,7 +7,6 @@ import { routeKey, routeRule, routes, type RouteDefinition } from '../../functio
 import { corsHeaders, corsPolicy, parseOrigins } from '../cors.ts';
 import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { attachRoomServer, type RoomServer } from './room-server.ts';
-import { LOCAL_EVENTS_API_KEY } from './event-api.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
 
 /**
@@ -286,7 +285,6 @@ interface RuntimeConfig {
     auctionSite?: string;
     faults?: string;
     feedSettleMs?: number;
-    roomEvents?: { apiKey: string };
   }): void;
   config(): { faults: string; publicUrl?: string };
   localRuntime(): { clockOffsetMs: number } | undefined;
@@ -436,8 +434,6 @@ export async function startGateway(options: { port?: number; host?: string } = {
     clockOffsetMs: 0,
     faults: '',
     feedSettleMs: undefined,
-    // The room page's observers subscribe to the broadcast's stand-in on this port (lib/local/event-api.ts).
-    roomEvents: { apiKey: LOCAL_EVENTS_API_KEY },
   });
   // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
   const room = await attachRoomServer(server, () => ownHost);

@@ -94,18 +94,15 @@ describe('the room page and its WebSocket on two hosts', () => {
   });
 
   it("gives the room page functions, and only those, the observers' broadcast: its real-time URL, host and key", () => {
-    const withEvents = functionsOf(app).filter((f) => f.env.AGORA_ROOM_EVENTS_URL !== undefined);
+    const withEvents = functionsOf(app).filter((f) => f.env.AGORA_ROOM_EVENTS !== undefined);
     expect(withEvents.map((f) => f.id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
       'RoomPagePageDgfInsider',
       'RoomPagePageLandlease',
     ]);
-    for (const f of withEvents) {
-      expect(resolve(app, f.stack, f.env.AGORA_ROOM_EVENTS_URL)).toBe(
-        'wss://Agora-dev-Room/AWS::AppSync::Api/.Dns.Realtime/event/realtime',
+    for (const f of withEvents)
+      expect(resolve(app, f.stack, f.env.AGORA_ROOM_EVENTS)).toBe(
+        'wss://Agora-dev-Room/AWS::AppSync::Api/.Dns.Realtime/event/realtime Agora-dev-Room/AWS::AppSync::Api/.Dns.Http Agora-dev-Room/AWS::AppSync::ApiKey/.ApiKey',
       );
-      expect(resolve(app, f.stack, f.env.AGORA_ROOM_EVENTS_HOST)).toBe('Agora-dev-Room/AWS::AppSync::Api/.Dns.Http');
-      expect(resolve(app, f.stack, f.env.AGORA_ROOM_EVENTS_KEY)).toBe('Agora-dev-Room/AWS::AppSync::ApiKey/.ApiKey');
-    }
   });
 
   it('takes the site from publicBaseUrl when set, and from auctionSite above all', () => {

@@ -31,13 +31,8 @@ let events: string;
 let browser: Browser;
 /** The broadcast as AWS has it for the page: on another host than the page's (here the socket's), with its key. */
 const useEvents = (url: string | undefined) => {
-  if (url) {
-    process.env.AGORA_ROOM_EVENTS_URL = url;
-    process.env.AGORA_ROOM_EVENTS_HOST = new URL(url).host;
-    process.env.AGORA_ROOM_EVENTS_KEY = LOCAL_EVENTS_API_KEY;
-  } else
-    for (const name of ['AGORA_ROOM_EVENTS_URL', 'AGORA_ROOM_EVENTS_HOST', 'AGORA_ROOM_EVENTS_KEY'])
-      delete process.env[name];
+  if (url) process.env.AGORA_ROOM_EVENTS = `${url} ${new URL(url).host} ${LOCAL_EVENTS_API_KEY}`;
+  else delete process.env.AGORA_ROOM_EVENTS;
   resetConfig();
 };
 beforeAll(async () => {

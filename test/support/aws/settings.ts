@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import ts from 'typescript';
-import { type Config, calendarMode, feedSettleMs, roomEvents, roomSocket } from '../../../functions/runtime/config.ts';
+import { type Config, calendarMode, feedSettleMs, roomSocket } from '../../../functions/runtime/config.ts';
 import { AppFunction } from '../../../lib/app-function.ts';
 import { synthesizeAsCli } from '../synth.ts';
 
@@ -45,7 +45,6 @@ const matches = (says: string, pattern: RegExp): Shape => ({ says, ok: (v) => pa
 const HTTPS = parses('an https:// URL', (v) => {
   if (new URL(v).protocol !== 'https:') throw new Error('not https');
 });
-const isShape = (s: Shape | Record<string, Shape>): s is Shape => typeof (s as Shape).ok === 'function';
 const NUMBER = matches('a number', /^\d+(\.\d+)?$/);
 const FLAG = matches('"0" or "1"', /^[01]$/);
 
@@ -57,7 +56,7 @@ type Rule =
    * may do that action (a port every bundle of a family holds, used by the functions granted its call: the others
    * never make it, recording their calls would show one they make as denied).
    */
-  | { by: 'cdk'; shape: Shape | Record<string, Shape>; names?: Names; whereRoleMay?: string }
+  | { by: 'cdk'; shape: Shape; names?: Names; whereRoleMay?: string }
   /** CDK may set it (the code has a default fit for AWS); if set, of this shape. */
   | { by: 'cdk-optional'; shape: Shape }
   /** The Lambda runtime sets it; `needs`: what the function's template must say for the runtime to set it. */
@@ -88,19 +87,15 @@ export const SETTINGS: Record<keyof Config, Rule> = {
   auctionSite: { by: 'cdk', shape: HTTPS },
   publicUrl: { by: 'cdk', shape: HTTPS },
   roomSocket: { by: 'cdk', shape: parses('a wss:// URL without query', roomSocket) },
-  // Three variables, each its own shape (what `roomEvents` takes of each, the others fit).
-  roomEvents: {
+  // The observers' broadcast, on the room page (functions/room-page/http.ts `observersOf` reads it): the Event API's
+  // real-time URL, its HTTP domain (Dns.Http) and the stack's API key (`<resource>.ApiKey` here), space-separated.
+  observers: {
     by: 'cdk',
-    shape: {
-      AGORA_ROOM_EVENTS_URL: parses('a wss:// URL without query', (v) => {
-        if (!v.startsWith('wss://')) throw new Error('not wss');
-        roomEvents(v, 'h.example.org', 'da2-key12345');
-      }),
-      // The Event API's Dns.Http: a host name, no scheme, port nor path.
-      AGORA_ROOM_EVENTS_HOST: matches('a host name', /^[\w-]+(\.[\w-]+)+$/),
-      // The key's value is the stack's `ApiKey` attribute, resolved here as `<resource>.ApiKey`.
-      AGORA_ROOM_EVENTS_KEY: matches('an AppSync API key', /^[\w-]+(\.ApiKey)?$/),
-    },
+    shape: matches(
+      'a wss:// URL, a host name and an API key',
+      /^wss:\/\/[\w.-]+\/event\/realtime [\w.-]+ [\w-]+(\.ApiKey)?$/,
+    ),
+    names: { type: 'AWS::AppSync::Api' },
   },
   docserviceUrl: { by: 'cdk-optional', shape: HTTPS },
   keyRate: { by: 'cdk-optional', shape: NUMBER },
@@ -493,8 +488,7 @@ export function settingsReport(built: { app: import('aws-cdk-lib').App } = synth
           continue;
         }
         const value = templates.resolve(stack, env[v]);
-        const shape: Shape | undefined = isShape(rule.shape) ? rule.shape : rule.shape[v];
-        if (!shape?.ok(value.text)) problems.push(`${v}=${value.text}: not ${shape?.says ?? 'a variable of its rule'}`);
+        if (!rule.shape.ok(value.text)) problems.push(`${v}=${value.text}: not ${rule.shape.says}`);
         if (rule.by !== 'cdk' || !rule.names) continue;
         const named = value.refs.find((r) => r.type === rule.names!.type);
         if (!named) {

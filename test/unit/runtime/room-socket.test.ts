@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cspOf } from '../../../functions/room-page/http.ts';
-import { readConfig, roomEvents, roomSocket } from '../../../functions/runtime/config.ts';
+import { cspOf, LOCAL_OBSERVERS_KEY, observersOf } from '../../../functions/room-page/http.ts';
+import { readConfig, roomSocket } from '../../../functions/runtime/config.ts';
 
 describe('roomSocket (AGORA_ROOM_SOCKET): where the room page connects', () => {
   it('is unset by default (the page connects to its own host), and a ws(s) URL when set', () => {
@@ -24,25 +24,27 @@ describe('roomSocket (AGORA_ROOM_SOCKET): where the room page connects', () => {
   });
 });
 
-describe('roomEvents (AGORA_ROOM_EVENTS_URL, _HOST, _KEY): where the page observes', () => {
+describe('observersOf (AGORA_ROOM_EVENTS): where the page observes', () => {
   const url = 'wss://abc.appsync-realtime-api.eu-central-1.amazonaws.com/event/realtime';
   const host = 'abc.appsync-api.eu-central-1.amazonaws.com';
 
-  it('is unset by default, and all three when set', () => {
-    expect(readConfig({}).roomEvents).toBeUndefined();
-    expect(
-      readConfig({ AGORA_ROOM_EVENTS_URL: url, AGORA_ROOM_EVENTS_HOST: host, AGORA_ROOM_EVENTS_KEY: 'da2-abcdefgh' })
-        .roomEvents,
-    ).toEqual({ url, host, apiKey: 'da2-abcdefgh' });
+  it("is unset by default (the local stand-in's key under the local runtime); the URL, host and key when set", () => {
+    expect(observersOf(readConfig({}).observers, false)).toBeUndefined();
+    expect(observersOf(undefined, true)).toEqual({ apiKey: LOCAL_OBSERVERS_KEY });
+    const env = { AGORA_ROOM_EVENTS: `${url} ${host} da2-abcdefgh` };
+    expect(observersOf(readConfig(env).observers, false)).toEqual({ url, host, apiKey: 'da2-abcdefgh' });
   });
 
-  it('refuses one without the others, a URL that is not ws(s):// or carries a query, a host with a path', () => {
-    expect(() => roomEvents(url, undefined, undefined)).toThrow(/AGORA_ROOM_EVENTS_HOST/);
-    expect(() => roomEvents(undefined, host, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_URL/);
-    expect(() => roomEvents(url, host, undefined)).toThrow(/AGORA_ROOM_EVENTS_KEY/);
-    expect(() => roomEvents('https://h/event/realtime', host, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_URL/);
-    expect(() => roomEvents(`${url}?x=1`, host, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_URL/);
-    expect(() => roomEvents(url, `${host}/event`, 'da2-abcdefgh')).toThrow(/AGORA_ROOM_EVENTS_HOST/);
+  it('refuses a part missing or extra, a URL that is not ws(s):// or carries a query, a host with a path', () => {
+    for (const wrong of [
+      `${url} ${host}`,
+      `${url} ${host} da2-abcdefgh more`,
+      `https://h/event/realtime ${host} da2-abcdefgh`,
+      `${url}?x=1 ${host} da2-abcdefgh`,
+      `${url} ${host}/event da2-abcdefgh`,
+      `${url} ${host} da2!`,
+    ])
+      expect(() => observersOf(wrong, false), wrong).toThrow(/AGORA_ROOM_EVENTS/);
   });
 });
 
