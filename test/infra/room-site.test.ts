@@ -36,7 +36,8 @@ function functionsOf(b: Built) {
  */
 function resolve(b: Built, stack: Stack, value: any): string {
   if (typeof value === 'string') return value;
-  if (value['Fn::Join']) return value['Fn::Join'][1].map((part: any) => resolve(b, stack, part)).join('');
+  if (value['Fn::Join'])
+    return value['Fn::Join'][1].map((part: any) => resolve(b, stack, part)).join(value['Fn::Join'][0]);
   if (value['Fn::ImportValue']) {
     for (const exporter of stacksOf(b)) {
       const outputs = (templateOf(exporter).Outputs ?? {}) as Record<string, any>;
