@@ -92,6 +92,7 @@ export function buildApp(app = new App()) {
         api,
         routes,
         roomSocket: room.socketUrl,
+        roomEvents: room.observers,
       }),
   );
   const botsStack = new BotsStack(app, `Agora-${stage}-Bots`, {

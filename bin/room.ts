@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type Received, type Refused, RoomClient, type RoomDocument, RoomError } from '../client/room-client.ts';
+import {
+  type Received,
+  type Refused,
+  RoomClient,
+  type RoomDocument,
+  RoomError,
+  type RoomUpdate,
+} from '../client/room-client.ts';
 import type { Stage } from '../functions/domain/room/model.ts';
 import type { IncomingMessage } from '../functions/room/generated/protocol-types.ts';
 import { answerHelp } from './cli-help.ts';
@@ -15,12 +22,17 @@ import { answerHelp } from './cli-help.ts';
  *   bid <participationUrl> <amount|accept>
  *                                       bids as that bidder (accept: the current Dutch step's amount) and prints the
  *                                       room's answer; exits 1 when the room refuses it
+ *   observe <link>                      watches as an observer through the broadcast (AppSync Events, as the page's
+ *                                       observers do: the endpoint and key the auction's page names, else
+ *                                       AGORA_ROOM_EVENTS "<url> <host> <key>"): the room now, then a line per change,
+ *                                       until the results are posted (or the auction is cancelled)
  */
 const USAGE = `usage: npm run -s room -- stage <link> <stage name or type>
        npm run -s room -- show <link>
-       npm run -s room -- bid <participationUrl> <amount|accept>`;
+       npm run -s room -- bid <participationUrl> <amount|accept>
+       npm run -s room -- observe <link>`;
 answerHelp(
-  'A command-line bidder and observer of the auction room: when a stage starts, the room now, a bid. Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.',
+  'A command-line bidder and observer of the auction room: when a stage starts, the room now, a bid, the room as it changes. Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.',
   USAGE,
 );
 const ANSWER_WITHIN_MS = 15_000;
@@ -37,22 +49,25 @@ const unescapeHtml = (text: string) =>
   );
 
 /**
- * The room's WebSocket as the auction's page (`<site>/<type path>/<auction id>`) names it in `data-socket`, or
- * undefined when the page names none (it is then on the page's own host) or cannot be read.
+ * What the auction's page (`<site>/<type path>/<auction id>`) names on its room (`data-socket`: the room's WebSocket,
+ * in AWS on another host; `data-events`, `-host`, `-key`: the observers' broadcast), or nothing when it cannot be read.
  */
-async function socketOfPage(page: URL): Promise<string | undefined> {
+async function namedByPage(page: URL): Promise<Record<string, string>> {
   try {
     const res = await fetch(page, { headers: { accept: 'text/html' }, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
-    if (!res.ok) return undefined;
-    const named = /<main id="room"[^>]*\sdata-socket="([^"]*)"/.exec(await res.text());
-    return named ? unescapeHtml(named[1]) : undefined;
+    if (!res.ok) return {};
+    const main = /<main id="room"[^>]*>/.exec(await res.text())?.[0] ?? '';
+    return Object.fromEntries([...main.matchAll(/\sdata-([\w-]+)="([^"]*)"/g)].map((m) => [m[1], unescapeHtml(m[2])]));
   } catch {
-    return undefined;
+    return {};
   }
 }
 
-/** The room's WebSocket URL for a link: the auction id from its path, the bidder's parameters from its query. */
-async function roomUrlOf(link: string): Promise<string> {
+/**
+ * The room's WebSocket URL for a link (the auction id from its path, the bidder's parameters from its query, unless
+ * `asObserver`) and what the auction's page names.
+ */
+async function roomOf(link: string, asObserver = false) {
   let url: URL;
   try {
     url = new URL(link);
@@ -62,10 +77,12 @@ async function roomUrlOf(link: string): Promise<string> {
   const parts = url.pathname.split('/');
   const at = parts.findIndex((part) => /^[0-9a-f]{32}$/.test(part));
   if (at < 0) return fail(`no auction id in ${link}`, 2);
-  const page = new URL(parts.slice(0, at + 1).join('/'), url);
-  const endpoint = process.env.AGORA_ROOM_URL ?? (await socketOfPage(page)) ?? url.origin;
-  return RoomClient.url(endpoint, parts[at], link);
+  const named = await namedByPage(new URL(parts.slice(0, at + 1).join('/'), url));
+  const endpoint = process.env.AGORA_ROOM_URL ?? named.socket ?? url.origin;
+  return { url: RoomClient.url(endpoint, parts[at], asObserver ? undefined : link), named, origin: url.origin };
 }
+
+const roomUrlOf = async (link: string) => (await roomOf(link)).url;
 
 /** A connection to the room whose every failure (refused, unreachable, an error answer, no answer) ends the command. */
 async function connect(link: string) {
@@ -90,7 +107,46 @@ async function connect(link: string) {
 const currentStageOf = (document: RoomDocument): Stage | undefined =>
   document.stages[document.currentStage - document.stagesFrom];
 
+/** One line of `observe`: where the room is, its results, and how it ended. */
+const lineOf = ({ document, results, closed }: RoomUpdate) => ({
+  version: document.version,
+  stage: currentStageOf(document)?.name,
+  results: document.results.map((r) => ({ bidder: r.bidderId ?? `Bidder #${r.bidderNumber}`, amount: r.amount })),
+  ...(document.ended && { ended: document.ended.reason }),
+  ...(results && { posted: results === 'posted' }),
+  ...(closed && { closed }),
+});
+
 const commands: Record<string, (args: string[]) => Promise<number>> = {
+  async observe([link]) {
+    if (!link) fail(USAGE, 2);
+    const room = await roomOf(link, true);
+    const { env } = process;
+    const events = room.named['events-key']
+      ? { url: room.named.events, host: room.named['events-host'], apiKey: room.named['events-key'] }
+      : (([url, host, apiKey]) => ({ url, host, apiKey }))((env.AGORA_ROOM_EVENTS ?? '').split(' '));
+    if (!events.apiKey) return fail('no broadcast to observe: the page names none and AGORA_ROOM_EVENTS is unset');
+    const url = events.url ?? `${room.origin.replace(/^http/, 'ws')}/event/realtime`;
+    const watcher = await RoomClient.follow({ url, host: events.host, apiKey: events.apiKey }, room.url).catch(
+      (error: Error) => fail(`cannot observe through ${url}: ${error.message}`),
+    );
+    let printed = 0;
+    for (;;) {
+      const next = await Promise.race([
+        watcher.next((m): m is RoomUpdate => m.type === 'room', printed, 60_000).catch(() => undefined),
+        watcher.closed.then(() => 'closed' as const),
+      ]);
+      if (next === 'closed') return fail('the broadcast closed the connection');
+      if (!next) continue;
+      printed = watcher.messages.indexOf(next) + 1;
+      console.log(JSON.stringify(lineOf(next)));
+      if (next.closed || (next.results === 'posted' && next.document.namesRevealed)) {
+        watcher.close();
+        return 0;
+      }
+    }
+  },
+
   async stage([link, wanted]) {
     if (!link || !wanted) fail(USAGE, 2);
     const room = await connect(link);

@@ -72,10 +72,38 @@ const parseBody = (text: string): unknown => {
   }
 };
 
+/**
+ * Which of two room messages is further (negative, 0, positive): the document's version, then what changes without a
+ * version (the auction cancelled, the results posted).
+ */
+export const compareRooms = (a: RoomUpdate, b: RoomUpdate): number => {
+  const rank = (m: RoomUpdate) => [
+    m.document.version,
+    m.closed ? 1 : 0,
+    m.results === 'posted' ? 2 : m.results ? 1 : 0,
+  ];
+  const [x, y] = [rank(a), rank(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+/** The room's document now, by `resume` on a connection of its own (closed after); none before it is planned. */
+async function readRoom(roomUrl: string, ms = 15_000): Promise<RoomUpdate | undefined> {
+  const socket = await RoomClient.open(roomUrl);
+  try {
+    return await socket.ask({ action: 'resume' }, 'room', ms);
+  } catch {
+    return undefined;
+  } finally {
+    socket.close();
+  }
+}
+
 export class RoomClient {
   /** What the room sent (but what `take` took), in order. */
   readonly messages: Received[] = [];
   private waiters: (() => void)[] = [];
+  /** Settles when the connection closes (whoever closed it). */
+  readonly closed: Promise<void>;
 
   private constructor(
     private readonly ws: WebSocket,
@@ -83,6 +111,7 @@ export class RoomClient {
     /** A broadcast subscription's id: its `data` messages carry the room's messages (each event a JSON text). */
     subscription?: string,
   ) {
+    this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
     ws.on('message', (data) => {
       let text = data.toString('utf8');
       if (subscription !== undefined) {
@@ -91,8 +120,7 @@ export class RoomClient {
         text = message.event;
       }
       if (take?.(text)) return;
-      this.messages.push(JSON.parse(text) as Received);
-      for (const wake of this.waiters.splice(0)) wake();
+      this.keep(JSON.parse(text) as Received);
     });
   }
 
@@ -160,6 +188,73 @@ export class RoomClient {
       ws.once('unexpected-response', (_req, res) => fail(new Error(`the broadcast refused: HTTP ${res.statusCode}`)));
       ws.once('error', fail);
     });
+  }
+
+  /**
+   * An observer that follows the room from its current document on, as the room page's observers do: subscribed to the
+   * broadcast first (no change is missed), then the room read once over its socket (`roomUrl`: an observer's; the
+   * service keeps no last event), then each change applied in order: an older one (publishes of concurrent changes
+   * may cross) is dropped, one past a gap (a publish lost) has the room read again. Its `messages` are the room
+   * documents it showed, in order; `reads` how many times it read the room.
+   */
+  static async follow(broadcast: Broadcast, roomUrl: string): Promise<RoomClient> {
+    const auctionId = new URL(roomUrl).searchParams.get('auction_id') ?? '';
+    let follower: RoomClient | undefined;
+    let shown: RoomUpdate | undefined;
+    let reading = false;
+    const early: RoomUpdate[] = [];
+    const show = (room: RoomUpdate) => {
+      shown = room;
+      follower!.keep(room);
+    };
+    const take = (room: RoomUpdate) => {
+      if (reading || !shown || !follower) {
+        early.push(room);
+        return void reread();
+      }
+      if (compareRooms(room, shown) <= 0) return;
+      if (room.document.version > shown.document.version + 1) {
+        early.push(room);
+        return void reread();
+      }
+      show(room);
+    };
+    // As the page does (room-page/assets/room.js `reread`): a change that came before the read began and is still
+    // past a gap after it is no change of this room; a failed read is tried again after a second.
+    const reread = async () => {
+      if (reading || !follower) return;
+      reading = true;
+      follower.reads += 1;
+      const before = new Set(early);
+      const read = await readRoom(roomUrl).catch(() => undefined);
+      if (!read) await new Promise((resolve) => setTimeout(resolve, 1000));
+      reading = false;
+      if (read && (!shown || compareRooms(read, shown) > 0)) show(read);
+      const bogus = (m: RoomUpdate) => read && before.has(m) && m.document.version > read.document.version + 1;
+      const waiting = early
+        .splice(0)
+        .filter((m) => !bogus(m))
+        .sort(compareRooms);
+      if (!shown && waiting.length) show(waiting.shift()!);
+      if (shown) for (const room of waiting) take(room);
+    };
+    follower = await RoomClient.observe(broadcast, auctionId, {
+      take: (text) => {
+        const message = JSON.parse(text) as Received;
+        if (message.type === 'room') take(message as RoomUpdate);
+        return true;
+      },
+    });
+    await reread();
+    return follower;
+  }
+
+  /** How many times a follower read the room (RoomClient.follow). */
+  reads = 0;
+
+  private keep(message: Received): void {
+    this.messages.push(message);
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   /** Sends a message of the protocol (or, to test the room, any text). */

@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -18,6 +18,13 @@ import { ApiOperations } from './operations.ts';
 import { CustomDomain } from './custom-domain.ts';
 import type { DomainParameters } from './parameters.ts';
 import { SECURITY_DEFAULTS, type SecurityParameters } from './security-parameters.ts';
+
+/** The observers' broadcast as the room page hands it on (RoomStack `observers`). */
+export interface RoomEvents {
+  url: string;
+  host: string;
+  apiKey: string;
+}
 
 export interface ApiStackProps extends StackProps {
   table: ITableV2;
@@ -85,9 +92,10 @@ export class ApiStack extends Stack {
   readonly publicUrl: string;
   /**
    * Makes a route's function, integration and API route in `scope` (a route stack of this API). A route that shows
-   * the room's WebSocket (`roomSocket`) is given `roomSocket`, the room stage's URL (AGORA_ROOM_SOCKET).
+   * the room's WebSocket (`roomSocket`) is given `roomSocket`, the room stage's URL (AGORA_ROOM_SOCKET), and the
+   * observers' broadcast (AGORA_ROOM_EVENTS: its URL, host and key).
    */
-  readonly serve: (scope: Construct, route: RouteDefinition, roomSocket?: string) => void;
+  readonly serve: (scope: Construct, route: RouteDefinition, roomSocket?: string, roomEvents?: RoomEvents) => void;
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const security = props.security ?? { ...SECURITY_DEFAULTS, keyBurst: SECURITY_DEFAULTS.keyRate * 2 };
@@ -227,8 +235,9 @@ export class ApiStack extends Stack {
     const linkEnvironment = { AGORA_PUBLIC_URL: this.publicUrl };
     // Its bundle holds the envelope, which builds links from this base (test/support/aws/settings.ts): told it too.
     notFound.addEnvironment('AGORA_PUBLIC_URL', this.publicUrl);
-    this.serve = (scope, route, roomSocket) => {
-      if (route.roomSocket && !roomSocket) throw new Error(`${route.path}: shows the room's WebSocket; none given`);
+    this.serve = (scope, route, roomSocket, roomEvents) => {
+      if (route.roomSocket && !(roomSocket && roomEvents))
+        throw new Error(`${route.path}: shows the room's WebSocket and broadcast; not both given`);
       const id = routeFunctionId(route);
       const documents = docserviceAccess(route) !== undefined;
       const participation = route.secrets?.includes('participation');
@@ -243,7 +252,10 @@ export class ApiStack extends Stack {
           ...linkEnvironment,
           ...(documents && docserviceEnvironment),
           ...(participation && { PARTICIPATION_SECRET_ARN: props.participationKey.secretArn }),
-          ...(route.roomSocket && { AGORA_ROOM_SOCKET: roomSocket! }),
+          ...(route.roomSocket && {
+            AGORA_ROOM_SOCKET: roomSocket!,
+            AGORA_ROOM_EVENTS: Fn.join(' ', [roomEvents!.url, roomEvents!.host, roomEvents!.apiKey]),
+          }),
           ...(route.auth === 'read' && security.readsNeedKey && { AGORA_READS_NEED_KEY: '1' }),
         },
         ...((documents || participation) && { secretsExtension: true }),

@@ -80,6 +80,8 @@ export class RoomStack extends Stack {
    * the API key observers subscribe with (public by design: it only lets one read the rooms' public documents).
    */
   readonly events: EventApi;
+  /** What the room page hands its observers: the real-time endpoint, the host its authorization names, the API key. */
+  readonly observers: { url: string; host: string; apiKey: string };
 
   constructor(scope: Construct, id: string, props: RoomStackProps) {
     super(scope, id, props);
@@ -144,6 +146,11 @@ export class RoomStack extends Stack {
         defaultSubscribeAuthModeTypes: [AppSyncAuthorizationType.API_KEY],
       },
     });
+    this.observers = {
+      url: `wss://${this.events.realtimeDns}/event/realtime`,
+      host: this.events.httpDns,
+      apiKey: this.events.apiKeys.observers.attrApiKey,
+    };
     const rooms = this.events.addChannelNamespace('Rooms', {
       channelNamespaceName: ROOM_NAMESPACE,
       authorizationConfig: {
@@ -323,7 +330,7 @@ export class RoomStack extends Stack {
     );
 
     new CfnOutput(this, 'RoomEventsUrl', {
-      value: `wss://${this.events.realtimeDns}/event/realtime`,
+      value: this.observers.url,
       description: "The observers' broadcast (AppSync Events): subscribe to /rooms/<auction id> with the API key",
     });
     new CfnOutput(this, 'RoomUrl', {

@@ -1,7 +1,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes.ts';
-import type { ApiStack } from './api-stack.ts';
+import type { ApiStack, RoomEvents } from './api-stack.ts';
 
 export interface RouteStackProps extends StackProps {
   /** The API the routes join (its authorizer, roles and log group). */
@@ -9,6 +9,8 @@ export interface RouteStackProps extends StackProps {
   routes: readonly RouteDefinition[];
   /** The auction room's WebSocket URL (RoomStack), for the routes that show it (the room page). */
   roomSocket?: string;
+  /** The observers' broadcast (RoomStack `observers`), for the same routes. */
+  roomEvents?: RoomEvents;
 }
 
 /**
@@ -19,6 +21,6 @@ export interface RouteStackProps extends StackProps {
 export class RouteStack extends Stack {
   constructor(scope: Construct, id: string, props: RouteStackProps) {
     super(scope, id, props);
-    for (const route of props.routes) props.api.serve(this, route, props.roomSocket);
+    for (const route of props.routes) props.api.serve(this, route, props.roomSocket, props.roomEvents);
   }
 }

@@ -39,18 +39,54 @@ export function targetOf(event: Event): PageTarget | undefined {
 
 export const schemeOf = (target: PageTarget) => linkSchemeOf(target.type)!;
 
+/** The observers' broadcast as the page hands it on: locally only the key (the stand-in is on the page's host). */
+export interface Observers {
+  url?: string;
+  host?: string;
+  apiKey: string;
+}
+
+/** The key of the local stand-in of the broadcast (lib/local/event-api.ts): anyone may watch with it, never publish. */
+export const LOCAL_OBSERVERS_KEY = 'da2-localobserverskey0000000';
+
+/**
+ * The observers' broadcast of the page's configuration (runtime/config.ts `observers`, AGORA_ROOM_EVENTS: a ws(s) URL
+ * without query, the host its authorization names and the API key, space-separated); unset, the local stand-in's key
+ * under the local runtime, else none. Anything else is a configuration error.
+ */
+export function observersOf(observers: string | undefined, local: boolean): Observers | undefined {
+  if (!observers) return local ? { apiKey: LOCAL_OBSERVERS_KEY } : undefined;
+  const [url, host, apiKey, ...rest] = observers.split(' ');
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  const ok =
+    !rest.length &&
+    parsed &&
+    /^wss?:$/.test(parsed.protocol) &&
+    !parsed.search &&
+    !parsed.hash &&
+    !parsed.username &&
+    /^[\w-]+(\.[\w-]+)*(:\d{1,5})?$/.test(host ?? '') &&
+    /^[\w-]{8,128}$/.test(apiKey ?? '');
+  if (!ok)
+    throw new Error(
+      `AGORA_ROOM_EVENTS must be a ws(s):// URL without query, its host and an API key, space-separated; got ${JSON.stringify(observers)}`,
+    );
+  return { url: parsed!.href, host, apiKey };
+}
+
 /**
  * Only the room's own files run and load; the page talks only to its own origin (the WebSocket included: CSP 3
  * `'self'` covers ws/wss of the same host) and, where the room's WebSocket is on another host (AWS: the room stack's
- * stage, runtime/config.ts `roomSocket`), to that origin alone; it posts forms only to itself, and is never framed.
+ * stage, runtime/config.ts `roomSocket`) and the observers' broadcast (AWS: the Event API's real-time endpoint,
+ * `observersOf`), to those origins alone; it posts forms only to itself, and is never framed.
  */
-export const cspOf = (roomSocket?: string) =>
+export const cspOf = (...elsewhere: (string | undefined)[]) =>
   [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
-    `connect-src 'self'${roomSocket ? ` ${new URL(roomSocket).origin}` : ''}`,
+    ["connect-src 'self'", ...new Set(elsewhere.flatMap((url) => (url ? [new URL(url).origin] : [])))].join(' '),
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",

@@ -1,24 +1,36 @@
 import { pageHandler } from '#http-kit/http-handler.ts';
 import { config } from '#runtime/config.ts';
-import { cspOf, escapeHtml, html, notFound, pageOf, targetOf, type Event } from './http.ts';
+import { cspOf, escapeHtml, html, notFound, observersOf, pageOf, targetOf, type Event } from './http.ts';
 
 /**
  * GET /insider-auctions/{auctionId} and /texas-auctions/{auctionId} (public): the auction room page. One page for
  * everyone: without a session it watches (an observer), with one (login.ts) it bids. The page is a shell: its
  * script (assets/room.js) fills it from the room's WebSocket, so everything shown comes from the room document.
  * Where that WebSocket is on another host (AWS), the shell names it (`data-socket`) and the policy allows it.
+ * Observers watch through the broadcast (AppSync Events; locally its stand-in on this host): the shell names its
+ * real-time endpoint (`data-events`, AWS), the host its authorization names (`data-events-host`) and the key anyone
+ * may watch with (`data-events-key`), and the policy allows that endpoint's origin.
  */
 export const handler = pageHandler(async (event: Event) => {
   const target = targetOf(event);
   if (!target) return notFound();
   const id = escapeHtml(target.auctionId);
-  const { roomSocket } = config();
-  const socket = roomSocket ? ` data-socket="${escapeHtml(roomSocket)}"` : '';
+  const { roomSocket, observers, local } = config();
+  const roomEvents = observersOf(observers, local);
+  const named = {
+    socket: roomSocket,
+    events: roomEvents?.url,
+    'events-host': roomEvents?.host,
+    'events-key': roomEvents?.apiKey,
+  };
+  const attributes = Object.entries(named)
+    .map(([name, value]) => (value ? ` data-${name}="${escapeHtml(value)}"` : ''))
+    .join('');
   return html(
     200,
     pageOf(
       `Auction ${target.auctionId}`,
-      `<main id="room" data-auction="${id}" data-type="${target.type}" data-base="${escapeHtml(target.base)}"${socket}>
+      `<main id="room" data-auction="${id}" data-type="${target.type}" data-base="${escapeHtml(target.base)}"${attributes}>
 <header class="bar">
   <span id="connection" class="connection" role="status" aria-live="polite"></span>
   <button type="button" id="lang" class="lang" aria-label="Мова / Language">EN</button>
@@ -78,6 +90,6 @@ export const handler = pageHandler(async (event: Event) => {
       'room.js',
       target.mount,
     ),
-    { 'content-security-policy': cspOf(roomSocket) },
+    { 'content-security-policy': cspOf(roomSocket, roomEvents?.url) },
   );
 });

@@ -5,6 +5,7 @@ import {
   JOURNALED_REFUSALS,
   nowText,
   orderOf,
+  oneStep,
   save,
   sendTo,
   tell,
@@ -95,7 +96,7 @@ async function judge(ctx: RoomContext, auctionId: string, bidderId: string, amou
     const now = nowText(ctx);
     const state = await upToDate(ctx, item.state, now);
     const outcome = placeBid(state, { bidderId, amount }, now);
-    const room: RoomItem = { ...item, state: outcome.kind === 'state' ? outcome.state : state };
+    const room = oneStep(item, { ...item, state: outcome.kind === 'state' ? outcome.state : state });
     const changed = room.state.version !== item.state.version;
     if (changed && !(await save(ctx, item, room))) continue;
     if (outcome.kind === 'sealed' && !(await ctx.store.putSealed(room, outcome.sealed))) continue;

@@ -18,6 +18,7 @@ import {
   micros,
   nowText,
   orderOf,
+  oneStep,
   save,
   timerAt,
   upToDate,
@@ -114,6 +115,7 @@ export async function transition(
     if (isEnded(next.state) && !next.posted && due(next.retryAt ?? now, now)) next = await postResults(ctx, next, now);
     if (next.posted && !next.audited && due(next.retryAt ?? now, now)) next = await attachAudit(ctx, next, now);
     if (next === item) return orderOf(ctx, item);
+    next = oneStep(item, next);
     if (await save(ctx, item, next)) {
       await broadcast(ctx, next);
       return orderOf(ctx, next);

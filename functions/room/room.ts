@@ -59,6 +59,16 @@ export const timerAt = (ctx: RoomContext, item: RoomItem): Micros | undefined =>
   return at === undefined ? undefined : micros(at);
 };
 
+/**
+ * One write, one version step, whatever it applied (a bid after a boundary the timer had not applied yet, the end and
+ * the names revealed at once): an observer takes a version past the next as a change it missed and reads the room
+ * again (room-page/assets/room.js, RoomClient.follow), which every observer at once must not do for nothing.
+ */
+export const oneStep = (read: RoomItem, next: RoomItem): RoomItem =>
+  next.state.version > read.state.version + 1
+    ? { ...next, state: { ...next.state, version: read.state.version + 1 } }
+    : next;
+
 /** Writes `next` if the room is still `read`; false when it moved on. */
 export const save = (ctx: RoomContext, read: RoomItem, next: RoomItem) =>
   ctx.store.save(read, next, timerAt(ctx, next));

@@ -33,6 +33,12 @@ export interface Config {
    * `/room`, as the local gateway serves it.
    */
   roomSocket?: string;
+  /**
+   * The observers' broadcast the room page hands its observers (AGORA_ROOM_EVENTS, set by CDK on the page's Lambda:
+   * the Event API's real-time URL, the HTTP domain its authorization names and the API key, space-separated). Checked
+   * where the page reads it (room-page/http.ts `observersOf`): one variable, so that no other bundle grows by more.
+   */
+  observers?: string;
   /** Base URL signed file URLs carry; else `<public base>/api/docservice`. */
   docserviceUrl?: string;
   /** The per-key limit of the authorizer, or none. */
@@ -147,6 +153,7 @@ export function readConfig(env: Env): Config {
     auctionSite: env.AGORA_AUCTION_SITE ?? 'https://auction.agora.example',
     publicUrl: nonEmpty(env.AGORA_PUBLIC_URL),
     roomSocket: roomSocket(env.AGORA_ROOM_SOCKET),
+    observers: nonEmpty(env.AGORA_ROOM_EVENTS),
     docserviceUrl: nonEmpty(env.AGORA_DOCSERVICE_URL),
     keyRate: keyRate(env),
     addressRate: addressRate(env, inLambda),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { LOCAL_OBSERVERS_KEY } from '../../functions/room-page/http.ts';
 import { ROOM_NAMESPACE } from '../../functions/room/lambdas.ts';
 
 /**
@@ -18,8 +19,8 @@ import { ROOM_NAMESPACE } from '../../functions/room/lambdas.ts';
  */
 export const EVENTS_PATH = '/event/realtime';
 export const EVENTS_SUBPROTOCOL = 'aws-appsync-event-ws';
-/** The local API key (an AppSync key's shape): the room page and the clients read it where they read the endpoint. */
-export const LOCAL_EVENTS_API_KEY = 'da2-localobserverskey0000000';
+/** The local API key (an AppSync key's shape): the room page names it (room-page/http.ts), the clients read it there. */
+export const LOCAL_EVENTS_API_KEY = LOCAL_OBSERVERS_KEY;
 /** AppSync Events' quotas. */
 export const EVENTS_PER_PUBLISH = 5;
 export const EVENT_BYTES = 240 * 1024;

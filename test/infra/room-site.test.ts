@@ -36,7 +36,8 @@ function functionsOf(b: Built) {
  */
 function resolve(b: Built, stack: Stack, value: any): string {
   if (typeof value === 'string') return value;
-  if (value['Fn::Join']) return value['Fn::Join'][1].map((part: any) => resolve(b, stack, part)).join('');
+  if (value['Fn::Join'])
+    return value['Fn::Join'][1].map((part: any) => resolve(b, stack, part)).join(value['Fn::Join'][0]);
   if (value['Fn::ImportValue']) {
     for (const exporter of stacksOf(b)) {
       const outputs = (templateOf(exporter).Outputs ?? {}) as Record<string, any>;
@@ -91,6 +92,18 @@ describe('the room page and its WebSocket on two hosts', () => {
       'RoomPagePageLandlease',
     ]);
     for (const f of withSocket) expect(resolve(app, f.stack, f.env.AGORA_ROOM_SOCKET)).toBe(ROOM_SOCKET);
+  });
+
+  it("gives the room page functions, and only those, the observers' broadcast: its real-time URL, host and key", () => {
+    const withEvents = functionsOf(app).filter((f) => f.env.AGORA_ROOM_EVENTS !== undefined);
+    expect(withEvents.map((f) => f.id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'RoomPagePageDgfInsider',
+      'RoomPagePageLandlease',
+    ]);
+    for (const f of withEvents)
+      expect(resolve(app, f.stack, f.env.AGORA_ROOM_EVENTS)).toBe(
+        'wss://Agora-dev-Room/AWS::AppSync::Api/.Dns.Realtime/event/realtime Agora-dev-Room/AWS::AppSync::Api/.Dns.Http Agora-dev-Room/AWS::AppSync::ApiKey/.ApiKey',
+      );
   });
 
   it('takes the site from publicBaseUrl when set, and from auctionSite above all', () => {

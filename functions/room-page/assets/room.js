@@ -1,15 +1,24 @@
-// The auction room page (functions/room-page/page.ts is its shell): it follows the room over its WebSocket
-// (functions/room/protocol.schema.json), shows the room document as it comes, and sends a bidder's bids. The time shown
-// is the server's (every document and pong carries it), never the browser's. A dropped connection is reconnected by
-// itself, with a fresh session token, and the bid in flight is settled against the document: sent again, with the
-// same bidId (the room answers a named bid once), only if the room does not show it and its stage is still on, so it
-// is neither lost nor doubled.
+// The auction room page (functions/room-page/page.ts is its shell): a bidder follows the room over its WebSocket
+// (functions/room/protocol.schema.json), an observer through the broadcast (AppSync Events' protocol: one publish per
+// change, fanned out by the service; docs/DESIGN.md), and the page shows the room document as it comes and sends a
+// bidder's bids. The time shown is the server's (every document and pong carries it), never the browser's. A dropped
+// connection is reconnected by itself, with a fresh session token, and the bid in flight is settled against the
+// document: sent again, with the same bidId (the room answers a named bid once), only if the room does not show it
+// and its stage is still on, so it is neither lost nor doubled.
 
 const root = document.getElementById('room');
 const auctionId = root.dataset.auction;
 const base = root.dataset.base;
 // The room's WebSocket: where the shell names it (AWS: the room stack's own host), else this host's /room (locally).
 const socketUrl = root.dataset.socket ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/room`;
+// The observers' broadcast: its real-time endpoint where the shell names it (AWS), else this host's stand-in; the host
+// its authorization names (AWS: the Event API's HTTP domain) and the key anyone may watch with. No key: the room socket.
+const eventsUrl =
+  root.dataset.events ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/event/realtime`;
+const eventsAuth = root.dataset.eventsKey && {
+  host: root.dataset.eventsHost ?? new URL(eventsUrl).host,
+  'x-api-key': root.dataset.eventsKey,
+};
 const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------------------------ words
@@ -851,6 +860,9 @@ async function connect() {
   } catch {
     return retry();
   }
+  // A bidder needs their own part of each document and the answers to their bids: the room socket. An observer has
+  // nothing to say: the broadcast.
+  if (!query.has('token') && eventsAuth) return watch();
   const ws = new WebSocket(`${socketUrl}?${query}`);
   socket = ws;
   let settled = false;
@@ -879,6 +891,136 @@ async function connect() {
   };
   ws.onclose = () => {
     if (socket !== ws) return;
+    retry();
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ broadcast
+
+let watching; // the broadcast's connection
+let reading; // a read of the room under way
+const early = []; // room messages the broadcast brought while the room was being read
+
+/**
+ * How far a room message is: its document's version, then what changes without a version (the auction cancelled,
+ * the results posted). Publishes of concurrent changes may arrive in any order: a message not later is dropped.
+ */
+const rankOf = (m) => [m.document.version, m.closed ? 1 : 0, m.results === 'posted' ? 2 : m.results ? 1 : 0];
+const later = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+function show(message) {
+  room = message;
+  me = undefined;
+  syncClock(message.document.serverTime);
+  attempts = 0;
+  setConnection('online');
+  draw();
+}
+
+/**
+ * A change from the broadcast: shown if it is the next version (or the same one, further), ignored if it is older;
+ * past a gap (a publish lost, or missed while reconnecting) the room is read again.
+ */
+function take(message) {
+  if (message?.type !== 'room') return;
+  if (reading || !room) {
+    early.push(message);
+    return reread();
+  }
+  if (later(rankOf(message), rankOf(room)) <= 0) return;
+  if (message.document.version > room.document.version + 1) {
+    early.push(message);
+    return reread();
+  }
+  show(message);
+}
+
+/**
+ * The room as it is now (the service keeps no last event): the room socket's `resume`, once, on a connection that is
+ * closed after it. Undefined when the room has no document yet (not planned) or cannot be read within 15 s.
+ */
+function readRoom() {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${socketUrl}?${new URLSearchParams({ auction_id: auctionId })}`);
+    const done = (message) => {
+      clearTimeout(timer);
+      ws.onclose = null;
+      ws.close();
+      resolve(message);
+    };
+    const timer = setTimeout(() => done(undefined), 15_000);
+    ws.onopen = () => ws.send(JSON.stringify({ action: 'resume' }));
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === 'room') done(message);
+    };
+    ws.onclose = () => done(undefined);
+  });
+}
+
+/**
+ * Reads the room, shows it unless a later change came first, then applies what came meanwhile, in order. A change
+ * that came before the read began was published after its write, so the read has it: one still past a gap is no
+ * change of this room, and is dropped (never a loop of reads). A failed read is tried again after a second.
+ */
+function reread() {
+  if (reading) return;
+  const before = new Set(early);
+  reading = readRoom().then(async (message) => {
+    if (!message) await new Promise((resolve) => setTimeout(resolve, 1000));
+    reading = undefined;
+    // Read: the page is as current as the room (shown again only if the read is further).
+    if (message) setConnection('online');
+    if (message && (!room || later(rankOf(message), rankOf(room)) > 0)) show(message);
+    const bogus = (m) => message && before.has(m) && m.document.version > message.document.version + 1;
+    const waiting = early
+      .splice(0)
+      .filter((m) => !bogus(m))
+      .sort((a, b) => later(rankOf(a), rankOf(b)));
+    // Nothing read (no room yet): what came is shown as it is, the first change of a room being whole.
+    if (!room && waiting.length) show(waiting.shift());
+    if (room) for (const m of waiting) take(m);
+  });
+}
+
+const base64url = (text) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/**
+ * An observer's connection to the broadcast (AppSync Events' WebSocket protocol): the API key in the `header-`
+ * subprotocol, `connection_init`, then a subscription to the auction's channel; once subscribed, the room is read
+ * (changes published from then on are not missed), and each `data` message is a change. The service sends `ka`
+ * every minute: silence past `connectionTimeoutMs` is a dead connection, closed and opened again.
+ */
+function watch() {
+  const ws = new WebSocket(eventsUrl, ['aws-appsync-event-ws', `header-${base64url(JSON.stringify(eventsAuth))}`]);
+  watching = ws;
+  const id = newBidId(); // any unique name of the subscription
+  let timeoutMs = 300_000;
+  let silence;
+  const alive = () => {
+    clearTimeout(silence);
+    silence = setTimeout(() => ws.close(), timeoutMs);
+  };
+  ws.onopen = () => {
+    alive();
+    ws.send(JSON.stringify({ type: 'connection_init' }));
+  };
+  ws.onmessage = (event) => {
+    alive();
+    const message = JSON.parse(event.data);
+    if (message.type === 'connection_ack') {
+      timeoutMs = message.connectionTimeoutMs ?? timeoutMs;
+      alive();
+      ws.send(JSON.stringify({ type: 'subscribe', id, channel: `/rooms/${auctionId}`, authorization: eventsAuth }));
+    } else if (message.type === 'subscribe_success' && message.id === id) {
+      attempts = 0;
+      reread();
+    } else if (message.type === 'data' && message.id === id) take(JSON.parse(message.event));
+    else if (message.type.endsWith('_error') || message.type === 'error') ws.close();
+  };
+  ws.onclose = () => {
+    clearTimeout(silence);
+    if (watching !== ws) return;
     retry();
   };
 }

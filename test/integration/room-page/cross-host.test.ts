@@ -1,13 +1,15 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../../functions/runtime/config.ts';
+import { LOCAL_EVENTS_API_KEY } from '../../../lib/local/event-api.ts';
+import { RoomClient } from '../../../client/room-client.ts';
 import { clockOf } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { insiderInRoom } from '../room/room-helpers.ts';
-import { enterAsBidder, english, launch, openPage, type RoomPage } from './browser.ts';
+import { enterAsBidder, english, landleaseRoom, launch, openPage, type RoomPage } from './browser.ts';
 import { pageHost } from './page-host.ts';
 
 /**
@@ -25,17 +27,26 @@ const service = useService();
 const api = client(() => service.url);
 const clock = clockOf(service);
 let socket: string;
+let events: string;
 let browser: Browser;
+/** The broadcast as AWS has it for the page: on another host than the page's (here the socket's), with its key. */
+const useEvents = (url: string | undefined) => {
+  if (url) process.env.AGORA_ROOM_EVENTS = `${url} ${new URL(url).host} ${LOCAL_EVENTS_API_KEY}`;
+  else delete process.env.AGORA_ROOM_EVENTS;
+  resetConfig();
+};
 beforeAll(async () => {
   host.serve(service.url);
   socket = `${service.url.replace('http://127.0.0.1', 'ws://localhost')}/room`;
+  events = `${service.url.replace('http://127.0.0.1', 'ws://localhost')}/event/realtime`;
   process.env.AGORA_ROOM_SOCKET = socket;
-  resetConfig();
+  useEvents(events);
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
   await host.close();
+  useEvents(undefined);
 });
 const pages: RoomPage[] = [];
 afterEach(async () => {
@@ -75,12 +86,71 @@ describe('the room page with its WebSocket on another host', { timeout: 120_000 
     for (const p of [observer, bidder]) {
       expect(await p.page.textContent('#auction-id')).toBe(a.id);
       expect(await p.page.getAttribute('#connection', 'data-state')).toBe('online');
-      // Nothing of another host but the room's socket; nothing the policy refused.
-      expect(p.foreign.length).toBeGreaterThan(0);
-      for (const url of p.foreign) expect(url.startsWith(`${socket}?auction_id=${a.id}`), url).toBe(true);
       expect(cspViolations(p)).toEqual([]);
     }
-    expect(bidder.foreign.some((url) => new URL(url).searchParams.has('token'))).toBe(true);
+    // Nothing of another host but the room's socket (the bidder's, the observer's one read of the room) and the
+    // broadcast (the observer's); nothing the policy refused.
+    expect(await observer.page.getAttribute('#room', 'data-events')).toBe(events);
+    expect(observer.foreign).toContain(events);
+    expect(observer.foreign).toContain(`${socket}?auction_id=${a.id}`);
+    for (const url of observer.foreign) expect([events, `${socket}?auction_id=${a.id}`]).toContain(url);
+    expect(bidder.foreign.length).toBeGreaterThan(0);
+    for (const url of bidder.foreign) expect(url.startsWith(`${socket}?auction_id=${a.id}&token=`), url).toBe(true);
+    expect(host.refusedUpgrades).toBe(0);
+
+    // The policy lets the page connect to the socket's and the broadcast's origin, and nothing else.
+    const refused = await observer.page.evaluate(
+      (port) =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.blockedURI), { once: true });
+          try {
+            new WebSocket(`ws://127.0.0.2:${port}/event/realtime`);
+          } catch (error) {
+            resolve(String(error));
+          }
+        }),
+      new URL(service.url).port,
+    );
+    expect(refused).toMatch(/127\.0\.0\.2/);
+  });
+
+  it('the command-line observer follows a whole auction through the broadcast the page names', async () => {
+    const a = await landleaseRoom({ api, clock, service }, 60, 30_000);
+    const bidder = await RoomClient.open(RoomClient.url(service.url, a.id, a.links[0]));
+    // The observer first (a line once it has the room), then the bid: its change comes through the broadcast.
+    const cli = spawn('npx', ['tsx', 'bin/room.ts', 'observe', a.auction.auctionUrl], {
+      cwd: resolve(import.meta.dirname, '../../..'),
+      env: process.env,
+    });
+    let out = '';
+    let err = '';
+    cli.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+    });
+    cli.stderr.on('data', (d: Buffer) => {
+      err += d.toString('utf8');
+    });
+    const exited = new Promise<number>((done) => cli.on('close', (code) => done(code ?? 1)));
+    await expect.poll(() => out.includes('\n'), { timeout: 90_000 }).toBe(true);
+    const round1 = await bidder.roomWhere(
+      (r) => r.document.stages[r.document.currentStage - r.document.stagesFrom]?.name === 'round_1',
+    );
+    const amount = round1.document.stages[round1.document.currentStage - round1.document.stagesFrom].amount!;
+    expect(await bidder.ask({ action: 'bid', amount }, 'bid')).toMatchObject({ outcome: 'accepted' });
+    const end = await bidder.roomWhere((r) => r.results === 'posted' && !!r.document.namesRevealed, 120_000);
+    const code = await exited;
+    bidder.close();
+    expect(code, err).toBe(0);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // A line per change, in order, one version step each, the last the bidder's final document.
+    const versions = lines.map((l) => l.version);
+    expect(versions).toEqual([...new Set(versions)].sort((x, y) => x - y));
+    expect(versions.length).toBeGreaterThan(2);
+    expect(versions.at(-1)).toBe(end.document.version);
+    expect(lines.at(-1)).toMatchObject({ posted: true, results: [{ amount }] });
     expect(host.refusedUpgrades).toBe(0);
   });
 
@@ -92,25 +162,33 @@ describe('the room page with its WebSocket on another host', { timeout: 120_000 
     expect(host.refusedUpgrades).toBe(0);
   });
 
-  it('names the socket in the shell escaped, and allows exactly its origin; unset, only its own host', async () => {
+  it('names the socket and the broadcast in the shell escaped, and allows exactly their origins; unset, only its own host', async () => {
     const page = () => fetch(`${host.url}/texas-auctions/${'0'.repeat(32)}`);
     const policy = (connect: string) =>
       `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src ${connect}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
     try {
       process.env.AGORA_ROOM_SOCKET = `wss://rooms.example.org:8443/live/a'b&c"<d>`;
-      resetConfig();
+      useEvents('wss://events.example.org/event/realtime');
       const odd = await page();
-      expect(odd.headers.get('content-security-policy')).toBe(policy("'self' wss://rooms.example.org:8443"));
-      expect(await odd.text()).toContain(' data-socket="wss://rooms.example.org:8443/live/a&#39;b&#38;c%22%3Cd%3E">');
+      expect(odd.headers.get('content-security-policy')).toBe(
+        policy("'self' wss://rooms.example.org:8443 wss://events.example.org"),
+      );
+      expect(await odd.text()).toContain(
+        ` data-socket="wss://rooms.example.org:8443/live/a&#39;b&#38;c%22%3Cd%3E" data-events="wss://events.example.org/event/realtime" data-events-host="events.example.org" data-events-key="${LOCAL_EVENTS_API_KEY}">`,
+      );
 
+      // Unset (as under `npm start`): the page's own host for both, the stand-in's key from the local runtime.
       delete process.env.AGORA_ROOM_SOCKET;
-      resetConfig();
+      useEvents(undefined);
       const plain = await page();
       expect(plain.headers.get('content-security-policy')).toBe(policy("'self'"));
-      expect(await plain.text()).not.toContain('data-socket');
+      const text = await plain.text();
+      expect(text).not.toContain('data-socket');
+      expect(text).not.toContain('data-events=');
+      expect(text).toContain(` data-events-key="${LOCAL_EVENTS_API_KEY}"`);
     } finally {
       process.env.AGORA_ROOM_SOCKET = socket;
-      resetConfig();
+      useEvents(events);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
@@ -94,5 +94,28 @@ describe('npm run room: the command-line bidder', { timeout: 120_000 }, () => {
     expect(answer(r.out)).toMatchObject({ outcome: 'accepted', stage: 'dutch_10' });
     const show = await room('show', auctionUrl);
     expect(answer(show.out)).toMatchObject({ stage: 'pre-sealedbid', results: [{ amount: answer(r.out).amount }] });
+  });
+  it('observes through the broadcast the page names: the room now first, and a usage error without a link', async () => {
+    const usage = await room('observe');
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain('observe <link>');
+    // The room as it is, printed as soon as the observer has read it (the sale runs in real time: stopped there).
+    const r = await new Promise<string>((done, fail) => {
+      const cli = spawn('npx', ['tsx', 'bin/room.ts', 'observe', auctionUrl], { cwd: ROOT, env: process.env });
+      let out = '';
+      cli.stdout.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+        if (out.includes('\n')) {
+          cli.kill();
+          done(out);
+        }
+      });
+      cli.on('close', (code) => fail(new Error(`observe exited ${code} before a line: ${out}`)));
+    });
+    expect(answer(r)).toMatchObject({
+      version: expect.any(Number),
+      stage: expect.any(String),
+      results: expect.any(Array),
+    });
   });
 });

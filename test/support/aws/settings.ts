@@ -87,6 +87,16 @@ export const SETTINGS: Record<keyof Config, Rule> = {
   auctionSite: { by: 'cdk', shape: HTTPS },
   publicUrl: { by: 'cdk', shape: HTTPS },
   roomSocket: { by: 'cdk', shape: parses('a wss:// URL without query', roomSocket) },
+  // The observers' broadcast, on the room page (functions/room-page/http.ts `observersOf` reads it): the Event API's
+  // real-time URL, its HTTP domain (Dns.Http) and the stack's API key (`<resource>.ApiKey` here), space-separated.
+  observers: {
+    by: 'cdk',
+    shape: matches(
+      'a wss:// URL, a host name and an API key',
+      /^wss:\/\/[\w.-]+\/event\/realtime [\w.-]+ [\w-]+(\.ApiKey)?$/,
+    ),
+    names: { type: 'AWS::AppSync::Api' },
+  },
   docserviceUrl: { by: 'cdk-optional', shape: HTTPS },
   keyRate: { by: 'cdk-optional', shape: NUMBER },
   addressRate: { by: 'cdk-optional', shape: NUMBER },
