@@ -9,15 +9,17 @@
  * received once nothing more came for a minute.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseInstant } from '../functions/domain/kernel/time.ts';
 import { putApiKey } from '../functions/store/api-keys.ts';
+import { documentClient } from '../functions/store/client.ts';
 import { freePort, startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
 import { aLot } from '../test/support/builders.ts';
 import { startServer } from './local-server.ts';
+import type { Arrival } from './webhook-receiver.ts';
 
 export interface WebhookFigures {
   subscriptions: number;
@@ -28,6 +30,8 @@ export interface WebhookFigures {
   expected: number;
   received: number;
   duplicates: number;
+  /** Each duplicate: when its copies came (ms after the first) and its delivery's attempts as recorded. */
+  duplicatesTraced: { subscriptionId: string; webhookId: string; arrivals: number[]; attempts: string[] }[];
   lost: number;
   p50: number;
   p99: number;
@@ -105,36 +109,35 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
   const keys = Array.from({ length: Math.ceil(subscriptions / 100) }, (_, i) => `bench-hooks-${i}`);
   for (const name of keys) await putApiKey(name, { name, role: 'broker', levels: '1234' });
 
-  // The receiver: arrival time of each (subscription, webhook-id).
-  const arrivals = new Map<string, number>();
-  let duplicates = 0;
+  // The receivers, on their own thread (bench/webhook-receiver.ts): arrival times of each (subscription, webhook-id).
+  const arrivals = new Map<string, number[]>();
+  let duplicated: string[] = [];
   let latencies: number[] = [];
   let lastArrival = 0;
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const at = Date.now();
-      const key = `${req.url}|${req.headers['webhook-id']}`;
-      if (arrivals.has(key)) duplicates++;
-      else {
-        arrivals.set(key, at);
-        const body = JSON.parse(Buffer.concat(chunks).toString());
-        if (body.type?.startsWith('lot.')) {
-          latencies.push(at - (parseInstant(body.data.dateModified) ?? 0) / 1000);
-          lastArrival = at;
+  const receiver = new Worker(new URL('./webhook-receiver.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+  const receiverPort = await new Promise<number>((ok) =>
+    receiver.on('message', (m: { port?: number; arrivals?: Arrival[] }) => {
+      if (m.port) ok(m.port);
+      for (const a of m.arrivals ?? []) {
+        const key = `${a.path}|${a.id}`;
+        const times = arrivals.get(key);
+        if (times) {
+          times.push(a.at);
+          duplicated.push(key);
+          continue;
+        }
+        arrivals.set(key, [a.at]);
+        if (a.type.startsWith('lot.')) {
+          latencies.push(a.at - (parseInstant(a.dateModified) ?? 0) / 1000);
+          lastArrival = Math.max(lastArrival, a.at);
         }
       }
-      res.writeHead(204).end();
-    });
-  });
-  // Receivers keep connections alive, as the sender does.
-  receiver.keepAliveTimeout = 60_000;
-  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
-  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    }),
+  );
+  const hook = `http://127.0.0.1:${receiverPort}`;
 
   let unavailable = 0;
-  const post = async (path: string, data: unknown, key = 'broker', tries = 1): Promise<void> => {
+  const post = async (path: string, data: unknown, key = 'broker', tries = 1): Promise<any> => {
     const res = await fetch(`${base}${path}`, {
       method: 'POST',
       headers: { authorization: basic(key), 'content-type': 'application/json' },
@@ -147,10 +150,17 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       return post(path, data, key, tries + 1);
     }
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
   };
+  /** The subscription of each receiver's path. */
+  const subscriptionOf = new Map<string, string>();
   for (let i = 0; i < subscriptions; i++) {
     const events = i < matching ? ['lot.*'] : [i % 2 ? 'asset.*' : 'auction.updated'];
-    await post('/api/0.1/subscriptions', { url: `${hook}/s${i}`, events }, keys[Math.floor(i / 100)]);
+    // The matching ones are the creator's (a lot's create is a draft's, heard by its owner's key alone), the rest the
+    // bench keys'.
+    const key = i < matching ? 'broker' : keys[Math.floor(i / 100)];
+    const made = await post('/api/0.1/subscriptions', { url: `${hook}/s${i}`, events }, key);
+    subscriptionOf.set(`/s${i}`, made.data.id);
   }
   const stats = () => {
     try {
@@ -165,7 +175,7 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
   /** One run at `rate` changes a second: one lot created each (its create is the change). */
   const run = async (rate: number): Promise<WebhookFigures> => {
     latencies = [];
-    duplicates = 0;
+    duplicated = [];
     unavailable = 0;
     const load0 = loadavg()[0]!;
     const total = rate * seconds;
@@ -205,7 +215,8 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       changes: total,
       expected,
       received: latencies.length,
-      duplicates,
+      duplicates: duplicated.length,
+      duplicatesTraced: await trace(duplicated),
       lost: expected - latencies.length,
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
@@ -221,13 +232,46 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
     };
   };
 
+  /**
+   * Why each webhook came twice: its delivery item's attempts as recorded (an attempt that timed out and was sent again
+   * says the receiver was late; a delivery recorded with one attempt and received twice was sent by two senders).
+   */
+  const trace = async (dups: string[]) =>
+    Promise.all(
+      dups.map(async (key) => {
+        const [path, webhookId] = key.split('|') as [string, string];
+        const subscriptionId = subscriptionOf.get(path)!;
+        let found: Record<string, any> | undefined;
+        let ExclusiveStartKey: Record<string, any> | undefined;
+        do {
+          const page = await documentClient().send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'PK = :pk',
+              ExpressionAttributeValues: { ':pk': `HOOK#${subscriptionId}` },
+              ExclusiveStartKey,
+            }),
+          );
+          found = page.Items?.find((i) => i.webhookId === webhookId);
+          ExclusiveStartKey = found ? undefined : page.LastEvaluatedKey;
+        } while (ExclusiveStartKey);
+        const times = arrivals.get(key) ?? [];
+        return {
+          subscriptionId,
+          webhookId,
+          arrivals: times.map((t) => t - times[0]!),
+          attempts: (found?.attempts ?? []).map((a: Record<string, unknown>) => `${a.status ?? a.error} in ${a.ms} ms`),
+        };
+      }),
+    );
+
   const figures = [await run(rate)];
   console.log(webhookLines(figures).join('\n'));
   for (let step = 1; findLimit && step <= maxSteps && figures.at(-1)!.p99 <= 2000; step++) {
     figures.push(await run(rate * 2 ** step));
     console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
   }
-  receiver.close();
+  receiver.postMessage('close');
   stop();
   process.removeListener('exit', stop);
   return figures;
@@ -239,5 +283,11 @@ export const webhookLines = (all: WebhookFigures[]): string[] => [
   ...all.map(
     (f) =>
       `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs} | ${f.load[0]}, ${f.load[1]} |`,
+  ),
+  ...all.flatMap((f) =>
+    f.duplicatesTraced.map(
+      (d) =>
+        `duplicate ${d.webhookId} (subscription ${d.subscriptionId}): came at +${d.arrivals.join(', +')} ms; attempts recorded: ${d.attempts.join('; ') || 'none'}`,
+    ),
   ),
 ];
