@@ -2,7 +2,7 @@
  * The webhook bench's receivers, on a thread of their own (one HTTP server, a path per subscription): a webhook is
  * answered 204 the moment its body is in, whatever the bench's own thread (the creates, the bookkeeping) is doing, so
  * a first attempt's 2 s is never spent waiting on the bench. What came is posted to the bench's thread every 50 ms:
- * (path, webhook-id, arrival time in ms, the body's dateModified and type).
+ * (path, webhook-id, arrival time in ms, the body's dateModified and type). A path under `/hang` is never answered.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +18,8 @@ export interface Arrival {
 
 let pending: Arrival[] = [];
 const server = createServer((req, res) => {
+  // `/hang…`: a receiver that takes the connection and never answers (the hostile run's).
+  if (req.url?.startsWith('/hang')) return;
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {

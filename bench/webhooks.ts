@@ -50,6 +50,12 @@ export interface WebhookFigures {
   load: [number, number];
   /** Creates answered 503 (not stored, sent again). */
   unavailable: number;
+  /** The API's answers (creates, and with --hostile the PATCHes), p50 and p99 in ms. */
+  api: [number, number];
+  /** --hostile: the run with one hanging and 100 refusing subscriptions beside (else the one without). */
+  hostile?: boolean;
+  /** --hostile: items on the webhooks' work index once the 100 were deleted (the hanging one's queue: 1). */
+  workAfterDelete?: number;
 }
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
@@ -80,7 +86,7 @@ function withChildren(pid: number | undefined): number[] {
  * The default size first; then, unless WEBHOOK_FIND_LIMIT=0, the rate doubled until change -> delivered p99 passes
  * 2 s (at most WEBHOOK_MAX_STEPS more runs, default 3), on the same server and subscriptions.
  */
-export async function runWebhookBench(): Promise<WebhookFigures[]> {
+export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]> {
   const subscriptions = Number(process.env.WEBHOOK_SUBSCRIPTIONS ?? 1000);
   const matching = Number(process.env.WEBHOOK_MATCHING ?? 10);
   const rate = Number(process.env.WEBHOOK_RATE ?? 100);
@@ -172,9 +178,37 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
   const dynamoPids = withChildren(dynamo.pid);
   const dynamoCpu = () => dynamoPids.reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0);
 
-  /** One run at `rate` changes a second: one lot created each (its create is the change). */
-  const run = async (rate: number): Promise<WebhookFigures> => {
+  /**
+   * One run at `rate` lots a second: one lot created each (its create is the change; with --hostile the lot is then
+   * made pending too, a change every subscription hears).
+   */
+  const perLot = hostile ? 2 : 1;
+  let apiMs: number[] = [];
+  const timed = async (work: () => Promise<any>) => {
+    const at = performance.now();
+    const result = await work();
+    apiMs.push(performance.now() - at);
+    return result;
+  };
+  const change = async () => {
+    const made = await timed(() => post('/api/0.1/lots', aLot()));
+    if (!hostile) return;
+    const res = await timed(() =>
+      fetch(`${base}/api/0.1/lots/${made.data.id}`, {
+        method: 'PATCH',
+        headers: {
+          authorization: basic('broker'),
+          'x-access-token': made.access.token,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ data: { status: 'pending' } }),
+      }),
+    );
+    if (res.status !== 200) throw new Error(`PATCH: ${res.status} ${await res.text()}`);
+  };
+  const run = async (rate: number, withHostile = false): Promise<WebhookFigures> => {
     latencies = [];
+    apiMs = [];
     duplicated = [];
     unavailable = 0;
     const load0 = loadavg()[0]!;
@@ -189,12 +223,12 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       const wait = due - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       while (inFlight.size >= 32) await Promise.race(inFlight);
-      const created = post('/api/0.1/lots', aLot()).finally(() => inFlight.delete(created));
+      const created = change().finally(() => inFlight.delete(created));
       inFlight.add(created);
     }
     await Promise.all(inFlight);
     const achievedRate = total / ((Date.now() - started) / 1000);
-    const expected = total * matching;
+    const expected = total * matching * perLot;
     // Lost: what has not come once nothing more came for a minute (late is not lost: the latencies say how late).
     let last = { count: -1, at: Date.now() };
     while (latencies.length < expected && Date.now() - last.at < 60_000) {
@@ -229,6 +263,17 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       dynamoCpuMs: Math.round(((dynamo1 - dynamo0) / Math.max(1, latencies.length)) * 100) / 100,
       load: [Math.round(load0 * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],
       unavailable,
+      api: [
+        percentile(
+          [...apiMs].sort((a, b) => a - b),
+          50,
+        ),
+        percentile(
+          [...apiMs].sort((a, b) => a - b),
+          99,
+        ),
+      ],
+      ...(hostile && { hostile: withHostile }),
     };
   };
 
@@ -267,7 +312,38 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
 
   const figures = [await run(rate)];
   console.log(webhookLines(figures).join('\n'));
-  for (let step = 1; findLimit && step <= maxSteps && figures.at(-1)!.p99 <= 2000; step++) {
+  if (hostile) {
+    // Beside the healthy ones: one receiver that never answers, and one key's 100 whose connections are refused.
+    await post('/api/0.1/subscriptions', { url: `${hook}/hang`, events: ['lot.*'] }, 'broker');
+    const refusing: { id: string; token: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const made = await post(
+        '/api/0.1/subscriptions',
+        { url: 'http://127.0.0.1:9/refused', events: ['lot.*'] },
+        'broker2',
+      );
+      refusing.push({ id: made.data.id, token: made.access.token });
+    }
+    const withThem = await run(rate, true);
+    for (const s of refusing) {
+      const res = await fetch(`${base}/api/0.1/subscriptions/${s.id}`, {
+        method: 'DELETE',
+        headers: { authorization: basic('broker2'), 'x-access-token': s.token },
+      });
+      if (res.status !== 200) throw new Error(`DELETE: ${res.status}`);
+    }
+    const work = await documentClient().send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': 'WORK#webhooks' },
+      }),
+    );
+    figures.push({ ...withThem, workAfterDelete: work.Items?.length ?? 0 });
+    console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
+  }
+  for (let step = 1; !hostile && findLimit && step <= maxSteps && figures.at(-1)!.p99 <= 2000; step++) {
     figures.push(await run(rate * 2 ** step));
     console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
   }
@@ -278,11 +354,11 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
 }
 
 export const webhookLines = (all: WebhookFigures[]): string[] => [
-  `| subscriptions (matching each change) | changes a second (asked, done; 503s sent again) | deliveries expected | received | duplicates | lost | deliveries a second | p50 | p99 | max | DynamoDB requests a delivery | CPU ms a delivery (server, DynamoDB Local) | load (start, end) |`,
-  `|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
+  `| subscriptions (matching each change) | changes a second (asked, done; 503s sent again) | deliveries expected | received | duplicates | lost | deliveries a second | p50 | p99 | max | DynamoDB requests a delivery | CPU ms a delivery (server, DynamoDB Local) | API p50, p99 | load (start, end) |`,
+  `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
   ...all.map(
     (f) =>
-      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs} | ${f.load[0]}, ${f.load[1]} |`,
+      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs} | ${Math.round(f.api[0])} ms, ${Math.round(f.api[1])} ms | ${f.load[0]}, ${f.load[1]} |${f.hostile ? ` with 1 hanging and 100 refusing beside; work items once the 100 were deleted: ${f.workAfterDelete}` : ''}`,
   ),
   ...all.flatMap((f) =>
     f.duplicatesTraced.map(
