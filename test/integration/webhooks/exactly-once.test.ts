@@ -5,9 +5,10 @@ import { createLot, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { type Received, type Reply, startReceiver, useChangeStream } from '../../support/webhooks.ts';
 
-// A first attempt waits up to 15 s here (2 s in the service): the races below happen while one is under way, on a
-// machine of any load.
-process.env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS = '15000';
+// A first attempt waits up to 90 s here (2 s in the service; an attempt never waits longer than the receivers' timeout,
+// so that too): the races below happen while one is under way, on a machine of any load.
+process.env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS = '90000';
+process.env.AGORA_WEBHOOK_TIMEOUT_MS = '90000';
 resetConfig();
 const service = useService({ changeStream: true });
 useChangeStream();
@@ -16,6 +17,7 @@ const BASE = '/api/0.1/subscriptions';
 afterAll(async () => {
   await service.setClockOffset(0);
   delete process.env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS;
+  delete process.env.AGORA_WEBHOOK_TIMEOUT_MS;
   resetConfig();
 });
 
