@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +36,7 @@ export async function startServer(options: {
       if (!c.toString().includes('serving on')) return;
       // From here the lines are drained unread: reading each one would cost the bench process's CPU (autocannon's).
       server.stdout!.off('data', serving).resume();
+      if (process.env.BENCH_SERVER_LOG) server.stdout!.pipe(createWriteStream(process.env.BENCH_SERVER_LOG));
       ok();
     };
     server.stdout!.on('data', serving);

@@ -53,7 +53,7 @@ import { startServer } from './local-server.ts';
 answerHelp(
   'Measures Agora under load on this machine (nothing asserted) and rewrites bench/RESULTS.md; a full run takes about 5 minutes.',
   [
-    'usage: npm run bench [-- --cold | --imports | --load | --feed | --room | --webhooks | --costs]   (one part only)',
+    'usage: npm run bench [-- --cold | --imports | --load | --feed | --room | --webhooks [--hostile] | --costs]   (one part only)',
     '  --cold: the cold-start check alone, printed (median and worst import ÷ floor, those over 1.15, sizes); 3 runs each',
     'environment: BENCH_SECONDS (5), BENCH_SCALE_LOTS (100000), BENCH_IMPORT_RUNS (5), ROOM_*, WEBHOOK_* (the room and webhook benches)',
   ].join('\n'),
@@ -105,7 +105,8 @@ if (process.argv.includes('--webhooks')) {
   // `npm run bench -- --webhooks`: only change committed -> webhook delivered (bench/webhooks.ts, sizes from WEBHOOK_*
   // variables), printed; docs/bench.md keeps the figures of a run.
   const hooks = await import('./webhooks.ts');
-  const figures = await phase('webhooks', () => hooks.runWebhookBench());
+  // `--hostile`: the same run without, then with one hanging and 100 refusing subscriptions beside the healthy ones.
+  const figures = await phase('webhooks', () => hooks.runWebhookBench(process.argv.includes('--hostile')));
   console.log(hooks.webhookLines(figures).join('\n'));
   process.exit(0);
 }

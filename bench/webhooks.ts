@@ -9,15 +9,17 @@
  * received once nothing more came for a minute.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseInstant } from '../functions/domain/kernel/time.ts';
 import { putApiKey } from '../functions/store/api-keys.ts';
+import { documentClient } from '../functions/store/client.ts';
 import { freePort, startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
 import { aLot } from '../test/support/builders.ts';
 import { startServer } from './local-server.ts';
+import type { Arrival } from './webhook-receiver.ts';
 
 export interface WebhookFigures {
   subscriptions: number;
@@ -28,6 +30,8 @@ export interface WebhookFigures {
   expected: number;
   received: number;
   duplicates: number;
+  /** Each duplicate: when its copies came (ms after the first) and its delivery's attempts as recorded. */
+  duplicatesTraced: { subscriptionId: string; webhookId: string; arrivals: number[]; attempts: string[] }[];
   lost: number;
   p50: number;
   p99: number;
@@ -46,6 +50,12 @@ export interface WebhookFigures {
   load: [number, number];
   /** Creates answered 503 (not stored, sent again). */
   unavailable: number;
+  /** The API's answers (creates, and with --hostile the PATCHes), p50 and p99 in ms. */
+  api: [number, number];
+  /** --hostile: the run with one hanging and 100 refusing subscriptions beside (else the one without). */
+  hostile?: boolean;
+  /** --hostile: items on the webhooks' work index once the 100 were deleted (the hanging one's queue: 1). */
+  workAfterDelete?: number;
 }
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
@@ -76,7 +86,7 @@ function withChildren(pid: number | undefined): number[] {
  * The default size first; then, unless WEBHOOK_FIND_LIMIT=0, the rate doubled until change -> delivered p99 passes
  * 2 s (at most WEBHOOK_MAX_STEPS more runs, default 3), on the same server and subscriptions.
  */
-export async function runWebhookBench(): Promise<WebhookFigures[]> {
+export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]> {
   const subscriptions = Number(process.env.WEBHOOK_SUBSCRIPTIONS ?? 1000);
   const matching = Number(process.env.WEBHOOK_MATCHING ?? 10);
   const rate = Number(process.env.WEBHOOK_RATE ?? 100);
@@ -105,36 +115,35 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
   const keys = Array.from({ length: Math.ceil(subscriptions / 100) }, (_, i) => `bench-hooks-${i}`);
   for (const name of keys) await putApiKey(name, { name, role: 'broker', levels: '1234' });
 
-  // The receiver: arrival time of each (subscription, webhook-id).
-  const arrivals = new Map<string, number>();
-  let duplicates = 0;
+  // The receivers, on their own thread (bench/webhook-receiver.ts): arrival times of each (subscription, webhook-id).
+  const arrivals = new Map<string, number[]>();
+  let duplicated: string[] = [];
   let latencies: number[] = [];
   let lastArrival = 0;
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const at = Date.now();
-      const key = `${req.url}|${req.headers['webhook-id']}`;
-      if (arrivals.has(key)) duplicates++;
-      else {
-        arrivals.set(key, at);
-        const body = JSON.parse(Buffer.concat(chunks).toString());
-        if (body.type?.startsWith('lot.')) {
-          latencies.push(at - (parseInstant(body.data.dateModified) ?? 0) / 1000);
-          lastArrival = at;
+  const receiver = new Worker(new URL('./webhook-receiver.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+  const receiverPort = await new Promise<number>((ok) =>
+    receiver.on('message', (m: { port?: number; arrivals?: Arrival[] }) => {
+      if (m.port) ok(m.port);
+      for (const a of m.arrivals ?? []) {
+        const key = `${a.path}|${a.id}`;
+        const times = arrivals.get(key);
+        if (times) {
+          times.push(a.at);
+          duplicated.push(key);
+          continue;
+        }
+        arrivals.set(key, [a.at]);
+        if (a.type.startsWith('lot.')) {
+          latencies.push(a.at - (parseInstant(a.dateModified) ?? 0) / 1000);
+          lastArrival = Math.max(lastArrival, a.at);
         }
       }
-      res.writeHead(204).end();
-    });
-  });
-  // Receivers keep connections alive, as the sender does.
-  receiver.keepAliveTimeout = 60_000;
-  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
-  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    }),
+  );
+  const hook = `http://127.0.0.1:${receiverPort}`;
 
   let unavailable = 0;
-  const post = async (path: string, data: unknown, key = 'broker', tries = 1): Promise<void> => {
+  const post = async (path: string, data: unknown, key = 'broker', tries = 1): Promise<any> => {
     const res = await fetch(`${base}${path}`, {
       method: 'POST',
       headers: { authorization: basic(key), 'content-type': 'application/json' },
@@ -147,10 +156,17 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       return post(path, data, key, tries + 1);
     }
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
   };
+  /** The subscription of each receiver's path. */
+  const subscriptionOf = new Map<string, string>();
   for (let i = 0; i < subscriptions; i++) {
     const events = i < matching ? ['lot.*'] : [i % 2 ? 'asset.*' : 'auction.updated'];
-    await post('/api/0.1/subscriptions', { url: `${hook}/s${i}`, events }, keys[Math.floor(i / 100)]);
+    // The matching ones are the creator's (a lot's create is a draft's, heard by its owner's key alone), the rest the
+    // bench keys'.
+    const key = i < matching ? 'broker' : keys[Math.floor(i / 100)];
+    const made = await post('/api/0.1/subscriptions', { url: `${hook}/s${i}`, events }, key);
+    subscriptionOf.set(`/s${i}`, made.data.id);
   }
   const stats = () => {
     try {
@@ -162,10 +178,38 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
   const dynamoPids = withChildren(dynamo.pid);
   const dynamoCpu = () => dynamoPids.reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0);
 
-  /** One run at `rate` changes a second: one lot created each (its create is the change). */
-  const run = async (rate: number): Promise<WebhookFigures> => {
+  /**
+   * One run at `rate` lots a second: one lot created each (its create is the change; with --hostile the lot is then
+   * made pending too, a change every subscription hears).
+   */
+  const perLot = hostile ? 2 : 1;
+  let apiMs: number[] = [];
+  const timed = async (work: () => Promise<any>) => {
+    const at = performance.now();
+    const result = await work();
+    apiMs.push(performance.now() - at);
+    return result;
+  };
+  const change = async () => {
+    const made = await timed(() => post('/api/0.1/lots', aLot()));
+    if (!hostile) return;
+    const res = await timed(() =>
+      fetch(`${base}/api/0.1/lots/${made.data.id}`, {
+        method: 'PATCH',
+        headers: {
+          authorization: basic('broker'),
+          'x-access-token': made.access.token,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ data: { status: 'pending' } }),
+      }),
+    );
+    if (res.status !== 200) throw new Error(`PATCH: ${res.status} ${await res.text()}`);
+  };
+  const run = async (rate: number, withHostile = false): Promise<WebhookFigures> => {
     latencies = [];
-    duplicates = 0;
+    apiMs = [];
+    duplicated = [];
     unavailable = 0;
     const load0 = loadavg()[0]!;
     const total = rate * seconds;
@@ -179,12 +223,12 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       const wait = due - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       while (inFlight.size >= 32) await Promise.race(inFlight);
-      const created = post('/api/0.1/lots', aLot()).finally(() => inFlight.delete(created));
+      const created = change().finally(() => inFlight.delete(created));
       inFlight.add(created);
     }
     await Promise.all(inFlight);
     const achievedRate = total / ((Date.now() - started) / 1000);
-    const expected = total * matching;
+    const expected = total * matching * perLot;
     // Lost: what has not come once nothing more came for a minute (late is not lost: the latencies say how late).
     let last = { count: -1, at: Date.now() };
     while (latencies.length < expected && Date.now() - last.at < 60_000) {
@@ -205,7 +249,8 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       changes: total,
       expected,
       received: latencies.length,
-      duplicates,
+      duplicates: duplicated.length,
+      duplicatesTraced: await trace(duplicated),
       lost: expected - latencies.length,
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
@@ -218,26 +263,107 @@ export async function runWebhookBench(): Promise<WebhookFigures[]> {
       dynamoCpuMs: Math.round(((dynamo1 - dynamo0) / Math.max(1, latencies.length)) * 100) / 100,
       load: [Math.round(load0 * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],
       unavailable,
+      api: [
+        percentile(
+          [...apiMs].sort((a, b) => a - b),
+          50,
+        ),
+        percentile(
+          [...apiMs].sort((a, b) => a - b),
+          99,
+        ),
+      ],
+      ...(hostile && { hostile: withHostile }),
     };
   };
 
+  /**
+   * Why each webhook came twice: its delivery item's attempts as recorded (an attempt that timed out and was sent again
+   * says the receiver was late; a delivery recorded with one attempt and received twice was sent by two senders).
+   */
+  const trace = async (dups: string[]) =>
+    Promise.all(
+      dups.map(async (key) => {
+        const [path, webhookId] = key.split('|') as [string, string];
+        const subscriptionId = subscriptionOf.get(path)!;
+        let found: Record<string, any> | undefined;
+        let ExclusiveStartKey: Record<string, any> | undefined;
+        do {
+          const page = await documentClient().send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'PK = :pk',
+              ExpressionAttributeValues: { ':pk': `HOOK#${subscriptionId}` },
+              ExclusiveStartKey,
+            }),
+          );
+          found = page.Items?.find((i) => i.webhookId === webhookId);
+          ExclusiveStartKey = found ? undefined : page.LastEvaluatedKey;
+        } while (ExclusiveStartKey);
+        const times = arrivals.get(key) ?? [];
+        return {
+          subscriptionId,
+          webhookId,
+          arrivals: times.map((t) => t - times[0]!),
+          attempts: (found?.attempts ?? []).map((a: Record<string, unknown>) => `${a.status ?? a.error} in ${a.ms} ms`),
+        };
+      }),
+    );
+
   const figures = [await run(rate)];
   console.log(webhookLines(figures).join('\n'));
-  for (let step = 1; findLimit && step <= maxSteps && figures.at(-1)!.p99 <= 2000; step++) {
+  if (hostile) {
+    // Beside the healthy ones: one receiver that never answers, and one key's 100 whose connections are refused.
+    await post('/api/0.1/subscriptions', { url: `${hook}/hang`, events: ['lot.*'] }, 'broker');
+    const refusing: { id: string; token: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const made = await post(
+        '/api/0.1/subscriptions',
+        { url: 'http://127.0.0.1:9/refused', events: ['lot.*'] },
+        'broker2',
+      );
+      refusing.push({ id: made.data.id, token: made.access.token });
+    }
+    const withThem = await run(rate, true);
+    for (const s of refusing) {
+      const res = await fetch(`${base}/api/0.1/subscriptions/${s.id}`, {
+        method: 'DELETE',
+        headers: { authorization: basic('broker2'), 'x-access-token': s.token },
+      });
+      if (res.status !== 200) throw new Error(`DELETE: ${res.status}`);
+    }
+    const work = await documentClient().send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': 'WORK#webhooks' },
+      }),
+    );
+    figures.push({ ...withThem, workAfterDelete: work.Items?.length ?? 0 });
+    console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
+  }
+  for (let step = 1; !hostile && findLimit && step <= maxSteps && figures.at(-1)!.p99 <= 2000; step++) {
     figures.push(await run(rate * 2 ** step));
     console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
   }
-  receiver.close();
+  receiver.postMessage('close');
   stop();
   process.removeListener('exit', stop);
   return figures;
 }
 
 export const webhookLines = (all: WebhookFigures[]): string[] => [
-  `| subscriptions (matching each change) | changes a second (asked, done; 503s sent again) | deliveries expected | received | duplicates | lost | deliveries a second | p50 | p99 | max | DynamoDB requests a delivery | CPU ms a delivery (server, DynamoDB Local) | load (start, end) |`,
-  `|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
+  `| subscriptions (matching each change) | changes a second (asked, done; 503s sent again) | deliveries expected | received | duplicates | lost | deliveries a second | p50 | p99 | max | DynamoDB requests a delivery | CPU ms a delivery (server, DynamoDB Local) | API p50, p99 | load (start, end) |`,
+  `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
   ...all.map(
     (f) =>
-      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs} | ${f.load[0]}, ${f.load[1]} |`,
+      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs} | ${Math.round(f.api[0])} ms, ${Math.round(f.api[1])} ms | ${f.load[0]}, ${f.load[1]} |${f.hostile ? ` with 1 hanging and 100 refusing beside; work items once the 100 were deleted: ${f.workAfterDelete}` : ''}`,
+  ),
+  ...all.flatMap((f) =>
+    f.duplicatesTraced.map(
+      (d) =>
+        `duplicate ${d.webhookId} (subscription ${d.subscriptionId}): came at +${d.arrivals.join(', +')} ms; attempts recorded: ${d.attempts.join('; ') || 'none'}`,
+    ),
   ),
 ];

@@ -79,6 +79,8 @@ export interface Config {
   xrayDaemonAddress?: string;
   /** How long a webhook receiver has to answer (AGORA_WEBHOOK_TIMEOUT_MS; 15 s, the Standard Webhooks advice). */
   webhookTimeoutMs: number;
+  /** How long a first attempt waits at most before its delivery is left to its queue (AGORA_WEBHOOK_FIRST_ATTEMPT_MS; 2 s). */
+  webhookFirstAttemptMs: number;
 }
 
 export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' | 'CRITICAL';
@@ -173,6 +175,7 @@ export function readConfig(env: Env): Config {
     awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
     xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
     webhookTimeoutMs: Number(env.AGORA_WEBHOOK_TIMEOUT_MS) || 15_000,
+    webhookFirstAttemptMs: Number(env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS) || 2_000,
   };
 }
 

@@ -73,8 +73,18 @@ export async function postWebhook(
         'user-agent': 'Agora-Webhooks/1.0',
       },
     });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer in ${timeoutMs / 1000} s`)), timeoutMs);
+    let finished = false;
+    // A timer that fires late (a busy process) lets the loop read what already came first: an answer waiting on the
+    // socket is not counted as missing, and so not sent again.
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (!finished) req.destroy(new Error(`no answer in ${timeoutMs / 1000} s`));
+        }),
+      timeoutMs,
+    );
     const finish = (r: AttemptResult & { answer?: string }) => {
+      finished = true;
       clearTimeout(timer);
       resolve(done(r));
     };

@@ -6,6 +6,7 @@ import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
 import {
+  claimQueue,
   closeQueue,
   type Delivery,
   dueQueues,
@@ -17,9 +18,9 @@ import {
   type Queue,
   queuedDeliveries,
   recordAttempts,
+  requeue,
   rescheduleQueue,
   type Settled,
-  stillQueued,
 } from '#store/deliveries.ts';
 import {
   activeSubscriptions,
@@ -54,11 +55,10 @@ const QUEUE_WRITES = 8;
 /** Queues the sweep works on at once (all it takes per run: one receiver's hang holds no other's), and per queue. */
 const PARALLEL_QUEUES = 100;
 const QUEUE_PAGE = 100;
-/**
- * A first attempt waits this long at most (the retries, from the queue, the configured 15 s): a batch is never held
- * longer by one slow receiver, and one that does not answer within it has its deliveries sent from its queue.
- */
-const FIRST_ATTEMPT_TIMEOUT_MS = 2_000;
+/** A sweep sends one queue's deliveries for this long at most, then leaves the rest to its next run. */
+const DRAIN_BUDGET_MS = 30_000;
+/** A sweep holds a queue it took up this long past its budget and last answer (a second sweep leaves it alone). */
+const LEASE_MARGIN: Micros = 15_000_000;
 /** A queue is closed only once its last joiner is this old: the index shows a queued delivery within it (DESIGN §4). */
 const INDEX_SETTLE: Micros = 3_000_000;
 
@@ -91,15 +91,19 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
   const waiting = (d: { subscriptionId: string }) => queues.has(d.subscriptionId);
   await Promise.all([
     (async () => {
-      const { fresh, existing } = await putDeliveries(wanted.filter((d) => !waiting(d)));
-      // Handed twice by the stream: sent already, or (a first attempt cut short) still queued: the sweep sends those.
-      const leftBehind = existing.length ? await stillQueued(existing) : [];
+      const { fresh, existing } = await putDeliveries(
+        wanted.filter((d) => !waiting(d)),
+        false,
+      );
+      // Handed again by the stream (the batch that put them failed): sent already, or still pending: those join their
+      // queue and the sweep sends them.
+      const leftBehind = existing.length ? await requeue(existing) : [];
       await sendBatch(fresh, subscriptions, queues, now, new Set(leftBehind.map((d) => d.subscriptionId)));
     })(),
     (async () => {
       const queued = wanted.filter(waiting);
       if (!queued.length) return;
-      await putDeliveries(queued);
+      await putDeliveries(queued, true);
       await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) =>
         openQueue(id, now, now),
       );
@@ -126,6 +130,8 @@ async function sendBatch(
     chains.set(chain, [...(chains.get(chain) ?? []), d]);
   }
   const settled: Settled[] = [];
+  /** Deliveries not attempted (behind what waits): they join their subscription's queue with the attempts' writes. */
+  const skipped: Delivery[] = [];
   /** Subscriptions whose receiver failed in this batch: when their circuit tries again. */
   const opened = new Map<string, Micros>();
   const disabled = new Map<string, 'gone' | 'failing'>();
@@ -134,16 +140,19 @@ async function sendBatch(
       const subscription = subscriptions.get(d.subscriptionId);
       if (queues.has(d.subscriptionId) || opened.has(d.subscriptionId) || disabled.has(d.subscriptionId)) {
         joined.add(d.subscriptionId); // behind what waits: in order, sent by the sweep
+        skipped.push(d);
         continue;
       }
-      const result = await attempt(d, subscription, FIRST_ATTEMPT_TIMEOUT_MS);
+      // A first attempt waits 2 s at most (config: `webhookFirstAttemptMs`; the retries the full 15 s): a batch is
+      // never held longer by one slow receiver, and one that does not answer within it is sent from its queue.
+      const result = await attempt(d, subscription, config().webhookFirstAttemptMs);
       settled.push(result);
       const next = result.next;
       if (next.state === 'failed' && result.disable) disabled.set(d.subscriptionId, result.disable);
       if (next.state === 'pending') opened.set(d.subscriptionId, next.due ?? now);
     }
   });
-  const recorded = await recordAttempts(settled);
+  const recorded = await recordAttempts(settled, skipped);
   await afterAttempts(recorded, subscriptions, opened, disabled, now);
   await inParallel(
     [...joined].filter((id) => !opened.has(id)),
@@ -197,12 +206,21 @@ export async function sendDue(): Promise<{ due: number; delivered: number }> {
 async function drain(queue: Queue, subscription: SubscriptionRecord | undefined): Promise<number> {
   const now = requestNow();
   const id = queue.subscriptionId;
+  // Taken for longer than a drain can last: no other sweep sends its deliveries meanwhile.
+  const timeout = config().webhookTimeoutMs;
+  if (!(await claimQueue(queue, now + (DRAIN_BUDGET_MS + timeout) * 1000 + LEASE_MARGIN))) return 0;
   const waiting = await queuedDeliveries(id, QUEUE_PAGE);
   const settled: Settled[] = [];
   let stopped: Outcome | undefined;
   let disable: 'gone' | 'failing' | undefined;
+  let more = waiting.length === QUEUE_PAGE;
+  const started = performance.now();
   for (const d of waiting) {
-    const result = await attempt(d, subscription, config().webhookTimeoutMs);
+    if (performance.now() - started > DRAIN_BUDGET_MS) {
+      more = true; // the rest at the next run, the lease kept short
+      break;
+    }
+    const result = await attempt(d, subscription, timeout);
     settled.push(result);
     if (result.next.state === 'delivered') continue;
     if (result.next.state === 'failed' && subscription?.root.status !== 'active') continue; // emptied, one by one
@@ -219,7 +237,7 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   } else if (stopped?.state === 'pending') {
     await rescheduleQueue(id, stopped.due ?? now);
     if (subscription?.failingSince === undefined) await markFailing(id, now);
-  } else if (waiting.length === QUEUE_PAGE) await rescheduleQueue(id, now);
+  } else if (more) await rescheduleQueue(id, now);
   else if (await closeQueue(queue, now - INDEX_SETTLE)) {
     if (subscription?.failingSince !== undefined) await markHealthy(id);
   } else await rescheduleQueue(id, now + 1_000_000);
@@ -238,7 +256,7 @@ export async function ping(subscription: SubscriptionRecord): Promise<Delivery> 
     type: PING,
     body: JSON.stringify({ type: PING, timestamp, data: { id: subscription.root.id } }),
   };
-  const { fresh } = await putDeliveries([d]);
+  const { fresh } = await putDeliveries([d], false);
   const id = subscription.root.id;
   const [recorded] = await sendBatch(fresh, new Map([[id, subscription]]), await openQueues([id]), now, new Set());
   if (!recorded) return { ...d, state: 'pending', attempts: [], attemptCount: 0 };

@@ -99,11 +99,15 @@ async function transactChunk(writes: NonNullable<TransactWriteCommandInput['Tran
 }
 
 /**
- * New deliveries, each in its subscription's queue (pending, not attempted yet), 100 to a request; those there
- * already (the stream hands a change at least once) are left as they were and returned apart.
+ * New deliveries, pending, 100 to a request; those there already (the stream hands a change at least once) are left
+ * as they were and returned apart. `queued`: they join their subscription's queue at once (it is open: they wait
+ * behind what waits there); otherwise they are about to get their first attempt and stay OUT of the queue while it is
+ * under way (`recordAttempts` puts them in if it fails), so a retry sweep draining the queue meanwhile never sends one
+ * a second time.
  */
 export async function putDeliveries(
   ds: readonly Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>[],
+  queued: boolean,
 ): Promise<{ fresh: Delivery[]; existing: Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>[] }> {
   const TableName = tableName();
   const lost = await transactAll(
@@ -120,8 +124,7 @@ export async function putDeliveries(
           state: 'pending',
           attempts: [],
           attemptCount: 0,
-          GSI2PK: queuePartition(d.subscriptionId),
-          GSI2SK: d.position,
+          ...(queued && { GSI2PK: queuePartition(d.subscriptionId), GSI2SK: d.position }),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
@@ -133,21 +136,38 @@ export async function putDeliveries(
   };
 }
 
+/** A pending delivery joins its subscription's queue (where the sweep finds it). */
+const joinWrite = (TableName: string, d: Pick<Delivery, 'subscriptionId' | 'position'>) => ({
+  Update: {
+    TableName,
+    Key: deliveryKey(d),
+    UpdateExpression: 'SET GSI2PK = :q, GSI2SK = :sk',
+    ConditionExpression: '#state = :pending',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':q': queuePartition(d.subscriptionId), ':sk': d.position, ':pending': 'pending' },
+  },
+});
+
 /**
- * Records attempts, 100 to a request: delivered or failed for good (out of the queue), or still queued. Each holds on
- * the count of attempts read, so two senders that took the same delivery record it once; returns those recorded.
+ * Records attempts, 100 to a request: delivered or failed for good (out of the queue), or still pending (in its
+ * subscription's queue, where the sweep sends it). Each holds on the count of attempts read, so two senders that took
+ * the same delivery record it once; returns those recorded. `joining`: deliveries not attempted (their subscription's
+ * queue is open) join the queue in the same transactions.
  */
-export async function recordAttempts(settled: readonly Settled[]): Promise<Settled[]> {
+export async function recordAttempts(
+  settled: readonly Settled[],
+  joining: readonly Pick<Delivery, 'subscriptionId' | 'position'>[] = [],
+): Promise<Settled[]> {
   const TableName = tableName();
-  const lost = await transactAll(
-    settled.map(({ delivery: d, attempt, next }) => {
+  const lost = await transactAll([
+    ...settled.map(({ delivery: d, attempt, next }) => {
       const pending = next.state === 'pending';
       return {
         Update: {
           TableName,
           Key: deliveryKey(d),
           UpdateExpression: pending
-            ? `SET #state = :state, attempts = :attempts, attemptCount = :n${next.due === undefined ? ' REMOVE due' : ', due = :due'}`
+            ? `SET #state = :state, attempts = :attempts, attemptCount = :n, GSI2PK = :q, GSI2SK = :sk${next.due === undefined ? ' REMOVE due' : ', due = :due'}`
             : 'SET #state = :state, attempts = :attempts, attemptCount = :n REMOVE due, GSI2PK, GSI2SK',
           ConditionExpression: 'attemptCount = :was',
           ExpressionAttributeNames: { '#state': 'state' },
@@ -156,13 +176,26 @@ export async function recordAttempts(settled: readonly Settled[]): Promise<Settl
             ':attempts': [...d.attempts, attempt].slice(-KEPT_ATTEMPTS),
             ':n': d.attemptCount + 1,
             ':was': d.attemptCount,
+            ...(pending && { ':q': queuePartition(d.subscriptionId), ':sk': d.position }),
             ...(pending && next.due !== undefined && { ':due': next.due }),
           },
         },
       };
     }),
-  );
+    ...joining.map((d) => joinWrite(TableName, d)),
+  ]);
   return settled.filter((_, i) => !lost.has(i));
+}
+
+/**
+ * Deliveries found there already (the stream handed their change again: the batch that put them failed before it
+ * recorded their attempts): those still pending join their subscription's queue, whose sweep sends them (a first
+ * attempt cut short may have reached the receiver: the one duplicate a failure can make). Returns those.
+ */
+export async function requeue<D extends Pick<Delivery, 'subscriptionId' | 'position'>>(ds: readonly D[]): Promise<D[]> {
+  const TableName = tableName();
+  const lost = await transactAll(ds.map((d) => joinWrite(TableName, d)));
+  return ds.filter((_, i) => !lost.has(i));
 }
 
 /** Deliveries by key, read consistently (BatchGet, 100 keys a request); those not found are left out. */
@@ -186,11 +219,6 @@ export async function batchGet(wanted: readonly Record<string, unknown>[]): Prom
     }
   }
   return out;
-}
-
-/** Of deliveries found there already (handed twice), those still waiting in their queue. */
-export async function stillQueued(ds: readonly Pick<Delivery, 'subscriptionId' | 'position'>[]) {
-  return (await getDeliveries(ds)).filter((d) => d.state === 'pending');
 }
 
 /** A subscription's queue as the fan-out and the sweep read it. */
@@ -252,6 +280,33 @@ export async function rescheduleQueue(subscriptionId: string, due: Micros): Prom
       }),
     )
     .catch(ignoreLost);
+}
+
+/**
+ * A sweep takes the queue up: its due time moves to `until` if it is still the one read, so a second sweep under way
+ * at once (scheduled runs may overlap in AWS) neither finds it due nor takes it: one sender per queue. False when
+ * another took it first.
+ */
+export async function claimQueue(q: Queue, until: Micros): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: queueKey(q.subscriptionId),
+        UpdateExpression: 'SET due = :until, GSI2SK = :sk',
+        ConditionExpression: 'due = :was',
+        ExpressionAttributeValues: {
+          ':until': until,
+          ':sk': `${sortableUtc(until)}#${q.subscriptionId}`,
+          ':was': q.due,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
 }
 
 /**

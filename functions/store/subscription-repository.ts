@@ -107,6 +107,7 @@ export const subscriptionRepository: SubscriptionStore = {
       if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw tooMany();
       throw error;
     }
+    await activeChanged();
   },
 
   modify: (id, change) =>
@@ -129,6 +130,7 @@ export const subscriptionRepository: SubscriptionStore = {
           ExpressionAttributeValues: { ':rev': current.rev },
         }),
       );
+      await activeChanged();
       // Disabled: what waits in its queue is failed by the sweep's next run, not at the circuit's next try.
       if (current.root.status === 'active' && next.root.status !== 'active') await rescheduleQueue(id, 0);
       return next;
@@ -153,10 +155,32 @@ export const subscriptionRepository: SubscriptionStore = {
         ],
       }),
     );
+    await activeChanged();
   },
 };
 
-/** The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan). */
+/**
+ * The active subscriptions' version: counted up (and stamped) after every write that changes which subscriptions are
+ * active or what they ask for, before the write is answered. The fan-out reads this one small item per batch and
+ * Queries the list again only when it moved, instead of reading every subscription for every batch.
+ */
+const ACTIVE_VERSION = { PK: ACTIVE_SUBSCRIPTIONS, SK: '#VERSION' };
+/** The index shows a write within this long (DESIGN §4): a list read sooner after a change is not kept. */
+const INDEX_SETTLE_MS = 3_000;
+/** A kept list is read again after this long whatever the version says (a version write lost to a crash). */
+const KEPT_MS = 60_000;
+
+async function activeChanged(): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: ACTIVE_VERSION,
+      UpdateExpression: 'SET entity = :entity, changedAt = :now ADD version :one',
+      ExpressionAttributeValues: { ':entity': 'subscriptionsVersion', ':now': Date.now(), ':one': 1 },
+    }),
+  );
+}
+
 /** What the fan-out reads of a subscription (`owner`: its key, which alone hears of its drafts; absent before it was kept). */
 export interface ActiveSubscription {
   id: string;
@@ -164,23 +188,42 @@ export interface ActiveSubscription {
   owner?: string;
 }
 
+/** The list as last read, per table, with the version it was read at. */
+const kept = new Map<string, { version: number; readAt: number; list: ActiveSubscription[] }>();
+
+/**
+ * The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan), kept while
+ * their version (one consistent GetItem) stays the same.
+ */
 export async function activeSubscriptions(): Promise<ActiveSubscription[]> {
-  const out: ActiveSubscription[] = [];
+  const TableName = tableName();
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName, Key: ACTIVE_VERSION, ConsistentRead: true }),
+  );
+  const version = Number(Item?.version ?? 0);
+  const now = Date.now();
+  const known = kept.get(TableName);
+  if (known && known.version === version && now - known.readAt < KEPT_MS) return known.list;
+  const list: ActiveSubscription[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(
       new QueryCommand({
-        TableName: tableName(),
+        TableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': ACTIVE_SUBSCRIPTIONS },
+        ProjectionExpression: '#feed',
+        ExpressionAttributeNames: { '#feed': FEED_VIEW },
         ExclusiveStartKey,
       }),
     );
-    for (const i of page.Items ?? []) out.push(i[FEED_VIEW]);
+    for (const i of page.Items ?? []) list.push(i[FEED_VIEW]);
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  return out;
+  if (now - Number(Item?.changedAt ?? 0) > INDEX_SETTLE_MS) kept.set(TableName, { version, readAt: now, list });
+  else kept.delete(TableName);
+  return list;
 }
 
 /** A delivery failed: the subscription is failing since `now` unless it already was. */
@@ -212,6 +255,7 @@ export async function disableSubscription(id: string, reason: 'gone' | 'failing'
       ),
     )
     .catch(ignoreGone);
+  await activeChanged();
 }
 
 /** An update of a subscription that exists (a deleted one is left deleted). */

@@ -15,14 +15,16 @@ export interface Received {
   arrivedAt: number;
 }
 
-/** What the receiver answers a webhook: a status and headers, or `hang` (never answers). */
+/** What the receiver answers a webhook (at once, or when a promise says): a status and headers, or `hang` (never). */
 export type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /**
  * A real HTTP receiver on the loopback interface: it records every webhook and answers as `reply` says (by default
  * 204). Its URL is what a subscription points at.
  */
-export async function startReceiver(reply: (w: Received, seen: number) => Reply = () => ({ status: 204 })) {
+export async function startReceiver(
+  reply: (w: Received, seen: number) => Reply | Promise<Reply> = () => ({ status: 204 }),
+) {
   const received: Received[] = [];
   const seenById = new Map<string, number>();
   const hanging: ServerResponse[] = [];
@@ -42,12 +44,13 @@ export async function startReceiver(reply: (w: Received, seen: number) => Reply 
       const seen = (seenById.get(w.id) ?? 0) + 1;
       seenById.set(w.id, seen);
       received.push(w);
-      const r = reply(w, seen);
-      if (r === 'hang') {
-        hanging.push(res);
-        return;
-      }
-      res.writeHead(r.status, r.headers).end(r.body ?? '');
+      void Promise.resolve(reply(w, seen)).then((r) => {
+        if (r === 'hang') {
+          hanging.push(res);
+          return;
+        }
+        if (!res.destroyed) res.writeHead(r.status, r.headers).end(r.body ?? '');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TARGETS, type TargetPolicy } from '../../../functions/domain/webhooks/address.ts';
 import { postWebhook } from '../../../functions/runtime/webhook-sender.ts';
@@ -48,6 +49,37 @@ describe('the webhook sender', () => {
     const hung = await postWebhook(receiver.url, {}, '{}', LOCAL_TARGETS, 300);
     expect(hung.error).toMatch(/no answer in 0.3 s/);
     expect(hung.ms).toBeGreaterThanOrEqual(290);
+  });
+
+  it('reads an answer that came in time when its own process was too busy to see it before the deadline', async () => {
+    // A receiver in another process answers in 150 ms; this process is blocked past the 300 ms deadline meanwhile.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('node:http').createServer((q, s) => q.resume().on('end', () => setTimeout(() => s.writeHead(204).end(), 150))).listen(0, '127.0.0.1', function () { console.log(this.address().port) })",
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const childPort = await new Promise<string>((ok) =>
+        child.stdout!.once('data', (c: Buffer) => ok(String(c).trim())),
+      );
+      const sent = postWebhook(`http://127.0.0.1:${childPort}/hook`, {}, '{}', LOCAL_TARGETS, 300);
+      await new Promise((r) => setTimeout(r, 50)); // the request is on its way
+      // Busy (in the loop's check phase, so its timers run first when it comes back): the answer waits on the socket
+      // while the deadline passes.
+      await new Promise<void>((done) =>
+        setImmediate(() => {
+          const until = performance.now() + 1000;
+          while (performance.now() < until);
+          done();
+        }),
+      );
+      expect((await sent).status).toBe(204);
+    } finally {
+      child.kill();
+    }
   });
 
   it('refuses a scheme the policy does not allow without a request', async () => {

@@ -150,6 +150,7 @@ export const SETTINGS: Record<keyof Config, Rule> = {
     needs: { says: 'active tracing (TracingConfig)', ok: (fn) => fn.Properties.TracingConfig?.Mode === 'Active' },
   },
   webhookTimeoutMs: { by: 'cdk-optional', shape: NUMBER },
+  webhookFirstAttemptMs: { by: 'cdk-optional', shape: NUMBER },
 };
 
 /**

@@ -1,0 +1,130 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../../functions/runtime/config.ts';
+import { client } from '../../support/http.ts';
+import { createLot, patchAs } from '../../support/lots.ts';
+import { useService } from '../../support/service.ts';
+import { type Received, type Reply, startReceiver, useChangeStream } from '../../support/webhooks.ts';
+
+// A first attempt waits up to 90 s here (2 s in the service; an attempt never waits longer than the receivers' timeout,
+// so that too): the races below happen while one is under way, on a machine of any load.
+process.env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS = '90000';
+process.env.AGORA_WEBHOOK_TIMEOUT_MS = '90000';
+resetConfig();
+const service = useService({ changeStream: true });
+useChangeStream();
+const api = client(() => service.url);
+const BASE = '/api/0.1/subscriptions';
+afterAll(async () => {
+  await service.setClockOffset(0);
+  delete process.env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS;
+  delete process.env.AGORA_WEBHOOK_TIMEOUT_MS;
+  resetConfig();
+});
+
+async function until(done: () => boolean | Promise<boolean>, what: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function subscribe(url: string) {
+  const res = await api.post(BASE, { url, events: ['lot.*'] });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.data.id as string, token: res.body.access.token as string };
+}
+
+/** The subscription's deliveries of one object, as its owner lists them. */
+async function deliveriesOf(s: { id: string; token: string }, objectId: string): Promise<any[]> {
+  const listed = (await api.get(`${BASE}/${s.id}/deliveries`, { token: s.token })).body.data as any[];
+  return listed.filter((d) => d.body.data.id === objectId);
+}
+
+/** How many times each webhook came. */
+const copies = (received: readonly Received[]) =>
+  received.reduce((m, w) => m.set(w.id, (m.get(w.id) ?? 0) + 1), new Map<string, number>());
+
+describe('webhook exactly-once', () => {
+  it('never sends a delivery again from its queue while its first attempt is under way', async () => {
+    // The receiver holds the first webhook (lot Y's create) until told, and fails lot X's first one: X's failure opens
+    // the subscription's queue while Y's first attempt is still waiting for its answer.
+    let release!: () => void;
+    const held = new Promise<Reply>((r) => (release = () => r({ status: 204 })));
+    let first: string | undefined;
+    let failing: string | undefined;
+    const receiver = await startReceiver((w, seen) => {
+      first ??= w.id;
+      if (w.id === first && seen === 1) return held;
+      if (w.body.data.id === failing && seen === 1) return { status: 500 };
+      return { status: 204 };
+    });
+    try {
+      const s = await subscribe(receiver.url);
+      const y = await createLot(api);
+      await until(() => receiver.received.length === 1, "Y's first attempt");
+      const x = await createLot(api);
+      failing = x.id;
+      await until(
+        async () => (await deliveriesOf(s, x.id)).some((d) => d.attemptCount === 1 && d.state === 'pending'),
+        "X's failed first attempt",
+      );
+      // The queue is due (past the schedule's 5 s); the sweep drains it while Y's first attempt waits.
+      await service.setClockOffset(10 * 60_000);
+      await until(async () => {
+        await service.bot('webhooks');
+        return (await deliveriesOf(s, x.id)).some((d) => d.state === 'delivered');
+      }, 'X sent from the queue');
+      release();
+      await until(async () => (await deliveriesOf(s, y.id)).some((d) => d.state === 'delivered'), 'Y answered');
+      const came = copies(receiver.received);
+      const [yDelivery] = await deliveriesOf(s, y.id);
+      expect(came.get(yDelivery.id)).toBe(1); // sent once: the sweep left it to its first attempt
+      expect(yDelivery.attemptCount).toBe(1);
+      const [xDelivery] = await deliveriesOf(s, x.id);
+      expect(came.get(xDelivery.id)).toBe(2); // failed (500), then sent again: the one retry a failure asks
+    } finally {
+      release();
+      await service.setClockOffset(0);
+      await receiver.close();
+    }
+  }, 180_000);
+
+  it('lets one sweep at a time send a queue, when two run at once', async () => {
+    // The first webhook fails (the queue opens); what follows waits behind it; the answers then take 200 ms each, so
+    // two sweeps started together are both under way while the queue is sent.
+    let first: string | undefined;
+    const receiver = await startReceiver(async (w, seen) => {
+      first ??= w.id;
+      if (w.id === first && seen === 1) return { status: 500 };
+      await new Promise((r) => setTimeout(r, 200));
+      return { status: 204 };
+    });
+    try {
+      const s = await subscribe(receiver.url);
+      const lot = await createLot(api);
+      await until(
+        async () => (await deliveriesOf(s, lot.id)).some((d) => d.attemptCount === 1 && d.state === 'pending'),
+        'the failed first attempt',
+      );
+      for (const change of [{ status: 'pending' }, { description: 'two' }, { description: 'three' }]) {
+        const res = await patchAs(api, lot, 'owner', change);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      }
+      await until(async () => (await deliveriesOf(s, lot.id)).length === 4, 'the changes queued behind it');
+      await service.setClockOffset(10 * 60_000);
+      await Promise.all([service.bot('webhooks'), service.bot('webhooks')]);
+      await until(async () => {
+        await service.bot('webhooks');
+        return (await deliveriesOf(s, lot.id)).every((d) => d.state === 'delivered');
+      }, 'the queue sent');
+      const came = copies(receiver.received);
+      // The failed one twice (its retry); every other once, in seq order.
+      expect([...came.values()].sort()).toEqual([1, 1, 1, 2]);
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 1, 2, 3, 4]);
+    } finally {
+      await service.setClockOffset(0);
+      await receiver.close();
+    }
+  }, 180_000);
+});
