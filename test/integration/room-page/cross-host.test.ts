@@ -9,7 +9,7 @@ import { clockOf } from '../../support/auctions.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { insiderInRoom } from '../room/room-helpers.ts';
-import { enterAsBidder, english, landleaseRoom, launch, openPage, type RoomPage } from './browser.ts';
+import { AHEAD, enterAsBidder, english, landleaseRoom, launch, openPage, type RoomPage, startSoon } from './browser.ts';
 import { pageHost } from './page-host.ts';
 
 /**
@@ -115,7 +115,7 @@ describe('the room page with its WebSocket on another host', { timeout: 120_000 
   });
 
   it('the command-line observer follows a whole auction through the broadcast the page names', async () => {
-    const a = await landleaseRoom({ api, clock, service }, 60, 30_000);
+    const a = await landleaseRoom({ api, clock, service }, 60, AHEAD);
     const bidder = await RoomClient.open(RoomClient.url(service.url, a.id, a.links[0]));
     // The observer first (a line once it has the room), then the bid: its change comes through the broadcast.
     const cli = spawn('npx', ['tsx', 'bin/room.ts', 'observe', a.auction.auctionUrl], {
@@ -132,6 +132,7 @@ describe('the room page with its WebSocket on another host', { timeout: 120_000 
     });
     const exited = new Promise<number>((done) => cli.on('close', (code) => done(code ?? 1)));
     await expect.poll(() => out.includes('\n'), { timeout: 90_000 }).toBe(true);
+    await startSoon(clock, a.auction); // the room opens once the observer has it, however slow its start
     const round1 = await bidder.roomWhere(
       (r) => r.document.stages[r.document.currentStage - r.document.stagesFrom]?.name === 'round_1',
     );

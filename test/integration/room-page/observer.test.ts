@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRooms, RoomClient, type RoomUpdate } from '../../../client/room-client.ts';
 import { localEventApi } from '../../../lib/local/room-server.ts';
 import { stageOf } from '../room/room-helpers.ts';
-import { english, landleaseRoom, useRoomBrowser } from './browser.ts';
+import { AHEAD, english, landleaseRoom, startSoon, useRoomBrowser } from './browser.ts';
 
 /**
  * The room page's observers watch through the broadcast (AppSync Events' protocol; here its stand-in,
@@ -76,7 +76,7 @@ const publicPart = ({ document, ...rest }: RoomUpdate) => {
 describe('an observer on the room page, through the broadcast', { timeout: 240_000 }, () => {
   it('follows a whole auction change by change and ends with the document a bidder has', async () => {
     const published: number[] = [];
-    const a = await landleaseRoom({ api, clock, service }, 60, 12_000);
+    const a = await landleaseRoom({ api, clock, service }, 60, AHEAD);
     const stop = localEventApi()!.onPublish((channel, event) => {
       if (channel === `/rooms/${a.id}`) published.push(JSON.parse(event).document.version);
     });
@@ -87,6 +87,8 @@ describe('an observer on the room page, through the broadcast', { timeout: 240_0
       expect(await observer.page.textContent('#role')).toBe('An observer');
       expect(localEventApi()!.subscriptions()).toBeGreaterThan(0);
       const first = Number(await observer.page.getAttribute('#room', 'data-version'));
+      // Everyone in first, however slow the machine; then the room opens (round 1 lasts seconds at 60 times).
+      await startSoon(clock, a.auction);
 
       // Round 1: bidder 1 takes the round's amount; round 2: bidder 2 one step more; round 3: nobody, the end.
       const round1 = stageOf(await bidder1.roomWhere((r) => stageOf(r)?.name === 'round_1'));
@@ -131,7 +133,8 @@ describe('an observer on the room page, through the broadcast', { timeout: 240_0
   });
 
   it('reads the room again past a gap: a change it never got is not skipped', async () => {
-    const a = await landleaseRoom({ api, clock, service }, 60, 20_000);
+    // Planned minutes ahead: nothing of the room changes while the test makes and heals its gap.
+    const a = await landleaseRoom({ api, clock, service }, 60, AHEAD);
     const observer = await watchPage(a.auction.auctionUrl);
     await english(observer.page);
     await observer.page.waitForFunction(() => document.querySelectorAll('#stages li').length > 0);
