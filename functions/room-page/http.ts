@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { linkSchemeOf, ROOM_LINKS } from '#domain/auctions/room-links.ts';
 import type { AuctionTypeName } from '#domain/auctions/catalog.ts';
+import { LOCAL_OBSERVERS_KEY } from './local-observers-key.ts';
 
 /**
  * What the room page's handlers share: the auction type a path names (`/insider-auctions/<id>` is dgfInsider,
@@ -45,9 +46,6 @@ export interface Observers {
   host?: string;
   apiKey: string;
 }
-
-/** The key of the local stand-in of the broadcast (lib/local/event-api.ts): anyone may watch with it, never publish. */
-export const LOCAL_OBSERVERS_KEY = 'da2-localobserverskey0000000';
 
 /**
  * The observers' broadcast of the page's configuration (runtime/config.ts `observers`, AGORA_ROOM_EVENTS: a ws(s) URL

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { LOCAL_OBSERVERS_KEY } from '../../functions/room-page/http.ts';
+import { LOCAL_OBSERVERS_KEY } from '../../functions/room-page/local-observers-key.ts';
 import { ROOM_NAMESPACE } from '../../functions/room/lambdas.ts';
 
 /**

@@ -256,6 +256,14 @@ async function localOnly(
     );
     return true;
   }
+  const stopped = /^\/_local\/room\/timers\/([^/]+)$/.exec(url.pathname);
+  if (stopped && method === 'DELETE' && ownRoom) {
+    // A room's execution stopped (a test of what happens when a room never posts its results): 204, or 404 if none.
+    const found = ownRoom.stopTimer(decodeURIComponent(stopped[1]));
+    if (found) send(res, 204, {}, '');
+    else refuse(res, 404, 'auction_id', 'No pending room timer for this auction');
+    return true;
+  }
   if (url.pathname === '/_local/clock' && method === 'GET') {
     sendClock(res, (await runtimeConfig()).localRuntime()?.clockOffsetMs ?? 0);
     return true;

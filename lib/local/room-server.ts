@@ -176,6 +176,8 @@ export interface RoomServer {
    * opened minutes late, its pages showing no stage change meanwhile).
    */
   clockMoved(): void;
+  /** Drops the pending timer of an auction's room, as a failed execution stops it: the room runs no stage on its own. */
+  stopTimer(auctionId: string): boolean;
   /** The observers' broadcast stand-in. */
   events: EventApiStandIn;
   close(): void;
@@ -385,6 +387,13 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
     timers: () => [...timers.values()].map(({ order }) => order),
     clockMoved() {
       for (const { order } of [...timers.values()]) void arm(order);
+    },
+    stopTimer(auctionId) {
+      const pending = timers.get(auctionId);
+      if (!pending) return false;
+      clearTimeout(pending.timer);
+      timers.delete(auctionId);
+      return true;
     },
     events,
     close() {

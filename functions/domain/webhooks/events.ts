@@ -78,11 +78,13 @@ const isKind = (k: unknown): k is ObjectKind => isOneOf(OBJECT_KINDS, k);
 export function changeOfItem(item: JsonRecord): ObjectChange | undefined {
   if (item.entity !== 'revision' || !isKind(item.objectKind)) return undefined;
   // The id is the key's (`REV#<KIND>#<id>`) and the date the revision's: revisions stored before carry both apart too.
+  const { revision } = item;
+  const revisionDate = revision && typeof revision === 'object' && 'date' in revision ? revision.date : undefined;
   return {
     kind: item.objectKind,
     id: String(item.objectId ?? String(item.PK).split('#')[2]),
     seq: Number(item.seq),
-    dateModified: String(item.dateModified ?? (item.revision as { date?: unknown } | undefined)?.date),
+    dateModified: String(item.dateModified ?? revisionDate),
     ...(typeof item.status === 'string' && { status: item.status }),
     ...(typeof item.draftOf === 'string' && { draftOf: item.draftOf }),
   };

@@ -58,7 +58,13 @@ describe('next_check', () => {
     expect(Date.parse(scheduled.next_check) - Date.parse(scheduled.auctionPeriod.startDate)).toBe(END);
     expect((await listed(INSIDER, id))?.next_check).toBe(scheduled.next_check);
 
-    // No results by then: the auction starts again after that end, as upstream's shouldStartAfter moved on.
+    // No results by then (its room stopped: the local room's timers follow the clock, and would run it through now):
+    // the auction starts again after that end, as upstream's shouldStartAfter moved on.
+    const stop = await fetch(`${service.url}/_local/room/timers/${id}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(stop.status).toBe(204);
     await clock.passTo(scheduled.next_check);
     await service.bot('chronograph');
     const replanned = (await api.get(`${INSIDER}/${id}`)).body.data;

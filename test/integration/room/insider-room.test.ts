@@ -63,7 +63,8 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
     await atStage(observer, 'dutch_2');
     let dutch: any;
     for (let i = 0; i < 5 && dutch?.outcome !== 'accepted'; i++) {
-      const { amount } = stageOf(bidder1.room);
+      // Bidder 1's own document at a Dutch step (the observer's can come first after the skip).
+      const { amount } = stageOf(await bidder1.roomWhere((r) => stageOf(r)?.type === 'dutch'));
       dutch = await bidder1.ask({ action: 'bid', amount }, 'bid');
     }
     expect(dutch).toMatchObject({ outcome: 'accepted' });

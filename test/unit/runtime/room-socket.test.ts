@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cspOf, LOCAL_OBSERVERS_KEY, observersOf } from '../../../functions/room-page/http.ts';
+import { cspOf, observersOf } from '../../../functions/room-page/http.ts';
+import { LOCAL_OBSERVERS_KEY } from '../../../functions/room-page/local-observers-key.ts';
 import { readConfig, roomSocket } from '../../../functions/runtime/config.ts';
 
 describe('roomSocket (AGORA_ROOM_SOCKET): where the room page connects', () => {
