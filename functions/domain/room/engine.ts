@@ -273,18 +273,24 @@ export function publicDocument(state: RoomState, now: string): PublicRoomDocumen
   };
 }
 
-/** What only this bidder may see: their number and label, their own sealed or best bid, whether they may bid now. */
+/**
+ * What only this bidder may see: their number and label, their own sealed or best bid, whether they may bid now and
+ * in the next stage (a page whose clock passes into it before the next document arrives must not show it closed).
+ */
 export function bidderView(state: RoomState, bidderId: string, sealed: SealedBid | undefined, now: string): BidderView {
   const rules = rulesOf(state);
   const bidder = state.bidders.find((b) => b.bidId === bidderId);
   const own = [...state.bids].reverse().find((b) => b.bidderId === bidderId);
   const mine = sealed?.bidderId === bidderId && cents(sealed.amount) > 0 ? sealed : own;
+  const current = rules.current(state, instant(now));
+  const next = rules.stages(state).find((s) => s.index === current.index + 1);
   return {
     bidderId,
     bidderNumber: bidder?.number ?? 0,
     label: bidder ? labelOf(state, bidder) : '',
     ...(mine ? { ownBid: { amount: fromCents(cents(mine.amount)), date: mine.date } } : {}),
-    mayBid: bidder !== undefined && rules.mayBid(state, rules.current(state, instant(now)), bidderId),
+    mayBid: bidder !== undefined && rules.mayBid(state, current, bidderId),
+    mayBidNext: bidder !== undefined && next !== undefined && rules.mayBid(state, next, bidderId),
   };
 }
 

@@ -200,6 +200,8 @@ export interface BidderView {
   /** This bidder's own latest bid, including a sealed or best bid nobody else sees yet. */
   ownBid?: { amount: number; date: string };
   mayBid: boolean;
+  /** Whether they may bid in the stage after the current one, as the room stands now. */
+  mayBidNext: boolean;
 }
 
 export type BidOutcome =

@@ -541,6 +541,17 @@ function waitOf(doc, stage) {
   return '';
 }
 
+/**
+ * Whether this bidder may bid in `stage`: the document says so for the stage it was made in and the next one, as the
+ * page's clock may pass into that before the next document arrives (the Dutch winner would read "only the Dutch winner
+ * bids now" at the start of the best bid).
+ */
+function mayBidIn(doc, stage) {
+  if (!me || !stage) return false;
+  if (stage.index === doc.currentStage) return me.mayBid;
+  return stage.index === doc.currentStage + 1 && me.mayBidNext === true;
+}
+
 /** The bid controls the current stage allows this bidder, with the stage's rule in words. */
 function drawBidding(doc, stage) {
   $('bidding').hidden = !me;
@@ -551,7 +562,7 @@ function drawBidding(doc, stage) {
     proposal = undefined;
   }
   const type = stage?.type;
-  const open = me.mayBid && !doc.ended && !room.closed && BIDDING.includes(type);
+  const open = mayBidIn(doc, stage) && !doc.ended && !room.closed && BIDDING.includes(type);
   $('bid-rule').textContent = open ? ruleOf(doc, stage) : stage && !doc.ended && !room.closed ? waitOf(doc, stage) : '';
   $('bid-rule').hidden = $('bid-rule').textContent === '';
   $('own-bid').textContent = me.ownBid ? `${t('own')} ${money(me.ownBid.amount)} (${clock(me.ownBid.date)})` : '';

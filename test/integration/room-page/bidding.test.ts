@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { RoomClient } from '../../../client/room-client.ts';
 import { atStage as roomAt, linkOf } from '../room/room-helpers.ts';
@@ -31,6 +31,34 @@ const { service, api, clock, pages, browser, connect } = useRoomBrowser();
 const plainSpaces = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
 
 const landleaseRoom = (...args: LandleaseArgs) => landleaseRoomOf({ api, clock, service }, ...args);
+
+/**
+ * A route for a page's room socket that holds back every room document made in the best bid stage until released
+ * (bid answers pass): how many it held, and the release, which hands them over in order.
+ */
+function holdBestBid() {
+  const held: (() => void)[] = [];
+  let holding = true;
+  return {
+    route: (page: Page) =>
+      page.routeWebSocket(/\/room\?/, (ws: WebSocketRoute) => {
+        const server = ws.connectToServer();
+        ws.onMessage((message) => server.send(message));
+        server.onMessage((message) => {
+          const parsed = JSON.parse(String(message));
+          const doc = parsed.type === 'room' ? parsed.document : undefined;
+          if (holding && doc?.stages[doc.currentStage - doc.stagesFrom]?.type === 'bestbid')
+            held.push(() => ws.send(message));
+          else ws.send(message);
+        });
+      }),
+    held: () => held.length,
+    release: () => {
+      holding = false;
+      for (const send of held.splice(0)) send();
+    },
+  };
+}
 
 describe('bidding on the room page', { timeout: 180_000 }, () => {
   it('in a uk-UA page, "102000,00" bids 102 000,00 once shown back; ambiguous amounts are refused; far ones asked twice', async () => {
@@ -231,8 +259,11 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - AHEAD).toISOString());
     await service.bot('room');
     const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
+    // The Dutch winner's page is handed no document of the best bid until released: it must open the stage by its own
+    // clock, from the document before (as when that stage's document is late).
+    const bestBid = holdBestBid();
     const [en, uk] = await Promise.all([
-      enterAsBidder(browser(), service.url, links[0]),
+      enterAsBidder(browser(), service.url, links[0], { beforeEntering: bestBid.route }),
       enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA' }),
     ]);
     pages.push(en, uk);
@@ -299,6 +330,8 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     expect(await typeAmount(en.page, String(least - 0.01))).toBe(false);
     expect(await text(en.page, '#bid-answer')).toBe(`Too low: at least ${fmt(least)}`);
     expect(plainSpaces(await typeBid(en.page, least))).toBe(`Bid accepted: ${fmt(least)}`);
+    expect(bestBid.held()).toBeGreaterThan(0);
+    bestBid.release();
 
     // The end: the sealed winner and the Dutch winner marked; no countdown.
     await atEnd(en.page, 60_000, true);

@@ -77,14 +77,18 @@ export async function openPage(
   return { page, foreign, errors };
 }
 
-/** The participation link, followed as a bidder does: the terms, "I agree" (by keyboard), then the room page. */
+/**
+ * The participation link, followed as a bidder does: the terms, "I agree" (by keyboard), then the room page;
+ * `beforeEntering` runs on the terms page (to route the room's socket, say).
+ */
 export async function enterAsBidder(
   browser: Browser,
   serviceUrl: string,
   link: string,
-  options: Parameters<typeof openPage>[3] = {},
+  options: Parameters<typeof openPage>[3] & { beforeEntering?: (page: Page) => Promise<unknown> } = {},
 ): Promise<RoomPage> {
   const room = await openPage(browser, serviceUrl, link, options);
+  await options.beforeEntering?.(room.page);
   await room.page.focus('#agree');
   await room.page.keyboard.press('Enter');
   await room.page.waitForSelector('#room');

@@ -226,6 +226,20 @@ describe('dgfInsider room: the best bid and the announcement', () => {
     expect(bidderDocument(inBest, B2, undefined, BEST_AT).me.mayBid).toBe(false);
   });
 
+  it('tells the Dutch winner, before the best bid starts, that they will bid in it (a page may pass into it first)', () => {
+    const beforeBest = at(afterDutch, AFTER_SEALED, sealed);
+    expect(currentStage(beforeBest, AFTER_SEALED).type).toBe('pre-bestbid');
+    expect(bidderDocument(beforeBest, B1, undefined, AFTER_SEALED).me).toMatchObject({
+      mayBid: false,
+      mayBidNext: true,
+    });
+    expect(bidderDocument(beforeBest, B2, undefined, AFTER_SEALED).me).toMatchObject({
+      mayBid: false,
+      mayBidNext: false,
+    });
+    expect(bidderDocument(inBest, B1, undefined, BEST_AT).me.mayBidNext).toBe(false);
+  });
+
   it('keeps the latest best bid, hidden until its stage ends; -1 returns to the Dutch amount', () => {
     const best = accepted(inBest, B1, 970_000, BEST_AT);
     expect(JSON.stringify(publicDocument(best, BEST_AT).results)).not.toContain('970000');
