@@ -27,8 +27,39 @@ import { FEED_VIEW, keys } from './table-design.ts';
 export const SEND_BUDGET_MS = 1000;
 export const COMMIT_ALLOWANCE_MS = FEED_SETTLE_MS - SEND_BUDGET_MS;
 
-/** The newest stamp a page may show now: rows stamped later are held back until they settle. */
-const horizon = (): string => sortableUtc(requestNow() - config().feedSettleMs * 1000);
+/**
+ * The local runtime's stand-in for the one part of the bound AWS keeps and DynamoDB Local under load does not (a write
+ * it received is applied within COMMIT_ALLOWANCE_MS: a starved JVM took longer): the stamps of the writes sent and not
+ * yet answered, counted per stamp, so a page's horizon stays below the oldest. On globalThis (every bundle's copy of
+ * this module sees it); installed by the local gateway (`watchCommitsLocally`), never in Lambda.
+ */
+const COMMITS_UNDER_WAY = Symbol.for('agora.localCommitsUnderWay');
+const globals = globalThis as Record<symbol, Map<Micros, number> | undefined>;
+export function watchCommitsLocally(): void {
+  globals[COMMITS_UNDER_WAY] ??= new Map();
+}
+
+/** Runs `send` (an attempt that passed the budget) with its stamp among the commits under way, when they are watched. */
+export async function underWay<R>(stamp: Micros, send: () => Promise<R>): Promise<R> {
+  const commits = globals[COMMITS_UNDER_WAY];
+  if (!commits) return send();
+  commits.set(stamp, (commits.get(stamp) ?? 0) + 1);
+  try {
+    return await send();
+  } finally {
+    const left = (commits.get(stamp) ?? 1) - 1;
+    if (left > 0) commits.set(stamp, left);
+    else commits.delete(stamp);
+  }
+}
+
+/** The newest stamp a page may show now: rows stamped later are held back until they settle (and, watched, commit). */
+export const horizon = (): string => {
+  const settled = requestNow() - config().feedSettleMs * 1000;
+  const commits = globals[COMMITS_UNDER_WAY];
+  const oldest = commits?.size ? Math.min(...commits.keys()) : Number.POSITIVE_INFINITY;
+  return sortableUtc(Math.min(settled, oldest - 1));
+};
 
 /** A write refused because its stamp is older than the budget: nothing was sent, so nothing is stored. */
 export class LateWriteError extends NotStoredError {}
@@ -51,7 +82,7 @@ export async function sendStamped(command: PutCommand | TransactWriteCommand, st
       <A, R>(next: (args: A) => Promise<R>) =>
       (args: A) => {
         if (requestNow() - stamp > SEND_BUDGET_MS * 1000) throw new LateWriteError();
-        return next(args);
+        return underWay(stamp, () => next(args));
       };
     // After the SDK's retry middleware: once per attempt, right before it is sent.
     const options = { step: 'finalizeRequest', priority: 'low' } as const;
