@@ -11,12 +11,12 @@ import { REVISION_ENTITY } from '#store/table-design.ts';
  * message group per object) hands them in SQS messages (each body one stream record), fanned out to the subscriptions
  * and sent at once. A batch succeeds or fails whole (its deliveries are written together, so no partial batch
  * response): one that throws comes back from the queue, its objects' later changes behind it, and after 5 receives
- * goes to the dead-letter queue; a change handed twice makes
- * no second delivery (the delivery items are put once). Locally, lib/local/change-stream.ts reads DynamoDB Local's
+ * goes to the dead-letter queue; a change handed again makes no second delivery of what its first handling wrote
+ * (the delivery items are put once, after their first attempt). Locally, lib/local/change-stream.ts reads DynamoDB Local's
  * stream and calls this same handler.
  */
 export interface StreamMessages {
-  Records: { body: string }[];
+  Records: { body: string; attributes?: { ApproximateReceiveCount?: string } }[];
 }
 
 /**
@@ -43,6 +43,8 @@ export async function handler(
   event: StreamMessages,
 ): Promise<{ changes: number; deliveries: number; requests: number }> {
   const changes = event.Records.map((r) => changeOfRecord(r.body)).filter((c) => c !== undefined);
-  const { result, requests } = await countRequests(() => acceptChanges(changes));
+  // Received before (a handling failed): what that handling wrote is looked up, not sent a second time.
+  const handedBefore = event.Records.some((r) => Number(r.attributes?.ApproximateReceiveCount ?? 1) > 1);
+  const { result, requests } = await countRequests(() => acceptChanges(changes, handedBefore));
   return { changes: changes.length, deliveries: result, requests };
 }

@@ -14,13 +14,15 @@ import {
   openQueues,
   type Outcome,
   PING_PREFIX,
-  putDeliveries,
   type Queue,
+  queueDeliveries,
   queuedDeliveries,
   recordAttempts,
+  recordFirstAttempts,
   requeue,
   rescheduleQueue,
   type Settled,
+  storedDeliveries,
 } from '#store/deliveries.ts';
 import {
   activeSubscriptions,
@@ -69,9 +71,10 @@ const webhookIdOf = (subscriptionId: string, position: string) =>
 /**
  * Fans a batch of changes out to the subscriptions that ask for them and sends each at once, in order per object and
  * subscription: a change goes out only after the previous change of its object to that subscription was answered.
- * Returns the deliveries made.
+ * `handedBefore`: the batch came back (SQS's receive count above 1: an earlier handling failed), so some of its
+ * deliveries may be written already: those are not sent again here. Returns the deliveries made.
  */
-export async function acceptChanges(changes: readonly ObjectChange[]): Promise<number> {
+export async function acceptChanges(changes: readonly ObjectChange[], handedBefore = false): Promise<number> {
   if (!changes.length) return 0;
   const active = await activeSubscriptions();
   const now = requestNow();
@@ -91,19 +94,20 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
   const waiting = (d: { subscriptionId: string }) => queues.has(d.subscriptionId);
   await Promise.all([
     (async () => {
-      const { fresh, existing } = await putDeliveries(
-        wanted.filter((d) => !waiting(d)),
-        false,
-      );
-      // Handed again by the stream (the batch that put them failed): sent already, or still pending: those join their
-      // queue and the sweep sends them.
-      const leftBehind = existing.length ? await requeue(existing) : [];
+      const first = wanted.filter((d) => !waiting(d));
+      // Written by the handling that failed: sent already, or pending in their queue, whose sweep sends them (and,
+      // behind them, this batch's later deliveries to those subscriptions).
+      const written = handedBefore ? await storedDeliveries(first) : [];
+      const leftBehind = written.length ? await requeue(written) : [];
+      const fresh = first
+        .filter((d) => !written.includes(d))
+        .map((d) => ({ ...d, state: 'pending' as const, attempts: [], attemptCount: 0 }));
       await sendBatch(fresh, subscriptions, queues, now, new Set(leftBehind.map((d) => d.subscriptionId)));
     })(),
     (async () => {
       const queued = wanted.filter(waiting);
       if (!queued.length) return;
-      await putDeliveries(queued, true);
+      await queueDeliveries(queued);
       await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) =>
         openQueue(id, now, now),
       );
@@ -113,9 +117,10 @@ export async function acceptChanges(changes: readonly ObjectChange[]): Promise<n
 }
 
 /**
- * Sends fresh deliveries: each subscription's one object's in order, everything else in parallel. A subscription with
- * an open queue (its receiver failed), or whose receiver fails now, gets no attempt: its deliveries stay queued, the
- * queue is opened (or told more joined) and the sweep sends them on the circuit's schedule.
+ * Sends deliveries not written yet, then writes them with their attempts (store: `recordFirstAttempts`): each
+ * subscription's one object's in order, everything else in parallel. A subscription with an open queue (its receiver
+ * failed), or whose receiver fails now, gets no attempt: its deliveries are written into its queue, the queue is
+ * opened (or told more joined) and the sweep sends them on the circuit's schedule.
  */
 async function sendBatch(
   fresh: readonly Delivery[],
@@ -130,7 +135,7 @@ async function sendBatch(
     chains.set(chain, [...(chains.get(chain) ?? []), d]);
   }
   const settled: Settled[] = [];
-  /** Deliveries not attempted (behind what waits): they join their subscription's queue with the attempts' writes. */
+  /** Deliveries not attempted (behind what waits): written into their subscription's queue with the attempts. */
   const skipped: Delivery[] = [];
   /** Subscriptions whose receiver failed in this batch: when their circuit tries again. */
   const opened = new Map<string, Micros>();
@@ -152,7 +157,7 @@ async function sendBatch(
       if (next.state === 'pending') opened.set(d.subscriptionId, next.due ?? now);
     }
   });
-  const recorded = await recordAttempts(settled, skipped);
+  const recorded = await recordFirstAttempts(settled, skipped);
   await afterAttempts(recorded, subscriptions, opened, disabled, now);
   await inParallel(
     [...joined].filter((id) => !opened.has(id)),
@@ -256,8 +261,8 @@ export async function ping(subscription: SubscriptionRecord): Promise<Delivery> 
     type: PING,
     body: JSON.stringify({ type: PING, timestamp, data: { id: subscription.root.id } }),
   };
-  const { fresh } = await putDeliveries([d], false);
   const id = subscription.root.id;
+  const fresh = [{ ...d, state: 'pending' as const, attempts: [], attemptCount: 0 }];
   const [recorded] = await sendBatch(fresh, new Map([[id, subscription]]), await openQueues([id]), now, new Set());
   if (!recorded) return { ...d, state: 'pending', attempts: [], attemptCount: 0 };
   return {

@@ -98,42 +98,72 @@ async function transactChunk(writes: NonNullable<TransactWriteCommandInput['Tran
   return lost;
 }
 
-/**
- * New deliveries, pending, 100 to a request; those there already (the stream hands a change at least once) are left
- * as they were and returned apart. `queued`: they join their subscription's queue at once (it is open: they wait
- * behind what waits there); otherwise they are about to get their first attempt and stay OUT of the queue while it is
- * under way (`recordAttempts` puts them in if it fails), so a retry sweep draining the queue meanwhile never sends one
- * a second time.
- */
-export async function putDeliveries(
-  ds: readonly Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>[],
-  queued: boolean,
-): Promise<{ fresh: Delivery[]; existing: Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>[] }> {
+type NewDelivery = Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>;
+
+/** A delivery's whole item: in its subscription's queue while pending and `queued`. */
+const deliveryItem = (d: Delivery, queued: boolean) => ({
+  ...deliveryKey(d),
+  entity: 'delivery',
+  schemaVersion: SCHEMA_VERSION,
+  webhookId: d.webhookId,
+  type: d.type,
+  body: d.body,
+  state: d.state,
+  attempts: d.attempts,
+  attemptCount: d.attemptCount,
+  ...(d.due !== undefined && { due: d.due }),
+  ...(queued && { GSI2PK: queuePartition(d.subscriptionId), GSI2SK: d.position }),
+});
+
+/** Puts each item unless its delivery is there already (`attribute_not_exists`); returns the indexes written. */
+async function putNew(items: readonly Record<string, unknown>[]): Promise<Set<number>> {
   const TableName = tableName();
   const lost = await transactAll(
-    ds.map((d) => ({
-      Put: {
-        TableName,
-        Item: {
-          ...deliveryKey(d),
-          entity: 'delivery',
-          schemaVersion: SCHEMA_VERSION,
-          webhookId: d.webhookId,
-          type: d.type,
-          body: d.body,
-          state: 'pending',
-          attempts: [],
-          attemptCount: 0,
-          ...(queued && { GSI2PK: queuePartition(d.subscriptionId), GSI2SK: d.position }),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    })),
+    items.map((Item) => ({ Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
   );
-  return {
-    fresh: ds.filter((_, i) => !lost.has(i)).map((d) => ({ ...d, state: 'pending', attempts: [], attemptCount: 0 })),
-    existing: ds.filter((_, i) => lost.has(i)),
-  };
+  return new Set(items.flatMap((_, i) => (lost.has(i) ? [] : [i])));
+}
+
+/**
+ * New deliveries for a subscription whose queue is open: pending, in the queue (behind what waits there), 100 to a
+ * request; one there already (the stream handed its change again) is left as it is.
+ */
+export async function queueDeliveries(ds: readonly NewDelivery[]): Promise<void> {
+  await putNew(ds.map((d) => deliveryItem({ ...d, state: 'pending', attempts: [], attemptCount: 0 }, true)));
+}
+
+/**
+ * The first attempts of a batch, recorded with their deliveries, one put each (100 to a request): a delivery is
+ * written once it has been sent, never before, so a retry sweep never finds one under way. Delivered or failed for
+ * good (outside the queue), or pending (in its subscription's queue, where the sweep sends it). `queued`: deliveries
+ * not attempted (behind what waits for their subscription) go into the queue in the same requests. A delivery there
+ * already (written by an earlier handling of its change) is left as it is; returns the attempts recorded.
+ */
+export async function recordFirstAttempts(settled: readonly Settled[], queued: readonly NewDelivery[] = []) {
+  const written = await putNew([
+    ...settled.map(({ delivery: d, attempt, next }) =>
+      deliveryItem(
+        {
+          ...d,
+          state: next.state,
+          attempts: [attempt],
+          attemptCount: 1,
+          ...(next.state === 'pending' && next.due !== undefined && { due: next.due }),
+        },
+        next.state === 'pending',
+      ),
+    ),
+    ...queued.map((d) => deliveryItem({ ...d, state: 'pending', attempts: [], attemptCount: 0 }, true)),
+  ]);
+  return settled.filter((_, i) => written.has(i));
+}
+
+/** Those of these deliveries written already (read consistently, keys only, 100 a request). */
+export async function storedDeliveries<D extends Pick<Delivery, 'subscriptionId' | 'position'>>(
+  ds: readonly D[],
+): Promise<D[]> {
+  const found = new Set((await batchGet(ds.map(deliveryKey), 'PK, SK')).map((i) => `${i.PK}|${i.SK}`));
+  return ds.filter((d) => found.has(`${deliveryKey(d).PK}|${d.position}`));
 }
 
 /** A pending delivery joins its subscription's queue (where the sweep finds it). */
@@ -149,15 +179,11 @@ const joinWrite = (TableName: string, d: Pick<Delivery, 'subscriptionId' | 'posi
 });
 
 /**
- * Records attempts, 100 to a request: delivered or failed for good (out of the queue), or still pending (in its
- * subscription's queue, where the sweep sends it). Each holds on the count of attempts read, so two senders that took
- * the same delivery record it once; returns those recorded. `joining`: deliveries not attempted (their subscription's
- * queue is open) join the queue in the same transactions.
+ * Records the sweep's attempts of written deliveries, 100 to a request: delivered or failed for good (out of the
+ * queue), or still pending (in its subscription's queue). Each holds on the count of attempts read, so two senders
+ * that took the same delivery record it once; returns those recorded.
  */
-export async function recordAttempts(
-  settled: readonly Settled[],
-  joining: readonly Pick<Delivery, 'subscriptionId' | 'position'>[] = [],
-): Promise<Settled[]> {
+export async function recordAttempts(settled: readonly Settled[]): Promise<Settled[]> {
   const TableName = tableName();
   const lost = await transactAll([
     ...settled.map(({ delivery: d, attempt, next }) => {
@@ -182,15 +208,13 @@ export async function recordAttempts(
         },
       };
     }),
-    ...joining.map((d) => joinWrite(TableName, d)),
   ]);
   return settled.filter((_, i) => !lost.has(i));
 }
 
 /**
- * Deliveries found there already (the stream handed their change again: the batch that put them failed before it
- * recorded their attempts): those still pending join their subscription's queue, whose sweep sends them (a first
- * attempt cut short may have reached the receiver: the one duplicate a failure can make). Returns those.
+ * Deliveries written already by an earlier handling of their change (its batch failed after writing them): those
+ * still pending stay in (or join) their subscription's queue, whose sweep sends them, and are returned.
  */
 export async function requeue<D extends Pick<Delivery, 'subscriptionId' | 'position'>>(ds: readonly D[]): Promise<D[]> {
   const TableName = tableName();
@@ -205,14 +229,24 @@ async function getDeliveries(wanted: readonly Pick<Delivery, 'subscriptionId' | 
   return out;
 }
 
-/** Items by key, read consistently, 100 keys a request (what DynamoDB leaves unprocessed is asked again). */
-export async function batchGet(wanted: readonly Record<string, unknown>[]): Promise<Record<string, any>[]> {
+/**
+ * Items by key, read consistently, 100 keys a request (what DynamoDB leaves unprocessed is asked again); `projection`:
+ * only those attributes.
+ */
+export async function batchGet(
+  wanted: readonly Record<string, unknown>[],
+  projection?: string,
+): Promise<Record<string, any>[]> {
   const out: Record<string, any>[] = [];
   for (let at = 0; at < wanted.length; at += 100) {
     let Keys: Record<string, unknown>[] | undefined = wanted.slice(at, at + 100);
     while (Keys?.length) {
       const got: BatchGetCommandOutput = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys, ConsistentRead: true } } }),
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName()]: { Keys, ConsistentRead: true, ...(projection && { ProjectionExpression: projection }) },
+          },
+        }),
       );
       out.push(...(got.Responses?.[tableName()] ?? []));
       Keys = got.UnprocessedKeys?.[tableName()]?.Keys;

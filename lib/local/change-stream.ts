@@ -94,7 +94,11 @@ export function pipeRecord(record: _Record, streamArn: string) {
 }
 
 /** The SQS message the delivery Lambda gets for one pipe record, as Lambda's SQS event source hands it on. */
-export function queueMessage(record: object, queueArn = 'arn:aws:sqs:local:000000000000:WebhookChanges') {
+export function queueMessage(
+  record: object,
+  queueArn = 'arn:aws:sqs:local:000000000000:WebhookChanges',
+  receiveCount = 1,
+) {
   const body = JSON.stringify(record);
   const now = String(Date.now());
   return {
@@ -102,7 +106,7 @@ export function queueMessage(record: object, queueArn = 'arn:aws:sqs:local:00000
     receiptHandle: randomUUID(),
     body,
     attributes: {
-      ApproximateReceiveCount: '1',
+      ApproximateReceiveCount: String(receiveCount),
       SentTimestamp: now,
       SenderId: 'local',
       ApproximateFirstReceiveTimestamp: now,
@@ -164,7 +168,9 @@ export async function startChangeStream(options: {
       for (const g of groups) busy.add(g);
       running++;
       // Each record as the pipe writes it into the queue, each message as Lambda's SQS event source hands it on.
-      const records = { Records: batch.map((r) => queueMessage(pipeRecord(r, StreamArn))) };
+      const records = {
+        Records: batch.map((r) => queueMessage(pipeRecord(r, StreamArn), undefined, receives.get(r) ?? 1)),
+      };
       void invokeHandler(webhookDelivery.handler, records)
         .then((result: { changes: number; deliveries: number; requests: number }) => {
           totals.calls++;

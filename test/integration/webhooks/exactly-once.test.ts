@@ -1,5 +1,12 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { webhookDelivery } from '../../../functions/bots.ts';
 import { resetConfig } from '../../../functions/runtime/config.ts';
+import { documentClient, tableName } from '../../../functions/store/client.ts';
+import { keys } from '../../../functions/store/table-design.ts';
+import { queueMessage } from '../../../lib/local/change-stream.ts';
+import { invokeHandler } from '../../../lib/local/gateway.ts';
 import { client } from '../../support/http.ts';
 import { createLot, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
@@ -45,7 +52,35 @@ async function deliveriesOf(s: { id: string; token: string }, objectId: string):
 const copies = (received: readonly Received[]) =>
   received.reduce((m, w) => m.set(w.id, (m.get(w.id) ?? 0) + 1), new Map<string, number>());
 
+/** The SQS message of an object's change as the pipe puts it in the queue, received `receiveCount` times. */
+async function changeMessage(kind: string, id: string, seq: number, receiveCount: number) {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.revision(kind, id, seq), ConsistentRead: true }),
+  );
+  return queueMessage({ eventName: 'INSERT', dynamodb: { NewImage: marshall(Item!) } }, undefined, receiveCount);
+}
+
 describe('webhook exactly-once', () => {
+  it('sends nothing again when a batch comes back after its handling wrote its deliveries (receive count above 1)', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const s = await subscribe(receiver.url);
+      const lot = await createLot(api);
+      await until(async () => (await deliveriesOf(s, lot.id)).some((d) => d.state === 'delivered'), 'the create sent');
+      // The same change again, as SQS hands a batch whose handling failed after writing: looked up, not sent.
+      await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 1, 2)] });
+      expect(receiver.received.filter((w) => w.body.data.id === lot.id)).toHaveLength(1);
+      // Received for the first time, it is not looked up (the pipe puts a change in the queue once): the count is
+      // what tells the handler, and the delivery stays as its first handling wrote it.
+      await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 1, 1)] });
+      expect(receiver.received.filter((w) => w.body.data.id === lot.id)).toHaveLength(2);
+      const [delivery] = await deliveriesOf(s, lot.id);
+      expect(delivery).toMatchObject({ state: 'delivered', attemptCount: 1 });
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('never sends a delivery again from its queue while its first attempt is under way', async () => {
     // The receiver holds the first webhook (lot Y's create) until told, and fails lot X's first one: X's failure opens
     // the subscription's queue while Y's first attempt is still waiting for its answer.
