@@ -102,6 +102,8 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
     dynamoEndpoint: dynamo.endpoint,
     table,
     env: { AGORA_WEBHOOK_STATS_FILE: statsFile },
+    // WEBHOOK_PROFILE_DIR: the server under --cpu-prof, its profile written there when the bench ends.
+    profileDir: process.env.WEBHOOK_PROFILE_DIR,
   });
   const stop = () => {
     server.kill('SIGTERM');
@@ -348,8 +350,13 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
     console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
   }
   receiver.postMessage('close');
-  stop();
   process.removeListener('exit', stop);
+  if (process.env.WEBHOOK_PROFILE_DIR) {
+    // The profile is written as the server exits of itself (SIGINT), not when it is killed.
+    server.kill('SIGINT');
+    await new Promise((done) => server.once('exit', done));
+  }
+  stop();
   return figures;
 }
 

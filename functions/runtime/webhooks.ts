@@ -102,7 +102,8 @@ export async function acceptChanges(changes: readonly ObjectChange[], handedBefo
       const fresh = first
         .filter((d) => !written.includes(d))
         .map((d) => ({ ...d, state: 'pending' as const, attempts: [], attemptCount: 0 }));
-      await sendBatch(fresh, subscriptions, queues, now, new Set(leftBehind.map((d) => d.subscriptionId)));
+      const joined = new Set(leftBehind.map((d) => d.subscriptionId));
+      await sendBatch(fresh, subscriptions, queues, now, joined, !handedBefore);
     })(),
     (async () => {
       const queued = wanted.filter(waiting);
@@ -128,6 +129,7 @@ async function sendBatch(
   queues: Map<string, Queue>,
   now: Micros,
   joined: Set<string>,
+  firstHandling = false,
 ): Promise<Settled[]> {
   const chains = new Map<string, Delivery[]>();
   for (const d of fresh) {
@@ -157,7 +159,7 @@ async function sendBatch(
       if (next.state === 'pending') opened.set(d.subscriptionId, next.due ?? now);
     }
   });
-  const recorded = await recordFirstAttempts(settled, skipped);
+  const recorded = await recordFirstAttempts(settled, skipped, firstHandling);
   await afterAttempts(recorded, subscriptions, opened, disabled, now);
   await inParallel(
     [...joined].filter((id) => !opened.has(id)),

@@ -1,6 +1,7 @@
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  BatchWriteCommand,
   DeleteCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -124,6 +125,29 @@ async function putNew(items: readonly Record<string, unknown>[]): Promise<Set<nu
   return new Set(items.flatMap((_, i) => (lost.has(i) ? [] : [i])));
 }
 
+/** DynamoDB's most items a BatchWriteItem takes. */
+const BATCH_WRITE_ITEMS = 25;
+
+/**
+ * Puts items, 25 to a request, the requests of one call at once (what DynamoDB leaves unprocessed is sent again): no
+ * condition, for items nobody else writes. Half the write units of a transaction (which takes 2 per item).
+ */
+async function putAll(items: readonly Record<string, unknown>[]): Promise<void> {
+  const TableName = tableName();
+  const chunks: Record<string, unknown>[][] = [];
+  for (let at = 0; at < items.length; at += BATCH_WRITE_ITEMS) chunks.push(items.slice(at, at + BATCH_WRITE_ITEMS));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
+      for (let round = 0; requests.length; round++) {
+        if (round) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** round)));
+        const done = await documentClient().send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
+        requests = (done.UnprocessedItems?.[TableName] ?? []) as typeof requests;
+      }
+    }),
+  );
+}
+
 /**
  * New deliveries for a subscription whose queue is open: pending, in the queue (behind what waits there), 100 to a
  * request; one there already (the stream handed its change again) is left as it is.
@@ -138,9 +162,15 @@ export async function queueDeliveries(ds: readonly NewDelivery[]): Promise<void>
  * good (outside the queue), or pending (in its subscription's queue, where the sweep sends it). `queued`: deliveries
  * not attempted (behind what waits for their subscription) go into the queue in the same requests. A delivery there
  * already (written by an earlier handling of its change) is left as it is; returns the attempts recorded.
+ * `firstHandling`: the change was never handed before (its first receive: the pipe puts a change in the queue once),
+ * so nothing else writes these items: plain batch writes, no condition, half the write units.
  */
-export async function recordFirstAttempts(settled: readonly Settled[], queued: readonly NewDelivery[] = []) {
-  const written = await putNew([
+export async function recordFirstAttempts(
+  settled: readonly Settled[],
+  queued: readonly NewDelivery[] = [],
+  firstHandling = false,
+) {
+  const items = [
     ...settled.map(({ delivery: d, attempt, next }) =>
       deliveryItem(
         {
@@ -154,7 +184,12 @@ export async function recordFirstAttempts(settled: readonly Settled[], queued: r
       ),
     ),
     ...queued.map((d) => deliveryItem({ ...d, state: 'pending', attempts: [], attemptCount: 0 }, true)),
-  ]);
+  ];
+  if (firstHandling) {
+    await putAll(items);
+    return [...settled];
+  }
+  const written = await putNew(items);
   return settled.filter((_, i) => written.has(i));
 }
 
