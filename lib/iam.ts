@@ -27,7 +27,8 @@ export function justifyGrant(role: IRole | undefined, justification: GrantJustif
 /**
  * What each table access level (routes.ts `table`, bots.ts, lambdas.ts, AppFunction `access`) may do: the item actions
  * the code sends, on the table; Query on its indexes (the listing feeds, the bots' due work). No Scan (the migrations'
- * Lambda alone gets it), no stream reads (the pipe's role has those), no DescribeTable, no batch writes.
+ * Lambda alone gets it), no stream reads (the pipe's role has those), no DescribeTable, no batch writes (the webhook
+ * delivery Lambda alone gets BatchWriteItem).
  */
 export const TABLE_ACTIONS = {
   ro: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],

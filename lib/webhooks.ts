@@ -97,6 +97,8 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     access: 'rw',
     timeout: Duration.minutes(5),
   });
+  // A change's first receive writes its deliveries with plain batch writes (store/deliveries.ts `writeNew`).
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:BatchWriteItem'], resources: [table.tableArn] }));
   // A batch fails or succeeds as a whole (its deliveries are written together), so no partial batch responses; FIFO
   // takes no batching window.
   fn.addEventSource(new SqsEventSource(queue, { batchSize: 10 }));

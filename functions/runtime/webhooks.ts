@@ -108,7 +108,7 @@ export async function acceptChanges(changes: readonly ObjectChange[], handedBefo
     (async () => {
       const queued = wanted.filter(waiting);
       if (!queued.length) return;
-      await queueDeliveries(queued);
+      await queueDeliveries(queued, !handedBefore);
       await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) =>
         openQueue(id, now, now),
       );

@@ -149,21 +149,32 @@ async function putAll(items: readonly Record<string, unknown>[]): Promise<void> 
 }
 
 /**
- * New deliveries for a subscription whose queue is open: pending, in the queue (behind what waits there), 100 to a
- * request; one there already (the stream handed its change again) is left as it is.
+ * Writes new delivery items; returns the indexes written. `firstHandling`: their change was never handed before (its
+ * first receive: the FIFO queue deduplicates the pipe's records by `eventID`), so nothing else writes them: plain batch
+ * writes. Otherwise one there already (written by the handling that failed) is left as it is.
  */
-export async function queueDeliveries(ds: readonly NewDelivery[]): Promise<void> {
-  await putNew(ds.map((d) => deliveryItem({ ...d, state: 'pending', attempts: [], attemptCount: 0 }, true)));
+async function writeNew(items: readonly Record<string, unknown>[], firstHandling: boolean): Promise<Set<number>> {
+  if (!firstHandling) return putNew(items);
+  await putAll(items);
+  return new Set(items.keys());
 }
 
 /**
- * The first attempts of a batch, recorded with their deliveries, one put each (100 to a request): a delivery is
- * written once it has been sent, never before, so a retry sweep never finds one under way. Delivered or failed for
- * good (outside the queue), or pending (in its subscription's queue, where the sweep sends it). `queued`: deliveries
- * not attempted (behind what waits for their subscription) go into the queue in the same requests. A delivery there
- * already (written by an earlier handling of its change) is left as it is; returns the attempts recorded.
- * `firstHandling`: the change was never handed before (its first receive: the pipe puts a change in the queue once),
- * so nothing else writes these items: plain batch writes, no condition, half the write units.
+ * New deliveries for a subscription whose queue is open: pending, in the queue (behind what waits there); one there
+ * already (the stream handed its change again) is left as it is.
+ */
+export async function queueDeliveries(ds: readonly NewDelivery[], firstHandling = false): Promise<void> {
+  const items = ds.map((d) => deliveryItem({ ...d, state: 'pending', attempts: [], attemptCount: 0 }, true));
+  await writeNew(items, firstHandling);
+}
+
+/**
+ * The first attempts of a batch, recorded with their deliveries, one put each: a delivery is written once it has
+ * been sent, never before, so a retry sweep never finds one under way. Delivered or failed for good (outside the
+ * queue), or pending (in its subscription's queue, where the sweep sends it). `queued`: deliveries not attempted
+ * (behind what waits for their subscription) go into the queue in the same requests. A delivery there already
+ * (written by an earlier handling of its change) is left as it is; returns the attempts recorded. `firstHandling`: as
+ * `writeNew`.
  */
 export async function recordFirstAttempts(
   settled: readonly Settled[],
@@ -185,11 +196,7 @@ export async function recordFirstAttempts(
     ),
     ...queued.map((d) => deliveryItem({ ...d, state: 'pending', attempts: [], attemptCount: 0 }, true)),
   ];
-  if (firstHandling) {
-    await putAll(items);
-    return [...settled];
-  }
-  const written = await putNew(items);
+  const written = await writeNew(items, firstHandling);
   return settled.filter((_, i) => written.has(i));
 }
 
