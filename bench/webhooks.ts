@@ -46,6 +46,8 @@ export interface WebhookFigures {
   /** CPU of the server process (API, stream, deliveries) and of DynamoDB Local, per delivery. */
   serverCpuMs: number;
   dynamoCpuMs: number;
+  /** CPU of the bench's own process (the creates' client and the receivers' thread), per delivery. */
+  benchCpuMs: number;
   /** The machine's 1-minute load average at the start and end. */
   load: [number, number];
   /** Creates answered 503 (not stored, sent again). */
@@ -70,6 +72,11 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+/** CPU milliseconds this process has used, its threads included. */
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 /** A process and its children's ids (DynamoDB Local's JVM runs under a launcher). */
 function withChildren(pid: number | undefined): number[] {
@@ -216,7 +223,7 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
     const load0 = loadavg()[0]!;
     const total = rate * seconds;
     await new Promise((r) => setTimeout(r, 1500)); // the stats file of the run before is written
-    const [stats0, server0, dynamo0] = [stats(), cpuMs(server.pid), dynamoCpu()];
+    const [stats0, server0, dynamo0, bench0] = [stats(), cpuMs(server.pid), dynamoCpu(), ownCpuMs()];
     const started = Date.now();
     // At most 32 creates in flight: a server that cannot keep up lowers the rate done (reported), never refuses.
     const inFlight = new Set<Promise<void>>();
@@ -237,7 +244,7 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
       if (latencies.length !== last.count) last = { count: latencies.length, at: Date.now() };
       await new Promise((r) => setTimeout(r, 200));
     }
-    const [server1, dynamo1] = [cpuMs(server.pid), dynamoCpu()];
+    const [server1, dynamo1, bench1] = [cpuMs(server.pid), dynamoCpu(), ownCpuMs()];
     await new Promise((r) => setTimeout(r, 1500)); // the stats file is written every second
     const stats1 = stats();
     const drainedIn = (lastArrival - started) / 1000;
@@ -263,6 +270,7 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
       requestsPerDelivery: Math.round(((stats1.requests - stats0.requests) / Math.max(1, delivered)) * 1000) / 1000,
       serverCpuMs: Math.round(((server1 - server0) / Math.max(1, latencies.length)) * 100) / 100,
       dynamoCpuMs: Math.round(((dynamo1 - dynamo0) / Math.max(1, latencies.length)) * 100) / 100,
+      benchCpuMs: Math.round(((bench1 - bench0) / Math.max(1, latencies.length)) * 100) / 100,
       load: [Math.round(load0 * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],
       unavailable,
       api: [
@@ -361,11 +369,11 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
 }
 
 export const webhookLines = (all: WebhookFigures[]): string[] => [
-  `| subscriptions (matching each change) | changes a second (asked, done; 503s sent again) | deliveries expected | received | duplicates | lost | deliveries a second | p50 | p99 | max | DynamoDB requests a delivery | CPU ms a delivery (server, DynamoDB Local) | API p50, p99 | load (start, end) |`,
+  `| subscriptions (matching each change) | changes a second (asked, done; 503s sent again) | deliveries expected | received | duplicates | lost | deliveries a second | p50 | p99 | max | DynamoDB requests a delivery | CPU ms a delivery (server, DynamoDB Local, bench) | API p50, p99 | load (start, end) |`,
   `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
   ...all.map(
     (f) =>
-      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs} | ${Math.round(f.api[0])} ms, ${Math.round(f.api[1])} ms | ${f.load[0]}, ${f.load[1]} |${f.hostile ? ` with 1 hanging and 100 refusing beside; work items once the 100 were deleted: ${f.workAfterDelete}` : ''}`,
+      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs}, ${f.benchCpuMs} | ${Math.round(f.api[0])} ms, ${Math.round(f.api[1])} ms | ${f.load[0]}, ${f.load[1]} |${f.hostile ? ` with 1 hanging and 100 refusing beside; work items once the 100 were deleted: ${f.workAfterDelete}` : ''}`,
   ),
   ...all.flatMap((f) =>
     f.duplicatesTraced.map(

@@ -82,6 +82,9 @@ function lowLevelClient(options: { cacheMiddleware: boolean }): DynamoDBClient {
     }),
   );
   requestHandler ??= raw.config.requestHandler;
+  // The SDK's logger middleware builds a redacted copy of every input and output for the client's logger, which here is
+  // its no-op one: about 4 % of the server's CPU under the webhook bench (bench/PROFILE.md). Nothing logs through it.
+  raw.middlewareStack.remove('loggerMiddleware');
   // The tests record each call as its Lambda would make it (aws-calls.ts); in Lambda nothing is observed.
   if (!inLambda) observeClient(raw, 'DynamoDB');
   raw.middlewareStack.add(

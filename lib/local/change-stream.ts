@@ -37,7 +37,7 @@ export interface DeliveryStats {
 
 /** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
 const BATCH = 10;
-const CONCURRENCY = 4;
+const CONCURRENCY = 16;
 const RECEIVES = 5;
 /** While records come the stream is read this often (DynamoDB Streams allows 5 reads a second a shard). */
 const BUSY_INTERVAL_MS = 50;
