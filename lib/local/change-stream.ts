@@ -37,6 +37,10 @@ export interface DeliveryStats {
 
 /** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
 const BATCH = 10;
+/**
+ * Calls at once. AWS's FIFO event source scales with the message groups; with 4 here the deliveries fell a quarter
+ * behind the webhook bench's 100 changes a second (docs/bench.md), 32 only made the batches smaller.
+ */
 const CONCURRENCY = 16;
 const RECEIVES = 5;
 /** While records come the stream is read this often (DynamoDB Streams allows 5 reads a second a shard). */
