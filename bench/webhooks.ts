@@ -376,11 +376,9 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
   }
   receiver.postMessage('close');
   process.removeListener('exit', stop);
-  if (process.env.WEBHOOK_PROFILE_DIR) {
-    // The profile is written as the server exits of itself (SIGINT), not when it is killed.
-    server.kill('SIGINT');
-    await new Promise((done) => server.once('exit', done));
-  }
+  // The server stops its pipe before DynamoDB Local goes (and, profiled, writes its profile as it exits of itself).
+  server.kill('SIGINT');
+  await Promise.race([new Promise((done) => server.once('exit', done)), new Promise((r) => setTimeout(r, 15_000))]);
   stop();
   return figures;
 }
