@@ -40,15 +40,6 @@ function jarFolder(): string {
   return join(lib, dated);
 }
 
-/** Alive and not a zombie (an orphan's exit is reaped by whoever adopted it, maybe late). */
-function running(pid: number): boolean {
-  try {
-    return isAlive(pid) && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 /** Whether pid is a DynamoDB Local JVM (its command line names the jar and, when given, the data folder). */
 function isDynamoDbLocal(pid: number, dbPath?: string): boolean {
   try {
@@ -73,9 +64,9 @@ export async function stopOrphan(pidFile: string): Promise<number | undefined> {
   }
   rmSync(pidFile, { force: true });
   const { pid, dbPath } = recorded;
-  if (!Number.isInteger(pid) || !running(pid!) || !isDynamoDbLocal(pid!, dbPath)) return undefined;
+  if (!Number.isInteger(pid) || !isAlive(pid!) || !isDynamoDbLocal(pid!, dbPath)) return undefined;
   process.kill(pid!, 'SIGTERM');
-  for (let waited = 0; running(pid!); waited += 50) {
+  for (let waited = 0; isAlive(pid!); waited += 50) {
     if (waited === 3_000) process.kill(pid!, 'SIGKILL');
     if (waited > 10_000) throw new Error(`DynamoDB Local (pid ${pid}) left by a killed npm start does not stop`);
     await new Promise((r) => setTimeout(r, 50));

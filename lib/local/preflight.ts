@@ -67,12 +67,20 @@ export function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/**
+ * Whether a process runs. A zombie does not: one whose parent died is reaped by PID 1, and where PID 1 reaps nothing
+ * (some containers' init) a killed orphan stays a zombie, which signal 0 still reaches (Linux: its /proc state `Z`).
+ */
 export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux): signal 0 is all there is
   }
 };
 
