@@ -17,7 +17,7 @@ import { capacityMeter } from './capacity.ts';
  * route's own handler module in-process. Local-only extras (never in AWS): `POST /_local/bots/<name>` runs a bot
  * once, `PUT /_local/clock` shifts the request clock, `GET /_local/room` tells the room server's connections and pacing, `PUT|GET /_local/faults` sets and reports DynamoDB fault
  * injection (store/faults.ts, which the gateway installs: no bundle carries it), and each answer reports
- * `x-agora-dynamodb-requests`. The document
+ * `x-agora-dynamodb-requests` (the route handler's, not the authorizer's). The document
  * service's files live in a folder (AGORA_FILES_DIR, default `.agora/files`) and its `/api/docservice/get` route answers
  * their bytes itself where AWS redirects to S3.
  *
@@ -407,7 +407,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const { result, requests } = await countRequests(async () => {
     if (route.auth !== 'public') {
       const authorizer = await load('auth/authorizer');
-      const decision = await asLambda('auth/authorizer', async () => authorizer.handler(authorizerEvent(event)));
+      // Its own Lambda in AWS: its requests (a key lookup once its 10 s memo has passed) are not the route's count,
+      // which would then depend on when the memo expired (a measured scope's meter still sees them).
+      const { result: decision } = await countRequests(() =>
+        asLambda('auth/authorizer', async () => authorizer.handler(authorizerEvent(event))),
+      );
       if (!decision.isAuthorized) return { statusCode: 403, body: JSON.stringify({ message: 'Forbidden' }) };
       withAuthorizer(event, decision.context);
     }
