@@ -62,7 +62,9 @@ export interface WebhookFigures {
   api: [number, number];
   /** --hostile: the run with one hanging and 100 refusing subscriptions beside (else the one without). */
   hostile?: boolean;
-  /** --hostile: items on the webhooks' work index once the 100 were deleted (the hanging one's queue: 1). */
+  /** --hostile: how many refusing subscriptions were beside (WEBHOOK_REFUSING, default 100: one key's cap). */
+  refusing?: number;
+  /** --hostile: items on the webhooks' work index once the refusing ones were deleted (the hanging one's queue: 1). */
   workAfterDelete?: number;
 }
 
@@ -113,6 +115,7 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
   const seconds = Number(process.env.WEBHOOK_SECONDS ?? 10);
   const findLimit = process.env.WEBHOOK_FIND_LIMIT !== '0';
   const maxSteps = Number(process.env.WEBHOOK_MAX_STEPS ?? 3);
+  const refusingCount = Number(process.env.WEBHOOK_REFUSING ?? 100);
   const dynamo = await startDynamoDbLocal();
   const port = await freePort();
   const table = 'bench-webhooks';
@@ -340,10 +343,11 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
   const figures = [await run(rate)];
   console.log(webhookLines(figures).join('\n'));
   if (hostile) {
-    // Beside the healthy ones: one receiver that never answers, and one key's 100 whose connections are refused.
+    // Beside the healthy ones: one receiver that never answers, and one key's 100 (WEBHOOK_REFUSING) whose
+    // connections are refused.
     await post('/api/0.1/subscriptions', { url: `${hook}/hang`, events: ['lot.*'] }, 'broker');
     const refusing: { id: string; token: string }[] = [];
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < refusingCount; i++) {
       const made = await post(
         '/api/0.1/subscriptions',
         { url: 'http://127.0.0.1:9/refused', events: ['lot.*'] },
@@ -367,7 +371,7 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
         ExpressionAttributeValues: { ':pk': 'WORK#webhooks' },
       }),
     );
-    figures.push({ ...withThem, workAfterDelete: work.Items?.length ?? 0 });
+    figures.push({ ...withThem, refusing: refusingCount, workAfterDelete: work.Items?.length ?? 0 });
     console.log(webhookLines(figures.slice(-1)).slice(2).join('\n'));
   }
   for (let step = 1; !hostile && findLimit && step <= maxSteps && figures.at(-1)!.p99 <= 2000; step++) {
@@ -388,7 +392,7 @@ export const webhookLines = (all: WebhookFigures[]): string[] => [
   `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
   ...all.map(
     (f) =>
-      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate}; ${f.sustainedRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs}, ${f.benchCpuMs} | ${Math.round(f.api[0])} ms, ${Math.round(f.api[1])} ms | ${f.load[0]}, ${f.load[1]} |${f.hostile ? ` with 1 hanging and 100 refusing beside; work items once the 100 were deleted: ${f.workAfterDelete}` : ''}`,
+      `| ${f.subscriptions} (${f.matching}) | ${f.rate}, ${f.achievedRate}; ${f.unavailable} | ${f.expected} | ${f.received} | ${f.duplicates} | ${f.lost} | ${f.deliveryRate}; ${f.sustainedRate} | ${Math.round(f.p50)} ms | ${Math.round(f.p99)} ms | ${Math.round(f.max)} ms | ${f.requestsPerDelivery} | ${f.serverCpuMs}, ${f.dynamoCpuMs}, ${f.benchCpuMs} | ${Math.round(f.api[0])} ms, ${Math.round(f.api[1])} ms | ${f.load[0]}, ${f.load[1]} |${f.hostile ? ` with 1 hanging and ${f.refusing} refusing beside; work items once those were deleted: ${f.workAfterDelete}` : ''}`,
   ),
   ...all.flatMap((f) =>
     f.duplicatesTraced.map(
