@@ -60,7 +60,7 @@ export interface WebhookFigures {
   unavailable: number;
   /** The API's answers (creates, and with --hostile the PATCHes), p50 and p99 in ms. */
   api: [number, number];
-  /** --hostile: the run with one hanging and 100 refusing subscriptions beside (else the one without). */
+  /** --hostile: the run with one hanging and the refusing subscriptions beside (else the one without). */
   hostile?: boolean;
   /** --hostile: how many refusing subscriptions were beside (WEBHOOK_REFUSING, default 100: one key's cap). */
   refusing?: number;
