@@ -140,6 +140,8 @@ async function putAll(items: readonly Record<string, unknown>[]): Promise<void> 
     chunks.map(async (chunk) => {
       let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
       for (let round = 0; requests.length; round++) {
+        // Still throttled after 10 rounds (about 6 s): the batch fails and comes back, written then by transactions.
+        if (round === 10) throw new Error('webhook deliveries: batch writes left unprocessed');
         if (round) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** round)));
         const done = await documentClient().send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
         requests = (done.UnprocessedItems?.[TableName] ?? []) as typeof requests;
