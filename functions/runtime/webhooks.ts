@@ -145,7 +145,10 @@ async function sendBatch(
   await inParallel([...chains.values()], PARALLEL, async (chain) => {
     for (const d of chain) {
       const subscription = subscriptions.get(d.subscriptionId);
-      if (queues.has(d.subscriptionId) || opened.has(d.subscriptionId) || disabled.has(d.subscriptionId)) {
+      // `joined` holds from the start the subscriptions whose deliveries an earlier handling left pending: they wait
+      // in its queue, so this batch's later ones wait behind them even when that handling never opened the queue.
+      const id = d.subscriptionId;
+      if (queues.has(id) || joined.has(id) || opened.has(id) || disabled.has(id)) {
         joined.add(d.subscriptionId); // behind what waits: in order, sent by the sweep
         skipped.push(d);
         continue;

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../../../functions/bots.ts';
@@ -8,7 +8,7 @@ import { keys } from '../../../functions/store/table-design.ts';
 import { queueMessage } from '../../../lib/local/change-stream.ts';
 import { invokeHandler } from '../../../lib/local/gateway.ts';
 import { client } from '../../support/http.ts';
-import { createLot, patchAs } from '../../support/lots.ts';
+import { createLot, lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { type Received, type Reply, startReceiver, useChangeStream } from '../../support/webhooks.ts';
 
@@ -18,7 +18,7 @@ process.env.AGORA_WEBHOOK_FIRST_ATTEMPT_MS = '90000';
 process.env.AGORA_WEBHOOK_TIMEOUT_MS = '90000';
 resetConfig();
 const service = useService({ changeStream: true });
-useChangeStream();
+const stream = useChangeStream();
 const api = client(() => service.url);
 const BASE = '/api/0.1/subscriptions';
 afterAll(async () => {
@@ -57,7 +57,8 @@ async function changeMessage(kind: string, id: string, seq: number, receiveCount
   const { Item } = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: keys.revision(kind, id, seq), ConsistentRead: true }),
   );
-  return queueMessage({ eventName: 'INSERT', dynamodb: { NewImage: marshall(Item!) } }, undefined, receiveCount);
+  if (!Item) throw new Error(`no revision ${seq} of ${kind} ${id}`);
+  return queueMessage({ eventName: 'INSERT', dynamodb: { NewImage: marshall(Item) } }, undefined, receiveCount);
 }
 
 describe('webhook exactly-once', () => {
@@ -77,6 +78,42 @@ describe('webhook exactly-once', () => {
       const [delivery] = await deliveriesOf(s, lot.id);
       expect(delivery).toMatchObject({ state: 'delivered', attemptCount: 1 });
     } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('keeps a batch that comes back behind the deliveries its failed handling left pending, queue opened or not', async () => {
+    // The lot's first two changes are made before the subscription exists (the pipe has nothing for it), then handed by
+    // hand: the create's first attempt fails (503), its delivery pending in the queue.
+    const receiver = await startReceiver((w, seen) =>
+      w.body.data.seq === 1 && seen === 1 ? { status: 503 } : { status: 204 },
+    );
+    try {
+      const lot = await lotIn(api, 'pending'); // created (seq 1), then made pending (seq 2)
+      await stream.drained();
+      const s = await subscribe(receiver.url);
+      const create = await changeMessage('LOT', lot.id, 1, 1);
+      await invokeHandler(webhookDelivery.handler, { Records: [create] });
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1]);
+      // A handling that failed after writing its deliveries and before opening the queue leaves them pending with no
+      // queue item: as here, once it is removed.
+      await documentClient().send(
+        new DeleteCommand({ TableName: tableName(), Key: { PK: `HOOKQ#${s.id}`, SK: '#QUEUE' } }),
+      );
+      // The batch comes back with the lot's next change: that waits behind the create, it does not overtake it.
+      const again = [await changeMessage('LOT', lot.id, 1, 2), await changeMessage('LOT', lot.id, 2, 2)];
+      await invokeHandler(webhookDelivery.handler, { Records: again });
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1]);
+      expect((await deliveriesOf(s, lot.id)).map((d) => d.state)).toEqual(['pending', 'pending']);
+      // The queue is open again, and its sweep sends both in order.
+      await service.setClockOffset(10 * 60_000);
+      await until(async () => {
+        await service.bot('webhooks');
+        return (await deliveriesOf(s, lot.id)).every((d) => d.state === 'delivered');
+      }, 'both sent from the queue');
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 1, 2]);
+    } finally {
+      await service.setClockOffset(0);
       await receiver.close();
     }
   }, 60_000);
