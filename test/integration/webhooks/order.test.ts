@@ -1,4 +1,7 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient, tableName } from '../../../functions/store/client.ts';
+import { keys } from '../../../functions/store/table-design.ts';
 import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
 import { client } from '../../support/http.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
@@ -52,11 +55,43 @@ function arrivalOrder(received: readonly Received[]): Map<string, number[]> {
   return byObject;
 }
 
+/**
+ * How the deliveries of the objects that came out of order were sent: their items as stored (the listing shows the
+ * newest 100 only), with each attempt's time and answer, so a failure says which path sent what when.
+ */
+async function howSent(s: { id: string }, outOfOrder: [string, number[]][]): Promise<string> {
+  if (!outOfOrder.length) return '';
+  const ids = new Set(outOfOrder.map(([id]) => id));
+  const items: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, any> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.deliveries(s.id) },
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  const theirs = items
+    .map((i) => ({ ...JSON.parse(i.body).data, state: i.state, attempts: i.attempts }))
+    .filter((d) => ids.has(d.id));
+  return ` deliveries: ${JSON.stringify(theirs.map(({ id, seq, state, attempts }) => ({ id, seq, state, attempts })))}`;
+}
+
 describe('webhook order', () => {
   it('sends each object its changes in seq order on every subscription while writers change 50 objects at once', async () => {
     const receivers = await Promise.all(Array.from({ length: SUBSCRIPTIONS }, () => startReceiver()));
     try {
-      for (const r of receivers) expect((await api.post(BASE, { url: r.url, events: ['lot.*'] })).status).toBe(201);
+      const subscriptions: { id: string; token: string }[] = [];
+      for (const r of receivers) {
+        const made = await api.post(BASE, { url: r.url, events: ['lot.*'] });
+        expect(made.status).toBe(201);
+        subscriptions.push({ id: made.body.data.id, token: made.body.access.token });
+      }
       // Writers: every object created and made pending, then PATCHed again and again, all objects at once.
       await Promise.all(
         Array.from({ length: OBJECTS }, async (_, n) => {
@@ -68,11 +103,14 @@ describe('webhook order', () => {
       const expected = OBJECTS * (2 + PATCHES);
       for (const r of receivers)
         await until(() => new Set(r.received.map((w) => w.id)).size >= expected, `${expected} webhooks`);
-      for (const r of receivers) {
+      for (const [n, r] of receivers.entries()) {
         const order = arrivalOrder(r.received);
         expect(order.size).toBe(OBJECTS);
         const outOfOrder = [...order].filter(([, seqs]) => seqs.some((s, i) => i > 0 && s <= seqs[i - 1]!));
-        expect(outOfOrder, JSON.stringify(outOfOrder.slice(0, 3))).toEqual([]);
+        expect(
+          outOfOrder,
+          JSON.stringify(outOfOrder.slice(0, 3)) + (await howSent(subscriptions[n]!, outOfOrder)),
+        ).toEqual([]);
         for (const seqs of order.values()) expect(seqs).toEqual([1, 2, 3, 4, 5, 6]);
         // Retries included: an attempt again repeats its seq, never goes back to an older one.
         for (const id of order.keys()) {
