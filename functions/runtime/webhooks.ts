@@ -144,22 +144,22 @@ async function sendBatch(
   const disabled = new Map<string, 'gone' | 'failing'>();
   await inParallel([...chains.values()], PARALLEL, async (chain) => {
     for (const d of chain) {
-      const subscription = subscriptions.get(d.subscriptionId);
+      const id = d.subscriptionId;
       // `joined` holds from the start the subscriptions whose deliveries an earlier handling left pending: they wait
       // in its queue, so this batch's later ones wait behind them even when that handling never opened the queue.
-      const id = d.subscriptionId;
       if (queues.has(id) || joined.has(id) || opened.has(id) || disabled.has(id)) {
-        joined.add(d.subscriptionId); // behind what waits: in order, sent by the sweep
+        joined.add(id); // behind what waits: in order, sent by the sweep
         skipped.push(d);
         continue;
       }
+      const subscription = subscriptions.get(id);
       // A first attempt waits 2 s at most (config: `webhookFirstAttemptMs`; the retries the full 15 s): a batch is
       // never held longer by one slow receiver, and one that does not answer within it is sent from its queue.
       const result = await attempt(d, subscription, config().webhookFirstAttemptMs);
       settled.push(result);
       const next = result.next;
-      if (next.state === 'failed' && result.disable) disabled.set(d.subscriptionId, result.disable);
-      if (next.state === 'pending') opened.set(d.subscriptionId, next.due ?? now);
+      if (next.state === 'failed' && result.disable) disabled.set(id, result.disable);
+      if (next.state === 'pending') opened.set(id, next.due ?? now);
     }
   });
   const recorded = await recordFirstAttempts(settled, skipped, firstHandling);
