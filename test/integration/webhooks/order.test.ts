@@ -1,9 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
 import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
 import { client } from '../../support/http.ts';
+import { partition } from '../reliability/fuzz-support.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { type Received, startReceiver } from '../../support/webhooks.ts';
@@ -62,20 +61,7 @@ function arrivalOrder(received: readonly Received[]): Map<string, number[]> {
 async function howSent(s: { id: string }, outOfOrder: [string, number[]][]): Promise<string> {
   if (!outOfOrder.length) return '';
   const ids = new Set(outOfOrder.map(([id]) => id));
-  const items: Record<string, any>[] = [];
-  let ExclusiveStartKey: Record<string, any> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.deliveries(s.id) },
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = JSON.parse(await partition(keys.deliveries(s.id))) as Record<string, any>[];
   const theirs = items
     .map((i) => ({ ...JSON.parse(i.body).data, state: i.state, attempts: i.attempts }))
     .filter((d) => ids.has(d.id));
