@@ -109,9 +109,7 @@ export async function acceptChanges(changes: readonly ObjectChange[], handedBefo
       const queued = wanted.filter(waiting);
       if (!queued.length) return;
       await queueDeliveries(queued, !handedBefore);
-      await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) =>
-        openQueue(id, now, now),
-      );
+      await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) => openQueue(id, now));
     })(),
   ]);
   return wanted.length;
@@ -167,7 +165,7 @@ async function sendBatch(
   await inParallel(
     [...joined].filter((id) => !opened.has(id)),
     QUEUE_WRITES,
-    (id) => openQueue(id, now, now),
+    (id) => openQueue(id, now),
   );
   return recorded;
 }
@@ -183,7 +181,7 @@ async function afterAttempts(
   const delivered = new Set(recorded.filter((s) => s.next.state === 'delivered').map((s) => s.delivery.subscriptionId));
   await Promise.all([
     ...[...opened].map(async ([id, due]) => {
-      await openQueue(id, due, now);
+      await openQueue(id, due);
       if (subscriptions.get(id)?.failingSince === undefined) await markFailing(id, now);
     }),
     ...[...disabled].map(([id, reason]) => {

@@ -9,6 +9,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
+import { requestNow } from '#runtime/clock.ts';
 import type { Attempt, Delivery } from '#domain/webhooks/deliveries.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS } from './errors.ts';
@@ -324,9 +325,13 @@ export async function openQueues(subscriptionIds: readonly string[]): Promise<Ma
 
 /**
  * Deliveries joined (or stay in) the subscription's queue: it is opened, due at `due` unless it was open already
- * (then its schedule stands), and its generation moves so a sweep closing it meanwhile leaves it open.
+ * (then its schedule stands), and its generation moves so a sweep closing it meanwhile leaves it open. `lastQueued` is
+ * the time of this call, after the deliveries were written (never their batch's start, which under load can be seconds
+ * before: a sweep would then take the join as settled while the index did not show them yet, close the queue, and the
+ * subscription's next change would go out ahead of them).
  */
-export async function openQueue(subscriptionId: string, due: Micros, now: Micros): Promise<void> {
+export async function openQueue(subscriptionId: string, due: Micros): Promise<void> {
+  const now = requestNow();
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
@@ -435,7 +440,7 @@ export async function dueQueues(now: Micros, limit = 100): Promise<Queue[]> {
       },
     })),
   );
-  for (const id of new Set(legacy.map((d) => d.subscriptionId))) await openQueue(id, now, now);
+  for (const id of new Set(legacy.map((d) => d.subscriptionId))) await openQueue(id, now);
   // Still due once read (the index lags the table): another sweep may have taken it meanwhile.
   return found
     .filter((i) => i.entity === 'deliveryQueue')
@@ -507,7 +512,7 @@ export async function replayAfter(subscriptionId: string, after: string, now: Mi
       },
     })),
   );
-  if (items.length) await openQueue(subscriptionId, now, now);
+  if (items.length) await openQueue(subscriptionId, now);
   return {
     count: items.length,
     last: items.length ? String(items.at(-1)!.SK) : undefined,
