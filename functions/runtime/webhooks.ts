@@ -217,11 +217,11 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   // Taken for longer than a drain can last: no other sweep sends its deliveries meanwhile.
   const timeout = config().webhookTimeoutMs;
   if (!(await claimQueue(queue, now + (DRAIN_BUDGET_MS + timeout) * 1000 + LEASE_MARGIN))) return 0;
-  const waiting = await queuedDeliveries(id, QUEUE_PAGE);
+  const { waiting, more: beyond } = await queuedDeliveries(id, QUEUE_PAGE);
   const settled: Settled[] = [];
   let stopped: Outcome | undefined;
   let disable: 'gone' | 'failing' | undefined;
-  let more = waiting.length === QUEUE_PAGE;
+  let more = beyond;
   const started = performance.now();
   for (const d of waiting) {
     if (performance.now() - started > DRAIN_BUDGET_MS) {

@@ -449,8 +449,15 @@ export async function dueQueues(now: Micros, limit = 100): Promise<Queue[]> {
     .sort((a, b) => a.due - b.due);
 }
 
-/** The first `limit` deliveries waiting in a subscription's queue, in position (change) order. */
-export async function queuedDeliveries(subscriptionId: string, limit: number): Promise<Delivery[]> {
+/**
+ * The first `limit` deliveries waiting in a subscription's queue, in position (change) order; `more` when the index
+ * holds more than the page (counted on the index, not on what is still pending of it: a page of fewer pending ones
+ * than entries is not the queue's end).
+ */
+export async function queuedDeliveries(
+  subscriptionId: string,
+  limit: number,
+): Promise<{ waiting: Delivery[]; more: boolean }> {
   const page = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),
@@ -461,9 +468,10 @@ export async function queuedDeliveries(subscriptionId: string, limit: number): P
     }),
   );
   const wanted = (page.Items ?? []).map((i) => ({ subscriptionId, position: String(i.SK) }));
-  return (await getDeliveries(wanted))
+  const waiting = (await getDeliveries(wanted))
     .filter((d) => d.state === 'pending')
     .sort((a, b) => a.position.localeCompare(b.position));
+  return { waiting, more: page.LastEvaluatedKey !== undefined };
 }
 
 /** A subscription's newest deliveries first (at most `limit`). */
