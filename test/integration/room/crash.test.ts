@@ -156,8 +156,11 @@ describe('the auction room after a crash', { timeout: 180_000 }, () => {
     expect(awards.filter((x: any) => x.status === 'pending')).toEqual([
       expect.objectContaining({ bid_id: b2.id, value: expect.objectContaining({ amount: dutch.amount + 5000 }) }),
     ]);
-    const documents = (await api.get(`${url}/documents`)).body.data;
-    expect(documents.filter((d: any) => d.title === `audit_${a.id}.json`)).toHaveLength(1);
+    // The audit is filed after the results are posted (room/lifecycle.ts), so it may come a moment later: once.
+    const audits = async () =>
+      ((await api.get(`${url}/documents`)).body.data as any[]).filter((d) => d.title === `audit_${a.id}.json`);
+    await until(async () => (await audits()).length > 0);
+    expect(await audits()).toHaveLength(1);
   });
 
   it('keeps an English bid accepted before the server was killed mid round, and posts the results once', async () => {

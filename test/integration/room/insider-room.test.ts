@@ -112,8 +112,13 @@ describe('dgfInsider auction room over WebSocket', { timeout: 120_000 }, () => {
     expect(awards.find((x: any) => x.status === 'pending')).toMatchObject({ bid_id: a.b1.id, value: { amount: best } });
 
     // The audit document is on the auction: every stage and every bid the room saw, the refused ones too.
-    const documents = (await api.get(`${INSIDER}/${a.id}/documents`)).body.data;
-    const audit = documents.find((d: any) => d.title === `audit_${a.id}.json`);
+    // It is filed after the results and the names (room/lifecycle.ts): a moment later on a loaded machine.
+    let audit: any;
+    for (let i = 0; i < 240 && !audit; i++) {
+      const documents = (await api.get(`${INSIDER}/${a.id}/documents`)).body.data as any[];
+      audit = documents.find((d) => d.title === `audit_${a.id}.json`);
+      if (!audit) await new Promise((r) => setTimeout(r, 250));
+    }
     expect(audit).toMatchObject({ author: 'auction', format: 'application/json' });
     const file = await fetch(new URL(audit.url, service.url), {
       headers: { authorization: `Basic ${Buffer.from('broker:').toString('base64')}` },
