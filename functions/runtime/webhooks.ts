@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatKyiv, type Micros } from '#domain/kernel/time.ts';
+import { formatKyiv, type Micros, parseInstant } from '#domain/kernel/time.ts';
 import { AWS_TARGETS, LOCAL_TARGETS, type TargetPolicy } from '#domain/webhooks/address.ts';
 import { eventBody, eventType, hears, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
 import { verdict } from '#domain/webhooks/schedule.ts';
@@ -211,6 +211,14 @@ export async function sendDue(): Promise<{ due: number; delivered: number }> {
   return { due: due.length, delivered };
 }
 
+/**
+ * A queued change younger than the index's settle time: an earlier change of its object may still be on its way to
+ * the queue (a batch under way, a late stream record), and the queue is sent in position order, so the sweep leaves
+ * it for its next run rather than send it first (the order test saw seq 5 sent from the queue before seq 4 joined).
+ */
+const settling = (d: Delivery, now: Micros) =>
+  !d.position.startsWith(PING_PREFIX) && (parseInstant(d.position.split('#')[0]!) ?? 0) > now - INDEX_SETTLE;
+
 async function drain(queue: Queue, subscription: SubscriptionRecord | undefined): Promise<number> {
   const now = requestNow();
   const id = queue.subscriptionId;
@@ -226,6 +234,10 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   for (const d of waiting) {
     if (performance.now() - started > DRAIN_BUDGET_MS) {
       more = true; // the rest at the next run, the lease kept short
+      break;
+    }
+    if (subscription?.root.status === 'active' && settling(d, now)) {
+      more = true; // it and what follows at the next run, once an earlier change of its object had time to join
       break;
     }
     const result = await attempt(d, subscription, timeout);
