@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import { formatKyiv, type Micros, parseInstant } from '#domain/kernel/time.ts';
 import { AWS_TARGETS, LOCAL_TARGETS, type TargetPolicy } from '#domain/webhooks/address.ts';
-import { eventBody, eventType, hears, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
+import {
+  changeOfItem,
+  eventBody,
+  eventType,
+  hears,
+  matches,
+  type ObjectChange,
+  PING,
+  positionOf,
+} from '#domain/webhooks/events.ts';
+import { objectOf, type ObjectPlan, planObject } from '#domain/webhooks/order.ts';
 import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
@@ -10,6 +20,9 @@ import {
   closeQueue,
   type Delivery,
   dueQueues,
+  fanOutMarkKey,
+  fanOutMarks,
+  markFannedOut,
   openQueue,
   openQueues,
   type Outcome,
@@ -21,10 +34,12 @@ import {
   recordFirstAttempts,
   requeue,
   rescheduleQueue,
+  revisionsBetween,
   type Settled,
   storedDeliveries,
 } from '#store/deliveries.ts';
 import {
+  type ActiveSubscription,
   activeSubscriptions,
   disableSubscription,
   getSubscriptions,
@@ -69,14 +84,54 @@ const webhookIdOf = (subscriptionId: string, position: string) =>
   `msg_${createHash('sha256').update(`${subscriptionId}|${position}`).digest('base64url').slice(0, 27)}`;
 
 /**
- * Fans a batch of changes out to the subscriptions that ask for them and sends each at once, in order per object and
- * subscription: a change goes out only after the previous change of its object to that subscription was answered.
- * `handedBefore`: the batch came back (SQS's receive count above 1: an earlier handling failed), so some of its
- * deliveries may be written already: those are not sent again here. Returns the deliveries made.
+ * An object with no mark yet (older than the marks, or its first changes still on their way) has its missing changes
+ * read from the log this far back from the newest handed: a stream hands one object's records seconds apart at most,
+ * and what an older release handled before is found written (a careful handling) and not sent again.
  */
-export async function acceptChanges(changes: readonly ObjectChange[], handedBefore = false): Promise<number> {
+const UNMARKED_LOOKBACK: Micros = 5 * 60_000_000;
+
+/**
+ * Takes a batch of changes as the stream handed them and fans them out in each object's `seq` order: the batch's
+ * objects' marks (the last seq whose deliveries are written; read with the subscriptions' version, one request) drop
+ * what was handled already and say what is missing, which is read from the change log (a later change handed before
+ * an earlier one takes that one with it; the earlier one's own record then finds it handled). The marks move once the
+ * deliveries are written. `handedBefore`: the batch came back (SQS's receive count above 1: an earlier handling
+ * failed), so some of its deliveries may be written already: those are not sent again. Returns the deliveries made.
+ */
+export async function acceptChanges(handed: readonly ObjectChange[], handedBefore = false): Promise<number> {
+  if (!handed.length) return 0;
+  const byObject = new Map<string, ObjectChange[]>();
+  for (const c of handed) byObject.set(objectOf(c), [...(byObject.get(objectOf(c)) ?? []), c]);
+  const { list: active, also } = await activeSubscriptions([...byObject.values()].map((cs) => fanOutMarkKey(cs[0]!)));
+  const marks = fanOutMarks(also);
+  const plans = [...byObject].map(([key, cs]) => ({ plan: planObject(cs, marks.get(key)), marked: marks.has(key) }));
+  const fromLog = (await Promise.all(plans.map(({ plan, marked }) => missingChanges(plan, marked)))).flat();
+  const changes = [...plans.flatMap(({ plan }) => plan.take), ...fromLog];
   if (!changes.length) return 0;
-  const active = await activeSubscriptions();
+  // Changes read from the log may have been handled by an older release: written ones are looked up, as on a return.
+  const made = await fanOut(changes, active, handedBefore || fromLog.length > 0);
+  await markFannedOut(plans.flatMap(({ plan }) => plan.take.slice(-1)));
+  return made;
+}
+
+/** An object's changes missing from its batch (`plan.missing`), from its change log, those handed left out. */
+async function missingChanges(plan: ObjectPlan, marked: boolean): Promise<ObjectChange[]> {
+  if (!plan.missing) return [];
+  const newest = plan.take.at(-1)!;
+  const since = (parseInstant(newest.dateModified) ?? 0) - UNMARKED_LOOKBACK;
+  const older = (c: ObjectChange | undefined) => !marked && (parseInstant(c?.dateModified ?? '') ?? 0) < since;
+  const items = await revisionsBetween(newest, plan.missing.after, plan.missing.before, (i) => older(changeOfItem(i)));
+  const handed = new Set(plan.take.map((c) => c.seq));
+  return items.map(changeOfItem).filter((c): c is ObjectChange => c !== undefined && !handed.has(c.seq));
+}
+
+/**
+ * Fans changes out to the subscriptions that ask for them and sends each at once, in order per object and
+ * subscription: a change goes out only after the previous change of its object to that subscription was answered.
+ * `careful`: some deliveries may be written already (a batch handed again, changes read from the log): those are
+ * not sent again. Returns the deliveries made.
+ */
+async function fanOut(changes: readonly ObjectChange[], active: readonly ActiveSubscription[], careful: boolean) {
   const now = requestNow();
   const ordered = [...changes].sort((a, b) => positionOf(a).localeCompare(positionOf(b)));
   const wanted = ordered.flatMap((change) => {
@@ -95,20 +150,20 @@ export async function acceptChanges(changes: readonly ObjectChange[], handedBefo
   await Promise.all([
     (async () => {
       const first = wanted.filter((d) => !waiting(d));
-      // Written by the handling that failed: sent already, or pending in their queue, whose sweep sends them (and,
+      // Written by a handling that failed (or an older release): sent already, or pending in their queue, whose sweep sends them (and,
       // behind them, this batch's later deliveries to those subscriptions).
-      const written = handedBefore ? await storedDeliveries(first) : [];
+      const written = careful ? await storedDeliveries(first) : [];
       const leftBehind = written.length ? await requeue(written) : [];
       const fresh = first
         .filter((d) => !written.includes(d))
         .map((d) => ({ ...d, state: 'pending' as const, attempts: [], attemptCount: 0 }));
       const joined = new Set(leftBehind.map((d) => d.subscriptionId));
-      await sendBatch(fresh, subscriptions, queues, now, joined, !handedBefore);
+      await sendBatch(fresh, subscriptions, queues, now, joined, !careful);
     })(),
     (async () => {
       const queued = wanted.filter(waiting);
       if (!queued.length) return;
-      await queueDeliveries(queued, !handedBefore);
+      await queueDeliveries(queued, !careful);
       await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) => openQueue(id, now));
     })(),
   ]);

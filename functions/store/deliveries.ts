@@ -13,7 +13,7 @@ import { requestNow } from '#runtime/clock.ts';
 import type { Attempt, Delivery } from '#domain/webhooks/deliveries.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS } from './errors.ts';
-import { keys, SCHEMA_VERSION } from './table-design.ts';
+import { keys, revisionSortKey, SCHEMA_VERSION } from './table-design.ts';
 
 /**
  * A subscription's deliveries: one item per change sent to it (`HOOK#<subscription>`, by the change's position), with
@@ -526,6 +526,74 @@ export async function replayAfter(subscriptionId: string, after: string, now: Mi
     last: items.length ? String(items.at(-1)!.SK) : undefined,
     more: !!page.LastEvaluatedKey,
   };
+}
+
+/** Where the fan-out stands with an object (`fanOutMark`): its item's key, by the change's kind and id. */
+export const fanOutMarkKey = (o: { kind: string; id: string }) => keys.fanOutMark(o.kind.toUpperCase(), o.id);
+
+/** The last seq handled of each object whose mark is among these items (the rest are not marks), by `kind#id`. */
+export function fanOutMarks(items: readonly Record<string, any>[]): Map<string, number> {
+  return new Map(
+    items
+      .filter((i) => i.entity === 'fanOutMark')
+      .map((i) => [`${String(i.kind)}#${String(i.objectId)}`, Number(i.seq)] as const),
+  );
+}
+
+/**
+ * The objects' changes up to these seqs have all their deliveries written: their marks, 25 to a request, written
+ * only after those deliveries (a handling that fails before leaves the marks where they were, and its batch, coming
+ * back, finds its changes not handled). Plain puts: one object's changes are handled one batch at a time (its
+ * message group), and a mark left behind by a late second handling only makes the next change read the log again.
+ */
+export async function markFannedOut(objects: readonly { kind: string; id: string; seq: number }[]): Promise<void> {
+  await putAll(
+    objects.map((o) => ({
+      ...fanOutMarkKey(o),
+      entity: 'fanOutMark',
+      schemaVersion: SCHEMA_VERSION,
+      kind: o.kind,
+      objectId: o.id,
+      seq: o.seq,
+    })),
+  );
+}
+
+/**
+ * An object's revisions strictly between two seqs, newest first, read consistently (each was committed before the
+ * change that follows it, so none is missed), page after page until `enough` says the rest are not wanted.
+ */
+export async function revisionsBetween(
+  o: { kind: string; id: string },
+  after: number,
+  before: number,
+  enough: (item: Record<string, any>) => boolean = () => false,
+): Promise<Record<string, any>[]> {
+  if (before - after < 2) return [];
+  const out: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.revisions(o.kind.toUpperCase(), o.id),
+          ':from': revisionSortKey(after + 1),
+          ':to': revisionSortKey(before - 1),
+        },
+        ConsistentRead: true,
+        ScanIndexForward: false,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (enough(item)) return out;
+      out.push(item);
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
 }
 
 const ignoreLost = (error: unknown) => {

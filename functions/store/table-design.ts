@@ -97,6 +97,11 @@ export const keys = {
   subscriber: (owner: string) => ({ PK: `SUBSCRIBER#${owner}`, SK: '#COUNT' }),
   /** A subscription's deliveries, one per change sent to it, by the change's position (or `~PING#<time>`). */
   deliveries: (subscriptionId: string) => `HOOK#${subscriptionId}`,
+  /**
+   * How far the webhook fan-out has handled an object's change log: the last `seq` whose deliveries are all written
+   * (one small item per object, written after them; runtime/webhooks.ts keeps each object's changes in order by it).
+   */
+  fanOutMark: (kind: string, id: string) => ({ PK: `HOOKED#${kind}#${id}`, SK: '#SEQ' }),
 };
 
 /** A revision's number as a sort key: zero-padded, so that the strings sort as the numbers. */
