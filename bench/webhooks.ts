@@ -10,7 +10,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseInstant } from '../functions/domain/kernel/time.ts';
@@ -345,7 +345,7 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
   if (hostile) {
     // Beside the healthy ones: one receiver that never answers, and one key's 100 (WEBHOOK_REFUSING) whose
     // connections are refused.
-    await post('/api/0.1/subscriptions', { url: `${hook}/hang`, events: ['lot.*'] }, 'broker');
+    const hanging = await post('/api/0.1/subscriptions', { url: `${hook}/hang`, events: ['lot.*'] }, 'broker');
     const refusing: { id: string; token: string }[] = [];
     for (let i = 0; i < refusingCount; i++) {
       const made = await post(
@@ -355,6 +355,26 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
       );
       refusing.push({ id: made.data.id, token: made.access.token });
     }
+    // Receivers that have been failing: one change each hears fails its first attempt, the circuit's retry 5 s later
+    // fails too, and they are parked (the fan-out logs what they owe instead of a delivery each). How long that took
+    // is printed; the run below measures beside them parked.
+    const parkStarted = Date.now();
+    await change();
+    const failing = [hanging.data.id as string, ...refusing.map((s) => s.id)];
+    const parkedNow = async () => {
+      const queues = await Promise.all(
+        failing.map((id) =>
+          documentClient().send(
+            new GetCommand({ TableName: table, Key: { PK: `HOOKQ#${id}`, SK: '#QUEUE' }, ConsistentRead: true }),
+          ),
+        ),
+      );
+      return queues.filter((q) => q.Item?.logCursor !== undefined).length;
+    };
+    while ((await parkedNow()) < failing.length && Date.now() - parkStarted < 120_000)
+      await new Promise((r) => setTimeout(r, 500));
+    console.error(`bench: ${await parkedNow()} of ${failing.length} failing subscriptions parked in ${((Date.now() - parkStarted) / 1000).toFixed(1)} s`);
+    await new Promise((r) => setTimeout(r, 5000)); // the fan-out's list shows them parked (its index settles)
     const withThem = await run(rate, true);
     for (const s of refusing) {
       const res = await fetch(`${base}/api/0.1/subscriptions/${s.id}`, {

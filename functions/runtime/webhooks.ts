@@ -21,11 +21,15 @@ import {
   type Delivery,
   dueQueues,
   fanOutMarkKey,
+  logChanges,
+  logKeyAt,
+  loggedChanges,
   fanOutMarks,
   markFannedOut,
   openQueue,
   openQueues,
   type Outcome,
+  parkQueue,
   PING_PREFIX,
   type Queue,
   queueDeliveries,
@@ -35,6 +39,7 @@ import {
   requeue,
   rescheduleQueue,
   revisionsBetween,
+  setQueueLog,
   type Settled,
   storedDeliveries,
 } from '#store/deliveries.ts';
@@ -46,8 +51,10 @@ import {
   getSubscriptionsAndQueues,
   markFailing,
   markHealthy,
+  setParked,
   type SubscriptionRecord,
 } from '#store/subscription-repository.ts';
+import { horizon } from '#store/feeds.ts';
 import { requestNow } from './clock.ts';
 import { config } from './config.ts';
 import { log } from './observability.ts';
@@ -78,6 +85,28 @@ const DRAIN_BUDGET_MS = 30_000;
 const LEASE_MARGIN: Micros = 15_000_000;
 /** A queue is closed only once its last joiner is this old: the index shows a queued delivery within it (DESIGN §4). */
 const INDEX_SETTLE: Micros = 3_000_000;
+/** Log entries a sweep copies into a parked subscription's queue at once (each a batch's changes, 10 at most). */
+const LOG_PAGE = 100;
+/** A parked subscription's cursor starts this far before the parking: batches under way then log what it owes too. */
+const PARK_OVERLAP: Micros = 1_000_000;
+/**
+ * Batches may read a subscription parked this long after it was taken back (the fan-out's list lags its version by
+ * the index's settle; a log entry is sent within the feeds' 1 s budget of its read): copied before anything is sent.
+ */
+const RESUME_WINDOW: Micros = INDEX_SETTLE + 1_000_000;
+
+/** A change's deliveries to those of these subscriptions that hear of it. */
+function deliveriesOf(
+  change: ObjectChange,
+  subscriptions: readonly Pick<ActiveSubscription, 'id' | 'events' | 'owner'>[],
+) {
+  const type = eventType(change);
+  const body = JSON.stringify(eventBody(change));
+  const position = positionOf(change);
+  return subscriptions
+    .filter((s) => matches(s.events, type) && hears(s.owner, change))
+    .map((s) => ({ subscriptionId: s.id, position, webhookId: webhookIdOf(s.id, position), type, body }));
+}
 
 /** The `webhook-id` of a change for a subscription: the same for every retry and replay of it, and for a duplicate. */
 const webhookIdOf = (subscriptionId: string, position: string) =>
@@ -103,13 +132,14 @@ export async function acceptChanges(handed: readonly ObjectChange[], handedBefor
   const byObject = new Map<string, ObjectChange[]>();
   for (const c of handed) byObject.set(objectOf(c), [...(byObject.get(objectOf(c)) ?? []), c]);
   const { list: active, also } = await activeSubscriptions([...byObject.values()].map((cs) => fanOutMarkKey(cs[0]!)));
+  const readAt = requestNow(); // which subscriptions are parked, as of now: the stamp of what is logged for them
   const marks = fanOutMarks(also);
   const plans = [...byObject].map(([key, cs]) => ({ plan: planObject(cs, marks.get(key)), marked: marks.has(key) }));
   const fromLog = (await Promise.all(plans.map(({ plan, marked }) => missingChanges(plan, marked)))).flat();
   const changes = [...plans.flatMap(({ plan }) => plan.take), ...fromLog];
   if (!changes.length) return 0;
   // Changes read from the log may have been handled by an older release: written ones are looked up, as on a return.
-  const made = await fanOut(changes, active, handedBefore || fromLog.length > 0);
+  const made = await fanOut(changes, active, handedBefore || fromLog.length > 0, readAt);
   await markFannedOut(plans.flatMap(({ plan }) => plan.take.slice(-1)));
   return made;
 }
@@ -131,17 +161,24 @@ async function missingChanges(plan: ObjectPlan, marked: boolean): Promise<Object
  * `careful`: some deliveries may be written already (a batch handed again, changes read from the log): those are
  * not sent again. Returns the deliveries made.
  */
-async function fanOut(changes: readonly ObjectChange[], active: readonly ActiveSubscription[], careful: boolean) {
+async function fanOut(
+  changes: readonly ObjectChange[],
+  active: readonly ActiveSubscription[],
+  careful: boolean,
+  readAt: Micros,
+) {
   const now = requestNow();
   const ordered = [...changes].sort((a, b) => positionOf(a).localeCompare(positionOf(b)));
-  const wanted = ordered.flatMap((change) => {
-    const type = eventType(change);
-    const body = JSON.stringify(eventBody(change));
-    const position = positionOf(change);
-    return active
-      .filter((s) => matches(s.events, type) && hears(s.owner, change))
-      .map((s) => ({ subscriptionId: s.id, position, webhookId: webhookIdOf(s.id, position), type, body }));
-  });
+  // Parked subscriptions cost the batch one log entry, whatever their number: their sweep copies what they owe.
+  const parked = active.filter((s) => s.parked);
+  if (ordered.some((c) => parked.some((s) => matches(s.events, eventType(c)) && hears(s.owner, c))))
+    await logChanges(readAt, ordered);
+  const wanted = ordered.flatMap((change) =>
+    deliveriesOf(
+      change,
+      active.filter((s) => !s.parked),
+    ),
+  );
   if (!wanted.length) return 0;
   const ids = [...new Set(wanted.map((d) => d.subscriptionId))];
   const { subscriptions, queues } = await getSubscriptionsAndQueues(ids);
@@ -280,31 +317,50 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   // Taken for longer than a drain can last: no other sweep sends its deliveries meanwhile.
   const timeout = config().webhookTimeoutMs;
   if (!(await claimQueue(queue, now + (DRAIN_BUDGET_MS + timeout) * 1000 + LEASE_MARGIN))) return 0;
-  const { waiting, more: beyond } = await queuedDeliveries(id, QUEUE_PAGE);
+  const active = subscription?.root.status === 'active';
+  if (!active && queue.logCursor !== undefined) await setQueueLog(id, {}); // what it owed goes with it
+  let page = await queuedDeliveries(id, QUEUE_PAGE);
+  let parkedAndIdle = false;
+  const resuming = queue.liveFrom !== undefined;
+  if (active && queue.logCursor !== undefined && (resuming || (!page.waiting.length && !page.more))) {
+    // What the parked subscription owes joins its queue a page at a time, once the queue is empty (a dead receiver's
+    // backlog stays in the log); resuming, all of it up to the switch before anything is sent.
+    const copied = await copyFromLog(queue, subscription!);
+    if (resuming && !copied.caughtUp) {
+      await rescheduleQueue(id, now + 1_000_000);
+      return 0;
+    }
+    if (copied.count) {
+      await new Promise((r) => setTimeout(r, INDEX_SETTLE / 1000)); // the queue's index shows them
+      page = await queuedDeliveries(id, QUEUE_PAGE);
+    }
+    parkedAndIdle = !resuming && copied.caughtUp && !copied.count;
+  }
   const settled: Settled[] = [];
   let stopped: Outcome | undefined;
   let disable: 'gone' | 'failing' | undefined;
-  let more = beyond;
+  let more = page.more;
   const started = performance.now();
-  for (const d of waiting) {
+  for (const d of page.waiting) {
     if (performance.now() - started > DRAIN_BUDGET_MS) {
       more = true; // the rest at the next run, the lease kept short
       break;
     }
-    if (subscription?.root.status === 'active' && settling(d, now)) {
+    if (active && settling(d, requestNow())) {
       more = true; // it and what follows at the next run, once an earlier change of its object had time to join
       break;
     }
     const result = await attempt(d, subscription, timeout);
     settled.push(result);
     if (result.next.state === 'delivered') continue;
-    if (result.next.state === 'failed' && subscription?.root.status !== 'active') continue; // emptied, one by one
+    if (result.next.state === 'failed' && !active) continue; // emptied, one by one
     stopped = result.next;
     disable = result.disable;
     break;
   }
   const recorded = await recordAttempts(settled);
   const delivered = recorded.filter((s) => s.next.state === 'delivered').length;
+  const parked = active && queue.logCursor !== undefined && !resuming;
   if (disable) {
     log().warn('webhook subscription disabled', { subscription: id, reason: disable });
     await disableSubscription(id, disable, formatKyiv(now));
@@ -312,11 +368,48 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   } else if (stopped?.state === 'pending') {
     await rescheduleQueue(id, stopped.due ?? now);
     if (subscription?.failingSince === undefined) await markFailing(id, now);
+    // A retry failed too: parked, so that what it owes costs the fan-out nothing per subscription (one log entry a
+    // batch); the queue's cursor first, so a batch that reads it parked has its changes copied.
+    if (active && queue.logCursor === undefined && settled.at(-1)!.delivery.attemptCount >= 1) {
+      await parkQueue(id, logKeyAt(now - PARK_OVERLAP));
+      await setParked(id, true);
+    }
   } else if (more) await rescheduleQueue(id, now);
-  else if (await closeQueue(queue, now - INDEX_SETTLE)) {
+  else if (parked) {
+    // Its queue is empty and its receiver answered the last: taken back. Batches that read it parked until then log
+    // what they owe it; the sweep copies that (up to the switch and its settle) before it sends anything newer.
+    if (parkedAndIdle) {
+      await setQueueLog(id, { cursor: queue.logCursor!, liveFrom: now });
+      await setParked(id, false);
+    }
+    await rescheduleQueue(id, now + 1_000_000);
+  } else if (await closeQueue(queue, now - INDEX_SETTLE)) {
     if (subscription?.failingSince !== undefined) await markHealthy(id);
   } else await rescheduleQueue(id, now + 1_000_000);
   return delivered;
+}
+
+/**
+ * Copies what a parked (or resuming) subscription owes from the webhook log into its queue: the entries after its
+ * cursor, up to the settle horizon (resuming: and no later than the switch and its window), one page; the cursor moves
+ * past them. `caughtUp`: nothing more to copy (resuming: the log state is removed, the queue is an ordinary one).
+ */
+async function copyFromLog(queue: Queue, subscription: SubscriptionRecord) {
+  const id = queue.subscriptionId;
+  const settledKey = `${horizon()}#~`;
+  const switchKey = queue.liveFrom !== undefined ? logKeyAt(queue.liveFrom + RESUME_WINDOW) : undefined;
+  const through = switchKey !== undefined && switchKey < settledKey ? switchKey : settledKey;
+  const { entries, more } = await loggedChanges(queue.logCursor!, through, LOG_PAGE);
+  const them = [{ id, events: subscription.root.events, owner: subscription.owner }];
+  const owed = entries.flatMap((e) => e.changes.flatMap((c) => deliveriesOf(c, them)));
+  if (owed.length) await queueDeliveries(owed);
+  const cursor = entries.at(-1)?.key ?? queue.logCursor!;
+  const caughtUp = !more && (switchKey === undefined || switchKey <= settledKey);
+  if (caughtUp && queue.liveFrom !== undefined) await setQueueLog(id, {});
+  else if (cursor !== queue.logCursor)
+    await setQueueLog(id, { cursor, ...(queue.liveFrom !== undefined && { liveFrom: queue.liveFrom }) });
+  queue.logCursor = cursor;
+  return { count: owed.length, caughtUp };
 }
 
 /** A ping: a `webhook.ping` delivery of the subscription, sent at once (or queued behind what waits); as recorded. */

@@ -3,6 +3,7 @@ import {
   type BatchGetCommandOutput,
   BatchWriteCommand,
   DeleteCommand,
+  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -11,6 +12,9 @@ import {
 import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
 import { requestNow } from '#runtime/clock.ts';
 import type { Attempt, Delivery } from '#domain/webhooks/deliveries.ts';
+import type { ObjectChange } from '#domain/webhooks/events.ts';
+import { randomUUID } from 'node:crypto';
+import { sendStamped } from './feeds.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS } from './errors.ts';
 import { keys, revisionSortKey, SCHEMA_VERSION } from './table-design.ts';
@@ -100,7 +104,7 @@ async function transactChunk(writes: NonNullable<TransactWriteCommandInput['Tran
   return lost;
 }
 
-type NewDelivery = Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>;
+export type NewDelivery = Omit<Delivery, 'state' | 'attempts' | 'attemptCount'>;
 
 /** A delivery's whole item: in its subscription's queue while pending and `queued`. */
 const deliveryItem = (d: Delivery, queued: boolean) => ({
@@ -309,10 +313,19 @@ export interface Queue {
   generation: number;
   /** When deliveries last joined it (the index shows them within seconds: a queue is closed only after that). */
   lastQueued: Micros;
+  /**
+   * Parked (its receiver failed a retry): the fan-out skips the subscription and what it owes is in the webhook
+   * log after this key; the sweep copies it into the queue once the queue is empty. Absent: not parked.
+   */
+  logCursor?: string;
+  /** Resuming: the subscription was unparked at this time; the log is copied up to it (and its settle) before any send. */
+  liveFrom?: Micros;
 }
 export const queueOf = (i: Record<string, any>): Queue => ({
   subscriptionId: String(i.PK).slice('HOOKQ#'.length),
   due: i.due,
+  ...(i.logCursor !== undefined && { logCursor: String(i.logCursor) }),
+  ...(i.liveFrom !== undefined && { liveFrom: Number(i.liveFrom) }),
   generation: i.generation ?? 0,
   lastQueued: i.lastQueued ?? 0,
 });
@@ -402,7 +415,7 @@ export async function closeQueue(q: Queue, settledBefore: Micros): Promise<boole
       new DeleteCommand({
         TableName: tableName(),
         Key: queueKey(q.subscriptionId),
-        ConditionExpression: 'generation = :g AND lastQueued < :settled',
+        ConditionExpression: 'generation = :g AND lastQueued < :settled AND attribute_not_exists(logCursor)',
         ExpressionAttributeValues: { ':g': q.generation, ':settled': settledBefore },
       }),
     );
@@ -526,6 +539,107 @@ export async function replayAfter(subscriptionId: string, after: string, now: Mi
     last: items.length ? String(items.at(-1)!.SK) : undefined,
     more: !!page.LastEvaluatedKey,
   };
+}
+
+/** The webhook log's partition: what the fan-out owes parked subscriptions, batch by batch, in stamp order. */
+const LOG_PARTITION = 'HOOKLOG';
+/** A log entry is kept this long: a parked subscription is disabled after 5 days of failures. */
+const LOG_KEPT_S = 7 * 24 * 3600;
+
+/** One entry of the webhook log: a batch's changes, under its stamp. */
+export interface LogEntry {
+  key: string;
+  changes: ObjectChange[];
+}
+
+/**
+ * A batch whose changes some parked subscription would hear writes them once, here, instead of a delivery per
+ * subscription: one item, keyed by `stamp` (the time the batch read which subscriptions are parked) and sent within
+ * the feeds' budget of it (store/feeds.ts `sendStamped`), so a sweep reading up to the settle horizon misses none.
+ */
+export async function logChanges(stamp: Micros, changes: readonly ObjectChange[]): Promise<void> {
+  await sendStamped(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        PK: LOG_PARTITION,
+        SK: `${sortableUtc(stamp)}#${randomUUID()}`,
+        entity: 'webhookLog',
+        schemaVersion: SCHEMA_VERSION,
+        changes,
+        ttl: Math.floor(stamp / 1_000_000) + LOG_KEPT_S,
+      },
+    }),
+    stamp,
+  );
+}
+
+/** The log's entries after `after` up to `through` (keys), at most `limit`, oldest first. */
+export async function loggedChanges(after: string, through: string, limit: number) {
+  const page = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': LOG_PARTITION, ':from': `${after}\u0000`, ':to': through },
+      Limit: limit,
+    }),
+  );
+  const entries: LogEntry[] = (page.Items ?? []).map((i) => ({ key: String(i.SK), changes: i.changes ?? [] }));
+  return { entries, more: page.LastEvaluatedKey !== undefined };
+}
+
+/** A log key at `at`: every entry stamped at or before it sorts at or before it. */
+export const logKeyAt = (at: Micros) => `${sortableUtc(at)}#~`;
+
+/**
+ * Parks a queue: what its subscription owes from now on is read from the log after `cursor`. A queue parked already
+ * keeps its cursor (two senders that both saw the receiver fail must not skip what was logged between them).
+ */
+export async function parkQueue(subscriptionId: string, cursor: string): Promise<void> {
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: queueKey(subscriptionId),
+        UpdateExpression: 'SET logCursor = if_not_exists(logCursor, :c)',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':c': cursor },
+      }),
+    )
+    .catch(ignoreLost);
+}
+
+/** The queue's log state: parked from `cursor`, resuming since `liveFrom`, or neither (both removed). */
+export async function setQueueLog(subscriptionId: string, log: { cursor?: string; liveFrom?: Micros }) {
+  const sets = [
+    ...(log.cursor !== undefined ? ['logCursor = :c'] : []),
+    ...(log.liveFrom !== undefined ? ['liveFrom = :l'] : []),
+  ];
+  const removes = [
+    ...(log.cursor === undefined ? ['logCursor'] : []),
+    ...(log.liveFrom === undefined ? ['liveFrom'] : []),
+  ];
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: queueKey(subscriptionId),
+        UpdateExpression: [
+          sets.length ? `SET ${sets.join(', ')}` : '',
+          removes.length ? `REMOVE ${removes.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        ConditionExpression: 'attribute_exists(PK)',
+        ...((log.cursor !== undefined || log.liveFrom !== undefined) && {
+          ExpressionAttributeValues: {
+            ...(log.cursor !== undefined && { ':c': log.cursor }),
+            ...(log.liveFrom !== undefined && { ':l': log.liveFrom }),
+          },
+        }),
+      }),
+    )
+    .catch(ignoreLost);
 }
 
 /** Where the fan-out stands with an object (`fanOutMark`): its item's key, by the change's kind and id. */

@@ -20,9 +20,11 @@ export interface SubscriptionRecord extends StoredSubscription {
   rev: number;
   /** The first failed delivery since the last success (the 5-day rule). */
   failingSince?: Micros;
+  /** Parked: the fan-out logs what it owes instead of a delivery each (`setParked`). */
+  parked?: boolean;
 }
 
-function item(s: StoredSubscription, rev: number) {
+function item(s: StoredSubscription, rev: number, parked = false) {
   return {
     ...keys.subscription(s.root.id),
     entity: 'subscription',
@@ -35,7 +37,7 @@ function item(s: StoredSubscription, rev: number) {
     ...(s.root.status === 'active' && {
       GSI1PK: ACTIVE_SUBSCRIPTIONS,
       GSI1SK: s.root.id,
-      [FEED_VIEW]: { id: s.root.id, events: s.root.events, owner: s.owner },
+      [FEED_VIEW]: { id: s.root.id, events: s.root.events, owner: s.owner, ...(parked && { parked }) },
     }),
   };
 }
@@ -47,6 +49,7 @@ const recordOf = (i: Record<string, any>): SubscriptionRecord => ({
   secrets: i.secrets,
   rev: i.rev,
   ...(i.failingSince !== undefined && { failingSince: i.failingSince }),
+  ...(i[FEED_VIEW]?.parked === true && { parked: true }),
 });
 
 const ID = /^[0-9a-f]{32}$/;
@@ -121,7 +124,8 @@ export const subscriptionRepository: SubscriptionStore = {
           TableName: tableName(),
           // The delivery side's failing time is kept while the subscription stays active (re-activated: it starts over).
           Item: {
-            ...item(next, current.rev + 1),
+            // Parked stays parked while active: its queue's log cursor holds what it owes (runtime/webhooks.ts).
+            ...item(next, current.rev + 1, current.parked === true),
             ...(current.failingSince !== undefined &&
               current.root.status === 'active' &&
               next.root.status === 'active' && { failingSince: current.failingSince }),
@@ -186,6 +190,8 @@ export interface ActiveSubscription {
   id: string;
   events: string[];
   owner?: string;
+  /** Its receiver failed a retry: the fan-out logs what it owes (store/deliveries.ts `logChanges`), no delivery each. */
+  parked?: boolean;
 }
 
 /** The list as last read, per table, with the version it was read at. */
@@ -234,6 +240,27 @@ export async function markFailing(id: string, now: Micros): Promise<void> {
   await documentClient()
     .send(new UpdateItem(id, 'SET failingSince = if_not_exists(failingSince, :now)', { ':now': now }))
     .catch(ignoreGone);
+}
+
+/**
+ * Parks a subscription (the fan-out skips it and logs what it owes) or takes it back; moves the active version, so
+ * the next batch reads it. Only an active one (on the fan-out's index) is changed.
+ */
+export async function setParked(id: string, parked: boolean): Promise<void> {
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.subscription(id),
+        // `rev` moves: a modify read before this write fails its condition and reads the flag again (it keeps it).
+        UpdateExpression: parked ? 'SET #feed.parked = :yes ADD rev :one' : 'REMOVE #feed.parked ADD rev :one',
+        ConditionExpression: 'attribute_exists(GSI1PK)',
+        ExpressionAttributeNames: { '#feed': FEED_VIEW },
+        ExpressionAttributeValues: { ':one': 1, ...(parked && { ':yes': true }) },
+      }),
+    )
+    .catch(ignoreGone);
+  await activeChanged();
 }
 
 /** A delivery succeeded: the subscription is failing no more. */
