@@ -113,19 +113,21 @@ const webhookIdOf = (subscriptionId: string, position: string) =>
   `msg_${createHash('sha256').update(`${subscriptionId}|${position}`).digest('base64url').slice(0, 27)}`;
 
 /**
- * An object with no mark yet (older than the marks, or its first changes still on their way) has its missing changes
- * read from the log this far back from the newest handed: a stream hands one object's records seconds apart at most,
- * and what an older release handled before is found written (a careful handling) and not sent again.
+ * An object with no mark to trust (older than the marks, its first changes still on their way, or a batch handed
+ * again) has its missing changes read from the log this far back from the newest handed: a stream hands one object's
+ * records seconds apart at most, and what was handled before is found written (a careful handling), not sent again.
  */
 const UNMARKED_LOOKBACK: Micros = 5 * 60_000_000;
 
 /**
  * Takes a batch of changes as the stream handed them and fans them out in each object's `seq` order: the batch's
- * objects' marks (the last seq whose deliveries are written; read with the subscriptions' version, one request) drop
- * what was handled already and say what is missing, which is read from the change log (a later change handed before
- * an earlier one takes that one with it; the earlier one's own record then finds it handled). The marks move once the
- * deliveries are written. `handedBefore`: the batch came back (SQS's receive count above 1: an earlier handling
- * failed), so some of its deliveries may be written already: those are not sent again. Returns the deliveries made.
+ * objects' marks (the last seq handed on; read with the subscriptions' version, one request) drop what was handled
+ * already and say what is missing, which is read from the change log (a later change handed before an earlier one
+ * takes that one with it; the earlier one's own record then finds it handled). The marks are written beside the
+ * deliveries, not after them (no round trip more a batch): a handling that fails may leave a mark ahead of deliveries
+ * it did not write, so a batch handed again (`handedBefore`: SQS's receive count above 1) trusts no mark: it reads
+ * its objects' recent changes back and sends what is not written yet, nothing twice. One object's batches come one
+ * at a time (its message group), the one handed again before any later one. Returns the deliveries made.
  */
 export async function acceptChanges(handed: readonly ObjectChange[], handedBefore = false): Promise<number> {
   if (!handed.length) return 0;
@@ -133,14 +135,16 @@ export async function acceptChanges(handed: readonly ObjectChange[], handedBefor
   for (const c of handed) byObject.set(objectOf(c), [...(byObject.get(objectOf(c)) ?? []), c]);
   const { list: active, also } = await activeSubscriptions([...byObject.values()].map((cs) => fanOutMarkKey(cs[0]!)));
   const readAt = requestNow(); // which subscriptions are parked, as of now: the stamp of what is logged for them
-  const marks = fanOutMarks(also);
+  const marks = handedBefore ? new Map<string, number>() : fanOutMarks(also);
   const plans = [...byObject].map(([key, cs]) => ({ plan: planObject(cs, marks.get(key)), marked: marks.has(key) }));
   const fromLog = (await Promise.all(plans.map(({ plan, marked }) => missingChanges(plan, marked)))).flat();
   const changes = [...plans.flatMap(({ plan }) => plan.take), ...fromLog];
   if (!changes.length) return 0;
-  // Changes read from the log may have been handled by an older release: written ones are looked up, as on a return.
-  const made = await fanOut(changes, active, handedBefore || fromLog.length > 0, readAt);
-  await markFannedOut(plans.flatMap(({ plan }) => plan.take.slice(-1)));
+  // Changes read from the log may have been handled before: written ones are looked up, as on a return.
+  const [made] = await Promise.all([
+    fanOut(changes, active, handedBefore || fromLog.length > 0, readAt),
+    markFannedOut(plans.flatMap(({ plan }) => plan.take.slice(-1))),
+  ]);
   return made;
 }
 
@@ -171,15 +175,15 @@ async function fanOut(
   const ordered = [...changes].sort((a, b) => positionOf(a).localeCompare(positionOf(b)));
   // Parked subscriptions cost the batch one log entry, whatever their number: their sweep copies what they owe.
   const parked = active.filter((s) => s.parked);
-  if (ordered.some((c) => parked.some((s) => matches(s.events, eventType(c)) && hears(s.owner, c))))
-    await logChanges(readAt, ordered);
-  const wanted = ordered.flatMap((change) =>
-    deliveriesOf(
-      change,
-      active.filter((s) => !s.parked),
-    ),
-  );
-  if (!wanted.length) return 0;
+  const logged = ordered.some((c) => parked.some((s) => matches(s.events, eventType(c)) && hears(s.owner, c)))
+    ? logChanges(readAt, ordered)
+    : undefined;
+  const live = active.filter((s) => !s.parked);
+  const wanted = ordered.flatMap((change) => deliveriesOf(change, live));
+  if (!wanted.length) {
+    await logged;
+    return 0;
+  }
   const ids = [...new Set(wanted.map((d) => d.subscriptionId))];
   const { subscriptions, queues } = await getSubscriptionsAndQueues(ids);
   // Subscriptions with an open queue get theirs queued, beside (never before) the first attempts of the others.
@@ -187,8 +191,8 @@ async function fanOut(
   await Promise.all([
     (async () => {
       const first = wanted.filter((d) => !waiting(d));
-      // Written by a handling that failed (or an older release): sent already, or pending in their queue, whose sweep sends them (and,
-      // behind them, this batch's later deliveries to those subscriptions).
+      // Written by a handling that failed (or before a mark): sent already, or pending in their queue, whose sweep
+      // sends them (and, behind them, this batch's later deliveries to those subscriptions).
       const written = careful ? await storedDeliveries(first) : [];
       const leftBehind = written.length ? await requeue(written) : [];
       const fresh = first
@@ -203,6 +207,7 @@ async function fanOut(
       await queueDeliveries(queued, !careful);
       await inParallel([...new Set(queued.map((d) => d.subscriptionId))], QUEUE_WRITES, (id) => openQueue(id, now));
     })(),
+    logged,
   ]);
   return wanted.length;
 }

@@ -546,6 +546,12 @@ const LOG_PARTITION = 'HOOKLOG';
 /** A log entry is kept this long: a parked subscription is disabled after 5 days of failures. */
 const LOG_KEPT_S = 7 * 24 * 3600;
 
+/**
+ * Changes in one log entry at most (a change is about 200 bytes: far below an item's 400 KB). A batch holds 10; one
+ * that read missing changes from the change log may hold more, and is logged in several entries of the same stamp.
+ */
+const LOG_ENTRY_CHANGES = 500;
+
 /** One entry of the webhook log: a batch's changes, under its stamp. */
 export interface LogEntry {
   key: string;
@@ -558,19 +564,27 @@ export interface LogEntry {
  * the feeds' budget of it (store/feeds.ts `sendStamped`), so a sweep reading up to the settle horizon misses none.
  */
 export async function logChanges(stamp: Micros, changes: readonly ObjectChange[]): Promise<void> {
-  await sendStamped(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        PK: LOG_PARTITION,
-        SK: `${sortableUtc(stamp)}#${randomUUID()}`,
-        entity: 'webhookLog',
-        schemaVersion: SCHEMA_VERSION,
-        changes,
-        ttl: Math.floor(stamp / 1_000_000) + LOG_KEPT_S,
-      },
-    }),
-    stamp,
+  const chunks: ObjectChange[][] = [];
+  for (let at = 0; at < changes.length; at += LOG_ENTRY_CHANGES) chunks.push(changes.slice(at, at + LOG_ENTRY_CHANGES));
+  const batch = randomUUID();
+  await Promise.all(
+    chunks.map((chunk, n) =>
+      sendStamped(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            PK: LOG_PARTITION,
+            // A batch's entries in their order (its changes are in position order).
+            SK: `${sortableUtc(stamp)}#${batch}#${String(n).padStart(4, '0')}`,
+            entity: 'webhookLog',
+            schemaVersion: SCHEMA_VERSION,
+            changes: chunk,
+            ttl: Math.floor(stamp / 1_000_000) + LOG_KEPT_S,
+          },
+        }),
+        stamp,
+      ),
+    ),
   );
 }
 
@@ -655,10 +669,10 @@ export function fanOutMarks(items: readonly Record<string, any>[]): Map<string, 
 }
 
 /**
- * The objects' changes up to these seqs have all their deliveries written: their marks, 25 to a request, written
- * only after those deliveries (a handling that fails before leaves the marks where they were, and its batch, coming
- * back, finds its changes not handled). Plain puts: one object's changes are handled one batch at a time (its
- * message group), and a mark left behind by a late second handling only makes the next change read the log again.
+ * The objects' changes up to these seqs are handed on: their marks, 25 to a request. Written beside the deliveries,
+ * not after them (runtime/webhooks.ts: a batch handed again trusts no mark). Plain puts: one object's changes are
+ * handled one batch at a time (its message group), and a mark left behind by a late second handling only makes the
+ * next change read the log again.
  */
 export async function markFannedOut(objects: readonly { kind: string; id: string; seq: number }[]): Promise<void> {
   await putAll(

@@ -98,8 +98,8 @@ export const keys = {
   /** A subscription's deliveries, one per change sent to it, by the change's position (or `~PING#<time>`). */
   deliveries: (subscriptionId: string) => `HOOK#${subscriptionId}`,
   /**
-   * How far the webhook fan-out has handled an object's change log: the last `seq` whose deliveries are all written
-   * (one small item per object, written after them; runtime/webhooks.ts keeps each object's changes in order by it).
+   * How far the webhook fan-out has handled an object's change log: the last `seq` handed on (one small item per
+   * object; runtime/webhooks.ts keeps each object's changes in order by it).
    */
   fanOutMark: (kind: string, id: string) => ({ PK: `HOOKED#${kind}#${id}`, SK: '#SEQ' }),
 };
