@@ -294,7 +294,9 @@ async function afterAttempts(
 /**
  * The retry sweep: each queue due (at most one per subscription) is taken up, its deliveries sent in order, one at a
  * time: the first is the circuit's probe; at the first failure the queue waits for the schedule's next try, and once
- * empty it is closed (first attempts go out at once again). A deleted or disabled subscription's queue is emptied
+ * empty it is closed (first attempts go out at once again). A subscription whose retry fails too is parked (what it
+ * owes is logged per batch, not written per delivery) and copied into its queue from the log once that is empty; it
+ * is taken back once its receiver answers and the log is sent. A deleted or disabled subscription's queue is emptied
  * (its deliveries failed, still listed and replayable) and dropped.
  */
 export async function sendDue(): Promise<{ due: number; delivered: number }> {
@@ -324,22 +326,10 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   if (!(await claimQueue(queue, now + (DRAIN_BUDGET_MS + timeout) * 1000 + LEASE_MARGIN))) return 0;
   const active = subscription?.root.status === 'active';
   if (!active && queue.logCursor !== undefined) await setQueueLog(id, {}); // what it owed goes with it
-  let page = await queuedDeliveries(id, QUEUE_PAGE);
-  let parkedAndIdle = false;
-  const resuming = queue.liveFrom !== undefined;
-  if (active && queue.logCursor !== undefined && (resuming || (!page.waiting.length && !page.more))) {
-    // What the parked subscription owes joins its queue a page at a time, once the queue is empty (a dead receiver's
-    // backlog stays in the log); resuming, all of it up to the switch before anything is sent.
-    const copied = await copyFromLog(queue, subscription!);
-    if (resuming && !copied.caughtUp) {
-      await rescheduleQueue(id, now + 1_000_000);
-      return 0;
-    }
-    if (copied.count) {
-      await new Promise((r) => setTimeout(r, INDEX_SETTLE / 1000)); // the queue's index shows them
-      page = await queuedDeliveries(id, QUEUE_PAGE);
-    }
-    parkedAndIdle = !resuming && copied.caughtUp && !copied.count;
+  const { page, hold, idle } = await waitingNow(queue, active ? subscription : undefined);
+  if (hold) {
+    await rescheduleQueue(id, now + 1_000_000);
+    return 0;
   }
   const settled: Settled[] = [];
   let stopped: Outcome | undefined;
@@ -365,7 +355,7 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   }
   const recorded = await recordAttempts(settled);
   const delivered = recorded.filter((s) => s.next.state === 'delivered').length;
-  const parked = active && queue.logCursor !== undefined && !resuming;
+  const parked = active && queue.logCursor !== undefined && queue.liveFrom === undefined;
   if (disable) {
     log().warn('webhook subscription disabled', { subscription: id, reason: disable });
     await disableSubscription(id, disable, formatKyiv(now));
@@ -381,9 +371,9 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
     }
   } else if (more) await rescheduleQueue(id, now);
   else if (parked) {
-    // Its queue is empty and its receiver answered the last: taken back. Batches that read it parked until then log
-    // what they owe it; the sweep copies that (up to the switch and its settle) before it sends anything newer.
-    if (parkedAndIdle) {
+    // Its queue and the log are empty and its receiver answered the last: taken back. Batches that read it parked
+    // until then log what they owe it; the sweep copies that (up to the switch and its window) before it sends more.
+    if (idle) {
       await setQueueLog(id, { cursor: queue.logCursor!, liveFrom: now });
       await setParked(id, false);
     }
@@ -392,6 +382,25 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
     if (subscription?.failingSince !== undefined) await markHealthy(id);
   } else await rescheduleQueue(id, now + 1_000_000);
   return delivered;
+}
+
+/**
+ * What the sweep sends now: the queue's first page, after what a parked subscription owes has joined it from the log
+ * (a page of it once the queue is empty: a dead receiver's backlog stays in the log; resuming, all of it up to the
+ * switch). `hold`: a resuming subscription's log is not all copied yet, so nothing is sent. `idle`: a parked one's
+ * queue and log are empty. `subscription`: the active one (none: a disabled or deleted one, only its queue is sent).
+ */
+async function waitingNow(queue: Queue, subscription: SubscriptionRecord | undefined) {
+  const id = queue.subscriptionId;
+  const page = await queuedDeliveries(id, QUEUE_PAGE);
+  const resuming = queue.liveFrom !== undefined;
+  const empty = !page.waiting.length && !page.more;
+  if (!subscription || queue.logCursor === undefined || !(resuming || empty)) return { page, hold: false, idle: false };
+  const copied = await copyFromLog(queue, subscription);
+  if (resuming && !copied.caughtUp) return { page, hold: true, idle: false };
+  if (!copied.count) return { page, hold: false, idle: !resuming && copied.caughtUp };
+  await new Promise((r) => setTimeout(r, INDEX_SETTLE / 1000)); // the queue's index shows them
+  return { page: await queuedDeliveries(id, QUEUE_PAGE), hold: false, idle: false };
 }
 
 /**

@@ -88,3 +88,15 @@ export function useChangeStream(options: { log?: (line: string) => void } = {}):
   afterAll(() => stream?.stop());
   return { stop: () => stream.stop(), stats: () => stream.stats(), drained: () => stream.drained() };
 }
+
+/** Each object's seqs in the order they arrived at one receiver, first arrival of each webhook only. */
+export function arrivalOrder(received: readonly Received[]): Map<string, number[]> {
+  const seen = new Set<string>();
+  const byObject = new Map<string, number[]>();
+  for (const w of received) {
+    if (seen.has(w.id)) continue;
+    seen.add(w.id);
+    byObject.set(w.body.data.id, [...(byObject.get(w.body.data.id) ?? []), w.body.data.seq]);
+  }
+  return byObject;
+}

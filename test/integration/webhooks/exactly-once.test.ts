@@ -96,6 +96,27 @@ describe('webhook exactly-once', () => {
     }
   }, 60_000);
 
+  it('sends what a failed handling did not write when its batch comes back, though that handling moved the mark', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      // The lot's changes were handed on before the subscription existed: its mark stands at 2, as a handling that
+      // wrote the mark and failed before writing these deliveries would leave it.
+      const lot = await lotIn(api, 'pending');
+      await stream.drained();
+      const s = await subscribe(receiver.url);
+      // The batch comes back (receive count 2): no mark is trusted, the lot's recent changes are read back, and what
+      // is not written for the subscription goes out, in order.
+      await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 2, 2)] });
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
+      // Once more: all written, nothing sent again.
+      await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 2, 3)] });
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
+      expect((await deliveriesOf(s, lot.id)).map((d) => d.state)).toEqual(['delivered', 'delivered']);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('sends nothing again when a batch comes back after its handling wrote its deliveries (receive count above 1)', async () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {

@@ -10,7 +10,8 @@ import { keys } from '../../../functions/store/table-design.ts';
 import { client } from '../../support/http.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { type Received, startReceiver } from '../../support/webhooks.ts';
+import { arrivalOrder, startReceiver } from '../../support/webhooks.ts';
+import { partition } from '../reliability/fuzz-support.ts';
 
 // The retry sweep's probe of the hanging receiver gives up after 3 s here (15 s in the service); first attempts: 2 s.
 process.env.AGORA_WEBHOOK_TIMEOUT_MS = '3000';
@@ -77,25 +78,8 @@ async function workIndex(): Promise<string[]> {
 const ms = (sorted: number[], p: number) =>
   Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!);
 
-/** Items stored under a partition key (keys only), every page. */
-async function itemCount(pk: string): Promise<number> {
-  let n = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        Select: 'COUNT',
-        ExclusiveStartKey,
-      }),
-    );
-    n += page.Count ?? 0;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return n;
-}
+/** How many items are stored under a partition key. */
+const itemCount = async (pk: string) => (JSON.parse(await partition(pk)) as unknown[]).length;
 
 /** Whether a subscription's queue is parked (its cursor into the webhook log). */
 async function parked(id: string): Promise<boolean> {
@@ -105,17 +89,6 @@ async function parked(id: string): Promise<boolean> {
   return Item?.logCursor !== undefined;
 }
 
-/** Each object's seqs in the order they first arrived. */
-function arrivalOrder(received: readonly Received[]): Map<string, number[]> {
-  const seen = new Set<string>();
-  const byObject = new Map<string, number[]>();
-  for (const w of received) {
-    if (seen.has(w.id)) continue;
-    seen.add(w.id);
-    byObject.set(w.body.data.id, [...(byObject.get(w.body.data.id) ?? []), w.body.data.seq]);
-  }
-  return byObject;
-}
 const increasing = (seqs: number[]) => seqs.every((s, i) => i === 0 || s > seqs[i - 1]!);
 
 /** Writers change `objects` lots at once, each created, made pending and PATCHed `patches` times; PATCH times. */
@@ -168,6 +141,8 @@ describe('webhook isolation', () => {
       const theirs = healthy.received.slice(before);
       expect(theirs).toHaveLength(expected);
       for (const [, seqs] of arrivalOrder(theirs)) expect(increasing(seqs), String(seqs)).toBe(true);
+      const goods = (await api.get(`${BASE}/${good.id}/deliveries`, { token: good.token })).body.data as any[];
+      expect(goods.every((d) => d.state === 'delivered')).toBe(true);
       const latency = theirs
         .map((w) => w.arrivedAt - (parseInstant(w.body.data.dateModified) ?? 0) / 1000 + 60_000)
         .sort((a, b) => a - b);

@@ -5,7 +5,7 @@ import { client } from '../../support/http.ts';
 import { partition } from '../reliability/fuzz-support.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { type Received, startReceiver } from '../../support/webhooks.ts';
+import { arrivalOrder, startReceiver } from '../../support/webhooks.ts';
 
 const service = useService({ changeStream: true });
 const api = client(() => service.url);
@@ -40,18 +40,6 @@ async function until(done: () => boolean, what: string, ms = 120_000) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** Each object's seqs in the order they arrived at one receiver, first arrival of each webhook only. */
-function arrivalOrder(received: readonly Received[]): Map<string, number[]> {
-  const seen = new Set<string>();
-  const byObject = new Map<string, number[]>();
-  for (const w of received) {
-    if (seen.has(w.id)) continue;
-    seen.add(w.id);
-    byObject.set(w.body.data.id, [...(byObject.get(w.body.data.id) ?? []), w.body.data.seq]);
-  }
-  return byObject;
 }
 
 /**
