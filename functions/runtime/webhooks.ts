@@ -135,17 +135,29 @@ export async function acceptChanges(handed: readonly ObjectChange[], handedBefor
   for (const c of handed) byObject.set(objectOf(c), [...(byObject.get(objectOf(c)) ?? []), c]);
   const { list: active, also } = await activeSubscriptions([...byObject.values()].map((cs) => fanOutMarkKey(cs[0]!)));
   const readAt = requestNow(); // which subscriptions are parked, as of now: the stamp of what is logged for them
-  const marks = handedBefore ? new Map<string, number>() : fanOutMarks(also);
+  const stored = fanOutMarks(also);
+  const marks = handedBefore ? new Map<string, number>() : stored;
   const plans = [...byObject].map(([key, cs]) => ({ plan: planObject(cs, marks.get(key)), marked: marks.has(key) }));
   const fromLog = (await Promise.all(plans.map(({ plan, marked }) => missingChanges(plan, marked)))).flat();
   const changes = [...plans.flatMap(({ plan }) => plan.take), ...fromLog];
   if (!changes.length) return 0;
+  const moved = plans.flatMap(({ plan }) => plan.take.slice(-1));
   // Changes read from the log may have been handled before: written ones are looked up, as on a return.
-  const [made] = await Promise.all([
+  const [fanned, marked] = await Promise.allSettled([
     fanOut(changes, active, handedBefore || fromLog.length > 0, readAt),
-    markFannedOut(plans.flatMap(({ plan }) => plan.take.slice(-1))),
+    markFannedOut(moved),
   ]);
-  return made;
+  if (fanned.status === 'rejected') {
+    // The marks go back to where they were, so that the object's next change does not take this batch's as handed
+    // on (and, after a crash that leaves them ahead, the batch handed again trusts none).
+    if (marked.status === 'fulfilled')
+      await markFannedOut(moved.map((c) => ({ kind: c.kind, id: c.id, seq: stored.get(objectOf(c)) }))).catch((error) =>
+        log().warn('webhooks: marks of a failed batch not put back', { error: (error as Error).message }),
+      );
+    throw fanned.reason;
+  }
+  if (marked.status === 'rejected') throw marked.reason;
+  return fanned.value;
 }
 
 /** An object's changes missing from its batch (`plan.missing`), from its change log, those handed left out. */

@@ -138,12 +138,21 @@ const BATCH_WRITE_ITEMS = 25;
  * condition, for items nobody else writes. Half the write units of a transaction (which takes 2 per item).
  */
 async function putAll(items: readonly Record<string, unknown>[]): Promise<void> {
+  await writeAll(items.map((Item) => ({ PutRequest: { Item } })));
+}
+
+type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, unknown> } };
+
+/** Puts and deletes, 25 to a request, as `putAll`. */
+async function writeAll(writes: readonly WriteRequest[]): Promise<void> {
   const TableName = tableName();
-  const chunks: Record<string, unknown>[][] = [];
-  for (let at = 0; at < items.length; at += BATCH_WRITE_ITEMS) chunks.push(items.slice(at, at + BATCH_WRITE_ITEMS));
+  const chunks: WriteRequest[][] = [];
+  for (let at = 0; at < writes.length; at += BATCH_WRITE_ITEMS) chunks.push(writes.slice(at, at + BATCH_WRITE_ITEMS));
   await Promise.all(
     chunks.map(async (chunk) => {
-      let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
+      let requests = chunk;
       for (let round = 0; requests.length; round++) {
         // Still throttled after 10 rounds (about 6 s): the batch fails and comes back, written then by transactions.
         if (round === 10) throw new Error('webhook deliveries: batch writes left unprocessed');
@@ -669,21 +678,30 @@ export function fanOutMarks(items: readonly Record<string, any>[]): Map<string, 
 }
 
 /**
- * The objects' changes up to these seqs are handed on: their marks, 25 to a request. Written beside the deliveries,
+ * The objects' changes up to these seqs are handed on: their marks, 25 to a request (`seq` undefined: the mark is
+ * removed, as it was before a handling that failed). Written beside the deliveries,
  * not after them (runtime/webhooks.ts: a batch handed again trusts no mark). Plain puts: one object's changes are
  * handled one batch at a time (its message group), and a mark left behind by a late second handling only makes the
  * next change read the log again.
  */
-export async function markFannedOut(objects: readonly { kind: string; id: string; seq: number }[]): Promise<void> {
-  await putAll(
-    objects.map((o) => ({
-      ...fanOutMarkKey(o),
-      entity: 'fanOutMark',
-      schemaVersion: SCHEMA_VERSION,
-      kind: o.kind,
-      objectId: o.id,
-      seq: o.seq,
-    })),
+export async function markFannedOut(objects: readonly { kind: string; id: string; seq?: number }[]): Promise<void> {
+  await writeAll(
+    objects.map((o) =>
+      o.seq === undefined
+        ? { DeleteRequest: { Key: fanOutMarkKey(o) } }
+        : {
+            PutRequest: {
+              Item: {
+                ...fanOutMarkKey(o),
+                entity: 'fanOutMark',
+                schemaVersion: SCHEMA_VERSION,
+                kind: o.kind,
+                objectId: o.id,
+                seq: o.seq,
+              },
+            },
+          },
+    ),
   );
 }
 
