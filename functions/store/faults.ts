@@ -19,7 +19,8 @@ import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
  *
  * Configured by AGORA_FAULTS (JSON, read on every call, so a test or `PUT /_local/faults` turns it on and off):
  * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12,
- * "lostAnswers": 0.15, "slowWrites": {"share": 0.3, "maxMs": 400}}`.
+ * "lostAnswers": 0.15, "slowWrites": {"share": 0.3, "maxMs": 400}, "failWritesTo": ["HOOK#"]}` (the last: every write
+ * naming a key with that prefix fails, an internal error).
  */
 export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout';
 export const FAULT_KINDS: readonly FaultKind[] = ['throttle', 'cancelled', 'internal', 'timeout'];
@@ -33,6 +34,8 @@ export interface FaultConfig {
   lostAnswers?: number;
   /** A share of the writes held back a random time up to `maxMs` before they are sent. */
   slowWrites?: { share: number; maxMs: number };
+  /** Every write naming a key that starts with one of these (`HOOK#`: delivery items) fails, as a partition down. */
+  failWritesTo?: string[];
 }
 
 /** The calls that write (their low-level names: the document client's commands send these). */
@@ -157,6 +160,14 @@ const injector: LocalMiddleware = (next, context) => async (args) => {
     if (s.config.crashAfter !== undefined && s.calls > s.config.crashAfter) {
       s.stats.injected.crash++;
       throw failure('SimulatedCrash', 'The process stopped here', 0);
+    }
+    const fenced = s.config.failWritesTo;
+    if (fenced?.length && WRITES.has(command)) {
+      const input = JSON.stringify(args.input);
+      if (fenced.some((prefix) => input.includes(`"${prefix}`))) {
+        s.stats.injected.internal++;
+        throw fault('internal', command);
+      }
     }
     if (s.random() < (s.config.share ?? 0)) {
       const kinds = s.config.kinds?.length ? s.config.kinds : FAULT_KINDS;

@@ -7,6 +7,7 @@ import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
 import { queueMessage } from '../../../lib/local/change-stream.ts';
 import { invokeHandler } from '../../../lib/local/gateway.ts';
+import { setFaults } from '../../support/faults.ts';
 import { client } from '../../support/http.ts';
 import { createLot, lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
@@ -113,6 +114,35 @@ describe('webhook exactly-once', () => {
       expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
       expect((await deliveriesOf(s, lot.id)).map((d) => d.state)).toEqual(['delivered', 'delivered']);
     } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it("records a change whose batch failed for good with its object's next change (the failed batch put the mark back)", async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const s = await subscribe(receiver.url);
+      const lot = await lotIn(api, 'pending'); // created (seq 1), then made pending (seq 2)
+      await until(async () => (await deliveriesOf(s, lot.id)).length === 2, 'both recorded');
+      // Delivery items cannot be written: the next change's batch fails at every receive (sent, never recorded) and
+      // is set aside, as SQS's dead-letter queue takes it. Its mark, written beside, is put back each time.
+      await setFaults(service.url, { failWritesTo: ['HOOK#'] });
+      expect((await patchAs(api, lot, 'owner', { description: 'three' })).status).toBe(200);
+      await stream.drained();
+      await setFaults(service.url, {});
+      expect((await deliveriesOf(s, lot.id)).map((d) => d.body.data.seq)).toEqual([2, 1]);
+      // The lot's next change finds its mark at 2, reads seq 3 from the log and sends it first: both recorded.
+      expect((await patchAs(api, lot, 'owner', { description: 'four' })).status).toBe(200);
+      await stream.drained();
+      expect((await deliveriesOf(s, lot.id)).map((d) => [d.body.data.seq, d.state])).toEqual([
+        [4, 'delivered'],
+        [3, 'delivered'],
+        [2, 'delivered'],
+        [1, 'delivered'],
+      ]);
+      expect(receiver.received.map((w) => w.body.data.seq).slice(-2)).toEqual([3, 4]);
+    } finally {
+      await setFaults(service.url, {});
       await receiver.close();
     }
   }, 60_000);
