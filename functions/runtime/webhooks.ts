@@ -20,12 +20,6 @@ import {
   closeQueue,
   type Delivery,
   dueQueues,
-  fanOutMarkKey,
-  logChanges,
-  logKeyAt,
-  loggedChanges,
-  fanOutMarks,
-  markFannedOut,
   openQueue,
   openQueues,
   type Outcome,
@@ -38,11 +32,12 @@ import {
   recordFirstAttempts,
   requeue,
   rescheduleQueue,
-  revisionsBetween,
   setQueueLog,
   type Settled,
   storedDeliveries,
 } from '#store/deliveries.ts';
+import { fanOutMarkKey, fanOutMarks, markFannedOut, revisionsBetween } from '#store/fan-out-marks.ts';
+import { logChanges, logKeyAt, loggedChanges } from '#store/webhook-log.ts';
 import {
   type ActiveSubscription,
   activeSubscriptions,

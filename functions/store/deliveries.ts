@@ -1,9 +1,5 @@
 import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  BatchWriteCommand,
   DeleteCommand,
-  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -12,12 +8,10 @@ import {
 import { sortableUtc, type Micros } from '#domain/kernel/time.ts';
 import { requestNow } from '#runtime/clock.ts';
 import type { Attempt, Delivery } from '#domain/webhooks/deliveries.ts';
-import type { ObjectChange } from '#domain/webhooks/events.ts';
-import { randomUUID } from 'node:crypto';
-import { sendStamped } from './feeds.ts';
+import { batchGet, putAll } from './batch-items.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure, MAX_TRANSACTION_ITEMS } from './errors.ts';
-import { keys, revisionSortKey, SCHEMA_VERSION } from './table-design.ts';
+import { keys, SCHEMA_VERSION } from './table-design.ts';
 
 /**
  * A subscription's deliveries: one item per change sent to it (`HOOK#<subscription>`, by the change's position), with
@@ -128,40 +122,6 @@ async function putNew(items: readonly Record<string, unknown>[]): Promise<Set<nu
     items.map((Item) => ({ Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
   );
   return new Set(items.flatMap((_, i) => (lost.has(i) ? [] : [i])));
-}
-
-/** DynamoDB's most items a BatchWriteItem takes. */
-const BATCH_WRITE_ITEMS = 25;
-
-/**
- * Puts items, 25 to a request, the requests of one call at once (what DynamoDB leaves unprocessed is sent again): no
- * condition, for items nobody else writes. Half the write units of a transaction (which takes 2 per item).
- */
-async function putAll(items: readonly Record<string, unknown>[]): Promise<void> {
-  await writeAll(items.map((Item) => ({ PutRequest: { Item } })));
-}
-
-type WriteRequest =
-  | { PutRequest: { Item: Record<string, unknown> } }
-  | { DeleteRequest: { Key: Record<string, unknown> } };
-
-/** Puts and deletes, 25 to a request, as `putAll`. */
-async function writeAll(writes: readonly WriteRequest[]): Promise<void> {
-  const TableName = tableName();
-  const chunks: WriteRequest[][] = [];
-  for (let at = 0; at < writes.length; at += BATCH_WRITE_ITEMS) chunks.push(writes.slice(at, at + BATCH_WRITE_ITEMS));
-  await Promise.all(
-    chunks.map(async (chunk) => {
-      let requests = chunk;
-      for (let round = 0; requests.length; round++) {
-        // Still throttled after 10 rounds (about 6 s): the batch fails and comes back, written then by transactions.
-        if (round === 10) throw new Error('webhook deliveries: batch writes left unprocessed');
-        if (round) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** round)));
-        const done = await documentClient().send(new BatchWriteCommand({ RequestItems: { [TableName]: requests } }));
-        requests = (done.UnprocessedItems?.[TableName] ?? []) as typeof requests;
-      }
-    }),
-  );
 }
 
 /**
@@ -284,32 +244,6 @@ export async function requeue<D extends Pick<Delivery, 'subscriptionId' | 'posit
 async function getDeliveries(wanted: readonly Pick<Delivery, 'subscriptionId' | 'position'>[]): Promise<Delivery[]> {
   const out: Delivery[] = [];
   for (const items of await batchGet(wanted.map(deliveryKey))) out.push(deliveryOf(items));
-  return out;
-}
-
-/**
- * Items by key, read consistently, 100 keys a request (what DynamoDB leaves unprocessed is asked again); `projection`:
- * only those attributes.
- */
-export async function batchGet(
-  wanted: readonly Record<string, unknown>[],
-  projection?: string,
-): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
-  for (let at = 0; at < wanted.length; at += 100) {
-    let Keys: Record<string, unknown>[] | undefined = wanted.slice(at, at + 100);
-    while (Keys?.length) {
-      const got: BatchGetCommandOutput = await documentClient().send(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: { Keys, ConsistentRead: true, ...(projection && { ProjectionExpression: projection }) },
-          },
-        }),
-      );
-      out.push(...(got.Responses?.[tableName()] ?? []));
-      Keys = got.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
   return out;
 }
 
@@ -550,70 +484,6 @@ export async function replayAfter(subscriptionId: string, after: string, now: Mi
   };
 }
 
-/** The webhook log's partition: what the fan-out owes parked subscriptions, batch by batch, in stamp order. */
-const LOG_PARTITION = 'HOOKLOG';
-/** A log entry is kept this long: a parked subscription is disabled after 5 days of failures. */
-const LOG_KEPT_S = 7 * 24 * 3600;
-
-/**
- * Changes in one log entry at most (a change is about 200 bytes: far below an item's 400 KB). A batch holds 10; one
- * that read missing changes from the change log may hold more, and is logged in several entries of the same stamp.
- */
-const LOG_ENTRY_CHANGES = 500;
-
-/** One entry of the webhook log: a batch's changes, under its stamp. */
-export interface LogEntry {
-  key: string;
-  changes: ObjectChange[];
-}
-
-/**
- * A batch whose changes some parked subscription would hear writes them once, here, instead of a delivery per
- * subscription: one item, keyed by `stamp` (the time the batch read which subscriptions are parked) and sent within
- * the feeds' budget of it (store/feeds.ts `sendStamped`), so a sweep reading up to the settle horizon misses none.
- */
-export async function logChanges(stamp: Micros, changes: readonly ObjectChange[]): Promise<void> {
-  const chunks: ObjectChange[][] = [];
-  for (let at = 0; at < changes.length; at += LOG_ENTRY_CHANGES) chunks.push(changes.slice(at, at + LOG_ENTRY_CHANGES));
-  const batch = randomUUID();
-  await Promise.all(
-    chunks.map((chunk, n) =>
-      sendStamped(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            PK: LOG_PARTITION,
-            // A batch's entries in their order (its changes are in position order).
-            SK: `${sortableUtc(stamp)}#${batch}#${String(n).padStart(4, '0')}`,
-            entity: 'webhookLog',
-            schemaVersion: SCHEMA_VERSION,
-            changes: chunk,
-            ttl: Math.floor(stamp / 1_000_000) + LOG_KEPT_S,
-          },
-        }),
-        stamp,
-      ),
-    ),
-  );
-}
-
-/** The log's entries after `after` up to `through` (keys), at most `limit`, oldest first. */
-export async function loggedChanges(after: string, through: string, limit: number) {
-  const page = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': LOG_PARTITION, ':from': `${after}\u0000`, ':to': through },
-      Limit: limit,
-    }),
-  );
-  const entries: LogEntry[] = (page.Items ?? []).map((i) => ({ key: String(i.SK), changes: i.changes ?? [] }));
-  return { entries, more: page.LastEvaluatedKey !== undefined };
-}
-
-/** A log key at `at`: every entry stamped at or before it sorts at or before it. */
-export const logKeyAt = (at: Micros) => `${sortableUtc(at)}#~`;
-
 /**
  * Parks a queue: what its subscription owes from now on is read from the log after `cursor`. A queue parked already
  * keeps its cursor (two senders that both saw the receiver fail must not skip what was logged between them).
@@ -663,83 +533,6 @@ export async function setQueueLog(subscriptionId: string, log: { cursor?: string
       }),
     )
     .catch(ignoreLost);
-}
-
-/** Where the fan-out stands with an object (`fanOutMark`): its item's key, by the change's kind and id. */
-export const fanOutMarkKey = (o: { kind: string; id: string }) => keys.fanOutMark(o.kind.toUpperCase(), o.id);
-
-/** The last seq handled of each object whose mark is among these items (the rest are not marks), by `kind#id`. */
-export function fanOutMarks(items: readonly Record<string, any>[]): Map<string, number> {
-  return new Map(
-    items
-      .filter((i) => i.entity === 'fanOutMark')
-      .map((i) => [`${String(i.kind)}#${String(i.objectId)}`, Number(i.seq)] as const),
-  );
-}
-
-/**
- * The objects' changes up to these seqs are handed on: their marks, 25 to a request (`seq` undefined: the mark is
- * removed, as it was before a handling that failed). Written beside the deliveries,
- * not after them (runtime/webhooks.ts: a batch handed again trusts no mark). Plain puts: one object's changes are
- * handled one batch at a time (its message group), and a mark left behind by a late second handling only makes the
- * next change read the log again.
- */
-export async function markFannedOut(objects: readonly { kind: string; id: string; seq?: number }[]): Promise<void> {
-  await writeAll(
-    objects.map((o) =>
-      o.seq === undefined
-        ? { DeleteRequest: { Key: fanOutMarkKey(o) } }
-        : {
-            PutRequest: {
-              Item: {
-                ...fanOutMarkKey(o),
-                entity: 'fanOutMark',
-                schemaVersion: SCHEMA_VERSION,
-                kind: o.kind,
-                objectId: o.id,
-                seq: o.seq,
-              },
-            },
-          },
-    ),
-  );
-}
-
-/**
- * An object's revisions strictly between two seqs, newest first, read consistently (each was committed before the
- * change that follows it, so none is missed), page after page until `enough` says the rest are not wanted.
- */
-export async function revisionsBetween(
-  o: { kind: string; id: string },
-  after: number,
-  before: number,
-  enough: (item: Record<string, any>) => boolean = () => false,
-): Promise<Record<string, any>[]> {
-  if (before - after < 2) return [];
-  const out: Record<string, any>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': keys.revisions(o.kind.toUpperCase(), o.id),
-          ':from': revisionSortKey(after + 1),
-          ':to': revisionSortKey(before - 1),
-        },
-        ConsistentRead: true,
-        ScanIndexForward: false,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (enough(item)) return out;
-      out.push(item);
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
 }
 
 const ignoreLost = (error: unknown) => {

@@ -9,7 +9,8 @@ import {
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
-import { batchGet, type Queue, queueItemKey, queueOf, rescheduleQueue } from './deliveries.ts';
+import { batchGet } from './batch-items.ts';
+import { type Queue, queueItemKey, queueOf, rescheduleQueue } from './deliveries.ts';
 import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
