@@ -318,12 +318,14 @@ export async function sendDue(): Promise<{ due: number; delivered: number }> {
 }
 
 /**
- * A queued change younger than the index's settle time: an earlier change of its object may still be on its way to
- * the queue (a batch under way, a late stream record), and the queue is sent in position order, so the sweep leaves
- * it for its next run rather than send it first (the order test saw seq 5 sent from the queue before seq 4 joined).
+ * A queued delivery the sweep may not send yet: it joined its queue within the index's settle time (store/deliveries.ts
+ * `writeNew`: the index may not show an earlier delivery of its object yet), or its change is that young (one of an
+ * older release, with no stamp). The queue is sent in position order, so the sweep leaves it, and what follows, for
+ * its next run: the order test saw seq 4 sent from a queue whose index did not show seq 3 yet.
  */
 const settling = (d: Delivery, now: Micros) =>
-  !d.position.startsWith(PING_PREFIX) && (parseInstant(d.position.split('#')[0]!) ?? 0) > now - INDEX_SETTLE;
+  (d.queuedAt ?? 0) > now - INDEX_SETTLE ||
+  (!d.position.startsWith(PING_PREFIX) && (parseInstant(d.position.split('#')[0]!) ?? 0) > now - INDEX_SETTLE);
 
 async function drain(queue: Queue, subscription: SubscriptionRecord | undefined): Promise<number> {
   const now = requestNow();
@@ -406,7 +408,7 @@ async function waitingNow(queue: Queue, subscription: SubscriptionRecord | undef
   const copied = await copyFromLog(queue, subscription);
   if (resuming && !copied.caughtUp) return { page, hold: true, idle: false };
   if (!copied.count) return { page, hold: false, idle: !resuming && copied.caughtUp };
-  await new Promise((r) => setTimeout(r, INDEX_SETTLE / 1000)); // the queue's index shows them
+  await new Promise((r) => setTimeout(r, INDEX_SETTLE / 1000 + 100)); // the queue's index shows them, settled
   return { page: await queuedDeliveries(id, QUEUE_PAGE), hold: false, idle: false };
 }
 

@@ -45,6 +45,7 @@ const deliveryOf = (i: Record<string, any>): Delivery => ({
   attempts: i.attempts ?? [],
   attemptCount: i.attemptCount ?? 0,
   ...(i.due !== undefined && { due: i.due }),
+  ...(i.queuedAt !== undefined && { queuedAt: i.queuedAt }),
 });
 
 /** What follows an attempt for the delivery's item: delivered or failed for good (out of its queue), or still queued. */
@@ -124,15 +125,40 @@ async function putNew(items: readonly Record<string, unknown>[]): Promise<Set<nu
   return new Set(items.flatMap((_, i) => (lost.has(i) ? [] : [i])));
 }
 
+/** The object of a delivery's position (`<time>#<kind>#<id>#<seq>`; a ping's is its own). */
+const objectOfPosition = (position: string) => position.split('#').slice(1, 3).join('#');
+
 /**
  * Writes new delivery items; returns the indexes written. `firstHandling`: their change was never handed before (its
  * first receive: the FIFO queue deduplicates the pipe's records by `eventID`), so nothing else writes them: plain batch
  * writes. Otherwise one there already (written by the handling that failed) is left as it is.
+ *
+ * In ranks: each subscription's first delivery of an object, then its second, and so on, one rank written before the
+ * next goes, each queued one stamped `queuedAt` as its rank goes. The sweep sends a queued delivery only once that
+ * stamp is older than the index's settle (`settled`), and by then the index shows every earlier delivery of its
+ * object (written before the stamp was taken): a batch's parallel writes, or a lagging index, never let a later
+ * change out of the queue ahead of an earlier one. A batch holds one change of most objects: one rank.
  */
 async function writeNew(items: readonly Record<string, unknown>[], firstHandling: boolean): Promise<Set<number>> {
-  if (!firstHandling) return putNew(items);
-  await putAll(items);
-  return new Set(items.keys());
+  const ranks: number[][] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const group = `${String(item.PK)}|${objectOfPosition(String(item.SK))}`;
+    const rank = seen.get(group) ?? 0;
+    seen.set(group, rank + 1);
+    if (!ranks[rank]) ranks[rank] = [];
+    ranks[rank].push(i);
+  });
+  const written = new Set<number>();
+  for (const rank of ranks) {
+    const queuedAt = requestNow();
+    const stamped = rank.map((i) => ({ ...items[i], ...(items[i]!.GSI2PK !== undefined && { queuedAt }) }));
+    if (firstHandling) {
+      await putAll(stamped);
+      for (const i of rank) written.add(i);
+    } else for (const j of await putNew(stamped)) written.add(rank[j]!);
+  }
+  return written;
 }
 
 /**
@@ -189,10 +215,15 @@ const joinWrite = (TableName: string, d: Pick<Delivery, 'subscriptionId' | 'posi
   Update: {
     TableName,
     Key: deliveryKey(d),
-    UpdateExpression: 'SET GSI2PK = :q, GSI2SK = :sk',
+    UpdateExpression: 'SET GSI2PK = :q, GSI2SK = :sk, queuedAt = :now',
     ConditionExpression: '#state = :pending',
     ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':q': queuePartition(d.subscriptionId), ':sk': d.position, ':pending': 'pending' },
+    ExpressionAttributeValues: {
+      ':q': queuePartition(d.subscriptionId),
+      ':sk': d.position,
+      ':pending': 'pending',
+      ':now': requestNow(),
+    },
   },
 });
 
@@ -470,9 +501,14 @@ export async function replayAfter(subscriptionId: string, after: string, now: Mi
       Update: {
         TableName,
         Key: { PK: i.PK, SK: i.SK },
-        UpdateExpression: 'SET #state = :pending, GSI2PK = :q, GSI2SK = :sk REMOVE due',
+        UpdateExpression: 'SET #state = :pending, GSI2PK = :q, GSI2SK = :sk, queuedAt = :now REMOVE due',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':q': queuePartition(subscriptionId), ':sk': i.SK },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':q': queuePartition(subscriptionId),
+          ':sk': i.SK,
+          ':now': now,
+        },
       },
     })),
   );

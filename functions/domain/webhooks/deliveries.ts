@@ -25,6 +25,8 @@ export interface Delivery {
   attemptCount: number;
   /** When the next attempt is due (pending only). */
   due?: Micros;
+  /** When it joined its subscription's queue (the sweep sends it once the queue's index surely shows what precedes it). */
+  queuedAt?: Micros;
 }
 
 /** A delivery as its subscription's owner sees it: the message as sent, where it stands, its attempts. */

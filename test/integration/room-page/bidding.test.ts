@@ -320,6 +320,14 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     // The best bid: its least amount is the best sealed bid plus 1 % of the starting value, said so.
     await atStage(en.page, 'bestbid');
     const least = dutchAmount + 3000 + step;
+    // The stage shows before its amounts are drawn (a loaded machine draws them a moment later): waited for.
+    await en.page
+      .waitForFunction(
+        (want) => document.querySelector('#least')?.textContent?.replace(/\s+/g, ' ') === want,
+        `from ${fmt(least)}`,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     expect(await text(en.page, '#least')).toBe(`from ${fmt(least)}`);
     expect(await text(en.page, '#bid-rule')).toContain(
       `bid from ${fmt(least)} (the best sealed bid plus 1 % of the starting value, ${fmt(step)})`,

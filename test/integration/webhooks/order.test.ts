@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../../functions/store/table-design.ts';
 import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
+import { setFaults } from '../../support/faults.ts';
 import { client } from '../../support/http.ts';
 import { partition } from '../reliability/fuzz-support.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
@@ -93,6 +94,45 @@ describe('webhook order', () => {
         }
       }
     } finally {
+      await Promise.all(receivers.map((r) => r.close()));
+    }
+  }, 300_000);
+
+  it("keeps seq order out of a queue whose deliveries are written slowly, a batch's writes landing out of order", async () => {
+    // Each receiver fails its first webhook: its queue opens and everything after joins it while writers go on, a
+    // batch holding several changes of one object; a share of the writes is held back up to 400 ms, so one batch's
+    // writes land out of order, and the sweep (every second) reads the queue meanwhile.
+    const receivers = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        let n = 0;
+        return startReceiver(() => (++n === 1 ? { status: 503 } : { status: 204 }));
+      }),
+    );
+    try {
+      for (const r of receivers) expect((await api.post(BASE, { url: r.url, events: ['lot.*'] })).status).toBe(201);
+      // The first change opens the queues; then the pipe stops while writers go on, and comes back once their changes
+      // are older than the index's settle: a batch then holds several changes of one object, none of them young.
+      const first = await lotIn(api, 'pending');
+      for (const r of receivers) await until(() => r.received.length >= 1, 'the first webhook');
+      await stream.stop();
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, n) => {
+          const lot = await lotIn(api, 'pending');
+          for (let i = 0; i < PATCHES; i++)
+            expect((await patchAs(api, lot, 'owner', { description: `slow ${n}.${i}` })).status).toBe(200);
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 4000));
+      await setFaults(service.url, { slowWrites: { share: 0.5, maxMs: 400 }, seed: 7 });
+      stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.TABLE_NAME! });
+      const expected = 20 * (2 + PATCHES) + 2;
+      for (const r of receivers)
+        await until(() => new Set(r.received.map((w) => w.id)).size >= expected, `${expected} webhooks`);
+      for (const r of receivers)
+        for (const [id, seqs] of arrivalOrder(r.received))
+          expect(seqs).toEqual(id === first.id ? [1, 2] : [1, 2, 3, 4, 5, 6]);
+    } finally {
+      await setFaults(service.url, {});
       await Promise.all(receivers.map((r) => r.close()));
     }
   }, 300_000);
