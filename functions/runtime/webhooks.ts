@@ -57,11 +57,14 @@ import { postWebhook } from './webhook-sender.ts';
 
 /**
  * The delivery of webhooks, the same in AWS and locally. `acceptChanges` takes one batch of changes (an SQS batch in
- * AWS, one of the local pipe's): their deliveries are written 100 to a request, each subscription's sent at once, all
- * subscriptions in parallel and one object's changes to one subscription one after the other, then the attempts are
- * written 100 to a request. A subscription whose receiver failed has its own queue (store/deliveries.ts): its later
- * deliveries wait there, in order, without an attempt, and `sendDue` (the retry sweep) sends them when the circuit's
- * schedule says, one probe first. A failing receiver costs its own subscription only.
+ * AWS, one of the local pipe's), puts each object's in `seq` order by its mark (store/fan-out-marks.ts: a change
+ * handed before an earlier one brings that one from the change log), and sends each subscription's at once, all
+ * subscriptions in parallel and one object's changes to one subscription one after the other; the deliveries are
+ * written with their attempts, 25 to a request. A subscription whose receiver failed has its own queue
+ * (store/deliveries.ts): its later deliveries wait there, in order, without an attempt, and `sendDue` (the retry
+ * sweep) sends them when the circuit's schedule says, one probe first. One whose retry failed too is parked: the
+ * batches log what it owes once for all parked ones (store/webhook-log.ts) and its sweep copies that into its queue
+ * when its receiver takes it. A failing receiver costs its own subscription only.
  */
 
 /** Where deliveries may go: public https addresses in AWS; the local runtime also reaches loopback over http. */

@@ -62,6 +62,23 @@ async function changeMessage(kind: string, id: string, seq: number, receiveCount
   return queueMessage({ eventName: 'INSERT', dynamodb: { NewImage: marshall(Item) } }, undefined, receiveCount);
 }
 
+/** The faults injected since they were last set (internal errors: `failWritesTo`'s). */
+async function injected(): Promise<number> {
+  const res = await fetch(`${service.url}/_local/faults`);
+  return (await res.json()).data.stats.injected.internal;
+}
+
+/** Until the pipe has handed on the lot's changes up to `seq` (its mark says so; a loaded stream shows records late). */
+async function handedOn(lotId: string, seq: number) {
+  await until(async () => {
+    const { Item } = await documentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.fanOutMark('LOT', lotId), ConsistentRead: true }),
+    );
+    return Number(Item?.seq ?? 0) >= seq;
+  }, `the lot's changes to ${seq} handed on`);
+  await stream.drained();
+}
+
 /** As if the pipe had handed none of the lot's changes yet: its mark (how far the fan-out handled it) removed. */
 async function forgetHandled(lotId: string) {
   await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.fanOutMark('LOT', lotId) }));
@@ -72,7 +89,7 @@ describe('webhook exactly-once', () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {
       const lot = await lotIn(api, 'pending'); // created (seq 1), then made pending (seq 2)
-      await stream.drained();
+      await handedOn(lot.id, 2);
       const s = await subscribe(receiver.url);
       await forgetHandled(lot.id);
       // The update's record first: the create is read from the lot's change log and goes before it.
@@ -90,6 +107,7 @@ describe('webhook exactly-once', () => {
       expect(three.status).toBe(200);
       const four = await patchAs(api, lot, 'owner', { description: 'four' });
       expect(four.status).toBe(200);
+      await until(() => receiver.received.length >= 4, 'the next two changes');
       await stream.drained();
       expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2, 3, 4]);
     } finally {
@@ -103,7 +121,7 @@ describe('webhook exactly-once', () => {
       // The lot's changes were handed on before the subscription existed: its mark stands at 2, as a handling that
       // wrote the mark and failed before writing these deliveries would leave it.
       const lot = await lotIn(api, 'pending');
-      await stream.drained();
+      await handedOn(lot.id, 2);
       const s = await subscribe(receiver.url);
       // The batch comes back (receive count 2): no mark is trusted, the lot's recent changes are read back, and what
       // is not written for the subscription goes out, in order.
@@ -128,12 +146,14 @@ describe('webhook exactly-once', () => {
       // is set aside, as SQS's dead-letter queue takes it. Its mark, written beside, is put back each time.
       await setFaults(service.url, { failWritesTo: ['HOOK#'] });
       expect((await patchAs(api, lot, 'owner', { description: 'three' })).status).toBe(200);
+      // All 5 receives failed (a loaded stream may show the record only after a first drained() has returned).
+      await until(async () => (await injected()) >= 5, 'the batch failing 5 times');
       await stream.drained();
       await setFaults(service.url, {});
       expect((await deliveriesOf(s, lot.id)).map((d) => d.body.data.seq)).toEqual([2, 1]);
       // The lot's next change finds its mark at 2, reads seq 3 from the log and sends it first: both recorded.
       expect((await patchAs(api, lot, 'owner', { description: 'four' })).status).toBe(200);
-      await stream.drained();
+      await until(async () => (await deliveriesOf(s, lot.id)).length === 4, 'the next change and the one before');
       expect((await deliveriesOf(s, lot.id)).map((d) => [d.body.data.seq, d.state])).toEqual([
         [4, 'delivered'],
         [3, 'delivered'],
@@ -174,7 +194,7 @@ describe('webhook exactly-once', () => {
     );
     try {
       const lot = await lotIn(api, 'pending'); // created (seq 1), then made pending (seq 2)
-      await stream.drained();
+      await handedOn(lot.id, 2);
       const s = await subscribe(receiver.url);
       await forgetHandled(lot.id);
       const create = await changeMessage('LOT', lot.id, 1, 1);
