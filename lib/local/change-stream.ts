@@ -33,6 +33,8 @@ export interface DeliveryStats {
   deliveries: number;
   /** DynamoDB requests the calls made. */
   requests: number;
+  /** Records given up after `RECEIVES` failed calls (SQS would move them to the dead-letter queue). */
+  setAside: number;
 }
 
 /** As the FIFO queue's event source hands them: 10 messages a batch (its maximum), batches of distinct groups at once. */
@@ -159,7 +161,7 @@ export async function startChangeStream(options: {
 
   /** Receives of a batch's records so far: after `RECEIVES`, as SQS's dead-letter queue, they are set aside (logged). */
   const receives = new WeakMap<_Record, number>();
-  const totals: DeliveryStats = { calls: 0, changes: 0, deliveries: 0, requests: 0 };
+  const totals: DeliveryStats = { calls: 0, changes: 0, deliveries: 0, requests: 0, setAside: 0 };
   const dispatch = () => {
     // Stopped: nothing more is handed (what was read and not handed is dropped, as a restart of `npm start` does).
     while (!stopped && running < CONCURRENCY && queued.length) {
@@ -186,6 +188,7 @@ export async function startChangeStream(options: {
           log(`[webhooks] delivery: ${error.message}`);
           // As SQS does: the batch comes back, in front of its groups' later records, up to `RECEIVES` times.
           const again = batch.filter((r) => (receives.set(r, (receives.get(r) ?? 1) + 1).get(r) ?? 0) <= RECEIVES);
+          totals.setAside += batch.length - again.length;
           queued.unshift(...again);
         })
         .finally(() => {
