@@ -22,10 +22,10 @@ export function fanOutMarks(items: readonly Record<string, any>[]): Map<string, 
 
 /**
  * The objects' changes up to these seqs are handed on: their marks, 25 to a request (`seq` undefined: the mark is
- * removed, as it was before a handling that failed). Written beside the deliveries,
- * not after them (runtime/webhooks.ts: a batch handed again trusts no mark). Plain puts: one object's changes are
- * handled one batch at a time (its message group), and a mark left behind by a late second handling only makes the
- * next change read the log again.
+ * removed, as it was before a handling that failed). Written beside the deliveries, not after them
+ * (runtime/webhooks.ts: a batch handed again trusts no mark). Plain puts: one object's changes are handled one batch
+ * at a time (its message group), and a mark left behind by a late second handling only makes the next change read
+ * the log again.
  */
 export async function markFannedOut(objects: readonly { kind: string; id: string; seq?: number }[]): Promise<void> {
   await writeAll(
