@@ -7,7 +7,7 @@ import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
-import { REVISION_ENTITY } from '../functions/store/table-design.ts';
+import { CHANGE_PARTITIONS, ROOT_SK } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
 import { justifyGrant } from './iam.ts';
 import { alarm } from './operations.ts';
@@ -22,9 +22,21 @@ import { alarm } from './operations.ts';
  * due time on the work index and the `webhooks` bot (bots.ts, every minute) sends what is due, for as many days as the
  * schedule says (docs/DESIGN.md, "Webhooks").
  */
-// The items that are changes: the change log's revisions, nothing else (functions/domain/webhooks/events.ts
-// `changeOfItem` reads the same shape), so the queue carries no root, child or bot item.
-export const CHANGE_FILTERS = [{ dynamodb: { NewImage: { entity: { S: [REVISION_ENTITY] } } } }];
+/**
+ * The records that are changes: the roots of lots, assets and auctions that keep a change log (`history`), nothing
+ * else, so the queue carries no child, revision or bot item. A root's records come in the order it was written (a
+ * stream orders the records of one item), which is what the journal's order rests on; a root written without a new
+ * revision (a bot's bookkeeping) passes too and the writer finds its `seq` journaled.
+ */
+export const CHANGE_FILTERS = [
+  {
+    dynamodb: {
+      Keys: { PK: { S: CHANGE_PARTITIONS.map((prefix) => ({ prefix })) }, SK: { S: [ROOT_SK] } },
+      NewImage: { history: { M: { seq: { N: [{ exists: true }] } } } },
+    },
+  },
+];
+
 /** A change not sent within this long is an alarm: the pipe, the queue or the delivery Lambda is stuck. */
 export const OLDEST_CHANGE_ALARM = Duration.minutes(5);
 /**

@@ -1,50 +1,59 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { changeOfItem, type ObjectChange } from '#domain/webhooks/events.ts';
+import { appendChanges, changeOfRoot, type JournalChange } from '#domain/journal/journal.ts';
+import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
 import { countRequests } from '#store/client.ts';
-import { REVISION_ENTITY } from '#store/table-design.ts';
+import { journalPort } from '#store/journal.ts';
 
 /**
- * The delivery Lambda: the changes of the table's stream, as the pipe (DynamoDB Streams -> filter -> FIFO SQS, one
- * message group per object) hands them in SQS messages (each body one stream record), fanned out to the subscriptions
- * and sent at once. A batch succeeds or fails whole (its deliveries are written together, so no partial batch
- * response): one that throws comes back from the queue, its objects' later changes behind it, and after 5 receives
- * goes to the dead-letter queue; a change handed again makes no second delivery of what its first handling wrote
- * (the delivery items are put once, after their first attempt). Locally, lib/local/change-stream.ts reads DynamoDB Local's
- * stream and calls this same handler.
+ * The journal's writer and the webhooks' first attempts: the changes of the table's stream, as the pipe (DynamoDB
+ * Streams -> filter -> FIFO SQS, one message group per object) hands them in SQS messages (each body one stream
+ * record of an object's root), appended to the journal in each object's `seq` order (domain/journal: the records of one
+ * item come in order, and the writer checks it against the object's mark), then fanned out to the subscriptions and
+ * sent at once. A batch succeeds or fails whole (no partial batch response): one that throws comes back from the queue,
+ * its objects' later changes behind it, and after 5 receives goes to the dead-letter queue; a change handed again is
+ * not journaled twice, and its deliveries are looked up, not made twice. Locally, lib/local/change-stream.ts reads
+ * DynamoDB Local's stream and calls this same handler.
  */
 export interface StreamMessages {
   Records: { body: string; attributes?: { ApproximateReceiveCount?: string } }[];
 }
 
 /**
- * The change a stream record carries (its new image), or undefined for anything else: another item, a removal, a
- * body that is no stream record. Only revisions are read (the pipe's filter, lib/webhooks.ts, is the same test), so
- * an item no client wrote, such as a migration's state whose empty map DynamoDB Local's stream writes untyped as `{}`,
- * is skipped before it is unmarshalled, and no one record can stop the records after it.
+ * The change a stream record carries (its root's new image), or undefined for anything else: another item, a removal,
+ * a body that is no stream record. Only roots of lots, assets and auctions are read (the pipe's filter, lib/webhooks.ts,
+ * is the same test), so an item no client wrote, such as a migration's state whose empty map DynamoDB Local's stream
+ * writes untyped as `{}`, is skipped before it is unmarshalled, and no one record can stop the records after it.
  */
-export function changeOfRecord(body: string): ObjectChange | undefined {
+export function changeOfRecord(body: string): JournalChange | undefined {
   try {
     // A stream record as the pipe puts it in the queue (the stream's own shape, not a client's data).
     const record: { dynamodb?: { NewImage?: Record<string, AttributeValue> } } | null = JSON.parse(body);
     const image = record?.dynamodb?.NewImage;
-    if (image?.entity?.S !== REVISION_ENTITY) return undefined;
-    return changeOfItem(unmarshall(image));
+    if (image?.SK?.S !== '#ROOT' || !image.history?.M) return undefined;
+    return changeOfRoot(unmarshall(image));
   } catch (error) {
-    log().warn('webhooks: a stream record that is no change, skipped', { error: (error as Error).message });
+    log().warn('journal: a stream record that is no change, skipped', { error: (error as Error).message });
     return undefined;
   }
 }
 
-/** What one batch did: its changes, the deliveries they made, the DynamoDB requests that took (the bench's cost). */
+/** What one batch did: its changes journaled, the deliveries they made, the DynamoDB requests that took. */
 export async function handler(
   event: StreamMessages,
 ): Promise<{ changes: number; deliveries: number; requests: number }> {
-  const changes = event.Records.map((r) => changeOfRecord(r.body)).filter((c) => c !== undefined);
-  // Received before (a handling failed): what that handling wrote is looked up, not sent a second time.
+  const handed = event.Records.map((r) => changeOfRecord(r.body)).filter((c) => c !== undefined);
+  // Received before (a handling failed): its journaled changes may not all have been fanned out; what that handling
+  // wrote of their deliveries is looked up, not sent a second time.
   const handedBefore = event.Records.some((r) => Number(r.attributes?.ApproximateReceiveCount ?? 1) > 1);
-  const { result, requests } = await countRequests(() => acceptChanges(changes, handedBefore));
-  return { changes: changes.length, deliveries: result, requests };
+  const { result, requests } = await countRequests(async () => {
+    const appended = await appendChanges(journalPort, handed, requestNow);
+    // The history of an object the journal had never seen was sent when it happened (before the journal): not news.
+    const news = appended.fresh.filter((c) => !appended.takenOver.includes(c));
+    const changes = handedBefore ? [...appended.seen, ...news] : news;
+    return { journaled: appended.fresh.length, deliveries: await acceptChanges(changes, handedBefore) };
+  });
+  return { changes: result.journaled, deliveries: result.deliveries, requests };
 }

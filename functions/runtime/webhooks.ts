@@ -1,17 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatKyiv, type Micros, parseInstant } from '#domain/kernel/time.ts';
 import { AWS_TARGETS, LOCAL_TARGETS, type TargetPolicy } from '#domain/webhooks/address.ts';
-import {
-  changeOfItem,
-  eventBody,
-  eventType,
-  hears,
-  matches,
-  type ObjectChange,
-  PING,
-  positionOf,
-} from '#domain/webhooks/events.ts';
-import { objectOf, type ObjectPlan, planObject } from '#domain/webhooks/order.ts';
+import { eventBody, eventType, hears, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
 import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
@@ -36,7 +26,6 @@ import {
   type Settled,
   storedDeliveries,
 } from '#store/deliveries.ts';
-import { fanOutMarkKey, fanOutMarks, markFannedOut, revisionsBetween } from '#store/fan-out-marks.ts';
 import { logChanges, logKeyAt, loggedChanges } from '#store/webhook-log.ts';
 import {
   type ActiveSubscription,
@@ -111,62 +100,15 @@ const webhookIdOf = (subscriptionId: string, position: string) =>
   `msg_${createHash('sha256').update(`${subscriptionId}|${position}`).digest('base64url').slice(0, 27)}`;
 
 /**
- * An object with no mark to trust (older than the marks, its first changes still on their way, or a batch handed
- * again) has its missing changes read from the log this far back from the newest handed: a stream hands one object's
- * records seconds apart at most, and what was handled before is found written (a careful handling), not sent again.
+ * Takes a batch of journaled changes (each object's in `seq` order, each once: domain/journal) and fans them out.
+ * `handedBefore`: the batch came back after a handling that failed (SQS's receive count above 1), so some deliveries
+ * may be written already: those are looked up, not sent again. Returns the deliveries made.
  */
-const UNMARKED_LOOKBACK: Micros = 5 * 60_000_000;
-
-/**
- * Takes a batch of changes as the stream handed them and fans them out in each object's `seq` order: the batch's
- * objects' marks (the last seq handed on; read with the subscriptions' version, one request) drop what was handled
- * already and say what is missing, which is read from the change log (a later change handed before an earlier one
- * takes that one with it; the earlier one's own record then finds it handled). The marks are written beside the
- * deliveries, not after them (no round trip more a batch): a handling that fails may leave a mark ahead of deliveries
- * it did not write, so a batch handed again (`handedBefore`: SQS's receive count above 1) trusts no mark: it reads
- * its objects' recent changes back and sends what is not written yet, nothing twice. One object's batches come one
- * at a time (its message group), the one handed again before any later one. Returns the deliveries made.
- */
-export async function acceptChanges(handed: readonly ObjectChange[], handedBefore = false): Promise<number> {
-  if (!handed.length) return 0;
-  const byObject = new Map<string, ObjectChange[]>();
-  for (const c of handed) byObject.set(objectOf(c), [...(byObject.get(objectOf(c)) ?? []), c]);
-  const { list: active, also } = await activeSubscriptions([...byObject.values()].map((cs) => fanOutMarkKey(cs[0]!)));
-  const readAt = requestNow(); // which subscriptions are parked, as of now: the stamp of what is logged for them
-  const stored = fanOutMarks(also);
-  const marks = handedBefore ? new Map<string, number>() : stored;
-  const plans = [...byObject].map(([key, cs]) => ({ plan: planObject(cs, marks.get(key)), marked: marks.has(key) }));
-  const fromLog = (await Promise.all(plans.map(({ plan, marked }) => missingChanges(plan, marked)))).flat();
-  const changes = [...plans.flatMap(({ plan }) => plan.take), ...fromLog];
+export async function acceptChanges(changes: readonly ObjectChange[], handedBefore = false): Promise<number> {
   if (!changes.length) return 0;
-  const moved = plans.flatMap(({ plan }) => plan.take.slice(-1));
-  // Changes read from the log may have been handled before: written ones are looked up, as on a return.
-  const [fanned, marked] = await Promise.allSettled([
-    fanOut(changes, active, handedBefore || fromLog.length > 0, readAt),
-    markFannedOut(moved),
-  ]);
-  if (fanned.status === 'rejected') {
-    // The marks go back to where they were, so that the object's next change does not take this batch's as handed
-    // on (and, after a crash that leaves them ahead, the batch handed again trusts none).
-    if (marked.status === 'fulfilled')
-      await markFannedOut(moved.map((c) => ({ kind: c.kind, id: c.id, seq: stored.get(objectOf(c)) }))).catch((error) =>
-        log().warn('webhooks: marks of a failed batch not put back', { error: (error as Error).message }),
-      );
-    throw fanned.reason;
-  }
-  if (marked.status === 'rejected') throw marked.reason;
-  return fanned.value;
-}
-
-/** An object's changes missing from its batch (`plan.missing`), from its change log, those handed left out. */
-async function missingChanges(plan: ObjectPlan, marked: boolean): Promise<ObjectChange[]> {
-  if (!plan.missing) return [];
-  const newest = plan.take.at(-1)!;
-  const since = (parseInstant(newest.dateModified) ?? 0) - UNMARKED_LOOKBACK;
-  const older = (c: ObjectChange | undefined) => !marked && (parseInstant(c?.dateModified ?? '') ?? 0) < since;
-  const items = await revisionsBetween(newest, plan.missing.after, plan.missing.before, (i) => older(changeOfItem(i)));
-  const handed = new Set(plan.take.map((c) => c.seq));
-  return items.map(changeOfItem).filter((c): c is ObjectChange => c !== undefined && !handed.has(c.seq));
+  const { list: active } = await activeSubscriptions();
+  const readAt = requestNow(); // which subscriptions are parked, as of now: the stamp of what is logged for them
+  return fanOut(changes, active, handedBefore, readAt);
 }
 
 /**

@@ -190,7 +190,7 @@ function revisionOf<T>(
 }
 
 /**
- * The revision's item: its own partition, plain attributes for its readers, and the change feed's keys (GSI1). Nothing
+ * The revision's item: its own partition, plain attributes for its readers (the journal's too: its lane). Nothing
  * in it twice: the object's id is its key's (`REV#<KIND>#<id>`) and its `dateModified` the revision's `date`, so that a
  * small change's revision stays within the 1 KB a write unit takes (items stored before kept both: readers take either).
  */
@@ -202,7 +202,6 @@ export function revisionItem<T>(
 ): JsonObject {
   const id = def.id(a.root);
   const ix = def.indexing(a.root, a.internal);
-  const date = sortableUtc(parseInstant(revision.date) ?? 0);
   const status = (a.root as { status?: unknown }).status;
   return {
     ...keys.revision(def.kind, id, seq),
@@ -215,11 +214,8 @@ export function revisionItem<T>(
     // A draft is its owner's until published: its revisions say whose, for the webhooks and the change log's readers.
     ...(status === 'draft' && { draftOf: String((a.root as { owner?: unknown }).owner) }),
     revision,
-    ...(ix.feed && {
-      GSI1PK: keys.changesFeed(keys.feed(ix.feed.name, ix.feed.test)),
-      GSI1SK: keys.changesSortKey(date, id, seq),
-      [FEED_VIEW]: listingView(a.root as JsonObject),
-    }),
+    // The feed it was listed in and its view there: what the journal takes when it reads this revision from the log.
+    ...(ix.feed && { lane: keys.feed(ix.feed.name, ix.feed.test), [FEED_VIEW]: listingView(a.root as JsonObject) }),
   };
 }
 

@@ -6,6 +6,7 @@ import { requestNow } from '#runtime/clock.ts';
 import { config, FEED_SETTLE_MS } from '#runtime/config.ts';
 import { documentClient, tableName } from './client.ts';
 import { NotStoredError, OutcomeUnknownError } from './errors.ts';
+import { lanePage } from './journal.ts';
 import { FEED_VIEW, keys } from './table-design.ts';
 
 /**
@@ -131,6 +132,12 @@ async function settledRows(
   );
 }
 
+/** The position a change feed cursor names in this lane; null: a cursor of another lane. */
+function positionIn(lane: string, cursor: string): number | null {
+  const at = cursor.lastIndexOf(':');
+  return cursor.slice(0, at) === lane ? Number(cursor.slice(at + 1)) : null;
+}
+
 /**
  * One Query on the listing index per page, whatever the table size. The next page starts strictly after the
  * offset's instant, so a page never ends inside a tie (items written at the same instant, e.g. a lot's assets
@@ -160,32 +167,19 @@ export const feedReader: FeedReader = {
   },
 
   async changes({ feed, test, after, descending, limit }) {
-    const pk = keys.changesFeed(keys.feed(feed, test));
-    let rows: Awaited<ReturnType<typeof settledRows>>;
-    if (after === undefined) rows = await settledRows(pk, { descending, max: limit });
-    else {
-      // The page starts at the cursor's own row, so that the same Query tells a cursor the service never gave (or
-      // gave for another feed): its row is not there.
-      const settled = `${horizon()}#~`;
-      const read = descending
-        ? await queryIndex(pk, true, 'GSI1SK <= :at', { ':at': after }, limit + 1)
-        : after > settled
-          ? undefined
-          : await queryIndex(pk, false, 'GSI1SK BETWEEN :at AND :to', { ':at': after, ':to': settled }, limit + 1);
-      const found = read?.Items ?? [];
-      if (found[0]?.GSI1SK !== after || after > settled) return { items: [], unknownCursor: true };
-      rows = found.slice(1);
-    }
+    const lane = keys.feed(feed, test);
+    // A cursor is `<lane>:<position>`: one of another feed (or mode) is no cursor of this one.
+    const at = after === undefined ? undefined : positionIn(lane, after);
+    if (at === null) return { items: [], unknownCursor: true };
+    const page = await lanePage(lane, { after: at, descending, limit });
     return {
-      items: rows.map((i) => {
-        const cursor = i.GSI1SK as string;
-        return {
-          cursor,
-          id: i[FEED_VIEW].id,
-          seq: Number(cursor.slice(cursor.lastIndexOf('#') + 1)),
-          view: i[FEED_VIEW],
-        };
-      }),
+      ...(page.unknownCursor && { unknownCursor: true }),
+      items: page.entries.map((e) => ({
+        cursor: `${lane}:${e.pos}`,
+        id: e.change.id,
+        seq: e.change.seq,
+        view: e.change.view ?? { id: e.change.id, dateModified: e.change.dateModified },
+      })),
     };
   },
 };

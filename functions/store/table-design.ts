@@ -26,8 +26,8 @@ export const INDEXES: readonly IndexDesign[] = [
     sortKey: 'GSI1SK',
     projection: { include: [FEED_VIEW] },
     purpose:
-      'listing feed: <feed>[#test] -> <dateModified UTC fixed width>#<id>; drafts carry no key (sparse); ' +
-      'its change feed: <feed>[#test]#CHANGES -> <revision date UTC>#<id>#<seq> (revision items)',
+      'listing feed: <feed>[#test] -> <dateModified UTC fixed width>#<id>; drafts carry no key (sparse) ' +
+      '(revisions written before the journal: <feed>[#test]#CHANGES -> <revision date UTC>#<id>#<seq>)',
   },
   {
     name: 'GSI2',
@@ -39,6 +39,9 @@ export const INDEXES: readonly IndexDesign[] = [
 ];
 
 export const ROOT_SK = '#ROOT';
+
+/** The partitions whose roots' stream records are changes the journal takes: lots, assets, auctions (lib/webhooks.ts). */
+export const CHANGE_PARTITIONS = ['LOT#', 'ASSET#', 'AUCTION#'] as const;
 
 /** The partition of a room connection's own item (its session, its message allowance): IAM grants name it. */
 export const CONNECTION_PARTITION = 'CONN#';
@@ -61,12 +64,6 @@ export const keys = {
    */
   revisions: (kind: string, id: string) => `REV#${kind}#${id}`,
   revision: (kind: string, id: string, seq: number) => ({ PK: `REV#${kind}#${id}`, SK: revisionSortKey(seq) }),
-  /**
-   * The change feed of a listing feed: its revisions on GSI1 beside the objects, under `<feed key>#CHANGES` (the
-   * `#test` feed's too; drafts have no feed key, so their revisions none), sorted `<date UTC>#<object id>#<seq>`.
-   */
-  changesFeed: (feedKey: string) => `${feedKey}#CHANGES`,
-  changesSortKey: (dateUtc: string, id: string, seq: number) => `${dateUtc}#${id}#${revisionSortKey(seq)}`,
   work: (bot: string) => `WORK#${bot}`,
   /** The working-day calendar (one item, `#ROOT`; its change log at `revisions('CALENDAR', <name>)`). */
   calendar: (name: string) => ({ PK: `CALENDAR#${name}`, SK: ROOT_SK }),
@@ -98,11 +95,19 @@ export const keys = {
   /** A subscription's deliveries, one per change sent to it, by the change's position (or `~PING#<time>`). */
   deliveries: (subscriptionId: string) => `HOOK#${subscriptionId}`,
   /**
-   * How far the webhook fan-out has handled an object's change log: the last `seq` handed on (one small item per
-   * object; runtime/webhooks.ts keeps each object's changes in order by it).
+   * The journal (domain/journal/journal.ts): one lane per listing feed key, its entries by position (zero-padded, so
+   * a Query pages them in order) beside its head (`#HEAD`: the next position and the last stamp; `#` sorts before
+   * every digit, so no page of entries reads it).
    */
-  fanOutMark: (kind: string, id: string) => ({ PK: `HOOKED#${kind}#${id}`, SK: '#SEQ' }),
+  journal: (lane: string) => `JOURNAL#${lane}`,
+  journalHead: (lane: string) => ({ PK: `JOURNAL#${lane}`, SK: '#HEAD' }),
+  journalEntry: (lane: string, pos: number) => ({ PK: `JOURNAL#${lane}`, SK: journalPosition(pos) }),
+  /** How far the journal has taken an object's change log: the last `seq` journaled (drafts' changes included). */
+  journalMark: (kind: string, id: string) => ({ PK: `JOURNALED#${kind}#${id}`, SK: '#SEQ' }),
 };
+
+/** A journal position as a sort key: zero-padded to 12 digits, so that the strings sort as the numbers. */
+export const journalPosition = (pos: number) => String(pos).padStart(12, '0');
 
 /** A revision's number as a sort key: zero-padded, so that the strings sort as the numbers. */
 export const revisionSortKey = (seq: number) => String(seq).padStart(10, '0');
@@ -113,8 +118,8 @@ export const revisionSortKey = (seq: number) => String(seq).padStart(10, '0');
  * parse the revision: `objectKind` (lot | asset | auction), `seq`, the object's `status` after the change (its id is
  * the key's and its `dateModified` the revision's `date`; items written before issue 46 carry `objectId` and
  * `dateModified` too), `objectType` (an auction's procurementMethodType, an asset's assetType), and `revision` itself as served (`date`, `author`, `changes`, `previousHash`, `hash`).
- * On the change feed (GSI1: `GSI1PK = keys.changesFeed(<the object's feed key>)`, `GSI1SK = keys.changesSortKey`)
- * it also carries `feed`: the object's listing view after the change, the same fields as its root's feed row.
+ * Revisions of a listed object also carry `lane` (the feed key it was listed under) and `feed` (its listing view after
+ * the change), which the journal takes when it reads a change from the log (store/journal.ts).
  * The chain's head (`{seq, hash}` of the last revision) is the root item's `history` attribute, moved with `rev`.
  */
 export const REVISION_ENTITY = 'revision';

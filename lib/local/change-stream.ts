@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { createHash, randomUUID } from 'node:crypto';
 import { webhookDelivery } from '../../functions/bots.ts';
-import { REVISION_ENTITY } from '../../functions/store/table-design.ts';
+import { CHANGE_PARTITIONS, ROOT_SK } from '../../functions/store/table-design.ts';
 import { invokeHandler } from './gateway.ts';
 
 /**
@@ -48,7 +48,7 @@ const RECEIVES = 5;
 /** While records come the stream is read this often (DynamoDB Streams allows 5 reads a second a shard). */
 const BUSY_INTERVAL_MS = 50;
 
-/** A record's message group: the partition key of its item (a revision's object), as lib/webhooks.ts's pipe sets it. */
+/** A record's message group: the partition key of its item (an object's root), as lib/webhooks.ts's pipe sets it. */
 const groupOf = (r: _Record): string => r.dynamodb?.Keys?.PK?.S ?? '';
 
 const local = (endpoint: string) => ({
@@ -56,6 +56,16 @@ const local = (endpoint: string) => ({
   region: 'eu-central-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
+
+/** The pipe's filter (lib/webhooks.ts CHANGE_FILTERS) on a record: a root of a lot, asset or auction with a change log. */
+function isChangeRecord(record: StreamRecord | undefined): boolean {
+  const pk = record?.Keys?.PK?.S ?? '';
+  return (
+    record?.Keys?.SK?.S === ROOT_SK &&
+    CHANGE_PARTITIONS.some((p) => pk.startsWith(p)) &&
+    record?.NewImage?.history?.M?.seq?.N !== undefined
+  );
+}
 
 type Attribute = NonNullable<StreamRecord['NewImage']>[string];
 type AttributeJson = Record<string, unknown>;
@@ -226,8 +236,9 @@ export async function startChangeStream(options: {
       while (next) {
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: 1000 }));
         const records: _Record[] = page.Records ?? [];
-        // The pipe's filter (lib/webhooks.ts CHANGE_FILTERS): only the change log's revisions reach the queue.
-        queued.push(...records.filter((r) => r.dynamodb?.NewImage?.entity?.S === REVISION_ENTITY));
+        // The pipe's filter (lib/webhooks.ts CHANGE_FILTERS): only the roots of lots, assets and auctions with a
+        // change log reach the queue.
+        queued.push(...records.filter((r) => isChangeRecord(r.dynamodb)));
         read += records.length;
         dispatch();
         next = page.NextShardIterator;

@@ -26,11 +26,18 @@ describe('webhook deliveries in AWS', () => {
 
   it('pipes the stream, filtered to changes, into a queue with a dead-letter queue that the delivery Lambda consumes', () => {
     const [[, pipe]] = ofType(bots, 'AWS::Pipes::Pipe');
-    // The change log's revisions and nothing else: no root, whose writes include those that change nothing public.
+    // The roots of lots, assets and auctions with a change log and nothing else: their records come in write order.
     const filters = pipe!.Properties.SourceParameters.FilterCriteria.Filters.map((f: { Pattern: string }) =>
       JSON.parse(f.Pattern),
     );
-    expect(filters).toEqual([{ dynamodb: { NewImage: { entity: { S: ['revision'] } } } }]);
+    expect(filters).toEqual([
+      {
+        dynamodb: {
+          Keys: { PK: { S: [{ prefix: 'LOT#' }, { prefix: 'ASSET#' }, { prefix: 'AUCTION#' }] }, SK: { S: ['#ROOT'] } },
+          NewImage: { history: { M: { seq: { N: [{ exists: true }] } } } },
+        },
+      },
+    ]);
     expect(filters).toEqual(CHANGE_FILTERS);
     expect(JSON.stringify(pipe!.Properties.Source)).toContain('StreamArn');
     // The queue, its dead-letter queue, and the pipe's own dead-letter queue (a stream source's failures: standard SQS).

@@ -58,8 +58,8 @@ function pageLink(req: ListingRequest, offset: string, descending: boolean) {
 const badOffset = () =>
   new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
 
-/** A change feed key `<date UTC>#<id>#<seq>`, as the store writes it (table-design keys.changesSortKey). */
-const CHANGE_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z#[^#~]+#\d{10}$/;
+/** A change feed place `<lane>:<position>`: the feed's journal lane (its feed key) and the entry's position. */
+const CHANGE_KEY = /^[A-Za-z0-9.-]+(#test)?:[1-9]\d{0,11}$/;
 
 /** The change feed's cursor is opaque: base64url of the last row's place, so clients never build one. */
 const cursorOf = (key: string) => Buffer.from(key).toString('base64url');
@@ -72,7 +72,7 @@ function keyOf(cursor: string): string {
 /**
  * `feed=changes` (upstream openprocurement.api): every change of the feed's objects, in order, each row the
  * object's listing view at that change plus `revision`, its number in the object's history (`/{id}/revisions`).
- * `offset` is an opaque cursor from `next_page`; the same settle rule as the dateModified feed.
+ * `offset` is an opaque cursor from `next_page`: a position in the feed's journal (domain/journal), read in order.
  */
 async function listChanges(reader: FeedReader, req: ListingRequest) {
   const { query } = req;

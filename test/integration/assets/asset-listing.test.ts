@@ -3,8 +3,10 @@ import { ASSET_TYPES, assetIn, createAsset, patchAs, TYPE_NAMES } from '../../su
 import { client } from '../../support/http.ts';
 import { walkFeed } from '../../support/listing.ts';
 import { useService } from '../../support/service.ts';
+import { useChangeStream } from '../../support/webhooks.ts';
 
-const service = useService();
+const service = useService({ changeStream: true });
+const journal = useChangeStream();
 const api = client(() => service.url);
 
 const walk = (path: string) => walkFeed(api, path);
@@ -28,6 +30,7 @@ describe('asset listing and reading', () => {
     const bounce = await assetIn(api, 'bounce', 'pending');
     const basic = await assetIn(api, 'basic', 'pending');
     await patchAs(api, bounce, 'owner', { description: 'змінено' });
+    await journal.drained();
     const changes = await walk('/api/2.4/assets?feed=changes&limit=1');
     const mine = changes.seen.filter((r) => r.id === bounce.id);
     expect(mine.length).toBeGreaterThanOrEqual(2);

@@ -6,6 +6,7 @@ import { type Answer, client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 import { setFaults as setFaultsOf } from '../../support/faults.ts';
+import { useChangeStream } from '../../support/webhooks.ts';
 
 /**
  * The feeds' guarantee (issue 33, store/feeds.ts): a client that follows `next_page` forward while writers create
@@ -14,7 +15,9 @@ import { setFaults as setFaultsOf } from '../../support/faults.ts';
  * stamp (`dateModified`) and their commit (the fault injector's `slowWrites`), as a stalled Lambda would; the
  * service runs with the deployed settle window. Without the window the crawler reads past rows that commit behind it.
  */
-const service = useService({ feedSettleMs: FEED_SETTLE_MS });
+const service = useService({ feedSettleMs: FEED_SETTLE_MS, changeStream: true });
+/** The change feed reads the journal, which the table's stream feeds (no settle window: positions, not time). */
+const journal = useChangeStream();
 const api = client(() => service.url);
 beforeAll(() => rootLogger.setLogLevel('CRITICAL'));
 afterAll(() => rootLogger.setLogLevel('WARN'));
@@ -59,7 +62,7 @@ async function writer(until: number, lots: Set<string>, figures: { retried: numb
  * Follows a feed forward from its start, keeping the newest `dateModified` it saw of each lot; on the change feed
  * it also counts a lot's change that came after a later one of it (`revision` not above the last seen).
  */
-async function crawl(start: string, done: () => boolean) {
+async function crawl(start: string, done: () => boolean, settleMs: number) {
   const seen = new Map<string, string>();
   const revisions = new Map<string, number>();
   const figures = { rows: 0, outOfOrder: 0 };
@@ -78,9 +81,10 @@ async function crawl(start: string, done: () => boolean) {
     }
     next = res.body.next_page.path;
     if (res.body.data.length > 0) continue;
-    // Caught up: once the writers are done and the settle window has passed since, one more empty page ends it.
+    // Caught up: once the writers are done (and the journal has taken every change) and the settle window has passed
+    // since, one more empty page ends it.
     if (done()) {
-      settledAt ??= Date.now() + FEED_SETTLE_MS + 200;
+      settledAt ??= Date.now() + settleMs;
       if (Date.now() > settledAt) return { seen, ...figures };
     }
     await pause(20);
@@ -99,15 +103,18 @@ describe('forward crawlers of the lots feeds (dateModified and feed=changes)', (
     const lots = new Set<string>();
     const figures = { retried: 0 };
     let writing = true;
+    let journaled = false;
     const crawlers = Promise.all([
-      crawl('/api/0.1/lots?limit=100', () => !writing),
-      crawl('/api/0.1/lots?feed=changes&limit=100', () => !writing),
+      crawl('/api/0.1/lots?limit=100', () => !writing, FEED_SETTLE_MS + 200),
+      crawl('/api/0.1/lots?feed=changes&limit=100', () => journaled, 0),
     ]);
     const until = Date.now() + WRITING_MS;
     const [written] = await Promise.allSettled([
       Promise.all(Array.from({ length: WRITERS }, () => writer(until, lots, figures))),
     ]);
     writing = false;
+    await journal.drained();
+    journaled = true;
     const [byDate, byChange] = await crawlers; // ended before this test does, whatever the writers met
     if (written.status === 'rejected') throw written.reason;
     const { stats } = (await (await fetch(`${service.url}/_local/faults`)).json()).data;

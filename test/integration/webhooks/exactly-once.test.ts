@@ -53,98 +53,101 @@ async function deliveriesOf(s: { id: string; token: string }, objectId: string):
 const copies = (received: readonly Received[]) =>
   received.reduce((m, w) => m.set(w.id, (m.get(w.id) ?? 0) + 1), new Map<string, number>());
 
-/** The SQS message of an object's change as the pipe puts it in the queue, received `receiveCount` times. */
+/**
+ * The SQS message of an object's change as the pipe puts it in the queue (its root's record at that change: the root
+ * as stored now, at `seq`), received `receiveCount` times.
+ */
 async function changeMessage(kind: string, id: string, seq: number, receiveCount: number) {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.revision(kind, id, seq), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.root(kind, id), ConsistentRead: true }),
   );
-  if (!Item) throw new Error(`no revision ${seq} of ${kind} ${id}`);
-  return queueMessage({ eventName: 'INSERT', dynamodb: { NewImage: marshall(Item) } }, undefined, receiveCount);
+  if (!Item) throw new Error(`no ${kind} ${id}`);
+  const NewImage = marshall({ ...Item, history: { ...Item.history, seq } }, { removeUndefinedValues: true });
+  return queueMessage(
+    { eventName: 'MODIFY', dynamodb: { Keys: marshall(keys.root(kind, id)), NewImage } },
+    undefined,
+    receiveCount,
+  );
 }
 
-/** Until the pipe has handed on the lot's changes up to `seq` (its mark says so; a loaded stream shows records late). */
+/** Until the journal has taken the lot's changes up to `seq` (its mark says so; a loaded stream shows records late). */
 async function handedOn(lotId: string, seq: number) {
   await until(async () => {
     const { Item } = await documentClient().send(
-      new GetCommand({ TableName: tableName(), Key: keys.fanOutMark('LOT', lotId), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: keys.journalMark('lot', lotId), ConsistentRead: true }),
     );
     return Number(Item?.seq ?? 0) >= seq;
-  }, `the lot's changes to ${seq} handed on`);
+  }, `the lot's changes to ${seq} journaled`);
   await stream.drained();
 }
 
-/** As if the pipe had handed none of the lot's changes yet: its mark (how far the fan-out handled it) removed. */
+/** As if the journal had never taken the lot's changes: its mark removed. */
 async function forgetHandled(lotId: string) {
-  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.fanOutMark('LOT', lotId) }));
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.journalMark('lot', lotId) }));
 }
 
 describe('webhook exactly-once', () => {
-  it("sends an object's changes in seq order when the stream hands a later one first, and the earlier one once", async () => {
+  it("takes an object older than the journal's mark over from its log without sending its history again", async () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {
       const lot = await lotIn(api, 'pending'); // created (seq 1), then made pending (seq 2)
       await handedOn(lot.id, 2);
       const s = await subscribe(receiver.url);
       await forgetHandled(lot.id);
-      // The update's record first: the create is read from the lot's change log and goes before it.
+      // The update's record of an object the journal does not know: the create is taken from the log, not sent.
       await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 2, 1)] });
-      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
-      // The create's own record, late: handled already, nothing sent.
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([2]);
+      // The create's own record, late: journaled already, nothing sent.
       await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 1, 1)] });
-      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
-      expect((await deliveriesOf(s, lot.id)).map((d) => [d.body.data.seq, d.state])).toEqual([
-        [2, 'delivered'],
-        [1, 'delivered'],
-      ]);
-      // A later change with the one before it missing while the lot has a mark: read from the log too.
-      const three = await patchAs(api, lot, 'owner', { description: 'three' });
-      expect(three.status).toBe(200);
-      const four = await patchAs(api, lot, 'owner', { description: 'four' });
-      expect(four.status).toBe(200);
-      await until(() => receiver.received.length >= 4, 'the next two changes');
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([2]);
+      // The next changes go out in order.
+      expect((await patchAs(api, lot, 'owner', { description: 'three' })).status).toBe(200);
+      expect((await patchAs(api, lot, 'owner', { description: 'four' })).status).toBe(200);
+      await until(() => receiver.received.length >= 3, 'the next two changes');
       await stream.drained();
-      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2, 3, 4]);
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([2, 3, 4]);
+      expect((await deliveriesOf(s, lot.id)).map((d) => d.state)).toEqual(['delivered', 'delivered', 'delivered']);
     } finally {
       await receiver.close();
     }
   }, 60_000);
 
-  it('sends what a failed handling did not write when its batch comes back, though that handling moved the mark', async () => {
+  it('sends what a failed handling did not write when its batch comes back, though that handling journaled it', async () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {
-      // The lot's changes were handed on before the subscription existed: its mark stands at 2, as a handling that
-      // wrote the mark and failed before writing these deliveries would leave it.
+      // The lot's changes were journaled before the subscription existed: its mark stands at 2, as a handling that
+      // journaled them and failed before writing their deliveries would leave it.
       const lot = await lotIn(api, 'pending');
       await handedOn(lot.id, 2);
       const s = await subscribe(receiver.url);
-      // The batch comes back (receive count 2): no mark is trusted, the lot's recent changes are read back, and what
-      // is not written for the subscription goes out, in order.
+      // The batch comes back (receive count 2): its changes, journaled before, are fanned out again and what is not
+      // written for the subscription goes out.
       await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 2, 2)] });
-      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
-      // Once more: all written, nothing sent again.
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([2]);
+      // Once more: written, nothing sent again.
       await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 2, 3)] });
-      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([1, 2]);
-      expect((await deliveriesOf(s, lot.id)).map((d) => d.state)).toEqual(['delivered', 'delivered']);
+      expect(receiver.received.map((w) => w.body.data.seq)).toEqual([2]);
+      expect((await deliveriesOf(s, lot.id)).map((d) => d.state)).toEqual(['delivered']);
     } finally {
       await receiver.close();
     }
   }, 60_000);
 
-  it("records a change whose batch failed for good with its object's next change (the failed batch put the mark back)", async () => {
+  it("sends a change whose batch failed for good with its object's next change, in order (the journal left its mark)", async () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {
       const s = await subscribe(receiver.url);
       const lot = await lotIn(api, 'pending'); // created (seq 1), then made pending (seq 2)
       await until(async () => (await deliveriesOf(s, lot.id)).length === 2, 'both recorded');
-      // Delivery items cannot be written: the next change's batch fails at every receive (sent, never recorded) and
-      // is set aside, as SQS's dead-letter queue takes it. Its mark, written beside, is put back each time.
+      // The journal cannot be written: the next change's batch fails at every receive and is set aside, as SQS's
+      // dead-letter queue takes it; the lot's journal mark stays at 2.
       const setAside = stream.stats().setAside;
-      await setFaults(service.url, { failWritesTo: ['HOOK#'] });
+      await setFaults(service.url, { failWritesTo: ['JOURNAL'] });
       expect((await patchAs(api, lot, 'owner', { description: 'three' })).status).toBe(200);
       await until(() => stream.stats().setAside > setAside, 'the batch failing 5 times, set aside');
       await setFaults(service.url, {});
       expect((await deliveriesOf(s, lot.id)).map((d) => d.body.data.seq)).toEqual([2, 1]);
-      // The lot's next change finds its mark at 2, reads seq 3 from the log and sends it first: both recorded.
+      // The lot's next change finds its mark at 2, reads seq 3 from the log and journals and sends it first.
       expect((await patchAs(api, lot, 'owner', { description: 'four' })).status).toBe(200);
       await until(async () => (await deliveriesOf(s, lot.id)).length === 4, 'the next change and the one before');
       expect((await deliveriesOf(s, lot.id)).map((d) => [d.body.data.seq, d.state])).toEqual([
@@ -169,7 +172,7 @@ describe('webhook exactly-once', () => {
       // The same change again, as SQS hands a batch whose handling failed after writing: looked up, not sent.
       await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 1, 2)] });
       expect(receiver.received.filter((w) => w.body.data.id === lot.id)).toHaveLength(1);
-      // Received again for the first time (a stream record handed twice): the lot's mark says the change was handled.
+      // Received again for the first time (a stream record handed twice): the lot's mark says it was journaled.
       await invokeHandler(webhookDelivery.handler, { Records: [await changeMessage('LOT', lot.id, 1, 1)] });
       expect(receiver.received.filter((w) => w.body.data.id === lot.id)).toHaveLength(1);
       const [delivery] = await deliveriesOf(s, lot.id);

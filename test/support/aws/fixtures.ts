@@ -152,7 +152,7 @@ export const socketMessageEvent = (routeKey: string, body: string): APIGatewayPr
 });
 
 /**
- * A DynamoDB stream record as the pipe reads it and, with no input template (lib/webhooks.ts), writes it as the SQS
+ * A DynamoDB stream record (an auction's root, as the pipe's filter keeps) as the pipe reads it and, with no input template (lib/webhooks.ts), writes it as the SQS
  * message's body. Source: EventBridge User Guide, "Amazon DynamoDB stream as a source for EventBridge Pipes" (example
  * event), and Lambda Developer Guide, "Using AWS Lambda with Amazon DynamoDB" (example record); @types/aws-lambda
  * `DynamoDBRecord`. Images in DynamoDB JSON (numbers as strings, binaries in base64), the time in epoch seconds.
@@ -165,20 +165,27 @@ export const pipeStreamRecord: DynamoDBRecord = {
   awsRegion: 'eu-central-1',
   dynamodb: {
     ApproximateCreationDateTime: 1_795_856_400,
-    Keys: { pk: { S: 'AUCTION#a1' }, sk: { S: 'REV#00000002' } },
+    Keys: { PK: { S: 'AUCTION#a1' }, SK: { S: '#ROOT' } },
     NewImage: {
-      pk: { S: 'AUCTION#a1' },
-      sk: { S: 'REV#00000002' },
-      entity: { S: 'revision' },
-      objectKind: { S: 'auction' },
-      objectId: { S: 'a1' },
-      seq: { N: '2' },
-      dateModified: { S: '2026-11-28T11:00:00.000000+02:00' },
-      status: { S: 'active.tendering' },
+      PK: { S: 'AUCTION#a1' },
+      SK: { S: '#ROOT' },
+      entity: { S: 'auction' },
+      rev: { N: '3' },
+      history: { M: { seq: { N: '2' }, hash: { S: 'e3b0c442' } } },
+      data: {
+        M: {
+          id: { S: 'a1' },
+          dateModified: { S: '2026-11-28T11:00:00.000000+02:00' },
+          status: { S: 'active.tendering' },
+          tags: { SS: ['a', 'b'] },
+          value: { M: { amount: { N: '100' } } },
+          changes: { L: [{ M: { op: { S: 'replace' }, value: { NULL: true } } }] },
+          test: { BOOL: false },
+        },
+      },
+      GSI1PK: { S: 'auctions-landlease' },
+      feed: { M: { id: { S: 'a1' }, dateModified: { S: '2026-11-28T11:00:00.000000+02:00' } } },
       digest: { B: 'AQID' },
-      tags: { SS: ['a', 'b'] },
-      changes: { L: [{ M: { op: { S: 'replace' }, value: { NULL: true } } }] },
-      test: { BOOL: false },
     },
     SequenceNumber: '111100000000000000000001',
     SizeBytes: 180,

@@ -17,8 +17,10 @@ const revision = (seq: number) => ({
   status: 'active.auction',
   revision: { date: DATE, changes: [] },
 });
-/** The auction's root as a write that changes nothing public leaves it: `rev` moved past the revisions. */
+/** The auction's root before the change log (no `history`): `rev` counts its writes, no change's number. */
 const root = { PK: `AUCTION#${ID}`, SK: '#ROOT', entity: 'auction', rev: 5, data: { id: ID, dateModified: DATE } };
+/** Its root with the log's head: the stream record of its change number 3. */
+const changedRoot = { ...root, history: { seq: 3, hash: 'ab' }, data: { ...root.data, status: 'active.auction' } };
 const record = (item: object) => JSON.stringify({ eventName: 'MODIFY', dynamodb: { NewImage: marshall(item) } });
 
 describe('the changes webhooks send', () => {
@@ -31,7 +33,7 @@ describe('the changes webhooks send', () => {
       status: 'active.auction',
     });
     expect(eventBody(changeOfItem(revision(1))!).type).toBe('auction.created');
-    expect(eventBody(changeOfRecord(record(revision(3)))!)).toMatchObject({
+    expect(eventBody(changeOfRecord(record(changedRoot))!)).toMatchObject({
       type: 'auction.updated',
       data: { id: ID, seq: 3, status: 'active.auction' },
     });
@@ -43,9 +45,10 @@ describe('the changes webhooks send', () => {
     expect(changeOfItem(written)).toMatchObject({ id: ID, dateModified: DATE, seq: 2 });
   });
 
-  it('are nothing else: a root (whose rev counts writes no revision records), a child, a removal', () => {
+  it('are nothing else: a root with no change log, a revision on the stream (its root carries it), a child, a removal', () => {
     expect(changeOfItem(root)).toBeUndefined();
     expect(changeOfRecord(record(root))).toBeUndefined();
+    expect(changeOfRecord(record(revision(3)))).toBeUndefined();
     expect(changeOfItem({ PK: `AUCTION#${ID}`, SK: 'BID#b', entity: 'bid', data: { id: 'b' } })).toBeUndefined();
     expect(changeOfItem({ ...revision(2), objectKind: 'transfer' })).toBeUndefined();
     expect(changeOfRecord(JSON.stringify({ eventName: 'REMOVE', dynamodb: { Keys: {} } }))).toBeUndefined();

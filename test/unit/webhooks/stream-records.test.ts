@@ -17,25 +17,30 @@ const MIGRATION_STATE = {
     StreamViewType: 'NEW_IMAGE',
   },
 };
-const revision = (image: Record<string, unknown>) => ({
+const root = (image: Record<string, unknown>) => ({
   ...MIGRATION_STATE,
   dynamodb: {
     ...MIGRATION_STATE.dynamodb,
+    Keys: { PK: { S: 'LOT#0f' }, SK: { S: '#ROOT' } },
     NewImage: {
       PK: { S: 'LOT#0f' },
-      SK: { S: 'REV#000000000001' },
-      entity: { S: 'revision' },
-      objectKind: { S: 'lot' },
-      objectId: { S: '0f' },
-      seq: { N: '1' },
-      dateModified: { S: '2026-11-28T10:43:00.000000+02:00' },
-      status: { S: 'draft' },
+      SK: { S: '#ROOT' },
+      entity: { S: 'lot' },
+      history: { M: { seq: { N: '1' }, hash: { S: 'ab' } } },
+      data: {
+        M: {
+          id: { S: '0f' },
+          owner: { S: 'broker' },
+          dateModified: { S: '2026-11-28T10:43:00.000000+02:00' },
+          status: { S: 'draft' },
+        },
+      },
       ...image,
     },
   },
 });
 
-describe('the stream records the webhook consumer reads', () => {
+describe('the stream records the journal takes', () => {
   it('skips what is no change: a migration state as DynamoDB Local writes it, any other item, a removal, a bad body', () => {
     expect(changeOfRecord(JSON.stringify(MIGRATION_STATE))).toBeUndefined();
     expect(changeOfRecord(JSON.stringify({ ...MIGRATION_STATE, dynamodb: { Keys: {} }, eventName: 'REMOVE' }))).toBe(
@@ -43,17 +48,37 @@ describe('the stream records the webhook consumer reads', () => {
     );
     expect(changeOfRecord('not json')).toBeUndefined();
     expect(changeOfRecord('null')).toBeUndefined();
-    // A revision whose image cannot be read is skipped too, never thrown.
-    expect(changeOfRecord(JSON.stringify(revision({ extra: {} })))).toBeUndefined();
+    // A root whose image cannot be read is skipped too, never thrown; a root with no change log is no change.
+    expect(changeOfRecord(JSON.stringify(root({ extra: {} })))).toBeUndefined();
+    expect(changeOfRecord(JSON.stringify(root({ history: { NULL: true } })))).toBeUndefined();
   });
 
-  it('reads a revision', () => {
-    expect(changeOfRecord(JSON.stringify(revision({})))).toEqual({
+  it("reads a root's change: a draft's, its owner's alone; a listed one's lane and view", () => {
+    expect(changeOfRecord(JSON.stringify(root({})))).toEqual({
       kind: 'lot',
       id: '0f',
       seq: 1,
       dateModified: '2026-11-28T10:43:00.000000+02:00',
       status: 'draft',
+      draftOf: 'broker',
+    });
+    const listed = root({ GSI1PK: { S: 'lots#test' }, feed: { M: { id: { S: '0f' } } } });
+    listed.dynamodb.NewImage.data = {
+      M: {
+        id: { S: '0f' },
+        owner: { S: 'broker' },
+        dateModified: { S: '2026-11-28T10:44:00.000000+02:00' },
+        status: { S: 'pending' },
+      },
+    };
+    expect(changeOfRecord(JSON.stringify(listed))).toEqual({
+      kind: 'lot',
+      id: '0f',
+      seq: 1,
+      dateModified: '2026-11-28T10:44:00.000000+02:00',
+      status: 'pending',
+      lane: 'lots#test',
+      view: { id: '0f' },
     });
   });
 });

@@ -1,0 +1,202 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type Append,
+  consecutive,
+  consecutiveDown,
+  type JournalChange,
+  type JournalEntry,
+  type JournalPort,
+  type LaneHead,
+  objectKey,
+} from '#domain/journal/journal.ts';
+import type { JsonRecord } from '#domain/kernel/objects.ts';
+import { changeOfItem, type ObjectKind } from '#domain/webhooks/events.ts';
+import { batchGet } from './batch-items.ts';
+import { documentClient, tableName } from './client.ts';
+import { isConditionFailure } from './errors.ts';
+import { FEED_VIEW, journalPosition, keys, revisionSortKey, SCHEMA_VERSION } from './table-design.ts';
+
+/**
+ * The journal's items (domain/journal/journal.ts says why they hold order): each lane's head and entries in the lane's
+ * partition, each object's mark in its own. Everything is read strongly consistent: a reader never trusts an index.
+ */
+
+const JOURNAL_ENTRY = 'journalEntry';
+const JOURNAL_HEAD = 'journalHead';
+const JOURNAL_MARK = 'journalMark';
+
+/** The change-log partition of an object (`REV#<KIND>#<id>`: the kinds are upper case there). */
+const logKind = (kind: string) => kind.toUpperCase();
+
+/**
+ * A revision item as a journal change: the lane is the feed key it was listed under (`lane`; items written before
+ * the journal carry the change feed's `GSI1PK`, `<feed key>#CHANGES`), its view the `feed` copy.
+ */
+export function journalChangeOfRevision(item: Record<string, any>): JournalChange | undefined {
+  const change = changeOfItem(item);
+  if (!change) return undefined;
+  const lane =
+    typeof item.lane === 'string'
+      ? item.lane
+      : typeof item.GSI1PK === 'string'
+        ? item.GSI1PK.replace(/#CHANGES$/, '')
+        : undefined;
+  return { ...change, ...(lane && { lane }), ...(item[FEED_VIEW] && { view: item[FEED_VIEW] }) };
+}
+
+const entryItem = (e: JournalEntry) => ({
+  ...keys.journalEntry(e.lane, e.pos),
+  entity: JOURNAL_ENTRY,
+  schemaVersion: SCHEMA_VERSION,
+  pos: e.pos,
+  stamp: e.stamp,
+  objectKind: e.change.kind,
+  objectId: e.change.id,
+  seq: e.change.seq,
+  dateModified: e.change.dateModified,
+  ...(e.change.status !== undefined && { status: e.change.status }),
+  ...(e.change.view && { [FEED_VIEW]: e.change.view }),
+});
+
+/** The entry an item holds, as readers see it. */
+function entryOf(lane: string, i: Record<string, any>): JournalEntry {
+  return {
+    lane,
+    pos: Number(i.pos),
+    stamp: Number(i.stamp),
+    change: {
+      kind: i.objectKind as ObjectKind,
+      id: String(i.objectId),
+      seq: Number(i.seq),
+      dateModified: String(i.dateModified),
+      ...(typeof i.status === 'string' && { status: i.status }),
+      lane,
+      ...(i[FEED_VIEW] && { view: i[FEED_VIEW] as JsonRecord }),
+    },
+  };
+}
+
+export const journalPort: JournalPort = {
+  async read(objects, lanes) {
+    const items = await batchGet([
+      ...objects.map((o) => keys.journalMark(o.kind, o.id)),
+      ...lanes.map((l) => keys.journalHead(l)),
+    ]);
+    const marks = new Map<string, number>();
+    const heads = new Map<string, LaneHead>();
+    for (const i of items) {
+      if (i.entity === JOURNAL_MARK) marks.set(objectKey({ kind: i.objectKind, id: i.objectId }), Number(i.seq));
+      if (i.entity === JOURNAL_HEAD) heads.set(String(i.lane), { next: Number(i.next), stamp: Number(i.stamp) });
+    }
+    return { marks, heads };
+  },
+
+  async history(kind, id, after, before) {
+    const out: JournalChange[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': keys.revisions(logKind(kind), id),
+            ':from': revisionSortKey(after + 1),
+            ':to': revisionSortKey(before - 1),
+          },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const i of page.Items ?? []) {
+        const change = journalChangeOfRevision(i);
+        if (change) out.push(change);
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return out;
+  },
+
+  async commit(append: Append) {
+    const TableName = tableName();
+    const heads = append.heads.map(({ lane, read, next }) => ({
+      Update: {
+        TableName,
+        Key: keys.journalHead(lane),
+        UpdateExpression: 'SET entity = :e, schemaVersion = :v, lane = :lane, #next = :next, stamp = :stamp',
+        ConditionExpression: read ? '#next = :read' : 'attribute_not_exists(PK)',
+        ExpressionAttributeNames: { '#next': 'next' },
+        ExpressionAttributeValues: {
+          ':e': JOURNAL_HEAD,
+          ':v': SCHEMA_VERSION,
+          ':lane': lane,
+          ':next': next.next,
+          ':stamp': next.stamp,
+          ...(read && { ':read': read.next }),
+        },
+      },
+    }));
+    const entries = append.entries.map((e) => ({ Put: { TableName, Item: entryItem(e) } }));
+    const marks = append.marks.map(({ kind, id, read, seq }) => ({
+      Put: {
+        TableName,
+        Item: {
+          ...keys.journalMark(kind, id),
+          entity: JOURNAL_MARK,
+          schemaVersion: SCHEMA_VERSION,
+          objectKind: kind,
+          objectId: id,
+          seq,
+        },
+        ConditionExpression: read === undefined ? 'attribute_not_exists(PK)' : 'seq = :read',
+        ...(read !== undefined && { ExpressionAttributeValues: { ':read': read } }),
+      },
+    }));
+    try {
+      // One transaction; the SDK sends a retry of it with the same ClientRequestToken (applied once). An answer that
+      // never comes fails the batch, which comes back and finds what was committed by the marks.
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [...heads, ...entries, ...marks] }));
+      return 'done';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'moved';
+      throw error;
+    }
+  },
+
+  pause: (attempt) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt))),
+};
+
+/** A page of a lane: entries after (or, descending, before) a position, consecutive, strongly consistent. */
+export async function lanePage(
+  lane: string,
+  { after, descending, limit }: { after?: number; descending: boolean; limit: number },
+): Promise<{ entries: JournalEntry[]; unknownCursor?: boolean }> {
+  const query = (condition: string, values: JsonRecord, forward: boolean, Limit: number) =>
+    documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: `PK = :pk AND ${condition}`,
+        ExpressionAttributeValues: { ':pk': keys.journal(lane), ...values },
+        ScanIndexForward: forward,
+        ConsistentRead: true,
+        Limit,
+      }),
+    );
+  // Entries' keys are digits; the head's `#HEAD` sorts below them all, so the ranges below never take it.
+  const first = journalPosition(0);
+  if (after === undefined) {
+    const read = descending
+      ? await query('SK > :first', { ':first': first }, false, limit)
+      : await query('SK > :first', { ':first': first }, true, limit);
+    const entries = (read.Items ?? []).map((i) => entryOf(lane, i));
+    return { entries: descending ? consecutiveDown(entries) : consecutive(0, entries) };
+  }
+  // The page starts at the cursor's own entry, so the same Query tells a cursor the lane never gave.
+  const at = journalPosition(after);
+  const read = descending
+    ? await query('SK BETWEEN :first AND :at', { ':first': first, ':at': at }, false, limit + 1)
+    : await query('SK >= :at', { ':at': at }, true, limit + 1);
+  const entries = (read.Items ?? []).map((i) => entryOf(lane, i));
+  if (entries[0]?.pos !== after) return { entries: [], unknownCursor: true };
+  return { entries: descending ? consecutiveDown(entries).slice(1) : consecutive(after, entries.slice(1)) };
+}
