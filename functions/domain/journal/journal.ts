@@ -1,4 +1,4 @@
-import type { JsonRecord } from '../kernel/objects.ts';
+import { isObject, type JsonRecord } from '../kernel/objects.ts';
 import type { Micros } from '../kernel/time.ts';
 import type { ObjectChange } from '../webhooks/events.ts';
 
@@ -263,18 +263,18 @@ const KIND_OF_PARTITION: Record<string, ObjectChange['kind']> = { LOT: 'lot', AS
 export function changeOfRoot(item: JsonRecord): JournalChange | undefined {
   const [prefix, id] = String(item.PK ?? '').split('#');
   const kind = KIND_OF_PARTITION[prefix ?? ''];
-  const history = item.history as { seq?: unknown } | undefined;
-  const data = item.data as { dateModified?: unknown; status?: unknown; owner?: unknown } | undefined;
-  if (!kind || !id || item.SK !== '#ROOT' || typeof history?.seq !== 'number' || !data) return undefined;
+  const seq = isObject(item.history) ? item.history.seq : undefined;
+  const data = isObject(item.data) ? item.data : undefined;
+  if (!kind || !id || item.SK !== '#ROOT' || typeof seq !== 'number' || !data) return undefined;
   const status = typeof data.status === 'string' ? data.status : undefined;
   return {
     kind,
     id,
-    seq: history.seq,
+    seq,
     dateModified: String(data.dateModified),
     ...(status !== undefined && { status }),
     ...(status === 'draft' && { draftOf: String(data.owner) }),
     ...(typeof item.GSI1PK === 'string' && { lane: item.GSI1PK }),
-    ...(item.feed !== undefined && { view: item.feed as JsonRecord }),
+    ...(isObject(item.feed) && { view: item.feed }),
   };
 }

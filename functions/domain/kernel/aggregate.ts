@@ -213,7 +213,7 @@ export interface ChangesQuery {
 
 export interface FeedReader {
   page(query: FeedQuery): Promise<FeedPage>;
-  /** The change feed (`feed=changes`): the revisions of the feed's objects, one Query a page. */
+  /** The change feed (`feed=changes`): the feed's journal lane by position, one Query a page. */
   changes(query: ChangesQuery): Promise<ChangesPage>;
 }
 
