@@ -82,6 +82,7 @@ export async function changeServiceCalendar(author: RevisionAuthor, now: Micros,
       const written = await writeCalendar(stored, seedCalendar(), next, {
         dateModified: formatKyiv(laterThan(now, stored?.dateModified)),
         author,
+        mode: config().calendar,
       });
       keep(written);
       return view(written);
