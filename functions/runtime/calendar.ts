@@ -13,7 +13,7 @@ import { CalendarRaceError, readCalendar, type StoredCalendar, writeCalendar } f
 import { tableName } from '#store/client.ts';
 import { config } from './config.ts';
 import { MetricUnit, publishMetrics } from './observability.ts';
-import { TELEMETRY } from './telemetry.ts';
+import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from './telemetry.ts';
 
 /**
  * The working-day calendar of this deployment: the document in the table (the shipped seed until an admin first
@@ -74,11 +74,15 @@ const view = (stored: StoredCalendar | undefined) => ({
 export async function changeServiceCalendar(author: RevisionAuthor, now: Micros, data: unknown) {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const stored = await readCalendar();
-    const next = changeCalendar(stored?.calendar ?? seedCalendar(), data);
+    const next = changeCalendar(stored?.calendar ?? seedCalendar(), data, {
+      today: kyivDate(now),
+      daysAhead: CALENDAR_COVERAGE_DAYS,
+    });
     try {
       const written = await writeCalendar(stored, seedCalendar(), next, {
         dateModified: formatKyiv(laterThan(now, stored?.dateModified)),
         author,
+        mode: config().calendar,
       });
       keep(written);
       return view(written);

@@ -2,7 +2,7 @@ import type { AuctionsContext, AuctionsReadContext, PeriodsContext } from '#doma
 import type { EventContext } from '#domain/auctions/timed-events.ts';
 import type { Timing } from '#domain/calendar/periods.ts';
 import type { DocumentContext } from '#domain/documents/docservice.ts';
-import { AUCTION_ROOM, type Principal } from '#domain/kernel/principal.ts';
+import { AUCTION_ROOM, readerHidingDrafts, repositoryHidingDrafts, type Principal } from '#domain/kernel/principal.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { auctionReader, auctionRepository } from '#store/auction-repository.ts';
 import { participationSecret } from '#store/participation-secret.ts';
@@ -31,23 +31,29 @@ export interface Call {
   files?: DocumentContext;
 }
 
-/** The context of an auction command. `createdId`: the id an Idempotency-Key gives what a create makes. */
+/**
+ * The context of an auction command. `createdId`: the id an Idempotency-Key gives what a create makes. A draft the
+ * caller may not read is not there (kernel/principal.ts `repositoryHidingDrafts`), on every route under it.
+ */
 export const auctionsContext = (call: Call, createdId?: string): AuctionsContext => ({
   principal: call.principal,
   now: call.now,
   files: call.files,
-  auctions: creating(auctionRepository, createdId),
+  auctions: creating(repositoryHidingDrafts(auctionRepository, call.principal, 'auction_id'), createdId),
   createdId,
   sequences,
   type: call.type ?? '',
   auctionSite: config().auctionSite, // where the auction system holds auctions; `auctionUrl` is built from it
 });
 
-/** The context of a read route: the read half of the repository only, so its bundle leaves the write path out. */
+/**
+ * The context of a read route: the read half of the repository only, so its bundle leaves the write path out; a
+ * draft the caller may not read is not there.
+ */
 export const auctionsReadContext = (call: Call): AuctionsReadContext => ({
   principal: call.principal,
   now: call.now,
-  auctions: auctionReader,
+  auctions: readerHidingDrafts(auctionReader, call.principal),
   type: call.type ?? '',
   auctionSite: config().auctionSite,
 });

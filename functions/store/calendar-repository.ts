@@ -20,10 +20,22 @@ export interface StoredCalendar {
   dateModified: string;
   rev: number;
   history: ChainHead;
+  /**
+   * The mode (AGORA_CALENDAR) the last change's revision recorded in the view; none on items written before revisions
+   * recorded it (the next change records it).
+   */
+  mode?: string;
 }
 
-/** The public view a revision records: the document and when it last changed. */
-const viewOf = (calendar: CalendarDocument, dateModified: string) => ({ ...calendar, dateModified });
+/**
+ * The public view a revision records: what `GET /api/calendar` answers, the document, the deployment's mode and when
+ * it last changed, so that replaying the log gives the GET (`npm run history -- verify`).
+ */
+const viewOf = (calendar: CalendarDocument, dateModified: string, mode: string | undefined) => ({
+  ...calendar,
+  ...(mode !== undefined && { mode }),
+  dateModified,
+});
 
 export async function readCalendar(): Promise<StoredCalendar | undefined> {
   const { Item } = await documentClient().send(
@@ -35,6 +47,7 @@ export async function readCalendar(): Promise<StoredCalendar | undefined> {
     dateModified: String(Item.dateModified),
     rev: Number(Item.rev),
     history: Item.history as ChainHead,
+    ...(typeof Item.mode === 'string' && { mode: Item.mode }),
   };
 }
 
@@ -46,26 +59,26 @@ export async function writeCalendar(
   current: StoredCalendar | undefined,
   seed: CalendarDocument,
   next: CalendarDocument,
-  change: { dateModified: string; author: RevisionAuthor },
+  change: { dateModified: string; author: RevisionAuthor; mode: string },
 ): Promise<StoredCalendar> {
   const TableName = tableName();
   const revisions: { seq: number; item: object }[] = [];
   let head = current?.history;
-  let before = current ? viewOf(current.calendar, current.dateModified) : {};
+  let before = current ? viewOf(current.calendar, current.dateModified, current.mode) : {};
   if (!current) {
     // The seed as revision 1, so that replaying the log gives the stored calendar from its first day.
     const first = nextRevision({
       before: {},
-      after: viewOf(seed, change.dateModified),
+      after: viewOf(seed, change.dateModified, change.mode),
       head: undefined,
       date: change.dateModified,
       author: { role: 'system', name: 'ukraine-calendar.json' },
     })!;
     revisions.push({ seq: first.head.seq, item: revisionItem(first.head.seq, first.revision, change.dateModified) });
     head = first.head;
-    before = viewOf(seed, change.dateModified);
+    before = viewOf(seed, change.dateModified, change.mode);
   }
-  const after = viewOf(next, change.dateModified);
+  const after = viewOf(next, change.dateModified, change.mode);
   const made = nextRevision({ before, after, head, date: change.dateModified, author: change.author });
   if (made) {
     revisions.push({ seq: made.head.seq, item: revisionItem(made.head.seq, made.revision, change.dateModified) });
@@ -76,6 +89,7 @@ export async function writeCalendar(
     dateModified: change.dateModified,
     rev: (current?.rev ?? 0) + 1,
     history: head!,
+    mode: change.mode,
   };
   const root = {
     ...keys.calendar(CALENDAR_NAME),

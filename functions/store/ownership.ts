@@ -21,12 +21,18 @@ export function changeOwnership<T>(
     transfer: Aggregate<Transfer> | undefined,
     now: Micros,
   ) => { object: Change<T>; transfer: Change<Transfer> },
-  options: { at: Micros; by: RevisionAuthor },
+  options: {
+    at: Micros;
+    by: RevisionAuthor;
+    /** Throws (as for an unknown id) when the caller may not find this object: a draft (domain `draftFoundBy`). */
+    found?: (object: Aggregate<T>) => void;
+  },
 ): Promise<Aggregate<T>> {
   const started = performance.now();
   return retryOnConflict(async () => {
     const object = await loadAggregate(def, id);
     if (!object) throw new NotFoundError(def.notFound);
+    options.found?.(object);
     const transfer = await loadAggregate(TRANSFER_KIND, transferId);
     const change = decide(object, transfer, attemptNow(def, object, options.at, started));
     await transact([

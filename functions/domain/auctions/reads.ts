@@ -1,6 +1,5 @@
 import type { Aggregate, Child, ChildOwner } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
-import { assertReadable } from '../kernel/principal.ts';
 import { documentList, type DocumentRecord } from '../documents/documents.ts';
 import { documentScope, type Auction } from './auction.ts';
 import { AWARD, CONTRACT, findAward, findContract } from './awarding.ts';
@@ -38,9 +37,8 @@ export async function loadAuction(
 const bidsHiddenIn = (auction: Auction) => auctionType(auction.procurementMethodType).bidsHidden;
 
 export async function getAuction(ctx: ReadContext, id: string): Promise<AuctionView> {
-  const a = await loadAuction(ctx, id);
-  assertReadable(ctx.principal, a.root, 'auction_id');
-  return auctionView(a);
+  // A draft the caller may not read is not there: the context's reader hides it (runtime/contexts.ts).
+  return auctionView(await loadAuction(ctx, id));
 }
 
 /**

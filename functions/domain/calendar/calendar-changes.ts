@@ -3,7 +3,13 @@ import type { JsonRecord } from '../kernel/objects.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import type { CalendarChange } from '../schemas/generated/request-types.ts';
 import seed from './ukraine-calendar.json' with { type: 'json' };
-import { type Calendar, type CalendarMode, createCalendar } from './working-days.ts';
+import {
+  addCalendarDays,
+  type Calendar,
+  CalendarCoverageError,
+  type CalendarMode,
+  createCalendar,
+} from './working-days.ts';
 
 /**
  * The working-day calendar as data the operator owns: the document stored in the table (`GET /api/calendar`), the
@@ -37,9 +43,26 @@ export const seedCalendar = (): CalendarDocument => ({
   peacetimeWorkingWeekends: [...seed.peacetimeWorkingWeekends],
 });
 
-/** Bounds: dates listed in all four lists, and the years a coverage may span (the item stays a few KB). */
+/**
+ * Bounds: dates listed in all four lists (the item stays a few KB), and how far each end of the coverage may reach
+ * from today, back (`from`) and ahead (`to`). Each end is bounded by the clock, not by the other end, so that no
+ * accepted change leaves the other end unable to move: a `from` taken far back never stops `to` from being extended
+ * (a span bound between the two did, for good, since `from` may never move forward).
+ */
 export const MAX_CALENDAR_DATES = 2000;
 export const MAX_COVERAGE_DAYS = 30 * 366;
+/**
+ * The longest count of working days a period of an auction in progress makes: a contract's signing period
+ * (periods.ts AWARD_SIGNING_DAYS; not imported, so the calendar's read route carries no period arithmetic).
+ */
+export const LONGEST_COUNT = 20;
+
+/** What a change is checked against besides the calendar: today (Kyiv) and the coverage alarm's threshold. */
+export interface CalendarChangeBounds {
+  today: string;
+  /** Days of coverage ahead of today below which the coverage alarm fires (CALENDAR_COVERAGE_DAYS). */
+  daysAhead: number;
+}
 
 const DATE = { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } as const;
 const dates = { type: 'array', maxItems: 400, uniqueItems: true, items: DATE } as const;
@@ -83,10 +106,18 @@ export function calendarOf(doc: CalendarDocument, mode: CalendarMode): Calendar 
 
 /**
  * The document after a change, or a 422 naming every fault (nothing is written then): dates real, coverage only
- * extended and bounded, a date added not yet listed and a date removed listed, holidays on weekdays and working
- * weekends on Saturdays or Sundays (so no date is both), every date within the coverage.
+ * extended (so the days a committed auction's periods were counted over stay covered) and each end within
+ * MAX_COVERAGE_DAYS of today, a date added not yet listed and a date removed listed, holidays on weekdays and working
+ * weekends on Saturdays or Sundays (so no date is both), every date within the coverage; and the calendar it leaves
+ * still serves the auctions in progress: at least `daysAhead` days covered ahead of today (the coverage alarm's
+ * threshold), and from the last of them still LONGEST_COUNT working days within the coverage (holidays added cannot
+ * leave a period that must be counted with no working days to count).
  */
-export function changeCalendar(current: CalendarDocument, data: unknown): CalendarDocument {
+export function changeCalendar(
+  current: CalendarDocument,
+  data: unknown,
+  { today, daysAhead }: CalendarChangeBounds,
+): CalendarDocument {
   checkChange(data);
   const faults: { name: string; description: string }[] = [];
   const fault = (name: string, description: string) => faults.push({ name, description });
@@ -102,10 +133,10 @@ export function changeCalendar(current: CalendarDocument, data: unknown): Calend
     if (Number.isNaN(dayNumber(day))) fault(`coverage.${end}`, `${day} is not a calendar date`);
     else if (end === 'from' ? day > current.coverage.from : day < current.coverage.to)
       fault(`coverage.${end}`, `coverage may only be extended: ${end} is ${current.coverage[end]}, not ${day}`);
+    else if (Math.abs(dayNumber(day) - dayNumber(today)) > MAX_COVERAGE_DAYS)
+      fault('coverage', `coverage.${end} may be at most ${MAX_COVERAGE_DAYS} days from today (${today}), not ${day}`);
     else next.coverage[end] = day;
   }
-  if (dayNumber(next.coverage.to) - dayNumber(next.coverage.from) > MAX_COVERAGE_DAYS)
-    fault('coverage', `coverage may span at most ${MAX_COVERAGE_DAYS} days`);
 
   for (const list of CALENDAR_LISTS) {
     const listed = new Set(current[list]);
@@ -138,6 +169,27 @@ export function changeCalendar(current: CalendarDocument, data: unknown): Calend
   }
   if (CALENDAR_LISTS.reduce((n, l) => n + next[l].length, 0) > MAX_CALENDAR_DATES)
     fault('data', `the calendar may list at most ${MAX_CALENDAR_DATES} dates`);
+  if (!faults.length) {
+    const windowEnd = addCalendarDays(today, daysAhead);
+    if (next.coverage.to < windowEnd)
+      fault(
+        'coverage.to',
+        `the change would leave the calendar covering fewer than ${daysAhead} days ahead (the coverage alarm's threshold): extend coverage.to to ${windowEnd} or later in the same change`,
+      );
+    else {
+      for (const mode of ['martial-law', 'peacetime'] as const) {
+        try {
+          calendarOf(next, mode).addWorkingDays(windowEnd, LONGEST_COUNT);
+        } catch (error) {
+          if (!(error instanceof CalendarCoverageError)) throw error;
+          fault(
+            'coverage.to',
+            `the change would leave fewer than ${LONGEST_COUNT} working days (${mode}) after ${windowEnd} within the coverage: an auction in progress could not count its periods; extend coverage.to in the same change`,
+          );
+        }
+      }
+    }
+  }
   if (faults.length)
     throw new UnprocessableError(faults.map((f) => ({ location: 'body', name: f.name, description: [f.description] })));
   return next;

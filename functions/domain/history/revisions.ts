@@ -57,16 +57,20 @@ export async function listRevisions(reader: RevisionReader, req: RevisionsReques
   // The page starts at the revision the client has (when it has one), so one request tells an unknown object or
   // offset from the end of the log.
   const from = Math.max(1, offset);
-  const { revisions } = await reader.page(req.kind, req.id, from, limit + (offset > 0 ? 1 : 0));
+  const page = await reader.page(req.kind, req.id, from, limit + (offset > 0 ? 1 : 0));
+  // Another type's object (served at its own path), or a draft the caller may not read, is no log at all: answered
+  // as an unknown id's, whatever the query (an object never goes back to draft: a page whose newest revision is a
+  // draft's shows nothing published yet).
+  const newest = page.revisions.at(-1)?.draftOf;
+  const hidden =
+    (req.type !== undefined && page.revisions[0] !== undefined && page.revisions[0].type !== req.type) ||
+    (newest !== undefined && !readsDraft(req.principal, newest));
+  const revisions = hidden ? [] : page.revisions;
   const first = revisions[0];
-  if (first && req.type !== undefined && first.type !== req.type) throw new NotFoundError(req.notFound);
   if (first?.seq !== from) {
     if (offset === 0) throw new NotFoundError(req.notFound);
     throw new DomainError(404, { location: 'querystring', name: 'offset', description: 'Offset expired/invalid' });
   }
-  // An object never goes back to draft: a page whose newest revision is a draft's shows nothing published yet.
-  const newest = revisions.at(-1)?.draftOf;
-  if (newest !== undefined && !readsDraft(req.principal, newest)) throw new NotFoundError(req.notFound);
   const data = revisions.filter((r) => r.seq > offset).map((r) => r.revision);
   const last = offset + data.length;
   const params = new URLSearchParams({ ...(req.query.limit && { limit: String(limit) }), offset: String(last) });

@@ -1,3 +1,4 @@
+import type { AggregateReader, AggregateRepository } from './aggregate.ts';
 import type { RevisionAuthor } from './history.ts';
 import { NotFoundError } from './errors.ts';
 import { tokenMatches } from './ids.ts';
@@ -67,3 +68,50 @@ export function assertReadable(
 ): void {
   if (root.status === 'draft' && !readsDraft(principal, root.owner)) throw new NotFoundError(notFound);
 }
+
+/** What a draft's root carries that says whose it is. */
+interface DraftRoot {
+  status?: unknown;
+  owner?: unknown;
+}
+
+const hiddenFrom = (principal: Pick<Principal, 'name' | 'role'>, root: DraftRoot): boolean =>
+  root.status === 'draft' && !readsDraft(principal, root.owner);
+
+/**
+ * The read port a request reads through: a draft `principal` may not read is not there, as an unknown id (the same
+ * request, the same answer), so every route under it (its children, their documents and the files behind their
+ * links) answers as for an unknown id.
+ */
+export const readerHidingDrafts = <T extends DraftRoot>(
+  reader: AggregateReader<T>,
+  principal: Pick<Principal, 'name' | 'role'>,
+): AggregateReader<T> => ({
+  get: async (id) => {
+    const found = await reader.get(id);
+    return found && hiddenFrom(principal, found.root) ? undefined : found;
+  },
+});
+
+/**
+ * The port a request's commands write through: reads as `readerHidingDrafts`, and a change of a draft `principal`
+ * may not read is refused before anything else is checked, as the store refuses an unknown id (404 at `notFound`,
+ * from the one read every change makes).
+ */
+export const repositoryHidingDrafts = <T extends DraftRoot>(
+  repository: AggregateRepository<T>,
+  principal: Pick<Principal, 'name' | 'role'>,
+  notFound: string,
+): AggregateRepository<T> => ({
+  ...repository,
+  ...readerHidingDrafts(repository, principal),
+  modify: (id, change, options) =>
+    repository.modify(
+      id,
+      (current, now) => {
+        if (hiddenFrom(principal, current.root)) throw new NotFoundError(notFound);
+        return change(current, now);
+      },
+      options,
+    ),
+});

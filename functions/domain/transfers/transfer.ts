@@ -2,7 +2,7 @@ import type { Aggregate, AggregateRepository, Change } from '../kernel/aggregate
 import { ForbiddenError, NotFoundError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sha256, tokenMatches } from '../kernel/ids.ts';
 import { isObject, type JsonRecord } from '../kernel/objects.ts';
-import { authorOf, type Principal } from '../kernel/principal.ts';
+import { authorOf, readsDraft, type Principal } from '../kernel/principal.ts';
 import { formatKyiv, type Micros } from '../kernel/time.ts';
 
 /**
@@ -82,6 +82,19 @@ export function readOwnershipData(data: JsonRecord): { id: string; transfer: str
 }
 
 const NOT_PERMITTED = 'Broker Accreditation level does not permit ownership change';
+
+/**
+ * What an ownership change finds: a draft is there for who may read it and for who holds its transfer token (the
+ * one who may take it over); to anyone else it is not there (404 at `notFound`, as an unknown id), checked before
+ * the transfer is read, so the answer and its cost are an unknown id's.
+ */
+export const draftFoundBy =
+  (principal: Principal, data: { transfer: string }, notFound: string) =>
+  (object: Aggregate<{ status?: unknown; owner?: unknown }>): void => {
+    if (object.root.status !== 'draft' || readsDraft(principal, object.root.owner)) return;
+    const internal: TransferInternal = isObject(object.internal) ? object.internal : {};
+    if (!tokenMatches(data.transfer, internal.transferTokenHash)) throw new NotFoundError(notFound);
+  };
 
 /** What an object needs to be taken over: its create level, its `mode`, where it lives. */
 export interface OwnershipTarget {

@@ -1,11 +1,9 @@
 import { assetView, readAsset } from '#domain/assets/reads.ts';
-import { assertReadable } from '#domain/kernel/principal.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { assetsReadContext } from './read-context.ts';
 
 /** GET /api/2.4/assets/{assetId}, /api/0.1/assets/{assetId}: one Query for the asset and its documents. */
 export const handler = httpHandler(async (req) => {
   const asset = await readAsset(assetsReadContext(req), req.params.assetId);
-  assertReadable(req.principal, asset.root, 'asset_id');
   return { data: assetView(asset) };
 });

@@ -1,7 +1,7 @@
 import { authorOf } from '#domain/kernel/principal.ts';
 import { assetOwnership } from '#domain/assets/commands.ts';
 import { assetView } from '#domain/assets/reads.ts';
-import { readOwnershipData } from '#domain/transfers/transfer.ts';
+import { draftFoundBy, readOwnershipData } from '#domain/transfers/transfer.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { ASSET_KIND } from '#store/asset-repository.ts';
 import { changeOwnership } from '#store/ownership.ts';
@@ -15,6 +15,7 @@ export const handler = httpHandler(async (req) => {
       await changeOwnership(ASSET_KIND, req.params.assetId, data.id, assetOwnership(assetsContext(req), data), {
         at: req.now,
         by: authorOf(req.principal),
+        found: draftFoundBy(req.principal, data, 'asset_id'),
       }),
     ),
   };

@@ -1,7 +1,7 @@
 import { authorOf } from '#domain/kernel/principal.ts';
 import { auctionOwnership } from '#domain/auctions/ownership.ts';
 import { auctionView } from '#domain/auctions/view.ts';
-import { readOwnershipData } from '#domain/transfers/transfer.ts';
+import { draftFoundBy, readOwnershipData } from '#domain/transfers/transfer.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { changeOwnership } from '#store/ownership.ts';
@@ -15,6 +15,7 @@ export const handler = httpHandler(async (req) => {
       await changeOwnership(AUCTION_KIND, req.params.auctionId, data.id, auctionOwnership(auctionsContext(req), data), {
         at: req.now,
         by: authorOf(req.principal),
+        found: draftFoundBy(req.principal, data, 'auction_id'),
       }),
     ),
   };

@@ -1,4 +1,5 @@
 import type { LotsContext } from '#domain/lots/commands.ts';
+import { repositoryHidingDrafts } from '#domain/kernel/principal.ts';
 import type { HttpRequest } from '#http-kit/http-handler.ts';
 import { lotRepository } from '#store/lot-repository.ts';
 import { sequences } from '#store/sequences.ts';
@@ -12,7 +13,7 @@ export const lotsContext = (req: HttpRequest, createdId?: string): LotsContext =
   principal: req.principal,
   now: req.now,
   files: req.files,
-  lots: creating(lotRepository, createdId),
+  lots: creating(repositoryHidingDrafts(lotRepository, req.principal, 'lot_id'), createdId),
   createdId,
   sequences,
 });

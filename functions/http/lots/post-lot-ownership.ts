@@ -1,6 +1,6 @@
 import { authorOf } from '#domain/kernel/principal.ts';
 import { lotOwnership, lotView } from '#domain/lots/commands.ts';
-import { readOwnershipData } from '#domain/transfers/transfer.ts';
+import { draftFoundBy, readOwnershipData } from '#domain/transfers/transfer.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { LOT_KIND } from '#store/lot-repository.ts';
 import { changeOwnership } from '#store/ownership.ts';
@@ -14,6 +14,7 @@ export const handler = httpHandler(async (req) => {
       await changeOwnership(LOT_KIND, req.params.lotId, data.id, lotOwnership(lotsContext(req), data), {
         at: req.now,
         by: authorOf(req.principal),
+        found: draftFoundBy(req.principal, data, 'lot_id'),
       }),
     ),
   };

@@ -67,8 +67,13 @@ describe('asset status machine', () => {
         for (const to of ASSET_STATUSES) {
           if (to === from || isAllowed(from, to, role)) continue;
           const res = await patchAs(api, asset, role, { status: to, relatedLot: LOT_ID });
-          expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
           const [error] = res.body.errors;
+          // A draft is its owner's (and an admin's): to a bot's key it is not there, as an unknown id.
+          if (from === 'draft' && role === 'concierge') {
+            expect([res.status, error]).toEqual([404, { location: 'url', name: 'asset_id', description: 'Not Found' }]);
+            continue;
+          }
+          expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
           if (role === 'stranger') expect(error).toEqual({ location: 'url', name: 'role', description: 'Forbidden' });
           else if (role === 'convoy')
             expect(error).toEqual({ location: 'url', name: 'permission', description: 'Forbidden' });

@@ -42,7 +42,7 @@ describe('bounce asset related processes', () => {
   });
 
   it('takes `type` as lot when it is not sent, and lists nothing on an asset without links', async () => {
-    const asset = await createAsset(api, 'bounce');
+    const asset = await assetIn(api, 'bounce', 'pending');
     expect((await api.get(processesOf(asset))).body).toEqual({ data: [] });
     const res = await link(asset, { relatedProcessID: hex32() });
     expect(res.status).toBe(201);

@@ -155,3 +155,38 @@ describe('a landlease auction past the coverage', () => {
     expect((await api.get(`${CALENDAR}/revisions`, anonymous)).body.data).toHaveLength(4);
   });
 });
+
+describe('a calendar no change can lock', () => {
+  it('takes `from` far back and still extends `to`; refuses whole a change that leaves too little coverage ahead', async () => {
+    const back = await api.patch(CALENDAR, { coverage: { from: '1999-01-04' } }, { as: 'admin' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    // A bound between the two ends refused every later `to` here, and `from` may never move forward: locked.
+    const to = addCalendarDays((await api.get(CALENDAR, anonymous)).body.data.coverage.to, 365);
+    const extended = await api.patch(CALENDAR, { coverage: { to } }, { as: 'admin' });
+    expect(extended.status, JSON.stringify(extended.body)).toBe(200);
+    expect(extended.body.data.coverage).toEqual({ from: '1999-01-04', to });
+
+    // 100 days before the end: a change that leaves fewer than the alarm's days ahead is refused, saying what to do.
+    await clock.passTo(`${addCalendarDays(to, -100)}T09:00:00+02:00`);
+    const saturday = [0, 1, 2, 3, 4, 5, 6]
+      .map((n) => addCalendarDays(to, -20 - n))
+      .find((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 6)!;
+    const before = (await api.get(CALENDAR, anonymous)).body.data;
+    const short = await api.patch(CALENDAR, { add: { workingWeekends: [saturday] } }, { as: 'admin' });
+    expect(short.status).toBe(422);
+    expect(short.body.errors).toEqual([
+      {
+        location: 'body',
+        name: 'coverage.to',
+        description: [expect.stringContaining(`extend coverage.to to ${addCalendarDays(to, 20)} or later`)],
+      },
+    ]);
+    expect((await api.get(CALENDAR, anonymous)).body.data).toEqual(before);
+    const both = await api.patch(
+      CALENDAR,
+      { add: { workingWeekends: [saturday] }, coverage: { to: addCalendarDays(to, 365) } },
+      { as: 'admin' },
+    );
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+  });
+});

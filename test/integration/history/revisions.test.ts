@@ -101,6 +101,20 @@ describe('the change log of an object', () => {
     expect(broken.out).toContain('break at revision 3: hash does not match its content');
   });
 
+  it("verifies the calendar's change log after changes: its revisions replay to its GET, mode included", async () => {
+    const calendar = (await api.get('/api/calendar')).body.data;
+    const to = `${Number(calendar.coverage.to.slice(0, 4)) + 1}-12-31`;
+    expect((await api.patch('/api/calendar', { coverage: { to } }, { as: 'admin' })).status).toBe(200);
+    const saturday = `${to.slice(0, 4)}-06-01`;
+    const day = new Date(`${saturday}T00:00:00Z`).getUTCDay();
+    const working = `${to.slice(0, 4)}-06-${String(1 + ((6 - day + 7) % 7)).padStart(2, '0')}`;
+    const added = await api.patch('/api/calendar', { add: { workingWeekends: [working] } }, { as: 'admin' });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const ok = await verify(`${service.url}/api/calendar`);
+    expect(ok.code, `${ok.out}${ok.err}`).toBe(0);
+    expect(ok.out).toMatch(/3 revisions, chain verified, replayed to its view; head [0-9a-f]{64}/);
+  });
+
   it('never shows a sealed bid, a token or a link before the object shows them', async () => {
     const clock = clockOf(service);
     const a = await tenderingInsider(api);

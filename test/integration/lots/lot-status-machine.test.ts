@@ -71,8 +71,13 @@ describe('lot status machine', () => {
         for (const to of LOT_STATUSES) {
           if (to === from || allowedMoves.some((m) => m.from === from && m.to === to && m.role === role)) continue;
           const res = await patchAs(api, lot, role, { status: to });
-          expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
           const [error] = res.body.errors;
+          // A draft is its owner's (and an admin's): to a bot's key it is not there, as an unknown id.
+          if (from === 'draft' && (role === 'concierge' || role === 'convoy')) {
+            expect([res.status, error]).toEqual([404, { location: 'url', name: 'lot_id', description: 'Not Found' }]);
+            continue;
+          }
+          expect(res.status, `${role}: ${from} -> ${to}`).toBe(403);
           if (role === 'stranger') expect(error).toEqual({ location: 'url', name: 'role', description: 'Forbidden' });
           else if (to === 'draft' && EDITORS[from]?.includes(role))
             expect(error.description).toBe("Can't switch lot to draft status");
