@@ -1,7 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { appendChanges, changeOfRoot, type JournalChange } from '#domain/journal/journal.ts';
-import { requestNow } from '#runtime/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
 import { countRequests } from '#store/client.ts';
@@ -49,7 +48,7 @@ export async function handler(
   // wrote of their deliveries is looked up, not sent a second time.
   const handedBefore = event.Records.some((r) => Number(r.attributes?.ApproximateReceiveCount ?? 1) > 1);
   const { result, requests } = await countRequests(async () => {
-    const appended = await appendChanges(journalPort, handed, requestNow);
+    const appended = await appendChanges(journalPort, handed);
     // The history of an object the journal had never seen was sent when it happened (before the journal): not news.
     const news = appended.fresh.filter((c) => !appended.takenOver.includes(c));
     const changes = handedBefore ? [...appended.seen, ...news] : news;

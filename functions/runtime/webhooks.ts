@@ -26,7 +26,7 @@ import {
   type Settled,
   storedDeliveries,
 } from '#store/deliveries.ts';
-import { logChanges, logKeyAt, loggedChanges } from '#store/webhook-log.ts';
+import { horizon, logChanges, logKeyAt, loggedChanges } from '#store/webhook-log.ts';
 import {
   type ActiveSubscription,
   activeSubscriptions,
@@ -38,7 +38,6 @@ import {
   setParked,
   type SubscriptionRecord,
 } from '#store/subscription-repository.ts';
-import { horizon } from '#store/feeds.ts';
 import { requestNow } from './clock.ts';
 import { config } from './config.ts';
 import { log } from './observability.ts';

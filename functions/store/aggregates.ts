@@ -20,7 +20,6 @@ import { listingView } from '#domain/listing/listing.ts';
 import { laterThan, type Micros, parseInstant, sortableUtc } from '#domain/kernel/time.ts';
 import { documentClient, queryPartition, tableName } from './client.ts';
 import { childPlaceOf, childSortKey } from './child-keys.ts';
-import { LateRetryError, LateWriteError, sendStamped } from './feeds.ts';
 import {
   AlreadyCreatedError,
   assertWithinTransactionLimits,
@@ -493,16 +492,6 @@ async function loadRoot<T>(def: AggregateKind<T>, id: string): Promise<Aggregate
   return Item ? fromItems<T>(id, [Item]) : undefined;
 }
 
-/**
- * The instant a change stamps its root's feed row with, when it moves it (a new `dateModified`): its write must go
- * out within the feeds' budget (feeds.ts). None when the root keeps its stamp.
- */
-export function changeStamp<T>(def: AggregateKind<T>, current: Aggregate<T> | undefined, change: Change<T>) {
-  if (change.keepRevision) return undefined;
-  const stamp = def.dateModified(change.root);
-  return current && stamp === def.dateModified(current.root) ? undefined : parseInstant(stamp);
-}
-
 /** Sends of one write when DynamoDB fails for a passing reason, each after the SDK's own retries. */
 const SENDS = 4;
 
@@ -512,26 +501,20 @@ const SENDS = 4;
  * was: a transaction with the same ClientRequestToken, which DynamoDB applies once (for 10 minutes) and answers
  * again as the first time; a Put that meets its own write (its condition fails on the very item it wrote) is done.
  * When no send is answered, a consistent read of the first item it puts tells whether it was stored: if not, the
- * request answers 503 saying nothing was stored. `stamp`: the change's new `dateModified` (feeds.ts: no attempt goes
- * out later than the feeds' budget).
+ * request answers 503 saying nothing was stored.
  */
-export async function writeChange(
-  writes: NonNullable<TransactWriteCommandInput['TransactItems']>,
-  stamp?: Micros,
-): Promise<void> {
+export async function writeChange(writes: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<void> {
   assertWithinTransactionLimits(writes);
   const put = writes.length === 1 ? writes[0].Put : undefined;
   const ClientRequestToken = randomUUID();
   for (let i = 0; ; i++) {
     try {
-      if (put) await sendStamped(new PutCommand({ ...put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }), stamp);
-      else await sendStamped(new TransactWriteCommand({ TransactItems: writes, ClientRequestToken }), stamp);
+      if (put) await documentClient().send(new PutCommand({ ...put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+      else await documentClient().send(new TransactWriteCommand({ TransactItems: writes, ClientRequestToken }));
       return;
     } catch (error) {
       if (put && isConditionFailure(error) && sameItem(oldItem(error), put.Item)) return; // its own write, sent again
-      const neverSent = i === 0 && error instanceof LateWriteError;
-      if (neverSent || !(isTransient(error) || error instanceof LateWriteError || error instanceof LateRetryError))
-        throw storageLimitError(error) ?? error;
+      if (!isTransient(error)) throw storageLimitError(error) ?? error;
       if (i + 1 < SENDS && !(error instanceof ServiceUnavailableError)) {
         await backoff(i);
         continue;
@@ -607,7 +590,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
     async create(a, author) {
       const createRequest = randomUUID();
       try {
-        await writeChange(createWrites(def, a, author, createRequest), changeStamp(def, undefined, a));
+        await writeChange(createWrites(def, a, author, createRequest));
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The root exists: written by this very call (its answer was lost and the SDK sent it again), or by another.
@@ -624,7 +607,7 @@ export function aggregateRepository<T>(def: AggregateKind<T>): AggregateReposito
         if (!next) return current;
         const writes = changeWrites(def, current, next, options.by);
         try {
-          await writeChange(writes, changeStamp(def, current, next));
+          await writeChange(writes);
         } catch (error) {
           throw (await budgetRefusal(def, writes, error)) ?? error;
         }

@@ -3,7 +3,6 @@ import type { CalendarDocument } from '#domain/calendar/calendar-changes.ts';
 import { type ChainHead, nextRevision, type RevisionAuthor } from '#domain/kernel/history.ts';
 import { documentClient, tableName } from './client.ts';
 import { written } from './errors.ts';
-import { sendStamped } from './feeds.ts';
 import { keys, REVISION_ENTITY, SCHEMA_VERSION } from './table-design.ts';
 
 /**
@@ -98,7 +97,7 @@ export async function writeCalendar(
     ...stored,
   };
   const ok = await written(
-    sendStamped(
+    documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
           {
@@ -115,7 +114,6 @@ export async function writeCalendar(
           })),
         ],
       }),
-      undefined,
     ),
   );
   if (!ok) throw new CalendarRaceError();

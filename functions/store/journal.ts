@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Append,
   consecutive,
@@ -7,9 +7,11 @@ import {
   type JournalEntry,
   type JournalPort,
   type LaneHead,
+  type Mark,
   objectKey,
 } from '#domain/journal/journal.ts';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
+import { type Micros, sortableUtc } from '#domain/kernel/time.ts';
 import { changeOfItem, type ObjectKind } from '#domain/webhooks/events.ts';
 import { batchGet } from './batch-items.ts';
 import { documentClient, tableName } from './client.ts';
@@ -24,6 +26,7 @@ import { FEED_VIEW, journalPosition, keys, revisionSortKey, SCHEMA_VERSION } fro
 const JOURNAL_ENTRY = 'journalEntry';
 const JOURNAL_HEAD = 'journalHead';
 const JOURNAL_MARK = 'journalMark';
+const LISTING_ROW = 'listingRow';
 
 /** The change-log partition of an object (`REV#<KIND>#<id>`: the kinds are upper case there). */
 const logKind = (kind: string) => kind.toUpperCase();
@@ -58,6 +61,18 @@ const entryItem = (e: JournalEntry) => ({
   ...(e.change.view && { [FEED_VIEW]: e.change.view }),
 });
 
+/** An object's row in its lane's listing: its listing view at its last entry, by that entry's stamp. */
+const rowItem = (e: JournalEntry) => ({
+  ...keys.listingRow(e.lane, sortableUtc(e.stamp)),
+  entity: LISTING_ROW,
+  schemaVersion: SCHEMA_VERSION,
+  stamp: e.stamp,
+  pos: e.pos,
+  objectId: e.change.id,
+  dateModified: e.change.dateModified,
+  [FEED_VIEW]: e.change.view ?? { id: e.change.id, dateModified: e.change.dateModified },
+});
+
 /** The entry an item holds, as readers see it. */
 function entryOf(lane: string, i: Record<string, any>): JournalEntry {
   return {
@@ -82,10 +97,14 @@ export const journalPort: JournalPort = {
       ...objects.map((o) => keys.journalMark(o.kind, o.id)),
       ...lanes.map((l) => keys.journalHead(l)),
     ]);
-    const marks = new Map<string, number>();
+    const marks = new Map<string, Mark>();
     const heads = new Map<string, LaneHead>();
     for (const i of items) {
-      if (i.entity === JOURNAL_MARK) marks.set(objectKey({ kind: i.objectKind, id: i.objectId }), Number(i.seq));
+      if (i.entity === JOURNAL_MARK)
+        marks.set(objectKey({ kind: i.objectKind, id: i.objectId }), {
+          seq: Number(i.seq),
+          ...(i.listed && { listed: { lane: String(i.listed.lane), stamp: Number(i.listed.stamp) } }),
+        });
       if (i.entity === JOURNAL_HEAD) heads.set(String(i.lane), { next: Number(i.next), stamp: Number(i.stamp) });
     }
     return { marks, heads };
@@ -137,7 +156,7 @@ export const journalPort: JournalPort = {
       },
     }));
     const entries = append.entries.map((e) => ({ Put: { TableName, Item: entryItem(e) } }));
-    const marks = append.marks.map(({ kind, id, read, seq }) => ({
+    const marks = append.marks.map(({ kind, id, read, next }) => ({
       Put: {
         TableName,
         Item: {
@@ -146,16 +165,23 @@ export const journalPort: JournalPort = {
           schemaVersion: SCHEMA_VERSION,
           objectKind: kind,
           objectId: id,
-          seq,
+          seq: next.seq,
+          ...(next.listed && { listed: next.listed }),
         },
         ConditionExpression: read === undefined ? 'attribute_not_exists(PK)' : 'seq = :read',
         ...(read !== undefined && { ExpressionAttributeValues: { ':read': read } }),
       },
     }));
+    const rows = [
+      ...append.rows.put.map((e) => ({ Put: { TableName, Item: rowItem(e) } })),
+      ...append.rows.remove.map((r) => ({ Delete: { TableName, Key: keys.listingRow(r.lane, sortableUtc(r.stamp)) } })),
+    ];
     try {
       // One transaction; the SDK sends a retry of it with the same ClientRequestToken (applied once). An answer that
       // never comes fails the batch, which comes back and finds what was committed by the marks.
-      await documentClient().send(new TransactWriteCommand({ TransactItems: [...heads, ...entries, ...marks] }));
+      await documentClient().send(
+        new TransactWriteCommand({ TransactItems: [...heads, ...entries, ...marks, ...rows] }),
+      );
       return 'done';
     } catch (error) {
       if (isConditionFailure(error)) return 'moved';
@@ -199,4 +225,40 @@ export async function lanePage(
   const entries = (read.Items ?? []).map((i) => entryOf(lane, i));
   if (entries[0]?.pos !== after) return { entries: [], unknownCursor: true };
   return { entries: descending ? consecutiveDown(entries).slice(1) : consecutive(after, entries.slice(1)) };
+}
+
+/**
+ * A page of a lane's listing (the dateModified feed): the rows after (or, descending, before) a stamp, never past
+ * the lane's head as a consistent read of it finds it. The head is read first: a transaction that moved it has
+ * committed whole (a GetItem is serializable with transactions), so every row at or below its stamp is there for the
+ * Query that follows, and no later append puts a row at or below it (stamps only grow along a lane). Two requests a page.
+ */
+export async function listingPage(
+  lane: string,
+  { after, descending, limit }: { after?: string; descending: boolean; limit: number },
+): Promise<{ stamp: Micros; view: JsonRecord }[]> {
+  const { Item: head } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.journalHead(lane), ConsistentRead: true }),
+  );
+  if (!head) return [];
+  const top = sortableUtc(Number(head.stamp));
+  const [condition, values] = descending
+    ? after !== undefined && after <= top
+      ? ['SK < :after', { ':after': after }]
+      : ['SK <= :top', { ':top': top }]
+    : after !== undefined
+      ? ['SK BETWEEN :from AND :top', { ':from': `${after}~`, ':top': top }]
+      : ['SK <= :top', { ':top': top }];
+  if (!descending && after !== undefined && after >= top) return [];
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: `PK = :pk AND ${condition}`,
+      ExpressionAttributeValues: { ':pk': keys.listing(lane), ...values },
+      ScanIndexForward: !descending,
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return Items.map((i) => ({ stamp: Number(i.stamp), view: i[FEED_VIEW] as JsonRecord }));
 }

@@ -102,6 +102,12 @@ export const keys = {
   journal: (lane: string) => `JOURNAL#${lane}`,
   journalHead: (lane: string) => ({ PK: `JOURNAL#${lane}`, SK: '#HEAD' }),
   journalEntry: (lane: string, pos: number) => ({ PK: `JOURNAL#${lane}`, SK: journalPosition(pos) }),
+  /**
+   * The listing (the dateModified feeds) of a lane: one row per listed object, at its last entry's stamp (sortable
+   * UTC), moved by the journal's writer in the same transaction as the entry (store/journal.ts).
+   */
+  listing: (lane: string) => `LIST#${lane}`,
+  listingRow: (lane: string, stampUtc: string) => ({ PK: `LIST#${lane}`, SK: stampUtc }),
   /** How far the journal has taken an object's change log: the last `seq` journaled (drafts' changes included). */
   journalMark: (kind: string, id: string) => ({ PK: `JOURNALED#${kind}#${id}`, SK: '#SEQ' }),
 };

@@ -1,9 +1,8 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Aggregate, Change } from '#domain/kernel/aggregate.ts';
 import type { RevisionAuthor } from '#domain/kernel/history.ts';
-import { changeStamp, changeWrites, type AggregateKind } from './aggregates.ts';
-import { tableName } from './client.ts';
-import { sendStamped } from './feeds.ts';
+import { changeWrites, type AggregateKind } from './aggregates.ts';
+import { documentClient, tableName } from './client.ts';
 import { assertWithinTransactionLimits } from './errors.ts';
 import { keys } from './table-design.ts';
 
@@ -49,10 +48,5 @@ export async function transact(writes: AggregateWrite[], checks: AggregateCheck[
   const items = transactionItems(writes, checks);
   if (items.length === 0) return;
   assertWithinTransactionLimits(items);
-  // The oldest stamp among the feed rows it moves bounds when it may be sent (feeds.ts).
-  const stamps = writes.map((w) => changeStamp(w.def, w.current, w.change)).filter((s) => s !== undefined);
-  await sendStamped(
-    new TransactWriteCommand({ TransactItems: items }),
-    stamps.length ? Math.min(...stamps) : undefined,
-  );
+  await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
 }

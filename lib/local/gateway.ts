@@ -329,8 +329,8 @@ async function serveSources(): Promise<void> {
   const documents = moduleUrl('runtime/documents', '');
   kit.registerRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
   (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
-  // DynamoDB Local on a starved machine may apply a write later than the feeds' bound assumes of DynamoDB.
-  (await load('store/feeds', moduleUrl('store/feeds', ''))).watchCommitsLocally();
+  // DynamoDB Local on a starved machine may apply a write later than the webhook log's bound assumes of DynamoDB.
+  (await load('store/webhook-log', moduleUrl('store/webhook-log', ''))).watchCommitsLocally();
 }
 
 /**

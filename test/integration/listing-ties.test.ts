@@ -4,8 +4,10 @@ import { client } from '../support/http.ts';
 import { walkFeed } from '../support/listing.ts';
 import { lotIn } from '../support/lots.ts';
 import { useService } from '../support/service.ts';
+import { useChangeStream } from '../support/webhooks.ts';
 
-const service = useService();
+const service = useService({ changeStream: true });
+const journal = useChangeStream();
 const api = client(() => service.url);
 
 describe('listing feeds with ties', () => {
@@ -16,9 +18,10 @@ describe('listing feeds with ties', () => {
     await service.bot('concierge');
     const stamps = await Promise.all(assets.map(async (a) => (await api.get(a.url)).body.data.dateModified));
     expect(new Set(stamps).size).toBe(1);
+    await journal.drained();
     const ids = assets.map((a) => a.id).sort();
     for (const query of ['limit=1', 'limit=2', 'descending=1&limit=1', 'descending=1&limit=2']) {
-      const { seen } = await walkFeed(api, `/api/0.1/assets?${query}`, 2);
+      const { seen } = await walkFeed(api, `/api/0.1/assets?${query}`);
       expect(
         seen
           .map((r: any) => r.id)

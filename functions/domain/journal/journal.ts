@@ -1,5 +1,5 @@
 import { isObject, type JsonRecord } from '../kernel/objects.ts';
-import type { Micros } from '../kernel/time.ts';
+import { type Micros, parseInstant } from '../kernel/time.ts';
 import type { ObjectChange } from '../webhooks/events.ts';
 
 /**
@@ -47,16 +47,29 @@ export interface JournalEntry {
   change: JournalChange;
 }
 
-/** One append, committed whole or not at all: each head and mark moves only from the value read. */
+/**
+ * Where the journal stands with an object: its last seq journaled and, when it is listed, its row in the listing
+ * (the lane and the stamp of its last entry there).
+ */
+export interface Mark {
+  seq: number;
+  listed?: { lane: string; stamp: Micros };
+}
+
+/**
+ * One append, committed whole or not at all: each head and mark moves only from the value read. `rows`: the listing
+ * (the dateModified feeds): each object's row moved to its last entry's stamp (`put`), the row it had removed.
+ */
 export interface Append {
   heads: { lane: string; read: LaneHead | undefined; next: LaneHead }[];
   entries: JournalEntry[];
-  marks: { kind: string; id: string; read: number | undefined; seq: number }[];
+  marks: { kind: string; id: string; read: number | undefined; next: Mark }[];
+  rows: { put: JournalEntry[]; remove: { lane: string; stamp: Micros }[] };
 }
 
 /** What the writer needs of the table. Every read is strongly consistent. */
 export interface JournalPort {
-  /** The marks of these objects (`kind#id` -> last seq journaled) and the heads of these lanes. */
+  /** The marks of these objects (by `kind#id`) and the heads of these lanes. */
   read(objects: readonly { kind: string; id: string }[], lanes: readonly string[]): Promise<JournalState>;
   /** The object's changes strictly between two seqs, from its change log, oldest first. */
   history(kind: string, id: string, after: number, before: number): Promise<JournalChange[]>;
@@ -67,7 +80,7 @@ export interface JournalPort {
 }
 
 export interface JournalState {
-  marks: Map<string, number>;
+  marks: Map<string, Mark>;
   heads: Map<string, LaneHead>;
 }
 
@@ -93,14 +106,9 @@ export const objectKey = (c: { kind: string; id: string }): string => `${c.kind}
 
 /**
  * Appends a batch of changes (as the stream handed them: any objects, each one's in seq order or repeated) to the
- * journal, each exactly once, and returns what it did. `now`: the clock, for the entries' stamps only (which order
- * nothing: positions do).
+ * journal, each exactly once, and returns what it did.
  */
-export async function appendChanges(
-  port: JournalPort,
-  handed: readonly JournalChange[],
-  now: () => Micros,
-): Promise<Appended> {
+export async function appendChanges(port: JournalPort, handed: readonly JournalChange[]): Promise<Appended> {
   const byObject = new Map<string, JournalChange[]>();
   for (const c of handed) {
     const list = byObject.get(objectKey(c)) ?? [];
@@ -120,7 +128,8 @@ export async function appendChanges(
     // Each object's changes to journal now: above its mark, with the ones missing before them from its log.
     const pending: Pending[] = [];
     for (const list of byObject.values()) {
-      const read = state.marks.get(objectKey(list[0]!));
+      const mark = state.marks.get(objectKey(list[0]!));
+      const read = mark?.seq;
       if (first && read === undefined) unmarked.add(objectKey(list[0]!));
       const above = list.filter((c) => c.seq > (read ?? 0));
       if (first) out.seen.push(...list.filter((c) => c.seq <= (read ?? 0)));
@@ -131,7 +140,7 @@ export async function appendChanges(
           : [];
       const takenOver = unmarked.has(objectKey(list[0]!));
       const handedAt = above.map((c) => handed.indexOf(c));
-      pending.push({ changes: [...missing, ...above], read, fromLog: missing.length, takenOver, handedAt });
+      pending.push({ changes: [...missing, ...above], read: mark, fromLog: missing.length, takenOver, handedAt });
     }
     first = false;
     if (!pending.length) return out;
@@ -144,7 +153,7 @@ export async function appendChanges(
       const more = await port.read([], newLanes);
       state = { marks: state.marks, heads: new Map([...state.heads, ...more.heads]) };
     }
-    const append = planAppend(pending, state.heads, now());
+    const append = planAppend(pending, state.heads);
     if ((await port.commit(append.append)) === 'moved') {
       await port.pause(attempt);
       continue;
@@ -157,12 +166,12 @@ export async function appendChanges(
 }
 
 /**
- * An object's changes to journal: above its mark `read`, the first `fromLog` of them read from its change log;
+ * An object's changes to journal: above its mark as read, the first `fromLog` of them read from its change log;
  * `takenOver`: the object had no mark when the batch came, so those are history, not news.
  */
 export interface Pending {
   changes: readonly JournalChange[];
-  read: number | undefined;
+  read: Mark | undefined;
   fromLog: number;
   takenOver: boolean;
   /** Where each handed change (after those from the log) stood in the batch: the order to journal them in. */
@@ -177,31 +186,52 @@ export interface Pending {
 export function planAppend(
   pending: readonly Pending[],
   heads: ReadonlyMap<string, LaneHead>,
-  now: Micros,
 ): { append: Append; taken: JournalChange[]; takenOver: JournalChange[] } {
   const next = new Map<string, LaneHead>();
   const entries: JournalEntry[] = [];
-  const last = new Map<Pending, JournalChange>();
+  const last = new Map<Pending, { change: JournalChange; entry?: JournalEntry }>();
   const taken: JournalChange[] = [];
   const takenOver: JournalChange[] = [];
-  const size = () => entries.length + last.size + next.size;
+  // An object costs its mark, its new row and the removal of its old one: 3 items, whatever its changes.
+  const size = () => entries.length + 3 * last.size + next.size;
   for (const { p, c, i } of interleaved(pending)) {
-    const items = (c.lane ? 1 : 0) + (c.lane !== undefined && !next.has(c.lane) ? 1 : 0) + (last.has(p) ? 0 : 1);
+    const items = (c.lane ? 1 : 0) + (c.lane !== undefined && !next.has(c.lane) ? 1 : 0) + (last.has(p) ? 0 : 3);
     if (size() + items > MAX_APPEND_ITEMS) break;
+    let entry: JournalEntry | undefined;
     if (c.lane) {
       const head = next.get(c.lane) ?? heads.get(c.lane) ?? { next: 1, stamp: 0 };
-      const stamp = Math.max(now, head.stamp + 1);
-      entries.push({ lane: c.lane, pos: head.next, stamp, change: c });
-      next.set(c.lane, { next: head.next + 1, stamp });
+      entry = { lane: c.lane, pos: head.next, stamp: stampOf(c, head), change: c };
+      entries.push(entry);
+      next.set(c.lane, { next: head.next + 1, stamp: entry.stamp });
     }
     taken.push(c);
     if (p.takenOver && i < p.fromLog) takenOver.push(c);
-    last.set(p, c);
+    last.set(p, { change: c, ...(entry && { entry }) });
   }
-  const marks = [...last].map(([p, c]) => ({ kind: c.kind, id: c.id, read: p.read, seq: c.seq }));
+  const rows: Append['rows'] = { put: [], remove: [] };
+  const marks = [...last].map(([p, { change, entry }]) => {
+    const had = p.read?.listed;
+    if (entry) rows.put.push(entry);
+    if (had && (!entry || had.lane !== entry.lane || had.stamp !== entry.stamp)) rows.remove.push(had);
+    const listed = entry ? { lane: entry.lane, stamp: entry.stamp } : undefined;
+    return {
+      kind: change.kind,
+      id: change.id,
+      read: p.read?.seq,
+      next: { seq: change.seq, ...(listed && { listed }) },
+    };
+  });
   const moved = [...next].map(([lane, head]) => ({ lane, read: heads.get(lane), next: head }));
-  return { append: { heads: moved, entries, marks }, taken, takenOver };
+  return { append: { heads: moved, entries, marks, rows }, taken, takenOver };
 }
+
+/**
+ * An entry's stamp: its change's `dateModified`, or 1 µs after the lane's last stamp when that is not earlier (a
+ * change journaled after a later-dated one): so stamps only grow along a lane, and a listing page that has shown a
+ * stamp never gets a row below it later. The listing's offset is a stamp (docs/api.md).
+ */
+export const stampOf = (c: JournalChange, head: LaneHead): Micros =>
+  Math.max(parseInstant(c.dateModified) ?? 0, head.stamp + 1);
 
 /**
  * The pending changes in the order they came: the objects' by their first handed change (`pending` is in that order),

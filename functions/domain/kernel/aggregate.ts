@@ -181,9 +181,12 @@ export interface AggregateRepository<T> {
   ): Promise<Aggregate<T>>;
 }
 
-/** A page of a listing feed, newest position last. */
+/**
+ * A page of a listing feed, newest position last. `at`: the row's listing point (its journal stamp, as a date-time:
+ * its `dateModified`, or just after the one before when it was journaled after a later-dated change), the offset.
+ */
 export interface FeedPage {
-  items: { id: string; dateModified: string; root: JsonRecord }[];
+  items: { id: string; dateModified: string; root: JsonRecord; at: string }[];
 }
 
 export interface FeedQuery {

@@ -108,9 +108,8 @@ export async function listFeed(reader: FeedReader, req: ListingRequest) {
   }
   const page = await reader.page({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
   const data = page.items.map((i) => ({ ...pick(i.root, fields), id: i.id, dateModified: i.dateModified }));
-  const last = data.at(-1)?.dateModified ?? query.offset ?? '';
+  const last = page.items.at(-1)?.at ?? query.offset ?? '';
   const out: JsonRecord = { data, next_page: pageLink(req, last, descending) };
-  if (descending || query.offset)
-    out.prev_page = pageLink(req, data[0]?.dateModified ?? query.offset ?? '', !descending);
+  if (descending || query.offset) out.prev_page = pageLink(req, page.items[0]?.at ?? query.offset ?? '', !descending);
   return out;
 }

@@ -6,6 +6,7 @@ import {
   type JournalChange,
   type JournalPort,
   type LaneHead,
+  type Mark,
   objectKey,
 } from '../../../functions/domain/journal/journal.ts';
 
@@ -83,7 +84,9 @@ class Scheduler {
 
 /** The table, in memory: marks, heads, entries per lane, and the objects' change logs. */
 class Table {
-  marks = new Map<string, number>();
+  marks = new Map<string, Mark>();
+  /** The listing: per lane, the rows by stamp (each an object's, at its last entry). */
+  rows = new Map<string, Map<number, JournalChange>>();
   heads = new Map<string, LaneHead>();
   lanes = new Map<string, Map<number, StoredEntry>>();
   log = new Map<string, JournalChange[]>();
@@ -125,7 +128,13 @@ class Table {
           lane.set(e.pos, { pos: e.pos, change: e.change, visibleAt: sim.tick + Math.floor(sim.random() * 20) });
           this.lanes.set(e.lane, lane);
         }
-        for (const m of append.marks) this.marks.set(objectKey(m), m.seq);
+        for (const m of append.marks) this.marks.set(objectKey(m), m.next);
+        for (const r of append.rows.remove) this.rows.get(r.lane)?.delete(r.stamp);
+        for (const e of append.rows.put) {
+          const rows = this.rows.get(e.lane) ?? new Map();
+          rows.set(e.stamp, e.change);
+          this.rows.set(e.lane, rows);
+        }
         if (crash?.after) throw new Error('crashed after the commit');
         return 'done';
       },
@@ -197,7 +206,7 @@ async function simulate(seed: number, bugs: Bugs = {}): Promise<string | undefin
       const fate = random();
       const crash = fate < 0.1 ? { before: true } : fate < 0.2 ? { after: true } : undefined;
       try {
-        await appendChanges(table.port(crash), batch, () => sim.tick);
+        await appendChanges(table.port(crash), batch);
       } catch {
         // Handed again (SQS), up to 5 receives; then a dead letter, which the object's next change must bring.
         if (receives < 5) await hand(batch, receives + 1);
@@ -271,6 +280,17 @@ async function simulate(seed: number, bugs: Bugs = {}): Promise<string | undefin
     if (follower.length !== journaled.length || follower.some((c, i) => c !== journaled[i]))
       return `the reader of ${lane} read ${follower.length} entries of ${journaled.length}, or others`;
   }
+  for (const [lane, rows] of table.rows) {
+    const objects = [...rows.values()].map(objectKey);
+    if (new Set(objects).size !== objects.length) return `the listing of ${lane} holds an object twice`;
+    for (const [stamp, c] of rows) {
+      const newest = [...(table.lanes.get(lane)?.values() ?? [])]
+        .filter((e) => objectKey(e.change) === objectKey(c))
+        .at(-1);
+      if (newest?.change !== c) return `the listing of ${lane} shows ${objectKey(c)} at an older change`;
+      if (newest.pos === undefined || stamp <= 0) return `the listing of ${lane} has a row with no stamp`;
+    }
+  }
   const last = new Map<string, JournalChange>();
   for (const c of changes) last.set(objectKey(c), c);
   for (const c of changes) {
@@ -285,7 +305,8 @@ async function simulate(seed: number, bugs: Bugs = {}): Promise<string | undefin
   }
   for (const [key, c] of last) {
     const lostTail = changes.filter((o) => objectKey(o) === key).every((o) => lost.has(o) || o.seq < c.seq);
-    if (!lostTail && table.marks.get(key) !== c.seq) return `${key}'s mark is ${table.marks.get(key)}, not ${c.seq}`;
+    const mark = table.marks.get(key)?.seq;
+    if (!lostTail && mark !== c.seq) return `${key}'s mark is ${mark}, not ${c.seq}`;
   }
   return undefined;
 }

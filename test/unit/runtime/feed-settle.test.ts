@@ -7,9 +7,9 @@ import {
   SEND_BUDGET_MS,
   underWay,
   watchCommitsLocally,
-} from '../../../functions/store/feeds.ts';
+} from '../../../functions/store/webhook-log.ts';
 
-describe('the feeds settle window (AGORA_FEED_SETTLE_MS)', () => {
+describe("the webhook log's settle window (AGORA_FEED_SETTLE_MS)", () => {
   it('is 3 s unless set: the write budget and what DynamoDB takes to apply and index a write', () => {
     expect(readConfig({}).feedSettleMs).toBe(FEED_SETTLE_MS);
     expect(FEED_SETTLE_MS).toBe(3000);
