@@ -224,6 +224,11 @@ export interface LocalSettings {
   feedSettleMs?: number;
   /** false: changes write no revision (the bench's cost of a change without its log); never off outside it. */
   changeLog?: boolean;
+  /**
+   * How long the broadcast's stand-in (lib/local/event-api.ts) keeps a connection that sent no `connection_init`, in
+   * place of its 30 s (the test of that bound sets it).
+   */
+  eventsInitTimeoutMs?: number;
 }
 
 export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as LocalSettings | undefined;

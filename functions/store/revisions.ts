@@ -3,7 +3,10 @@ import type { RevisionReader } from '#domain/history/revisions.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys, revisionSortKey } from './table-design.ts';
 
-/** An object's revisions from a number on: one Query on its log's partition, whatever the log's length. */
+/**
+ * An object's revisions from a number on, and its log's last revision: each one Query on its log's partition, whatever
+ * the log's length.
+ */
 export const revisionReader: RevisionReader = {
   async page(kind, id, from, count) {
     const { Items = [] } = await documentClient().send(
@@ -23,5 +26,19 @@ export const revisionReader: RevisionReader = {
         ...(i.draftOf !== undefined && { draftOf: i.draftOf }),
       })),
     };
+  },
+  async head(kind, id) {
+    const { Items = [] } = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.revisions(kind, id) },
+        ProjectionExpression: 'seq, draftOf',
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    const last = Items[0];
+    return last && { seq: last.seq, ...(last.draftOf !== undefined && { draftOf: last.draftOf }) };
   },
 };

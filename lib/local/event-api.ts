@@ -14,8 +14,9 @@ import { ROOM_NAMESPACE } from '../../functions/room/lambdas.ts';
  * `subscribe_success` or `subscribe_error`; each published event a `data` message (the subscription's id, the event
  * as a JSON text); `unsubscribe` → `unsubscribe_success`. Authorization as the room's namespace has it: anyone with the
  * API key connects and subscribes, nobody publishes with it (publish is IAM: the room's own port, in process).
- * Limits: 5 events a publish, 240 KB an event, a channel of at most 5 segments of 1–50 letters, digits or dashes.
- * Never in AWS.
+ * Limits: 5 events a publish, 240 KB an event, a channel of at most 5 segments of 1–50 letters, digits or dashes;
+ * per connection, those below (`SUBSCRIPTIONS_PER_CONNECTION`, `MESSAGE_BYTES`, `INIT_TIMEOUT_MS`, `BUFFERED_BYTES`),
+ * so that one page cannot stall `npm start`. Never in AWS.
  */
 export const EVENTS_PATH = '/event/realtime';
 export const EVENTS_SUBPROTOCOL = 'aws-appsync-event-ws';
@@ -29,6 +30,37 @@ const SEGMENT = /^[A-Za-z0-9-]{1,50}$/;
 /** What connection_ack says: the client closes a connection that sent no `ka` for this long. */
 export const CONNECTION_TIMEOUT_MS = 300_000;
 const KA_MS = 60_000;
+/**
+ * Subscriptions one connection may hold: AppSync's quota "Subscriptions per connection", 100 by default (AWS General
+ * Reference, "AWS AppSync endpoints and quotas"; Amplify's docs quote it: "an adjustable limit of 100 subscriptions
+ * per connection"; adjustable in AWS, fixed here). One more is refused with a `subscribe_error` of
+ * `MaxSubscriptionsReachedError`, the name AppSync's GraphQL real-time endpoint gives this refusal; the Event API's
+ * pages name no type for it, so the name is a pick. The connection stays open.
+ */
+export const SUBSCRIPTIONS_PER_CONNECTION = 100;
+/**
+ * The largest message a client may send. AWS documents no size for a message sent on the Event API's WebSocket; the
+ * largest the protocol defines is a publish of 5 events of 240 KB (1,200 KB), so the pick is 1.5 MB: those events and
+ * room for their escaping and the envelope. A larger frame or message is closed with 1009 (RFC 6455 "message too
+ * big", as API Gateway's WebSocket closes one past its quota); `ws` refuses it from the frame's header, unread.
+ */
+export const MESSAGE_BYTES = 1536 * 1024;
+/**
+ * How long a connection may stay open without `connection_init`. AWS documents no figure (AppSync's real-time guide
+ * has the client send it at once; Amplify's client gives up after 15 s without `connection_ack`): the pick is 30 s,
+ * twice that. Then a `connection_error` (`BadRequestException`) and a close with 1008, as a refused
+ * `connection_init` is closed here. The local runtime's `eventsInitTimeoutMs` changes it (the tests').
+ */
+export const INIT_TIMEOUT_MS = 30_000;
+/**
+ * What a connection may have waiting to be sent (`ws` `bufferedAmount`: what the client has not taken yet, beyond
+ * the kernel's buffers): 16 of the largest events. Past it the connection is closed (terminated: what waits is
+ * freed at once; a close frame would wait behind it), not its messages dropped: a dropped message is a gap the
+ * observer would learn of only from a later message, which a stalled one never reads, while a closed connection is
+ * what the observer's steps already recover from (subscribe again, read the room again: docs/DESIGN.md). AWS
+ * documents no figure for a slow subscriber; the pick bounds the server's memory per connection.
+ */
+export const BUFFERED_BYTES = 16 * EVENT_BYTES;
 
 type AppSyncError = { errorType: string; message: string };
 const UNAUTHORIZED: AppSyncError = {
@@ -92,16 +124,25 @@ interface Subscription {
   ws: WebSocket;
 }
 
-export function eventApiStandIn(): EventApiStandIn {
+export interface EventApiOptions {
+  /** How long a connection may stay without `connection_init`, read at each connection (default `INIT_TIMEOUT_MS`). */
+  initTimeoutMs?: () => number | undefined;
+}
+
+export function eventApiStandIn(options: EventApiOptions = {}): EventApiStandIn {
   const wss = new WebSocketServer({
     noServer: true,
     perMessageDeflate: false,
+    maxPayload: MESSAGE_BYTES,
     handleProtocols: (protocols) => (protocols.has(EVENTS_SUBPROTOCOL) ? EVENTS_SUBPROTOCOL : false),
   });
   const subscriptions = new Set<Subscription>();
   const listeners = new Set<(channel: string, event: string) => void>();
   const send = (ws: WebSocket, message: unknown) => {
-    if (ws.readyState === WebSocket.OPEN) ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+    if (ws.readyState !== WebSocket.OPEN) return;
+    // A slow observer: what it has not taken is bounded; past the bound it is let go (BUFFERED_BYTES says why).
+    if (ws.bufferedAmount > BUFFERED_BYTES) return ws.terminate();
+    ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   };
 
   const connection = (ws: WebSocket, connectAuthorized: boolean) => {
@@ -109,21 +150,30 @@ export function eventApiStandIn(): EventApiStandIn {
     let acked = false;
     const ka = setInterval(() => send(ws, { type: 'ka' }), KA_MS);
     ka.unref();
+    const init = setTimeout(() => {
+      send(ws, { type: 'connection_error', errors: [badRequest('No connection_init in time')] });
+      ws.close(1008, 'No connection_init');
+    }, options.initTimeoutMs?.() ?? INIT_TIMEOUT_MS);
+    init.unref();
     ws.on('error', () => {});
     ws.on('close', () => {
       clearInterval(ka);
+      clearTimeout(init);
       for (const s of own.values()) subscriptions.delete(s);
     });
     ws.on('message', (data, isBinary) => {
       let message: Record<string, unknown>;
       try {
-        message = isBinary ? {} : JSON.parse(data.toString('utf8'));
+        const parsed: unknown = isBinary ? {} : JSON.parse(data.toString('utf8'));
+        // Any JSON value parses; one that is no object (`null`, a number) is a message of no known type.
+        message = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
       } catch {
         return send(ws, { type: 'error', errors: [badRequest('Invalid JSON')] });
       }
       const id = typeof message.id === 'string' ? message.id : undefined;
       switch (message?.type) {
         case 'connection_init':
+          clearTimeout(init);
           if (!connectAuthorized) {
             send(ws, { type: 'connection_error', errors: [UNAUTHORIZED] });
             return ws.close(1008, 'Unauthorized');
@@ -137,6 +187,11 @@ export function eventApiStandIn(): EventApiStandIn {
           const invalid = channelError(message.channel, true);
           if (invalid) return refuse(badRequest(invalid));
           if (!authorized(message.authorization)) return refuse(UNAUTHORIZED);
+          if (own.size >= SUBSCRIPTIONS_PER_CONNECTION)
+            return refuse({
+              errorType: 'MaxSubscriptionsReachedError',
+              message: `At most ${SUBSCRIPTIONS_PER_CONNECTION} subscriptions a connection`,
+            });
           const subscription = { id, channel: message.channel as string, ws };
           own.set(id, subscription);
           subscriptions.add(subscription);

@@ -313,6 +313,7 @@ interface RuntimeConfig {
     auctionSite?: string;
     faults?: string;
     feedSettleMs?: number;
+    eventsInitTimeoutMs?: number;
   }): void;
   config(): { faults: string; publicUrl?: string };
   localRuntime(): { clockOffsetMs: number } | undefined;
@@ -471,6 +472,7 @@ export async function startGateway(options: { port?: number; host?: string } = {
     clockOffsetMs: 0,
     faults: '',
     feedSettleMs: undefined,
+    eventsInitTimeoutMs: undefined,
   });
   // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
   const room = await attachRoomServer(server, () => ownHost);

@@ -17,6 +17,8 @@ export interface RevisionPage {
 export interface RevisionReader {
   /** Revisions `from`..`from + count - 1` of one object (fewer at the end of its log), one request. */
   page(kind: string, id: string, from: number, count: number): Promise<RevisionPage>;
+  /** The last revision of one object's log, without its content (none: no log), one request. */
+  head(kind: string, id: string): Promise<{ seq: number; draftOf?: string } | undefined>;
 }
 
 export interface RevisionsRequest {
@@ -59,12 +61,19 @@ export async function listRevisions(reader: RevisionReader, req: RevisionsReques
   const from = Math.max(1, offset);
   const page = await reader.page(req.kind, req.id, from, limit + (offset > 0 ? 1 : 0));
   // Another type's object (served at its own path), or a draft the caller may not read, is no log at all: answered
-  // as an unknown id's, whatever the query (an object never goes back to draft: a page whose newest revision is a
-  // draft's shows nothing published yet).
-  const newest = page.revisions.at(-1)?.draftOf;
-  const hidden =
-    (req.type !== undefined && page.revisions[0] !== undefined && page.revisions[0].type !== req.type) ||
-    (newest !== undefined && !readsDraft(req.principal, newest));
+  // as an unknown id's, whatever the query. Whether the object is a draft is its log's last revision's say, not the
+  // page's: a page of its draft days is the history of an object published since (an object never goes back to
+  // draft). The last revision is read only when the page cannot tell (its newest a draft's the caller may not read),
+  // and so is it for a page that is empty or another type's, so that an unknown id and a draft cost the same two
+  // requests (their answers are the same in status, body and work).
+  const newest = page.revisions.at(-1);
+  const wrongType = req.type !== undefined && page.revisions[0] !== undefined && page.revisions[0].type !== req.type;
+  const unreadable = (draftOf: string | undefined) => draftOf !== undefined && !readsDraft(req.principal, draftOf);
+  let hidden = wrongType;
+  if (newest === undefined || wrongType || unreadable(newest.draftOf)) {
+    const head = await reader.head(req.kind, req.id);
+    hidden ||= unreadable(head?.draftOf);
+  }
   const revisions = hidden ? [] : page.revisions;
   const first = revisions[0];
   if (first?.seq !== from) {

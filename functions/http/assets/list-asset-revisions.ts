@@ -2,7 +2,10 @@ import { listRevisions } from '#domain/history/revisions.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { revisionReader } from '#store/revisions.ts';
 
-/** GET .../assets/{assetId}/revisions: the asset's change log, oldest first, paged (`offset`, `limit`); one Query. */
+/**
+ * GET .../assets/{assetId}/revisions: the asset's change log, oldest first, paged (`offset`, `limit`); one Query,
+ * two when the page alone cannot tell whether it may be shown (domain/history/revisions.ts).
+ */
 export const handler = httpHandler(async (req) => ({
   extra: await listRevisions(revisionReader, {
     kind: 'ASSET',

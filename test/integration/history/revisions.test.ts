@@ -84,6 +84,38 @@ describe('the change log of an object', () => {
     expect((await api.get(`${INSIDER}/${auction.id}/revisions`, { as: 'broker2' })).status).toBe(200);
   });
 
+  it("serves a once-draft, now published object's whole log to anyone, whatever the page; a draft's to its owner", async () => {
+    // Created in draft (its first revision a draft's), then published and changed.
+    const lot = await lotIn(api, 'pending');
+    const path = `/api/0.1/lots/${lot.id}`;
+    expect((await api.patch(path, { title: 'one' }, { token: lot.token })).status).toBe(200);
+    const revisions = await allRevisions(path, 100);
+    expect(revisions).toHaveLength(3);
+    for (const as of ['broker2', 'concierge', undefined]) {
+      // A page holding only the draft's revisions is the published object's history too.
+      for (const [query, expected] of [
+        ['?limit=1', [revisions[0]]],
+        ['?offset=1&limit=1', [revisions[1]]],
+        ['?limit=2', revisions.slice(0, 2)],
+        ['', revisions],
+      ] as const) {
+        const page = await api.get(`${path}/revisions${query}`, { as });
+        expect(page.status, `${as} ${query}: ${JSON.stringify(page.body)}`).toBe(200);
+        expect(page.body.data).toEqual(expected);
+      }
+    }
+    // A draft still is its owner's: a page of it answers anyone else as an unknown id, in as many requests.
+    const draft = await lotIn(api, 'draft');
+    const draftPath = `/api/0.1/lots/${draft.id}`;
+    expect((await api.patch(draftPath, { title: 'two' }, { token: draft.token })).status).toBe(200);
+    expect((await api.get(`${draftPath}/revisions?limit=1`)).status).toBe(200);
+    for (const query of ['?limit=1', '', '?offset=1&limit=1']) {
+      const unknown = await api.get(`/api/0.1/lots/${'0'.repeat(32)}/revisions${query}`, { as: 'broker2' });
+      const answer = await api.get(`${draftPath}/revisions${query}`, { as: 'broker2' });
+      expect([answer.status, answer.requests, answer.body]).toEqual([unknown.status, unknown.requests, unknown.body]);
+    }
+  });
+
   it('verifies with `npm run history -- verify`, and reports a changed stored revision as a break', async () => {
     const lot = await lotIn(api, 'pending');
     const url = `${service.url}/api/0.1/lots/${lot.id}`;

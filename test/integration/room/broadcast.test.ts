@@ -2,8 +2,17 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { type Broadcast, EVENTS_SUBPROTOCOL, RoomClient, type RoomUpdate } from '../../../client/room-client.ts';
-import { EVENT_BYTES, LOCAL_EVENTS_API_KEY } from '../../../lib/local/event-api.ts';
+import { setLocal } from '../../../functions/runtime/config.ts';
+import {
+  BUFFERED_BYTES,
+  EVENT_BYTES,
+  INIT_TIMEOUT_MS,
+  LOCAL_EVENTS_API_KEY,
+  MESSAGE_BYTES,
+  SUBSCRIPTIONS_PER_CONNECTION,
+} from '../../../lib/local/event-api.ts';
 import { localEventApi } from '../../../lib/local/room-server.ts';
+import { hex32 } from '../../support/builders.ts';
 import { atStage, linkOf, stageOf, useRoom } from './room-helpers.ts';
 
 /**
@@ -45,8 +54,21 @@ async function raw(headers: Record<string, string>) {
     }
     throw new Error(`no ${type}: ${JSON.stringify(got)}`);
   };
-  return { ws, got, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  return { ws, got, next, closed, send: (m: unknown) => ws.send(JSON.stringify(m)) };
 }
+
+/** Waits (50 ms steps, `seconds` at most) until `done` holds; says what it saw when it never does. */
+async function until(done: () => boolean, seconds: number, saw: () => unknown) {
+  for (let i = 0; i < seconds * 20 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!done()) throw new Error(`not in ${seconds} s: ${JSON.stringify(saw())}`);
+}
+
+/** The first of `promise` and `ms` passing (then `undefined`). */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
 
 describe('the observers broadcast', { timeout: 180_000 }, () => {
   afterEach(() => clock.reset());
@@ -154,5 +176,140 @@ describe('the observers broadcast', { timeout: 180_000 }, () => {
     expect(await c.next('unsubscribe_success')).toEqual({ type: 'unsubscribe_success', id: 's3' });
     c.ws.close();
     refused.ws.close();
+  });
+
+  describe('bounds each connection as AWS does', () => {
+    const host = () => new URL(service.url).host;
+    const auth = () => ({ host: host(), 'x-api-key': LOCAL_EVENTS_API_KEY });
+    const connected = async () => {
+      const c = await raw(auth());
+      c.send({ type: 'connection_init' });
+      await c.next('connection_ack');
+      return c;
+    };
+
+    it('refuses a subscription past 100 on one connection, 20,000 asked, and the service keeps answering', async () => {
+      expect(SUBSCRIPTIONS_PER_CONNECTION).toBe(100);
+      const events = localEventApi()!;
+      const before = events.subscriptions();
+      const lots = await api.get('/api/0.1/lots');
+      expect(lots.status).toBe(200);
+      const c = await connected();
+      const channel = `/rooms/${hex32()}`;
+      const asked = 20_000;
+      // Sent in slices, as a page's loop would, while the API is asked too.
+      const meanwhile: Promise<number>[] = [];
+      for (let i = 0; i < asked; i += 1000) {
+        for (let j = i; j < i + 1000; j++) c.send({ type: 'subscribe', id: `s${j}`, channel, authorization: auth() });
+        if (i % 5000 === 0) meanwhile.push(api.get('/api/0.1/lots').then((r) => r.status));
+        await new Promise((r) => setImmediate(r));
+      }
+      const answered = () => c.got.filter((m) => m.type === 'subscribe_success' || m.type === 'subscribe_error');
+      await until(
+        () => answered().length === asked,
+        60,
+        () => answered().length,
+      );
+      expect(await Promise.all(meanwhile)).toEqual(meanwhile.map(() => 200));
+      const [success, refused] = [answered().filter((m) => m.type === 'subscribe_success'), answered().slice(100)];
+      expect(success.map((m) => m.id)).toEqual(Array.from({ length: 100 }, (_, i) => `s${i}`));
+      // Each refusal in the protocol's shape, for its own id; the connection stays open.
+      expect(refused).toHaveLength(asked - 100);
+      expect(refused[0]).toEqual({
+        type: 'subscribe_error',
+        id: 's100',
+        errors: [{ errorType: 'MaxSubscriptionsReachedError', message: 'At most 100 subscriptions a connection' }],
+      });
+      expect(
+        refused.every((m) => m.type === 'subscribe_error' && m.errors[0].errorType === 'MaxSubscriptionsReachedError'),
+      ).toBe(true);
+      expect(events.subscriptions() - before).toBe(100);
+      // A publish to the channel is 100 messages to it, not 20,000; the API still answers.
+      events.publish(channel, ['{"n":1}']);
+      await until(
+        () => c.got.filter((m) => m.type === 'data').length === 100,
+        10,
+        () => c.got.length,
+      );
+      expect((await api.get('/api/0.1/lots')).status).toBe(200);
+      // An unsubscribe makes room for one more.
+      c.got.length = 0;
+      c.send({ type: 'unsubscribe', id: 's0' });
+      expect(await c.next('unsubscribe_success')).toEqual({ type: 'unsubscribe_success', id: 's0' });
+      c.send({ type: 'subscribe', id: 'again', channel, authorization: auth() });
+      expect(await c.next('subscribe_success')).toEqual({ type: 'subscribe_success', id: 'again' });
+      c.ws.close();
+      await c.closed;
+      await until(
+        () => events.subscriptions() === before,
+        5,
+        () => events.subscriptions(),
+      );
+    });
+
+    it('closes a connection that sends a message over the bound (1009), unread', async () => {
+      const c = await connected();
+      c.send({ type: 'subscribe', id: 'big', channel: '/rooms/abc', pad: 'x'.repeat(MESSAGE_BYTES) });
+      expect(await within(c.closed, 10_000)).toMatchObject({ code: 1009 });
+      expect(c.got.filter((m) => m.type !== 'connection_ack')).toEqual([]);
+      // One just under it is read (and answered).
+      const d = await connected();
+      d.got.length = 0;
+      d.ws.send(JSON.stringify({ type: 'subscribe', id: 'near', pad: 'x'.repeat(MESSAGE_BYTES - 100) }));
+      expect(await d.next('subscribe_error')).toMatchObject({ id: 'near' });
+      // JSON that is no object is a message of no known type, and the server goes on.
+      d.got.length = 0;
+      d.ws.send('null');
+      expect(await d.next('error')).toMatchObject({ errors: [{ message: 'Unknown message type' }] });
+      d.ws.close();
+    });
+
+    it('closes a connection that never sends connection_init, after the bound (the local runtime sets it)', async () => {
+      expect(INIT_TIMEOUT_MS).toBe(30_000);
+      setLocal({ eventsInitTimeoutMs: 500 });
+      try {
+        const silent = await raw(auth());
+        const initialized = await raw(auth());
+        initialized.send({ type: 'connection_init' });
+        await initialized.next('connection_ack');
+        const closed = await within(silent.closed, 10_000);
+        expect(closed).toEqual({ code: 1008, reason: 'No connection_init' });
+        expect(silent.got).toEqual([
+          {
+            type: 'connection_error',
+            errors: [{ errorType: 'BadRequestException', message: 'No connection_init in time' }],
+          },
+        ]);
+        // One that sent it stays.
+        expect(initialized.ws.readyState).toBe(WebSocket.OPEN);
+        initialized.ws.close();
+      } finally {
+        setLocal({ eventsInitTimeoutMs: undefined });
+      }
+    });
+
+    it('lets a slow observer go once what it has not taken passes the bound, not the server grow', async () => {
+      const events = localEventApi()!;
+      const before = events.subscriptions();
+      const c = await connected();
+      const channel = `/rooms/${hex32()}`;
+      c.send({ type: 'subscribe', id: 'slow', channel, authorization: auth() });
+      await c.next('subscribe_success');
+      // It stops reading (its socket paused: the kernel's buffers fill, then the server's).
+      (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+      const event = JSON.stringify({ pad: 'x'.repeat(EVENT_BYTES - 100) });
+      let published = 0;
+      while (events.subscriptions() > before && published < 1000) {
+        events.publish(channel, [event]);
+        published++;
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(events.subscriptions()).toBe(before);
+      // What was published before it was let go: the bound and the kernel's buffers, far from the 1,000 events.
+      expect(published * EVENT_BYTES).toBeGreaterThan(BUFFERED_BYTES);
+      expect(published).toBeLessThan(1000);
+      (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+      expect(await within(c.closed, 10_000)).toBeDefined();
+    });
   });
 });
