@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useService } from '../support/service.ts';
+import { useChangeStream } from '../support/webhooks.ts';
 
 /**
  * The walkthroughs of docs/api.md (linked from the README), run as written (bash, curl, jq, `npm run bot`) against a
  * service on a port that is not the default one: AGORA_URL names it, as the page says, and nothing else changes.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const service = useService();
+const service = useService({ changeStream: true });
+// The listings read the journal, which the table's stream feeds: what `npm start` runs beside the gateway.
+useChangeStream();
 // The walkthroughs' `mktemp -d` folders land here (TMPDIR), removed after: the tests leave nothing in the OS temp folder.
 const scratch = mkdtempSync(join(tmpdir(), 'agora-walkthroughs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -102,7 +105,7 @@ describe('the walkthroughs of docs/api.md on a non-default port', () => {
     expect(r.out).toContain('"Уточнений опис"');
     expect(r.out).toContain('"deleted"');
     expect(r.out).toContain('"uri": "http://www.dus.gov.ua/"');
-    // The listing waits out the feed window, so the asset is in it.
+    // The listing waits for the journal, so the asset is in it.
     const assetID = /"assetID": "([^"]+)"/.exec(r.out)![1];
     expect(r.out.split('\n'), r.out).toContain(JSON.stringify({ assetID, status: 'deleted' }));
     expect(readdirSync(scratch).length, 'the walkthrough made its folder under TMPDIR').toBeGreaterThan(0);

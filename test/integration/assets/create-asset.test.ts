@@ -4,8 +4,11 @@ import { aBounceAsset, anItem, ASSET_TYPES, createAsset, TYPE_NAMES } from '../.
 import { anOrganization } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
+import { useChangeStream } from '../../support/webhooks.ts';
 
-const service = useService();
+const service = useService({ changeStream: true });
+/** The listings read the journal, which the table's stream feeds. */
+const journal = useChangeStream();
 const api = client(() => service.url);
 
 const KYIV_DATE = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Kyiv' }).format(new Date());
@@ -93,6 +96,7 @@ describe('asset creation', () => {
     expect(asset.asset.title).toBe('[ТЕСТУВАННЯ] Земля для космодрому');
     await api.patch(asset.url, { status: 'pending' }, { token: asset.token });
     const path = ASSET_TYPES[type].path;
+    await journal.drained();
     const test = await api.get(`${path}?mode=test`);
     expect(test.body.data.map((r: any) => r.id)).toContain(asset.id);
     const real = await api.get(path);
