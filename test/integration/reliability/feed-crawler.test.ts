@@ -109,7 +109,6 @@ describe('forward crawlers of the lots feeds (dateModified and feed=changes)', (
     expect(faults.config).toMatchObject(config);
     const lots = new Set<string>();
     const figures = { retried: 0 };
-    let writing = true;
     let journaled = false;
     const crawlers = Promise.all([
       crawl('/api/0.1/lots?limit=100', () => journaled, 0),
@@ -119,7 +118,7 @@ describe('forward crawlers of the lots feeds (dateModified and feed=changes)', (
     const [written] = await Promise.allSettled([
       Promise.all(Array.from({ length: WRITERS }, () => writer(until, lots, figures))),
     ]);
-    writing = false;
+
     await journal.drained();
     journaled = true;
     const [byDate, byChange] = await crawlers; // ended before this test does, whatever the writers met
