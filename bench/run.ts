@@ -43,7 +43,6 @@ import type { Lot } from '../functions/domain/lots/lot.ts';
 import { rootItem } from '../functions/store/aggregates.ts';
 import { LOT_KIND } from '../functions/store/lot-repository.ts';
 import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
-import { FEED_SETTLE_MS } from '../functions/runtime/config.ts';
 import { costsSection, measureCosts } from './costs.ts';
 import { freshnessSection, measureFeedFreshness } from './feed-freshness.ts';
 import { coldSummary, floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
@@ -311,7 +310,7 @@ const feedFreshness = () => phase('feed freshness', () => measureFeedFreshness(c
 if (FEED_ONLY) {
   const file = join(ROOT, 'bench', 'RESULTS.md');
   const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Agora bench results\n';
-  const section = freshnessSection(await feedFreshness(), FEED_SETTLE_MS).join('\n');
+  const section = freshnessSection(await feedFreshness()).join('\n');
   const start = before.indexOf('## Feed freshness');
   const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1);
   writeFileSync(
@@ -965,7 +964,7 @@ table(
     ]),
   ],
 );
-md.push(...freshnessSection(freshness, FEED_SETTLE_MS));
+md.push(...freshnessSection(freshness));
 md.push(...costsSection(costs));
 md.push(...lambdasSection(bundles, IMPORT_RUNS, floorMedians(bundles)));
 md.push('## Time per phase (s)', '');

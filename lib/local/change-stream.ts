@@ -25,6 +25,11 @@ export interface ChangeStream {
   stats(): DeliveryStats;
   /** Resolves once every record written before the call has been handed to the delivery handler and done. */
   drained(): Promise<void>;
+  /**
+   * Hands the records set aside (after `RECEIVES` failed calls) to the handler again, as an operator redrives an SQS
+   * dead-letter queue to its source (docs/operations.md): the journal takes what it does not hold yet, in order.
+   */
+  redrive(): void;
 }
 
 export interface DeliveryStats {
@@ -172,6 +177,8 @@ export async function startChangeStream(options: {
   /** Receives of a batch's records so far: after `RECEIVES`, as SQS's dead-letter queue, they are set aside (logged). */
   const receives = new WeakMap<_Record, number>();
   const totals: DeliveryStats = { calls: 0, changes: 0, deliveries: 0, requests: 0, setAside: 0 };
+  /** The records set aside, in the order they were: what a redrive hands on again. */
+  const deadLetters: _Record[] = [];
   const dispatch = () => {
     // Stopped: nothing more is handed (what was read and not handed is dropped, as a restart of `npm start` does).
     while (!stopped && running < CONCURRENCY && queued.length) {
@@ -199,6 +206,7 @@ export async function startChangeStream(options: {
           // As SQS does: the batch comes back, in front of its groups' later records, up to `RECEIVES` times.
           const again = batch.filter((r) => (receives.set(r, (receives.get(r) ?? 1) + 1).get(r) ?? 0) <= RECEIVES);
           totals.setAside += batch.length - again.length;
+          deadLetters.push(...batch.filter((r) => !again.includes(r)));
           queued.unshift(...again);
         })
         .finally(() => {
@@ -271,6 +279,11 @@ export async function startChangeStream(options: {
 
   return {
     stats: () => ({ ...totals }),
+    redrive() {
+      for (const r of deadLetters) receives.delete(r);
+      queued.push(...deadLetters.splice(0));
+      dispatch();
+    },
     async stop() {
       stopped = true;
       await loop;

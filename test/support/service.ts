@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { seedDevKeys } from '../../bin/dev-keys.ts';
 import { seedDevOrganizations } from '../../bin/dev-organizations.ts';
 import { startGateway, type Gateway } from '../../lib/local/gateway.ts';
+import { type ChangeStream, startChangeStream } from '../../lib/local/change-stream.ts';
 import { createTable } from '../../lib/local/table.ts';
 import { localRuntime, resetConfig, setLocal } from '../../functions/runtime/config.ts';
 
@@ -16,6 +17,13 @@ export interface Service {
   bot(name: string): Promise<{ bot: string; due: number; changed: number }>;
   /** Shifts the service clock (local only) by this many milliseconds from real time. */
   setClockOffset(ms: number): Promise<void>;
+  /**
+   * Resolves once the journal has taken every change written before the call (a `journal: true` service): then the
+   * listings and the change feed show them. Else it resolves at once.
+   */
+  journaled(): Promise<void>;
+  /** Hands the journal's set-aside records to it again (an SQS dead-letter redrive) and waits until it took them. */
+  redriveJournal(): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -23,10 +31,16 @@ export interface ServiceOptions {
   feedSettleMs?: number;
   /** A table with the change stream the webhooks read (lib/local/change-stream.ts); others have none (table.ts). */
   changeStream?: boolean;
+  /**
+   * The change stream and the local pipe that reads it into the journal, as `npm start` runs them: what a file that
+   * reads the listings needs (they read the journal). `service.journaled()` waits for it.
+   */
+  journal?: boolean;
 }
 
 export function useService(options: ServiceOptions = {}): Service {
   let gateway: Gateway;
+  let pipe: ChangeStream | undefined;
   const service: Service = {
     url: '',
     async bot(name) {
@@ -43,18 +57,31 @@ export function useService(options: ServiceOptions = {}): Service {
         body: JSON.stringify({ offsetMs: ms }),
       });
     },
+    journaled: async () => pipe?.drained(),
+    async redriveJournal() {
+      pipe?.redrive();
+      await pipe?.drained();
+    },
   };
   beforeAll(async () => {
     process.env.TABLE_NAME = `t_${randomBytes(6).toString('hex')}`;
     resetConfig(); // this file's table: the runtime reads its config afresh
-    await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME, { stream: options.changeStream });
+    const stream = options.changeStream || options.journal;
+    await createTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME, { stream });
     await seedDevKeys();
     await seedDevOrganizations();
     gateway = await startGateway();
     service.url = gateway.url;
     if (options.feedSettleMs !== undefined) setLocal({ feedSettleMs: options.feedSettleMs });
+    if (options.journal)
+      pipe = await startChangeStream({
+        endpoint: process.env.DYNAMODB_ENDPOINT!,
+        table: process.env.TABLE_NAME,
+        intervalMs: 50,
+      });
   });
   afterAll(async () => {
+    await pipe?.stop();
     if (localRuntime()) setLocal({ clockOffsetMs: 0, feedSettleMs: undefined });
     await gateway?.close();
   });

@@ -86,7 +86,12 @@ export function useChangeStream(options: { log?: (line: string) => void } = {}):
     });
   });
   afterAll(() => stream?.stop());
-  return { stop: () => stream.stop(), stats: () => stream.stats(), drained: () => stream.drained() };
+  return {
+    stop: () => stream.stop(),
+    stats: () => stream.stats(),
+    drained: () => stream.drained(),
+    redrive: () => stream.redrive(),
+  };
 }
 
 /** Each object's seqs in the order they arrived at one receiver, first arrival of each webhook only. */

@@ -4,7 +4,7 @@ import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { AUCTIONS, clockOf, qualifyingLandlease } from '../../support/auctions.ts';
 
-const service = useService();
+const service = useService({ journal: true });
 const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
@@ -27,6 +27,7 @@ async function awardedLandlease() {
 
 /** The auction as the test feed lists it (sandbox auctions are test-mode). */
 async function listed(id: string) {
+  await service.journaled(); // the listing reads the journal
   const rows: { id: string; status: string }[] = (
     await api.get(`${AUCTIONS}?mode=test&opt_fields=status&descending=1&limit=100`)
   ).body.data;

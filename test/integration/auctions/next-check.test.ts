@@ -3,7 +3,7 @@ import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { AUCTIONS, clockOf, draftAuction, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 
-const service = useService();
+const service = useService({ journal: true });
 const api = client(() => service.url);
 const clock = clockOf(service);
 afterEach(() => clock.reset());
@@ -12,6 +12,7 @@ afterEach(() => clock.reset());
 const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?\+0[23]:00$/;
 
 async function listed(base: string, id: string) {
+  await service.journaled(); // the listing reads the journal
   const page = (await api.get(`${base}?mode=test&descending=1&opt_fields=next_check,status`)).body.data as {
     id: string;
     next_check?: string;
