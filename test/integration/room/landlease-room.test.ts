@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AUCTIONS } from '../../support/auctions.ts';
 import { RoomClient } from '../../../client/room-client.ts';
@@ -6,6 +8,18 @@ import { atStage, landleaseInRoom, stageOf, useRoom } from './room-helpers.ts';
 const { service, api, clock, connect } = useRoom();
 
 const inRoom = () => landleaseInRoom(api, clock, service);
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** `npm run -s room -- show <link>`: the room as the command line prints it (its last line). */
+const shownByCli = (link: string): Promise<any> =>
+  new Promise((done, fail) =>
+    execFile(
+      'npx',
+      ['tsx', 'bin/room.ts', 'show', link],
+      { cwd: ROOT, env: { ...process.env, AGORA_URL: service.url }, timeout: 60_000 },
+      (error, out, err) => (error ? fail(new Error(err)) : done(JSON.parse(out.trim().split('\n').at(-1)!))),
+    ),
+  );
 
 /** Bids the current round's amount (plus `extra` steps) as soon as the round `name` opens. */
 async function bidInRound(c: RoomClient, name: string, extra = 0) {
@@ -76,6 +90,8 @@ describe('landlease auction room over WebSocket', { timeout: 120_000 }, () => {
     // The API holds the same outcome (GEB ModuleAuctionBringsResultAction: a bid left at the starting value is
     // invalid; no active bid left, the auction is unsuccessful): no award to anyone.
     const auction = (await api.get(`${AUCTIONS}/${a.id}`)).body.data;
+    // `npm run room` says the same of the room.
+    expect(await shownByCli(auction.auctionUrl)).toMatchObject({ results: [], ended: 'no-bid-in-round', posted: true });
     expect(auction.status).toBe('unsuccessful');
     expect(auction.awards ?? []).toEqual([]);
     expect((await api.get(`${AUCTIONS}/${a.id}/awards`)).body.data).toEqual([]);
