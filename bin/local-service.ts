@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAlive as alive } from '../lib/local/preflight.ts';
+import { resetConfig } from '../functions/runtime/config.ts';
 
 /**
  * How the CLIs find the service: `npm start` writes `.agora/local.json` (its URL, its DynamoDB Local endpoint and
@@ -75,15 +76,24 @@ export async function useTable(deployed: { table?: string; stack?: string } = {}
   if (typeof table === 'object') return table.problem;
   if (table) {
     process.env.TABLE_NAME = table;
-    return undefined;
+    return pointed();
   }
-  if (process.env.TABLE_NAME) return undefined;
+  if (process.env.TABLE_NAME) return pointed();
   const local = runningService();
   if (!local) {
     return 'No table: start `npm start` first (it writes .agora/local.json), or name one: --stack <data stack> or --table <name> for a deployed table (AWS_PROFILE, AWS_REGION), TABLE_NAME and DYNAMODB_ENDPOINT for a local one.';
   }
   process.env.DYNAMODB_ENDPOINT ??= local.endpoint;
   process.env.TABLE_NAME = local.table;
+  return pointed();
+}
+
+/**
+ * The environment now names the table: the configuration is read again at its next use. A CLI's imports may have
+ * read it already (the logger reads its level when its module loads), before the table was chosen.
+ */
+function pointed(): undefined {
+  resetConfig();
   return undefined;
 }
 

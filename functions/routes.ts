@@ -26,7 +26,8 @@ import type { RouteRule } from './http-kit/route-rules.ts';
 import { SWAGGER_UI_FILES } from './http/docs/swagger-ui-files.ts';
 
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
+  /** HEAD only where a client asks for it (API Gateway matches no GET route to a HEAD): the GET's handler, no body. */
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
   /** API Gateway path syntax (`{lotId}`); `$default` catches unknown paths. */
   path: string;
   /** Module under `functions/`, without extension. */
@@ -365,6 +366,7 @@ const CALENDAR: readonly RouteRow[] = [
 // biome-ignore format: one route a line, read down like a table
 const DOCS: readonly RouteRow[] = [
   ['GET', '/api/openapi.json', 'docs/openapi-json', PUBLIC, 'This OpenAPI 3.1 document', { response: 'openapi' }, NO_TABLE],
+  ['HEAD', '/api/openapi.json', 'docs/openapi-json', PUBLIC, 'The headers of this document (its length, its type), without it', { response: 'openapi', operationId: 'headOpenApiDocument' }, NO_TABLE],
   ['GET', '/api/docs', 'docs/docs-page', PUBLIC, 'The API reference page (Swagger UI)', { response: 'html' }, NO_TABLE],
   ['GET', '/api/docs/{file}', 'docs/docs-asset', PUBLIC, 'A static file of the reference page', { response: 'asset' }, { ...NO_TABLE, files: SWAGGER_UI_FILES }],
   ['GET', '/api/health', 'health', PUBLIC, 'Health: the table answers', { response: 'health', operationId: 'getHealth' }],

@@ -51,10 +51,14 @@ const functionId = (handler: string) =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-/** A handler module serving several types (or API versions) is one function per type (or version). */
-const routeFunctionId = (route: Pick<RouteDefinition, 'handler' | 'type' | 'apiVersion'>) =>
+/**
+ * A handler module serving several types (or API versions) is one function per type (or version); its HEAD route
+ * (the GET's handler) one more, as every route has its own.
+ */
+const routeFunctionId = (route: Pick<RouteDefinition, 'handler' | 'type' | 'apiVersion' | 'method'>) =>
   functionId(route.handler) +
-  (route.type ? functionId(route.type) : route.apiVersion ? functionId(`v${route.apiVersion}`) : '');
+  (route.type ? functionId(route.type) : route.apiVersion ? functionId(`v${route.apiVersion}`) : '') +
+  (route.method === 'HEAD' ? 'Head' : '');
 
 /**
  * The stack a route's function, integration and route live in (lib/route-stack.ts), from its path: one per API

@@ -17,6 +17,31 @@ const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const componentOf = (name: string) => name;
 const partialOf = (name: string) => `${name}.partial`;
 
+const isSchema = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A subschema that closes nothing of its own says so: `unevaluatedProperties: true`, a no-op in JSON Schema. */
+const open = (schema: unknown): unknown =>
+  isSchema(schema) && !('additionalProperties' in schema) && !('unevaluatedProperties' in schema)
+    ? { ...schema, unevaluatedProperties: true }
+    : schema;
+
+/**
+ * The schema with each conditional part (`if`, `then`, `else`, the items of `allOf`, `anyOf`, `oneOf`, at any depth)
+ * saying that it closes nothing: the object is closed where the schema says so (`additionalProperties: false`), as the
+ * validators read it. Linters that close every subschema left silent (Redocly's recommended rules check the examples
+ * so) otherwise refuse a valid body inside its `else`; with this, a consumer linting with the defaults sees no warning.
+ * Validation is unchanged: `unevaluatedProperties: true` never fails, and no closed object here counts on it.
+ */
+export function openBranches<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(openBranches) as T;
+  if (!isSchema(schema)) return schema;
+  const out: Json = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, openBranches(v)]));
+  for (const k of ['if', 'then', 'else']) if (isSchema(out[k])) out[k] = open(out[k]);
+  for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(out[k])) out[k] = out[k].map(open);
+  return out as T;
+}
+
 /** Every field optional, as a PATCH takes them: the schema less its top-level `required` and conditional parts. */
 function partial(schema: object): object {
   const { required: _required, if: _if, then: _then, else: _else, ...rest } = schema as Json;
@@ -43,6 +68,8 @@ function answered(schema: object): object {
   return {
     ...rest,
     properties,
+    // Open, and said so: a linter that closes what a schema leaves silent would refuse the server's fields.
+    unevaluatedProperties: true,
     description: 'The fields as sent, and those the server sets (id, date, dateModified, status ...).',
   };
 }
@@ -543,9 +570,9 @@ export function openApiDocument(): Json {
     Health: HEALTH,
   };
   for (const [name, schema] of Object.entries(namedSchemas)) {
-    all[componentOf(name)] = schema;
-    all[partialOf(name)] = partial(schema);
-    all[answeredOf(name)] = answered(schema);
+    all[componentOf(name)] = openBranches(schema);
+    all[partialOf(name)] = openBranches(partial(schema));
+    all[answeredOf(name)] = openBranches(answered(schema));
   }
   // Only the schemas an operation uses (directly or through another schema): none is left dangling.
   const schemas: Json = {};

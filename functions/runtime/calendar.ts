@@ -7,6 +7,7 @@ import {
 } from '#domain/calendar/calendar-changes.ts';
 import type { Calendar, CalendarMode } from '#domain/calendar/working-days.ts';
 import { ConflictError } from '#domain/kernel/errors.ts';
+import { sameJson } from '#domain/kernel/objects.ts';
 import type { RevisionAuthor } from '#domain/kernel/history.ts';
 import { formatKyiv, kyivDate, laterThan, type Micros } from '#domain/kernel/time.ts';
 import { CalendarRaceError, readCalendar, type StoredCalendar, writeCalendar } from '#store/calendar-repository.ts';
@@ -69,15 +70,17 @@ const view = (stored: StoredCalendar | undefined) => ({
 
 /**
  * An admin's change (`PATCH /api/calendar`, `npm run calendar`): read, checked whole (a 422 writes nothing), written
- * with its revision under a condition on what was read; a lost race reads again, three times at most (then 412).
+ * with its revision under a condition on what was read (one that changes nothing, not at all); a lost race reads
+ * again, three times at most (then 412).
  */
 export async function changeServiceCalendar(author: RevisionAuthor, now: Micros, data: unknown) {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const stored = await readCalendar();
-    const next = changeCalendar(stored?.calendar ?? seedCalendar(), data, {
-      today: kyivDate(now),
-      daysAhead: CALENDAR_COVERAGE_DAYS,
-    });
+    const current = stored?.calendar ?? seedCalendar();
+    const next = changeCalendar(current, data, { today: kyivDate(now), daysAhead: CALENDAR_COVERAGE_DAYS });
+    // A change that leaves the calendar as it was (the coverage it has, the source it has) writes nothing: no
+    // revision, no dateModified moved; the calendar is answered as it is.
+    if (sameJson(next, current)) return view(stored);
     try {
       const written = await writeCalendar(stored, seedCalendar(), next, {
         dateModified: formatKyiv(laterThan(now, stored?.dateModified)),

@@ -4,6 +4,7 @@ import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { ASSET_KIND } from './asset-repository.ts';
 import {
+  BUDGET_SK,
   createWrites,
   loadAggregate,
   retryOnConflict,
@@ -71,11 +72,22 @@ async function readState(model: number): Promise<State | undefined> {
   return out.Item as State | undefined;
 }
 
+/**
+ * What a run does to an item: the steps' upgrade (migration-steps.ts `upgradeItem`), but no rewrite of a budget item
+ * that no step changes. Budget items are counters every release writes by `ADD` alone (aggregates.ts), never with a
+ * `schemaVersion`: stamping them would find each new one stale again, and a run (or a dry run) on a table this release
+ * wrote would rewrite, and report, items that nothing upgrades.
+ */
+function upgradeOf(item: JsonRecord): ReturnType<typeof upgradeItem> {
+  const upgrade = upgradeItem(item);
+  return upgrade && (upgrade.steps.length > 0 || item.SK !== BUDGET_SK) ? upgrade : undefined;
+}
+
 /** Writes one upgraded item unless the item changed since it was read; on a lost race, reads and upgrades it again. */
 async function writeUpgrade(original: JsonRecord, report: MigrationReport): Promise<void> {
   let item = original;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const upgrade = upgradeItem(item);
+    const upgrade = upgradeOf(item);
     if (!upgrade) return;
     const { rev } = item;
     const revised = typeof rev === 'number';
@@ -190,7 +202,7 @@ async function runSegment(segment: number, run: Run) {
       if (!isModelItem(item)) continue;
       report.scanned++;
       if (options.dryRun) {
-        const upgrade = upgradeItem(item);
+        const upgrade = upgradeOf(item);
         if (needsFirstRevision(item)) report.steps[FIRST_REVISIONS]++;
         if (!upgrade) continue;
         report.upgraded++;

@@ -58,9 +58,20 @@ export const envelope = (): KitMiddleware => ({
   after: (request) => {
     const { event, context, response: result } = request;
     if (!isHttpResult(result)) return;
-    request.response = answer(context.rule!, event, result, context.principal?.token !== undefined);
+    const response = answer(context.rule!, event, result, context.principal?.token !== undefined);
+    request.response = event.requestContext.http.method === 'HEAD' ? headOf(response) : response;
   },
 });
+
+/** A HEAD is answered as its GET is, without the body: its headers, the length of the body it leaves out among them. */
+function headOf(response: Response): Response {
+  const body = Buffer.from(response.body ?? '', response.isBase64Encoded ? 'base64' : 'utf8');
+  return {
+    statusCode: response.statusCode,
+    headers: { ...response.headers, 'content-length': String(body.length) },
+    body: '',
+  };
+}
 
 function answer(rule: RouteRule, event: Event, result: HttpResult, tokenShown: boolean): Response {
   if (result.file)

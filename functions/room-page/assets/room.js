@@ -61,6 +61,7 @@ const WORDS = {
     accept: 'Прийняти',
     raise: '+ крок',
     withdraw: 'Відкликати',
+    keepDutch: 'Лишити суму голландського етапу',
     results: 'Результати',
     bidder: 'Учасник',
     time: 'Час',
@@ -79,6 +80,8 @@ const WORDS = {
     sent: 'Ставку надіслано…',
     accepted: 'Ставку прийнято',
     sealed: 'Закриту ставку прийнято (бачите лише ви)',
+    sealedShown: 'Закриту ставку прийнято; закриті ставки оголошено, її бачать усі',
+    kept: (amount) => `Лишається ваша сума голландського етапу: ${amount}`,
     withdrawn: 'Закриту ставку відкликано',
     resent: 'Ставку надіслано повторно після перепідключення',
     confirmed: 'Ставку підтверджено після перепідключення',
@@ -114,7 +117,7 @@ const WORDS = {
       sealedbid: ({ from }) =>
         `Закрита ставка від ${from} (вище суми голландського етапу); її бачите лише ви; до кінця етапу її можна змінити або відкликати.`,
       bestbid: ({ from, step, dutch }) =>
-        `Ви переможець голландського етапу: ставка від ${from} (найкраща закрита ставка плюс 1 % стартової ціни, ${step}), або «Відкликати», щоб лишити свою суму ${dutch}.`,
+        `Ви переможець голландського етапу: ставка від ${from} (найкраща закрита ставка плюс 1 % стартової ціни, ${step}), або «Лишити суму голландського етапу» (${dutch}).`,
       english: ({ from, step, next }) =>
         `Прийміть суму раунду (${from}) або запропонуйте більшу, кратну кроку ${step}: наприклад, ${next} («+ крок»).`,
     },
@@ -186,6 +189,7 @@ const WORDS = {
     accept: 'Accept',
     raise: '+ step',
     withdraw: 'Withdraw',
+    keepDutch: 'Keep the Dutch amount',
     results: 'Results',
     bidder: 'Bidder',
     time: 'Time',
@@ -204,6 +208,8 @@ const WORDS = {
     sent: 'Bid sent…',
     accepted: 'Bid accepted',
     sealed: 'Sealed bid accepted (only you see it)',
+    sealedShown: 'Sealed bid accepted; the sealed bids are announced, everyone sees it',
+    kept: (amount) => `Your Dutch amount stands: ${amount}`,
     withdrawn: 'Sealed bid withdrawn',
     resent: 'Bid sent again after reconnecting',
     confirmed: 'Bid confirmed after reconnecting',
@@ -239,7 +245,7 @@ const WORDS = {
       sealedbid: ({ from }) =>
         `A sealed bid from ${from} (above the Dutch amount); only you see it; change or withdraw it until the stage ends.`,
       bestbid: ({ from, step, dutch }) =>
-        `You won the Dutch part: bid from ${from} (the best sealed bid plus 1 % of the starting value, ${step}), or "Withdraw" to keep your ${dutch}.`,
+        `You won the Dutch part: bid from ${from} (the best sealed bid plus 1 % of the starting value, ${step}), or "Keep the Dutch amount" (${dutch}).`,
       english: ({ from, step, next }) =>
         `Accept the round's amount (${from}) or bid more, a multiple of the step ${step}: e.g. ${next} ("+ step").`,
     },
@@ -399,11 +405,16 @@ function drawLeader(doc) {
   $('leader').dataset.you = mine ? 'true' : 'false';
 }
 
-/** The least acceptable amount, now or (in a pause) in the next stage: what the room's offer says. */
+/**
+ * The least acceptable amount, now or (in a pause) in the next stage: what the room's offer says. A bidder sees it only
+ * for a stage they may bid in (the Dutch winner takes no sealed bid, the others no best bid); an observer always.
+ */
 function drawLeast(doc, stage) {
   const now = currentOffer();
   const ahead = !now && doc.offer && !doc.ended && !room.closed ? doc.offer : undefined;
-  const offer = now ?? (ahead && { from: toCents(ahead.from), upTo: toCents(ahead.upTo) });
+  const offerStage = now ? stage : ahead && doc.stages.find((s) => s.name === ahead.stage);
+  const theirs = !me || mayBidIn(doc, offerStage);
+  const offer = theirs ? (now ?? (ahead && { from: toCents(ahead.from), upTo: toCents(ahead.upTo) })) : undefined;
   $('least-line').hidden = !offer;
   if (!offer) return;
   const exact = offer.from === offer.upTo;
@@ -554,13 +565,15 @@ function mayBidIn(doc, stage) {
 
 /** The bid controls the current stage allows this bidder, with the stage's rule in words. */
 function drawBidding(doc, stage) {
-  $('bidding').hidden = !me;
-  if (!me) return;
-  // Once the room ends (or is cancelled) no stage is on: its answer, rule and pending confirmation go with it.
-  if ((doc.ended || room.closed) && !pending) {
+  // Once the room ends (or is cancelled) no stage is on: its answer, rule and pending confirmation go with it, and with
+  // nothing left to do or say the card goes too (the results show the bidder's own line).
+  const over = (doc.ended || room.closed) && !pending;
+  if (over) {
     lastAnswer = () => '';
     proposal = undefined;
   }
+  $('bidding').hidden = !me || over;
+  if (!me) return;
   const type = stage?.type;
   const open = mayBidIn(doc, stage) && !doc.ended && !room.closed && BIDDING.includes(type);
   $('bid-rule').textContent = open ? ruleOf(doc, stage) : stage && !doc.ended && !room.closed ? waitOf(doc, stage) : '';
@@ -574,6 +587,9 @@ function drawBidding(doc, stage) {
   show('bid-accept', open && (type === 'dutch' || type === 'english'));
   show('bid-raise', open && type === 'english');
   show('bid-withdraw', open && (type === 'sealedbid' || type === 'bestbid') && me.ownBid !== undefined);
+  // In the best bid, -1 is no withdrawal: the Dutch winner's amount stands (insider `bestbid`).
+  $('bid-withdraw').dataset.t = type === 'bestbid' ? 'keepDutch' : 'withdraw';
+  $('bid-withdraw').textContent = t($('bid-withdraw').dataset.t);
   const field = open && type !== 'dutch';
   $('bid-form').hidden = !open;
   $('bid-label').hidden = !field;
@@ -803,9 +819,19 @@ function onBidAnswer(message) {
   const bid = pending;
   pending = undefined;
   if (message.outcome === 'refused') answer(() => explain(message, bid));
-  else if (message.outcome === 'sealed') answer(() => (message.amount === -1 ? t('withdrawn') : t('sealed')));
+  else if (message.outcome === 'sealed') answer(() => (message.amount === -1 ? t('withdrawn') : sealedAnswer()));
+  else if (message.amount === -1) answer(() => t('kept')(money(dutchAmount(room.document))));
   else answer(() => `${t('accepted')}: ${money(message.amount)}`);
   draw();
+}
+
+/** The Dutch winner's amount, as the results show it (the best bid's, once shown, is the Dutch winner's line too). */
+const dutchAmount = (doc) => doc.history?.find((b) => b.stage.startsWith('dutch_'))?.amount;
+
+/** A sealed bid's answer: "only you see it" while that is so; once the sealed bids are announced, that everyone does. */
+function sealedAnswer() {
+  const shown = room.document.results.some((r) => r.bidderNumber === me?.bidderNumber && r.amount !== undefined);
+  return t(shown ? 'sealedShown' : 'sealed');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedCalendar } from '../../../functions/domain/calendar/calendar-changes.ts';
@@ -13,10 +14,24 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const service = useService();
 const api = client(() => service.url);
 
+/**
+ * The command line as docs/operations.md gives it, run where `npm start` runs: a folder whose `.agora/local.json` names
+ * the service, its DynamoDB Local and its table (what `npm start` writes; here this file's), and no TABLE_NAME or
+ * DYNAMODB_ENDPOINT, which the docs never ask for.
+ */
 function calendar(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const env = { ...process.env, TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT };
+  const cwd = mkdtempSync(join(tmpdir(), 'agora-calendar-'));
+  mkdirSync(join(cwd, '.agora'));
+  const local = {
+    url: service.url,
+    endpoint: process.env.DYNAMODB_ENDPOINT,
+    table: process.env.TABLE_NAME,
+    pid: process.pid,
+  };
+  writeFileSync(join(cwd, '.agora/local.json'), JSON.stringify(local));
+  const { TABLE_NAME: _, DYNAMODB_ENDPOINT: __, ...env } = process.env;
   return new Promise((done) => {
-    execFile(TSX, [join(ROOT, 'bin/calendar.ts'), ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, out, err) =>
+    execFile(TSX, [join(ROOT, 'bin/calendar.ts'), ...args], { cwd, env, timeout: 60_000 }, (error, out, err) =>
       done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });

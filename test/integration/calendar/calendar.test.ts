@@ -190,3 +190,18 @@ describe('a calendar no change can lock', () => {
     expect(both.status, JSON.stringify(both.body)).toBe(200);
   });
 });
+
+describe('a PATCH that leaves the calendar as it is', () => {
+  it('answers the calendar as it was, and neither records a revision nor moves dateModified', async () => {
+    const before = (await api.get(CALENDAR, anonymous)).body.data;
+    const log = (await api.get(`${CALENDAR}/revisions`, anonymous)).body.data;
+    const same = [{ coverage: { to: before.coverage.to } }, { source: before.source }, { coverage: before.coverage }];
+    for (const change of same) {
+      const res = await api.patch(CALENDAR, change, { as: 'admin' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toEqual(before);
+    }
+    expect((await api.get(CALENDAR, anonymous)).body.data).toEqual(before);
+    expect((await api.get(`${CALENDAR}/revisions`, anonymous)).body.data).toEqual(log);
+  });
+});

@@ -67,6 +67,16 @@ describe('API reference', () => {
       expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
   });
 
+  it('answers HEAD /api/openapi.json as it answers GET, without the body', async () => {
+    const get = await fetch(`${service.url}/api/openapi.json`);
+    const length = (await get.arrayBuffer()).byteLength;
+    const head = await fetch(`${service.url}/api/openapi.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(head.headers.get('content-length')).toBe(String(length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it('serves the page and its Swagger UI files from the package, without a key, and nothing else', async () => {
     const page = await fetch(`${service.url}/api/docs`);
     expect(page.status).toBe(200);

@@ -148,6 +148,7 @@ const KIND: Record<string, Kind> = {
 const PUBLIC = [
   'GET /api/docservice/get/{key}',
   'GET /api/openapi.json',
+  'HEAD /api/openapi.json',
   'GET /api/docs',
   'GET /api/docs/{file}',
   'GET /api/health',

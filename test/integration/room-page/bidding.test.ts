@@ -30,6 +30,9 @@ const { service, api, clock, pages, browser, connect } = useRoomBrowser();
 /** Spaces of any kind as one plain space (Intl writes no-break spaces between thousands). */
 const plainSpaces = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
 
+/** The amount of a "Bid accepted: UAH 99,000.00" answer. */
+const dutchAmountOf = (answer: string) => Number(/UAH\s([\d,.]+)/.exec(answer)![1].replaceAll(',', ''));
+
 const landleaseRoom = (...args: LandleaseArgs) => landleaseRoomOf({ api, clock, service }, ...args);
 
 /**
@@ -247,6 +250,98 @@ describe('bidding on the room page', { timeout: 180_000 }, () => {
     const samples = await phone.page.evaluate(() => (window as any).samples as { y: number; shown: boolean }[]);
     expect(samples.filter((s) => s.y !== 0 || !s.shown)).toEqual([]);
     expect(await phone.page.locator('#stages li').count()).toBeGreaterThan(20);
+  });
+
+  it('dgfInsider: nobody reads a least amount for a stage they may not bid in, a sealed bid shown to all is no longer "only you", the Dutch amount is kept, not withdrawn; both languages', async () => {
+    // Accelerated 15 times: the sealed stage lasts 40 s and the best bid 20 s, time to read each page in both languages.
+    const a = await tenderingInsider(api, { procurementMethodDetails: 'quick, accelerator=15' });
+    const b1 = { ...(await insiderBid(api, a.id, 'broker2')), as: 'broker2' };
+    const b2 = { ...(await insiderBid(api, a.id, 'broker')), as: 'broker' };
+    await clock.passTo(a.auction.enquiryPeriod.endDate);
+    await service.bot('chronograph');
+    const auction = (await api.get(`${INSIDER}/${a.id}`)).body.data;
+    await clock.passTo(new Date(Date.parse(auction.auctionPeriod.startDate) - AHEAD).toISOString());
+    await service.bot('room');
+    const links = [await linkOf(api, INSIDER, a.id, b1), await linkOf(api, INSIDER, a.id, b2)];
+    // The Dutch winner reads English first, the other bidder Ukrainian; each page is read in the other language too.
+    const [winner, other] = await Promise.all([
+      enterAsBidder(browser(), service.url, links[0]),
+      enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA' }),
+    ]);
+    pages.push(winner, other);
+    const text = async (p: Page, selector: string) => plainSpaces(await p.textContent(selector));
+    /** `read` on the page as it is, then again in its other language, and back. */
+    const inBoth = async (p: Page, read: () => Promise<void>, other: () => Promise<void>) => {
+      await read();
+      await p.click('#lang');
+      await other();
+      await p.click('#lang');
+    };
+
+    await startSoon(clock, auction);
+    await atStage(winner.page, 'dutch');
+    let dutch = '';
+    for (let i = 0; i < 5 && !dutch.startsWith('Bid accepted'); i++) dutch = await clickBid(winner.page, '#bid-accept');
+    expect(dutch).toMatch(/^Bid accepted/);
+    const c = await RoomClient.open(RoomClient.url(service.url, a.id, links[1]));
+    const { document: room } = await c.ask({ action: 'resume' }, 'room');
+    c.close();
+    const preSealed = room.stages.find((s) => s.type === 'pre-sealedbid')!;
+    await clock.passTo(new Date(Date.parse(preSealed.start) - 2000).toISOString());
+
+    // The sealed bids: the Dutch winner may not bid, so is shown no least amount (the other bidder is).
+    await Promise.all([atStage(winner.page, 'sealedbid'), atStage(other.page, 'sealedbid')]);
+    await other.page.waitForSelector('#least-line:not([hidden])');
+    expect(await winner.page.isHidden('#least-line')).toBe(true);
+    expect(await winner.page.isHidden('#bid-form')).toBe(true);
+    const sealedAmount = (dutchAmountOf(dutch) + 3000).toFixed(0);
+    expect(await typeAmount(other.page, sealedAmount)).toBe(true);
+    await other.page.click('#confirm-yes');
+    await answerContains(other.page, 'Закриту ставку прийнято (бачите лише ви)');
+
+    // The best bid: the sealed bids are announced (the other bidder's amount leads, shown to everyone), and only the
+    // Dutch winner may bid: the other is shown no least amount, and its answer no longer says only it sees the bid.
+    await Promise.all([atStage(winner.page, 'bestbid'), atStage(other.page, 'bestbid')]);
+    await winner.page.waitForFunction(() => !document.getElementById('least-line')!.hidden);
+    await other.page.waitForFunction(() => document.getElementById('leader')?.textContent?.includes('ви'));
+    expect(await other.page.isHidden('#least-line')).toBe(true);
+    await inBoth(
+      other.page,
+      async () => {
+        expect(await text(other.page, '#bid-answer')).not.toContain('бачите лише ви');
+        expect(await text(other.page, '#bid-answer')).toContain('її бачать усі');
+      },
+      async () => {
+        expect(await text(other.page, '#bid-answer')).not.toContain('only you see it');
+        expect(await text(other.page, '#bid-answer')).toContain('everyone sees it');
+      },
+    );
+    // The Dutch winner's button that keeps the Dutch amount says so, in the rule too; pressed, the amount stands.
+    await inBoth(
+      winner.page,
+      async () => {
+        expect(await text(winner.page, '#bid-withdraw')).toBe('Keep the Dutch amount');
+        expect(await text(winner.page, '#bid-rule')).toContain('"Keep the Dutch amount"');
+        expect(await text(winner.page, '#bid-rule')).not.toContain('Withdraw');
+      },
+      async () => {
+        expect(await text(winner.page, '#bid-withdraw')).toBe('Лишити суму голландського етапу');
+        expect(await text(winner.page, '#bid-rule')).not.toContain('Відкликати');
+      },
+    );
+    expect(plainSpaces(await clickBid(winner.page, '#bid-withdraw'))).toBe(
+      `Your Dutch amount stands: ${plainSpaces(/UAH\s[\d,.]+/.exec(dutch)![0])}`,
+    );
+
+    // The end: no "Your bid" card is left on either page, in either language.
+    for (const p of [winner.page, other.page]) {
+      await atEnd(p, 60_000);
+      await inBoth(
+        p,
+        async () => expect(await p.isHidden('#bidding')).toBe(true),
+        async () => expect(await p.isHidden('#bidding')).toBe(true),
+      );
+    }
   });
 
   it('dgfInsider: the step price, the Dutch winner and skipped steps, what the winner waits for, the best-bid rule, both languages', async () => {

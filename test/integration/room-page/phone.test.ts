@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { AUCTIONS } from '../../support/auctions.ts';
 import {
   atEnd,
   atStage,
@@ -16,7 +17,7 @@ import {
  * amount the page proposes taken as shown, plurals that agree with the number, and nothing of a stage left after the end.
  */
 const ctx = useRoomBrowser();
-const { service, pages, browser } = ctx;
+const { service, api, pages, browser } = ctx;
 const phone = { width: 360, height: 640 };
 const plainSpaces = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
 const room = (...args: LandleaseArgs) => landleaseRoom(ctx, ...args);
@@ -66,7 +67,7 @@ describe('the room page on a phone', { timeout: 240_000 }, () => {
 
   it('round 1 on a phone: every form the page shows is taken by its locale, plurals agree, nothing of it stays after the end', async () => {
     // Accelerated 4 times: a round lasts 45 s (time for every step below under load); nobody bids, so round 1 is the last.
-    const { links } = await room(4);
+    const { id, links } = await room(4);
     const [en, uk] = await Promise.all([
       enterAsBidder(browser(), service.url, links[0], { viewport: phone }),
       enterAsBidder(browser(), service.url, links[1], { locale: 'uk-UA', viewport: phone }),
@@ -127,10 +128,23 @@ describe('the room page on a phone', { timeout: 240_000 }, () => {
     for (const p of [en.page, uk.page]) {
       await atEnd(p, 120_000);
       await p.waitForSelector('#ended:not([hidden])');
-      // The ended room shows the end and the winner, and no message of a stage that is over.
+      // The ended room shows the end and the winner, and no message of a stage that is over: no "Your bid" card.
       expect(await text(p, '#bid-answer')).toBe('');
       expect(await p.isVisible('#bid-rule')).toBe(false);
       expect(await p.isVisible('#confirm')).toBe(false);
+      expect(await p.isVisible('#bidding')).toBe(false);
     }
+    // Round 1 drew no raise: no winner on either page, and none in the API (both bids at the starting value are
+    // invalid, the auction unsuccessful: GEB's ModuleAuctionBringsResultAction), once the room posted its results.
+    await en.page.waitForFunction(() =>
+      document.getElementById('ended')?.textContent?.includes('The results were sent.'),
+    );
+    expect(await text(en.page, '#winner')).toBe('No winner');
+    expect(await text(en.page, '#leader')).toBe('no bid yet');
+    expect(await text(uk.page, '#winner')).toBe('Переможця немає');
+    expect(await text(uk.page, '#leader')).toBe('ставок ще немає');
+    const auction = (await api.get(`${AUCTIONS}/${id}`)).body.data;
+    expect(auction.status).toBe('unsuccessful');
+    expect(auction.awards ?? []).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { requestedStatus } from '../../../kernel/status-graph.ts';
 import { formatKyiv, kyivDate, parseInstant, type Micros } from '../../../kernel/time.ts';
 import { checkWith, type CheckOf } from '../../../kernel/validation.ts';
 import type { LandleaseAuctionPeriod } from '../../../schemas/generated/request-types.ts';
-import { within } from '../../auction.ts';
+import { putWithin, within, type Working } from '../../auction.ts';
+import { bidChild, bidRecords } from '../../bids.ts';
 import type { AuctionDefinition, AuctionStamp } from '../../definition.ts';
 import { awardingDeadlines, SINGLE_AWARD, startAwarding } from '../../awarding.ts';
 import { cancellationTakesEffect, type CancellationRules } from '../../cancellations.ts';
@@ -215,6 +216,21 @@ function releaseFromLot(auction: LandleaseAuction, items: JsonRecord[], timing: 
   return phaseCommit(next, timing);
 }
 
+/**
+ * The results in (GEB managers/changers/actions/auctions.py `ModuleAuctionBringsResultAction.act`): every bid still at
+ * the auction's starting value made no raise in the room (texas reports a bidder who never bid at that value) and is
+ * made `invalid`; then the best active bid is awarded, or with none left the auction is `unsuccessful`. So a round 1
+ * that drew no raise ends with no winner, as the room shows it.
+ */
+function onResults(w: Working, timing: Timing): void {
+  const starting = w.root.value?.amount;
+  for (const { bid, child } of bidRecords(w.children)) {
+    if (bid.status !== 'active' || bid.value?.amount !== starting) continue;
+    if (!putWithin(w, bidChild({ ...bid, status: 'invalid' }, child.internal?.tokenHash))) return;
+  }
+  startAwarding(w, timing, SINGLE_AWARD);
+}
+
 const QUESTION_STATUSES: readonly LandleaseStatus[] = ['active.rectification', 'active.tendering', 'active.enquiry'];
 
 /** Upstream GEB AUCTION_STATUSES_FOR_CLEAN_BIDS_IN_CANCELLATION. */
@@ -242,7 +258,7 @@ export const landlease: AuctionDefinition<'landlease'> = {
   questionRefusal: questionsOnlyIn(QUESTION_STATUSES),
   answerWithinQuestionPeriod: true,
   bids: landleaseBids,
-  onResults: (w, timing) => startAwarding(w, timing, SINGLE_AWARD),
+  onResults,
   awarding: SINGLE_AWARD,
   releaseFromLot,
   schemas: {
