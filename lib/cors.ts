@@ -14,7 +14,7 @@ export const corsPolicy = (origins: string[]): CorsPolicy => ({
   allowOrigins: origins,
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-access-token', 'x-correlation-id'],
-  exposeHeaders: ['location', 'x-correlation-id'],
+  exposeHeaders: ['location', 'x-correlation-id', 'x-revision', 'x-revision-hash'],
   maxAgeSeconds: 3600,
 });
 

@@ -61,56 +61,71 @@ export async function postWebhook(
       ? (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned])
       : callback(null, pinned.address, pinned.family);
   const { request, agent } = await clientOf(url.protocol === 'https:' ? 'https:' : 'http:');
-  return new Promise<Sent>((resolve) => {
-    const req = request(url, {
-      method: 'POST',
-      agent,
-      lookup: pin,
-      headers: {
-        ...headers,
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'user-agent': 'Agora-Webhooks/1.0',
-      },
-    });
-    let finished = false;
-    // A timer that fires late (a busy process) lets the loop read what already came first: an answer waiting on the
-    // socket is not counted as missing, and so not sent again.
-    const timer = setTimeout(
-      () =>
-        setImmediate(() => {
-          if (!finished) req.destroy(new Error(`no answer in ${timeoutMs / 1000} s`));
-        }),
-      timeoutMs,
-    );
-    const finish = (r: AttemptResult & { answer?: string }) => {
-      finished = true;
-      clearTimeout(timer);
-      resolve(done(r));
-    };
-    req.on('error', (error) => finish({ error: error.message }));
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const answered = () => {
-        const retryAfter = res.headers['retry-after'];
-        finish({
-          status: res.statusCode,
-          ...(retryAfter && { retryAfter }),
-          answer: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8'),
-        });
-      };
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= MAX_ANSWER_BYTES) {
-          res.destroy(); // the rest is never read; the socket is not reused
-          answered();
-        }
+  /**
+   * One request. `fresh`: on a new connection, not a kept-alive one. A request written into a kept-alive socket the
+   * receiver had just closed (its idle timeout: Node's servers close after 5 s) fails before any answer, without the
+   * receiver having read it (`ECONNRESET`, "socket hang up" on a reused socket, as Node's documentation says): it is
+   * sent again at once on a new connection, and only that counts as the attempt.
+   */
+  const send = (fresh: boolean) =>
+    new Promise<Sent | 'stale'>((resolve) => {
+      const req = request(url, {
+        method: 'POST',
+        agent: fresh ? false : agent,
+        lookup: pin,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'Agora-Webhooks/1.0',
+        },
       });
-      res.on('end', answered);
-      res.on('error', answered);
+      let finished = false;
+      // A timer that fires late (a busy process) lets the loop read what already came first: an answer waiting on the
+      // socket is not counted as missing, and so not sent again.
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (!finished) req.destroy(new Error(`no answer in ${timeoutMs / 1000} s`));
+          }),
+        Math.max(0, timeoutMs - (performance.now() - started)),
+      );
+      const finish = (r: AttemptResult & { answer?: string }) => {
+        finished = true;
+        clearTimeout(timer);
+        resolve(done(r));
+      };
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (!fresh && req.reusedSocket && !finished && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          finished = true;
+          clearTimeout(timer);
+          resolve('stale');
+        } else finish({ error: error.message });
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const answered = () => {
+          const retryAfter = res.headers['retry-after'];
+          finish({
+            status: res.statusCode,
+            ...(retryAfter && { retryAfter }),
+            answer: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8'),
+          });
+        };
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= MAX_ANSWER_BYTES) {
+            res.destroy(); // the rest is never read; the socket is not reused
+            answered();
+          }
+        });
+        res.on('end', answered);
+        res.on('error', answered);
+      });
+      req.end(body);
     });
-    req.end(body);
-  });
+  const first = await send(false);
+  return first === 'stale' ? ((await send(true)) as Sent) : first;
 }

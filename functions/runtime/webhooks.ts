@@ -405,7 +405,9 @@ export async function ping(subscription: SubscriptionRecord): Promise<Delivery> 
 }
 
 /**
- * One attempt of a delivery: signed with every live secret at the service clock's time, sent, judged (schedule.ts).
+ * One attempt of a delivery: signed with every live secret, sent, judged (schedule.ts) on the service clock. Its
+ * `webhook-timestamp` is the wall clock of sending, whatever the service clock says (a local clock moved days ahead
+ * would have every receiver refuse the message as "too new"): receivers compare it with their own clock.
  * A subscription deleted or disabled meanwhile leaves its delivery `failed`, listed and replayable.
  */
 async function attempt(
@@ -417,7 +419,7 @@ async function attempt(
   const at = formatKyiv(now);
   if (subscription?.root.status !== 'active')
     return { delivery: d, attempt: { at, error: 'subscription disabled', ms: 0 }, next: { state: 'failed' } };
-  const timestamp = Math.floor(now / 1_000_000);
+  const timestamp = Math.floor(Date.now() / 1000);
   const sent = await postWebhook(
     subscription.root.url,
     {

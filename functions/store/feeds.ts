@@ -48,6 +48,7 @@ export const feedReader: FeedReader = {
         cursor: `${lane}:${e.pos}`,
         id: e.change.id,
         seq: e.change.seq,
+        ...(e.change.hash !== undefined && { hash: e.change.hash }),
         view: e.change.view ?? { id: e.change.id, dateModified: e.change.dateModified },
       })),
     };

@@ -58,6 +58,7 @@ const entryItem = (e: JournalEntry) => ({
   seq: e.change.seq,
   dateModified: e.change.dateModified,
   ...(e.change.status !== undefined && { status: e.change.status }),
+  ...(e.change.hash !== undefined && { hash: e.change.hash }),
   ...(e.change.view && { [FEED_VIEW]: e.change.view }),
 });
 
@@ -85,6 +86,7 @@ function entryOf(lane: string, i: Record<string, any>): JournalEntry {
       seq: Number(i.seq),
       dateModified: String(i.dateModified),
       ...(typeof i.status === 'string' && { status: i.status }),
+      ...(typeof i.hash === 'string' && { hash: i.hash }),
       lane,
       ...(i[FEED_VIEW] && { view: i[FEED_VIEW] as JsonRecord }),
     },

@@ -1,3 +1,4 @@
+import type { ChainHead } from '../kernel/history.ts';
 import type { Aggregate, Child, ChildOwner } from '../kernel/aggregate.ts';
 import { ForbiddenError, NotFoundError, PermissionError } from '../kernel/errors.ts';
 import { documentList, type DocumentRecord } from '../documents/documents.ts';
@@ -36,9 +37,11 @@ export async function loadAuction(
 /** Bids are hidden from all but their owners while the auction's type says so. */
 const bidsHiddenIn = (auction: Auction) => auctionType(auction.procurementMethodType).bidsHidden;
 
-export async function getAuction(ctx: ReadContext, id: string): Promise<AuctionView> {
+/** The auction's view and the head of its change log (the GET's revision headers). */
+export async function readAuction(ctx: ReadContext, id: string): Promise<{ view: AuctionView; head?: ChainHead }> {
   // A draft the caller may not read is not there: the context's reader hides it (runtime/contexts.ts).
-  return auctionView(await loadAuction(ctx, id));
+  const a = await loadAuction(ctx, id);
+  return { view: auctionView(a), ...(a.history && { head: a.history }) };
 }
 
 /**

@@ -294,6 +294,7 @@ export function changeOfRoot(item: JsonRecord): JournalChange | undefined {
   const [prefix, id] = String(item.PK ?? '').split('#');
   const kind = KIND_OF_PARTITION[prefix ?? ''];
   const seq = isObject(item.history) ? item.history.seq : undefined;
+  const hash = isObject(item.history) && typeof item.history.hash === 'string' ? item.history.hash : undefined;
   const data = isObject(item.data) ? item.data : undefined;
   if (!kind || !id || item.SK !== '#ROOT' || typeof seq !== 'number' || !data) return undefined;
   const status = typeof data.status === 'string' ? data.status : undefined;
@@ -303,6 +304,7 @@ export function changeOfRoot(item: JsonRecord): JournalChange | undefined {
     seq,
     dateModified: String(data.dateModified),
     ...(status !== undefined && { status }),
+    ...(hash !== undefined && { hash }),
     ...(status === 'draft' && { draftOf: String(data.owner) }),
     ...(typeof item.GSI1PK === 'string' && { lane: item.GSI1PK }),
     ...(isObject(item.feed) && { view: item.feed }),

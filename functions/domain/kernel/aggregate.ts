@@ -200,7 +200,7 @@ export interface FeedQuery {
 
 /** A page of a change feed: one row per change, in the order of the changes. */
 export interface ChangesPage {
-  items: { cursor: string; id: string; seq: number; view: JsonRecord }[];
+  items: { cursor: string; id: string; seq: number; hash?: string; view: JsonRecord }[];
   /** The query's `after` is no row of this feed: a cursor the service never gave for it. */
   unknownCursor?: boolean;
 }

@@ -81,7 +81,13 @@ async function listChanges(reader: FeedReader, req: ListingRequest) {
   const limit = listingLimit(query.limit, false);
   const page = await reader.changes({ feed: req.feed, test: query.mode === 'test', after, descending, limit });
   if (page.unknownCursor) throw badOffset();
-  const data = page.items.map((i) => ({ ...i.view, id: i.id, revision: i.seq }));
+  // `revisionHash`: the hash of that revision (the object's log head after it), an anchor the platform may keep.
+  const data = page.items.map((i) => ({
+    ...i.view,
+    id: i.id,
+    revision: i.seq,
+    ...(i.hash !== undefined && { revisionHash: i.hash }),
+  }));
   const last = page.items.at(-1)?.cursor;
   const out: JsonRecord = { data, next_page: pageLink(req, last ? cursorOf(last) : (query.offset ?? ''), descending) };
   if (descending || query.offset) {

@@ -1,5 +1,5 @@
 import type { JsonRecord } from '../kernel/objects.ts';
-import type { Micros } from '../kernel/time.ts';
+import { formatKyiv, type Micros } from '../kernel/time.ts';
 import { cursorOf } from './events.ts';
 
 /** One attempt to send a delivery. */
@@ -36,7 +36,8 @@ export function deliveryView(d: Delivery): JsonRecord {
     type: d.type,
     ...(!d.position.startsWith('~') && { cursor: cursorOf(d.position) }),
     state: d.state,
-    ...(d.state === 'pending' && d.due !== undefined && { nextAttempt: new Date(d.due / 1000).toISOString() }),
+    // In the zone of every other date the API answers (the attempts' `at` too): Kyiv's offset.
+    ...(d.state === 'pending' && d.due !== undefined && { nextAttempt: formatKyiv(d.due) }),
     attemptCount: d.attemptCount,
     attempts: d.attempts,
     body: JSON.parse(d.body),

@@ -19,6 +19,8 @@ export interface ObjectChange {
   seq: number;
   dateModified: string;
   status?: string;
+  /** The hash of the change's revision (the object's log head after it): an anchor a platform keeps. */
+  hash?: string;
   /** The owner's key of a draft: it alone hears of the change (drafts are their owner's until published). */
   draftOf?: string;
 }
@@ -52,7 +54,8 @@ export function positionOfCursor(cursor: string): string | undefined {
 
 /**
  * The thin body of an event: what changed and where to read it, nothing the object's GET does not show. `seq` orders
- * the events of one object (retries may deliver them out of order); `cursor` is where a replay can start.
+ * the events of one object (retries may deliver them out of order); `hash` is its revision's (the log's head after
+ * it: an anchor for `npm run history -- verify --anchor`); `cursor` is where a replay can start.
  */
 export function eventBody(c: ObjectChange): JsonRecord {
   return {
@@ -63,6 +66,7 @@ export function eventBody(c: ObjectChange): JsonRecord {
       dateModified: c.dateModified,
       ...(c.status !== undefined && { status: c.status }),
       seq: c.seq,
+      ...(c.hash !== undefined && { hash: c.hash }),
       cursor: cursorOf(positionOf(c)),
     },
   };
@@ -86,6 +90,9 @@ export function changeOfItem(item: JsonRecord): ObjectChange | undefined {
     seq: Number(item.seq),
     dateModified: String(item.dateModified ?? revisionDate),
     ...(typeof item.status === 'string' && { status: item.status }),
+    ...(revision && typeof revision === 'object' && 'hash' in revision && typeof revision.hash === 'string'
+      ? { hash: revision.hash }
+      : {}),
     ...(typeof item.draftOf === 'string' && { draftOf: item.draftOf }),
   };
 }

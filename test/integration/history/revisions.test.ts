@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '../../../functions/domain/kernel/history.ts';
+import { revisionHash, verifyChain } from '../../../functions/domain/kernel/history.ts';
 import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
 import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
@@ -10,16 +10,17 @@ import { client } from '../../support/http.ts';
 import { lotIn } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
 
-const service = useService();
+// The change feed (its rows' revisionHash) reads the journal, which the table's stream feeds.
+const service = useService({ journal: true });
 const api = client(() => service.url);
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 /** `npm run history -- verify <url>`, as a person runs it. */
-function verify(url: string): Promise<{ code: number; out: string; err: string }> {
+function verify(url: string, ...options: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((done) =>
     execFile(
       join(ROOT, 'node_modules/.bin/tsx'),
-      [join(ROOT, 'bin/history.ts'), 'verify', url],
+      [join(ROOT, 'bin/history.ts'), 'verify', url, ...options],
       { cwd: ROOT, timeout: 60_000 },
       (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     ),
@@ -131,6 +132,48 @@ describe('the change log of an object', () => {
     const broken = await verify(url);
     expect(broken.code).toBe(1);
     expect(broken.out).toContain('break at revision 3: hash does not match its content');
+  });
+
+  it('anchors the history: the head in the GET, the change feed and the webhook body; a rewrite fails the anchor', async () => {
+    const lot = await lotIn(api, 'pending');
+    const url = `${service.url}/api/0.1/lots/${lot.id}`;
+    for (const title of ['one', 'two']) await api.patch(`/api/0.1/lots/${lot.id}`, { title }, { token: lot.token });
+    // The head a platform keeps: the GET's headers, the last revision's number and hash.
+    const read = await fetch(url, { headers: { authorization: `Basic ${Buffer.from('broker:').toString('base64')}` } });
+    const [n, hash] = [read.headers.get('x-revision'), read.headers.get('x-revision-hash')];
+    const revisions = await allRevisions(`/api/0.1/lots/${lot.id}`, 100);
+    expect([Number(n), hash]).toEqual([revisions.length, revisions.at(-1).hash]);
+    // The change feed's row of that change carries it too.
+    await service.journaled();
+    const rows = (await api.get('/api/0.1/lots?feed=changes&descending=1&limit=100')).body.data as any[];
+    expect(rows.find((r) => r.id === lot.id && r.revision === Number(n))?.revisionHash).toBe(hash);
+    const anchor = `${n}:${hash}`;
+    expect((await verify(url, '--anchor', anchor)).code).toBe(0);
+
+    // Someone with the table rewrites revision 3 (the title 'one', replaced by revision 4) and recomputes every
+    // hash after it and the object's head: the chain holds and replays to the GET, so only an anchor tells.
+    const stored = async (seq: number) =>
+      (await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.revision('LOT', lot.id, seq) })))
+        .Item!;
+    let previous = (await stored(2)).revision.hash as string;
+    for (let seq = 3; seq <= Number(n); seq++) {
+      const item = await stored(seq);
+      if (seq === 3) item.revision.changes = item.revision.changes.map((c: any) => ({ ...c, value: 'forged' }));
+      const { hash: _, ...content } = { ...item.revision, previousHash: previous };
+      item.revision = { ...content, hash: revisionHash(content) };
+      previous = item.revision.hash;
+      await documentClient().send(new PutCommand({ TableName: tableName(), Item: item }));
+    }
+    const root = (
+      await documentClient().send(new GetCommand({ TableName: tableName(), Key: keys.root('LOT', lot.id) }))
+    ).Item!;
+    root.history = { ...root.history, hash: previous };
+    await documentClient().send(new PutCommand({ TableName: tableName(), Item: root }));
+    const rewritten = await verify(url);
+    expect(rewritten.code, rewritten.out).toBe(0); // consistent: without an anchor, nothing to tell
+    const caught = await verify(url, '--anchor', anchor);
+    expect(caught.code).toBe(1);
+    expect(caught.out).toContain(`break at revision ${n}: the history does not lead to the anchor`);
   });
 
   it("verifies the calendar's change log after changes: its revisions replay to its GET, mode included", async () => {

@@ -131,7 +131,7 @@ describe('webhook deliveries', () => {
         expect(verifies(w, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toBe(false);
         expect(w.body.type).toBe(w.body.data.seq === 1 ? 'lot.created' : 'lot.updated');
         expect(Object.keys(w.body).sort()).toEqual(['data', 'timestamp', 'type']);
-        expect(Object.keys(w.body.data).sort()).toEqual(['cursor', 'dateModified', 'id', 'seq', 'status']);
+        expect(Object.keys(w.body.data).sort()).toEqual(['cursor', 'dateModified', 'hash', 'id', 'seq', 'status']);
       }
       for (const id of new Set(receiver.received.map((w) => w.id)))
         expect(new Set(receiver.received.filter((w) => w.id === id).map((w) => w.text)).size).toBe(1);
@@ -168,9 +168,10 @@ describe('webhook deliveries', () => {
       await until(() => ofAuction().length >= revisions.length, `${revisions.length} events`);
       await stream.drained();
       // Exactly the revisions: each with its seq (created: 1) and date, as GET …/revisions serves them.
-      expect(ofAuction().map((w) => [w.body.type, w.body.data.seq, w.body.data.dateModified])).toEqual(
-        revisions.map((r, i) => [i === 0 ? 'auction.created' : 'auction.updated', i + 1, r.date]),
-      );
+      // Each with its revision's hash: the head of the log after it, an anchor the platform may keep.
+      expect(
+        ofAuction().map((w) => [w.body.type, w.body.data.seq, w.body.data.dateModified, w.body.data.hash]),
+      ).toEqual(revisions.map((r, i) => [i === 0 ? 'auction.created' : 'auction.updated', i + 1, r.date, r.hash]));
     } finally {
       await at(0);
       await receiver.close();
@@ -207,6 +208,13 @@ describe('webhook deliveries', () => {
       const next = (await deliveries(sub)).find((d) => d.attemptCount === 3)!;
       expect(Date.parse(next.nextAttempt) - Date.now() - offset).toBeGreaterThan(590_000);
       expect(Date.parse(next.nextAttempt) - Date.now() - offset).toBeLessThan(610_000);
+      // One zone in a delivery's record: its attempts' times and its next attempt both in Kyiv's offset.
+      const zone = (t: string) => t.slice(-6);
+      expect(new Set([zone(next.nextAttempt), ...next.attempts.map((x: { at: string }) => zone(x.at))]).size).toBe(1);
+      // Signed with the wall clock of sending, though the service clock runs minutes ahead: receivers check it
+      // against their own clock (Standard Webhooks refuses one more than 5 minutes off).
+      expect(offset).toBeGreaterThan(5 * MINUTE);
+      for (const w of receiver.received) expect(Math.abs(w.timestamp * 1000 - w.arrivedAt)).toBeLessThan(60_000);
       mode = 'gone';
       expect((await at(7_000 + 17 * MINUTE)).due).toBe(1);
       const read = await api.get(`${BASE}/${sub.id}`, { token: sub.token });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TARGETS, type TargetPolicy } from '../../../functions/domain/webhooks/address.ts';
 import { postWebhook } from '../../../functions/runtime/webhook-sender.ts';
@@ -15,6 +16,44 @@ afterAll(() => receiver.close());
 const port = () => new URL(receiver.url).port;
 
 describe('the webhook sender', () => {
+  it('sends again on a new connection a request written into a kept-alive socket its receiver had closed', async () => {
+    // A receiver that answers the first request on a connection (keep-alive) and closes the connection unanswered at
+    // the next one, as a server does when its idle timeout and the client's reuse cross.
+    const requests: { connection: number; id: string }[] = [];
+    let connections = 0;
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      const connection = ++connections;
+      let served = 0;
+      socket.on('data', (chunk: Buffer) => {
+        const text = chunk.toString();
+        if (!text.startsWith('POST')) return;
+        requests.push({ connection, id: /webhook-id: (\S+)/i.exec(text)?.[1] ?? '' });
+        if (served++ === 0) socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n');
+        else socket.destroy();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const first = await postWebhook(url, { 'webhook-id': 'msg_1' }, '{}', LOCAL_TARGETS, 2000);
+      expect(first.status).toBe(204);
+      const second = await postWebhook(url, { 'webhook-id': 'msg_2' }, '{}', LOCAL_TARGETS, 2000);
+      // Sent once into the closed socket, then once more on a new connection: answered, one attempt.
+      expect(second).toMatchObject({ status: 204 });
+      expect(second.error).toBeUndefined();
+      expect(requests).toEqual([
+        { connection: 1, id: 'msg_1' },
+        { connection: 1, id: 'msg_2' },
+        { connection: 2, id: 'msg_2' },
+      ]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('resolves the host at the attempt and refuses it when any address is not allowed (a name is no way around)', async () => {
     const before = receiver.received.length;
     const refused = await postWebhook(`http://localhost:${port()}/hook`, {}, '{}', PUBLIC_ONLY, 1000);

@@ -60,6 +60,7 @@ describe('the stream records the journal takes', () => {
       seq: 1,
       dateModified: '2026-11-28T10:43:00.000000+02:00',
       status: 'draft',
+      hash: 'ab',
       draftOf: 'broker',
     });
     const listed = root({ GSI1PK: { S: 'lots#test' }, feed: { M: { id: { S: '0f' } } } });
@@ -77,6 +78,7 @@ describe('the stream records the journal takes', () => {
       seq: 1,
       dateModified: '2026-11-28T10:44:00.000000+02:00',
       status: 'pending',
+      hash: 'ab',
       lane: 'lots#test',
       view: { id: '0f' },
     });
