@@ -1,3 +1,5 @@
+import { appendChanges, changeOfRoot, objectKey } from '#domain/journal/journal.ts';
+import { journalPort } from './journal.ts';
 import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { documentClient, tableName } from './client.ts';
@@ -14,7 +16,14 @@ import {
 } from './aggregates.ts';
 import { AUCTION_KIND } from './auction-repository.ts';
 import { LOT_KIND } from './lot-repository.ts';
-import { CURRENT_MODEL, FIRST_REVISIONS, isModelItem, MIGRATION_STEPS, upgradeItem } from './migration-steps.ts';
+import {
+  CURRENT_MODEL,
+  FIRST_REVISIONS,
+  isModelItem,
+  JOURNALED,
+  MIGRATION_STEPS,
+  upgradeItem,
+} from './migration-steps.ts';
 import { ROOT_SK } from './table-design.ts';
 
 /**
@@ -171,6 +180,30 @@ async function giveFirstRevision(item: JsonRecord, report: MigrationReport): Pro
   report.steps[FIRST_REVISIONS]++;
 }
 
+/**
+ * An object's change log taken into the journal (DESIGN §4), up to its root's head as a consistent read finds it now:
+ * the journal's writer reads what its mark lacks from the log and appends it in order, each change once, so a run
+ * again (or the pipe taking the same root's record meanwhile) adds nothing. Counts the objects it took anything of.
+ */
+async function journalObject(item: JsonRecord, report: MigrationReport): Promise<void> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }),
+  );
+  const change = Item && changeOfRoot(Item);
+  if (!change) return;
+  const appended = await appendChanges(journalPort, [change]);
+  if (appended.fresh.length) report.steps[JOURNALED]++;
+}
+
+/** Whether the journal lacks some of an object's changes (dry run: the root as read, its mark now). */
+async function lacksJournal(item: JsonRecord): Promise<boolean> {
+  if (needsFirstRevision(item)) return true;
+  const change = changeOfRoot(item);
+  if (!change) return false;
+  const { marks } = await journalPort.read([change], []);
+  return (marks.get(objectKey(change))?.seq ?? 0) < change.seq;
+}
+
 /** The segments of one run: when one fails, the others stop at their next item, and the run ends with the failure. */
 interface Run {
   state: State;
@@ -204,12 +237,14 @@ async function runSegment(segment: number, run: Run) {
       if (options.dryRun) {
         const upgrade = upgradeOf(item);
         if (needsFirstRevision(item)) report.steps[FIRST_REVISIONS]++;
+        if (item.SK === ROOT_SK && loggedKind(item) && (await lacksJournal(item))) report.steps[JOURNALED]++;
         if (!upgrade) continue;
         report.upgraded++;
         for (const step of upgrade.steps) report.steps[step]++;
       } else {
         await writeUpgrade(item, report);
         if (needsFirstRevision(item)) await giveFirstRevision(item, report);
+        if (item.SK === ROOT_SK && loggedKind(item)) await journalObject(item, report);
       }
     }
     const next: Key | undefined = page.LastEvaluatedKey;
