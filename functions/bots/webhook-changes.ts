@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { appendChanges, changeOfRoot, type JournalChange } from '#domain/journal/journal.ts';
+import { changeOfRoot, type JournalChange } from '#domain/journal/journal.ts';
 import { log } from '#runtime/observability.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
 import { countRequests } from '#store/client.ts';
-import { journalPort } from '#store/journal.ts';
+import { appendTogether } from '#store/journal.ts';
 
 /**
  * The journal's writer and the webhooks' first attempts: the changes of the table's stream, as the pipe (DynamoDB
@@ -48,7 +48,7 @@ export async function handler(
   // wrote of their deliveries is looked up, not sent a second time.
   const handedBefore = event.Records.some((r) => Number(r.attributes?.ApproximateReceiveCount ?? 1) > 1);
   const { result, requests } = await countRequests(async () => {
-    const appended = await appendChanges(journalPort, handed);
+    const appended = await appendTogether(handed);
     // The history of an object the journal had never seen was sent when it happened (before the journal): not news.
     const news = appended.fresh.filter((c) => !appended.takenOver.includes(c));
     const changes = handedBefore ? [...appended.seen, ...news] : news;

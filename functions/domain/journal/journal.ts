@@ -123,38 +123,45 @@ export async function appendChanges(port: JournalPort, handed: readonly JournalC
   const unmarked = new Set<string>();
   for (let attempt = 0; ; attempt++) {
     if (attempt >= MAX_ATTEMPTS) throw new Error(`journal: no append after ${MAX_ATTEMPTS} attempts`);
-    const lanes = new Set(handed.flatMap((c) => (c.lane ? [c.lane] : [])));
-    let state = await port.read(objects, [...lanes]);
-    // Each object's changes to journal now: above its mark, with the ones missing before them from its log.
-    const pending: Pending[] = [];
-    for (const list of byObject.values()) {
-      const mark = state.marks.get(objectKey(list[0]!));
-      const read = mark?.seq;
-      if (first && read === undefined) unmarked.add(objectKey(list[0]!));
-      const above = list.filter((c) => c.seq > (read ?? 0));
-      if (first) out.seen.push(...list.filter((c) => c.seq <= (read ?? 0)));
-      if (!above.length) continue;
-      const missing =
-        above[0]!.seq > (read ?? 0) + 1
-          ? await port.history(above[0]!.kind, above[0]!.id, read ?? 0, above[0]!.seq)
-          : [];
-      const takenOver = unmarked.has(objectKey(list[0]!));
-      const handedAt = above.map((c) => handed.indexOf(c));
-      pending.push({ changes: [...missing, ...above], read: mark, fromLog: missing.length, takenOver, handedAt });
-    }
-    first = false;
-    if (!pending.length) return out;
-    const unread = pending.flatMap((p) =>
-      p.changes.flatMap((c) => (c.lane && !state.heads.has(c.lane) ? [c.lane] : [])),
-    );
-    const newLanes = unread.filter((l) => !lanes.has(l));
-    if (newLanes.length) {
-      // A change read from the log was listed in a lane the batch's own changes are not (a draft since published).
-      const more = await port.read([], newLanes);
-      state = { marks: state.marks, heads: new Map([...state.heads, ...more.heads]) };
-    }
-    const append = planAppend(pending, state.heads);
-    if ((await port.commit(append.append)) === 'moved') {
+    const once = async () => {
+      const lanes = new Set(handed.flatMap((c) => (c.lane ? [c.lane] : [])));
+      let state = await port.read(objects, [...lanes]);
+      // Each object's changes to journal now: above its mark, with the ones missing before them from its log.
+      const pending: Pending[] = [];
+      for (const list of byObject.values()) {
+        const mark = state.marks.get(objectKey(list[0]!));
+        const read = mark?.seq;
+        if (first && read === undefined) unmarked.add(objectKey(list[0]!));
+        const above = list.filter((c) => c.seq > (read ?? 0));
+        if (first) out.seen.push(...list.filter((c) => c.seq <= (read ?? 0)));
+        if (!above.length) continue;
+        const missing =
+          above[0]!.seq > (read ?? 0) + 1
+            ? await port.history(above[0]!.kind, above[0]!.id, read ?? 0, above[0]!.seq)
+            : [];
+        const takenOver = unmarked.has(objectKey(list[0]!));
+        const handedAt = above.map((c) => handed.indexOf(c));
+        pending.push({ changes: [...missing, ...above], read: mark, fromLog: missing.length, takenOver, handedAt });
+      }
+      first = false;
+      if (!pending.length) return undefined;
+      const unread = pending.flatMap((p) =>
+        p.changes.flatMap((c) => (c.lane && !state.heads.has(c.lane) ? [c.lane] : [])),
+      );
+      const newLanes = unread.filter((l) => !lanes.has(l));
+      if (newLanes.length) {
+        // A change read from the log was listed in a lane the batch's own changes are not (a draft since published).
+        const more = await port.read([], newLanes);
+        state = { marks: state.marks, heads: new Map([...state.heads, ...more.heads]) };
+      }
+      const append = planAppend(pending, state.heads);
+      const committed = await port.commit(append.append);
+      return { append, committed, pending };
+    };
+    const done = await once();
+    if (!done) return out;
+    const { append, committed, pending } = done;
+    if (committed === 'moved') {
       await port.pause(attempt);
       continue;
     }
