@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { formatKyiv, type Micros, parseInstant } from '#domain/kernel/time.ts';
 import { AWS_TARGETS, LOCAL_TARGETS, type TargetPolicy } from '#domain/webhooks/address.ts';
 import { eventBody, eventType, hears, matches, type ObjectChange, PING, positionOf } from '#domain/webhooks/events.ts';
-import { verdict } from '#domain/webhooks/schedule.ts';
+import { DOWN_AFTER_ATTEMPTS, verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
 import {
@@ -316,9 +316,11 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   } else if (stopped?.state === 'pending') {
     await rescheduleQueue(id, stopped.due ?? now);
     if (subscription?.failingSince === undefined) await markFailing(id, now);
-    // A retry failed too: parked, so that what it owes costs the fan-out nothing per subscription (one log entry a
-    // batch); the queue's cursor first, so a batch that reads it parked has its changes copied.
-    if (active && queue.logCursor === undefined && settled.at(-1)!.delivery.attemptCount >= 1) {
+    // Its receiver is down (one delivery failed DOWN_AFTER_ATTEMPTS times in a row, a minute and more): parked, so
+    // that what it owes costs the fan-out nothing per subscription (one log entry a batch); the queue's cursor first,
+    // so a batch that reads it parked has its changes copied. A receiver that errs now and then is never parked: its
+    // retries come within seconds (schedule.ts) and its queue drains as soon as it answers.
+    if (active && queue.logCursor === undefined && settled.at(-1)!.delivery.attemptCount + 1 >= DOWN_AFTER_ATTEMPTS) {
       await parkQueue(id, logKeyAt(now - PARK_OVERLAP));
       await setParked(id, true);
     }

@@ -1,13 +1,16 @@
 import type { Micros } from '../kernel/time.ts';
 
 /**
- * When a failed delivery is tried again, and when to give up (Standard Webhooks' advice, as Svix schedules it): after
- * the first attempt 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, each with ±20 % jitter so that the retries of one
- * outage do not all come back in the same second. A receiver that fails for 5 days running has its subscription
- * disabled; its deliveries stay listed and can be replayed.
+ * When a failed delivery is tried again, and when to give up. Waiting is not failing: a receiver's occasional error
+ * costs it seconds, so the first retries come quickly (1 s, 5 s, 15 s, 1 min) and the wait grows only while the
+ * receiver keeps failing (then Standard Webhooks' advice, as Svix schedules it: 5 min, 30 min, 2 h, 5 h, then every
+ * 10 h), each with ±20 % jitter so that the retries of one outage do not all come back in the same second. A receiver
+ * that fails for 5 days running has its subscription disabled; its deliveries stay listed and can be replayed.
  */
 const SECOND: Micros = 1_000_000;
-export const RETRY_DELAYS: readonly Micros[] = [5, 300, 1_800, 7_200, 18_000, 36_000].map((s) => s * SECOND);
+export const RETRY_DELAYS: readonly Micros[] = [1, 5, 15, 60, 300, 1_800, 7_200, 18_000, 36_000].map((s) => s * SECOND);
+/** A delivery that failed this many attempts in a row is a receiver that is down, not one that errs now and then. */
+export const DOWN_AFTER_ATTEMPTS = 4;
 export const JITTER = 0.2;
 /** Failing this long (from the first failure with no success since) disables the subscription. */
 export const GIVE_UP_AFTER: Micros = 5 * 24 * 3_600 * SECOND;

@@ -124,8 +124,8 @@ describe('webhook isolation', () => {
       const refused = [];
       for (let i = 0; i < REFUSING; i++) refused.push(await subscribe(refusing, 'broker2'));
       const failing = [hung, ...refused];
-      // A first change each fails (the queues open); past the circuit's first retry (5 s) the sweep's probe fails
-      // too, and each is parked.
+      // A first change each fails (the queues open); the sweep's probes fail too (1 s, 5 s, 15 s later), and once a
+      // delivery failed 4 times in a row (its receiver is down) each is parked.
       await writers(1, 0, 'first');
       await until(async () => (await workIndex()).length === failing.length, 'the failing queues open', 60_000);
       await service.setClockOffset(60_000);

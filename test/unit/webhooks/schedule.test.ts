@@ -5,8 +5,8 @@ const S = 1_000_000;
 const NOW = 1_800_000_000 * S;
 
 describe('the webhook retry schedule', () => {
-  it('waits 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h, each ±20 %', () => {
-    const bases = [5, 300, 1800, 7200, 18000, 36000, 36000, 36000].map((s) => s * S);
+  it('waits 1 s, 5 s, 15 s, 1 min (an occasional error costs seconds), then 5 min, 30 min, 2 h, 5 h, then 10 h, each ±20 %', () => {
+    const bases = [1, 5, 15, 60, 300, 1800, 7200, 18000, 36000, 36000, 36000].map((s) => s * S);
     bases.forEach((base, i) => {
       expect(retryDelay(i + 1, 0.5)).toBe(base);
       expect(retryDelay(i + 1, 0)).toBe(base * 0.8);
@@ -39,10 +39,10 @@ describe('the webhook retry schedule', () => {
     });
     expect(verdict({ status: 500, retryAfter: '7' }, 1, undefined, NOW, 0.5)).toEqual({
       state: 'pending',
-      due: NOW + 5 * S,
+      due: NOW + 1 * S,
     });
-    expect(verdict({ status: 302 }, 2, undefined, NOW, 0.5)).toEqual({ state: 'pending', due: NOW + 300 * S });
-    expect(verdict({ error: 'timeout' }, 1, undefined, NOW, 0.5)).toEqual({ state: 'pending', due: NOW + 5 * S });
+    expect(verdict({ status: 302 }, 2, undefined, NOW, 0.5)).toEqual({ state: 'pending', due: NOW + 5 * S });
+    expect(verdict({ error: 'timeout' }, 1, undefined, NOW, 0.5)).toEqual({ state: 'pending', due: NOW + 1 * S });
     expect(verdict({ status: 500 }, 9, NOW - GIVE_UP_AFTER, NOW, 0.5)).toEqual({ state: 'failed', disable: 'failing' });
   });
 
