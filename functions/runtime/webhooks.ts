@@ -421,24 +421,46 @@ async function attempt(
   const at = formatKyiv(now);
   if (subscription?.root.status !== 'active')
     return { delivery: d, attempt: { at, error: 'subscription disabled', ms: 0 }, next: { state: 'failed' } };
-  const timestamp = Math.floor(Date.now() / 1000);
-  const sent = await postWebhook(
-    subscription.root.url,
-    {
-      'webhook-id': d.webhookId,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(liveSecrets(subscription, now), d.webhookId, timestamp, d.body),
-    },
-    d.body,
-    targetPolicy(),
-    Math.min(timeoutMs, config().webhookTimeoutMs),
-  );
+  const post = () => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    return postWebhook(
+      subscription.root.url,
+      {
+        'webhook-id': d.webhookId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(liveSecrets(subscription, now), d.webhookId, timestamp, d.body),
+      },
+      d.body,
+      targetPolicy(),
+      Math.min(timeoutMs, config().webhookTimeoutMs),
+    );
+  };
+  const first = await post();
+  // Waiting is not failing: a receiver that answered an error at once (not 410, not a Retry-After: it said when) is
+  // tried again at once, once; one that did not answer in time is not (it would hold the batch twice as long).
+  const again = quickRetry(first) ? await post() : undefined;
+  const sent = again ?? first;
   const { ms, answer, status, error } = sent;
   const next = verdict(sent, d.attemptCount + 1, subscription.failingSince, now, Math.random());
-  const made = { at, ms, ...(status !== undefined && { status }), ...(error && { error }), ...(answer && { answer }) };
+  const made = {
+    at,
+    ms: again ? first.ms + again.ms : ms,
+    ...(status !== undefined && { status }),
+    ...(error && { error }),
+    ...(answer && { answer }),
+    ...(again && { quickRetryOf: first.status ?? first.error }),
+  };
   if (next.state === 'failed') return { delivery: d, attempt: made, next: { state: 'failed' }, disable: next.disable };
   return { delivery: d, attempt: made, next };
 }
+
+/** Whether an attempt's outcome is worth one more try at once: an error answered quickly, no word on when to return. */
+const quickRetry = (r: { status?: number; retryAfter?: string; error?: string }) =>
+  r.status !== undefined
+    ? (r.status < 200 || r.status >= 300) &&
+      r.status !== 410 &&
+      !((r.status === 429 || r.status === 503) && r.retryAfter)
+    : r.error !== undefined && !/^no answer in|refused|cannot resolve|no address/.test(r.error);
 
 /** Runs `work` on every item, at most `limit` at once. */
 async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

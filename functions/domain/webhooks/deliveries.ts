@@ -10,6 +10,8 @@ export interface Attempt {
   /** The first bytes of the answer (at most 1 KB is read). */
   answer?: string;
   ms: number;
+  /** This attempt was the one more try at once after an error answered quickly: that error's status or text. */
+  quickRetryOf?: number | string;
 }
 
 /** One event sent to one subscription: its message as first signed, its attempts, and when the next one is due. */
