@@ -29,7 +29,8 @@ interface RowProvider {
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** How long a whole run took (the integration projects, then the report), measured, and where. */
-const MEASURED = 'not measured on this machine yet';
+const MEASURED = `10 min 29 s in all, measured on a 2-core machine while another test run shared it (2026-12-07):
+the integration projects (132 test files) 10 min 20 s, then the report 9 s; more on a busier machine`;
 const HELP = `Usage: npm run verify:aws [-- --calls <folder> [--tests <report.json>]]
 Prints, per Lambda, what is proven for AWS before a deploy: every AWS call the integration tests recorded for it,
 allowed or denied by its role in the synthesized templates (a real IAM policy evaluator; each denial with its
