@@ -88,7 +88,7 @@ describe('npm run reset', () => {
 });
 
 describe('--help', () => {
-  it.each(['keys', 'organizations', 'migrate', 'bot', 'room', 'reset', 'webhooks'])(
+  it.each(['keys', 'organizations', 'migrate', 'bot', 'room', 'reset', 'webhooks', 'smoke'])(
     'npm run %s -- --help says what it does and its usage, exit 0',
     async (name) => {
       const r = await cli(`bin/${name}.ts`, ['--help']);

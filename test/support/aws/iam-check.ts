@@ -31,6 +31,8 @@ export interface FunctionReport {
   verdicts: CallVerdict[];
   /** Grants of its role that no recorded call of any function with that role used. */
   unused: Grant[];
+  /** Every action its role grants (a pattern as the statement writes it). */
+  actions: string[];
 }
 
 interface Statement {
@@ -183,7 +185,7 @@ export class IamModel {
                 if (r.matches) used.add(`${role.arn} ${key} ${a.action} ${r.resource}`);
         }
       }
-      reports.push({ caller, fn: `${fn.stack}/${fn.id}`, role: role.arn, verdicts, unused: [] });
+      reports.push({ caller, fn: `${fn.stack}/${fn.id}`, role: role.arn, verdicts, unused: [], actions: [] });
     }
     // The functions no recorded call reached hold grants too: listed with none of theirs used.
     const reached = new Set(reports.map((r) => r.fn));
@@ -198,10 +200,12 @@ export class IamModel {
             role: role.arn,
             verdicts: [],
             unused: [],
+            actions: [],
           });
       }
     for (const report of reports) {
       const role = this.roles.get(report.role)!;
+      report.actions = [...new Set(this.grants(role).map((g) => g.action))];
       report.unused = this.grants(role)
         .filter((g) => !used.has(`${role.arn} ${g.key} ${g.action} ${g.resource}`))
         .map(({ key: _, ...grant }) => grant);
