@@ -10,6 +10,7 @@ import {
   closeQueue,
   type Delivery,
   dueQueues,
+  holdQueue,
   openQueue,
   openQueues,
   type Outcome,
@@ -278,6 +279,11 @@ async function drain(queue: Queue, subscription: SubscriptionRecord | undefined)
   const timeout = config().webhookTimeoutMs;
   if (!(await claimQueue(queue, now + (DRAIN_BUDGET_MS + timeout) * 1000 + LEASE_MARGIN))) return 0;
   const active = subscription?.root.status === 'active';
+  // Disabled by its owner (no reason of ours): what waits is kept for when it is enabled again (store: holdQueue).
+  if (subscription && !active && subscription.root.disabledReason === undefined) {
+    await holdQueue(id);
+    return 0;
+  }
   if (!active && queue.logCursor !== undefined) await setQueueLog(id, {}); // what it owed goes with it
   const { page, hold, idle } = await waitingNow(queue, active ? subscription : undefined);
   if (hold) {

@@ -352,6 +352,40 @@ export async function rescheduleQueue(subscriptionId: string, due: Micros): Prom
     .catch(ignoreLost);
 }
 
+/** A disabled subscription's queue leaves the sweep's index, its deliveries kept (pending, unsent) as they are. */
+export async function holdQueue(subscriptionId: string): Promise<void> {
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: queueKey(subscriptionId),
+        UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    )
+    .catch(ignoreLost);
+}
+
+/** An enabled subscription's held queue (if it has one) is due at once again: the sweep sends what waited, in order. */
+export async function resumeQueue(subscriptionId: string): Promise<void> {
+  const now = requestNow();
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: queueKey(subscriptionId),
+        UpdateExpression: 'SET GSI2PK = :work, GSI2SK = :sk, due = :due',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: {
+          ':work': keys.work(WEBHOOKS_BOT),
+          ':sk': `${sortableUtc(now)}#${subscriptionId}`,
+          ':due': now,
+        },
+      }),
+    )
+    .catch(ignoreLost);
+}
+
 /**
  * A sweep takes the queue up: its due time moves to `until` if it is still the one read, so a second sweep under way
  * at once (scheduled runs may overlap in AWS) neither finds it due nor takes it: one sender per queue. False when

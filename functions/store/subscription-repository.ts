@@ -10,7 +10,7 @@ import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
 import { batchGet } from './batch-items.ts';
-import { type Queue, queueItemKey, queueOf, rescheduleQueue } from './deliveries.ts';
+import { holdQueue, type Queue, queueItemKey, queueOf, resumeQueue } from './deliveries.ts';
 import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
@@ -136,8 +136,11 @@ export const subscriptionRepository: SubscriptionStore = {
         }),
       );
       await activeChanged();
-      // Disabled: what waits in its queue is failed by the sweep's next run, not at the circuit's next try.
-      if (current.root.status === 'active' && next.root.status !== 'active') await rescheduleQueue(id, 0);
+      // Disabled by its owner (maintenance): what waits in its queue stays there, unsent and pending, off the sweep's
+      // index; enabled again, it is sent at once, in order, before anything newer. Nothing made before the disable is
+      // lost (what is made while it is disabled is not sent: the change feed has it).
+      if (current.root.status === 'active' && next.root.status !== 'active') await holdQueue(id);
+      if (current.root.status !== 'active' && next.root.status === 'active') await resumeQueue(id);
       return next;
     }),
 

@@ -9,7 +9,7 @@ import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/au
 import { client } from '../../support/http.ts';
 import { createLot, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { type Received, type Reply, startReceiver, verifies } from '../../support/webhooks.ts';
+import { arrivalOrder, type Received, type Reply, startReceiver, verifies } from '../../support/webhooks.ts';
 
 // A receiver that hangs is given up on after 1 s here (15 s in the service).
 process.env.AGORA_WEBHOOK_TIMEOUT_MS = '1000';
@@ -235,6 +235,36 @@ describe('webhook deliveries', () => {
       await changeLots(1);
       await stream.drained();
       expect(sent()).toBe(6);
+    } finally {
+      await at(0);
+      await receiver.close();
+    }
+  });
+
+  it('keeps what waits when its owner disables it, and sends it all, in order, once enabled again', async () => {
+    let failing = true;
+    const receiver = await startReceiver(() => ({ status: failing ? 500 : 204 }));
+    try {
+      const sub = await subscribe(receiver.url);
+      const changes = await changeLots(3);
+      await firstAttempts(sub, 1);
+      await until(async () => (await deliveries(sub)).length >= changes.length, `${changes.length} deliveries`);
+      await stream.drained();
+      // Disabled for maintenance while its events wait: the sweep, however late, neither sends nor fails them.
+      const disabled = await api.patch(`${BASE}/${sub.id}`, { status: 'disabled' }, { token: sub.token });
+      expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
+      const sent = receiver.received.length;
+      for (const minutes of [1, 10, 60]) await at(minutes * MINUTE);
+      expect(receiver.received.length).toBe(sent);
+      expect((await deliveries(sub)).every((d) => d.state === 'pending')).toBe(true);
+      // Enabled again, its receiver back: everything made before the disable goes out at once, in order.
+      failing = false;
+      expect((await api.patch(`${BASE}/${sub.id}`, { status: 'active' }, { token: sub.token })).status).toBe(200);
+      await at(61 * MINUTE);
+      expect((await deliveries(sub)).map((d) => d.state)).toEqual(changes.map(() => 'delivered'));
+      const accepted = receiver.received.slice(sent).map(changeOf);
+      expect(accepted.sort()).toEqual([...changes].sort());
+      for (const [, seqs] of arrivalOrder(receiver.received)) expect(seqs).toEqual([1, 2]);
     } finally {
       await at(0);
       await receiver.close();
