@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { changeOfRoot, type JournalChange } from '#domain/journal/journal.ts';
+import { changeOfRoot, type JournalChange, newsAfterMarks, objectKey } from '#domain/journal/journal.ts';
 import { log } from '#runtime/observability.ts';
 import { acceptChanges } from '#runtime/webhooks.ts';
 import { countRequests } from '#store/client.ts';
-import { appendTogether } from '#store/journal.ts';
+import { appendTogether, journalPort } from '#store/journal.ts';
 
 /**
  * The journal's writer and the webhooks' first attempts: the changes of the table's stream, as the pipe (DynamoDB
@@ -48,11 +48,20 @@ export async function handler(
   // wrote of their deliveries is looked up, not sent a second time.
   const handedBefore = event.Records.some((r) => Number(r.attributes?.ApproximateReceiveCount ?? 1) > 1);
   const { result, requests } = await countRequests(async () => {
-    const appended = await appendTogether(handed);
+    // The changes that are surely news (each object's, from right after its mark) go out at once, beside the append:
+    // webhooks never wait for the journal's commit (its appends are serialized per lane). An object with a gap (a
+    // change read from its log first), or the journal had never seen, waits for the append, to keep its order.
+    const objects = [...new Map(handed.map((c) => [objectKey(c), { kind: c.kind, id: c.id }])).values()];
+    const early = handedBefore ? [] : newsAfterMarks(handed, (await journalPort.read(objects, [])).marks);
+    const [appended, sentEarly] = await Promise.all([appendTogether(handed), acceptChanges(early)]);
+    const sentNow = new Set(early.map(objectKey));
     // The history of an object the journal had never seen was sent when it happened (before the journal): not news.
-    const news = appended.fresh.filter((c) => !appended.takenOver.includes(c));
-    const changes = handedBefore ? [...appended.seen, ...news] : news;
-    return { journaled: appended.fresh.length, deliveries: await acceptChanges(changes, handedBefore) };
+    const late = appended.fresh.filter((c) => !sentNow.has(objectKey(c)) && !appended.takenOver.includes(c));
+    const changes = handedBefore ? [...appended.seen, ...late] : late;
+    // A change read from the log may have been sent by a batch that failed after its send: looked up, not sent twice.
+    const fromLog = late.some((c) => !handed.includes(c));
+    const sentLate = await acceptChanges(changes, handedBefore || fromLog);
+    return { journaled: appended.fresh.length, deliveries: sentEarly + sentLate };
   });
   return { changes: result.journaled, deliveries: result.deliveries, requests };
 }

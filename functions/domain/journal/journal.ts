@@ -289,6 +289,26 @@ export function consecutiveDown<E extends { pos: number }>(entries: readonly E[]
   return out;
 }
 
+/**
+ * Of a batch, the changes that are surely news as the marks read before its append say: each object's changes from
+ * right after its mark on (seq 1 for an object with none), in seq order. An object whose first change is further on
+ * (a change lost before it: the append reads it from the log) or at or below its mark gives none here.
+ */
+export function newsAfterMarks(handed: readonly JournalChange[], marks: ReadonlyMap<string, Mark>): JournalChange[] {
+  const byObject = new Map<string, JournalChange[]>();
+  for (const c of handed) {
+    const list = byObject.get(objectKey(c)) ?? [];
+    if (!list.some((o) => o.seq === c.seq)) list.push(c);
+    byObject.set(objectKey(c), list);
+  }
+  return [...byObject].flatMap(([key, list]) => {
+    const after = marks.get(key)?.seq ?? 0;
+    const above = list.filter((c) => c.seq > after).sort((a, b) => a.seq - b.seq);
+    const consecutiveRun = above.every((c, i) => c.seq === after + 1 + i);
+    return above.length && consecutiveRun ? above : [];
+  });
+}
+
 /** The object kinds whose roots the journal takes, by their partition's prefix. */
 const KIND_OF_PARTITION: Record<string, ObjectChange['kind']> = { LOT: 'lot', ASSET: 'asset', AUCTION: 'auction' };
 
