@@ -26,7 +26,8 @@ const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** Whether a Lambda writes (its budget is a write's) or only reads. */
 export function bundleKind(bundle: string): 'read' | 'write' {
   const { handler } = bundleParts(bundle);
-  if (bots.some((b) => b.handler === handler)) return 'write';
+  // The bots and the migrations Lambda (functions/ops: it rewrites items and appends to the journal) write.
+  if (bots.some((b) => b.handler === handler) || handler.startsWith('ops/')) return 'write';
   const room = roomLambdas.find((l) => l.handler === handler);
   if (room) return room.table === 'rw' ? 'write' : 'read';
   return routes.some((r) => r.handler === handler && WRITE_METHODS.has(r.method)) ? 'write' : 'read';

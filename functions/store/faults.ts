@@ -60,8 +60,8 @@ interface State {
   stats: FaultStats;
 }
 
-/** mulberry32: a small seeded generator, so a run is repeatable from its seed. */
-function seeded(seed: number): () => number {
+/** mulberry32: a small seeded generator, so a run is repeatable from its seed (the journal's simulation uses it too). */
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -94,6 +94,27 @@ export function useChangeStream(options: { log?: (line: string) => void } = {}):
   };
 }
 
+/**
+ * The retry sweep every second from before a file's tests until after them, as `npm start` runs it: a first attempt
+ * that failed (or a slow answer on a loaded machine) is retried from its subscription's queue meanwhile.
+ */
+export function useRetrySweep(service: { bot(name: string): Promise<unknown> }): void {
+  let sweeping = true;
+  let sweeps: Promise<void>;
+  beforeAll(() => {
+    sweeps = (async () => {
+      while (sweeping) {
+        await service.bot('webhooks');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+  });
+  afterAll(async () => {
+    sweeping = false;
+    await sweeps;
+  });
+}
+
 /** Each object's seqs in the order they arrived at one receiver, first arrival of each webhook only. */
 export function arrivalOrder(received: readonly Received[]): Map<string, number[]> {
   const seen = new Set<string>();

@@ -4,7 +4,7 @@ import { type ChangeStream, startChangeStream } from '../../../lib/local/change-
 import { client } from '../../support/http.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { type Received, startReceiver } from '../../support/webhooks.ts';
+import { type Received, startReceiver, useRetrySweep } from '../../support/webhooks.ts';
 
 /**
  * Waiting is not failing (issue 52): receivers that err now and then, beside 16 writers, get every change exactly
@@ -18,22 +18,11 @@ const WRITERS = 16;
 const PATCHES = 3;
 
 let stream: ChangeStream;
-let sweeping = true;
-let sweeps: Promise<void>;
 beforeAll(async () => {
   stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.TABLE_NAME! });
-  sweeps = (async () => {
-    while (sweeping) {
-      await service.bot('webhooks');
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
 });
-afterAll(async () => {
-  sweeping = false;
-  await sweeps;
-  await stream?.stop();
-});
+afterAll(() => stream?.stop());
+useRetrySweep(service);
 
 async function until(done: () => boolean, what: string, ms = 180_000) {
   const end = Date.now() + ms;

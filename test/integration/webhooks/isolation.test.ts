@@ -10,7 +10,7 @@ import { keys } from '../../../functions/store/table-design.ts';
 import { client } from '../../support/http.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { arrivalOrder, startReceiver } from '../../support/webhooks.ts';
+import { arrivalOrder, startReceiver, useRetrySweep } from '../../support/webhooks.ts';
 import { partition } from '../reliability/fuzz-support.ts';
 
 // The retry sweep's probe of the hanging receiver gives up after 3 s here (15 s in the service); first attempts: 2 s.
@@ -24,26 +24,15 @@ const PATCHES = 3;
 const REFUSING = 100; // one key's cap
 
 let stream: ChangeStream;
-let sweeping = true;
-let sweeps: Promise<void>;
 beforeAll(async () => {
   stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.TABLE_NAME! });
-  // The retry sweep every second, as under `npm start` (on a loaded machine even a healthy receiver's first attempt
-  // may take more than its 2 s: then its queue sends it).
-  sweeps = (async () => {
-    while (sweeping) {
-      if (sweepsOn) await service.bot('webhooks');
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
 });
-let sweepsOn = true;
 afterAll(async () => {
-  sweeping = false;
-  await sweeps;
   await stream?.stop();
   delete process.env.AGORA_WEBHOOK_TIMEOUT_MS;
 });
+// On a loaded machine even a healthy receiver's first attempt may take more than its 2 s: then its queue sends it.
+useRetrySweep(service);
 
 async function until(done: () => boolean | Promise<boolean>, what: string, ms = 120_000) {
   const end = Date.now() + ms;
@@ -163,7 +152,6 @@ describe('webhook isolation', () => {
       // owes from the log and takes it back, while writers go on: every change once, in order per object.
       hangs = false;
       await service.setClockOffset(3 * 3_600_000);
-      sweepsOn = true;
       const more = await writers(5, PATCHES, 'back');
       const all = 1 + OBJECTS + 5;
       const owed = 2 + expected + 5 * (2 + PATCHES); // its first lot's create (a draft: its owner's) and pending too

@@ -6,7 +6,7 @@ import { client } from '../../support/http.ts';
 import { partition } from '../reliability/fuzz-support.ts';
 import { lotIn, patchAs } from '../../support/lots.ts';
 import { useService } from '../../support/service.ts';
-import { arrivalOrder, startReceiver } from '../../support/webhooks.ts';
+import { arrivalOrder, startReceiver, useRetrySweep } from '../../support/webhooks.ts';
 
 const service = useService({ changeStream: true });
 const api = client(() => service.url);
@@ -16,24 +16,12 @@ const PATCHES = 4;
 const SUBSCRIPTIONS = 8;
 
 let stream: ChangeStream;
-let sweeping = true;
-let sweeps: Promise<void>;
 beforeAll(async () => {
   stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.TABLE_NAME! });
-  // The retry sweep every second, as under `npm start`: a first attempt that failed (a slow answer on a loaded
-  // machine) is retried from its subscription's queue, and the order must hold then too.
-  sweeps = (async () => {
-    while (sweeping) {
-      await service.bot('webhooks');
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
 });
-afterAll(async () => {
-  sweeping = false;
-  await sweeps;
-  await stream?.stop();
-});
+afterAll(() => stream?.stop());
+// A first attempt that failed (a slow answer on a loaded machine) is retried from its queue: the order must hold then too.
+useRetrySweep(service);
 
 async function until(done: () => boolean, what: string, ms = 120_000) {
   const end = Date.now() + ms;

@@ -9,6 +9,7 @@ import {
   type Mark,
   objectKey,
 } from '../../../functions/domain/journal/journal.ts';
+import { seeded } from '../../../functions/store/faults.ts';
 
 /**
  * A deterministic simulation of the journal (the way FoundationDB and TigerBeetle test theirs): the writer's real code
@@ -26,18 +27,6 @@ import {
  * in seq order, each mark at its object's last change, and a reader that followed the lane while it was written read
  * exactly the lane. Each planted bug below must make it fail, with the seed that shows it.
  */
-
-/** mulberry32: a small seeded PRNG (the schedule is the seed's and nothing else's). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Planted bugs: each one a way the store or a reader could be wrong. */
 interface Bugs {
@@ -178,7 +167,7 @@ function workload(random: () => number) {
 
 /** One schedule: the writers, the stream's batches (duplicated, crashed, lost), a reader per lane; then the checks. */
 async function simulate(seed: number, bugs: Bugs = {}): Promise<string | undefined> {
-  const random = prng(seed);
+  const random = seeded(seed);
   const sim = new Scheduler(random);
   const table = new Table(sim, bugs);
   const changes = workload(random);
