@@ -109,7 +109,9 @@ class Table {
         const headsHold = append.heads.every(
           (h) => bugs.unconditionedHead || this.heads.get(h.lane)?.next === h.read?.next,
         );
-        const marksHold = append.marks.every((m) => bugs.unconditionedMark || this.marks.get(objectKey(m)) === m.read);
+        const marksHold = append.marks.every(
+          (m) => bugs.unconditionedMark || this.marks.get(objectKey(m))?.seq === m.read,
+        );
         if (!headsHold || !marksHold) return 'moved';
         for (const h of append.heads) this.heads.set(h.lane, { ...h.next });
         for (const e of append.entries) {
