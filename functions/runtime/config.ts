@@ -70,8 +70,8 @@ export interface Config {
   /** Fault injection (JSON) of the store client, outside Lambda only. */
   faults: string;
   /**
-   * The feed's settle window (AGORA_FEED_SETTLE_MS, milliseconds): no feed page shows a row stamped later than
-   * now − this, so a change committed late is never behind a crawler (store/feeds.ts says why 3000, the default).
+   * The webhook log's settle window (AGORA_FEED_SETTLE_MS, milliseconds): a parked subscription's sweep reads no log
+   * entry stamped later than now − this (store/webhook-log.ts says why 3000, the default). The feeds read the journal.
    */
   feedSettleMs: number;
   secretsExtensionPort: string;
@@ -121,7 +121,7 @@ export function roomSocket(setting: string | undefined): string | undefined {
   return url.href;
 }
 
-/** The deployed settle window of the feeds: the write budget plus DynamoDB's allowance (store/feeds.ts). */
+/** The deployed settle window of the webhook log: its write budget plus DynamoDB's allowance (store/webhook-log.ts). */
 export const FEED_SETTLE_MS = 3000;
 
 /** Reads `AGORA_FEED_SETTLE_MS`: whole milliseconds, 0 or more; unset means the deployed window, 3000. */
@@ -220,7 +220,7 @@ export interface LocalSettings {
   auctionSite?: string;
   /** Fault injection config (JSON), '' for none. */
   faults?: string;
-  /** The feed's settle window, in place of AGORA_FEED_SETTLE_MS (tests of the feed's guarantee set it). */
+  /** The webhook log's settle window, in place of AGORA_FEED_SETTLE_MS. */
   feedSettleMs?: number;
   /** false: changes write no revision (the bench's cost of a change without its log); never off outside it. */
   changeLog?: boolean;

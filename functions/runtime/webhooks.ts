@@ -45,9 +45,9 @@ import { log } from './observability.ts';
 import { postWebhook } from './webhook-sender.ts';
 
 /**
- * The delivery of webhooks, the same in AWS and locally. `acceptChanges` takes one batch of changes (an SQS batch in
- * AWS, one of the local pipe's), puts each object's in `seq` order by its mark (store/fan-out-marks.ts: a change
- * handed before an earlier one brings that one from the change log), and sends each subscription's at once, all
+ * The delivery of webhooks, the same in AWS and locally. `acceptChanges` takes one batch of journaled changes (an SQS
+ * batch in AWS, one of the local pipe's; each object's in `seq` order, each once: domain/journal), and sends each
+ * subscription's at once, all
  * subscriptions in parallel and one object's changes to one subscription one after the other; the deliveries are
  * written with their attempts, 25 to a request. A subscription whose receiver failed has its own queue
  * (store/deliveries.ts): its later deliveries wait there, in order, without an attempt, and `sendDue` (the retry

@@ -15,14 +15,7 @@ function positionIn(lane: string, cursor: string): number | null {
   return cursor.slice(0, at) === lane ? Number(cursor.slice(at + 1)) : null;
 }
 
-/**
- * One Query on the listing index per page, whatever the table size. The next page starts strictly after the
- * offset's instant, so a page never ends inside a tie (items written at the same instant, e.g. a lot's assets
- * settled in one transaction): it reads one row more than asked and, only when that row ties with the last one,
- * a second Query completes the tie. No page reads past the settle horizon.
- *
- * The change feed needs no tie rule: its keys (`<date>#<id>#<seq>`) are unique, so its cursor is the last key.
- */
+/** A page: the lane's head, then its listing rows (two requests; stamps are unique in a lane: no tie rule), or its entries. */
 export const feedReader: FeedReader = {
   async page({ feed, test, after, descending, limit }) {
     const rows = await listingPage(keys.feed(feed, test), { after, descending, limit });
