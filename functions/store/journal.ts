@@ -127,6 +127,10 @@ export const journalPort: JournalPort = {
             ':from': revisionSortKey(after + 1),
             ':to': revisionSortKey(before - 1),
           },
+          // What a change needs, never the revision's `changes` (up to 300 KB each): an old object's whole log reads small.
+          ProjectionExpression:
+            'PK, entity, objectKind, objectId, seq, dateModified, #status, draftOf, lane, GSI1PK, #feed, revision.#date, revision.#hash',
+          ExpressionAttributeNames: { '#status': 'status', '#feed': FEED_VIEW, '#date': 'date', '#hash': 'hash' },
           ConsistentRead: true,
           ExclusiveStartKey,
         }),
