@@ -32,8 +32,6 @@ export async function measureCosts(): Promise<CostRow[]> {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AGORA_FILES_DIR: files,
-    // No settle window, so no 1 s write budget either: a slow machine answers 503 to none of the walk's writes.
-    AGORA_FEED_SETTLE_MS: '0',
   });
   const { startDynamoDbLocal } = await import('../lib/local/dynamodb-local.ts');
   const { createTable } = await import('../lib/local/table.ts');

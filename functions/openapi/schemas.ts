@@ -82,19 +82,21 @@ export const namedSchemas: Readonly<Record<string, object>> = {
   },
   'subscription.replayed': {
     type: 'object',
-    description: 'How many deliveries are due again; `next`: the cursor to replay the rest from, when there is more.',
-    properties: { replayed: { type: 'integer' }, next: { type: 'string' } },
+    description:
+      "Where the subscription's cursor in that lane now stands (`after`), and how many journal positions it went back (`rewound`): everything it hears after `after` is sent again, in order.",
+    properties: { after: { type: 'string' }, rewound: { type: 'integer' } },
   },
   delivery: {
     type: 'object',
     description:
-      'One event sent to a subscription: its message (as signed), state, attempts (newest 20) and next retry.',
+      "One event of a subscription's: its message (as signed), where it stands against the subscription's cursor, the attempts kept (all of the one the cursor waits on, newest 20; the last of those sent lately) and the next retry.",
     properties: {
       id: { type: 'string', description: 'The `webhook-id` header: the same on every retry and replay.' },
       type: { type: 'string' },
-      cursor: { type: 'string' },
-      state: { enum: ['pending', 'delivered', 'failed'] },
+      cursor: { type: 'string', description: 'Its place in the journal (`<lane>:<position>`, as `feed=changes`).' },
+      state: { enum: ['pending', 'delivered'] },
       nextAttempt: { type: 'string' },
+      attemptCount: { type: 'integer' },
       attempts: { type: 'array', items: { type: 'object' } },
       body: { type: 'object' },
     },

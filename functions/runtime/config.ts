@@ -69,11 +69,6 @@ export interface Config {
   filesDir: string;
   /** Fault injection (JSON) of the store client, outside Lambda only. */
   faults: string;
-  /**
-   * The webhook log's settle window (AGORA_FEED_SETTLE_MS, milliseconds): a parked subscription's sweep reads no log
-   * entry stamped later than now − this (store/webhook-log.ts says why 3000, the default). The feeds read the journal.
-   */
-  feedSettleMs: number;
   secretsExtensionPort: string;
   awsSessionToken: string;
   xrayDaemonAddress?: string;
@@ -121,18 +116,6 @@ export function roomSocket(setting: string | undefined): string | undefined {
   return url.href;
 }
 
-/** The deployed settle window of the webhook log: its write budget plus DynamoDB's allowance (store/webhook-log.ts). */
-export const FEED_SETTLE_MS = 3000;
-
-/** Reads `AGORA_FEED_SETTLE_MS`: whole milliseconds, 0 or more; unset means the deployed window, 3000. */
-export function feedSettleMs(setting: string | undefined): number {
-  if (setting === undefined || setting === '') return FEED_SETTLE_MS;
-  const ms = Number(setting);
-  if (!Number.isInteger(ms) || ms < 0)
-    throw new Error(`AGORA_FEED_SETTLE_MS must be a whole number of milliseconds, got ${JSON.stringify(setting)}`);
-  return ms;
-}
-
 /** Builds and checks a configuration from an environment (pure: the tests build their own). */
 export function readConfig(env: Env): Config {
   const inLambda = !!env.AWS_LAMBDA_FUNCTION_NAME;
@@ -170,7 +153,6 @@ export function readConfig(env: Env): Config {
     filesBucket: nonEmpty(env.FILES_BUCKET),
     filesDir: env.AGORA_FILES_DIR ?? '.agora/files',
     faults: env.AGORA_FAULTS ?? '',
-    feedSettleMs: feedSettleMs(env.AGORA_FEED_SETTLE_MS),
     secretsExtensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
     awsSessionToken: env.AWS_SESSION_TOKEN ?? '',
     xrayDaemonAddress: nonEmpty(env.AWS_XRAY_DAEMON_ADDRESS),
@@ -198,7 +180,6 @@ export function config(): Config {
     docserviceUrl: local.docserviceUrl ?? base.docserviceUrl,
     auctionSite: local.auctionSite ?? base.auctionSite,
     faults: local.faults ?? base.faults,
-    feedSettleMs: local.feedSettleMs ?? base.feedSettleMs,
   };
 }
 
@@ -220,8 +201,6 @@ export interface LocalSettings {
   auctionSite?: string;
   /** Fault injection config (JSON), '' for none. */
   faults?: string;
-  /** The webhook log's settle window, in place of AGORA_FEED_SETTLE_MS. */
-  feedSettleMs?: number;
   /** false: changes write no revision (the bench's cost of a change without its log); never off outside it. */
   changeLog?: boolean;
   /**

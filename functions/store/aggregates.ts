@@ -102,11 +102,14 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     ...(a.closed && { closed: true }),
     ...(a.history && { history: a.history }),
     data: a.root,
-    ...(ix.feed && {
-      GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
-      GSI1SK: `${modified}#${id}`,
-      [FEED_VIEW]: listingView(a.root as JsonObject),
-    }),
+    // Its lane: the journal takes a draft's changes too (its owner's webhooks), and lists none of them.
+    ...(ix.feed && { lane: keys.feed(ix.feed.name, ix.feed.test) }),
+    ...(ix.feed &&
+      !ix.draft && {
+        GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
+        GSI1SK: `${modified}#${id}`,
+        [FEED_VIEW]: listingView(a.root as JsonObject),
+      }),
     ...(ix.work && { GSI2PK: keys.work(ix.work.bot), GSI2SK: `${sortableUtc(ix.work.due)}#${id}` }),
   };
 }
@@ -214,7 +217,8 @@ export function revisionItem<T>(
     ...(status === 'draft' && { draftOf: String((a.root as { owner?: unknown }).owner) }),
     revision,
     // The feed it was listed in and its view there: what the journal takes when it reads this revision from the log.
-    ...(ix.feed && { lane: keys.feed(ix.feed.name, ix.feed.test), [FEED_VIEW]: listingView(a.root as JsonObject) }),
+    ...(ix.feed && { lane: keys.feed(ix.feed.name, ix.feed.test) }),
+    ...(ix.feed && !ix.draft && { [FEED_VIEW]: listingView(a.root as JsonObject) }),
   };
 }
 

@@ -35,15 +35,22 @@ export const feedReader: FeedReader = {
     const at = after === undefined ? undefined : positionIn(lane, after);
     if (at === null) return { items: [], unknownCursor: true };
     const page = await lanePage(lane, { after: at, descending, limit });
+    const cursorAt = (e: { pos: number } | undefined) => (e ? `${lane}:${e.pos}` : undefined);
+    const [first, last] = [cursorAt(page.entries[0]), cursorAt(page.entries.at(-1))];
     return {
       ...(page.unknownCursor && { unknownCursor: true }),
-      items: page.entries.map((e) => ({
-        cursor: `${lane}:${e.pos}`,
-        id: e.change.id,
-        seq: e.change.seq,
-        ...(e.change.hash !== undefined && { hash: e.change.hash }),
-        view: e.change.view ?? { id: e.change.id, dateModified: e.change.dateModified },
-      })),
+      ...(first && { first }),
+      ...(last && { last }),
+      // A draft's entry is its owner's webhooks' alone: skipped, but the page's cursors pass it.
+      items: page.entries
+        .filter((e) => e.change.draftOf === undefined)
+        .map((e) => ({
+          cursor: `${lane}:${e.pos}`,
+          id: e.change.id,
+          seq: e.change.seq,
+          ...(e.change.hash !== undefined && { hash: e.change.hash }),
+          view: e.change.view ?? { id: e.change.id, dateModified: e.change.dateModified },
+        })),
     };
   },
 };

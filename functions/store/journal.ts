@@ -61,6 +61,8 @@ const entryItem = (e: JournalEntry) => ({
   dateModified: e.change.dateModified,
   ...(e.change.status !== undefined && { status: e.change.status }),
   ...(e.change.hash !== undefined && { hash: e.change.hash }),
+  ...(e.change.draftOf !== undefined && { draftOf: e.change.draftOf }),
+  ...(e.takenOver && { takenOver: true }),
   ...(e.change.view && { [FEED_VIEW]: e.change.view }),
 });
 
@@ -82,6 +84,7 @@ function entryOf(lane: string, i: Record<string, any>): JournalEntry {
     lane,
     pos: Number(i.pos),
     stamp: Number(i.stamp),
+    ...(i.takenOver === true && { takenOver: true }),
     change: {
       kind: i.objectKind as ObjectKind,
       id: String(i.objectId),
@@ -89,6 +92,7 @@ function entryOf(lane: string, i: Record<string, any>): JournalEntry {
       dateModified: String(i.dateModified),
       ...(typeof i.status === 'string' && { status: i.status }),
       ...(typeof i.hash === 'string' && { hash: i.hash }),
+      ...(typeof i.draftOf === 'string' && { draftOf: i.draftOf }),
       lane,
       ...(i[FEED_VIEW] && { view: i[FEED_VIEW] as JsonRecord }),
     },
@@ -271,6 +275,33 @@ export async function lanePage(
   const entries = (read.Items ?? []).map((i) => entryOf(lane, i));
   if (entries[0]?.pos !== after) return { entries: [], unknownCursor: true };
   return { entries: descending ? consecutiveDown(entries).slice(1) : consecutive(after, entries.slice(1)) };
+}
+
+/**
+ * Consecutive entries of a lane after a position (none: from its first), or, `descending`, up to one (its own
+ * included), strongly consistent; unlike `lanePage`, the position need not hold an entry (a subscription's cursor at a
+ * lane's start, or at its head).
+ */
+export async function laneEntries(
+  lane: string,
+  { from, descending, limit }: { from: number; descending: boolean; limit: number },
+): Promise<JournalEntry[]> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: descending ? 'PK = :pk AND SK BETWEEN :first AND :at' : 'PK = :pk AND SK > :at',
+      ExpressionAttributeValues: {
+        ':pk': keys.journal(lane),
+        ':at': journalPosition(from),
+        ...(descending && { ':first': journalPosition(1) }),
+      },
+      ScanIndexForward: !descending,
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  const entries = Items.map((i) => entryOf(lane, i));
+  return descending ? consecutiveDown(entries) : consecutive(from, entries);
 }
 
 /**

@@ -121,12 +121,27 @@ const journaled: MigrationStep = {
   upgrade: () => undefined,
 };
 
+/**
+ * Webhook subscriptions made before their cursors (issue 52: a subscription is a cursor over each lane of the
+ * journal) get them, at the lanes' heads: what is journaled after is sent to them. What an earlier release had queued
+ * for them and not sent is not carried over (its deliveries' items are left as they were; the change feed has it).
+ * Not a pure step: migrations.ts writes the cursors.
+ */
+export const WEBHOOK_CURSORS = 'webhook-cursors';
+const webhookCursors: MigrationStep = {
+  version: 7,
+  name: WEBHOOK_CURSORS,
+  description: "webhook subscriptions made before their cursors get them, at the journal lanes' heads",
+  upgrade: () => undefined,
+};
+
 export const MIGRATION_STEPS: readonly MigrationStep[] = [
   transferTokens,
   documentLinks,
   bidLinks,
   firstRevisions,
   journaled,
+  webhookCursors,
 ];
 
 /** The model version this release writes (`schemaVersion` of every new item): the last step's. */

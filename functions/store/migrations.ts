@@ -1,5 +1,6 @@
 import { appendChanges, changeOfRoot, objectKey } from '#domain/journal/journal.ts';
 import { journalPort } from './journal.ts';
+import { LANES, laneHeads, newCursors, subscriptionCursors } from './cursors.ts';
 import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { documentClient, tableName } from './client.ts';
@@ -21,6 +22,7 @@ import {
   FIRST_REVISIONS,
   isModelItem,
   JOURNALED,
+  WEBHOOK_CURSORS,
   MIGRATION_STEPS,
   upgradeItem,
 } from './migration-steps.ts';
@@ -204,6 +206,32 @@ async function lacksJournal(item: JsonRecord): Promise<boolean> {
   return (marks.get(objectKey(change))?.seq ?? 0) < change.seq;
 }
 
+const subscriptionIdOf = (item: JsonRecord) => String(item.PK).slice('SUBSCRIPTION#'.length);
+
+/** Whether a subscription lacks some of its cursors (made by a release before them). */
+async function lacksCursors(item: JsonRecord): Promise<boolean> {
+  return (await subscriptionCursors(subscriptionIdOf(item))).length < LANES.length;
+}
+
+/**
+ * A subscription's missing cursors, at the lanes' heads as read now; each put only where none is (a run again, or a
+ * second segment, adds nothing).
+ */
+async function giveCursors(item: JsonRecord): Promise<void> {
+  const id = subscriptionIdOf(item);
+  const have = new Set((await subscriptionCursors(id)).map((c) => c.lane));
+  const missing = newCursors(id, await laneHeads()).filter((c) => !have.has(String(c.SK).slice('CURSOR#'.length)));
+  await Promise.all(
+    missing.map((Item) =>
+      documentClient()
+        .send(new PutCommand({ TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' }))
+        .catch((error) => {
+          if (!isConditionFailure(error)) throw error;
+        }),
+    ),
+  );
+}
+
 /** The segments of one run: when one fails, the others stop at their next item, and the run ends with the failure. */
 interface Run {
   state: State;
@@ -232,6 +260,10 @@ async function runSegment(segment: number, run: Run) {
     );
     for (const item of page.Items ?? []) {
       if (run.failed) return;
+      if (String(item.PK).startsWith('SUBSCRIPTION#') && item.SK === ROOT_SK) {
+        if (await lacksCursors(item)) report.steps[WEBHOOK_CURSORS]++;
+        if (!options.dryRun) await giveCursors(item);
+      }
       if (!isModelItem(item)) continue;
       report.scanned++;
       if (options.dryRun) {

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#domain/kernel/errors.ts';
-import type { Micros } from '#domain/kernel/time.ts';
+import { requestNow } from '#runtime/clock.ts';
 import {
   SUBSCRIPTIONS_PER_KEY,
   type StoredSubscription,
@@ -10,22 +10,18 @@ import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
 import { batchGet } from './batch-items.ts';
-import { holdQueue, type Queue, queueItemKey, queueOf, resumeQueue } from './deliveries.ts';
+import { cursorKeys, laneHeads, newCursors, wakeCursors } from './cursors.ts';
 import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
 export const ACTIVE_SUBSCRIPTIONS = 'SUBSCRIPTIONS';
 
-/** A subscription as the fan-out and the deliveries read it: the stored one, its revision, how long it has failed. */
+/** A subscription as the fan-out and the senders read it: the stored one and its revision. */
 export interface SubscriptionRecord extends StoredSubscription {
   rev: number;
-  /** The first failed delivery since the last success (the 5-day rule). */
-  failingSince?: Micros;
-  /** Parked: the fan-out logs what it owes instead of a delivery each (`setParked`). */
-  parked?: boolean;
 }
 
-function item(s: StoredSubscription, rev: number, parked = false) {
+function item(s: StoredSubscription, rev: number) {
   return {
     ...keys.subscription(s.root.id),
     entity: 'subscription',
@@ -38,7 +34,7 @@ function item(s: StoredSubscription, rev: number, parked = false) {
     ...(s.root.status === 'active' && {
       GSI1PK: ACTIVE_SUBSCRIPTIONS,
       GSI1SK: s.root.id,
-      [FEED_VIEW]: { id: s.root.id, events: s.root.events, owner: s.owner, ...(parked && { parked }) },
+      [FEED_VIEW]: { id: s.root.id, events: s.root.events, owner: s.owner },
     }),
   };
 }
@@ -49,8 +45,6 @@ const recordOf = (i: Record<string, any>): SubscriptionRecord => ({
   tokenHash: i.tokenHash,
   secrets: i.secrets,
   rev: i.rev,
-  ...(i.failingSince !== undefined && { failingSince: i.failingSince }),
-  ...(i[FEED_VIEW]?.parked === true && { parked: true }),
 });
 
 const ID = /^[0-9a-f]{32}$/;
@@ -69,26 +63,14 @@ export async function getSubscriptions(ids: readonly string[]): Promise<Map<stri
   return new Map(found.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)]));
 }
 
-/** Subscriptions and their open queues, read consistently together (BatchGet: one request for up to 50). */
-export async function getSubscriptionsAndQueues(
-  ids: readonly string[],
-): Promise<{ subscriptions: Map<string, SubscriptionRecord>; queues: Map<string, Queue> }> {
-  const valid = ids.filter((id) => ID.test(id));
-  const found = await batchGet([...valid.map((id) => keys.subscription(id)), ...valid.map(queueItemKey)]);
-  const subscriptions = found.filter((i) => i.entity === 'subscription');
-  const queues = found.filter((i) => i.entity === 'deliveryQueue').map(queueOf);
-  return {
-    subscriptions: new Map(subscriptions.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)])),
-    queues: new Map(queues.map((q) => [q.subscriptionId, q])),
-  };
-}
-
 export const subscriptionRepository: SubscriptionStore = {
   get: getSubscription,
 
-  // The root and the owner's count in one transaction: the count's condition bounds the key's subscriptions.
+  // The root, the owner's count and its cursors in one transaction: the count's condition bounds the key's
+  // subscriptions; the cursors start at the lanes' heads as read before (what is journaled after is sent).
   async create(s, tooMany) {
     const TableName = tableName();
+    const cursors = newCursors(s.root.id, await laneHeads());
     try {
       await documentClient().send(
         new TransactWriteCommand({
@@ -103,6 +85,7 @@ export const subscriptionRepository: SubscriptionStore = {
                 ExpressionAttributeValues: { ':one': 1, ':max': SUBSCRIPTIONS_PER_KEY },
               },
             },
+            ...cursors.map((Item) => ({ Put: { TableName, Item } })),
           ],
         }),
       );
@@ -123,24 +106,15 @@ export const subscriptionRepository: SubscriptionStore = {
       await documentClient().send(
         new PutCommand({
           TableName: tableName(),
-          // The delivery side's failing time is kept while the subscription stays active (re-activated: it starts over).
-          Item: {
-            // Parked stays parked while active: its queue's log cursor holds what it owes (runtime/webhooks.ts).
-            ...item(next, current.rev + 1, current.parked === true),
-            ...(current.failingSince !== undefined &&
-              current.root.status === 'active' &&
-              next.root.status === 'active' && { failingSince: current.failingSince }),
-          },
+          Item: item(next, current.rev + 1),
           ConditionExpression: 'rev = :rev',
           ExpressionAttributeValues: { ':rev': current.rev },
         }),
       );
       await activeChanged();
-      // Disabled by its owner (maintenance): what waits in its queue stays there, unsent and pending, off the sweep's
-      // index; enabled again, it is sent at once, in order, before anything newer. Nothing made before the disable is
-      // lost (what is made while it is disabled is not sent: the change feed has it).
-      if (current.root.status === 'active' && next.root.status !== 'active') await holdQueue(id);
-      if (current.root.status !== 'active' && next.root.status === 'active') await resumeQueue(id);
+      // Disabled (maintenance): its cursors stay where they are (the sweep takes them off its index); enabled again,
+      // they are sent from there at once, in order: nothing made before the disable, or during it, is lost.
+      if (current.root.status !== 'active' && next.root.status === 'active') await wakeCursors(id, requestNow());
       return next;
     }),
 
@@ -150,8 +124,8 @@ export const subscriptionRepository: SubscriptionStore = {
       new TransactWriteCommand({
         TransactItems: [
           { Delete: { TableName, Key: keys.subscription(s.root.id) } },
-          // Its queue (its place on the work index) goes with it: nothing is sent for it again.
-          { Delete: { TableName, Key: queueItemKey(s.root.id) } },
+          // Its cursors (their places on the work index) go with it: nothing is sent for it again.
+          ...cursorKeys(s.root.id).map((Key) => ({ Delete: { TableName, Key } })),
           {
             Update: {
               TableName,
@@ -194,8 +168,6 @@ export interface ActiveSubscription {
   id: string;
   events: string[];
   owner?: string;
-  /** Its receiver failed a retry: the fan-out logs what it owes (store/deliveries.ts `logChanges`), no delivery each. */
-  parked?: boolean;
 }
 
 /** The list as last read, per table, with the version it was read at. */
@@ -239,41 +211,6 @@ export async function activeSubscriptions(
   return { list, also };
 }
 
-/** A delivery failed: the subscription is failing since `now` unless it already was. */
-export async function markFailing(id: string, now: Micros): Promise<void> {
-  await documentClient()
-    .send(new UpdateItem(id, 'SET failingSince = if_not_exists(failingSince, :now)', { ':now': now }))
-    .catch(ignoreGone);
-}
-
-/**
- * Parks a subscription (the fan-out skips it and logs what it owes) or takes it back; moves the active version, so
- * the next batch reads it. Only an active one (on the fan-out's index) is changed.
- */
-export async function setParked(id: string, parked: boolean): Promise<void> {
-  await documentClient()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.subscription(id),
-        // `rev` moves: a modify read before this write fails its condition and reads the flag again (it keeps it).
-        UpdateExpression: parked ? 'SET #feed.parked = :yes ADD rev :one' : 'REMOVE #feed.parked ADD rev :one',
-        ConditionExpression: 'attribute_exists(GSI1PK)',
-        ExpressionAttributeNames: { '#feed': FEED_VIEW },
-        ExpressionAttributeValues: { ':one': 1, ...(parked && { ':yes': true }) },
-      }),
-    )
-    .catch(ignoreGone);
-  await activeChanged();
-}
-
-/** A delivery succeeded: the subscription is failing no more. */
-export async function markHealthy(id: string): Promise<void> {
-  await documentClient()
-    .send(new UpdateItem(id, 'REMOVE failingSince', {}))
-    .catch(ignoreGone);
-}
-
 /**
  * The service disables a subscription (`gone`: its receiver answered 410; `failing`: 5 days of failures): out of the
  * fan-out, a new revision, the reason shown.
@@ -283,7 +220,7 @@ export async function disableSubscription(id: string, reason: 'gone' | 'failing'
     .send(
       new UpdateItem(
         id,
-        'SET #data.#status = :disabled, #data.disabledReason = :reason, #data.dateModified = :at, rev = rev + :one REMOVE GSI1PK, GSI1SK, failingSince',
+        'SET #data.#status = :disabled, #data.disabledReason = :reason, #data.dateModified = :at, rev = rev + :one REMOVE GSI1PK, GSI1SK',
         { ':disabled': 'disabled', ':reason': reason, ':at': at, ':one': 1 },
         { '#data': 'data', '#status': 'status' },
       ),

@@ -132,7 +132,7 @@ export const REVISION_ENTITY = 'revision';
 export type RevisionObjectKind = 'lot' | 'asset' | 'auction';
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** An index's projection in the DynamoDB API's own shape (CreateTable, and the CloudFormation template). */
 export const indexProjection = (i: IndexDesign) =>

@@ -312,7 +312,6 @@ interface RuntimeConfig {
     docserviceUrl?: string;
     auctionSite?: string;
     faults?: string;
-    feedSettleMs?: number;
     eventsInitTimeoutMs?: number;
   }): void;
   config(): { faults: string; publicUrl?: string };
@@ -330,8 +329,6 @@ async function serveSources(): Promise<void> {
   const documents = moduleUrl('runtime/documents', '');
   kit.registerRoutes(routes.map(routeRule), async () => (await load('runtime/documents', documents)).documentPorts());
   (await load('store/faults', moduleUrl('store/faults', ''))).installFaults();
-  // DynamoDB Local on a starved machine may apply a write later than the webhook log's bound assumes of DynamoDB.
-  (await load('store/webhook-log', moduleUrl('store/webhook-log', ''))).watchCommitsLocally();
 }
 
 /**
@@ -471,7 +468,6 @@ export async function startGateway(options: { port?: number; host?: string } = {
     auctionSite,
     clockOffsetMs: 0,
     faults: '',
-    feedSettleMs: undefined,
     eventsInitTimeoutMs: undefined,
   });
   // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.

@@ -27,8 +27,6 @@ export interface Service {
 }
 
 export interface ServiceOptions {
-  /** The feeds' settle window (the tests run without one: test/support/setup-env.ts). */
-  feedSettleMs?: number;
   /** A table with the change stream the webhooks read (lib/local/change-stream.ts); others have none (table.ts). */
   changeStream?: boolean;
   /**
@@ -72,7 +70,6 @@ export function useService(options: ServiceOptions = {}): Service {
     await seedDevOrganizations();
     gateway = await startGateway();
     service.url = gateway.url;
-    if (options.feedSettleMs !== undefined) setLocal({ feedSettleMs: options.feedSettleMs });
     if (options.journal)
       pipe = await startChangeStream({
         endpoint: process.env.DYNAMODB_ENDPOINT!,
@@ -82,7 +79,7 @@ export function useService(options: ServiceOptions = {}): Service {
   });
   afterAll(async () => {
     await pipe?.stop();
-    if (localRuntime()) setLocal({ clockOffsetMs: 0, feedSettleMs: undefined });
+    if (localRuntime()) setLocal({ clockOffsetMs: 0 });
     await gateway?.close();
   });
   return service;

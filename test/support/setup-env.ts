@@ -9,6 +9,3 @@ process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';
 // Uploaded files of the tests go to a temporary folder, not the `npm start` one.
 process.env.AGORA_FILES_DIR = join(tmpdir(), 'agora-test-files');
-// Listing tests read what they just wrote: no settle window, except where a test of the feeds' guarantee sets the
-// deployed one (useService({ feedSettleMs })).
-process.env.AGORA_FEED_SETTLE_MS = '0';

@@ -164,5 +164,5 @@ export interface AssetTypeDefinition {
 }
 
 export function assetIndexing(asset: Asset, feed: string): Indexing {
-  return asset.status === 'draft' ? {} : { feed: { name: feed, test: asset.mode === 'test' } };
+  return { feed: { name: feed, test: asset.mode === 'test' }, ...(asset.status === 'draft' && { draft: true }) };
 }

@@ -78,9 +78,8 @@ export function auctionIndexing(auction: Auction, internal?: JsonRecord): Indexi
           ? { bot: 'chronograph', due }
           : undefined;
   return {
-    ...(auction.status !== 'draft' && {
-      feed: { name: auctionType(auction.procurementMethodType).feed, test: auction.mode === 'test' },
-    }),
+    feed: { name: auctionType(auction.procurementMethodType).feed, test: auction.mode === 'test' },
+    ...(auction.status === 'draft' && { draft: true }),
     ...(work && { work }),
   };
 }

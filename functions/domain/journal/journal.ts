@@ -25,9 +25,12 @@ import type { ObjectChange } from '../webhooks/events.ts';
  * sub-lanes by stamp.
  */
 
-/** A change as the journal keeps it: the object's change, the lane it is listed in (none: a draft's), its view. */
+/** A change as the journal keeps it: the object's change, its lane, its view. */
 export interface JournalChange extends ObjectChange {
-  /** The feed key of the object at this change (`lots`, `lots#test`...); none: a draft, which no feed lists. */
+  /**
+   * The feed key of the object (`lots`, `lots#test`...): its lane, a draft's too (an entry no feed shows, for its
+   * owner's webhooks); none: a change from before drafts had a lane, which no lane takes.
+   */
   lane?: string;
   /** The object's listing view after the change (what the feeds show). */
   view?: JsonRecord;
@@ -45,6 +48,8 @@ export interface JournalEntry {
   pos: number;
   stamp: Micros;
   change: JournalChange;
+  /** History of an object the journal had never seen, taken over from its log: listed, but no news to a subscriber. */
+  takenOver?: boolean;
 }
 
 /**
@@ -205,22 +210,25 @@ export function planAppend(
     const items = (c.lane ? 1 : 0) + (c.lane !== undefined && !next.has(c.lane) ? 1 : 0) + (last.has(p) ? 0 : 3);
     if (size() + items > MAX_APPEND_ITEMS) break;
     let entry: JournalEntry | undefined;
+    const history = p.takenOver && i < p.fromLog;
     if (c.lane) {
       const head = next.get(c.lane) ?? heads.get(c.lane) ?? { next: 1, stamp: 0 };
-      entry = { lane: c.lane, pos: head.next, stamp: stampOf(c, head), change: c };
+      entry = { lane: c.lane, pos: head.next, stamp: stampOf(c, head), change: c, ...(history && { takenOver: true }) };
       entries.push(entry);
       next.set(c.lane, { next: head.next + 1, stamp: entry.stamp });
     }
     taken.push(c);
-    if (p.takenOver && i < p.fromLog) takenOver.push(c);
+    if (history) takenOver.push(c);
     last.set(p, { change: c, ...(entry && { entry }) });
   }
   const rows: Append['rows'] = { put: [], remove: [] };
   const marks = [...last].map(([p, { change, entry }]) => {
     const had = p.read?.listed;
-    if (entry) rows.put.push(entry);
-    if (had && (!entry || had.lane !== entry.lane || had.stamp !== entry.stamp)) rows.remove.push(had);
-    const listed = entry ? { lane: entry.lane, stamp: entry.stamp } : undefined;
+    // A draft's entry is its owner's webhooks' alone: no listing row.
+    const row = entry && entry.change.draftOf === undefined ? entry : undefined;
+    if (row) rows.put.push(row);
+    if (had && (!row || had.lane !== row.lane || had.stamp !== row.stamp)) rows.remove.push(had);
+    const listed = row ? { lane: row.lane, stamp: row.stamp } : undefined;
     return {
       kind: change.kind,
       id: change.id,
@@ -289,26 +297,6 @@ export function consecutiveDown<E extends { pos: number }>(entries: readonly E[]
   return out;
 }
 
-/**
- * Of a batch, the changes that are surely news as the marks read before its append say: each object's changes from
- * right after its mark on (seq 1 for an object with none), in seq order. An object whose first change is further on
- * (a change lost before it: the append reads it from the log) or at or below its mark gives none here.
- */
-export function newsAfterMarks(handed: readonly JournalChange[], marks: ReadonlyMap<string, Mark>): JournalChange[] {
-  const byObject = new Map<string, JournalChange[]>();
-  for (const c of handed) {
-    const list = byObject.get(objectKey(c)) ?? [];
-    if (!list.some((o) => o.seq === c.seq)) list.push(c);
-    byObject.set(objectKey(c), list);
-  }
-  return [...byObject].flatMap(([key, list]) => {
-    const after = marks.get(key)?.seq ?? 0;
-    const above = list.filter((c) => c.seq > after).sort((a, b) => a.seq - b.seq);
-    const consecutiveRun = above.every((c, i) => c.seq === after + 1 + i);
-    return above.length && consecutiveRun ? above : [];
-  });
-}
-
 /** The object kinds whose roots the journal takes, by their partition's prefix. */
 const KIND_OF_PARTITION: Record<string, ObjectChange['kind']> = { LOT: 'lot', ASSET: 'asset', AUCTION: 'auction' };
 
@@ -333,7 +321,8 @@ export function changeOfRoot(item: JsonRecord): JournalChange | undefined {
     ...(status !== undefined && { status }),
     ...(hash !== undefined && { hash }),
     ...(status === 'draft' && { draftOf: String(data.owner) }),
-    ...(typeof item.GSI1PK === 'string' && { lane: item.GSI1PK }),
+    // Its lane (a draft's too: roots written before drafts had one carry the listing key alone).
+    ...(typeof (item.lane ?? item.GSI1PK) === 'string' && { lane: String(item.lane ?? item.GSI1PK) }),
     ...(isObject(item.feed) && { view: item.feed }),
   };
 }

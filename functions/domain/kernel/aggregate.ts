@@ -117,7 +117,10 @@ export interface BudgetShare {
 
 /** Where an aggregate appears besides its own key: the listing feed and the bot-work index. */
 export interface Indexing {
+  /** The listing feed it belongs to: its journal lane (a draft's too, for its owner's webhooks), listed unless `draft`. */
   feed?: { name: string; test: boolean };
+  /** A draft: its owner's until published, in no listing. */
+  draft?: boolean;
   work?: { bot: string; due: Micros };
 }
 
@@ -201,6 +204,9 @@ export interface FeedQuery {
 /** A page of a change feed: one row per change, in the order of the changes. */
 export interface ChangesPage {
   items: { cursor: string; id: string; seq: number; hash?: string; view: JsonRecord }[];
+  /** The cursors of the first and last entries read, shown or not (a draft's is its owner's webhooks' alone). */
+  first?: string;
+  last?: string;
   /** The query's `after` is no row of this feed: a cursor the service never gave for it. */
   unknownCursor?: boolean;
 }

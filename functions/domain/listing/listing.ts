@@ -88,10 +88,10 @@ async function listChanges(reader: FeedReader, req: ListingRequest) {
     revision: i.seq,
     ...(i.hash !== undefined && { revisionHash: i.hash }),
   }));
-  const last = page.items.at(-1)?.cursor;
+  const last = page.last;
   const out: JsonRecord = { data, next_page: pageLink(req, last ? cursorOf(last) : (query.offset ?? ''), descending) };
   if (descending || query.offset) {
-    const first = page.items[0]?.cursor;
+    const first = page.first;
     out.prev_page = pageLink(req, first ? cursorOf(first) : (query.offset ?? ''), !descending);
   }
   return out;

@@ -130,7 +130,8 @@ export const CONCIERGE_STATUSES: readonly LotStatus[] = [
 
 export function lotIndexing(lot: Lot): Indexing {
   return {
-    ...(lot.status !== 'draft' && { feed: { name: 'lots', test: lot.mode === 'test' } }),
+    feed: { name: 'lots', test: lot.mode === 'test' },
+    ...(lot.status === 'draft' && { draft: true }),
     ...(CONCIERGE_STATUSES.includes(lot.status) && {
       work: { bot: 'concierge', due: parseInstant(lot.dateModified) ?? 0 },
     }),

@@ -1,5 +1,5 @@
 import { isOneOf, type JsonRecord } from '../kernel/objects.ts';
-import { parseInstant, sortableUtc } from '../kernel/time.ts';
+import { parseInstant } from '../kernel/time.ts';
 
 /**
  * The events a subscription can ask for: `<object>.<created|updated>` for lots, assets and auctions (a status change
@@ -35,29 +35,12 @@ export const matches = (patterns: readonly string[], type: string): boolean =>
   patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
 
 /**
- * Where a change sits in the order of all changes: its UTC time (fixed width, sorts as time does), then the object
- * and its `seq`. A subscription's deliveries are kept by it, so they list in change order and a replay takes what
- * follows a cursor.
- */
-export function positionOf(c: ObjectChange): string {
-  return `${sortableUtc(parseInstant(c.dateModified) ?? 0)}#${c.kind}#${c.id}#${String(c.seq).padStart(10, '0')}`;
-}
-const POSITION = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z#(lot|asset|auction)#[0-9a-f]{32}#\d{10}$/;
-
-/** The cursor a client sees: the position, opaque (base64url). */
-export const cursorOf = (position: string): string => Buffer.from(position).toString('base64url');
-/** The position of a cursor a client sent, or undefined when it is not one the service gave. */
-export function positionOfCursor(cursor: string): string | undefined {
-  const position = Buffer.from(cursor, 'base64url').toString();
-  return POSITION.test(position) ? position : undefined;
-}
-
-/**
  * The thin body of an event: what changed and where to read it, nothing the object's GET does not show. `seq` orders
- * the events of one object (retries may deliver them out of order); `hash` is its revision's (the log's head after
- * it: an anchor for `npm run history -- verify --anchor`); `cursor` is where a replay can start.
+ * the events of one object (a replay resends old ones); `hash` is its revision's (the log's head after it: an anchor
+ * for `npm run history -- verify --anchor`); `cursor` is its place in the journal (the change feed's cursor, where a
+ * replay can start).
  */
-export function eventBody(c: ObjectChange): JsonRecord {
+export function eventBody(c: ObjectChange, cursor: string): JsonRecord {
   return {
     type: eventType(c),
     timestamp: new Date(Number(parseInstant(c.dateModified) ?? 0) / 1000).toISOString(),
@@ -67,7 +50,7 @@ export function eventBody(c: ObjectChange): JsonRecord {
       ...(c.status !== undefined && { status: c.status }),
       seq: c.seq,
       ...(c.hash !== undefined && { hash: c.hash }),
-      cursor: cursorOf(positionOf(c)),
+      cursor,
     },
   };
 }

@@ -10,7 +10,7 @@ import type {
   SubscriptionReplay,
 } from '../schemas/generated/request-types.ts';
 import { refusedUrl, type TargetPolicy } from './address.ts';
-import { EVENT_PATTERNS, positionOfCursor } from './events.ts';
+import { EVENT_PATTERNS } from './events.ts';
 import { newSecret, newSigningKey, SIGNATURE_SCHEMES, type SignatureScheme } from './signature.ts';
 
 /**
@@ -207,10 +207,16 @@ export async function deleteSubscription(ctx: SubscriptionsContext, id: string):
   await ctx.subscriptions.remove(await ownedSubscription(ctx, id));
 }
 
-/** The position a replay starts after, from its body's cursor (one the service gave: an event's `data.cursor`). */
-export function replayCursor(data: JsonRecord): string {
+/** A journal cursor (an event's `data.cursor`, the change feed's): a lane and a position in it. */
+const CURSOR = /^([a-z][a-zA-Z.-]*(?:#test)?):(\d{1,12})$/;
+
+/** Where a replay starts: the lane and position of its body's cursor (one the service gave: an event's `data.cursor`). */
+export function replayCursor(data: JsonRecord): { lane: string; pos: number } {
   checkReplay(data);
-  const position = positionOfCursor(data.after);
-  if (!position) throw UnprocessableError.field('after', 'Not a cursor of this service.');
-  return position;
+  const [, lane, pos] = CURSOR.exec(String(data.after)) ?? [];
+  if (!lane || !pos) throw notOurCursor();
+  return { lane, pos: Number(pos) };
 }
+
+/** A replay's cursor that names no place of this subscription's: 422 on `after`. */
+export const notOurCursor = () => UnprocessableError.field('after', 'Not a cursor of this service.');

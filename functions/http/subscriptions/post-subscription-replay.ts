@@ -1,17 +1,17 @@
-import { replayCursor, ownedSubscription } from '#domain/webhooks/subscription.ts';
-import { cursorOf } from '#domain/webhooks/events.ts';
+import { notOurCursor, ownedSubscription, replayCursor } from '#domain/webhooks/subscription.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { replayAfter } from '#store/deliveries.ts';
+import { rewindCursor } from '#store/cursors.ts';
 import { subscriptionsContext } from './context.ts';
 
-/** At most this many deliveries are made due again by one replay; `next` continues. */
-const REPLAY_BATCH = 100;
-
-/** POST /api/0.1/subscriptions/{subscriptionId}/replay `{"after": <cursor>}` (owner): what followed is sent again. */
+/**
+ * POST /api/0.1/subscriptions/{subscriptionId}/replay `{"after": <cursor>}` (owner): the subscription's cursor in that
+ * lane moves back to it, so everything that followed is sent again, in order, from the sweep's next run.
+ */
 export const handler = httpHandler(async (req) => {
   const ctx = subscriptionsContext(req);
   const { root } = await ownedSubscription(ctx, req.params.subscriptionId);
-  const after = replayCursor(req.data);
-  const { count, last, more } = await replayAfter(root.id, after, ctx.now, REPLAY_BATCH);
-  return { data: { replayed: count, ...(more && last && { next: cursorOf(last) }) } };
+  const { lane, pos } = replayCursor(req.data);
+  const rewound = await rewindCursor(root.id, lane, pos, ctx.now);
+  if (rewound === undefined) throw notOurCursor();
+  return { data: { after: `${lane}:${pos}`, rewound } };
 });

@@ -103,10 +103,10 @@ describe('webhook deliveries', () => {
       const changes = await changeLots(10);
       await until(async () => (await deliveries(sub)).length >= changes.length, `${changes.length} deliveries`);
       await stream.drained();
-      // The first failure opened the subscription's queue: what came after waits there, in order, unsent.
+      // The first failure stopped the subscription's cursor: what came after waits behind it in the journal, unsent.
       const waiting = (await deliveries(sub)).filter((d) => d.state === 'pending');
       expect(waiting.length).toBeGreaterThan(0);
-      // The sweep sends the queue as the clock moves: a failure waits for the schedule's next try (1 s ±20 %).
+      // The sweep sends from the cursor as the clock moves: a failure waits for the schedule's next try (1 s ±20 %).
       for (let round = 1; round <= 40; round++) {
         if ((await deliveries(sub)).every((d) => d.state === 'delivered')) break;
         await at(round * 7_000);
@@ -114,11 +114,12 @@ describe('webhook deliveries', () => {
       const all = await deliveries(sub);
       expect(all.filter((d) => d.state !== 'delivered')).toEqual([]);
       const attempts = all.flatMap((d) => d.attempts);
-      // Answers are read up to 1 KB; a receiver that hung was given up on.
-      // An error answered at once was tried again at once (waiting is not failing): the attempt says so.
-      expect(attempts.filter((a) => a.status === 500 || a.quickRetryOf === 500).length).toBeGreaterThan(0);
+      // The last attempts are listed (answers read up to 1 KB); an error answered at once was tried again at once
+      // (waiting is not failing): the receiver got those twice.
+      expect(attempts.length).toBeGreaterThan(0);
       expect(attempts.every((a) => (a.answer ?? '').length <= 1024)).toBe(true);
-      expect(attempts.some((a) => /no answer in 1 s/.test(a.error ?? ''))).toBe(true);
+      const came = receiver.received.reduce((m, w) => m.set(w.id, (m.get(w.id) ?? 0) + 1), new Map<string, number>());
+      expect([...came.values()].some((n) => n >= 2)).toBe(true);
       const got = new Set(receiver.received.map(changeOf));
       expect([...got].sort()).toEqual([...changes].sort());
       // Retries included, each object's changes came in seq order (an attempt again repeats its seq).
@@ -194,11 +195,10 @@ describe('webhook deliveries', () => {
       await firstAttempts(sub, 1);
       await stream.drained();
       const sent = () => receiver.received.length;
-      // The create failed (500, and its quick retry: 500 again): its update waits behind it in the queue, unsent.
+      // The create failed (500, and its quick retry: 500 again): its update waits behind it, unsent.
       expect(sent()).toBe(2);
       expect((await deliveries(sub)).map((d) => d.attemptCount)).toEqual([0, 1]);
-      // The queue is tried again 1 s (±20 %) after the failure, sent once its queue's index surely shows it (3 s
-      // after it joined), then 5 s (±20 %) after that: one probe each time.
+      // The cursor is tried again 1 s (±20 %) after the failure, then 5 s (±20 %) after that: one probe each time.
       expect((await at(500)).due).toBe(0);
       expect((await at(3_500)).due).toBe(1);
       expect(sent()).toBe(4);
@@ -223,13 +223,12 @@ describe('webhook deliveries', () => {
       for (const w of receiver.received) expect(Math.abs(w.timestamp * 1000 - w.arrivedAt)).toBeLessThan(60_000);
       const read = await api.get(`${BASE}/${sub.id}`, { token: sub.token });
       expect(read.body.data).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
-      // Disabled: what waited is failed unsent, the queue is gone, later changes are not sent.
+      // Disabled: its cursor stays where it stopped (enabled again, it would resume there), off the sweep's index;
+      // later changes are not sent.
       expect((await at(10_000 + 11 * MINUTE + 1_000)).due).toBe(1);
-      expect(
-        (await deliveries(sub)).map((d) => [d.state, d.attempts.at(-1).error ?? d.attempts.at(-1).status]),
-      ).toEqual([
-        ['failed', 'subscription disabled'],
-        ['failed', 410],
+      expect((await deliveries(sub)).map((d) => [d.state, d.attempts.at(-1)?.status])).toEqual([
+        ['pending', undefined],
+        ['pending', 410],
       ]);
       expect((await at(10_000 + 12 * MINUTE)).due).toBe(0);
       await changeLots(1);
@@ -250,7 +249,7 @@ describe('webhook deliveries', () => {
       await firstAttempts(sub, 1);
       await until(async () => (await deliveries(sub)).length >= changes.length, `${changes.length} deliveries`);
       await stream.drained();
-      // Disabled for maintenance while its events wait: the sweep, however late, neither sends nor fails them.
+      // Disabled for maintenance while its events wait: the sweep, however late, sends none of them.
       const disabled = await api.patch(`${BASE}/${sub.id}`, { status: 'disabled' }, { token: sub.token });
       expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
       const sent = receiver.received.length;
@@ -271,46 +270,58 @@ describe('webhook deliveries', () => {
     }
   });
 
-  it('disables a subscription failing for 5 days; its deliveries stay listed and a replay resends exactly what followed a cursor', async () => {
+  it('disables a subscription failing for 5 days; enabled again it misses nothing, and a replay resends exactly what followed a cursor', async () => {
     let failing = true;
     const receiver = await startReceiver(() => ({ status: failing ? 503 : 200 }));
     try {
       const sub = await subscribe(receiver.url);
-      await changeLots(3);
+      const changes = await changeLots(3);
       await firstAttempts(sub, 1);
       await until(async () => (await deliveries(sub)).length >= 6, '6 deliveries');
       for (let h = 1; h <= 6 * 24; h += 6) await at(h * HOUR);
-      await at(6 * 24 * HOUR + 1_000); // the queue of a disabled subscription is emptied
       const read = await api.get(`${BASE}/${sub.id}`, { token: sub.token });
       expect(read.body.data).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
+      // Its cursor stopped at the oldest, the circuit's probe, tried on the schedule for 5 days; the rest wait behind.
       const listed = await deliveries(sub);
       expect(listed).toHaveLength(6);
-      expect(listed.every((d) => d.state === 'failed')).toBe(true);
-      // The oldest was the circuit's probe, tried on the schedule for 5 days; the rest waited behind it, unsent.
-      expect(listed.map((d) => d.attempts.length > 5)).toEqual([false, false, false, false, false, true]);
-      // The receiver is back: activate, replay after the second change.
+      expect(listed.map((d) => [d.state, d.attempts.length > 5])).toEqual([
+        ...Array.from({ length: 5 }, () => ['pending', false]),
+        ['pending', true],
+      ]);
+      // The receiver is back and the subscription enabled: everything it missed goes out, in order.
       failing = false;
       await api.patch(`${BASE}/${sub.id}`, { status: 'active' }, { token: sub.token });
-      const inOrder = [...listed].reverse();
+      await at(6 * 24 * HOUR + MINUTE);
+      expect((await deliveries(sub)).map((d) => d.state)).toEqual(changes.map(() => 'delivered'));
+      for (const [, seqs] of arrivalOrder(receiver.received)) expect(seqs.at(-1)).toBe(2);
+      // A replay after the second change moves the cursor back: the 4 that followed go out again, same ids and bytes.
+      const inOrder = [...(await deliveries(sub))].reverse();
       const before = receiver.received.length;
       const replay = await api.post(`${BASE}/${sub.id}/replay`, { after: inOrder[1].cursor }, { token: sub.token });
       expect(replay.status, JSON.stringify(replay.body)).toBe(200);
-      expect(replay.body.data).toEqual({ replayed: 4 });
-      await at(6 * 24 * HOUR + MINUTE);
+      expect(replay.body.data).toEqual({ after: inOrder[1].cursor, rewound: 4 });
+      await at(6 * 24 * HOUR + 2 * MINUTE);
+      // Different objects' events have no order between them: the same ids and bytes, one object's in seq order.
       const resent = receiver.received.slice(before);
-      expect(resent.map((w) => w.id)).toEqual(inOrder.slice(2).map((d) => d.id));
+      expect(resent.map((w) => w.text).sort()).toEqual(
+        inOrder
+          .slice(2)
+          .map((d) => JSON.stringify(d.body))
+          .sort(),
+      );
+      expect(resent.map((w) => w.id).sort()).toEqual(
+        inOrder
+          .slice(2)
+          .map((d) => d.id)
+          .sort(),
+      );
+      for (const [, seqs] of arrivalOrder(resent)) expect(seqs).toEqual([...seqs].sort());
       expect(resent.every((w) => verifies(w, sub.secret))).toBe(true);
-      expect((await deliveries(sub)).map((d) => d.state)).toEqual([
-        'delivered',
-        'delivered',
-        'delivered',
-        'delivered',
-        'failed',
-        'failed',
-      ]);
-      // A cursor the service did not give is refused.
+      // A cursor the service did not give, or one ahead of what was sent, is refused.
       const bad = await api.post(`${BASE}/${sub.id}/replay`, { after: 'bm90IGEgY3Vyc29y' }, { token: sub.token });
       expect(bad.status).toBe(422);
+      const ahead = await api.post(`${BASE}/${sub.id}/replay`, { after: 'lots:999999' }, { token: sub.token });
+      expect(ahead.status).toBe(422);
     } finally {
       await at(0);
       await receiver.close();

@@ -51,7 +51,7 @@ async function refusingUrl() {
   return `http://127.0.0.1:${port}/hook`;
 }
 
-/** The work index of the webhooks' sweep: the subscriptions whose queue is on it. */
+/** The work index of the webhooks' sweep: the subscriptions with a cursor on it (`<due>#<subscription>#<lane>`). */
 async function workIndex(): Promise<string[]> {
   const page = await documentClient().send(
     new QueryCommand({
@@ -61,7 +61,7 @@ async function workIndex(): Promise<string[]> {
       ExpressionAttributeValues: { ':pk': keys.work('webhooks') },
     }),
   );
-  return (page.Items ?? []).map((i) => String(i.PK).slice('HOOKQ#'.length));
+  return [...new Set((page.Items ?? []).map((i) => String(i.GSI2SK).split('#')[1]!))];
 }
 
 const ms = (sorted: number[], p: number) =>
@@ -70,12 +70,16 @@ const ms = (sorted: number[], p: number) =>
 /** How many items are stored under a partition key. */
 const itemCount = async (pk: string) => (JSON.parse(await partition(pk)) as unknown[]).length;
 
-/** Whether a subscription's queue is parked (its cursor into the webhook log). */
-async function parked(id: string): Promise<boolean> {
+/** A subscription's failed passes in a row over the `lots` lane (its cursor's). */
+async function failures(id: string): Promise<number> {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: `HOOKQ#${id}`, SK: '#QUEUE' }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: { PK: `SUBSCRIPTION#${id}`, SK: 'CURSOR#lots' },
+      ConsistentRead: true,
+    }),
   );
-  return Item?.logCursor !== undefined;
+  return Number(Item?.failedPasses ?? 0);
 }
 
 const increasing = (seqs: number[]) => seqs.every((s, i) => i === 0 || s > seqs[i - 1]!);
@@ -97,7 +101,7 @@ async function writers(objects: number, patches: number, tag: string): Promise<n
 }
 
 describe('webhook isolation', () => {
-  it('parks failing receivers: a healthy one gets every change beside a hanging one and 100 refusing ones, which cost no delivery a change; the hanging one, back, gets all it missed in order; deleting leaves no work', async () => {
+  it('costs a healthy receiver nothing beside a hanging one and 100 refusing ones, which cost no item a change; the hanging one, back, gets all it missed in order; deleting leaves no work', async () => {
     let hangs = true;
     const healthy = await startReceiver();
     const hanging = await startReceiver(() => (hangs ? 'hang' : { status: 204 }));
@@ -113,13 +117,16 @@ describe('webhook isolation', () => {
       const refused = [];
       for (let i = 0; i < REFUSING; i++) refused.push(await subscribe(refusing, 'broker2'));
       const failing = [hung, ...refused];
-      // A first change each fails (the queues open); the sweep's probes fail too (1 s, 5 s, 15 s later), and once a
-      // delivery failed 4 times in a row (its receiver is down) each is parked.
+      // A first change each fails (its cursor stops there and waits); the sweep's probes fail too (1 s, 5 s, 15 s
+      // later): each cursor waits longer and longer, and what it is owed stays in the journal, nothing per change.
       await writers(1, 0, 'first');
-      await until(async () => (await workIndex()).length === failing.length, 'the failing queues open', 60_000);
+      await until(async () => (await workIndex()).length === failing.length, 'the failing cursors waiting', 60_000);
       await service.setClockOffset(60_000);
-      await until(async () => (await Promise.all(failing.map((s) => parked(s.id)))).every(Boolean), 'all parked');
-      const stored = await Promise.all(refused.map((s) => itemCount(`HOOK#${s.id}`)));
+      await until(
+        async () => (await Promise.all(failing.map((s) => failures(s.id)))).every((n) => n >= 3),
+        'all failing 3 times in a row',
+      );
+      const stored = await Promise.all(refused.map((s) => itemCount(`SUBSCRIPTION#${s.id}`)));
 
       // Writers change 20 objects at once: every change reaches the healthy receiver, once, in order per object.
       const before = healthy.received.length;
@@ -137,33 +144,33 @@ describe('webhook isolation', () => {
         .sort((a, b) => a - b);
       patchMs.sort((a, b) => a - b);
       console.log(
-        `healthy receiver beside 101 parked: change -> delivered p50 ${ms(latency, 0.5)} ms, p99 ${ms(latency, 0.99)} ms; ` +
+        `healthy receiver beside 101 failing: change -> delivered p50 ${ms(latency, 0.5)} ms, p99 ${ms(latency, 0.99)} ms; ` +
           `PATCH p50 ${ms(patchMs, 0.5)} ms, p99 ${ms(patchMs, 0.99)} ms`,
       );
-      // The parked ones cost the batches no delivery of their own: their delivery items did not grow.
-      expect(await Promise.all(refused.map((s) => itemCount(`HOOK#${s.id}`)))).toEqual(stored);
+      // The failing ones cost no item per change: a subscription is its root and its cursors, whatever it is owed.
+      expect(await Promise.all(refused.map((s) => itemCount(`SUBSCRIPTION#${s.id}`)))).toEqual(stored);
 
       // Deleted, the 100 leave nothing behind on the work index at once.
       for (const s of refused)
         expect((await api.del(`${BASE}/${s.id}`, { token: s.token, as: s.as })).status).toBe(200);
       expect(await workIndex()).toEqual([hung.id]);
 
-      // The hanging receiver answers again: past its circuit's next try, its sweep sends what waits, copies what it
-      // owes from the log and takes it back, while writers go on: every change once, in order per object.
+      // The hanging receiver answers again: past its cursor's next try, the sweep sends from where it stopped while
+      // writers go on: every change once, in order per object.
       hangs = false;
       await service.setClockOffset(3 * 3_600_000);
       const more = await writers(5, PATCHES, 'back');
       const all = 1 + OBJECTS + 5;
       const owed = 2 + expected + 5 * (2 + PATCHES); // its first lot's create (a draft: its owner's) and pending too
       await until(() => new Set(hanging.received.map((w) => w.id)).size >= owed, `${owed} webhooks after the hang`);
-      await until(async () => (await workIndex()).length === 0, 'its queue closed');
+      await until(async () => (await workIndex()).length === 0, 'its cursor caught up');
       expect(more.length).toBe(5 * PATCHES);
       const order = arrivalOrder(hanging.received);
       expect(order.size).toBe(all);
       for (const [, seqs] of order) expect(increasing(seqs), String(seqs)).toBe(true);
       const listed = (await api.get(`${BASE}/${hung.id}/deliveries`, { token: hung.token })).body.data as any[];
       expect(listed.every((d) => d.state === 'delivered')).toBe(true);
-      expect(await parked(hung.id)).toBe(false);
+      expect(await failures(hung.id)).toBe(0);
     } finally {
       await service.setClockOffset(0);
       await healthy.close();

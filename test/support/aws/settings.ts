@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import ts from 'typescript';
-import { type Config, calendarMode, feedSettleMs, roomSocket } from '../../../functions/runtime/config.ts';
+import { type Config, calendarMode, roomSocket } from '../../../functions/runtime/config.ts';
 import { AppFunction } from '../../../lib/app-function.ts';
 import { synthesizeAsCli } from '../synth.ts';
 
@@ -138,7 +138,6 @@ export const SETTINGS: Record<keyof Config, Rule> = {
   },
   filesDir: { by: 'local' },
   faults: { by: 'local' },
-  feedSettleMs: { by: 'cdk-optional', shape: parses('whole milliseconds', feedSettleMs) },
   // Set with the Parameters and Secrets extension's layer (lib/app-function.ts `secretsExtension`).
   secretsExtensionPort: {
     by: 'cdk',

@@ -32,10 +32,10 @@ describe('the changes webhooks send', () => {
       dateModified: DATE,
       status: 'active.auction',
     });
-    expect(eventBody(changeOfItem(revision(1))!).type).toBe('auction.created');
-    expect(eventBody(changeOfRecord(record(changedRoot))!)).toMatchObject({
+    expect(eventBody(changeOfItem(revision(1))!, 'auctions-landlease:1').type).toBe('auction.created');
+    expect(eventBody(changeOfRecord(record(changedRoot))!, 'auctions-landlease:3')).toMatchObject({
       type: 'auction.updated',
-      data: { id: ID, seq: 3, status: 'active.auction' },
+      data: { id: ID, seq: 3, status: 'active.auction', cursor: 'auctions-landlease:3' },
     });
   });
 
