@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { startDynamoDbLocal, stopOrphan } from '../lib/local/dynamodb-local.ts';
 import { buildLocalBundles } from '../lib/local/bundles.ts';
 import { startGateway } from '../lib/local/gateway.ts';
+import { EVENTS_PATH, LOCAL_EVENTS_API_KEY } from '../lib/local/event-api.ts';
 import { humanizeStream } from '../lib/local/log-format.ts';
 import { nodeProblem, portFree, portHolder, takeLock } from '../lib/local/preflight.ts';
 import { startRoomBot } from '../lib/local/room-server.ts';
@@ -23,7 +24,8 @@ answerHelp(
   'Runs the whole service on this machine: DynamoDB Local, the local gateway (HTTP and the room), the bots on a timer. Ctrl-C stops it.',
   [
     'usage: npm start                (data in .agora/dynamodb; npm run start:bundled: the built Lambda bundles)',
-    'environment: PORT (default 6543), BOTS_INTERVAL_MS (default 2000), AGORA_IN_MEMORY=1 (keep nothing),',
+    'environment: PORT (default 6543), TLS_PORT (default PORT+1: the same service over TLS, the broadcast as AWS',
+    '             serves it), BOTS_INTERVAL_MS (default 2000), AGORA_IN_MEMORY=1 (keep nothing),',
     '             LOG_FORMAT=json (the JSON lines of AWS); a .env file is read too (.env.example lists every setting)',
   ].join('\n'),
 );
@@ -51,6 +53,21 @@ if (!(await portFree(port))) {
   const holder = portHolder(port);
   fail(
     `Port ${port} is in use${holder ? ` by ${holder}` : ''}: stop that process or start on another port (PORT=7201 npm start). Nothing was changed.`,
+  );
+}
+// The TLS port: TLS_PORT, else the one after PORT; when that one is taken (another service, a test's), any free one,
+// which the banner names. A TLS_PORT asked for and taken is refused as PORT is.
+const tlsAsked = process.env.TLS_PORT !== undefined && process.env.TLS_PORT !== '';
+const tlsPort = tlsAsked ? Number(process.env.TLS_PORT) : port < 65535 ? port + 1 : 0;
+if (!Number.isInteger(tlsPort) || tlsPort < 0 || tlsPort > 65535 || tlsPort === port)
+  fail(
+    `TLS_PORT ${JSON.stringify(process.env.TLS_PORT)} is not a port number other than PORT (1..65535; 0 for any free one).`,
+  );
+const tlsFree = tlsPort === 0 || (await portFree(tlsPort));
+if (tlsAsked && !tlsFree) {
+  const holder = portHolder(tlsPort);
+  fail(
+    `Port ${tlsPort} (TLS_PORT) is in use${holder ? ` by ${holder}` : ''}: stop that process or choose another (TLS_PORT=7202 npm start). Nothing was changed.`,
   );
 }
 mkdirSync('.agora', { recursive: true });
@@ -123,7 +140,7 @@ try {
 }
 // `npm run start:bundled`: the gateway serves the Lambda bundles CDK ships (lib/build.ts) instead of the sources.
 if (process.env.AGORA_BUNDLED === '1') process.env.AGORA_BUNDLES = await buildLocalBundles(resolve('.agora/lambdas'));
-const gateway = await startGateway({ port });
+const gateway = await startGateway({ port, tlsPort: tlsFree ? tlsPort : 0, certificateDir: '.agora/tls' });
 // Where this service answers and its DynamoDB Local listens, for the CLIs (`npm run bot`, `keys`, `organizations`).
 if (owner)
   writeFileSync(
@@ -162,6 +179,13 @@ console.log(
 );
 console.log(
   `Auction room (WebSocket): ${gateway.url.replace(/^http/, 'ws')}/room?auction_id=<id> (functions/room/protocol.schema.json)`,
+);
+// Where AWS's own clients reach the broadcast: Amplify's Events client with the endpoint `<TLS URL>/event` opens
+// exactly this, and trusts the local certificate when told to (NODE_EXTRA_CA_CERTS, or the system's store).
+console.log(
+  `Observers' broadcast (AppSync Events' protocol, channel /rooms/<auction id>, API key ${LOCAL_EVENTS_API_KEY}): ${gateway.eventsUrl}` +
+    ` (TLS, certificate ${gateway.tls.certificateFile}; HTTP endpoint for Amplify's Events client: ${gateway.tls.url}/event),` +
+    ` and without TLS ${gateway.url.replace(/^http/, 'ws')}${EVENTS_PATH}`,
 );
 console.log(`API keys (Basic user name, empty password): ${DEV_KEYS.map((k) => `${k.name} (${k.role})`).join(', ')}`);
 console.log(

@@ -40,20 +40,30 @@ export function targetOf(event: Event): PageTarget | undefined {
 
 export const schemeOf = (target: PageTarget) => linkSchemeOf(target.type)!;
 
-/** The observers' broadcast as the page hands it on: locally only the key (the stand-in is on the page's host). */
+/**
+ * The observers' broadcast as the page hands it on: locally the key, and the stand-in's endpoint over TLS (`tlsUrl`)
+ * for AWS's clients, named only: the page watches on its own host (a browser does not trust the local certificate).
+ */
 export interface Observers {
   url?: string;
   host?: string;
   apiKey: string;
+  tlsUrl?: string;
 }
 
 /**
  * The observers' broadcast of the page's configuration (runtime/config.ts `observers`, AGORA_ROOM_EVENTS: a ws(s) URL
  * without query, the host its authorization names and the API key, space-separated); unset, the local stand-in's key
- * under the local runtime, else none. Anything else is a configuration error.
+ * and TLS endpoint (`localTlsUrl`, the gateway's) under the local runtime, else none. Anything else is a
+ * configuration error.
  */
-export function observersOf(observers: string | undefined, local: boolean): Observers | undefined {
-  if (!observers) return local ? { apiKey: LOCAL_OBSERVERS_KEY } : undefined;
+export function observersOf(
+  observers: string | undefined,
+  local: boolean,
+  localTlsUrl?: string,
+): Observers | undefined {
+  if (!observers)
+    return local ? { apiKey: LOCAL_OBSERVERS_KEY, ...(localTlsUrl && { tlsUrl: localTlsUrl }) } : undefined;
   const [url, host, apiKey, ...rest] = observers.split(' ');
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   const ok =

@@ -1,5 +1,5 @@
 import { pageHandler } from '#http-kit/http-handler.ts';
-import { config } from '#runtime/config.ts';
+import { config, localRuntime } from '#runtime/config.ts';
 import { cspOf, escapeHtml, html, notFound, observersOf, pageOf, targetOf, type Event } from './http.ts';
 
 /**
@@ -9,19 +9,21 @@ import { cspOf, escapeHtml, html, notFound, observersOf, pageOf, targetOf, type 
  * Where that WebSocket is on another host (AWS), the shell names it (`data-socket`) and the policy allows it.
  * Observers watch through the broadcast (AppSync Events; locally its stand-in on this host): the shell names its
  * real-time endpoint (`data-events`, AWS), the host its authorization names (`data-events-host`) and the key anyone
- * may watch with (`data-events-key`), and the policy allows that endpoint's origin.
+ * may watch with (`data-events-key`), and the policy allows that endpoint's origin. Locally the shell also names the
+ * stand-in's endpoint over TLS (`data-events-tls`), where AWS's own clients reach it; the page does not connect there.
  */
 export const handler = pageHandler(async (event: Event) => {
   const target = targetOf(event);
   if (!target) return notFound();
   const id = escapeHtml(target.auctionId);
   const { roomSocket, observers, local } = config();
-  const roomEvents = observersOf(observers, local);
+  const roomEvents = observersOf(observers, local, localRuntime()?.eventsTlsUrl);
   const named = {
     socket: roomSocket,
     events: roomEvents?.url,
     'events-host': roomEvents?.host,
     'events-key': roomEvents?.apiKey,
+    'events-tls': roomEvents?.tlsUrl,
   };
   const attributes = Object.entries(named)
     .map(([name, value]) => (value ? ` data-${name}="${escapeHtml(value)}"` : ''))

@@ -208,6 +208,11 @@ export interface LocalSettings {
    * place of its 30 s (the test of that bound sets it).
    */
   eventsInitTimeoutMs?: number;
+  /**
+   * The broadcast stand-in's endpoint over TLS (`wss://…/event/realtime`, the gateway's TLS port), which the room page
+   * names for AWS's clients (the page itself watches on its own host: a browser does not trust the local certificate).
+   */
+  eventsTlsUrl?: string;
 }
 
 export const localRuntime = (): LocalSettings | undefined => shared[LOCAL] as LocalSettings | undefined;

@@ -9,8 +9,9 @@ import { ROOM_NAMESPACE } from '../../functions/room/lambdas.ts';
  * The local stand-in for the observers' broadcast, an AWS AppSync Events API (lib/room-stack.ts `RoomEvents`), with
  * its protocol as AWS documents it ("Understanding the Event API WebSocket protocol", "Publish events via HTTP",
  * the service quotas): a WebSocket at `/event/realtime` with the subprotocols `aws-appsync-event-ws` and
- * `header-<base64url JSON of the authorization headers>`; `connection_init` → `connection_ack`
- * (`connectionTimeoutMs`), `ka` every minute; `subscribe` (an id, a channel, its authorization) →
+ * `header-<base64url JSON of the authorization headers>` (plain on the gateway's port, TLS on its TLS port:
+ * `wss://`, as AWS serves it); `connection_init` → `connection_ack` (`connectionTimeoutMs`) and a `ka` at once, then
+ * a `ka` every minute; `subscribe` (an id, a channel, its authorization) →
  * `subscribe_success` or `subscribe_error`; each published event a `data` message (the subscription's id, the event
  * as a JSON text); `unsubscribe` → `unsubscribe_success`. Authorization as the room's namespace has it: anyone with the
  * API key connects and subscribes, nobody publishes with it (publish is IAM: the room's own port, in process).
@@ -69,10 +70,18 @@ const UNAUTHORIZED: AppSyncError = {
 };
 const badRequest = (message: string): AppSyncError => ({ errorType: 'BadRequestException', message });
 
-/** A channel path: `/namespace/segment...`, each segment as AppSync takes it; `*` last when subscribing. */
+/**
+ * A channel path as AppSync names it, `/namespace/segment...` with the leading `/` or without: AWS's own examples
+ * subscribe and publish `default/channel` (Amplify's `events.connect('default/channel')`, the HTTP publish example of
+ * "Publish events via HTTP"), and Amplify's client sends the path as given. One form is kept, the `/` one, so that
+ * either reaches the same subscribers.
+ */
+export const channelPath = (channel: string) => (channel.startsWith('/') ? channel : `/${channel}`);
+
+/** A channel path (`channelPath`), each segment as AppSync takes it; `*` last when subscribing. */
 export function channelError(channel: unknown, subscribing: boolean): string | undefined {
-  if (typeof channel !== 'string' || !channel.startsWith('/')) return 'Invalid channel: it must start with /';
-  const segments = channel.slice(1).split('/');
+  if (typeof channel !== 'string' || !channel) return 'Invalid channel: a channel path is required';
+  const segments = channelPath(channel).slice(1).split('/');
   if (segments.length < 1 || segments.length > SEGMENTS) return `Invalid channel: 1 to ${SEGMENTS} segments`;
   const ok = segments.every(
     (s, i) => SEGMENT.test(s) || (subscribing && s === '*' && i === segments.length - 1 && i > 0),
@@ -179,7 +188,10 @@ export function eventApiStandIn(options: EventApiOptions = {}): EventApiStandIn 
             return ws.close(1008, 'Unauthorized');
           }
           acked = true;
-          return send(ws, { type: 'connection_ack', connectionTimeoutMs: CONNECTION_TIMEOUT_MS });
+          send(ws, { type: 'connection_ack', connectionTimeoutMs: CONNECTION_TIMEOUT_MS });
+          // A `ka` at once, not only a minute later: a client's watch on the connection (Amplify's, the page's) starts
+          // at the ack, and a keep-alive is what tells it the connection is alive.
+          return send(ws, { type: 'ka' });
         case 'subscribe': {
           const refuse = (error: AppSyncError) => send(ws, { type: 'subscribe_error', id, errors: [error] });
           if (!acked || !id) return refuse(badRequest('Send connection_init first, and an id with each subscribe'));
@@ -192,7 +204,7 @@ export function eventApiStandIn(options: EventApiOptions = {}): EventApiStandIn 
               errorType: 'MaxSubscriptionsReachedError',
               message: `At most ${SUBSCRIPTIONS_PER_CONNECTION} subscriptions a connection`,
             });
-          const subscription = { id, channel: message.channel as string, ws };
+          const subscription = { id, channel: channelPath(message.channel as string), ws };
           own.set(id, subscription);
           subscriptions.add(subscription);
           return send(ws, { type: 'subscribe_success', id });
@@ -230,9 +242,10 @@ export function eventApiStandIn(options: EventApiOptions = {}): EventApiStandIn 
       const connectAuthorized = authorized(headerProtocol(protocols));
       wss.handleUpgrade(req, stream, head, (ws) => connection(ws, connectAuthorized));
     },
-    publish(channel, events) {
+    publish(given, events) {
       const result: PublishResult = { successful: [], failed: [] };
-      const invalid = channelError(channel, false);
+      const invalid = channelError(given, false);
+      const channel = channelPath(given);
       if (invalid || events.length < 1 || events.length > EVENTS_PER_PUBLISH)
         throw new Error(`BadRequestException: ${invalid ?? `1 to ${EVENTS_PER_PUBLISH} events a publish`}`);
       const receivers = [...subscriptions].filter((s) => matches(s.channel, channel));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bots, webhookDelivery } from '../../functions/bots.ts';
@@ -10,6 +11,8 @@ import { roomLambdas } from '../../functions/room/lambdas.ts';
 import { attachRoomServer, type RoomServer } from './room-server.ts';
 import { localOnlyRefusal } from './local-only-guard.ts';
 import { capacityMeter } from './capacity.ts';
+import { EVENTS_PATH } from './event-api.ts';
+import { localCertificate } from './tls.ts';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload 2.0): it serves every route of `functions/routes.ts`
@@ -313,6 +316,7 @@ interface RuntimeConfig {
     auctionSite?: string;
     faults?: string;
     eventsInitTimeoutMs?: number;
+    eventsTlsUrl?: string;
   }): void;
   config(): { faults: string; publicUrl?: string };
   localRuntime(): { clockOffsetMs: number } | undefined;
@@ -434,10 +438,23 @@ export interface Gateway {
   url: string;
   port: number;
   server: Server;
+  /** The same service over TLS (`https://`, its own port), with the local certificate: AWS's clients insist on it. */
+  tls: { url: string; port: number; certificate: string; certificateFile?: string };
+  /** The observers' broadcast as AWS serves it: `wss://<host>:<TLS port>/event/realtime`. */
+  eventsUrl: string;
   close(): Promise<void>;
 }
 
-export async function startGateway(options: { port?: number; host?: string } = {}): Promise<Gateway> {
+export interface GatewayOptions {
+  port?: number;
+  host?: string;
+  /** The TLS port (default: any free one). */
+  tlsPort?: number;
+  /** Where the local certificate is kept (`npm start`: .agora/tls); unset, one is made for this process. */
+  certificateDir?: string;
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const runtime = await runtimeConfig();
   runtime.startLocalRuntime();
   await serveSources();
@@ -454,6 +471,23 @@ export async function startGateway(options: { port?: number; host?: string } = {
   const { port } = server.address() as { port: number };
   ownHost = `${host}:${port}`;
   ownPort = port;
+  // The same service over TLS on a port of its own: AWS Amplify's Events client opens `wss://` whatever its endpoint
+  // says (it only swaps http for wss), so the broadcast is reachable by it only this way. Its requests and upgrades
+  // (the broadcast, the room socket) are the plain server's, handled alike.
+  const certificate = await localCertificate(options.certificateDir);
+  const tlsServer = createTlsServer({ key: certificate.key, cert: certificate.cert }, (req, res) =>
+    server.emit('request', req, res),
+  );
+  tlsServer.keepAliveTimeout = server.keepAliveTimeout;
+  tlsServer.on('upgrade', (req, stream, head) => server.emit('upgrade', req, stream, head));
+  // A client that refuses the certificate (one not told to trust it) drops the handshake: nothing to report.
+  tlsServer.on('tlsClientError', () => {});
+  await new Promise<void>((resolve, reject) =>
+    tlsServer.once('error', reject).listen(options.tlsPort ?? 0, host, () => resolve()),
+  );
+  const tlsPort = (tlsServer.address() as { port: number }).port;
+  const tlsUrl = `https://${host}:${tlsPort}`;
+  const eventsUrl = `${tlsUrl.replace(/^https/, 'wss')}${EVENTS_PATH}`;
   // The public base URL of links (Location, next_page, document urls) is this gateway's own, unless the operator
   // configured one (AGORA_PUBLIC_URL before start, e.g. behind a proxy); never a request's Host header.
   const publicUrl = process.env.AGORA_PUBLIC_URL || `http://${ownHost}`;
@@ -469,6 +503,7 @@ export async function startGateway(options: { port?: number; host?: string } = {
     clockOffsetMs: 0,
     faults: '',
     eventsInitTimeoutMs: undefined,
+    eventsTlsUrl: eventsUrl,
   });
   // The auction room's WebSocket API on the same port (`ws://<host>:<port>/room`), with its timers in process.
   const room = await attachRoomServer(server, () => ownHost);
@@ -477,9 +512,13 @@ export async function startGateway(options: { port?: number; host?: string } = {
     url: `http://${host}:${port}`,
     port,
     server,
+    tls: { url: tlsUrl, port: tlsPort, certificate: certificate.cert, certificateFile: certificate.file },
+    eventsUrl,
     close: () =>
       new Promise((resolve) => {
         room.close();
+        tlsServer.closeAllConnections();
+        tlsServer.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

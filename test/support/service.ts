@@ -13,6 +13,8 @@ import { localRuntime, resetConfig, setLocal } from '../../functions/runtime/con
  */
 export interface Service {
   url: string;
+  /** The same service over TLS (the gateway's TLS port) and the certificate that port shows (PEM). */
+  tls: { url: string; certificate: string };
   /** Runs a bot once through the gateway's local-only endpoint. */
   bot(name: string): Promise<{ bot: string; due: number; changed: number }>;
   /** Shifts the service clock (local only) by this many milliseconds from real time. */
@@ -41,6 +43,7 @@ export function useService(options: ServiceOptions = {}): Service {
   let pipe: ChangeStream | undefined;
   const service: Service = {
     url: '',
+    tls: { url: '', certificate: '' },
     async bot(name) {
       const res = await fetch(`${service.url}/_local/bots/${name}`, {
         method: 'POST',
@@ -70,6 +73,7 @@ export function useService(options: ServiceOptions = {}): Service {
     await seedDevOrganizations();
     gateway = await startGateway();
     service.url = gateway.url;
+    service.tls = { url: gateway.tls.url, certificate: gateway.tls.certificate };
     if (options.journal)
       pipe = await startChangeStream({
         endpoint: process.env.DYNAMODB_ENDPOINT!,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
@@ -39,10 +40,23 @@ async function insiderInRoom() {
   return { ...a, b1, b2, links };
 }
 
-/** A raw connection to the broadcast with the given authorization headers, and what it receives. */
-async function raw(headers: Record<string, string>) {
-  const header = Buffer.from(JSON.stringify(headers)).toString('base64url');
-  const ws = new WebSocket(broadcast().url, [EVENTS_SUBPROTOCOL, `header-${header}`]);
+/** The broadcast over TLS, as AWS serves it (the gateway's TLS port), and the host Amplify's client names. */
+const secure = () => ({
+  url: `${service.tls.url.replace(/^https/, 'wss')}/event/realtime`,
+  host: new URL(service.tls.url).host,
+});
+
+/**
+ * A raw connection to the broadcast with the given authorization headers (none: no `header-` subprotocol), and what
+ * it receives; over TLS when `url` is the `wss://` one, trusting the local certificate only when given `ca`.
+ */
+async function raw(
+  headers: Record<string, string> | undefined,
+  url = broadcast().url,
+  options: WebSocket.ClientOptions = {},
+) {
+  const header = headers && Buffer.from(JSON.stringify(headers)).toString('base64url');
+  const ws = new WebSocket(url, [EVENTS_SUBPROTOCOL, ...(header ? [`header-${header}`] : [])], options);
   const got: any[] = [];
   ws.on('message', (d) => got.push(JSON.parse(d.toString())));
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
@@ -178,6 +192,92 @@ describe('the observers broadcast', { timeout: 180_000 }, () => {
     refused.ws.close();
   });
 
+  describe("over TLS, as AWS serves it: what AWS Amplify's Events client opens", () => {
+    const auth = () => ({ host: secure().host, 'x-api-key': LOCAL_EVENTS_API_KEY });
+    const trusted = () => ({ ca: service.tls.certificate });
+
+    it("answers the documented handshake at wss://…/event/realtime and tells a room's changes; the page names it", async () => {
+      const a = await insiderInRoom();
+      // TLS with the local certificate: a client that does not trust it is refused the handshake.
+      const untrusted = new WebSocket(secure().url, [EVENTS_SUBPROTOCOL]);
+      const refusal = await new Promise<Error>((resolve) => untrusted.once('error', resolve));
+      expect(refusal.message).toMatch(/self[- ]signed|certificate/i);
+
+      const c = await raw(auth(), secure().url, { ca: service.tls.certificate });
+      c.send({ type: 'connection_init' });
+      expect(await c.next('connection_ack')).toEqual({ type: 'connection_ack', connectionTimeoutMs: 300_000 });
+      // A keep-alive at once: the client's watch on the connection starts at the ack.
+      expect(await c.next('ka')).toEqual({ type: 'ka' });
+      expect(c.got.map((m) => m.type)).toEqual(['connection_ack', 'ka']);
+      // As Amplify's `events.connect('rooms/<id>')` subscribes: a uuid, the path as given (no leading /), the headers.
+      const id = randomUUID();
+      c.send({ type: 'subscribe', id, channel: `rooms/${a.id}`, authorization: auth() });
+      expect(await c.next('subscribe_success')).toEqual({ type: 'subscribe_success', id });
+      // The room's own changes (its stages, as the clock runs) come as `data`, each a room document, in order.
+      const told = () =>
+        c.got.flatMap((m) => (m.type === 'data' && m.id === id ? [JSON.parse(m.event)] : [])) as RoomUpdate[];
+      await until(
+        () => told().length >= 3,
+        90,
+        () => c.got.map((m) => m.type),
+      );
+      const versions = told().map((m) => m.document.version);
+      expect(told().every((m) => m.type === 'room' && m.document.me === undefined)).toBe(true);
+      expect(versions).toEqual([...versions].sort((x, y) => x - y));
+      expect(new Set(versions).size).toBe(versions.length);
+      c.ws.close();
+
+      // The page names where AWS's clients reach it (it watches on its own host itself).
+      const page = await (await fetch(`${service.url}/insider-auctions/${a.id}`)).text();
+      expect(page).toContain(` data-events-tls="${secure().url}"`);
+    });
+
+    it('refuses what AWS documents it refuses, over TLS as without', async () => {
+      // No key, or a wrong one, in the `header-` subprotocol: the connection is not acknowledged.
+      for (const headers of [undefined, { ...auth(), 'x-api-key': 'da2-wrong' }]) {
+        const refused = await raw(headers, secure().url, trusted());
+        refused.send({ type: 'connection_init' });
+        expect(await refused.next('connection_error')).toMatchObject({
+          errors: [{ errorType: 'UnauthorizedException' }],
+        });
+        expect(await within(refused.closed, 10_000)).toMatchObject({ code: 1008 });
+      }
+      const c = await raw(auth(), secure().url, trusted());
+      c.send({ type: 'connection_init' });
+      await c.next('connection_ack');
+      const refuse = async (message: Record<string, unknown>) => {
+        c.got.length = 0;
+        c.send({ type: 'subscribe', authorization: auth(), ...message });
+        const answer = await c.next('subscribe_error');
+        expect(answer.id).toBe(message.id);
+        return answer.errors[0].errorType as string;
+      };
+      // A subscription's id is unique on its connection ("a unique ID").
+      c.send({ type: 'subscribe', id: 'one', channel: '/rooms/abc', authorization: auth() });
+      await c.next('subscribe_success');
+      expect(await refuse({ id: 'one', channel: '/rooms/def' })).toBe('BadRequestException');
+      // Only a defined namespace's channels; at most five segments.
+      expect(await refuse({ id: 'n', channel: '/default/abc' })).toBe('BadRequestException');
+      expect(await refuse({ id: 'deep', channel: '/rooms/a/b/c/d/e' })).toBe('BadRequestException');
+      // A subscription's own authorization is checked too: the key, not only the connection's.
+      expect(await refuse({ id: 'k', channel: '/rooms/abc', authorization: { ...auth(), 'x-api-key': 'no' } })).toBe(
+        'UnauthorizedException',
+      );
+      // Whichever form of the path, one channel: a publish to /rooms/abc reaches `rooms/abc`'s subscriber.
+      c.send({ type: 'subscribe', id: 'bare', channel: 'rooms/abc', authorization: auth() });
+      await c.next('subscribe_success');
+      c.got.length = 0;
+      localEventApi()!.publish('/rooms/abc', ['{"n":2}']);
+      await until(
+        () => c.got.filter((m) => m.type === 'data').length === 2,
+        10,
+        () => c.got,
+      );
+      expect(new Set(c.got.map((m) => m.id))).toEqual(new Set(['one', 'bare']));
+      c.ws.close();
+    });
+  });
+
   describe('bounds each connection as AWS does', () => {
     const host = () => new URL(service.url).host;
     const auth = () => ({ host: host(), 'x-api-key': LOCAL_EVENTS_API_KEY });
@@ -251,7 +351,7 @@ describe('the observers broadcast', { timeout: 180_000 }, () => {
       const c = await connected();
       c.send({ type: 'subscribe', id: 'big', channel: '/rooms/abc', pad: 'x'.repeat(MESSAGE_BYTES) });
       expect(await within(c.closed, 10_000)).toMatchObject({ code: 1009 });
-      expect(c.got.filter((m) => m.type !== 'connection_ack')).toEqual([]);
+      expect(c.got.filter((m) => m.type !== 'connection_ack' && m.type !== 'ka')).toEqual([]);
       // One just under it is read (and answered).
       const d = await connected();
       d.got.length = 0;
