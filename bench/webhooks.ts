@@ -64,7 +64,7 @@ export interface WebhookFigures {
   hostile?: boolean;
   /** --hostile: how many refusing subscriptions were beside (WEBHOOK_REFUSING, default 100: one key's cap). */
   refusing?: number;
-  /** --hostile: items on the webhooks' work index once the refusing ones were deleted (the hanging one's queue: 1). */
+  /** --hostile: items on the webhooks' work index once the refusing ones were deleted (the hanging one's cursor: 1). */
   workAfterDelete?: number;
 }
 
@@ -308,34 +308,30 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
   };
 
   /**
-   * Why each webhook came twice: its delivery item's attempts as recorded (an attempt that timed out and was sent again
-   * says the receiver was late; a delivery recorded with one attempt and received twice was sent by two senders).
+   * Why each webhook came twice: the subscription's cursor as it stands (its last attempts kept) and when the copies
+   * came (a copy at once after the first says a quick retry or a resend on a fresh socket; later, a sender that died
+   * after sending and before moving its cursor).
    */
   const trace = async (dups: string[]) =>
     Promise.all(
       dups.map(async (key) => {
         const [path, webhookId] = key.split('|') as [string, string];
         const subscriptionId = subscriptionOf.get(path)!;
-        let found: Record<string, any> | undefined;
-        let ExclusiveStartKey: Record<string, any> | undefined;
-        do {
-          const page = await documentClient().send(
-            new QueryCommand({
-              TableName: table,
-              KeyConditionExpression: 'PK = :pk',
-              ExpressionAttributeValues: { ':pk': `HOOK#${subscriptionId}` },
-              ExclusiveStartKey,
-            }),
-          );
-          found = page.Items?.find((i) => i.webhookId === webhookId);
-          ExclusiveStartKey = found ? undefined : page.LastEvaluatedKey;
-        } while (ExclusiveStartKey);
+        const { Item } = await documentClient().send(
+          new GetCommand({
+            TableName: table,
+            Key: { PK: `SUBSCRIPTION#${subscriptionId}`, SK: 'CURSOR#lots' },
+            ConsistentRead: true,
+          }),
+        );
         const times = arrivals.get(key) ?? [];
         return {
           subscriptionId,
           webhookId,
           arrivals: times.map((t) => t - times[0]!),
-          attempts: (found?.attempts ?? []).map((a: Record<string, unknown>) => `${a.status ?? a.error} in ${a.ms} ms`),
+          attempts: ((Item?.recent ?? []) as { attempt: Record<string, unknown> }[]).map(
+            ({ attempt: a }) => `${a.status ?? a.error} in ${a.ms} ms`,
+          ),
         };
       }),
     );
@@ -357,28 +353,31 @@ export async function runWebhookBench(hostile = false): Promise<WebhookFigures[]
       );
       refusing.push({ id: made.data.id, token: made.access.token });
     }
-    // Receivers that have been failing: one change each hears fails its first attempt, the circuit's retry 5 s later
-    // fails too, and they are parked (the fan-out logs what they owe instead of a delivery each). How long that took
-    // is printed; the run below measures beside them parked.
-    const parkStarted = Date.now();
+    // Receivers that have been failing: one change each hears fails its first attempt and the retries 1 s and 5 s
+    // later fail too; each cursor then waits (what it is owed stays in the journal). How long that took is printed;
+    // the run below measures beside them.
+    const failStarted = Date.now();
     await change();
     const failing = [hanging.data.id as string, ...refusing.map((s) => s.id)];
-    const parkedNow = async () => {
-      const queues = await Promise.all(
+    const failedTwice = async () => {
+      const cursors = await Promise.all(
         failing.map((id) =>
           documentClient().send(
-            new GetCommand({ TableName: table, Key: { PK: `HOOKQ#${id}`, SK: '#QUEUE' }, ConsistentRead: true }),
+            new GetCommand({
+              TableName: table,
+              Key: { PK: `SUBSCRIPTION#${id}`, SK: 'CURSOR#lots' },
+              ConsistentRead: true,
+            }),
           ),
         ),
       );
-      return queues.filter((q) => q.Item?.logCursor !== undefined).length;
+      return cursors.filter((c) => Number(c.Item?.failedPasses ?? 0) >= 2).length;
     };
-    while ((await parkedNow()) < failing.length && Date.now() - parkStarted < 120_000)
+    while ((await failedTwice()) < failing.length && Date.now() - failStarted < 120_000)
       await new Promise((r) => setTimeout(r, 500));
     console.error(
-      `bench: ${await parkedNow()} of ${failing.length} failing subscriptions parked in ${((Date.now() - parkStarted) / 1000).toFixed(1)} s`,
+      `bench: ${await failedTwice()} of ${failing.length} failing subscriptions failed twice in a row in ${((Date.now() - failStarted) / 1000).toFixed(1)} s`,
     );
-    await new Promise((r) => setTimeout(r, 5000)); // the fan-out's list shows them parked (its index settles)
     const withThem = await run(rate, true);
     for (const s of refusing) {
       const res = await fetch(`${base}/api/0.1/subscriptions/${s.id}`, {

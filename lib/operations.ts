@@ -45,6 +45,7 @@ export const RUNBOOKS = {
   webhookDeadLetters: 'runbook-webhook-dead-letters',
   webhookOldestChange: 'runbook-webhook-oldest-change',
   webhookPipeFailing: 'runbook-webhook-pipe-failing',
+  webhookReceiverFailing: 'runbook-webhook-receiver-failing',
   calendarCoverage: 'runbook-calendar-coverage',
 } as const;
 

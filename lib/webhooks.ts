@@ -7,6 +7,7 @@ import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
+import { TELEMETRY, WEBHOOK_FAILING_HOURS } from '../functions/runtime/telemetry.ts';
 import { CHANGE_PARTITIONS, ROOT_SK } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
 import { justifyGrant } from './iam.ts';
@@ -109,9 +110,7 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     access: 'rw',
     timeout: Duration.minutes(5),
   });
-  // A change's first receive writes its deliveries with plain batch writes (store/deliveries.ts `writeNew`).
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:BatchWriteItem'], resources: [table.tableArn] }));
-  // A batch fails or succeeds as a whole (its deliveries are written together), so no partial batch responses; FIFO
+  // A batch fails or succeeds as a whole (its changes are journaled in one transaction), so no partial batch responses; FIFO
   // takes no batching window.
   fn.addEventSource(new SqsEventSource(queue, { batchSize: 10 }));
   justifyGrant(fn.role, {
@@ -158,6 +157,22 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     'The webhook pipe (table stream -> WebhookChanges queue) failed to put changes on the queue: no webhook is sent meanwhile.',
     topic,
     { runbook: 'webhookPipeFailing' },
+  );
+  // A subscription's cursor stuck behind a receiver that keeps failing (the sweep publishes how long, in hours).
+  alarm(
+    scope,
+    'WebhookReceiverFailing',
+    new Metric({
+      namespace: TELEMETRY.namespace,
+      metricName: TELEMETRY.webhookFailingHours,
+      dimensionsMap: { service: TELEMETRY.service, bot: 'webhooks' },
+      statistic: 'Maximum',
+      period: Duration.minutes(15),
+    }),
+    WEBHOOK_FAILING_HOURS,
+    `A webhook receiver has failed every retry for more than ${WEBHOOK_FAILING_HOURS} hours: its subscription's events wait (disabled after 5 days).`,
+    topic,
+    { runbook: 'webhookReceiverFailing' },
   );
   alarm(
     scope,

@@ -21,7 +21,15 @@ export const TELEMETRY = {
    * the coverage alarm fires below CALENDAR_COVERAGE_DAYS, so the calendar is extended before periods reach its end.
    */
   calendarCoverageDays: 'CalendarCoverageDays',
+  /**
+   * Hours the longest-failing webhook cursor the `webhooks` sweep sent has been failing (its receiver down since),
+   * published by every sweep that sent one still failing: the alarm fires past WEBHOOK_FAILING_HOURS.
+   */
+  webhookFailingHours: 'WebhookFailingHours',
 } as const;
+
+/** A webhook receiver failing this long is an alarm (the service disables it after 5 days). */
+export const WEBHOOK_FAILING_HOURS = 6;
 
 /** The coverage alarm's threshold: fewer days ahead than this and an auction published today may reach past it. */
 export const CALENDAR_COVERAGE_DAYS = 120;

@@ -15,7 +15,15 @@ import { eventBody, eventType, hears, matches, type ObjectChange, PING } from '#
 import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
 import { liveSecrets } from '#domain/webhooks/subscription.ts';
-import { dueCursors, moveCursor, releaseCursor, restCursor, subscriptionCursors, takeCursor } from '#store/cursors.ts';
+import {
+  abandonCursor,
+  dueCursors,
+  moveCursor,
+  releaseCursor,
+  restCursor,
+  subscriptionCursors,
+  takeCursor,
+} from '#store/cursors.ts';
 import { laneEntries } from '#store/journal.ts';
 import {
   activeSubscriptions,
@@ -25,7 +33,8 @@ import {
 } from '#store/subscription-repository.ts';
 import { requestNow } from './clock.ts';
 import { config } from './config.ts';
-import { log } from './observability.ts';
+import { log, MetricUnit, publishMetrics } from './observability.ts';
+import { TELEMETRY } from './telemetry.ts';
 import { postWebhook } from './webhook-sender.ts';
 
 /**
@@ -86,7 +95,7 @@ export async function acceptChanges(changes: readonly JournalChange[]): Promise<
   let delivered = 0;
   await inParallel(woken, PARALLEL_CURSORS, async (w) => {
     const s = subscriptions.get(w.subscriptionId);
-    if (s?.root.status === 'active') delivered += await send(w, s);
+    if (s?.root.status === 'active') delivered += (await send(w, s)).delivered;
   });
   return delivered;
 }
@@ -97,24 +106,38 @@ export async function acceptChanges(changes: readonly JournalChange[]): Promise<
  * the index, where it stands) until it is enabled again.
  */
 export async function sendDue(): Promise<{ due: number; delivered: number }> {
-  const due = await dueCursors(requestNow());
+  const now = requestNow();
+  const due = await dueCursors(now);
   const subscriptions = await getSubscriptions([...new Set(due.map((c) => c.subscriptionId))]);
   let delivered = 0;
+  let failingSince = now;
   await inParallel(due, PARALLEL_CURSORS, async (c) => {
     const s = subscriptions.get(c.subscriptionId);
     if (s?.root.status !== 'active') return restCursor(c);
-    delivered += await send(c, s);
+    const sent = await send(c, s);
+    delivered += sent.delivered;
+    failingSince = Math.min(failingSince, sent.failingSince ?? now);
   });
+  // The longest a receiver it sent has been failing: the alarm's (WebhookFailingHours), before the 5-day disable.
+  if (failingSince < now)
+    publishMetrics(
+      { bot: 'webhooks' },
+      { [TELEMETRY.webhookFailingHours]: [(now - failingSince) / 3_600_000_000, MetricUnit.Count] },
+    );
   return { due: due.length, delivered };
 }
 
 /**
  * One sender of one cursor (domain/webhooks/cursor.ts `sendCursor`), over the store, the lane and the receiver; one
- * per cursor in this process at a time. Returns the deliveries made.
+ * per cursor in this process at a time. Returns the deliveries made, and since when it fails if it still does.
  */
-async function send(which: Pick<Cursor, 'subscriptionId' | 'lane'>, s: SubscriptionRecord): Promise<number> {
+async function send(
+  which: Pick<Cursor, 'subscriptionId' | 'lane'>,
+  s: SubscriptionRecord,
+): Promise<{ delivered: number; failingSince?: Micros }> {
   const key = `${which.subscriptionId}|${which.lane}`;
-  if (sending.has(key)) return 0;
+  if (sending.has(key)) return { delivered: 0 };
+  let failingSince: Micros | undefined;
   sending.add(key);
   // A lease is on the wall clock (a sender's life, whatever the service clock says); retries are on the service clock.
   const lease = () => Date.now() * 1000 + (SEND_BUDGET_MS + 2 * config().webhookTimeoutMs) * 1000 + LEASE_MARGIN;
@@ -136,18 +159,23 @@ async function send(which: Pick<Cursor, 'subscriptionId' | 'lane'>, s: Subscript
         c.failures > 0 ? config().webhookTimeoutMs : config().webhookFirstAttemptMs,
         c,
       ),
-    move: (next, read, token, then) => moveCursor(next, read, token, then === 'keep' ? { until: lease() } : then),
+    move: (next, read, token, then) => {
+      failingSince = next.failingSince;
+      return moveCursor(next, read, token, then === 'keep' ? { until: lease() } : then);
+    },
     release: releaseCursor,
     disable: async (reason) => {
       log().warn('webhook subscription disabled', { subscription: s.root.id, reason });
       await disableSubscription(s.root.id, reason, formatKyiv(requestNow()));
     },
+    abandon: (token) => abandonCursor(which, token, requestNow()),
     now: requestNow,
   };
   try {
     // The budget on the wall clock: the service clock may be moved (locally) while a sender waits.
     const started = performance.now();
-    return await sendCursor(port, randomUUID(), () => performance.now() - started > SEND_BUDGET_MS);
+    const delivered = await sendCursor(port, randomUUID(), () => performance.now() - started > SEND_BUDGET_MS);
+    return { delivered, ...(failingSince !== undefined && { failingSince }) };
   } finally {
     sending.delete(key);
   }

@@ -321,6 +321,28 @@ export async function wakeCursors(subscriptionId: string, now: Micros): Promise<
   );
 }
 
+/** A sender lets a cursor go as it stands, due at once (it failed mid-way: the next fan-out or sweep goes on). */
+export async function abandonCursor(c: Pick<Cursor, 'subscriptionId' | 'lane'>, token: string, now: Micros) {
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: cursorKey(c.subscriptionId, c.lane),
+        UpdateExpression: 'SET due = :now, GSI2PK = :work, GSI2SK = :sk REMOVE leaseToken, leaseUntil',
+        ConditionExpression: 'leaseToken = :token',
+        ExpressionAttributeValues: {
+          ':now': now,
+          ':token': token,
+          ':work': keys.work(WEBHOOKS_BOT),
+          ':sk': workKey(now, c).GSI2SK,
+        },
+      }),
+    )
+    .catch((error) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+}
+
 /** A cursor off the work index: its subscription is disabled (held where it is) or gone. */
 export async function restCursor(c: Pick<Cursor, 'subscriptionId' | 'lane'>): Promise<void> {
   await documentClient()

@@ -19,7 +19,7 @@ import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
  *
  * Configured by AGORA_FAULTS (JSON, read on every call, so a test or `PUT /_local/faults` turns it on and off):
  * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12,
- * "lostAnswers": 0.15, "slowWrites": {"share": 0.3, "maxMs": 400}, "failWritesTo": ["HOOK#"]}` (the last: every write
+ * "lostAnswers": 0.15, "slowWrites": {"share": 0.3, "maxMs": 400}, "failWritesTo": ["JOURNAL#"]}` (the last: every write
  * naming a key with that prefix fails, an internal error).
  */
 export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout';
@@ -34,7 +34,7 @@ export interface FaultConfig {
   lostAnswers?: number;
   /** A share of the writes held back a random time up to `maxMs` before they are sent. */
   slowWrites?: { share: number; maxMs: number };
-  /** Every write naming a key that starts with one of these (`HOOK#`: delivery items) fails, as a partition down. */
+  /** Every write naming a key that starts with one of these (`JOURNAL#`: the journal) fails, as a partition down. */
   failWritesTo?: string[];
 }
 

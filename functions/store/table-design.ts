@@ -92,8 +92,6 @@ export const keys = {
   subscription: (id: string) => ({ PK: `SUBSCRIPTION#${id}`, SK: ROOT_SK }),
   /** How many subscriptions a key holds (bounded: domain/webhooks/subscription.ts). */
   subscriber: (owner: string) => ({ PK: `SUBSCRIBER#${owner}`, SK: '#COUNT' }),
-  /** A subscription's deliveries, one per change sent to it, by the change's position (or `~PING#<time>`). */
-  deliveries: (subscriptionId: string) => `HOOK#${subscriptionId}`,
   /**
    * The journal (domain/journal/journal.ts): one lane per listing feed key, its entries by position (zero-padded, so
    * a Query pages them in order) beside its head (`#HEAD`: the next position and the last stamp; `#` sorts before

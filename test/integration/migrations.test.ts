@@ -43,9 +43,11 @@ async function ageTable(): Promise<{ roots: number; links: number }> {
   let roots = 0;
   let links = 0;
   const all = await scanTable();
-  // An old release had no change log and no journal (its feeds read an index).
-  const journal = (pk: string) => ['REV#', 'JOURNAL#', 'JOURNALED#', 'LIST#'].some((p) => pk.startsWith(p));
-  for (const item of all.filter((i) => journal(String(i.PK))))
+  // An old release had no change log and no journal (its feeds read an index), and no webhook cursors.
+  const journal = (i: Record<string, any>) =>
+    ['REV#', 'JOURNAL#', 'JOURNALED#', 'LIST#'].some((p) => String(i.PK).startsWith(p)) ||
+    String(i.SK).startsWith('CURSOR#');
+  for (const item of all.filter(journal))
     await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
   const items = all.filter(isModelItem);
   for (const [i, item] of items.entries()) {
@@ -90,7 +92,15 @@ describe('data migrations', () => {
     expect((await addDocument(api, asset)).status).toBe(201);
     const auction = await api.post(AUCTIONS, aLandleaseAuction(kyivDayIn(21), SANDBOX));
     expect(auction.status).toBe(201);
+    const hook = await api.post('/api/0.1/subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    expect(hook.status).toBe(201);
+    const cursorsOf = async () =>
+      (await scanTable()).filter(
+        (i) => i.PK === `SUBSCRIPTION#${hook.body.data.id}` && String(i.SK).startsWith('CURSOR#'),
+      );
+    expect(await cursorsOf()).toHaveLength(10);
     const aged = await ageTable();
+    expect(await cursorsOf()).toHaveLength(0);
     expect(aged.roots).toBe(14); // 12 lots, the asset, the auction
     expect(aged.links).toBeGreaterThanOrEqual(1);
 
@@ -118,6 +128,7 @@ describe('data migrations', () => {
       'bid-links': 0,
       'first-revisions': aged.roots,
       journal: aged.roots,
+      'webhook-cursors': 1,
     });
     expect(JSON.stringify(await scanTable())).toBe(before); // nothing written, no run state either
 
@@ -133,6 +144,8 @@ describe('data migrations', () => {
     const resumed = await migrate({ segments: 3, pageSize: 4 });
     expect(resumed).toMatchObject({ done: true, resumed: true });
     expect(resumed.upgraded + upgradedByCrash.length).toBe(stale.size); // each item upgraded once
+    // The subscription has its cursors, at the lanes' heads as the run found them: it is owed what follows.
+    expect(await cursorsOf()).toHaveLength(10);
     const after = (await scanTable()).filter(isModelItem);
     expect(after.filter((i) => i.SK !== '#BUDGET' && i.schemaVersion !== SCHEMA_VERSION)).toEqual([]);
     for (const root of after.filter((i) => i.SK === '#ROOT' && !String(i.PK).startsWith('TRANSFER#')))

@@ -159,6 +159,8 @@ export interface CursorPort {
   release(next: Cursor, read: number, token: string): Promise<'released' | 'more' | 'lost'>;
   /** The service disables the subscription (410, or 5 days failing). */
   disable(reason: 'gone' | 'failing'): Promise<void>;
+  /** Lets the cursor go as it stands, due at once (the sender failed: a store error, not a receiver's). */
+  abandon(token: string): Promise<void>;
   now(): Micros;
 }
 
@@ -174,7 +176,20 @@ const PARALLEL = 64;
  * left due at once: the next fan-out or sweep goes on). Returns the deliveries made.
  */
 export async function sendCursor(port: CursorPort, token: string, spent: () => boolean): Promise<number> {
-  let cursor = await port.take(token);
+  const cursor = await port.take(token);
+  if (!cursor) return 0;
+  try {
+    return await sendFrom(port, cursor, token, spent);
+  } catch (error) {
+    // A store error mid-way: the cursor is let go at once (not held until its lease runs out); what was sent and not
+    // recorded goes again (at least once: the same ids).
+    await port.abandon(token).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: () => boolean): Promise<number> {
+  let cursor: Cursor | undefined = taken;
   let delivered = 0;
   while (cursor) {
     const read = cursor.at;

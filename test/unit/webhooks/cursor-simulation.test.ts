@@ -139,6 +139,8 @@ function simulate(seed: number, bugs: Bugs = {}) {
       return 'released';
     },
     async disable() {},
+    // A sender here only stops dead (a process gone lets nothing go): its lease runs out and the sweep takes over.
+    async abandon() {},
     now: sched.now,
   });
 
