@@ -53,13 +53,16 @@ export function tableOptions(argv: string[]): { args: string[]; table?: string; 
 /** The `TableName` output of a deployed stack (the data stack's), through CloudFormation. */
 export async function stackTable(stack: string): Promise<string | { problem: string }> {
   const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  const cloudFormation = new CloudFormationClient({});
   try {
-    const out = await new CloudFormationClient({}).send(new DescribeStacksCommand({ StackName: stack }));
+    const out = await cloudFormation.send(new DescribeStacksCommand({ StackName: stack }));
     const table = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
     return table ?? { problem: `stack ${stack} has no TableName output: name the data stack (Agora-<stage>-Data)` };
   } catch (error) {
     const e = error as Error;
-    if (/does not exist/.test(e.message)) return { problem: `no stack ${stack} in this account and region` };
+    // A stack is per region: the one asked is named, since a wrong AWS_REGION (or profile region) is the usual cause.
+    if (/does not exist/.test(e.message))
+      return { problem: `no stack ${stack} in this account in region ${await cloudFormation.config.region()}` };
     if (e.name === 'CredentialsProviderError' || /credential|region/i.test(e.message))
       return { problem: `stack ${stack}: no AWS credentials or region (set AWS_PROFILE and AWS_REGION)` };
     return { problem: `stack ${stack}: ${e.name}: ${e.message}` };

@@ -207,6 +207,10 @@ describe('--stack <data stack>', () => {
     ]);
     const noOutput = `stack ${API} has no TableName output: name the data stack (Agora-<stage>-Data)\n`;
     for (const run of runs.slice(0, 4)) expect(run).toEqual({ code: 1, out: '', err: noOutput });
-    expect(runs[4]).toEqual({ code: 1, out: '', err: 'no stack Agora-nope-Data in this account and region\n' });
+    expect(runs[4]).toEqual({
+      code: 1,
+      out: '',
+      err: `no stack Agora-nope-Data in this account in region ${REGION}\n`,
+    });
   }, 120_000);
 });
