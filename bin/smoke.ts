@@ -86,7 +86,7 @@ async function expectStatus(status: number, method: string, path: string, body?:
   if (answer.status === status) return answer;
   const errors = answer.body?.errors as { location?: string; name?: string; description?: unknown }[] | undefined;
   const keys =
-    '(npm run keys -- list --stack Agora-<stage>-Data lists them; add one with npm run keys -- add <name> broker 1234)';
+    '(npm run keys -- list --stack Agora-<stage>-Data lists them; add one with npm run keys -- add <name> broker 1234 --stack Agora-<stage>-Data)';
   // The service's 401 for a key it does not know, or API Gateway's own 403 when the authorizer denies the request.
   if (answer.status === 401 || (answer.status === 403 && /^\{"message":"Forbidden"\}$/.test(answer.text)))
     throw new StepFailed(
