@@ -24,6 +24,7 @@ import {
   subscriptionCursors,
   takeCursor,
 } from '#store/cursors.ts';
+import { tableName } from '#store/client.ts';
 import { laneEntries } from '#store/journal.ts';
 import {
   activeSubscriptions,
@@ -71,8 +72,43 @@ const heardBy = (s: { events: readonly string[]; owner?: string }, c: ObjectChan
   matches(s.events, eventType(c)) && hears(s.owner, c);
 const heardByRecord = (s: SubscriptionRecord, c: ObjectChange) => heardBy({ events: s.root.events, owner: s.owner }, c);
 
-/** The senders of this process, by cursor: a second wake-up here leaves it to the one under way (its release reads on). */
+/** The senders of this process, by cursor: a second wake-up here tells the one under way (`more`), which reads on. */
 const sending = new Set<string>();
+/** Cursors told more was appended since their sender's last read, and the senders waiting to be told. */
+const told = new Set<string>();
+const waiting = new Map<string, () => void>();
+/** How long a sender that caught up waits to be told of more before it lets go (efficiency only: its release's
+ * head check is the safety); under load the next batch comes sooner, and one sender takes them all. */
+const LINGER_MS = 25;
+
+function tell(key: string) {
+  told.add(key);
+  waiting.get(key)?.();
+}
+function toldMore(key: string): Promise<boolean> {
+  if (told.delete(key)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiting.delete(key);
+      resolve(told.delete(key));
+    };
+    const timer = setTimeout(done, LINGER_MS);
+    waiting.set(key, done);
+  });
+}
+
+/** Subscriptions' records as read at a version of the active list (every subscription write moves it), per table. */
+const records = new Map<string, { version: number; byId: Map<string, SubscriptionRecord> }>();
+async function recordsAt(version: number, ids: string[]): Promise<Map<string, SubscriptionRecord>> {
+  const table = tableName();
+  const kept = records.get(table);
+  const known = kept?.version === version ? kept : { version, byId: new Map<string, SubscriptionRecord>() };
+  records.set(table, known);
+  const missing = ids.filter((id) => !known.byId.has(id));
+  if (missing.length) for (const [id, s] of await getSubscriptions(missing)) known.byId.set(id, s);
+  return known.byId;
+}
 
 /**
  * After an append: the cursors of the subscriptions that hear of its changes are woken, each sent by one sender
@@ -83,15 +119,19 @@ export async function acceptChanges(changes: readonly JournalChange[]): Promise<
   const lanes = new Map<string, JournalChange[]>();
   for (const c of changes) if (c.lane) lanes.set(c.lane, [...(lanes.get(c.lane) ?? []), c]);
   if (!lanes.size) return 0;
-  const { list } = await activeSubscriptions();
+  const { list, version } = await activeSubscriptions();
   const woken = [...lanes].flatMap(([lane, cs]) =>
     list
       .filter((s) => cs.some((c) => heardBy(s, c)))
-      .filter((s) => !sending.has(`${s.id}|${lane}`))
+      .filter((s) => {
+        const underWay = sending.has(`${s.id}|${lane}`);
+        if (underWay) tell(`${s.id}|${lane}`);
+        return !underWay;
+      })
       .map((s) => ({ subscriptionId: s.id, lane })),
   );
   if (!woken.length) return 0;
-  const subscriptions = await getSubscriptions([...new Set(woken.map((w) => w.subscriptionId))]);
+  const subscriptions = await recordsAt(version, [...new Set(woken.map((w) => w.subscriptionId))]);
   let delivered = 0;
   await inParallel(woken, PARALLEL_CURSORS, async (w) => {
     const s = subscriptions.get(w.subscriptionId);
@@ -169,8 +209,10 @@ async function send(
       await disableSubscription(s.root.id, reason, formatKyiv(requestNow()));
     },
     abandon: (token) => abandonCursor(which, token, requestNow()),
+    more: () => toldMore(key),
     now: requestNow,
   };
+  told.delete(key);
   try {
     // The budget on the wall clock: the service clock may be moved (locally) while a sender waits.
     const started = performance.now();

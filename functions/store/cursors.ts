@@ -94,37 +94,79 @@ export async function subscriptionCursors(subscriptionId: string): Promise<Curso
   return Items.map(cursorOf);
 }
 
+type Which = Pick<Cursor, 'subscriptionId' | 'lane'>;
+type Key = Record<string, unknown>;
+
+/**
+ * One conditional update of a cursor as DynamoDB inputs: each attribute of `set` set, or removed when undefined (a
+ * `due` or a lease puts it on the work index, by that time); the condition's values named `:c_<name>`.
+ */
+function cursorUpdate(c: Which, set: Record<string, unknown>, condition: string, values: Record<string, unknown> = {}) {
+  const onIndex = set.due ?? set.leaseUntil;
+  const all = {
+    ...set,
+    ...(onIndex !== undefined && { GSI2PK: keys.work(WEBHOOKS_BOT), GSI2SK: workKey(Number(onIndex), c).GSI2SK }),
+  };
+  const kept = Object.entries(all).filter(([, v]) => v !== undefined);
+  const gone = Object.entries(all)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
+  return {
+    TableName: tableName(),
+    Key: cursorKey(c.subscriptionId, c.lane) as Key,
+    UpdateExpression: [
+      kept.length ? `SET ${kept.map(([k]) => `${k} = :${k}`).join(', ')}` : '',
+      gone.length ? `REMOVE ${gone.join(', ')}` : '',
+    ]
+      .join(' ')
+      .trim(),
+    ConditionExpression: condition,
+    // DynamoDB refuses an empty map here: a removal alone names no value.
+    ...((kept.length || Object.keys(values).length) && {
+      ExpressionAttributeValues: { ...Object.fromEntries(kept.map(([k, v]) => [`:${k}`, v])), ...values },
+    }),
+  };
+}
+
+/** Sends an update; false when its condition failed (the cursor is not as the caller read it, or is gone). */
+async function updated(input: ReturnType<typeof cursorUpdate>): Promise<boolean> {
+  try {
+    await documentClient().send(new UpdateCommand(input));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Where a sender leaves a cursor: its progress; what is undefined is removed (healthy again: no failing time). */
+const progress = (c: Cursor) => ({
+  sentThrough: c.at,
+  sentBeyond: c.done,
+  failedPasses: c.failures,
+  recent: c.recent ?? [],
+  failingSince: c.failingSince,
+  waitingOn: c.waitingOn,
+});
+const HELD = 'leaseToken = :c_token AND sentThrough = :c_read';
+const NO_LEASE = { leaseToken: undefined, leaseUntil: undefined };
+const OFF_INDEX = { GSI2PK: undefined, GSI2SK: undefined };
+
 /**
  * Takes a cursor to send what follows it: only when no sender holds it (or its lease ran out on the wall clock: that
- * sender stopped) and no retry is waiting (`due` passed on the service clock). The lease puts it on the work index at its end, so the sweep finds it
- * should this sender stop. Returns the cursor as taken, or undefined (someone else sends it, or it waits).
+ * sender stopped) and no retry is waiting (`due` passed on the service clock). The lease puts it on the work index at
+ * its end, so the sweep finds it should this sender stop. Returns the cursor as taken, or undefined (someone else
+ * sends it, or it waits).
  */
-export async function takeCursor(
-  c: Pick<Cursor, 'subscriptionId' | 'lane'>,
-  token: string,
-  now: Micros,
-  wallNow: Micros,
-  until: Micros,
-): Promise<Cursor | undefined> {
+export async function takeCursor(c: Which, token: string, now: Micros, wallNow: Micros, until: Micros) {
+  const input = cursorUpdate(
+    c,
+    { leaseToken: token, leaseUntil: until, due: undefined },
+    'attribute_exists(PK) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :c_wall) AND (attribute_not_exists(due) OR due <= :c_now)',
+    { ':c_wall': wallNow, ':c_now': now },
+  );
   try {
-    const { Attributes } = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: cursorKey(c.subscriptionId, c.lane),
-        UpdateExpression: 'SET leaseToken = :token, leaseUntil = :until, GSI2PK = :work, GSI2SK = :sk REMOVE due',
-        ConditionExpression:
-          'attribute_exists(PK) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :wall) AND (attribute_not_exists(due) OR due <= :now)',
-        ExpressionAttributeValues: {
-          ':token': token,
-          ':until': until,
-          ':now': now,
-          ':wall': wallNow,
-          ':work': keys.work(WEBHOOKS_BOT),
-          ':sk': workKey(until, c).GSI2SK,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const { Attributes } = await documentClient().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
     return Attributes ? cursorOf(Attributes) : undefined;
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
@@ -132,67 +174,15 @@ export async function takeCursor(
   }
 }
 
-/** What a sender writes of a cursor it holds: where it stands now, and whether it keeps the lease or lets it go. */
-const progress = (c: Cursor) => ({
-  ':at': c.at,
-  ':done': c.done,
-  ':failures': c.failures,
-  ':recent': c.recent ?? [],
-});
-const PROGRESS = 'sentThrough = :at, sentBeyond = :done, failedPasses = :failures, recent = :recent';
-const optional = (c: Cursor) =>
-  [
-    c.failingSince !== undefined ? 'failingSince = :since' : undefined,
-    c.waitingOn !== undefined ? 'waitingOn = :waitingOn' : undefined,
-  ].filter(Boolean);
-const optionalValues = (c: Cursor) => ({
-  ...(c.failingSince !== undefined && { ':since': c.failingSince }),
-  ...(c.waitingOn !== undefined && { ':waitingOn': c.waitingOn }),
-});
-const removedOptional = (c: Cursor) =>
-  [
-    c.failingSince === undefined ? 'failingSince' : undefined,
-    c.waitingOn === undefined ? 'waitingOn' : undefined,
-  ].filter(Boolean);
-
 /**
- * Moves a cursor its sender holds (the lease is its token, `at` what it read): the sends are answered. `until`: the
- * lease goes on (the sender reads on), or `due`: the sender lets it go and the sweep comes back then (a retry, or the
- * rest of a long backlog). Returns false when the cursor is not the one read (a replay moved it, or the lease ran out
- * and another sender took it): this sender stops.
+ * Moves a cursor its sender holds (the lease is its token, `sentThrough` what it read): the sends are answered.
+ * `until`: the lease goes on (the sender reads on), or `due`: the sender lets it go and the sweep comes back then (a
+ * retry, or the rest of a long backlog). False when the cursor is not the one read (a replay moved it, or the lease
+ * ran out and another sender took it): this sender stops.
  */
-export async function moveCursor(
-  c: Cursor,
-  read: number,
-  token: string,
-  next: { until: Micros } | { due: Micros },
-): Promise<boolean> {
-  const keep = 'until' in next;
-  const set = [PROGRESS, ...optional(c), 'GSI2PK = :work, GSI2SK = :sk', keep ? 'leaseUntil = :until' : 'due = :due'];
-  const remove = [...removedOptional(c), ...(keep ? [] : ['leaseToken', 'leaseUntil'])];
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: cursorKey(c.subscriptionId, c.lane),
-        UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-        ConditionExpression: 'leaseToken = :token AND sentThrough = :read',
-        ExpressionAttributeValues: {
-          ...progress(c),
-          ...optionalValues(c),
-          ':token': token,
-          ':read': read,
-          ':work': keys.work(WEBHOOKS_BOT),
-          ':sk': workKey(keep ? next.until : next.due, c).GSI2SK,
-          ...(keep ? { ':until': next.until } : { ':due': next.due }),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+export function moveCursor(c: Cursor, read: number, token: string, next: { until: Micros } | { due: Micros }) {
+  const then = 'until' in next ? { leaseUntil: next.until } : { ...NO_LEASE, due: next.due };
+  return updated(cursorUpdate(c, { ...progress(c), ...then }, HELD, { ':c_token': token, ':c_read': read }));
 }
 
 /**
@@ -203,30 +193,25 @@ export async function moveCursor(
  * Returns 'released', 'more' (the head moved: read on), or 'lost' (the cursor is not the one read: stop).
  */
 export async function releaseCursor(c: Cursor, read: number, token: string): Promise<'released' | 'more' | 'lost'> {
-  const TableName = tableName();
-  const head = keys.journalHead(c.lane);
-  const remove = ['leaseToken', 'leaseUntil', 'GSI2PK', 'GSI2SK', 'due', ...removedOptional(c)];
-  const set = [PROGRESS, ...optional(c)];
+  const update = cursorUpdate(c, { ...progress(c), ...NO_LEASE, ...OFF_INDEX, due: undefined }, HELD, {
+    ':c_token': token,
+    ':c_read': read,
+  });
+  const first = c.at === 0;
   try {
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: cursorKey(c.subscriptionId, c.lane),
-              UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
-              ConditionExpression: 'leaseToken = :token AND sentThrough = :read',
-              ExpressionAttributeValues: { ...progress(c), ...optionalValues(c), ':token': token, ':read': read },
-            },
-          },
+          { Update: update },
           {
             ConditionCheck: {
-              TableName,
-              Key: head,
-              ConditionExpression: c.at === 0 ? 'attribute_not_exists(PK)' : '#next = :next',
-              ExpressionAttributeNames: c.at === 0 ? undefined : { '#next': 'next' },
-              ExpressionAttributeValues: c.at === 0 ? undefined : { ':next': c.at + 1 },
+              TableName: tableName(),
+              Key: keys.journalHead(c.lane),
+              ConditionExpression: first ? 'attribute_not_exists(PK)' : '#next = :next',
+              ...(!first && {
+                ExpressionAttributeNames: { '#next': 'next' },
+                ExpressionAttributeValues: { ':next': c.at + 1 },
+              }),
             },
           },
         ],
@@ -258,34 +243,20 @@ export async function dueCursors(now: Micros, limit = 100): Promise<Pick<Cursor,
 }
 
 /**
- * Moves a cursor back to `after` (a replay): what follows is sent again, from the next pass; a sender that holds it
- * finds it moved and stops. Only back (a cursor never skips what it has not sent), and not before where it started.
- * Returns how many positions it went back; undefined: no such cursor, or `after` is not between those two.
+ * Moves a cursor back to `after` (a replay): what follows is sent again, from the next pass; its lease goes too, so a
+ * sender under way finds it moved at its next write and stops. Only back (a cursor never skips what it has not sent),
+ * and not before where it started. Returns how many positions it went back; undefined: no such cursor, or `after` is
+ * not between those two.
  */
-export async function rewindCursor(
-  subscriptionId: string,
-  lane: string,
-  after: number,
-  now: Micros,
-): Promise<number | undefined> {
+export async function rewindCursor(subscriptionId: string, lane: string, after: number, now: Micros) {
+  const input = cursorUpdate(
+    { subscriptionId, lane },
+    { sentThrough: after, sentBeyond: [], due: now, ...NO_LEASE },
+    'attribute_exists(PK) AND sentThrough >= :c_after AND startedAt <= :c_after',
+    { ':c_after': after },
+  );
   try {
-    const { Attributes } = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: cursorKey(subscriptionId, lane),
-        UpdateExpression: 'SET sentThrough = :after, sentBeyond = :none, due = :now, GSI2PK = :work, GSI2SK = :sk',
-        // Never before where it started: a subscription is owed nothing older than itself.
-        ConditionExpression: 'attribute_exists(PK) AND sentThrough >= :after AND startedAt <= :after',
-        ExpressionAttributeValues: {
-          ':after': after,
-          ':none': [],
-          ':now': now,
-          ':work': keys.work(WEBHOOKS_BOT),
-          ':sk': workKey(now, { subscriptionId, lane }).GSI2SK,
-        },
-        ReturnValues: 'UPDATED_OLD',
-      }),
-    );
+    const { Attributes } = await documentClient().send(new UpdateCommand({ ...input, ReturnValues: 'UPDATED_OLD' }));
     return Number(Attributes?.sentThrough ?? after) - after;
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
@@ -293,68 +264,19 @@ export async function rewindCursor(
   }
 }
 
-/**
- * A subscription's cursors made due now (enabled again, or a sweep to look at once): each is sent from where it
- * stands at the sweep's next run, or the next append's fan-out.
- */
+const EXISTS = 'attribute_exists(PK)';
+
+/** A subscription's cursors made due now (enabled again): each is sent from where it stands by the next sweep. */
 export async function wakeCursors(subscriptionId: string, now: Micros): Promise<void> {
-  await Promise.all(
-    LANES.map(({ lane }) =>
-      documentClient()
-        .send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: cursorKey(subscriptionId, lane),
-            UpdateExpression: 'SET due = :now, GSI2PK = :work, GSI2SK = :sk',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: {
-              ':now': now,
-              ':work': keys.work(WEBHOOKS_BOT),
-              ':sk': workKey(now, { subscriptionId, lane }).GSI2SK,
-            },
-          }),
-        )
-        .catch((error) => {
-          if (!isConditionFailure(error)) throw error;
-        }),
-    ),
-  );
+  await Promise.all(LANES.map(({ lane }) => updated(cursorUpdate({ subscriptionId, lane }, { due: now }, EXISTS))));
 }
 
 /** A sender lets a cursor go as it stands, due at once (it failed mid-way: the next fan-out or sweep goes on). */
-export async function abandonCursor(c: Pick<Cursor, 'subscriptionId' | 'lane'>, token: string, now: Micros) {
-  await documentClient()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: cursorKey(c.subscriptionId, c.lane),
-        UpdateExpression: 'SET due = :now, GSI2PK = :work, GSI2SK = :sk REMOVE leaseToken, leaseUntil',
-        ConditionExpression: 'leaseToken = :token',
-        ExpressionAttributeValues: {
-          ':now': now,
-          ':token': token,
-          ':work': keys.work(WEBHOOKS_BOT),
-          ':sk': workKey(now, c).GSI2SK,
-        },
-      }),
-    )
-    .catch((error) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+export async function abandonCursor(c: Which, token: string, now: Micros): Promise<void> {
+  await updated(cursorUpdate(c, { ...NO_LEASE, due: now }, 'leaseToken = :c_token', { ':c_token': token }));
 }
 
-/** A cursor off the work index: its subscription is disabled (held where it is) or gone. */
-export async function restCursor(c: Pick<Cursor, 'subscriptionId' | 'lane'>): Promise<void> {
-  await documentClient()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: cursorKey(c.subscriptionId, c.lane),
-        UpdateExpression: 'REMOVE GSI2PK, GSI2SK, leaseToken, leaseUntil',
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    )
-    .catch((error) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+/** A cursor off the work index, where it stands: its subscription is disabled (held until enabled) or gone. */
+export async function restCursor(c: Which): Promise<void> {
+  await updated(cursorUpdate(c, { ...OFF_INDEX, ...NO_LEASE }, EXISTS));
 }

@@ -194,6 +194,7 @@ export const journalPort: JournalPort = {
       await documentClient().send(
         new TransactWriteCommand({ TransactItems: [...heads, ...entries, ...marks, ...rows] }),
       );
+      remember(TableName, append.entries);
       return 'done';
     } catch (error) {
       if (isConditionFailure(error)) return 'moved';
@@ -278,6 +279,29 @@ export async function lanePage(
 }
 
 /**
+ * The entries this process appended lately, per table and lane, in position order (the last `REMEMBERED`): a cursor
+ * right behind them reads them here instead of Querying (each is committed: put here after its transaction answered).
+ * Another process's appends leave gaps, and a read that finds none of its next position here Queries.
+ */
+const REMEMBERED = 1_000;
+const recent = new Map<string, JournalEntry[]>();
+function remember(table: string, entries: readonly JournalEntry[]) {
+  for (const e of entries) {
+    const key = `${table}|${e.lane}`;
+    const list = recent.get(key) ?? [];
+    list.push(e);
+    if (list.length > REMEMBERED) list.splice(0, list.length - REMEMBERED);
+    recent.set(key, list);
+  }
+}
+/** The consecutive run of remembered entries right after `from`, up to `limit`; none when `from + 1` is not held. */
+function remembered(lane: string, from: number, limit: number): JournalEntry[] {
+  const list = recent.get(`${tableName()}|${lane}`) ?? [];
+  const start = list.findIndex((e) => e.pos === from + 1);
+  return start < 0 ? [] : consecutive(from, list.slice(start, start + limit));
+}
+
+/**
  * Consecutive entries of a lane after a position (none: from its first), or, `descending`, up to one (its own
  * included), strongly consistent; unlike `lanePage`, the position need not hold an entry (a subscription's cursor at a
  * lane's start, or at its head).
@@ -286,6 +310,8 @@ export async function laneEntries(
   lane: string,
   { from, descending, limit }: { from: number; descending: boolean; limit: number },
 ): Promise<JournalEntry[]> {
+  const known = descending ? [] : remembered(lane, from, limit);
+  if (known.length) return known;
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),

@@ -175,20 +175,18 @@ const kept = new Map<string, { version: number; readAt: number; list: ActiveSubs
 
 /**
  * The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan), kept while
- * their version (one small item, read consistently) stays the same. `alsoRead`: items the caller wants read in the
- * same request (the fan-out's marks of its objects), returned as `also`.
+ * their version (one small item, read consistently) stays the same; with that version (a subscription's record
+ * read at one version is the same at that version).
  */
-export async function activeSubscriptions(
-  alsoRead: readonly Record<string, unknown>[] = [],
-): Promise<{ list: ActiveSubscription[]; also: Record<string, any>[] }> {
+export async function activeSubscriptions(): Promise<{ list: ActiveSubscription[]; version: number }> {
   const TableName = tableName();
-  const found = await batchGet([ACTIVE_VERSION, ...alsoRead]);
-  const Item = found.find((i) => i.PK === ACTIVE_VERSION.PK && i.SK === ACTIVE_VERSION.SK);
-  const also = found.filter((i) => i !== Item);
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName, Key: ACTIVE_VERSION, ConsistentRead: true }),
+  );
   const version = Number(Item?.version ?? 0);
   const now = Date.now();
   const known = kept.get(TableName);
-  if (known && known.version === version && now - known.readAt < KEPT_MS) return { list: known.list, also };
+  if (known && known.version === version && now - known.readAt < KEPT_MS) return { list: known.list, version };
   const list: ActiveSubscription[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -208,7 +206,7 @@ export async function activeSubscriptions(
   } while (ExclusiveStartKey);
   if (now - Number(Item?.changedAt ?? 0) > INDEX_SETTLE_MS) kept.set(TableName, { version, readAt: now, list });
   else kept.delete(TableName);
-  return { list, also };
+  return { list, version };
 }
 
 /**

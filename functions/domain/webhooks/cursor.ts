@@ -157,6 +157,11 @@ export interface CursorPort {
   move(next: Cursor, read: number, token: string, then: 'keep' | { due: Micros }): Promise<boolean>;
   /** Lets it go caught up, on the lane's head being right after `next.at` (one transaction). */
   release(next: Cursor, read: number, token: string): Promise<'released' | 'more' | 'lost'>;
+  /**
+   * Whether more was appended in this process for the cursor since its last read, waiting a moment for it (what the
+   * fan-out of the next batch tells the sender under way): efficiency only, the release's head check is the safety.
+   */
+  more(): Promise<boolean>;
   /** The service disables the subscription (410, or 5 days failing). */
   disable(reason: 'gone' | 'failing'): Promise<void>;
   /** Lets the cursor go as it stands, due at once (the sender failed: a store error, not a receiver's). */
@@ -166,6 +171,8 @@ export interface CursorPort {
 
 /** Entries a sender reads at once (one Query). */
 export const PAGE = 100;
+/** A sender reading on records its cursor at least every this many positions (a lost sender resends no more). */
+const RECORD_EVERY = PAGE;
 /** Chains one sender has in flight at once (keep-alive connections to one receiver). */
 const PARALLEL = 64;
 
@@ -189,15 +196,17 @@ export async function sendCursor(port: CursorPort, token: string, spent: () => b
 }
 
 async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: () => boolean): Promise<number> {
-  let cursor: Cursor | undefined = taken;
+  let cursor = taken;
+  /** Where the stored cursor stands (every write holds on it); the sender may be ahead of it, not yet recorded. */
+  let recorded = taken.at;
   let delivered = 0;
-  while (cursor) {
-    const read = cursor.at;
-    const page = await port.read(read, PAGE);
+  for (;;) {
+    const page = await port.read(cursor.at, PAGE);
     const answers = new Map<number, Answered>();
+    const from = cursor;
     const sendChain = async (chain: JournalEntry[]) => {
       for (const e of chain) {
-        const answered = await port.attempt(e, cursor!);
+        const answered = await port.attempt(e, from);
         answers.set(e.pos, answered);
         if (answered.verdict.state !== 'delivered') break;
       }
@@ -206,25 +215,27 @@ async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: (
     const { cursor: next, disable } = settle(cursor, page, answers, port.now());
     delivered += [...answers.values()].filter((a) => a.verdict.state === 'delivered').length;
     if (disable) {
-      await port.move(next, read, token, { due: port.now() });
+      await port.move(next, recorded, token, { due: port.now() });
       await port.disable(disable);
       return delivered;
     }
-    if (next.due !== undefined) {
-      await port.move(next, read, token, { due: next.due });
+    if (next.due !== undefined || spent()) {
+      // Waits for its retry, or leaves the rest to the next fan-out or sweep at once.
+      await port.move(next, recorded, token, { due: next.due ?? port.now() });
       return delivered;
     }
-    if (spent()) {
-      await port.move(next, read, token, { due: port.now() });
-      return delivered;
-    }
-    const caughtUp = page.length < PAGE && next.at === (page.at(-1)?.entry.pos ?? read);
-    // Caught up: let go, unless an append came meanwhile (then the cursor is moved and the sender reads on).
-    const released = caughtUp ? await port.release(next, read, token) : 'more';
-    if (released !== 'more' || !(await port.move(next, read, token, 'keep'))) return delivered;
     cursor = next;
+    const caughtUp = page.length < PAGE && next.at === (page.at(-1)?.entry.pos ?? from.at);
+    // Caught up: more appended in this process meanwhile is read on at once; else it lets go, unless an append came
+    // from elsewhere (the release's head check fails), and then it records where it is and reads on.
+    if (caughtUp && (await port.more())) continue;
+    if (caughtUp && (await port.release(next, recorded, token)) !== 'more') return delivered;
+    // Reading on: the stored cursor stays where it was recorded (each write holds on it) until this many more.
+    if (next.at - recorded >= RECORD_EVERY) {
+      if (!(await port.move(next, recorded, token, 'keep'))) return delivered;
+      recorded = next.at;
+    }
   }
-  return delivered;
 }
 
 /** Runs `work` on every item, at most `limit` at once. */

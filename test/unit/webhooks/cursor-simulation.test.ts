@@ -138,6 +138,11 @@ function simulate(seed: number, bugs: Bugs = {}) {
       stored = { ...next };
       return 'released';
     },
+    // Whether more came meanwhile: the seed says (a fan-out in this process, or none), never a wait.
+    async more() {
+      await sched.yield(mayCrash);
+      return random() < 0.3;
+    },
     async disable() {},
     // A sender here only stops dead (a process gone lets nothing go): its lease runs out and the sweep takes over.
     async abandon() {},
@@ -151,6 +156,8 @@ function simulate(seed: number, bugs: Bugs = {}) {
       .catch((error) => {
         if (!(error instanceof Crash)) throw error;
         crashed++;
+        // The Lambda died with its batch: SQS hands the batch again, and its fan-out wakes the cursor again.
+        wake(mayCrash);
       })
       .finally(() => senders.delete(p));
     senders.add(p);
