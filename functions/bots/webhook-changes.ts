@@ -46,9 +46,9 @@ export async function handler(
   const handed = event.Records.map((r) => changeOfRecord(r.body)).filter((c) => c !== undefined);
   const { result, requests } = await countRequests(async () => {
     const appended = await appendTogether(handed);
-    // The cursors of the subscriptions that hear of them read on (a batch handed again wakes them again: a cursor
-    // knows what it has sent, so nothing goes twice).
-    const deliveries = await acceptChanges([...appended.fresh, ...appended.seen]);
+    // Every change handed is journaled now (this time, or before): the cursors of the subscriptions that hear of them
+    // read on (a batch handed again wakes them again: a cursor knows what it has sent, so nothing goes twice).
+    const deliveries = await acceptChanges(handed);
     return { journaled: appended.fresh.length, deliveries };
   });
   return { changes: result.journaled, deliveries: result.deliveries, requests };

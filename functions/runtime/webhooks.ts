@@ -79,7 +79,7 @@ const told = new Set<string>();
 const waiting = new Map<string, () => void>();
 /** How long a sender that caught up waits to be told of more before it lets go (efficiency only: its release's
  * head check is the safety); under load the next batch comes sooner, and one sender takes them all. */
-const LINGER_MS = 25;
+const LINGER_MS = 100;
 
 function tell(key: string) {
   told.add(key);
@@ -183,8 +183,8 @@ async function send(
   const lease = () => Date.now() * 1000 + (SEND_BUDGET_MS + 2 * config().webhookTimeoutMs) * 1000 + LEASE_MARGIN;
   const port: CursorPort = {
     take: (token) => takeCursor(which, token, requestNow(), Date.now() * 1000, lease()),
-    read: async (after, limit) =>
-      (await laneEntries(which.lane, { from: after, descending: false, limit })).map((entry) => ({
+    read: async (after, limit, fresh) =>
+      (await laneEntries(which.lane, { from: after, descending: false, limit, fresh })).map((entry) => ({
         entry,
         // An object's history taken over from its log was sent when it happened, before the journal: no news.
         heard: !entry.takenOver && heardByRecord(s, entry.change),
@@ -302,7 +302,7 @@ export async function deliveries(s: SubscriptionRecord, limit: number): Promise<
     cursors.map(async (c) => {
       const [before, after] = await Promise.all([
         c.at > (c.from ?? 0) ? laneEntries(c.lane, { from: c.at, descending: true, limit }) : [],
-        laneEntries(c.lane, { from: c.at, descending: false, limit }),
+        laneEntries(c.lane, { from: c.at, descending: false, limit, fresh: true }),
       ]);
       const done = new Set(c.done);
       return [...before.filter((e) => e.pos > (c.from ?? 0)), ...after]

@@ -99,14 +99,22 @@ function entryOf(lane: string, i: Record<string, any>): JournalEntry {
   };
 }
 
+/**
+ * The lanes' heads as this process's last commits left them, per table: a first read takes them from here (a commit
+ * holds on the head it read, so one another process moved fails and reads again: `again`).
+ */
+const knownHeads = new Map<string, LaneHead>();
+
 export const journalPort: JournalPort = {
-  async read(objects, lanes) {
+  async read(objects, lanes, again) {
+    const table = tableName();
+    const known = again ? [] : lanes.filter((l) => knownHeads.has(`${table}|${l}`));
     const items = await batchGet([
       ...objects.map((o) => keys.journalMark(o.kind, o.id)),
-      ...lanes.map((l) => keys.journalHead(l)),
+      ...lanes.filter((l) => !known.includes(l)).map((l) => keys.journalHead(l)),
     ]);
     const marks = new Map<string, Mark>();
-    const heads = new Map<string, LaneHead>();
+    const heads = new Map<string, LaneHead>(known.map((l) => [l, knownHeads.get(`${table}|${l}`)!]));
     for (const i of items) {
       if (i.entity === JOURNAL_MARK)
         marks.set(objectKey({ kind: i.objectKind, id: i.objectId }), {
@@ -195,6 +203,7 @@ export const journalPort: JournalPort = {
         new TransactWriteCommand({ TransactItems: [...heads, ...entries, ...marks, ...rows] }),
       );
       remember(TableName, append.entries);
+      for (const h of append.heads) knownHeads.set(`${TableName}|${h.lane}`, h.next);
       return 'done';
     } catch (error) {
       if (isConditionFailure(error)) return 'moved';
@@ -304,14 +313,18 @@ function remembered(lane: string, from: number, limit: number): JournalEntry[] {
 /**
  * Consecutive entries of a lane after a position (none: from its first), or, `descending`, up to one (its own
  * included), strongly consistent; unlike `lanePage`, the position need not hold an entry (a subscription's cursor at a
- * lane's start, or at its head).
+ * lane's start, or at its head). Forward and not `fresh`, what this process committed lately answers without a read.
  */
 export async function laneEntries(
   lane: string,
-  { from, descending, limit }: { from: number; descending: boolean; limit: number },
+  { from, descending, limit, fresh }: { from: number; descending: boolean; limit: number; fresh?: boolean },
 ): Promise<JournalEntry[]> {
-  const known = descending ? [] : remembered(lane, from, limit);
-  if (known.length) return known;
+  if (!descending && !fresh) {
+    const known = remembered(lane, from, limit);
+    // Nothing after `from` as far as this process's own commits go: none read (a cursor's sender finds out otherwise
+    // when its release's head check fails, and then reads `fresh`).
+    if (known.length || knownHeads.get(`${tableName()}|${lane}`)?.next === from + 1) return known;
+  }
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),

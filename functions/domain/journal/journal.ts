@@ -74,8 +74,15 @@ export interface Append {
 
 /** What the writer needs of the table. Every read is strongly consistent. */
 export interface JournalPort {
-  /** The marks of these objects (by `kind#id`) and the heads of these lanes. */
-  read(objects: readonly { kind: string; id: string }[], lanes: readonly string[]): Promise<JournalState>;
+  /**
+   * The marks of these objects (by `kind#id`) and the heads of these lanes. `again`: an append that failed its
+   * condition reads again (a store may answer a first read from what it knows, never a second).
+   */
+  read(
+    objects: readonly { kind: string; id: string }[],
+    lanes: readonly string[],
+    again?: boolean,
+  ): Promise<JournalState>;
   /** The object's changes strictly between two seqs, from its change log, oldest first. */
   history(kind: string, id: string, after: number, before: number): Promise<JournalChange[]>;
   /** Commits an append: `moved` when a head or a mark was not the value read (nothing written then). */
@@ -130,7 +137,14 @@ export async function appendChanges(port: JournalPort, handed: readonly JournalC
     if (attempt >= MAX_ATTEMPTS) throw new Error(`journal: no append after ${MAX_ATTEMPTS} attempts`);
     const once = async () => {
       const lanes = new Set(handed.flatMap((c) => (c.lane ? [c.lane] : [])));
-      let state = await port.read(objects, [...lanes]);
+      // A first read skips the marks of objects whose first change is their create (seq 1): they have none, or the
+      // append's condition on "none" fails and the read again takes them (a create handed twice).
+      const creates = first ? objects.filter((o) => byObject.get(objectKey(o))![0]!.seq === 1) : [];
+      let state = await port.read(
+        objects.filter((o) => !creates.includes(o)),
+        [...lanes],
+        attempt > 0,
+      );
       // Each object's changes to journal now: above its mark, with the ones missing before them from its log.
       const pending: Pending[] = [];
       for (const list of byObject.values()) {
@@ -156,7 +170,7 @@ export async function appendChanges(port: JournalPort, handed: readonly JournalC
       const newLanes = unread.filter((l) => !lanes.has(l));
       if (newLanes.length) {
         // A change read from the log was listed in a lane the batch's own changes are not (a draft since published).
-        const more = await port.read([], newLanes);
+        const more = await port.read([], newLanes, attempt > 0);
         state = { marks: state.marks, heads: new Map([...state.heads, ...more.heads]) };
       }
       const append = planAppend(pending, state.heads);

@@ -149,8 +149,11 @@ export function settle(
 export interface CursorPort {
   /** Takes the cursor (no other sender holds it, no retry waits); the lease's token is the sender's. */
   take(token: string): Promise<Cursor | undefined>;
-  /** Consecutive entries of the cursor's lane after a position, whether the subscription hears of each. */
-  read(after: number, limit: number): Promise<Read[]>;
+  /**
+   * Consecutive entries of the cursor's lane after a position, whether the subscription hears of each; `fresh`: from
+   * the store itself (a release found the head moved: what this process knows of the lane is behind).
+   */
+  read(after: number, limit: number, fresh: boolean): Promise<Read[]>;
   /** One attempt of an entry, judged by the cursor's failures in a row (a first one waits less than a retry). */
   attempt(entry: JournalEntry, cursor: Pick<Cursor, 'failures' | 'failingSince'>): Promise<Answered>;
   /** Moves the cursor it holds from `read`: keeping the lease, or letting it go until `due`. False: it lost it. */
@@ -200,8 +203,10 @@ async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: (
   /** Where the stored cursor stands (every write holds on it); the sender may be ahead of it, not yet recorded. */
   let recorded = taken.at;
   let delivered = 0;
+  let raced = false;
   for (;;) {
-    const page = await port.read(cursor.at, PAGE);
+    const page = await port.read(cursor.at, PAGE, raced);
+    raced = false;
     const answers = new Map<number, Answered>();
     const from = cursor;
     const sendChain = async (chain: JournalEntry[]) => {
@@ -229,7 +234,10 @@ async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: (
     // Caught up: more appended in this process meanwhile is read on at once; else it lets go, unless an append came
     // from elsewhere (the release's head check fails), and then it records where it is and reads on.
     if (caughtUp && (await port.more())) continue;
-    if (caughtUp && (await port.release(next, recorded, token)) !== 'more') return delivered;
+    if (caughtUp) {
+      if ((await port.release(next, recorded, token)) !== 'more') return delivered;
+      raced = true;
+    }
     // Reading on: the stored cursor stays where it was recorded (each write holds on it) until this many more.
     if (next.at - recorded >= RECORD_EVERY) {
       if (!(await port.move(next, recorded, token, 'keep'))) return delivered;
