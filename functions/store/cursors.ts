@@ -62,7 +62,8 @@ export async function laneHeads(): Promise<Map<string, LaneHead>> {
 
 /**
  * A new subscription's cursors, at the lanes' heads as read before its creation (puts for its creating transaction):
- * it is owed what is journaled after; a change journaled meanwhile is sent too, never one missed.
+ * it is owed what is journaled after; a change journaled meanwhile is sent too, never one missed. (The fan-out finds
+ * it through an index that may lag: a change whose fan-out missed it waits for the cursor's next wake-up, never lost.)
  */
 export function newCursors(subscriptionId: string, heads: ReadonlyMap<string, LaneHead>) {
   return LANES.map(({ lane }) => {

@@ -114,7 +114,9 @@ export const subscriptionRepository: SubscriptionStore = {
       await activeChanged();
       // Disabled (maintenance): its cursors stay where they are (the sweep takes them off its index); enabled again,
       // they are sent from there at once, in order: nothing made before the disable, or during it, is lost.
-      if (current.root.status !== 'active' && next.root.status === 'active') await wakeCursors(id, requestNow());
+      // Active after the change (enabled again, or its events or URL changed): its cursors are due at once, so the
+      // sweep sends what a fan-out that read the list before the change did not wake them for.
+      if (next.root.status === 'active') await wakeCursors(id, requestNow());
       return next;
     }),
 
@@ -171,9 +173,7 @@ export interface ActiveSubscription {
 }
 
 /** The list as last read, per table, with the version it was read at. */
-const kept = new Map<string, { version: number; readAt: number; checkedAt: number; list: ActiveSubscription[] }>();
-/** The version is read again after this long (ms) at most: a fan-out a moment after another takes its list. */
-const RECHECK_MS = 1_000;
+const kept = new Map<string, { version: number; readAt: number; list: ActiveSubscription[] }>();
 
 /**
  * The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan), kept while
@@ -182,20 +182,13 @@ const RECHECK_MS = 1_000;
  */
 export async function activeSubscriptions(): Promise<{ list: ActiveSubscription[]; version: number }> {
   const TableName = tableName();
-  // Batches a moment apart take the list as the last one read it: which cursors a fan-out wakes is a hint (a cursor
-  // not woken is sent by the next fan-out or the sweep; it loses nothing), so its freshness is worth no read a batch.
-  const fresh = kept.get(TableName);
-  if (fresh && Date.now() - fresh.checkedAt < RECHECK_MS) return { list: fresh.list, version: fresh.version };
   const { Item } = await documentClient().send(
     new GetCommand({ TableName, Key: ACTIVE_VERSION, ConsistentRead: true }),
   );
   const version = Number(Item?.version ?? 0);
   const now = Date.now();
   const known = kept.get(TableName);
-  if (known && known.version === version && now - known.readAt < KEPT_MS) {
-    known.checkedAt = now;
-    return { list: known.list, version };
-  }
+  if (known && known.version === version && now - known.readAt < KEPT_MS) return { list: known.list, version };
   const list: ActiveSubscription[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -213,8 +206,7 @@ export async function activeSubscriptions(): Promise<{ list: ActiveSubscription[
     for (const i of page.Items ?? []) list.push(i[FEED_VIEW]);
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  if (now - Number(Item?.changedAt ?? 0) > INDEX_SETTLE_MS)
-    kept.set(TableName, { version, readAt: now, checkedAt: now, list });
+  if (now - Number(Item?.changedAt ?? 0) > INDEX_SETTLE_MS) kept.set(TableName, { version, readAt: now, list });
   else kept.delete(TableName);
   return { list, version };
 }
