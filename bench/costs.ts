@@ -36,7 +36,7 @@ export async function measureCosts(): Promise<CostRow[]> {
   const { startDynamoDbLocal } = await import('../lib/local/dynamodb-local.ts');
   const { createTable } = await import('../lib/local/table.ts');
   const { startGateway } = await import('../lib/local/gateway.ts');
-  const { resetConfig, setLocal } = await import('../functions/runtime/config.ts');
+  const { resetConfig, setLocal } = await import('../functions/platform/config.ts');
   const { seedDevKeys } = await import('../bin/dev-keys.ts');
   const { seedDevOrganizations } = await import('../bin/dev-organizations.ts');
   const dynamo = await startDynamoDbLocal();

@@ -46,7 +46,7 @@ import { startDynamoDbLocal, freePort } from '../lib/local/dynamodb-local.ts';
 import { costsSection, measureCosts } from './costs.ts';
 import { freshnessSection, measureFeedFreshness } from './feed-freshness.ts';
 import { coldSummary, floorMedians, lambdasSection, measureLambdas } from './lambdas.ts';
-import { answerHelp } from '../bin/cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 import { startServer } from './local-server.ts';
 
 answerHelp(

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * `npm run diff` and `npm run deploy` (`tsx bin/aws-preflight.ts cdk diff|deploy --all`, then the script's own

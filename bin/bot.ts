@@ -1,7 +1,7 @@
 import { bots } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { serviceUrl } from './local-service.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * `npm run bot -- <name>`: runs one bot once inside the running `npm start` (through its local-only

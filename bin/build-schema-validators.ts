@@ -29,7 +29,7 @@ import { generateDefinitionTypes, generateRequestTypes } from './request-types.t
 import protocol from '../functions/room/protocol.schema.json' with { type: 'json' };
 import { ROOM_ACTIONS } from '../functions/room/actions.ts';
 import { Ajv as Ajv07 } from 'ajv';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 // Both are CommonJS: under NodeNext TypeScript types the default import as the whole module,
 // and each module also exports itself as `.default`.

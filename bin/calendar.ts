@@ -3,7 +3,7 @@ import { DomainError } from '../functions/domain/kernel/errors.ts';
 import { systemClock } from '../functions/domain/kernel/time.ts';
 import { loadValidators } from '../functions/domain/kernel/validation.ts';
 import { calendarView, changeServiceCalendar } from '../functions/runtime/calendar.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 import { canonicalJson, linksAsPaths, type Revision, verifyChain } from '../functions/domain/kernel/history.ts';
 
 /**

@@ -3,7 +3,7 @@ import { ROLES, type Role } from '../functions/domain/kernel/principal.ts';
 import { formatKyiv } from '../functions/domain/kernel/time.ts';
 import { deleteApiKey, listApiKeys, putApiKey } from '../functions/store/api-keys.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * Manages API keys in a table (docs/operations.md "First keys" and "Rotating a key"):

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAlive as alive } from '../lib/local/preflight.ts';
-import { resetConfig } from '../functions/runtime/config.ts';
+import { resetConfig } from '../functions/platform/config.ts';
 
 /**
  * How the CLIs find the service: `npm start` writes `.agora/local.json` (its URL, its DynamoDB Local endpoint and

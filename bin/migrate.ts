@@ -1,7 +1,7 @@
 import { MIGRATION_STEPS } from '../functions/store/migration-steps.ts';
 import { migrate } from '../functions/store/migrations.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * `npm run migrate`: brings every stored item to the current model (functions/store/migration-steps.ts), in a table

@@ -4,7 +4,7 @@ import { schemaOf } from '../functions/domain/protocol/model.ts';
 import { organizationModel } from '../functions/domain/protocol/parts.ts';
 import { deleteOrganization, organizationDirectory, putOrganization } from '../functions/store/organizations.ts';
 import { tableDescription, tableFailure, tableOptions, useTable } from './local-service.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * Manages the organization directory (interface.md §2.2 fill-in) in a table: that of the running `npm start` by

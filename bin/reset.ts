@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { stopOrphan } from '../lib/local/dynamodb-local.ts';
 import { isAlive } from '../lib/local/preflight.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 import { LOCAL_FILE } from './local-service.ts';
 
 /**

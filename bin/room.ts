@@ -9,7 +9,7 @@ import {
 } from '../client/room-client.ts';
 import type { Stage } from '../functions/domain/room/model.ts';
 import type { IncomingMessage } from '../functions/room/generated/protocol-types.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * `npm run -s room -- <command>`: a small command-line client of the auction room (client/room-client.ts),

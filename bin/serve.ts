@@ -10,7 +10,7 @@ import { startRoomBot } from '../lib/local/room-server.ts';
 import { startBots } from '../lib/local/scheduler.ts';
 import { startChangeStream } from '../lib/local/change-stream.ts';
 import { createTable } from '../lib/local/table.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 import { DEV_KEYS, seedDevKeys } from './dev-keys.ts';
 import { DEV_ORGANIZATIONS, seedDevOrganizations } from './dev-organizations.ts';
 import { DEFAULT_PORT, LOCAL_FILE, runningService } from './local-service.ts';

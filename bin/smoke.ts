@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 
 /**
  * `npm run smoke -- --url <API URL> --key <broker key> [--hook <receiver URL>]`: the check after a deploy

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { verify, verifyV1a } from '../functions/domain/webhooks/signature.ts';
-import { answerHelp } from './cli-help.ts';
+import { answerHelp } from '../lib/cli-help.ts';
 import { serviceUrl } from './local-service.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 export interface BotDefinition {
   name: string;
-  /** Module under `functions/`, without extension; it exports `run()` (a BotReport, bots/sweep.ts) and a Lambda `handler`. */
+  /** Module under `functions/`, without extension; it exports `run()` (a BotReport, runtime/work-index.ts) and a Lambda `handler`. */
   handler: string;
   /** EventBridge Scheduler expression. */
   schedule: string;

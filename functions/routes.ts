@@ -23,7 +23,7 @@ import type { AssetTypeDescriptor } from './domain/assets/descriptor.ts';
 import { ASSET_TYPES } from './domain/assets/types/catalog.ts';
 import type { Role } from './domain/kernel/principal.ts';
 import type { RouteRule } from './http-kit/route-rules.ts';
-import { SWAGGER_UI_FILES } from './http/docs/swagger-ui-files.ts';
+import { SWAGGER_UI_FILES } from './swagger-ui-files.ts';
 
 export interface RouteDefinition {
   /** HEAD only where a client asks for it (API Gateway matches no GET route to a HEAD): the GET's handler, no body. */

@@ -7,7 +7,7 @@ import { bots } from '../functions/bots.ts';
 import { roomLambdas } from '../functions/room/lambdas.ts';
 import { openApiDocument } from '../functions/openapi/document.ts';
 import { routeRule, routes } from '../functions/routes.ts';
-import { answerHelp } from '../bin/cli-help.ts';
+import { answerHelp } from './cli-help.ts';
 import { bundleParts, lambdaBundles, lambdaHandlers } from './lambda-bundles.ts';
 
 export { lambdaBundles, lambdaHandlers };

@@ -17,7 +17,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from '../functions/runtime/telemetry.ts';
+import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from '../functions/platform/telemetry.ts';
 
 const FIVE_MINUTES = Duration.minutes(5);
 

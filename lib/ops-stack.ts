@@ -13,7 +13,7 @@ import {
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { TELEMETRY } from '../functions/runtime/telemetry.ts';
+import { TELEMETRY } from '../functions/platform/telemetry.ts';
 import { alarm, RUNBOOK } from './operations.ts';
 
 export interface OpsStackProps extends StackProps {

@@ -25,7 +25,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ROOM_BOT_SCHEDULE, ROOM_NAMESPACE, roomLambdas } from '../functions/room/lambdas.ts';
 import { CONNECTION_PARTITION } from '../functions/store/table-design.ts';
-import { TELEMETRY } from '../functions/runtime/telemetry.ts';
+import { TELEMETRY } from '../functions/platform/telemetry.ts';
 import { AppFunction } from './app-function.ts';
 import { grantSecretValue } from './iam.ts';
 import { alarm, ScheduleDeadLetters, ScheduledBot } from './operations.ts';

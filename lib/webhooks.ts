@@ -7,7 +7,7 @@ import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
-import { TELEMETRY, WEBHOOK_FAILING_HOURS } from '../functions/runtime/telemetry.ts';
+import { TELEMETRY, WEBHOOK_FAILING_HOURS } from '../functions/platform/telemetry.ts';
 import { CHANGE_PARTITIONS, ROOT_SK } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
 import { justifyGrant } from './iam.ts';

@@ -24,7 +24,7 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket, { WebSocketServer } from 'ws';
 import { RoomClient } from '../../client/room-client.ts';
 import { LOCAL_EVENTS_API_KEY } from '../../lib/local/event-api.ts';
-import { startLocalRuntime } from '../../functions/runtime/config.ts';
+import { startLocalRuntime } from '../../functions/platform/config.ts';
 import { freePort, startDynamoDbLocal } from '../../lib/local/dynamodb-local.ts';
 import { activeBid, AUCTIONS, rectifyingAuction } from '../../test/support/auctions.ts';
 import { client } from '../../test/support/http.ts';

@@ -3,7 +3,7 @@ import { admitBefore, type RateLimit } from '../domain/kernel/rate-limit.ts';
 import { findApiKey, type ApiKeyRecord } from '../store/api-keys.ts';
 import { spendRequest } from '../store/rate-limits.ts';
 import { AddressBuckets } from '../runtime/address-limits.ts';
-import { config } from '../runtime/config.ts';
+import { config } from '../platform/config.ts';
 import { log } from '../runtime/observability.ts';
 import { ANONYMOUS, type AuthorizerContext } from './authorizer-context.ts';
 

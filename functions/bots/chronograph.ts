@@ -3,7 +3,7 @@ import { recordTransition } from '#runtime/observability.ts';
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { publishCoverage } from '#runtime/calendar.ts';
 import { timedEventsContext } from '#runtime/contexts.ts';
-import { type BotReport, sweep } from './sweep.ts';
+import { type BotReport, runDue } from '#runtime/work-index.ts';
 
 /**
  * The chronograph: applies the due timed events of auctions (period ends). It Queries the work index for what is
@@ -12,7 +12,7 @@ import { type BotReport, sweep } from './sweep.ts';
  * `CalendarCoverageDays`, the days the working-day calendar still covers (runtime/calendar.ts).
  */
 export async function run(): Promise<BotReport> {
-  return sweep(
+  return runDue(
     'chronograph',
     AUCTION_KIND,
     async (id, now) => {

@@ -13,7 +13,7 @@ import { loadRoots } from '#store/batch.ts';
 import { isConditionFailure } from '#store/errors.ts';
 import { LOT_KIND, lotRepository } from '#store/lot-repository.ts';
 import { MAX_TRANSACTION_ITEMS, transact, type AggregateWrite } from '#store/transactions.ts';
-import { type BotReport, sweep } from './sweep.ts';
+import { type BotReport, runDue } from '#runtime/work-index.ts';
 
 /**
  * The concierge: settles lots and their assets (verification, recomposed, pending.dissolution, pending.deleted,
@@ -83,6 +83,6 @@ async function settle(id: string, now: Micros): Promise<boolean> {
   return changed;
 }
 
-export const run = (): Promise<BotReport> => sweep('concierge', LOT_KIND, settle);
+export const run = (): Promise<BotReport> => runDue('concierge', LOT_KIND, settle);
 
 export const handler = async (): Promise<BotReport> => run();

@@ -16,7 +16,7 @@ import { loadRoots } from '#store/batch.ts';
 import { isConditionFailure } from '#store/errors.ts';
 import { LOT_KIND, lotRepository } from '#store/lot-repository.ts';
 import { transact, type AggregateWrite } from '#store/transactions.ts';
-import { type BotReport, sweep } from './sweep.ts';
+import { type BotReport, runDue } from '#runtime/work-index.ts';
 
 /**
  * The convoy: joins auctions created from a lot (`merchandisingObject`) with their lot. It Queries the bot-work
@@ -125,7 +125,7 @@ async function convey(id: string, timing: Timing): Promise<boolean> {
 }
 
 export function run(): Promise<BotReport> {
-  return sweep('convoy', AUCTION_KIND, async (id, now) => convey(id, await timing(now)));
+  return runDue('convoy', AUCTION_KIND, async (id, now) => convey(id, await timing(now)));
 }
 
 export const handler = async (): Promise<BotReport> => run();

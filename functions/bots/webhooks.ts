@@ -1,7 +1,7 @@
 import { botRun } from '#runtime/bot-run.ts';
 import { sendDue } from '#runtime/webhooks.ts';
 import { countRequests } from '#store/client.ts';
-import type { BotReport } from './sweep.ts';
+import type { BotReport } from '#runtime/work-index.ts';
 
 /**
  * The webhooks' retry sweep: sends the deliveries the schedule made due (retries, replays, a first attempt that a

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { wireRuntime } from '#runtime/wiring.ts';
 import { admission } from './middlewares/admission.ts';

@@ -1,5 +1,5 @@
 import { pageHandler } from '#http-kit/http-handler.ts';
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import {
   COOKIE,
   formOf,

@@ -52,7 +52,7 @@ export interface Observers {
 }
 
 /**
- * The observers' broadcast of the page's configuration (runtime/config.ts `observers`, AGORA_ROOM_EVENTS: a ws(s) URL
+ * The observers' broadcast of the page's configuration (platform/config.ts `observers`, AGORA_ROOM_EVENTS: a ws(s) URL
  * without query, the host its authorization names and the API key, space-separated); unset, the local stand-in's key
  * and TLS endpoint (`localTlsUrl`, the gateway's) under the local runtime, else none. Anything else is a
  * configuration error.
@@ -85,7 +85,7 @@ export function observersOf(
 /**
  * Only the room's own files run and load; the page talks only to its own origin (the WebSocket included: CSP 3
  * `'self'` covers ws/wss of the same host) and, where the room's WebSocket is on another host (AWS: the room stack's
- * stage, runtime/config.ts `roomSocket`) and the observers' broadcast (AWS: the Event API's real-time endpoint,
+ * stage, platform/config.ts `roomSocket`) and the observers' broadcast (AWS: the Event API's real-time endpoint,
  * `observersOf`), to those origins alone; it posts forms only to itself, and is never framed.
  */
 export const cspOf = (...elsewhere: (string | undefined)[]) =>

@@ -1,5 +1,5 @@
 import { pageHandler } from '#http-kit/http-handler.ts';
-import { config, localRuntime } from '#runtime/config.ts';
+import { config, localRuntime } from '#platform/config.ts';
 import { cspOf, escapeHtml, html, notFound, observersOf, pageOf, targetOf, type Event } from './http.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { pageHandler } from '#http-kit/http-handler.ts';
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import { pageSecret } from '#runtime/room-page.ts';
 import { COOKIE, cookiesOf, notFound, SECURITY_HEADERS, targetOf, type Event, type Result } from './http.ts';
 import { sessionBidder, sessionToken } from '#domain/room/session.ts';

@@ -1,4 +1,4 @@
-import { sweepQueues } from '../bots/sweep.ts';
+import { runDueOf } from '#runtime/work-index.ts';
 import { AUCTION_KIND } from '#store/auction-repository.ts';
 import { ROOM_TIMERS } from '#store/room-repository.ts';
 import { lifecycleContext } from './auctions.ts';
@@ -15,7 +15,7 @@ const ROOM_KIND = { kind: 'ROOM', entity: 'auction' };
  * what is due and arms a new timer. Queries only, never a Scan; idempotent.
  */
 export function run() {
-  return sweepQueues('room', [
+  return runDueOf('room', [
     { work: 'room', kind: AUCTION_KIND, handleOne: (id) => planOrClose(lifecycleContext(), id) },
     {
       work: ROOM_TIMERS,

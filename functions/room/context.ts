@@ -1,4 +1,4 @@
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import { roomRepository } from '#store/room-repository.ts';
 import { roomPorts } from './ports.ts';
 import type { RoomContext } from './room.ts';

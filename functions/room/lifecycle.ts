@@ -10,7 +10,7 @@ import {
 } from '#domain/room/engine.ts';
 import type { RoomAuctions, TimerOrder } from '#domain/room/ports.ts';
 import { log, publishMetrics } from '#runtime/observability.ts';
-import { TELEMETRY } from '#runtime/telemetry.ts';
+import { TELEMETRY } from '#platform/telemetry.ts';
 import {
   broadcast,
   due,

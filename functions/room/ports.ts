@@ -9,7 +9,7 @@ import type { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { parseInstant } from '#domain/kernel/time.ts';
 import type { RoomPorts, TimerOrder } from '#domain/room/ports.ts';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import { observeClient } from '#store/aws-calls.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { admitBefore, intervalMs, type RateLimit, retryAfterSeconds } from '#domain/kernel/rate-limit.ts';
-import { config } from './config.ts';
+import { config } from '#platform/config.ts';
 
 /**
  * Token buckets per source address kept in this process's memory (the GCRA of domain/kernel/rate-limit.ts, like the

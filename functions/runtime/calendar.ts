@@ -12,9 +12,9 @@ import type { RevisionAuthor } from '#domain/kernel/history.ts';
 import { formatKyiv, kyivDate, laterThan, type Micros } from '#domain/kernel/time.ts';
 import { CalendarRaceError, readCalendar, type StoredCalendar, writeCalendar } from '#store/calendar-repository.ts';
 import { tableName } from '#store/client.ts';
-import { config } from './config.ts';
+import { config } from '#platform/config.ts';
 import { MetricUnit, publishMetrics } from './observability.ts';
-import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from './telemetry.ts';
+import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from '#platform/telemetry.ts';
 
 /**
  * The working-day calendar of this deployment: the document in the table (the shipped seed until an admin first

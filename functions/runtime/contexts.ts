@@ -8,7 +8,7 @@ import { auctionReader, auctionRepository } from '#store/auction-repository.ts';
 import { participationSecret } from '#store/participation-secret.ts';
 import { sequences } from '#store/sequences.ts';
 import { serviceCalendar } from './calendar.ts';
-import { config } from './config.ts';
+import { config } from '#platform/config.ts';
 import { creating } from './idempotency.ts';
 
 /**

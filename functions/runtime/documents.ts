@@ -3,7 +3,7 @@ import type { DocumentContext, Keyring } from '#domain/documents/docservice.ts';
 import type { Micros } from '#domain/kernel/time.ts';
 import { loadKeyring } from '#store/docservice-keys.ts';
 import { fileStore } from '#store/files/configured-store.ts';
-import { config } from './config.ts';
+import { config } from '#platform/config.ts';
 
 /** Where and when documents are written or read: the public base URL links start with, the instant, the collection. */
 export interface DocumentsAt {

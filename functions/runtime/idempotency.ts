@@ -6,7 +6,7 @@ import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { AlreadyCreatedError, NotStoredError, OutcomeUnknownError } from '#store/errors.ts';
 import { keepIdempotencyRecord, readIdempotencyRecord } from '#store/idempotency.ts';
 import { log } from './observability.ts';
-import { isTransient } from './transient.ts';
+import { isTransient } from '#platform/transient.ts';
 
 /**
  * Idempotent creates (issue 27), as payment APIs do them: a create sent with an `Idempotency-Key` header is made at

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { TELEMETRY } from './telemetry.ts';
-import { config, type LogLevel, traceHeader } from './config.ts';
+import { TELEMETRY } from '#platform/telemetry.ts';
+import { config, type LogLevel, traceHeader } from '#platform/config.ts';
 
 /**
  * Logs, metrics and traces of every Lambda (and of `npm start`, which runs the same handlers).

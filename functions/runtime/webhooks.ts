@@ -32,10 +32,10 @@ import {
   getSubscriptions,
   type SubscriptionRecord,
 } from '#store/subscription-repository.ts';
-import { requestNow } from './clock.ts';
-import { config } from './config.ts';
+import { requestNow } from '#platform/clock.ts';
+import { config } from '#platform/config.ts';
 import { log, MetricUnit, publishMetrics } from './observability.ts';
-import { TELEMETRY } from './telemetry.ts';
+import { TELEMETRY } from '#platform/telemetry.ts';
 import { postWebhook } from './webhook-sender.ts';
 
 /**

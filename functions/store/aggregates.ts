@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { localRuntime } from '#runtime/config.ts';
-import { isTransient } from '#runtime/transient.ts';
+import { localRuntime } from '#platform/config.ts';
+import { isTransient } from '#platform/transient.ts';
 import type {
   Aggregate,
   AggregateReader,

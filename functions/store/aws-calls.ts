@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 
 /**
  * Where the tests see every call to AWS the code makes, and which Lambda made it (test/support/aws/: each is then

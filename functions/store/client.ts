@@ -6,7 +6,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import { observeClient } from './aws-calls.ts';
 
 /**

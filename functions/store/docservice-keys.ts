@@ -1,5 +1,5 @@
 import { keyringFromSeeds, seedFromSecret, type Keyring } from '#domain/documents/docservice.ts';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import { observeSecretRead, readSecretString } from './secrets.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import { observeSecretRead, readSecretString } from './secrets.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#domain/kernel/errors.ts';
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import {
   SUBSCRIPTIONS_PER_KEY,
   type StoredSubscription,

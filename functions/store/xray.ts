@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
-import { config, traceHeader } from '#runtime/config.ts';
+import { config, traceHeader } from '#platform/config.ts';
 
 /**
  * X-Ray subsegments for AWS SDK calls, without the X-Ray SDK. In Lambda with active tracing the runtime records the

@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOM_BOT_SCHEDULE, roomLambdas } from '../../functions/room/lambdas.ts';
-import { TELEMETRY } from '../../functions/runtime/telemetry.ts';
+import { TELEMETRY } from '../../functions/platform/telemetry.ts';
 import { CONNECTION_PARTITION } from '../../functions/store/table-design.ts';
 import { synthesizeAsCli } from '../support/synth.ts';
 

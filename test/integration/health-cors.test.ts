@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from '../support/http.ts';
 import { useService } from '../support/service.ts';
-import { resetConfig } from '../../functions/runtime/config.ts';
+import { resetConfig } from '../../functions/platform/config.ts';
 
 const service = useService();
 const api = client(() => service.url);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setLocal } from '../../functions/runtime/config.ts';
+import { setLocal } from '../../functions/platform/config.ts';
 import { aDocument, aLot } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { lotIn } from '../support/lots.ts';

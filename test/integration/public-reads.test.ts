@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../functions/runtime/config.ts';
+import { resetConfig } from '../../functions/platform/config.ts';
 import { aDocument } from '../support/builders.ts';
 import { client } from '../support/http.ts';
 import { useService } from '../support/service.ts';

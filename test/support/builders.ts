@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileUrl, newFileKey } from '../../functions/domain/documents/docservice.ts';
 import { devKeyring } from '../../functions/store/docservice-keys.ts';
-import { localRuntime } from '../../functions/runtime/config.ts';
+import { localRuntime } from '../../functions/platform/config.ts';
 
 /** Request bodies as a client sends them; override what a test is about. */
 export const hex32 = () => randomBytes(16).toString('hex');

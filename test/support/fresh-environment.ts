@@ -1,4 +1,4 @@
-import { resetConfig } from '../../functions/runtime/config.ts';
+import { resetConfig } from '../../functions/platform/config.ts';
 
 // The test files of a worker share its modules (vitest.config.ts: isolate false, which saves loading and warming the
 // same modules again for every file), so each file starts from the environment the worker's first file saw: what a

@@ -5,7 +5,7 @@ import { seedDevOrganizations } from '../../bin/dev-organizations.ts';
 import { startGateway, type Gateway } from '../../lib/local/gateway.ts';
 import { type ChangeStream, startChangeStream } from '../../lib/local/change-stream.ts';
 import { createTable } from '../../lib/local/table.ts';
-import { localRuntime, resetConfig, setLocal } from '../../functions/runtime/config.ts';
+import { localRuntime, resetConfig, setLocal } from '../../functions/platform/config.ts';
 
 /**
  * A running service for one test file: its own table in the run's DynamoDB Local, the dev keys, and the local

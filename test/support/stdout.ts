@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, vi } from 'vitest';
-import { resetConfig } from '../../functions/runtime/config.ts';
+import { resetConfig } from '../../functions/platform/config.ts';
 import { rootLogger } from '../../functions/runtime/observability.ts';
 
 /** Everything written to stdout from now (JSON log lines and EMF metrics) until `stop`, one parsed object a line. */

@@ -75,13 +75,10 @@ const ROOM_USE_CASES = ['room.ts', 'bidding.ts', 'connection.ts', 'lifecycle.ts'
 /**
  * The layer a file is in, as a bid's and a transition's paths are followed: the Lambdas and use cases
  * (`functions/room`), the room's rules (`functions/domain/room`), the rest of the domain, the runtime, the store, and
- * below them all the configuration (`runtime/config.ts`, which everything may read and which reads only the
- * environment) with the request clock and the transient-error test, which read only the configuration and which the
- * store uses.
+ * below them all `functions/platform` (the configuration, which everything may read and which reads only the
+ * environment; the request clock, the telemetry names and the transient-error test).
  */
-const BOTTOM = ['functions/runtime/config.ts', 'functions/runtime/clock.ts', 'functions/runtime/transient.ts'];
 function layerOf(file: string): string {
-  if (BOTTOM.includes(file)) return 'functions/runtime/config';
   if (file.startsWith('functions/domain/'))
     return file.startsWith('functions/domain/room/') ? 'functions/domain/room' : 'functions/domain';
   return file.split('/').slice(0, 2).join('/');
@@ -136,11 +133,11 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(mutable).toEqual([]);
   });
 
-  it('reads the environment only in functions/runtime/config.ts', () => {
+  it('reads the environment only in functions/platform/config.ts', () => {
     const readers = files(join(ROOT, 'functions'))
       .filter((f) => /\bprocess\.env\b/.test(readFileSync(f, 'utf8')))
       .map(rel)
-      .filter((f) => f !== 'functions/runtime/config.ts');
+      .filter((f) => f !== 'functions/platform/config.ts');
     expect(readers).toEqual([]);
   });
 
@@ -159,13 +156,13 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(offenders(['functions/domain/kernel'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
   });
 
-  it("keeps the socket on its own: functions/room/ imports only the domain, the store, the runtime, itself and the bots' run (bots/sweep.ts)", () => {
-    const allowed = /^functions\/((domain|store|runtime|room)\/|bots\/sweep\.ts$)/;
+  it('keeps the socket on its own: functions/room/ imports only the domain, the store, the runtime, the platform and itself', () => {
+    const allowed = /^functions\/(domain|store|runtime|platform|room)\//;
     expect(offenders(['functions/room'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
   });
 
-  it('keeps the room page off the store and the socket: functions/room-page/ imports only the domain, the runtime, the HTTP kit and itself', () => {
-    const allowed = /^functions\/(domain|runtime|http-kit|room-page)\//;
+  it('keeps the room page off the store and the socket: functions/room-page/ imports only the domain, the runtime, the platform, the HTTP kit and itself', () => {
+    const allowed = /^functions\/(domain|runtime|platform|http-kit|room-page)\//;
     expect(offenders(['functions/room-page'], (i) => i.startsWith('functions/') && !allowed.test(i))).toEqual([]);
   });
 
@@ -249,6 +246,31 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     expect(offenders(['functions/http-kit'], (i) => i.startsWith('functions/store/'))).toEqual([]);
   });
 
+  it('keeps every arrow downhill: the store never imports the runtime (configuration, clock and telemetry are functions/platform/, below both)', () => {
+    expect(offenders(['functions/store'], (i) => i.startsWith('functions/runtime/'))).toEqual([]);
+  });
+
+  it('keeps functions/platform/ a leaf: it imports only itself and the domain (never the store, the runtime or a Lambda)', () => {
+    expect(
+      offenders(
+        ['functions/platform'],
+        (i) => i.startsWith('functions/') && !/^functions\/(platform|domain)\//.test(i),
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps the room off the bots: functions/room/ never imports functions/bots/ (the work-index runner both use is runtime/work-index.ts)', () => {
+    expect(offenders(['functions/room'], (i) => i.startsWith('functions/bots/'))).toEqual([]);
+  });
+
+  it('keeps the route table below the handlers: routes.ts imports nothing of functions/http/ (the docs files it ships sit beside it)', () => {
+    expect(offenders(['functions/routes.ts'], (i) => i.startsWith('functions/http/'))).toEqual([]);
+  });
+
+  it("keeps lib/ below bin/: nothing in lib/ imports bin/ (the CLIs' help answer is lib/cli-help.ts)", () => {
+    expect(offenders(['lib'], (i) => i.startsWith('bin/'))).toEqual([]);
+  });
+
   it('keeps the route table out of the Lambdas: in functions/ only the OpenAPI document imports routes.ts (the build hands each Lambda its rules)', () => {
     expect(
       offenders(['functions'], (i, file) => i === 'functions/routes.ts' && !file.startsWith('functions/openapi/')),
@@ -308,7 +330,7 @@ describe('dependency rules (docs/DESIGN.md)', () => {
       'functions/bots.ts',
       'functions/room/lambdas.ts',
       'functions/store/table-design.ts',
-      'functions/runtime/telemetry.ts',
+      'functions/platform/telemetry.ts',
       'functions/room-page/local-observers-key.ts',
     ];
     const hosting = files(join(ROOT, 'lib'))
@@ -327,8 +349,8 @@ describe('dependency rules (docs/DESIGN.md)', () => {
     const data = [
       /^functions\/(routes|bots|room\/lambdas)\.ts$/,
       /^functions\/store\/table-design\.ts$/,
-      /^functions\/runtime\/telemetry\.ts$/,
-      /^functions\/http\/docs\/swagger-ui-files\.ts$/,
+      /^functions\/platform\/telemetry\.ts$/,
+      /^functions\/swagger-ui-files\.ts$/,
       // The type catalogs and descriptors (API base, style, flags), and the catalogs' error for a type not served.
       /^functions\/domain\/(auctions|assets)\/(types\/)?([\w-]+\/)?(catalog|descriptor)\.ts$/,
       /^functions\/domain\/kernel\/errors\.ts$/,

@@ -7,7 +7,7 @@ import {
   UnauthorizedError,
 } from '#domain/kernel/errors.ts';
 import { spendAddress } from '#runtime/address-limits.ts';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import { routeRuleOf } from '../route-rules.ts';
 import type { KitMiddleware } from '../types.ts';
 

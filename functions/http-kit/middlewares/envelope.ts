@@ -1,6 +1,6 @@
 import { AnswerTooLargeError } from '#domain/kernel/errors.ts';
 import { isObject, type JsonRecord } from '#domain/kernel/objects.ts';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import type { RouteRule } from '../route-rules.ts';
 import type { Event, HttpResult, KitMiddleware, Response } from '../types.ts';
 

@@ -5,7 +5,7 @@ import {
   UnauthorizedError,
 } from '#domain/kernel/errors.ts';
 import { log } from '#runtime/observability.ts';
-import { isTransient } from '#runtime/transient.ts';
+import { isTransient } from '#platform/transient.ts';
 import { type RouteRule, routeRuleOf } from '../route-rules.ts';
 import type { Event, KitMiddleware } from '../types.ts';
 import { respond } from './envelope.ts';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
-import { SWAGGER_UI_FILES } from './swagger-ui-files.ts';
+import { SWAGGER_UI_FILES } from '../../swagger-ui-files.ts';
 
 /**
  * GET /api/docs/{file} (public): a file of swagger-ui-dist (only those of SWAGGER_UI_FILES), read from the package.

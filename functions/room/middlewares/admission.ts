@@ -1,6 +1,6 @@
 import { DomainError } from '#domain/kernel/errors.ts';
 import type { RateLimit } from '#domain/kernel/rate-limit.ts';
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { roomRepository } from '#store/room-repository.ts';
 import { ClosingRefusal } from './errors.ts';

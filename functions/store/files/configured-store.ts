@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { config } from '#runtime/config.ts';
+import { config } from '#platform/config.ts';
 import type { FileStore } from './file-store.ts';
 import { folderStore } from './folder-store.ts';
 

@@ -3,7 +3,7 @@ import { atKyivTime, workingDaysLater } from '../../../functions/domain/calendar
 import { ukraineCalendar } from '../../../functions/domain/calendar/working-days.ts';
 import data from '../../../functions/domain/calendar/ukraine-calendar.json' with { type: 'json' };
 import { formatKyiv, parseInstant } from '../../../functions/domain/kernel/time.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 import { anInsiderAuction } from '../../support/builders.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';

@@ -9,7 +9,7 @@ import { roomPorts } from '../../../functions/room/ports.ts';
 import { type AwsCall, installCallObserver } from '../../../functions/store/aws-calls.ts';
 import { folderStore } from '../../../functions/store/files/folder-store.ts';
 import { s3Store } from '../../../functions/store/files/s3-store.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 import { iamRequests } from '../../support/aws/calls.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedCalendar } from '../../../functions/domain/calendar/calendar-changes.ts';
 import { addCalendarDays } from '../../../functions/domain/calendar/working-days.ts';
-import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from '../../../functions/runtime/telemetry.ts';
+import { CALENDAR_COVERAGE_DAYS, TELEMETRY } from '../../../functions/platform/telemetry.ts';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
 import { captureStdout, useLogsAndMetrics } from '../../support/stdout.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.ts';
 import { useService } from '../../support/service.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 
 /**
  * Per-key fairness through HTTP: the local gateway runs the same authorizer, whose token bucket per API key lives in

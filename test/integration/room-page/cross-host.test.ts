@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 import { LOCAL_EVENTS_API_KEY } from '../../../lib/local/event-api.ts';
 import { RoomClient } from '../../../client/room-client.ts';
 import { clockOf } from '../../support/auctions.ts';

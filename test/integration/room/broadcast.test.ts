@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';
 import { type Broadcast, EVENTS_SUBPROTOCOL, RoomClient, type RoomUpdate } from '../../../client/room-client.ts';
-import { setLocal } from '../../../functions/runtime/config.ts';
+import { setLocal } from '../../../functions/platform/config.ts';
 import {
   BUFFERED_BYTES,
   EVENT_BYTES,

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setLocal, startLocalRuntime } from '../../../functions/runtime/config.ts';
+import { setLocal, startLocalRuntime } from '../../../functions/platform/config.ts';
 import { freePort } from '../../../lib/local/dynamodb-local.ts';
 import {
   activeBid,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
 import { clockOf, INSIDER, insiderBid, tenderingInsider } from '../../support/auctions.ts';

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../../../functions/bots.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
 import { queueMessage } from '../../../lib/local/change-stream.ts';

@@ -4,7 +4,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeStream, startChangeStream } from '../../../lib/local/change-stream.ts';
 import { parseInstant } from '../../../functions/domain/kernel/time.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
 import { client } from '../../support/http.ts';

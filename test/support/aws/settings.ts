@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { Stack } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import ts from 'typescript';
-import { type Config, calendarMode, roomSocket } from '../../../functions/runtime/config.ts';
+import { type Config, calendarMode, roomSocket } from '../../../functions/platform/config.ts';
 import { AppFunction } from '../../../lib/app-function.ts';
 import { synthesizeAsCli } from '../synth.ts';
 
@@ -15,11 +15,11 @@ import { synthesizeAsCli } from '../synth.ts';
  *
  * Nothing here is a list per function. What a function reads is derived: its bundle (esbuild's metafile of the one
  * build CDK ships, lib/build.ts) holds source files, each reading `config().<field>`s; each field's variables are read
- * from `readConfig` in functions/runtime/config.ts (its syntax tree). What is written by hand is one rule per config
+ * from `readConfig` in functions/platform/config.ts (its syntax tree). What is written by hand is one rule per config
  * field (SETTINGS: who sets it in AWS and what its value must look like), and TypeScript makes every field have one.
  */
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const CONFIG_FILE = join(ROOT, 'functions/runtime/config.ts');
+const CONFIG_FILE = join(ROOT, 'functions/platform/config.ts');
 
 /** The test environment the templates' references are resolved in (the partition, region and account of a deploy). */
 export const TEST_ENVIRONMENT = {
@@ -172,7 +172,7 @@ export function variablesByField(): Map<string, string[]> {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  if (!answer) throw new Error('functions/runtime/config.ts: readConfig returns no object literal');
+  if (!answer) throw new Error('functions/platform/config.ts: readConfig returns no object literal');
   const variables = (node: ts.Node, seen = new Set<string>()): string[] => {
     const found: string[] = [];
     const walk = (n: ts.Node) => {
@@ -258,7 +258,7 @@ export function fieldsReadBy(handler: string): string[] {
   const bundle = lambdaBundles().get(handler);
   if (!bundle) throw new Error(`no bundle for ${handler} in the build`);
   const fields = bundle.sources
-    .filter((f) => f.startsWith('functions/') && f !== 'functions/runtime/config.ts')
+    .filter((f) => f.startsWith('functions/') && f !== 'functions/platform/config.ts')
     .flatMap((f) => fieldsReadIn(readFileSync(join(ROOT, f), 'utf8')));
   const kept = (field: string) =>
     new RegExp(`\\.${field}\\b`).test(bundle.code) ||

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auctionUrlOf, participationUrlOf } from '../../../functions/domain/auctions/bids.ts';
 import { pythonQuote, ROOM_LINKS, verifyKeyHex } from '../../../functions/domain/auctions/room-links.ts';
 import { DEV_PARTICIPATION_SECRET, participationSecret } from '../../../functions/store/participation-secret.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 
 describe('participation links', () => {
   // spec/auction-room.md: the seed, auction and bids of openprocurement.auctions.insider's recorded tutorial.

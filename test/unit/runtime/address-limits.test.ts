@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AddressBuckets } from '../../../functions/runtime/address-limits.ts';
-import { readConfig } from '../../../functions/runtime/config.ts';
+import { readConfig } from '../../../functions/platform/config.ts';
 
 describe('AddressBuckets', () => {
   it('admits a burst per address, then says how long to wait, and refills at the rate', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calendarOf, seedCalendar } from '../../../functions/domain/calendar/calendar-changes.ts';
-import { calendarMode } from '../../../functions/runtime/config.ts';
+import { calendarMode } from '../../../functions/platform/config.ts';
 
 describe('calendarMode (AGORA_CALENDAR)', () => {
   it('defaults to martial law and accepts peacetime', () => {

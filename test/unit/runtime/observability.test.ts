@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readConfig, resetConfig } from '../../../functions/runtime/config.ts';
+import { readConfig, resetConfig } from '../../../functions/platform/config.ts';
 import {
   emfDocument,
   MetricUnit,
@@ -7,7 +7,7 @@ import {
   requestMetrics,
   rootLogger,
 } from '../../../functions/runtime/observability.ts';
-import { TELEMETRY } from '../../../functions/runtime/telemetry.ts';
+import { TELEMETRY } from '../../../functions/platform/telemetry.ts';
 
 /** CloudWatch's StandardUnit values (PutMetricData), the only units an EMF document may name. */
 const CLOUDWATCH_UNITS = new Set(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cspOf, observersOf } from '../../../functions/room-page/http.ts';
 import { LOCAL_OBSERVERS_KEY } from '../../../functions/room-page/local-observers-key.ts';
-import { readConfig, roomSocket } from '../../../functions/runtime/config.ts';
+import { readConfig, roomSocket } from '../../../functions/platform/config.ts';
 
 describe('roomSocket (AGORA_ROOM_SOCKET): where the room page connects', () => {
   it('is unset by default (the page connects to its own host), and a ws(s) URL when set', () => {

@@ -15,7 +15,7 @@ import { nextSequenceUpdate } from '../../../functions/store/sequences.ts';
 import { FEED_VIEW, keys, ROOT_SK, SCHEMA_VERSION } from '../../../functions/store/table-design.ts';
 import { transactionItems } from '../../../functions/store/transactions.ts';
 import { dueWorkQuery } from '../../../functions/store/work.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 
 /** The store's write builders: the DynamoDB inputs they build, checked offline (no table, no network). */
 const TABLE = 'agora-unit';

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonAddress, parseTraceHeader, traceClient } from '../../../functions/store/xray.ts';
-import { resetConfig } from '../../../functions/runtime/config.ts';
+import { resetConfig } from '../../../functions/platform/config.ts';
 
 /** A stand-in SDK client: the middleware stack of SDK v3 reduced to what traceClient uses. */
 function fakeClient(answer: () => Promise<unknown>) {

@@ -1,6 +1,6 @@
 import type { Micros } from '#domain/kernel/time.ts';
 import { botRun } from '#runtime/bot-run.ts';
-import { requestNow } from '#runtime/clock.ts';
+import { requestNow } from '#platform/clock.ts';
 import { log } from '#runtime/observability.ts';
 import { countRequests } from '#store/client.ts';
 import { dueWork } from '#store/work.ts';
@@ -18,8 +18,8 @@ export interface BotReport {
   failed?: number;
 }
 
-/** One work index a bot sweeps. */
-export interface Queue {
+/** One work index a bot runs what is due of. */
+export interface WorkIndex {
   /** The index (`WORK#<work>`). */
   work: string;
   /** The aggregate kind kept of it, and what its id is called in the log. */
@@ -36,43 +36,43 @@ export interface Queue {
  * counts with the DynamoDB requests of the run. One broken item must not stop the others: its error is logged and
  * it stays due, so the next run retries it. Each run has its own correlation id, log line and metrics (botRun).
  */
-export function sweep(
+export function runDue(
   bot: string,
   kind: { kind: string; entity: string },
   handleOne: (id: string, now: Micros) => Promise<boolean>,
   first?: (now: Micros) => Promise<void>,
 ): Promise<BotReport> {
-  return sweepQueues(bot, [{ work: bot, kind, handleOne }], first);
+  return runDueOf(bot, [{ work: bot, kind, handleOne }], first);
 }
 
 /**
- * `sweep` over several work indexes in one run and one report (the room bot: rooms to plan or close, and overdue
- * timers): every queue's due work is read first, at the same `now`, then handled queue by queue.
+ * `runDue` over several work indexes in one run and one report (the room bot: rooms to plan or close, and overdue
+ * timers): every index's due work is read first, at the same `now`, then handled index by index.
  */
-export async function sweepQueues(
+export async function runDueOf(
   bot: string,
-  queues: readonly Queue[],
+  indexes: readonly WorkIndex[],
   first?: (now: Micros) => Promise<void>,
 ): Promise<BotReport> {
   return botRun(bot, async () => {
     const { result, requests } = await countRequests(async () => {
       const now = requestNow();
       await first?.(now); // what the bot does once a run besides its items (the chronograph's calendar metric)
-      const batches: { queue: Queue; ids: string[] }[] = [];
-      for (const queue of queues) {
-        const due = await dueWork(queue.work, now - (queue.graceMicros ?? 0));
-        batches.push({ queue, ids: due.filter((w) => w.kind === queue.kind.kind).map((w) => w.id) });
+      const batches: { index: WorkIndex; ids: string[] }[] = [];
+      for (const index of indexes) {
+        const due = await dueWork(index.work, now - (index.graceMicros ?? 0));
+        batches.push({ index, ids: due.filter((w) => w.kind === index.kind.kind).map((w) => w.id) });
       }
       let changed = 0;
       let failed = 0;
-      for (const { queue, ids } of batches)
+      for (const { index, ids } of batches)
         for (const id of ids) {
           try {
-            // Each item its own time: a change's stamp must reach DynamoDB within the feeds' budget (store/feeds.ts).
-            if (await queue.handleOne(id, requestNow())) changed++;
+            // Each item its own time (its change's `dateModified`).
+            if (await index.handleOne(id, requestNow())) changed++;
           } catch (error) {
             failed++;
-            log().error('bot item failed', { [queue.kind.entity]: id, error: error as Error });
+            log().error('bot item failed', { [index.kind.entity]: id, error: error as Error });
           }
         }
       return { due: batches.reduce((sum, b) => sum + b.ids.length, 0), changed, failed };
