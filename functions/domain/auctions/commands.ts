@@ -3,7 +3,7 @@ import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
-import { actingRole, authorOf, botAuthor } from '../kernel/principal.ts';
+import { authorOf, botAuthor } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
@@ -18,15 +18,7 @@ import {
   serverDocument,
   type DocumentRecord,
 } from '../documents/documents.ts';
-import {
-  documentScope,
-  removeWithBelongings,
-  working,
-  putChild,
-  type Auction,
-  type AuctionParts,
-  type Working,
-} from './auction.ts';
+import { documentScope, removeWithBelongings, working, putChild, type Auction, type Working } from './auction.ts';
 import {
   assertAwardDocumentAuthor,
   assertAwardDocumentsOpen,
@@ -43,7 +35,6 @@ import {
   patchContract,
   prolongSigning,
   recordResults,
-  type AwardActor,
   type AwardView,
   type ContractView,
 } from './awarding.ts';
@@ -54,10 +45,10 @@ import {
   bidRecords,
   bidView,
   findBid,
-  isBidOwner,
   type Bid,
   type ParticipationLinks,
 } from './bids.ts';
+import { assertOwner, assertStatus, awardActor, change, touch } from './change.ts';
 import type { AuctionDefinition } from './definition.ts';
 import {
   answered,
@@ -69,14 +60,12 @@ import {
   type Question,
 } from './questions.ts';
 import { definitionForCreate, definitionOf } from './registry.ts';
-import { assertServedBy } from './reads.ts';
 import type { AuctionsContext, PeriodsContext } from './context.ts';
 
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
-import { assertChildSizes } from './limits.ts';
 import {
   addProlongation,
   patchProlongation,
@@ -112,65 +101,6 @@ const KERNEL_SERVER_FIELDS = [
   'contracts',
   'cancellations',
 ];
-
-/**
- * Applies one command to the auction with optimistic retry; `next_check` follows every root change. When only
- * children change, the write merely checks the revision, so independent children never conflict; `serialize` (or
- * the working's own `serialize`) moves the revision anyway, so that racing writers of related children are ordered.
- * `keepStatus` (bids): the write holds on the auction's status (and on the bid as read) instead of its revision, so
- * bidders never refuse each other; a timed event closes the auction to them before it reads the bids.
- */
-async function change<R, C extends AuctionsContext>(
-  ctx: C,
-  id: string,
-  apply: (w: Working, def: AuctionDefinition, attempt: C) => R,
-  options: { serialize?: boolean; keepStatus?: boolean; rootOnly?: boolean; server?: boolean } = {},
-): Promise<{ result: R; saved: Aggregate<Auction> }> {
-  let result!: R;
-  const saved = await ctx.auctions.modify(
-    id,
-    (current, now) => {
-      assertServedBy(ctx.type, current.root);
-      const def = definitionOf(current.root);
-      const w = working(current);
-      result = apply(w, def, { ...ctx, now });
-      // `next_check` follows the root and the children (awarding deadlines live on the awards); a change that read
-      // no child keeps it as it was.
-      const root = options.rootOnly ? w.root : withNextCheck(def.events, w.root, w.children);
-      const rootChanged = !sameJson(root, current.root);
-      if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
-      // A client's children are bounded one by one here, and all together by the auction's budgets (limits.ts).
-      if (!options.server) assertChildSizes(w.put);
-      const keepRevision = !rootChanged && !options.serialize && !w.serialize;
-      return {
-        unbudgeted: options.server,
-        root: rootChanged ? root : current.root,
-        put: w.put,
-        remove: w.remove,
-        keepRevision,
-        keepStatus: keepRevision && options.keepStatus,
-      };
-    },
-    { at: ctx.now, by: authorOf(ctx.principal), rootOnly: options.rootOnly },
-  );
-  return { result, saved };
-}
-
-/** The auction's owner: the broker key that created it, holding its token. */
-const isOwner = (ctx: AuctionsContext, a: AuctionParts): boolean =>
-  actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash ?? '' }) === 'owner';
-
-function assertOwner(ctx: AuctionsContext, a: AuctionParts): void {
-  if (!isOwner(ctx, a)) throw new PermissionError();
-}
-
-const touch = (w: Working, now: Micros) => {
-  w.root = { ...w.root, dateModified: formatKyiv(now) };
-};
-
-function assertStatus(auction: Auction, allowed: readonly string[], message: string): void {
-  if (!allowed.includes(auction.status)) throw new ForbiddenError(message);
-}
 
 // ---------------------------------------------------------------------------------------------------- the auction
 
@@ -328,7 +258,7 @@ function assertBidsOpen(w: Working, statuses: readonly string[], refusal: string
 /**
  * A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). Two requests
  * to DynamoDB whatever the auction's size: a new bid reads none of the others, so only the auction's root is read
- * (`rootOnly`), and the write holds on its status (`keepStatus`), not its revision: bidders never refuse each other.
+ * (`newBid`), and the write holds on its status, not its revision: bidders never refuse each other.
  */
 export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<{ bid: Bid; token: string }> {
   const token = newToken();
@@ -347,7 +277,7 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord)
       putChild(w, bidChild(bid, sha256(token)));
       return bidView(w, bid, linksOf(ctx));
     },
-    { keepStatus: true, rootOnly: true },
+    'newBid',
   );
   return { bid: result, token };
 }
@@ -383,7 +313,7 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
       if (next.bidNumber !== bid.bidNumber) w.serialize = true;
       return bidView(w, next, linksOf(ctx));
     },
-    { keepStatus: true },
+    'bidder',
   );
   return result;
 }
@@ -399,7 +329,7 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
       removeWithBelongings(w, { kind: BID, id: bid.id });
       return shown;
     },
-    { serialize: true },
+    'serialized',
   );
   return result;
 }
@@ -465,7 +395,7 @@ async function writeBidDocument(
       touchUnlessTendering(w, ctx.now);
       return document;
     },
-    { keepStatus: true },
+    'bidder',
   );
   return result;
 }
@@ -566,18 +496,11 @@ async function reportResults(ctx: PeriodsContext, id: string, data: AuctionResul
       if (!w.more) def.onResults(w, ctx);
       return w.more === true;
     },
-    { server: true },
+    'server',
   );
 }
 
 // ---------------------------------------------------------------------------------------------------- awards, contracts
-
-/** Who is acting on an award: the auction's owner and/or the owner of one of its bids. */
-const awardActor = (ctx: AuctionsContext, w: Working): AwardActor => ({
-  auctionOwner: isOwner(ctx, w),
-  bidOwner: (bidId: string) =>
-    bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
-});
 
 export async function updateAward(
   ctx: PeriodsContext,
@@ -860,7 +783,7 @@ export async function addCancellation(ctx: PeriodsContext, id: string, data: Jso
       assertOwner(ctx, w);
       return newCancellation(w, data, ctx.now, ctx.createdId);
     },
-    { serialize: true },
+    'serialized',
   );
   if (result.status === 'active') await runTimedEvents(ctx, id);
   return result;
