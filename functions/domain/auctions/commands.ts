@@ -1,4 +1,4 @@
-import type { Aggregate, Child } from '../kernel/aggregate.ts';
+import type { Aggregate } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
@@ -10,26 +10,12 @@ import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { code, declare, list, schemaOf } from '../protocol/model.ts';
 import { valueSchema } from '../protocol/parts.ts';
 import type { AuctionResults } from '../schemas/generated/request-types.ts';
-import {
-  currentDocuments,
-  newDocument,
-  newVersion,
-  patchedDocument,
-  serverDocument,
-  type DocumentRecord,
-} from '../documents/documents.ts';
+import { currentDocuments, serverDocument } from '../documents/documents.ts';
 import { documentScope, removeWithBelongings, working, putChild, type Auction, type Working } from './auction.ts';
 import {
-  assertAwardDocumentAuthor,
-  assertAwardDocumentsOpen,
-  assertContractDocumentsWritable,
-  assertContractDocumentType,
-  AWARD,
-  awardDocumentAuthor,
   awardView,
   CONTRACT,
   contractView,
-  findAward,
   findContract,
   patchAward,
   patchContract,
@@ -69,22 +55,23 @@ import { listed } from './texts.ts';
 import {
   addProlongation,
   patchProlongation,
-  prolongationDocumentBody,
-  prolongationScope,
   prolongationView,
-  findProlongation,
   type Prolongation,
   type ProlongationView,
 } from './prolongations.ts';
 import {
   addCancellation as newCancellation,
-  assertCancellationDocumentsWritable,
-  CANCELLATION,
   cancellationView,
   patchCancellation,
   type Cancellation,
   type CancellationView,
 } from './cancellations.ts';
+
+/**
+ * The auction's own commands: the auction, its questions, bids, results, awards, contracts, prolongations and
+ * cancellations, and its timed events. Their documents are written by document-commands.ts; each command is one
+ * `change` (change.ts).
+ */
 
 /** The server fields every type shares; a client sending them is ignored. */
 const KERNEL_SERVER_FIELDS = [
@@ -168,46 +155,6 @@ export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonRe
     w.root = { ...next, dateModified: at, ...(next.status !== w.root.status && { date: at }) };
   });
   return auctionView(saved);
-}
-
-// ---------------------------------------------------------------------------------------------------- documents
-
-function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionDefinition): void {
-  assertOwner(ctx, w);
-  assertStatus(w.root, def.statuses.documents, `Can't add document in current (${w.root.status}) auction status`);
-}
-
-export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newDocument(data, {
-      id: ctx.createdId,
-      author: 'auction_owner',
-      documentOf: def.documentOf,
-      now: ctx.now,
-      files: ctx.files,
-    });
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-export async function replaceAuctionDocument(
-  ctx: AuctionsContext,
-  id: string,
-  documentId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files });
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
 }
 
 // ---------------------------------------------------------------------------------------------------- questions
@@ -334,105 +281,6 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
   return result;
 }
 
-/** The bid's owner (bid token), when the type's rules admit a document now (`add` or `update`). */
-function documentableBid(
-  ctx: AuctionsContext,
-  w: Working,
-  def: AuctionDefinition,
-  bidId: string,
-  operation: 'add' | 'update',
-  data: JsonRecord,
-): ReturnType<typeof findBid> {
-  const record = findBid(w.children, bidId);
-  const { bid, child } = record;
-  assertBidOwner(ctx.principal, bid, child);
-  def.bids.assertDocumentWritable(bid, {
-    auction: w.root,
-    children: w.children,
-    operation,
-    documentType: data.documentType,
-    now: ctx.now,
-  });
-  return record;
-}
-
-/**
- * A bid document changes the auction's `dateModified` except while tendering (upstream bid document views set
- * `auction.modified = False` in `active.tendering` only: bids stay out of the feed then, not in qualification).
- */
-const touchUnlessTendering = (w: Working, now: Micros) => {
-  if (w.root.status !== 'active.tendering') touch(w, now);
-};
-
-/**
- * One write to a bid's documents, under the type's rules for the bid and the auction (`documentableBid`); the
- * auction moves its `dateModified` outside tendering. Like a bid, it holds on the auction's status, not its revision,
- * so bidders uploading at once never refuse each other; it writes the bid again (moving the bid's own revision), so a
- * withdrawal that read the bid before this document was added fails and reads again, and never leaves it behind.
- */
-async function writeBidDocument(
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  verb: 'add' | 'update',
-  data: JsonRecord,
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-    attempt: AuctionsContext,
-  ) => { document: DocumentRecord; child: Child },
-): Promise<DocumentRecord> {
-  const { result } = await change(
-    ctx,
-    id,
-    (w, def, ctx) => {
-      const bid = documentableBid(ctx, w, def, bidId, verb, data);
-      const { document, child } = write(w, def, documentScope(BID, bid.bid.id), ctx);
-      // The bid's broker key is kept beside each of its documents: what that key's share of the bids' documents counts.
-      putChild(w, { ...child, internal: { ...child.internal, bidder: bid.bid.owner } });
-      putChild(w, bid.child);
-      touchUnlessTendering(w, ctx.now);
-      return document;
-    },
-    'bidder',
-  );
-  return result;
-}
-
-export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord) =>
-  writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope, { now }) =>
-    newDocument(
-      data,
-      { id: ctx.createdId, author: 'bid_owner', documentOf: def.bidDocumentOf, now, files: ctx.files },
-      scope,
-    ),
-  );
-
-/** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
-export const replaceBidDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope, { now }) =>
-    newVersion(w.children, documentId, data, { now, files: ctx.files }, scope),
-  );
-
-/** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
-export const patchBidDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
-    patchedDocument(w.children, documentId, data, scope),
-  );
-
 // ---------------------------------------------------------------------------------------------------- the auction system
 
 /**
@@ -514,126 +362,6 @@ export async function updateAward(
   return awardView(saved, awardId);
 }
 
-/** The documents of awards and contracts say what the type's own documents say (upstream: `tender` on 2.3, `auction` on 2.5). */
-
-/**
- * A bidder's award document keeps its bid's broker key beside it, as a bid document does: it counts in the bidders'
- * shares of the documents' budget (limits.ts), never in the room the owner's protocols need.
- */
-function awardDocumentChild(w: Working, awardId: string, author: string, child: Child): Child {
-  if (author !== 'bid_owner') return child;
-  const bidId = findAward(w, awardId).data.bid_id;
-  const bidder = bidRecords(w.children).find((r) => r.bid.id === bidId)?.bid.owner;
-  return bidder ? { ...child, internal: { ...child.internal, bidder } } : child;
-}
-
-/**
- * During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol);
- * its `author` says which of them did.
- */
-export async function addAwardDocument(
-  ctx: AuctionsContext,
-  id: string,
-  awardId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newDocument(
-      data,
-      { id: ctx.createdId, author, documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      documentScope(AWARD, awardId),
-    );
-    assertAwardDocumentsOpen(w);
-    putChild(w, awardDocumentChild(w, awardId, author, child));
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-/**
- * PUT: a new version of an award document, by the same role that added it (auction owner or the awarded bid's
- * owner), while the auction is in qualification.
- */
-export async function replaceAwardDocument(
-  ctx: AuctionsContext,
-  id: string,
-  awardId: string,
-  documentId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, _def, ctx) => {
-    const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newVersion(
-      w.children,
-      documentId,
-      data,
-      { now: ctx.now, files: ctx.files },
-      documentScope(AWARD, awardId),
-    );
-    assertAwardDocumentsOpen(w, 'update');
-    assertAwardDocumentAuthor(document.author, author);
-    putChild(w, awardDocumentChild(w, awardId, author, child));
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-/** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */
-export async function addContractDocument(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    findContract(w, contractId);
-    // Only the auction owner uploads here: its documents say so, as award documents do (issue 22; the original
-    // recordings showed no author on contract documents).
-    const { document, child } = newDocument(
-      data,
-      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      documentScope(CONTRACT, contractId),
-    );
-    assertContractDocumentType(document.documentType, def.awarding);
-    assertContractDocumentsWritable(w, contractId, 'add');
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-/** PUT: a new version of a contract document, under the same conditions as adding one. */
-export async function replaceContractDocument(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  documentId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    findContract(w, contractId);
-    const { document, child } = newVersion(
-      w.children,
-      documentId,
-      data,
-      { now: ctx.now, files: ctx.files },
-      documentScope(CONTRACT, contractId),
-    );
-    assertContractDocumentType(document.documentType, def.awarding);
-    assertContractDocumentsWritable(w, contractId, 'update');
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
 export async function updateContract(
   ctx: AuctionsContext,
   id: string,
@@ -681,94 +409,6 @@ export async function updateContractProlongation(
   return prolongationView(saved, contractId, prolongationId);
 }
 
-/**
- * A prolongation's document (its protocol, `prolongationProtocol`), added or changed in place by the auction owner
- * under the contract documents' rules (upstream `validate_contract_document`, checked after the document).
- */
-async function writeProlongationDocument(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  prolongationId: string,
-  operation: 'add' | 'update',
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-  ) => { document: DocumentRecord; child: Child },
-): Promise<DocumentRecord> {
-  return writeOwnerDocument(ctx, id, write, {
-    scope: prolongationScope(prolongationId),
-    find: (w) => {
-      findContract(w, contractId);
-      findProlongation(w, contractId, prolongationId);
-    },
-    writable: (w) => assertContractDocumentsWritable(w, contractId, operation),
-  });
-}
-
-/** A document the auction owner writes under a child: where it goes, the child it needs, and what must hold after. */
-interface OwnerDocumentPlace {
-  scope: ReturnType<typeof documentScope>;
-  find?: (w: Working) => void;
-  writable: (w: Working) => void;
-}
-
-/** One owner's document write, in one change: the owner, the child it goes under, the document, then its rules. */
-async function writeOwnerDocument(
-  ctx: AuctionsContext,
-  id: string,
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-  ) => { document: DocumentRecord; child: Child },
-  place: OwnerDocumentPlace,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    place.find?.(w);
-    const { document, child } = write(w, def, place.scope);
-    place.writable(w);
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-export const addProlongationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  prolongationId: string,
-  data: JsonRecord,
-) =>
-  writeProlongationDocument(ctx, id, contractId, prolongationId, 'add', (_w, def, scope) =>
-    newDocument(
-      prolongationDocumentBody(data),
-      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      scope,
-    ),
-  );
-
-export const patchProlongationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  prolongationId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeProlongationDocument(ctx, id, contractId, prolongationId, 'update', (w, _def, scope) =>
-    patchedDocument(
-      w.children,
-      documentId,
-      data.documentType === undefined ? data : prolongationDocumentBody(data),
-      scope,
-    ),
-  );
-
 // ---------------------------------------------------------------------------------------------------- cancellations
 
 /**
@@ -803,61 +443,6 @@ export async function updateCancellation(
   if (result.status === 'active') await runTimedEvents(ctx, id);
   return cancellationView(saved, cancellationId);
 }
-
-/**
- * A cancellation document (its reasons: the decision, the notice), the auction owner's: added, replaced by a new
- * version or changed in place, while the auction is not over. Documents say who added them, as the award's and
- * contract's do.
- */
-async function writeCancellationDocument(
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  operation: 'add' | 'update',
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-  ) => { document: DocumentRecord; child: Child },
-): Promise<DocumentRecord> {
-  return writeOwnerDocument(ctx, id, write, {
-    scope: documentScope(CANCELLATION, cancellationId),
-    writable: (w) => assertCancellationDocumentsWritable(w, cancellationId, operation),
-  });
-}
-
-export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
-  writeCancellationDocument(ctx, id, cancellationId, 'add', (_w, def, scope) =>
-    newDocument(
-      data,
-      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      scope,
-    ),
-  );
-
-/** PUT: a new version of a cancellation document. */
-export const replaceCancellationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeCancellationDocument(ctx, id, cancellationId, 'update', (w, _def, scope) =>
-    newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, scope),
-  );
-
-/** PATCH: the current version's descriptive fields change in place (no new version). */
-export const patchCancellationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeCancellationDocument(ctx, id, cancellationId, 'update', (w, _def, scope) =>
-    patchedDocument(w.children, documentId, data, scope),
-  );
 
 // ---------------------------------------------------------------------------------------------------- chronograph
 
