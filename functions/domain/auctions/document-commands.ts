@@ -240,59 +240,51 @@ const cancellationDocuments = (cancellationId: string): DocumentRules => ({
 
 // ---------------------------------------------------------------------------------------------------- the commands
 
+/** The commands of a scope under one child (`childId`: the bid, award, contract or cancellation). */
+const adding =
+  (rules: (childId: string) => DocumentRules) =>
+  (ctx: AuctionsContext, id: string, childId: string, data: JsonRecord) =>
+    writeDocument(ctx, id, rules(childId), { kind: 'add', data });
+const replacing =
+  (rules: (childId: string) => DocumentRules) =>
+  (ctx: AuctionsContext, id: string, childId: string, documentId: string, data: JsonRecord) =>
+    writeDocument(ctx, id, rules(childId), { kind: 'replace', documentId, data });
+const patching =
+  (rules: (childId: string) => DocumentRules) =>
+  (ctx: AuctionsContext, id: string, childId: string, documentId: string, data: JsonRecord) =>
+    writeDocument(ctx, id, rules(childId), { kind: 'patch', documentId, data });
+
 export const addAuctionDocument = (ctx: AuctionsContext, id: string, data: JsonRecord) =>
   writeDocument(ctx, id, auctionDocuments, { kind: 'add', data });
-
+/** PUT: a new version of an auction document. */
 export const replaceAuctionDocument = (ctx: AuctionsContext, id: string, documentId: string, data: JsonRecord) =>
   writeDocument(ctx, id, auctionDocuments, { kind: 'replace', documentId, data });
 
-export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord) =>
-  writeDocument(ctx, id, bidDocuments(bidId), { kind: 'add', data });
-
+/** The bid's owner adds a bid document, while the type's rules admit it. */
+export const addBidDocument = adding(bidDocuments);
 /** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
-export const replaceBidDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  documentId: string,
-  data: JsonRecord,
-) => writeDocument(ctx, id, bidDocuments(bidId), { kind: 'replace', documentId, data });
-
+export const replaceBidDocument = replacing(bidDocuments);
 /** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
-export const patchBidDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  documentId: string,
-  data: JsonRecord,
-) => writeDocument(ctx, id, bidDocuments(bidId), { kind: 'patch', documentId, data });
+export const patchBidDocument = patching(bidDocuments);
 
 /** During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol). */
-export const addAwardDocument = (ctx: AuctionsContext, id: string, awardId: string, data: JsonRecord) =>
-  writeDocument(ctx, id, awardDocuments(awardId), { kind: 'add', data });
-
+export const addAwardDocument = adding(awardDocuments);
 /** PUT: a new version of an award document, by the same role that added it, while the auction is in qualification. */
-export const replaceAwardDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  awardId: string,
-  documentId: string,
-  data: JsonRecord,
-) => writeDocument(ctx, id, awardDocuments(awardId), { kind: 'replace', documentId, data });
+export const replaceAwardDocument = replacing(awardDocuments);
 
 /** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */
-export const addContractDocument = (ctx: AuctionsContext, id: string, contractId: string, data: JsonRecord) =>
-  writeDocument(ctx, id, contractDocuments(contractId), { kind: 'add', data });
-
+export const addContractDocument = adding(contractDocuments);
 /** PUT: a new version of a contract document, under the same conditions as adding one. */
-export const replaceContractDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  documentId: string,
-  data: JsonRecord,
-) => writeDocument(ctx, id, contractDocuments(contractId), { kind: 'replace', documentId, data });
+export const replaceContractDocument = replacing(contractDocuments);
 
+/** The auction owner adds a cancellation document while the auction is not over. */
+export const addCancellationDocument = adding(cancellationDocuments);
+/** PUT: a new version of a cancellation document. */
+export const replaceCancellationDocument = replacing(cancellationDocuments);
+/** PATCH: the current version's descriptive fields change in place (no new version). */
+export const patchCancellationDocument = patching(cancellationDocuments);
+
+/** The auction owner adds a prolongation's protocol. */
 export const addProlongationDocument = (
   ctx: AuctionsContext,
   id: string,
@@ -300,7 +292,7 @@ export const addProlongationDocument = (
   prolongationId: string,
   data: JsonRecord,
 ) => writeDocument(ctx, id, prolongationDocuments(contractId, prolongationId), { kind: 'add', data });
-
+/** PATCH: the auction owner changes a prolongation's protocol in place. */
 export const patchProlongationDocument = (
   ctx: AuctionsContext,
   id: string,
@@ -309,24 +301,3 @@ export const patchProlongationDocument = (
   documentId: string,
   data: JsonRecord,
 ) => writeDocument(ctx, id, prolongationDocuments(contractId, prolongationId), { kind: 'patch', documentId, data });
-
-export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
-  writeDocument(ctx, id, cancellationDocuments(cancellationId), { kind: 'add', data });
-
-/** PUT: a new version of a cancellation document. */
-export const replaceCancellationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  documentId: string,
-  data: JsonRecord,
-) => writeDocument(ctx, id, cancellationDocuments(cancellationId), { kind: 'replace', documentId, data });
-
-/** PATCH: the current version's descriptive fields change in place (no new version). */
-export const patchCancellationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  documentId: string,
-  data: JsonRecord,
-) => writeDocument(ctx, id, cancellationDocuments(cancellationId), { kind: 'patch', documentId, data });
