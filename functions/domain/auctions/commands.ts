@@ -1,49 +1,26 @@
-import type { Aggregate, Child } from '../kernel/aggregate.ts';
+import type { Aggregate } from '../kernel/aggregate.ts';
 import { assertAccreditation } from '../kernel/accreditation.ts';
 import { ForbiddenError, PermissionError, UnprocessableError } from '../kernel/errors.ts';
 import { newId, newToken, sequenceId, sha256 } from '../kernel/ids.ts';
 import { omit, sameJson, type JsonRecord } from '../kernel/objects.ts';
-import { actingRole, authorOf, botAuthor } from '../kernel/principal.ts';
+import { authorOf, botAuthor } from '../kernel/principal.ts';
 import { withTestTitles } from '../kernel/test-mode.ts';
 import { formatKyiv, kyivDate, type Micros } from '../kernel/time.ts';
 import { checkWith, type CheckOf } from '../kernel/validation.ts';
 import { code, declare, list, schemaOf } from '../protocol/model.ts';
 import { valueSchema } from '../protocol/parts.ts';
 import type { AuctionResults } from '../schemas/generated/request-types.ts';
+import { currentDocuments, serverDocument } from '../documents/documents.ts';
+import { documentScope, removeWithBelongings, working, putChild, type Auction, type Working } from './auction.ts';
 import {
-  currentDocuments,
-  newDocument,
-  newVersion,
-  patchedDocument,
-  serverDocument,
-  type DocumentRecord,
-} from '../documents/documents.ts';
-import {
-  documentScope,
-  removeWithBelongings,
-  working,
-  putChild,
-  type Auction,
-  type AuctionParts,
-  type Working,
-} from './auction.ts';
-import {
-  assertAwardDocumentAuthor,
-  assertAwardDocumentsOpen,
-  assertContractDocumentsWritable,
-  assertContractDocumentType,
-  AWARD,
-  awardDocumentAuthor,
   awardView,
   CONTRACT,
   contractView,
-  findAward,
   findContract,
   patchAward,
   patchContract,
   prolongSigning,
   recordResults,
-  type AwardActor,
   type AwardView,
   type ContractView,
 } from './awarding.ts';
@@ -54,10 +31,10 @@ import {
   bidRecords,
   bidView,
   findBid,
-  isBidOwner,
   type Bid,
   type ParticipationLinks,
 } from './bids.ts';
+import { assertOwner, assertStatus, awardActor, change, touch } from './change.ts';
 import type { AuctionDefinition } from './definition.ts';
 import {
   answered,
@@ -69,33 +46,32 @@ import {
   type Question,
 } from './questions.ts';
 import { definitionForCreate, definitionOf } from './registry.ts';
-import { assertServedBy } from './reads.ts';
 import type { AuctionsContext, PeriodsContext } from './context.ts';
 
 import { applyDueEvents, withNextCheck, type EventContext } from './timed-events.ts';
 import { auctionModuleView, auctionView, type AuctionView } from './view.ts';
 import { fromLotOnCreate } from './from-lot.ts';
 import { listed } from './texts.ts';
-import { assertChildSizes } from './limits.ts';
 import {
   addProlongation,
   patchProlongation,
-  prolongationDocumentBody,
-  prolongationScope,
   prolongationView,
-  findProlongation,
   type Prolongation,
   type ProlongationView,
 } from './prolongations.ts';
 import {
   addCancellation as newCancellation,
-  assertCancellationDocumentsWritable,
-  CANCELLATION,
   cancellationView,
   patchCancellation,
   type Cancellation,
   type CancellationView,
 } from './cancellations.ts';
+
+/**
+ * The auction's own commands: the auction, its questions, bids, results, awards, contracts, prolongations and
+ * cancellations, and its timed events. Their documents are written by document-commands.ts; each command is one
+ * `change` (change.ts).
+ */
 
 /** The server fields every type shares; a client sending them is ignored. */
 const KERNEL_SERVER_FIELDS = [
@@ -112,65 +88,6 @@ const KERNEL_SERVER_FIELDS = [
   'contracts',
   'cancellations',
 ];
-
-/**
- * Applies one command to the auction with optimistic retry; `next_check` follows every root change. When only
- * children change, the write merely checks the revision, so independent children never conflict; `serialize` (or
- * the working's own `serialize`) moves the revision anyway, so that racing writers of related children are ordered.
- * `keepStatus` (bids): the write holds on the auction's status (and on the bid as read) instead of its revision, so
- * bidders never refuse each other; a timed event closes the auction to them before it reads the bids.
- */
-async function change<R, C extends AuctionsContext>(
-  ctx: C,
-  id: string,
-  apply: (w: Working, def: AuctionDefinition, attempt: C) => R,
-  options: { serialize?: boolean; keepStatus?: boolean; rootOnly?: boolean; server?: boolean } = {},
-): Promise<{ result: R; saved: Aggregate<Auction> }> {
-  let result!: R;
-  const saved = await ctx.auctions.modify(
-    id,
-    (current, now) => {
-      assertServedBy(ctx.type, current.root);
-      const def = definitionOf(current.root);
-      const w = working(current);
-      result = apply(w, def, { ...ctx, now });
-      // `next_check` follows the root and the children (awarding deadlines live on the awards); a change that read
-      // no child keeps it as it was.
-      const root = options.rootOnly ? w.root : withNextCheck(def.events, w.root, w.children);
-      const rootChanged = !sameJson(root, current.root);
-      if (!rootChanged && !w.put.length && !w.remove.length) return undefined;
-      // A client's children are bounded one by one here, and all together by the auction's budgets (limits.ts).
-      if (!options.server) assertChildSizes(w.put);
-      const keepRevision = !rootChanged && !options.serialize && !w.serialize;
-      return {
-        unbudgeted: options.server,
-        root: rootChanged ? root : current.root,
-        put: w.put,
-        remove: w.remove,
-        keepRevision,
-        keepStatus: keepRevision && options.keepStatus,
-      };
-    },
-    { at: ctx.now, by: authorOf(ctx.principal), rootOnly: options.rootOnly },
-  );
-  return { result, saved };
-}
-
-/** The auction's owner: the broker key that created it, holding its token. */
-const isOwner = (ctx: AuctionsContext, a: AuctionParts): boolean =>
-  actingRole(ctx.principal, { owner: a.root.owner, tokenHash: a.tokenHash ?? '' }) === 'owner';
-
-function assertOwner(ctx: AuctionsContext, a: AuctionParts): void {
-  if (!isOwner(ctx, a)) throw new PermissionError();
-}
-
-const touch = (w: Working, now: Micros) => {
-  w.root = { ...w.root, dateModified: formatKyiv(now) };
-};
-
-function assertStatus(auction: Auction, allowed: readonly string[], message: string): void {
-  if (!allowed.includes(auction.status)) throw new ForbiddenError(message);
-}
 
 // ---------------------------------------------------------------------------------------------------- the auction
 
@@ -240,46 +157,6 @@ export async function patchAuction(ctx: PeriodsContext, id: string, data: JsonRe
   return auctionView(saved);
 }
 
-// ---------------------------------------------------------------------------------------------------- documents
-
-function assertDocumentsWritable(ctx: AuctionsContext, w: Working, def: AuctionDefinition): void {
-  assertOwner(ctx, w);
-  assertStatus(w.root, def.statuses.documents, `Can't add document in current (${w.root.status}) auction status`);
-}
-
-export async function addAuctionDocument(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newDocument(data, {
-      id: ctx.createdId,
-      author: 'auction_owner',
-      documentOf: def.documentOf,
-      now: ctx.now,
-      files: ctx.files,
-    });
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-export async function replaceAuctionDocument(
-  ctx: AuctionsContext,
-  id: string,
-  documentId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertDocumentsWritable(ctx, w, def);
-    const { document, child } = newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files });
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
 // ---------------------------------------------------------------------------------------------------- questions
 
 /** Any broker may ask while the type's statuses and question period allow. */
@@ -328,7 +205,7 @@ function assertBidsOpen(w: Working, statuses: readonly string[], refusal: string
 /**
  * A broker registers a bid and gets its own token once; the auction itself is not modified (upstream). Two requests
  * to DynamoDB whatever the auction's size: a new bid reads none of the others, so only the auction's root is read
- * (`rootOnly`), and the write holds on its status (`keepStatus`), not its revision: bidders never refuse each other.
+ * (`newBid`), and the write holds on its status, not its revision: bidders never refuse each other.
  */
 export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord): Promise<{ bid: Bid; token: string }> {
   const token = newToken();
@@ -347,7 +224,7 @@ export async function addBid(ctx: AuctionsContext, id: string, data: JsonRecord)
       putChild(w, bidChild(bid, sha256(token)));
       return bidView(w, bid, linksOf(ctx));
     },
-    { keepStatus: true, rootOnly: true },
+    'newBid',
   );
   return { bid: result, token };
 }
@@ -383,7 +260,7 @@ export async function patchBid(ctx: AuctionsContext, id: string, bidId: string, 
       if (next.bidNumber !== bid.bidNumber) w.serialize = true;
       return bidView(w, next, linksOf(ctx));
     },
-    { keepStatus: true },
+    'bidder',
   );
   return result;
 }
@@ -399,109 +276,10 @@ export async function deleteBid(ctx: AuctionsContext, id: string, bidId: string)
       removeWithBelongings(w, { kind: BID, id: bid.id });
       return shown;
     },
-    { serialize: true },
+    'serialized',
   );
   return result;
 }
-
-/** The bid's owner (bid token), when the type's rules admit a document now (`add` or `update`). */
-function documentableBid(
-  ctx: AuctionsContext,
-  w: Working,
-  def: AuctionDefinition,
-  bidId: string,
-  operation: 'add' | 'update',
-  data: JsonRecord,
-): ReturnType<typeof findBid> {
-  const record = findBid(w.children, bidId);
-  const { bid, child } = record;
-  assertBidOwner(ctx.principal, bid, child);
-  def.bids.assertDocumentWritable(bid, {
-    auction: w.root,
-    children: w.children,
-    operation,
-    documentType: data.documentType,
-    now: ctx.now,
-  });
-  return record;
-}
-
-/**
- * A bid document changes the auction's `dateModified` except while tendering (upstream bid document views set
- * `auction.modified = False` in `active.tendering` only: bids stay out of the feed then, not in qualification).
- */
-const touchUnlessTendering = (w: Working, now: Micros) => {
-  if (w.root.status !== 'active.tendering') touch(w, now);
-};
-
-/**
- * One write to a bid's documents, under the type's rules for the bid and the auction (`documentableBid`); the
- * auction moves its `dateModified` outside tendering. Like a bid, it holds on the auction's status, not its revision,
- * so bidders uploading at once never refuse each other; it writes the bid again (moving the bid's own revision), so a
- * withdrawal that read the bid before this document was added fails and reads again, and never leaves it behind.
- */
-async function writeBidDocument(
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  verb: 'add' | 'update',
-  data: JsonRecord,
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-    attempt: AuctionsContext,
-  ) => { document: DocumentRecord; child: Child },
-): Promise<DocumentRecord> {
-  const { result } = await change(
-    ctx,
-    id,
-    (w, def, ctx) => {
-      const bid = documentableBid(ctx, w, def, bidId, verb, data);
-      const { document, child } = write(w, def, documentScope(BID, bid.bid.id), ctx);
-      // The bid's broker key is kept beside each of its documents: what that key's share of the bids' documents counts.
-      putChild(w, { ...child, internal: { ...child.internal, bidder: bid.bid.owner } });
-      putChild(w, bid.child);
-      touchUnlessTendering(w, ctx.now);
-      return document;
-    },
-    { keepStatus: true },
-  );
-  return result;
-}
-
-export const addBidDocument = (ctx: AuctionsContext, id: string, bidId: string, data: JsonRecord) =>
-  writeBidDocument(ctx, id, bidId, 'add', data, (_w, def, scope, { now }) =>
-    newDocument(
-      data,
-      { id: ctx.createdId, author: 'bid_owner', documentOf: def.bidDocumentOf, now, files: ctx.files },
-      scope,
-    ),
-  );
-
-/** PUT: a new version of a bid document (same id, `datePublished` and author), under the same rules as adding. */
-export const replaceBidDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope, { now }) =>
-    newVersion(w.children, documentId, data, { now, files: ctx.files }, scope),
-  );
-
-/** PATCH: the bid owner changes the current version's descriptive fields, under the same rules as a new version. */
-export const patchBidDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  bidId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeBidDocument(ctx, id, bidId, 'update', data, (w, _def, scope) =>
-    patchedDocument(w.children, documentId, data, scope),
-  );
 
 // ---------------------------------------------------------------------------------------------------- the auction system
 
@@ -566,18 +344,11 @@ async function reportResults(ctx: PeriodsContext, id: string, data: AuctionResul
       if (!w.more) def.onResults(w, ctx);
       return w.more === true;
     },
-    { server: true },
+    'server',
   );
 }
 
 // ---------------------------------------------------------------------------------------------------- awards, contracts
-
-/** Who is acting on an award: the auction's owner and/or the owner of one of its bids. */
-const awardActor = (ctx: AuctionsContext, w: Working): AwardActor => ({
-  auctionOwner: isOwner(ctx, w),
-  bidOwner: (bidId: string) =>
-    bidRecords(w.children).some((r) => r.bid.id === bidId && isBidOwner(ctx.principal, r.bid, r.child)),
-});
 
 export async function updateAward(
   ctx: PeriodsContext,
@@ -589,126 +360,6 @@ export async function updateAward(
     patchAward(w, awardId, data, ctx, def.awarding, awardActor(ctx, w));
   });
   return awardView(saved, awardId);
-}
-
-/** The documents of awards and contracts say what the type's own documents say (upstream: `tender` on 2.3, `auction` on 2.5). */
-
-/**
- * A bidder's award document keeps its bid's broker key beside it, as a bid document does: it counts in the bidders'
- * shares of the documents' budget (limits.ts), never in the room the owner's protocols need.
- */
-function awardDocumentChild(w: Working, awardId: string, author: string, child: Child): Child {
-  if (author !== 'bid_owner') return child;
-  const bidId = findAward(w, awardId).data.bid_id;
-  const bidder = bidRecords(w.children).find((r) => r.bid.id === bidId)?.bid.owner;
-  return bidder ? { ...child, internal: { ...child.internal, bidder } } : child;
-}
-
-/**
- * During qualification the auction owner, or the awarded bid's owner, adds an award document (the auction protocol);
- * its `author` says which of them did.
- */
-export async function addAwardDocument(
-  ctx: AuctionsContext,
-  id: string,
-  awardId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newDocument(
-      data,
-      { id: ctx.createdId, author, documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      documentScope(AWARD, awardId),
-    );
-    assertAwardDocumentsOpen(w);
-    putChild(w, awardDocumentChild(w, awardId, author, child));
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-/**
- * PUT: a new version of an award document, by the same role that added it (auction owner or the awarded bid's
- * owner), while the auction is in qualification.
- */
-export async function replaceAwardDocument(
-  ctx: AuctionsContext,
-  id: string,
-  awardId: string,
-  documentId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, _def, ctx) => {
-    const author = awardDocumentAuthor(w, awardId, awardActor(ctx, w));
-    const { document, child } = newVersion(
-      w.children,
-      documentId,
-      data,
-      { now: ctx.now, files: ctx.files },
-      documentScope(AWARD, awardId),
-    );
-    assertAwardDocumentsOpen(w, 'update');
-    assertAwardDocumentAuthor(document.author, author);
-    putChild(w, awardDocumentChild(w, awardId, author, child));
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-/** The auction owner adds a contract document (the signed contract) while the contract is being concluded. */
-export async function addContractDocument(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    findContract(w, contractId);
-    // Only the auction owner uploads here: its documents say so, as award documents do (issue 22; the original
-    // recordings showed no author on contract documents).
-    const { document, child } = newDocument(
-      data,
-      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      documentScope(CONTRACT, contractId),
-    );
-    assertContractDocumentType(document.documentType, def.awarding);
-    assertContractDocumentsWritable(w, contractId, 'add');
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-/** PUT: a new version of a contract document, under the same conditions as adding one. */
-export async function replaceContractDocument(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  documentId: string,
-  data: JsonRecord,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    findContract(w, contractId);
-    const { document, child } = newVersion(
-      w.children,
-      documentId,
-      data,
-      { now: ctx.now, files: ctx.files },
-      documentScope(CONTRACT, contractId),
-    );
-    assertContractDocumentType(document.documentType, def.awarding);
-    assertContractDocumentsWritable(w, contractId, 'update');
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
 }
 
 export async function updateContract(
@@ -758,94 +409,6 @@ export async function updateContractProlongation(
   return prolongationView(saved, contractId, prolongationId);
 }
 
-/**
- * A prolongation's document (its protocol, `prolongationProtocol`), added or changed in place by the auction owner
- * under the contract documents' rules (upstream `validate_contract_document`, checked after the document).
- */
-async function writeProlongationDocument(
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  prolongationId: string,
-  operation: 'add' | 'update',
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-  ) => { document: DocumentRecord; child: Child },
-): Promise<DocumentRecord> {
-  return writeOwnerDocument(ctx, id, write, {
-    scope: prolongationScope(prolongationId),
-    find: (w) => {
-      findContract(w, contractId);
-      findProlongation(w, contractId, prolongationId);
-    },
-    writable: (w) => assertContractDocumentsWritable(w, contractId, operation),
-  });
-}
-
-/** A document the auction owner writes under a child: where it goes, the child it needs, and what must hold after. */
-interface OwnerDocumentPlace {
-  scope: ReturnType<typeof documentScope>;
-  find?: (w: Working) => void;
-  writable: (w: Working) => void;
-}
-
-/** One owner's document write, in one change: the owner, the child it goes under, the document, then its rules. */
-async function writeOwnerDocument(
-  ctx: AuctionsContext,
-  id: string,
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-  ) => { document: DocumentRecord; child: Child },
-  place: OwnerDocumentPlace,
-): Promise<DocumentRecord> {
-  const { result } = await change(ctx, id, (w, def, ctx) => {
-    assertOwner(ctx, w);
-    place.find?.(w);
-    const { document, child } = write(w, def, place.scope);
-    place.writable(w);
-    putChild(w, child);
-    touch(w, ctx.now);
-    return document;
-  });
-  return result;
-}
-
-export const addProlongationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  prolongationId: string,
-  data: JsonRecord,
-) =>
-  writeProlongationDocument(ctx, id, contractId, prolongationId, 'add', (_w, def, scope) =>
-    newDocument(
-      prolongationDocumentBody(data),
-      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      scope,
-    ),
-  );
-
-export const patchProlongationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  contractId: string,
-  prolongationId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeProlongationDocument(ctx, id, contractId, prolongationId, 'update', (w, _def, scope) =>
-    patchedDocument(
-      w.children,
-      documentId,
-      data.documentType === undefined ? data : prolongationDocumentBody(data),
-      scope,
-    ),
-  );
-
 // ---------------------------------------------------------------------------------------------------- cancellations
 
 /**
@@ -860,7 +423,7 @@ export async function addCancellation(ctx: PeriodsContext, id: string, data: Jso
       assertOwner(ctx, w);
       return newCancellation(w, data, ctx.now, ctx.createdId);
     },
-    { serialize: true },
+    'serialized',
   );
   if (result.status === 'active') await runTimedEvents(ctx, id);
   return result;
@@ -880,61 +443,6 @@ export async function updateCancellation(
   if (result.status === 'active') await runTimedEvents(ctx, id);
   return cancellationView(saved, cancellationId);
 }
-
-/**
- * A cancellation document (its reasons: the decision, the notice), the auction owner's: added, replaced by a new
- * version or changed in place, while the auction is not over. Documents say who added them, as the award's and
- * contract's do.
- */
-async function writeCancellationDocument(
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  operation: 'add' | 'update',
-  write: (
-    w: Working,
-    def: AuctionDefinition,
-    scope: ReturnType<typeof documentScope>,
-  ) => { document: DocumentRecord; child: Child },
-): Promise<DocumentRecord> {
-  return writeOwnerDocument(ctx, id, write, {
-    scope: documentScope(CANCELLATION, cancellationId),
-    writable: (w) => assertCancellationDocumentsWritable(w, cancellationId, operation),
-  });
-}
-
-export const addCancellationDocument = (ctx: AuctionsContext, id: string, cancellationId: string, data: JsonRecord) =>
-  writeCancellationDocument(ctx, id, cancellationId, 'add', (_w, def, scope) =>
-    newDocument(
-      data,
-      { id: ctx.createdId, author: 'auction_owner', documentOf: def.documentOf, now: ctx.now, files: ctx.files },
-      scope,
-    ),
-  );
-
-/** PUT: a new version of a cancellation document. */
-export const replaceCancellationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeCancellationDocument(ctx, id, cancellationId, 'update', (w, _def, scope) =>
-    newVersion(w.children, documentId, data, { now: ctx.now, files: ctx.files }, scope),
-  );
-
-/** PATCH: the current version's descriptive fields change in place (no new version). */
-export const patchCancellationDocument = (
-  ctx: AuctionsContext,
-  id: string,
-  cancellationId: string,
-  documentId: string,
-  data: JsonRecord,
-) =>
-  writeCancellationDocument(ctx, id, cancellationId, 'update', (w, _def, scope) =>
-    patchedDocument(w.children, documentId, data, scope),
-  );
 
 // ---------------------------------------------------------------------------------------------------- chronograph
 

@@ -1,4 +1,4 @@
-import { patchCancellationDocument } from '#domain/auctions/commands.ts';
+import { patchCancellationDocument } from '#domain/auctions/document-commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from '#runtime/contexts.ts';
 

@@ -1,4 +1,4 @@
-import { addAwardDocument } from '#domain/auctions/commands.ts';
+import { addAwardDocument } from '#domain/auctions/document-commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { idempotentCreate } from '#runtime/idempotency.ts';
 import { auctionsContext } from '#runtime/contexts.ts';

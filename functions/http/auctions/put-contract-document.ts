@@ -1,4 +1,4 @@
-import { replaceContractDocument } from '#domain/auctions/commands.ts';
+import { replaceContractDocument } from '#domain/auctions/document-commands.ts';
 import { httpHandler } from '#http-kit/http-handler.ts';
 import { auctionsContext } from '#runtime/contexts.ts';
 
