@@ -219,7 +219,7 @@ export class RoomClient {
       }
       show(room);
     };
-    // As the page does (room-page/assets/room.js `reread`): a change that came before the read began and is still
+    // As the page does (room-page/assets/broadcast.js `reread`): a change that came before the read began and is still
     // past a gap after it is no change of this room; a failed read is tried again after a second.
     const reread = async () => {
       if (reading || !follower) return;

@@ -3,11 +3,16 @@ import { readFile } from 'node:fs/promises';
 import { notFound, type Event, type Result } from './http.ts';
 
 /**
- * GET /room-page/{file} (public): the room page's own script and stylesheet (assets/), nothing from elsewhere.
- * Read once per container; the names are a fixed list, so a path never reaches the file system.
+ * GET /room-page/{file} (public): the room page's own script, the modules it imports, its stylesheet and icon (assets/),
+ * nothing from elsewhere. Read once per container; the names are a fixed list, so a path never reaches the file system.
  */
-const FILES: Record<string, string> = {
+export const FILES: Record<string, string> = {
   'room.js': 'text/javascript; charset=utf-8',
+  'words.js': 'text/javascript; charset=utf-8',
+  'amounts.js': 'text/javascript; charset=utf-8',
+  'stages.js': 'text/javascript; charset=utf-8',
+  'texts.js': 'text/javascript; charset=utf-8',
+  'broadcast.js': 'text/javascript; charset=utf-8',
   'room.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 };

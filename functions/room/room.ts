@@ -62,7 +62,7 @@ export const timerAt = (ctx: RoomContext, item: RoomItem): Micros | undefined =>
 /**
  * One write, one version step, whatever it applied (a bid after a boundary the timer had not applied yet, the end and
  * the names revealed at once): an observer takes a version past the next as a change it missed and reads the room
- * again (room-page/assets/room.js, RoomClient.follow), which every observer at once must not do for nothing.
+ * again (room-page/assets/broadcast.js, RoomClient.follow), which every observer at once must not do for nothing.
  */
 export const oneStep = (read: RoomItem, next: RoomItem): RoomItem =>
   next.state.version > read.state.version + 1

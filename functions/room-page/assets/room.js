@@ -1,10 +1,25 @@
 // The auction room page (functions/room-page/page.ts is its shell): a bidder follows the room over its WebSocket
-// (functions/room/protocol.schema.json), an observer through the broadcast (AppSync Events' protocol: one publish per
-// change, fanned out by the service; docs/DESIGN.md), and the page shows the room document as it comes and sends a
-// bidder's bids. The time shown is the server's (every document and pong carries it), never the browser's. A dropped
-// connection is reconnected by itself, with a fresh session token, and the bid in flight is settled against the
-// document: sent again, with the same bidId (the room answers a named bid once), only if the room does not show it
-// and its stage is still on, so it is neither lost nor doubled.
+// (functions/room/protocol.schema.json), an observer through the broadcast (broadcast.js), and the page shows the room
+// document as it comes and sends a bidder's bids. The time shown is the server's (every document and pong carries it),
+// never the browser's. A dropped connection is reconnected by itself, with a fresh session token, and the bid in flight
+// is settled against the document: sent again, with the same bidId (the room answers a named bid once), only if the
+// room does not show it and its stage is still on, so it is neither lost nor doubled. Its modules, served beside it:
+// words.js (uk/en), amounts.js (typed amounts, the offer), stages.js (the document's time and stages), broadcast.js.
+
+import {
+  FAR,
+  money as moneyIn,
+  nextAbove,
+  offerIn,
+  parseAmount,
+  plain as plainIn,
+  timesOf,
+  toCents,
+} from './amounts.js';
+import { broadcast, readRoom } from './broadcast.js';
+import { BIDDING, countdown, dutchAmount, instant, mayBidIn, nextStage, stageAt, clockOf, whenOf } from './stages.js';
+import { texts } from './texts.js';
+import { languageOf, WORDS } from './words.js';
 
 const root = document.getElementById('room');
 const auctionId = root.dataset.auction;
@@ -21,339 +36,61 @@ const eventsAuth = root.dataset.eventsKey && {
 };
 const $ = (id) => document.getElementById(id);
 
-// ------------------------------------------------------------------------------------------------ words
-
-// "у 1 раз", "у 2 рази", "у 5 разів", "у 2,5 раза": the word agrees with the number (Intl.PluralRules' categories).
-const TIMES_UK = { one: 'раз', few: 'рази', many: 'разів', other: 'раза' };
-
-const WORDS = {
-  uk: {
-    auctionId: 'Ідентифікатор',
-    organizer: 'Організатор',
-    startValue: 'Стартова ціна',
-    minimalStep: 'Мінімальний крок',
-    role: 'Ви',
-    observer: 'Спостерігач',
-    auction: 'Аукціон',
-    timeLeft: 'Залишилось:',
-    next: (name, at) => `Далі: ${name} о ${at}, через`,
-    startsAt: (at) => `Початок о ${at}, через`,
-    leader: 'Лідер:',
-    noLeader: 'ставок ще немає',
-    you: 'ви',
-    leastFrom: 'Найменша прийнятна ставка:',
-    leastNext: 'Наступний етап, ставки:',
-    from: (amount) => `від ${amount}`,
-    stepPrice: 'Ціна кроку:',
-    bidderN: (n) => `Учасник №${n}`,
-    noBid: 'без ставки',
-    onlyYou: 'закрита, бачите лише ви',
-    leads: 'лідер',
-    youLead: 'ви лідер',
-    dutchWinner: 'переможець голландського етапу',
-    sealedWinner: 'найкраща закрита ставка',
-    skipped: 'пропущено',
-    bidBy: (who, amount, at) => `${who}: ${amount} о ${at}`,
-    queued: 'Немає зв’язку: ставку буде надіслано, щойно зв’язок відновиться…',
-    yourBid: 'Ваша ставка',
-    amount: 'Сума',
-    send: 'Надіслати',
-    accept: 'Прийняти',
-    raise: '+ крок',
-    withdraw: 'Відкликати',
-    keepDutch: 'Лишити суму голландського етапу',
-    results: 'Результати',
-    bidder: 'Учасник',
-    time: 'Час',
-    stages: 'Етапи і ставки',
-    connecting: 'З’єднання…',
-    online: 'На зв’язку',
-    reconnecting: (n) => `Зв’язок втрачено: перепідключення (спроба ${n})…`,
-    notOpen: 'Аукціонна кімната ще не відкрита: очікуємо…',
-    ended: 'Аукціон завершено',
-    winner: 'Переможець',
-    noWinner: 'Переможця немає',
-    cancelled: 'Аукціон скасовано',
-    waiting: 'Результати передаються до аукціону…',
-    posted: 'Результати передано.',
-    own: 'Ваша остання ставка:',
-    sent: 'Ставку надіслано…',
-    accepted: 'Ставку прийнято',
-    sealed: 'Закриту ставку прийнято (бачите лише ви)',
-    sealedShown: 'Закриту ставку прийнято; закриті ставки оголошено, її бачать усі',
-    kept: (amount) => `Лишається ваша сума голландського етапу: ${amount}`,
-    withdrawn: 'Закриту ставку відкликано',
-    resent: 'Ставку надіслано повторно після перепідключення',
-    confirmed: 'Ставку підтверджено після перепідключення',
-    dropped: 'Ставку не надіслано: етап завершився до перепідключення',
-    noAmount: 'Вкажіть суму',
-    cancel: 'Скасувати',
-    badAmount: 'Сума: лише цифри, пробіли як роздільники тисяч і кома (або крапка) перед копійками',
-    ambiguous: (text) =>
-      `«${text}» можна прочитати двояко: пишіть тисячі через пробіл (102 000) і не більше двох знаків після коми (102 000,50)`,
-    decimals: 'Не більше двох знаків після коми',
-    below: (from) => `Сума замала: щонайменше ${from}`,
-    above: (upTo) => `Сума завелика: щонайбільше ${upTo}`,
-    notStep: (step, lower, higher) => `Сума має бути кратною кроку ${step}: наприклад, ${lower} або ${higher}`,
-    confirmBinding: (amount) => `Ставка ${amount}. Прийнята ставка обов’язкова. Надіслати?`,
-    confirmSealed: (amount) => `Закрита ставка ${amount}. До кінця етапу її можна змінити або відкликати. Надіслати?`,
-    confirmFar: (amount, times, from) =>
-      `Увага: ${amount} — це у ${times.text} ${TIMES_UK[times.plural]} більше за найменшу прийнятну суму (${from}). Ви впевнені?`,
-    yes: (amount) => `Так, ${amount}`,
-    changed: 'Етап змінився: ставку не надіслано, перевірте суму',
-    stage: {
-      pause: 'Пауза',
-      dutch: (n) => `Голландський етап, крок ${n}`,
-      'pre-sealedbid': 'Очікування закритих ставок',
-      sealedbid: 'Закриті ставки',
-      'pre-bestbid': 'Очікування кращої ставки',
-      bestbid: 'Краща ставка',
-      english: (n) => `Раунд ${n}`,
-      'pre-announcement': 'Підбиття підсумків',
-      announcement: 'Оголошення результатів',
-    },
-    rule: {
-      dutch: ({ from }) => `Натисніть «Прийняти», щоб купити за ціною кроку: ${from}. З кожним кроком ціна знижується.`,
-      sealedbid: ({ from }) =>
-        `Закрита ставка від ${from} (вище суми голландського етапу); її бачите лише ви; до кінця етапу її можна змінити або відкликати.`,
-      bestbid: ({ from, step, dutch }) =>
-        `Ви переможець голландського етапу: ставка від ${from} (найкраща закрита ставка плюс 1 % стартової ціни, ${step}), або «Лишити суму голландського етапу» (${dutch}).`,
-      english: ({ from, step, next }) =>
-        `Прийміть суму раунду (${from}) або запропонуйте більшу, кратну кроку ${step}: наприклад, ${next} («+ крок»).`,
-    },
-    wait: {
-      pause: (next, at) => `Пауза. Далі: ${next} о ${at}.`,
-      dutchWinner: (amount, at) =>
-        `Ви перемогли на голландському етапі (${amount}). Закриті ставки роблять інші учасники; о ${at} ви зможете підвищити свою ставку.`,
-      notDutchWinner: (at) => `Кращу ставку робить лише переможець голландського етапу. Результати о ${at}.`,
-      over: (at) => `Ставки завершено. Результати о ${at}.`,
-    },
-    beaten: (who, amount, next) => `${who} запропонував ${amount} раніше: раунд закрито. ${next}`,
-    nextRound: (at, from) => `Наступний раунд о ${at}, ставки від ${from}.`,
-    stepGone: (price) => `Крок завершився раніше, ніж надійшла ваша згода. Ціна зараз: ${price}.`,
-    refusal: {
-      observer: 'Ви спостерігач і не можете робити ставки',
-      stage: 'Поточний етап не дозволяє ставки',
-      'too-low': 'Занадто мала сума',
-      'not-multiple': 'Сума має бути кратною мінімальному кроку',
-      'dutch-winner': 'Переможець голландського етапу не робить закритих ставок',
-      'not-dutch-winner': 'Кращу ставку робить лише переможець голландського етапу',
-      'below-best-step': 'Ставка має бути щонайменше на 1% вищою за найкращу закриту',
-      behind: 'Результати закритих ставок ще не оголошено: спробуйте за мить',
-      busy: 'Інша ставка саме обробляється: спробуйте ще раз',
-      closed: 'Аукціон скасовано',
-      room: 'Аукціонна кімната не відкрита',
-      'unknown-bidder': 'Ви не учасник цього аукціону',
-      'no-amount': 'Вкажіть суму',
-      'too-high': 'Сума перевищує межу: у 100 разів більше за стартову ціну',
-    },
-    reason: {
-      'no-dutch-bid': 'ніхто не прийняв голландську ціну',
-      'too-few-sealed-results': 'замало ставок',
-      finished: 'усі етапи пройдено',
-      'no-bid-in-round': 'у раунді не було ставок',
-      deadline: 'настав кінцевий час',
-    },
-  },
-  en: {
-    auctionId: 'Auction id',
-    organizer: 'Organizer',
-    startValue: 'Starting value',
-    minimalStep: 'Minimal step',
-    role: 'You are',
-    observer: 'An observer',
-    auction: 'Auction',
-    timeLeft: 'Time left:',
-    next: (name, at) => `Next: ${name} at ${at}, in`,
-    startsAt: (at) => `Starts at ${at}, in`,
-    leader: 'Leading:',
-    noLeader: 'no bid yet',
-    you: 'you',
-    leastFrom: 'Least acceptable bid:',
-    leastNext: 'Next stage, bids:',
-    from: (amount) => `from ${amount}`,
-    stepPrice: 'Step price:',
-    bidderN: (n) => `Bidder #${n}`,
-    noBid: 'no bid',
-    onlyYou: 'sealed, only you see it',
-    leads: 'leads',
-    youLead: 'you lead',
-    dutchWinner: 'Dutch winner',
-    sealedWinner: 'best sealed bid',
-    skipped: 'skipped',
-    bidBy: (who, amount, at) => `${who}: ${amount} at ${at}`,
-    queued: 'Bid queued: no connection, it is sent as soon as the connection is back…',
-    yourBid: 'Your bid',
-    amount: 'Amount',
-    send: 'Send',
-    accept: 'Accept',
-    raise: '+ step',
-    withdraw: 'Withdraw',
-    keepDutch: 'Keep the Dutch amount',
-    results: 'Results',
-    bidder: 'Bidder',
-    time: 'Time',
-    stages: 'Stages and bids',
-    connecting: 'Connecting…',
-    online: 'Connected',
-    reconnecting: (n) => `Connection lost: reconnecting (attempt ${n})…`,
-    notOpen: 'The auction room is not open yet: waiting…',
-    ended: 'The auction has ended',
-    winner: 'Winner',
-    noWinner: 'No winner',
-    cancelled: 'The auction was cancelled',
-    waiting: 'The results are being sent to the auction…',
-    posted: 'The results were sent.',
-    own: 'Your latest bid:',
-    sent: 'Bid sent…',
-    accepted: 'Bid accepted',
-    sealed: 'Sealed bid accepted (only you see it)',
-    sealedShown: 'Sealed bid accepted; the sealed bids are announced, everyone sees it',
-    kept: (amount) => `Your Dutch amount stands: ${amount}`,
-    withdrawn: 'Sealed bid withdrawn',
-    resent: 'Bid sent again after reconnecting',
-    confirmed: 'Bid confirmed after reconnecting',
-    dropped: 'Bid not sent: its stage ended before the connection came back',
-    noAmount: 'Enter an amount',
-    cancel: 'Cancel',
-    badAmount: 'Amount: digits only, commas or spaces between thousands, and a point before the kopecks',
-    ambiguous: (text) =>
-      `"${text}" can be read two ways: separate thousands with a comma or a space (102,000) and write at most two decimals after a point (102,000.50)`,
-    decimals: 'At most two decimals',
-    below: (from) => `Too low: at least ${from}`,
-    above: (upTo) => `Too high: at most ${upTo}`,
-    notStep: (step, lower, higher) => `The amount must be a multiple of the step ${step}: e.g. ${lower} or ${higher}`,
-    confirmBinding: (amount) => `Bid ${amount}. An accepted bid is binding. Send it?`,
-    confirmSealed: (amount) => `Sealed bid ${amount}. You can change or withdraw it until the stage ends. Send it?`,
-    confirmFar: (amount, times, from) =>
-      `Careful: ${amount} is ${times.text} times the least acceptable amount (${from}). Are you sure?`,
-    yes: (amount) => `Yes, ${amount}`,
-    changed: 'The stage changed: the bid was not sent, check the amount',
-    stage: {
-      pause: 'Pause',
-      dutch: (n) => `Dutch step ${n}`,
-      'pre-sealedbid': 'Before sealed bids',
-      sealedbid: 'Sealed bids',
-      'pre-bestbid': 'Before the best bid',
-      bestbid: 'Best bid',
-      english: (n) => `Round ${n}`,
-      'pre-announcement': 'Counting',
-      announcement: 'Announcement',
-    },
-    rule: {
-      dutch: ({ from }) => `Press "Accept" to buy at the step's price: ${from}. The price falls at every step.`,
-      sealedbid: ({ from }) =>
-        `A sealed bid from ${from} (above the Dutch amount); only you see it; change or withdraw it until the stage ends.`,
-      bestbid: ({ from, step, dutch }) =>
-        `You won the Dutch part: bid from ${from} (the best sealed bid plus 1 % of the starting value, ${step}), or "Keep the Dutch amount" (${dutch}).`,
-      english: ({ from, step, next }) =>
-        `Accept the round's amount (${from}) or bid more, a multiple of the step ${step}: e.g. ${next} ("+ step").`,
-    },
-    wait: {
-      pause: (next, at) => `A pause. Next: ${next} at ${at}.`,
-      dutchWinner: (amount, at) =>
-        `You won the Dutch part (${amount}). The other bidders place sealed bids now; at ${at} you may raise your bid.`,
-      notDutchWinner: (at) => `Only the Dutch winner bids now. The results at ${at}.`,
-      over: (at) => `The bidding is over. The results at ${at}.`,
-    },
-    beaten: (who, amount, next) => `${who} bid ${amount} first: the round is closed. ${next}`,
-    nextRound: (at, from) => `The next round at ${at}, bids from ${from}.`,
-    stepGone: (price) => `The step ended before your accept arrived. The price now: ${price}.`,
-    refusal: {
-      stage: 'The current stage takes no bids',
-      'not-dutch-winner': 'Only the Dutch winner places the best bid',
-      'dutch-winner': 'The Dutch winner places no sealed bid',
-      'too-high': 'The amount is above the limit: 100 times the starting value',
-    },
-    reason: {
-      'no-dutch-bid': 'nobody accepted a Dutch amount',
-      'too-few-sealed-results': 'too few bids',
-      finished: 'every stage was held',
-      'no-bid-in-round': 'no bid in a round',
-      deadline: 'the deadline came',
-    },
-  },
-};
-
-// The language chosen on the page before, else the browser's: Ukrainian for a Ukrainian browser, English otherwise.
-const browserLang = (navigator.languages?.[0] ?? navigator.language ?? 'uk').toLowerCase();
-let lang = localStorage.getItem('room-lang') ?? (browserLang.startsWith('uk') ? 'uk' : 'en');
-const t = (key) => WORDS[lang][key];
-
 // ------------------------------------------------------------------------------------------------ state
 
-let room; // the latest room message
-let me; // the bidder's view, or undefined (an observer)
-let offsetMs = 0; // server time minus browser time
-let socket;
-let attempts = 0;
-let pending; // { amount, stage, resent } a bid sent and not yet answered
-let lastAnswer = () => ''; // the bid answer, in words of the current language and document
-let connection = { kind: 'connecting' };
-
-/** An instant of the room (ISO with an offset, maybe microseconds) as epoch milliseconds. */
-const instant = (text) => Date.parse(String(text).replace(/(\.\d{3})\d+/, '$1'));
-const serverNow = () => Date.now() + offsetMs;
-const syncClock = (serverTime) => {
-  const at = instant(serverTime);
-  if (Number.isFinite(at)) offsetMs = at - Date.now();
+/** Everything of the page that changes, in one place. */
+const state = {
+  // The language chosen on the page before, else the browser's (words.js `languageOf`).
+  lang: languageOf(localStorage.getItem('room-lang'), navigator.languages?.[0] ?? navigator.language),
+  room: undefined, // the latest room message
+  me: undefined, // the bidder's view, or undefined (an observer)
+  offsetMs: 0, // server time minus browser time
+  socket: undefined, // the room socket (a bidder's)
+  attempts: 0, // connections tried since the last one that worked
+  connection: { kind: 'connecting' },
+  pending: undefined, // { amount, stage, type, bidId } a bid sent and not yet answered
+  proposal: undefined, // { cents, stage, type, far, asked, from } a bid shown back for confirmation, not sent yet
+  lastAnswer: () => '', // the bid answer, in words of the current language and document
+  shownStage: undefined, // the stage drawn last (tick: a boundary passed draws the page again)
+  // The broadcast's own (broadcast.js): its connection, a read of the room under way, what came meanwhile.
+  watching: undefined,
+  reading: undefined,
+  early: [],
 };
 
-const money = (amount, currency = room?.document.value.currency ?? 'UAH') =>
-  new Intl.NumberFormat(lang === 'uk' ? 'uk-UA' : 'en-GB', { style: 'currency', currency }).format(amount);
-const clock = (text) =>
-  new Date(instant(text)).toLocaleTimeString(lang === 'uk' ? 'uk-UA' : 'en-GB', { timeZone: 'Europe/Kyiv' });
+const t = (key) => WORDS[state.lang][key];
+const serverNow = () => Date.now() + state.offsetMs;
+const syncClock = (serverTime) => {
+  const at = instant(serverTime);
+  if (Number.isFinite(at)) state.offsetMs = at - Date.now();
+};
 
-/**
- * The current stage: the one the document names, or a later one whose start the server's clock has passed (stages
- * follow the clock; the room sends a new document when something changes, not at every boundary). Never past the end.
- */
-function stageOf(doc) {
-  let at = doc.currentStage - doc.stagesFrom;
-  if (!doc.ended && !room?.closed)
-    while (at + 1 < doc.stages.length && instant(doc.stages[at + 1].start) <= serverNow()) at += 1;
-  return doc.stages[at];
-}
-function stageName(stage) {
-  const words = t('stage');
-  const number = /_(\d+)$/.exec(stage.name)?.[1];
-  const word = words[stage.type] ?? stage.name;
-  if (typeof word !== 'function') return word;
-  // The stage's own number, as the protocol, the CLI and docs/api.md name it: dutch_40 is "Dutch step 40".
-  return word(Number(number ?? 1));
-}
-/** A bidder's label: the name once revealed, "Bidder #N" in the page's language before. */
-const labelOf = (doc, number) =>
-  (doc.namesRevealed && doc.bidders.find((b) => b.bidderNumber === number)?.label) || t('bidderN')(number);
-/** An instant as Kyiv time, with the date when it is not today's (a room opened the day before its auction). */
-function when(text) {
-  const day = (at) => new Date(at).toLocaleDateString('uk-UA', { timeZone: 'Europe/Kyiv' });
-  const at = instant(text);
-  const date =
-    day(at) === day(serverNow())
-      ? ''
-      : `${new Date(at).toLocaleDateString(lang === 'uk' ? 'uk-UA' : 'en-GB', { timeZone: 'Europe/Kyiv' })} `;
-  return `${date}${clock(text)}`;
-}
-/** The stage after `stage` in the document, if it has one. */
-const nextStage = (doc, stage) => doc.stages.find((s) => s.index === stage.index + 1);
-/** The first stage of `type` in the document. */
-const stageOfType = (doc, type) => doc.stages.find((s) => s.type === type);
-const BIDDING = ['dutch', 'sealedbid', 'bestbid', 'english'];
+const money = (amount, currency = state.room?.document.value.currency ?? 'UAH') =>
+  moneyIn(amount, currency, state.lang);
+const clock = (text) => clockOf(text, state.lang);
+/** The current stage by the server's clock (stages.js `stageAt`). */
+const stageOf = (doc) => stageAt(doc, serverNow(), state.room?.closed);
+const when = (text) => whenOf(text, serverNow(), state.lang);
+const { stageName, labelOf, outsideOffer, ruleOf, waitOf, endLines, explain } = texts({
+  words: () => WORDS[state.lang],
+  money,
+  when,
+  now: serverNow,
+});
 
 // ------------------------------------------------------------------------------------------------ drawing
 
 function setConnection(kind, attempt) {
-  connection = { kind, attempt };
+  state.connection = { kind, attempt };
   drawConnection();
 }
 
 function drawConnection() {
   const el = $('connection');
-  const { kind, attempt } = connection;
+  const { kind, attempt } = state.connection;
   el.textContent =
     kind === 'reconnecting'
-      ? room
+      ? state.room
         ? t('reconnecting')(attempt)
         : t('notOpen')
       : t(kind === 'online' ? 'online' : 'connecting');
@@ -361,16 +98,16 @@ function drawConnection() {
 }
 
 function drawStatic() {
-  document.documentElement.lang = lang;
-  $('lang').textContent = lang === 'uk' ? 'EN' : 'UA';
+  document.documentElement.lang = state.lang;
+  $('lang').textContent = state.lang === 'uk' ? 'EN' : 'UA';
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
   drawConnection();
 }
 
 function draw() {
   drawStatic();
-  if (!room) return;
-  const doc = room.document;
+  if (!state.room) return;
+  const doc = state.room.document;
   const stage = stageOf(doc);
   $('title').textContent = doc.title || doc.auctionId;
   document.title = doc.title || doc.auctionId;
@@ -378,7 +115,7 @@ function draw() {
   $('organizer').textContent = doc.procuringEntityName ?? '—';
   $('start-value').textContent = money(doc.value.amount, doc.value.currency);
   $('minimal-step').textContent = doc.step ? money(doc.step) : '—';
-  $('role').textContent = me ? labelOf(doc, me.bidderNumber) : t('observer');
+  $('role').textContent = state.me ? labelOf(doc, state.me.bidderNumber) : t('observer');
   $('stage-name').textContent = stage ? stageName(stage) : '—';
   // The stage's own name and type, for a reader that does not read words (tests, assistive styling).
   $('stage-name').dataset.stage = stage?.name ?? '';
@@ -389,7 +126,7 @@ function draw() {
   drawLeast(doc, stage);
   drawStages(doc);
   drawResults(doc);
-  drawEnd(doc);
+  drawEnd();
   drawBidding(doc, stage);
   tick();
 }
@@ -397,8 +134,8 @@ function draw() {
 /** Who leads now (the best result the room shows), and whether it is you. */
 function drawLeader(doc) {
   const best = doc.results[0];
-  $('leader-line').hidden = room.closed === true;
-  const mine = best && me && best.bidderNumber === me.bidderNumber;
+  $('leader-line').hidden = state.room.closed === true;
+  const mine = best && state.me && best.bidderNumber === state.me.bidderNumber;
   $('leader').textContent = best
     ? `${labelOf(doc, best.bidderNumber)}${mine ? ` (${t('you')})` : ''} — ${money(best.amount)}`
     : t('noLeader');
@@ -411,9 +148,9 @@ function drawLeader(doc) {
  */
 function drawLeast(doc, stage) {
   const now = currentOffer();
-  const ahead = !now && doc.offer && !doc.ended && !room.closed ? doc.offer : undefined;
+  const ahead = !now && doc.offer && !doc.ended && !state.room.closed ? doc.offer : undefined;
   const offerStage = now ? stage : ahead && doc.stages.find((s) => s.name === ahead.stage);
-  const theirs = !me || mayBidIn(doc, offerStage);
+  const theirs = !state.me || mayBidIn(doc, offerStage, state.me);
   const offer = theirs ? (now ?? (ahead && { from: toCents(ahead.from), upTo: toCents(ahead.upTo) })) : undefined;
   $('least-line').hidden = !offer;
   if (!offer) return;
@@ -463,10 +200,10 @@ function drawResults(doc) {
   body.replaceChildren(
     ...[...doc.results, ...silent].map((r, i) => {
       const tr = document.createElement('tr');
-      const mine = me && r.bidderNumber === me.bidderNumber;
+      const mine = state.me && r.bidderNumber === state.me.bidderNumber;
       if (mine) tr.className = 'mine';
       // A sealed bid is shown to its bidder alone: their row says it, never "no bid" under "Your latest bid".
-      const ownSealed = mine && r.amount === undefined && me.ownBid !== undefined;
+      const ownSealed = mine && r.amount === undefined && state.me.ownBid !== undefined;
       const marks = [
         i === 0 && r.amount !== undefined ? (mine ? t('youLead') : t('leads')) : mine ? t('you') : '',
         r.dutchWinner ? t('dutchWinner') : '',
@@ -475,7 +212,7 @@ function drawResults(doc) {
       ].filter(Boolean);
       const cells = [
         [labelOf(doc, r.bidderNumber), marks],
-        [r.amount !== undefined ? money(r.amount) : ownSealed ? money(me.ownBid.amount) : t('noBid'), []],
+        [r.amount !== undefined ? money(r.amount) : ownSealed ? money(state.me.ownBid.amount) : t('noBid'), []],
         [r.date ? clock(r.date) : '', []],
       ];
       for (const [text, badges] of cells) {
@@ -494,18 +231,9 @@ function drawResults(doc) {
   );
 }
 
-function drawEnd(doc) {
+function drawEnd() {
   const el = $('ended');
-  const lines = [];
-  if (room.closed) lines.push(t('cancelled'));
-  else if (doc.ended) {
-    lines.push(`${t('ended')}: ${t('reason')[doc.ended.reason] ?? doc.ended.reason}.`);
-    const winner = doc.results[0];
-    lines.push(
-      winner ? `${t('winner')}: ${labelOf(doc, winner.bidderNumber)} — ${money(winner.amount)}` : t('noWinner'),
-    );
-    if (room.results) lines.push(t(room.results));
-  }
+  const lines = endLines(state.room);
   el.hidden = lines.length === 0;
   el.replaceChildren(
     ...lines.map((line, i) => {
@@ -517,76 +245,40 @@ function drawEnd(doc) {
   );
 }
 
-/** The stage's rule in words, from the room's offer: what this bidder may bid now and how. */
-function ruleOf(doc, stage) {
-  const offer = currentOffer();
-  const words = t('rule')[stage.type];
-  if (!offer || !words) return '';
-  const dutch = doc.results.find((r) => r.dutchWinner);
-  return words({
-    from: money(offer.from / 100),
-    step: doc.step ? money(doc.step) : '—',
-    next: money(nextAbove(offer.from, offer) / 100),
-    dutch: dutch ? money(dutch.amount) : '—',
-  });
-}
-
-/** Why this bidder may not bid now, and what comes next, when. */
-function waitOf(doc, stage) {
-  const w = t('wait');
-  const dutch = doc.results.find((r) => r.dutchWinner);
-  const best = stageOfType(doc, 'bestbid');
-  const results = stageOfType(doc, 'announcement') ?? stageOfType(doc, 'pre-announcement');
-  if (
-    dutch &&
-    me &&
-    dutch.bidderNumber === me.bidderNumber &&
-    ['pre-sealedbid', 'sealedbid', 'pre-bestbid'].includes(stage.type) &&
-    best
-  )
-    return w.dutchWinner(money(dutch.amount), when(best.start));
-  if (['bestbid', 'pre-bestbid'].includes(stage.type) && results) return w.notDutchWinner(when(results.start));
-  const next = nextStage(doc, stage);
-  if (next && BIDDING.includes(next.type)) return w.pause(stageName(next), when(next.start));
-  if (results && !doc.ended) return w.over(when(results.start));
-  return '';
-}
-
 /**
  * Whether this bidder may bid in `stage`: the document says so for the stage it was made in and the next one, as the
  * page's clock may pass into that before the next document arrives (the Dutch winner would read "only the Dutch winner
  * bids now" at the start of the best bid).
  */
-function mayBidIn(doc, stage) {
-  if (!me || !stage) return false;
-  if (stage.index === doc.currentStage) return me.mayBid;
-  return stage.index === doc.currentStage + 1 && me.mayBidNext === true;
-}
-
-/** The bid controls the current stage allows this bidder, with the stage's rule in words. */
 function drawBidding(doc, stage) {
   // Once the room ends (or is cancelled) no stage is on: its answer, rule and pending confirmation go with it, and with
   // nothing left to do or say the card goes too (the results show the bidder's own line).
-  const over = (doc.ended || room.closed) && !pending;
+  const over = (doc.ended || state.room.closed) && !state.pending;
   if (over) {
-    lastAnswer = () => '';
-    proposal = undefined;
+    state.lastAnswer = () => '';
+    state.proposal = undefined;
   }
-  $('bidding').hidden = !me || over;
-  if (!me) return;
+  $('bidding').hidden = !state.me || over;
+  if (!state.me) return;
   const type = stage?.type;
-  const open = mayBidIn(doc, stage) && !doc.ended && !room.closed && BIDDING.includes(type);
-  $('bid-rule').textContent = open ? ruleOf(doc, stage) : stage && !doc.ended && !room.closed ? waitOf(doc, stage) : '';
+  const open = mayBidIn(doc, stage, state.me) && !doc.ended && !state.room.closed && BIDDING.includes(type);
+  $('bid-rule').textContent = open
+    ? ruleOf(doc, stage, currentOffer())
+    : stage && !doc.ended && !state.room.closed
+      ? waitOf(doc, stage, state.me)
+      : '';
   $('bid-rule').hidden = $('bid-rule').textContent === '';
-  $('own-bid').textContent = me.ownBid ? `${t('own')} ${money(me.ownBid.amount)} (${clock(me.ownBid.date)})` : '';
-  $('own-bid').hidden = !me.ownBid;
+  $('own-bid').textContent = state.me.ownBid
+    ? `${t('own')} ${money(state.me.ownBid.amount)} (${clock(state.me.ownBid.date)})`
+    : '';
+  $('own-bid').hidden = !state.me.ownBid;
   const show = (id, visible) => {
     $(id).hidden = !visible;
-    $(id).disabled = !visible || pending !== undefined;
+    $(id).disabled = !visible || state.pending !== undefined;
   };
   show('bid-accept', open && (type === 'dutch' || type === 'english'));
   show('bid-raise', open && type === 'english');
-  show('bid-withdraw', open && (type === 'sealedbid' || type === 'bestbid') && me.ownBid !== undefined);
+  show('bid-withdraw', open && (type === 'sealedbid' || type === 'bestbid') && state.me.ownBid !== undefined);
   // In the best bid, -1 is no withdrawal: the Dutch winner's amount stands (insider `bestbid`).
   $('bid-withdraw').dataset.t = type === 'bestbid' ? 'keepDutch' : 'withdraw';
   $('bid-withdraw').textContent = t($('bid-withdraw').dataset.t);
@@ -598,24 +290,23 @@ function drawBidding(doc, stage) {
   const input = $('bid-amount');
   const offer = currentOffer();
   // The English round's least acceptable amount is proposed; an amount the bidder typed above it stays.
-  if (field && type === 'english' && offer && !(parseAmount(input.value).cents >= offer.from))
+  if (field && type === 'english' && offer && !(parseAmount(input.value, state.lang).cents >= offer.from))
     input.value = plain(offer.from);
-  $('bid-answer').textContent = lastAnswer();
+  $('bid-answer').textContent = state.lastAnswer();
   drawConfirm();
 }
 
-let shownStage;
 function tick() {
-  if (!room) return;
-  const doc = room.document;
+  if (!state.room) return;
+  const doc = state.room.document;
   const stage = stageOf(doc);
-  if (stage?.name !== shownStage) {
-    shownStage = stage?.name;
-    if (proposal && proposal.stage !== stage?.name) cancelProposal(t('changed'));
+  if (stage?.name !== state.shownStage) {
+    state.shownStage = stage?.name;
+    if (state.proposal && state.proposal.stage !== stage?.name) cancelProposal(t('changed'));
     return draw(); // a boundary passed on the server's clock: the stage, its amount and the controls change
   }
   // A bidding stage counts down to its end; any other to the next stage (or, before it all, to the start).
-  const over = doc.ended || room.closed || !stage;
+  const over = doc.ended || state.room.closed || !stage;
   const started = stage && instant(stage.start) <= serverNow();
   const next = stage && (BIDDING.includes(stage.type) || !started ? undefined : nextStage(doc, stage));
   const target = !started ? stage?.start : next ? next.start : stage?.end;
@@ -626,122 +317,39 @@ function tick() {
     : next
       ? t('next')(stageName(next), when(next.start))
       : t('timeLeft');
-  const left = Math.max(0, Math.round((instant(target) - serverNow()) / 1000));
-  const h = Math.floor(left / 3600);
-  const m = Math.floor((left % 3600) / 60);
-  const sec = left % 60;
-  const two = (n) => String(n).padStart(2, '0');
-  $('countdown').textContent = h ? `${h}:${two(m)}:${two(sec)}` : `${two(m)}:${two(sec)}`;
-  $('countdown').dateTime = `PT${left}S`;
+  const left = countdown(Math.round((instant(target) - serverNow()) / 1000));
+  $('countdown').textContent = left.text;
+  $('countdown').dateTime = left.dateTime;
 }
 
 // ------------------------------------------------------------------------------------------------ amounts
 
-/** An amount in cents as the page writes it in an input: `102 000,00` (uk), `102,000.00` (en). */
-const plain = (cents) =>
-  new Intl.NumberFormat(lang === 'uk' ? 'uk-UA' : 'en-GB', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(cents / 100);
-const toCents = (amount) => Math.round(amount * 100);
+/** An amount in cents as the page writes it in an input (amounts.js `plain`). */
+const plain = (cents) => plainIn(cents, state.lang);
 
-/**
- * A typed amount in cents, or `{ error }`, read by the page's language, so that every form the page shows is taken:
- * spaces (no-break and narrow no-break too) separate thousands; on an English page a lone "," does too ("102,000",
- * as en-GB writes it); otherwise "," or "." is the decimal mark, and the other mark separates thousands when both are
- * used ("1,234.56", "1.234,56"); at most two decimals. What could be read two ways ("102,000" on a Ukrainian page, where
- * the comma is the decimal mark; "102.000" anywhere) is refused, never guessed: a slip of the mark must never change
- * the amount.
- */
-// The mark each language writes between thousands besides a space (Intl: en-GB "101,000.00", uk-UA "101 000,00").
-const GROUP_MARK = { en: ',', uk: undefined };
-
-function parseAmount(typed) {
-  const text = typed.trim().replace(/[\s\u00a0\u202f]+/g, ' ');
-  if (text === '') return { error: t('noAmount') };
-  if (!/^[0-9][0-9 ,.]*$/.test(text)) return { error: t('badAmount') };
-  const marks = text.replace(/[0-9 ]/g, '');
-  const at = Math.max(text.lastIndexOf(','), text.lastIndexOf('.'));
-  let whole = text;
-  let fraction = '';
-  let group = ' ';
-  if (new Set(marks).size === 2) {
-    // Both marks: the last one is the decimal mark, the other separates thousands.
-    if (marks.indexOf(text[at]) !== marks.length - 1) return { error: t('ambiguous')(typed.trim()) };
-    [whole, fraction, group] = [text.slice(0, at), text.slice(at + 1), text[at] === ',' ? '.' : ','];
-  } else if (marks === GROUP_MARK[lang]) {
-    group = marks; // "102,000" on an English page: the thousands as the page itself writes them
-  } else if (marks.length === 1) {
-    fraction = text.slice(at + 1);
-    whole = text.slice(0, at);
-    // "102,000" is 102 with three decimals or 102 000: refused, whichever was meant.
-    if (/^\d{3}$/.test(fraction) && /^\d{1,3}$/.test(whole)) return { error: t('ambiguous')(typed.trim()) };
-  } else if (marks.length > 1) group = marks[0]; // "1.234.567": groups only
-  if (!/^\d*$/.test(fraction)) return { error: t('badAmount') };
-  if (fraction.length > 2) return { error: t('decimals') };
-  const groups = whole.split(group === ' ' ? ' ' : new RegExp(`[ \\${group}]`));
-  const grouped =
-    groups.length === 1 || (/^\d{1,3}$/.test(groups[0]) && groups.slice(1).every((g) => /^\d{3}$/.test(g)));
-  if (!grouped || !/^\d+$/.test(groups.join(''))) return { error: t('ambiguous')(typed.trim()) };
-  const cents = Number(groups.join('')) * 100 + Number(fraction.padEnd(2, '0'));
-  return Number.isSafeInteger(cents) ? { cents } : { error: t('above')(money(currentOffer()?.upTo ?? 0)) };
+/** A typed amount in cents, or `{ error }` in words (amounts.js `parseAmount`). */
+function amountOf(typed) {
+  const { cents, error } = parseAmount(typed, state.lang);
+  if (!error) return { cents };
+  if (error === 'ambiguous') return { error: t('ambiguous')(typed.trim()) };
+  if (error === 'tooLarge') return { error: t('above')(money(currentOffer()?.upTo ?? 0)) };
+  return { error: t(error) };
 }
 
-/**
- * What a bid may be now, as the room's rules give it (the document's `offer`, computed by the same rules that judge
- * the bid: functions/domain/room), in cents. A Dutch step the page reached by the clock asks exactly its amount.
- */
-function currentOffer() {
-  if (!room) return undefined;
-  const doc = room.document;
-  const stage = stageOf(doc);
-  const offer = doc.offer;
-  if (offer && offer.stage === stage?.name)
-    return {
-      from: toCents(offer.from),
-      upTo: toCents(offer.upTo),
-      multipleOf: offer.multipleOf && toCents(offer.multipleOf),
-    };
-  if (stage?.type === 'dutch' && !doc.ended) return { from: toCents(stage.amount), upTo: toCents(stage.amount) };
-  return undefined;
-}
-
-/** Why `cents` is not a bid the offer takes, or undefined when it is. */
-function outsideOffer(cents, offer) {
-  if (!offer) return undefined;
-  if (cents < offer.from) return t('below')(money(offer.from / 100));
-  if (cents > offer.upTo) return t('above')(money(offer.upTo / 100));
-  const m = offer.multipleOf;
-  if (m && cents !== offer.from && cents % m !== 0) {
-    const lower = Math.max(offer.from, Math.floor(cents / m) * m);
-    return t('notStep')(money(m / 100), money(lower / 100), money(nextAbove(cents, offer) / 100));
-  }
-  return undefined;
-}
-
-/** The least amount the offer takes above `cents` ("+ step": a whole step up, onto the step's multiples). */
-function nextAbove(cents, offer) {
-  if (cents < offer.from) return offer.from;
-  const m = offer.multipleOf || 1;
-  return (Math.floor(cents / m) + 1) * m;
-}
-
-/** An amount far above the least acceptable one asks a second time: more than twice it (a slip of a digit is ×10). */
-const FAR = 2;
+/** What a bid may be now, in cents (amounts.js `offerIn`). */
+const currentOffer = () => state.room && offerIn(state.room.document, stageOf(state.room.document));
 
 // ------------------------------------------------------------------------------------------------ bids
 
 /** Shows a bid answer: a text, or a function giving it in the current language from the current document. */
 function answer(text) {
-  lastAnswer = typeof text === 'function' ? text : () => text;
-  $('bid-answer').textContent = lastAnswer();
+  state.lastAnswer = typeof text === 'function' ? text : () => text;
+  $('bid-answer').textContent = state.lastAnswer();
 }
 
 /** 32 random hex digits (getRandomValues works on plain http too, unlike randomUUID). */
 const newBidId = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-
-let proposal; // { cents, stage, far, asked } a bid shown back for confirmation, not sent yet
 
 /**
  * A bid is shown back before it is sent: its amount, in words of what it commits to; one above FAR times the least
@@ -751,31 +359,25 @@ function propose(cents) {
   const offer = currentOffer();
   const wrong = outsideOffer(cents, offer);
   if (wrong) return answer(() => outsideOffer(cents, offer));
-  const stage = stageOf(room.document);
+  const stage = stageOf(state.room.document);
   const far = offer && offer.from < offer.upTo && cents > FAR * offer.from;
-  proposal = { cents, stage: stage?.name, type: stage?.type, far, asked: 1, from: offer?.from };
+  state.proposal = { cents, stage: stage?.name, type: stage?.type, far, asked: 1, from: offer?.from };
   answer('');
   drawConfirm();
 }
 
-/** How many times `from` is in `cents`, to a tenth (rounded down: 2.57 is "2.5"), as the page's language writes it. */
-function timesOf(cents, from) {
-  const times = Math.floor((cents * 10) / from) / 10;
-  const locale = lang === 'uk' ? 'uk-UA' : 'en-GB';
-  return {
-    text: new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(times),
-    plural: new Intl.PluralRules(locale).select(times),
-  };
-}
-
 function drawConfirm() {
-  $('confirm').hidden = !proposal;
-  if (!proposal) return;
-  const amount = money(proposal.cents / 100);
+  $('confirm').hidden = !state.proposal;
+  if (!state.proposal) return;
+  const amount = money(state.proposal.cents / 100);
   const text =
-    proposal.asked === 2
-      ? t('confirmFar')(amount, timesOf(proposal.cents, proposal.from), money(proposal.from / 100))
-      : proposal.type === 'sealedbid'
+    state.proposal.asked === 2
+      ? t('confirmFar')(
+          amount,
+          timesOf(state.proposal.cents, state.proposal.from, state.lang),
+          money(state.proposal.from / 100),
+        )
+      : state.proposal.type === 'sealedbid'
         ? t('confirmSealed')(amount)
         : t('confirmBinding')(amount);
   $('confirm-text').textContent = text;
@@ -783,77 +385,59 @@ function drawConfirm() {
 }
 
 function confirmProposal() {
-  if (!proposal) return;
-  if (proposal.far && proposal.asked === 1) {
-    proposal.asked = 2;
+  if (!state.proposal) return;
+  if (state.proposal.far && state.proposal.asked === 1) {
+    state.proposal.asked = 2;
     return drawConfirm();
   }
-  const { cents } = proposal;
-  proposal = undefined;
+  const { cents } = state.proposal;
+  state.proposal = undefined;
   drawConfirm();
   sendBid(cents / 100);
 }
 
 function cancelProposal(text = '') {
-  proposal = undefined;
+  state.proposal = undefined;
   drawConfirm();
   answer(text);
 }
 
 function sendBid(amount) {
-  const stage = room && stageOf(room.document);
+  const stage = state.room && stageOf(state.room.document);
   // The bid's own name (protocol `bidId`): a resend after a reconnect carries it, so the room answers it once.
-  pending = { amount, stage: stage?.name, type: stage?.type, bidId: newBidId() };
-  answer(() => t(socket?.readyState === WebSocket.OPEN ? 'sent' : 'queued'));
+  state.pending = { amount, stage: stage?.name, type: stage?.type, bidId: newBidId() };
+  answer(() => t(state.socket?.readyState === WebSocket.OPEN ? 'sent' : 'queued'));
   transmit();
   draw();
 }
 
 function transmit() {
-  if (pending && socket?.readyState === WebSocket.OPEN)
-    socket.send(JSON.stringify({ action: 'bid', amount: pending.amount, bidId: pending.bidId }));
+  if (state.pending && state.socket?.readyState === WebSocket.OPEN)
+    state.socket.send(JSON.stringify({ action: 'bid', amount: state.pending.amount, bidId: state.pending.bidId }));
 }
 
 function onBidAnswer(message) {
-  if (!pending || (message.bidId ?? pending.bidId) !== pending.bidId || message.amount !== pending.amount) return;
-  const bid = pending;
-  pending = undefined;
-  if (message.outcome === 'refused') answer(() => explain(message, bid));
+  if (
+    !state.pending ||
+    (message.bidId ?? state.pending.bidId) !== state.pending.bidId ||
+    message.amount !== state.pending.amount
+  )
+    return;
+  const bid = state.pending;
+  state.pending = undefined;
+  if (message.outcome === 'refused') answer(() => explain(message, bid, state.room.document, state.me, currentOffer()));
   else if (message.outcome === 'sealed') answer(() => (message.amount === -1 ? t('withdrawn') : sealedAnswer()));
-  else if (message.amount === -1) answer(() => t('kept')(money(dutchAmount(room.document))));
+  else if (message.amount === -1) answer(() => t('kept')(money(dutchAmount(state.room.document))));
   else answer(() => `${t('accepted')}: ${money(message.amount)}`);
   draw();
 }
 
-/** The Dutch winner's amount, as the results show it (the best bid's, once shown, is the Dutch winner's line too). */
-const dutchAmount = (doc) => doc.history?.find((b) => b.stage.startsWith('dutch_'))?.amount;
-
 /** A sealed bid's answer: "only you see it" while that is so; once the sealed bids are announced, that everyone does. */
 function sealedAnswer() {
-  const shown = room.document.results.some((r) => r.bidderNumber === me?.bidderNumber && r.amount !== undefined);
+  const shown = state.room.document.results.some(
+    (r) => r.bidderNumber === state.me?.bidderNumber && r.amount !== undefined,
+  );
   return t(shown ? 'sealedShown' : 'sealed');
-}
-
-/**
- * A refusal in words of what happened and what now, from the document as it is when shown (a refusal can come before
- * the document that explains it: the bid that won the round): who came first, the price now, the amount the stage takes.
- */
-function explain(message, bid) {
-  const doc = room.document;
-  if (message.code === 'stage' && bid.type === 'english') {
-    const first = doc.history?.findLast((b) => b.stage === bid.stage);
-    const next = doc.stages.find((s) => s.type === 'english' && instant(s.start) > serverNow());
-    const then = next ? t('nextRound')(when(next.start), money(next.amount)) : '';
-    if (first && first.bidderNumber !== me?.bidderNumber)
-      return t('beaten')(labelOf(doc, first.bidderNumber), money(first.amount), then);
-  }
-  if (message.code === 'stage' && bid.type === 'dutch') {
-    const offer = currentOffer();
-    if (offer) return t('stepGone')(money(offer.from / 100));
-  }
-  const outside = bid.amount > 0 ? outsideOffer(toCents(bid.amount), currentOffer()) : undefined;
-  if (['amount', 'too-low', 'not-multiple', 'below-best-step'].includes(message.code) && outside) return outside;
-  return WORDS[lang].refusal[message.code] ?? message.message ?? message.code;
 }
 
 /**
@@ -862,19 +446,20 @@ function explain(message, bid) {
  * dropped, said so.
  */
 function settlePending() {
-  if (!pending || !room) return;
-  const shown = me?.ownBid?.amount === pending.amount || (pending.amount === -1 && me && !me.ownBid);
+  if (!state.pending || !state.room) return;
+  const shown =
+    state.me?.ownBid?.amount === state.pending.amount || (state.pending.amount === -1 && state.me && !state.me.ownBid);
   if (shown) {
-    const { amount } = pending;
+    const { amount } = state.pending;
     answer(() => `${t('confirmed')}: ${money(amount)}`);
-    pending = undefined;
+    state.pending = undefined;
     return;
   }
-  if (stageOf(room.document)?.name === pending.stage && !room.document.ended) {
+  if (stageOf(state.room.document)?.name === state.pending.stage && !state.room.document.ended) {
     answer(() => t('resent'));
     return transmit();
   }
-  pending = undefined;
+  state.pending = undefined;
   answer(() => t('dropped'));
 }
 
@@ -899,9 +484,9 @@ async function connect() {
   }
   // A bidder needs their own part of each document and the answers to their bids: the room socket. An observer has
   // nothing to say: the broadcast.
-  if (!query.has('token') && eventsAuth) return watch();
+  if (!query.has('token') && eventsAuth) return observer.watch();
   const ws = new WebSocket(`${socketUrl}?${query}`);
-  socket = ws;
+  state.socket = ws;
   let settled = false;
   ws.onopen = () => {
     ws.send(JSON.stringify({ action: 'resume' }));
@@ -911,12 +496,12 @@ async function connect() {
     if (message.type === 'room') {
       // Documents come from more than one sender (each change's fan-out, the answer to resume, a bot beside a timer),
       // so an older one may arrive after a newer one: it never replaces it (the end would be lost for good).
-      if (!room || message.document.version >= room.document.version) {
-        room = message;
-        me = message.document.me;
+      if (!state.room || message.document.version >= state.room.document.version) {
+        state.room = message;
+        state.me = message.document.me;
         syncClock(message.document.serverTime);
       }
-      attempts = 0;
+      state.attempts = 0;
       setConnection('online');
       if (!settled) {
         settled = true;
@@ -927,163 +512,59 @@ async function connect() {
     else if (message.type === 'pong') syncClock(message.serverTime);
   };
   ws.onclose = () => {
-    if (socket !== ws) return;
+    if (state.socket !== ws) return;
     retry();
   };
 }
 
 // ------------------------------------------------------------------------------------------------ broadcast
 
-let watching; // the broadcast's connection
-let reading; // a read of the room under way
-const early = []; // room messages the broadcast brought while the room was being read
-
-/**
- * How far a room message is: its document's version, then what changes without a version (the auction cancelled,
- * the results posted). Publishes of concurrent changes may arrive in any order: a message not later is dropped.
- */
-const rankOf = (m) => [m.document.version, m.closed ? 1 : 0, m.results === 'posted' ? 2 : m.results ? 1 : 0];
-const later = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-
+/** A room message from the broadcast or a read: shown as the room, to an observer. */
 function show(message) {
-  room = message;
-  me = undefined;
+  state.room = message;
+  state.me = undefined;
   syncClock(message.document.serverTime);
-  attempts = 0;
+  state.attempts = 0;
   setConnection('online');
   draw();
 }
 
-/**
- * A change from the broadcast: shown if it is the next version (or the same one, further), ignored if it is older;
- * past a gap (a publish lost, or missed while reconnecting) the room is read again.
- */
-function take(message) {
-  if (message?.type !== 'room') return;
-  if (reading || !room) {
-    early.push(message);
-    return reread();
-  }
-  if (later(rankOf(message), rankOf(room)) <= 0) return;
-  if (message.document.version > room.document.version + 1) {
-    early.push(message);
-    return reread();
-  }
-  show(message);
-}
-
-/**
- * The room as it is now (the service keeps no last event): the room socket's `resume`, once, on a connection that is
- * closed after it. Undefined when the room has no document yet (not planned) or cannot be read within 15 s.
- */
-function readRoom() {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`${socketUrl}?${new URLSearchParams({ auction_id: auctionId })}`);
-    const done = (message) => {
-      clearTimeout(timer);
-      ws.onclose = null;
-      ws.close();
-      resolve(message);
-    };
-    const timer = setTimeout(() => done(undefined), 15_000);
-    ws.onopen = () => ws.send(JSON.stringify({ action: 'resume' }));
-    ws.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.type === 'room') done(message);
-    };
-    ws.onclose = () => done(undefined);
-  });
-}
-
-/**
- * Reads the room, shows it unless a later change came first, then applies what came meanwhile, in order. A change
- * that came before the read began was published after its write, so the read has it: one still past a gap is no
- * change of this room, and is dropped (never a loop of reads). A failed read is tried again after a second.
- */
-function reread() {
-  if (reading) return;
-  const before = new Set(early);
-  reading = readRoom().then(async (message) => {
-    if (!message) await new Promise((resolve) => setTimeout(resolve, 1000));
-    reading = undefined;
-    // Read: the page is as current as the room (shown again only if the read is further).
-    if (message) setConnection('online');
-    if (message && (!room || later(rankOf(message), rankOf(room)) > 0)) show(message);
-    const bogus = (m) => message && before.has(m) && m.document.version > message.document.version + 1;
-    const waiting = early
-      .splice(0)
-      .filter((m) => !bogus(m))
-      .sort((a, b) => later(rankOf(a), rankOf(b)));
-    // Nothing read (no room yet): what came is shown as it is, the first change of a room being whole.
-    if (!room && waiting.length) show(waiting.shift());
-    if (room) for (const m of waiting) take(m);
-  });
-}
-
-const base64url = (text) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-
-/**
- * An observer's connection to the broadcast (AppSync Events' WebSocket protocol): the API key in the `header-`
- * subprotocol, `connection_init`, then a subscription to the auction's channel; once subscribed, the room is read
- * (changes published from then on are not missed), and each `data` message is a change. The service sends `ka`
- * every minute: silence past `connectionTimeoutMs` is a dead connection, closed and opened again.
- */
-function watch() {
-  const ws = new WebSocket(eventsUrl, ['aws-appsync-event-ws', `header-${base64url(JSON.stringify(eventsAuth))}`]);
-  watching = ws;
-  const id = newBidId(); // any unique name of the subscription
-  let timeoutMs = 300_000;
-  let silence;
-  const alive = () => {
-    clearTimeout(silence);
-    silence = setTimeout(() => ws.close(), timeoutMs);
-  };
-  ws.onopen = () => {
-    alive();
-    ws.send(JSON.stringify({ type: 'connection_init' }));
-  };
-  ws.onmessage = (event) => {
-    alive();
-    const message = JSON.parse(event.data);
-    if (message.type === 'connection_ack') {
-      timeoutMs = message.connectionTimeoutMs ?? timeoutMs;
-      alive();
-      ws.send(JSON.stringify({ type: 'subscribe', id, channel: `/rooms/${auctionId}`, authorization: eventsAuth }));
-    } else if (message.type === 'subscribe_success' && message.id === id) {
-      attempts = 0;
-      reread();
-    } else if (message.type === 'data' && message.id === id) take(JSON.parse(message.event));
-    else if (message.type.endsWith('_error') || message.type === 'error') ws.close();
-  };
-  ws.onclose = () => {
-    clearTimeout(silence);
-    if (watching !== ws) return;
-    retry();
-  };
-}
+const observer = broadcast(state, {
+  url: eventsUrl,
+  auth: eventsAuth,
+  channel: `/rooms/${auctionId}`,
+  newId: newBidId,
+  read: () => readRoom(`${socketUrl}?${new URLSearchParams({ auction_id: auctionId })}`),
+  show,
+  online: () => setConnection('online'),
+  subscribed: () => {
+    state.attempts = 0;
+  },
+  lost: () => retry(),
+});
 
 function retry() {
-  attempts += 1;
-  setConnection('reconnecting', attempts);
-  setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(attempts, 5)));
+  state.attempts += 1;
+  setConnection('reconnecting', state.attempts);
+  setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(state.attempts, 5)));
 }
 
 // Keeps the connection alive (API Gateway closes one idle for 10 minutes) and the clock in step with the server's.
 setInterval(() => {
-  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action: 'ping' }));
+  if (state.socket?.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify({ action: 'ping' }));
 }, 30_000);
 setInterval(tick, 250);
 
 // ------------------------------------------------------------------------------------------------ controls
 
 $('lang').addEventListener('click', () => {
-  lang = lang === 'uk' ? 'en' : 'uk';
-  localStorage.setItem('room-lang', lang);
+  state.lang = state.lang === 'uk' ? 'en' : 'uk';
+  localStorage.setItem('room-lang', state.lang);
   draw();
 });
 $('bid-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  const parsed = parseAmount($('bid-amount').value);
+  const parsed = amountOf($('bid-amount').value);
   if (parsed.error) return cancelProposal(parsed.error);
   propose(parsed.cents);
 });
@@ -1095,7 +576,7 @@ $('bid-raise').addEventListener('click', () => {
   const offer = currentOffer();
   if (!offer) return;
   const input = $('bid-amount');
-  const typed = parseAmount(input.value);
+  const typed = parseAmount(input.value, state.lang);
   input.value = plain(nextAbove(typed.cents ?? offer.from - 1, offer));
   input.focus();
 });
@@ -1105,7 +586,7 @@ $('bid-withdraw').addEventListener('click', () => {
 });
 // A new amount typed: the answer to the previous one (a refusal, say) no longer applies to what the field shows.
 $('bid-amount').addEventListener('input', () => {
-  if (!pending) answer('');
+  if (!state.pending) answer('');
 });
 $('confirm-yes').addEventListener('click', confirmProposal);
 $('confirm-no').addEventListener('click', () => cancelProposal());
