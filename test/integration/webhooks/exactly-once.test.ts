@@ -120,6 +120,8 @@ describe('webhook exactly-once', () => {
       await until(async () => (await deliveriesOf(s, lot.id)).length === 2, 'both recorded');
       // The journal cannot be written: the next change's batch fails at every receive and is set aside, as SQS's
       // dead-letter queue takes it; the lot's journal mark stays at 2.
+      // Nothing else in flight (an earlier test's records): the record set aside is this change's.
+      await stream.drained();
       const setAside = stream.stats().setAside;
       await setFaults(service.url, { failWritesTo: ['JOURNAL'] });
       expect((await patchAs(api, lot, 'owner', { description: 'three' })).status).toBe(200);
