@@ -105,7 +105,7 @@ export class AppFunction extends LambdaFunction {
       logGroup,
       // JSON logs: the platform's own lines (START, REPORT with the init duration) are JSON too, and the code's lines,
       // JSON written straight to stdout (runtime/observability.ts), are kept as they are and filtered by their level.
-      // The application level is the code's level too (AWS_LAMBDA_LOG_LEVEL, runtime/config.ts). It must stay INFO:
+      // The application level is the code's level too (AWS_LAMBDA_LOG_LEVEL, platform/config.ts). It must stay INFO:
       // Lambda counts a line without a level, such as an EMF metrics document, as INFO, and would drop the metrics.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel.INFO,

@@ -19,7 +19,7 @@ import { roomChannel } from './lambdas.ts';
  * (`RoomStore`), written with conditions on the room's version, so a stale timer, a repeated one or a lost race changes
  * nothing; every change is followed by arming the next timer (one per version) and sending every connection the room
  * document (`RoomPorts`). The Lambdas hand them a `RoomContext` (context.ts: DynamoDB and API Gateway or the local
- * runtime's sockets); the unit tests an in-memory store (store/memory-room-store.ts).
+ * runtime's sockets); the unit tests an in-memory store (test/support/memory-room-store.ts).
  *
  * This module is what every room Lambda shares (the room's time, the documents, the fan-out); a bid is bidding.ts, a
  * connection connection.ts, planning, closing and the end (results, names, audit) lifecycle.ts.

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { sha256 } from '#domain/kernel/ids.ts';
 import type { Role } from '#domain/kernel/principal.ts';
 import { documentClient, tableName } from './client.ts';
-import { FEED_VIEW, keys } from './table-design.ts';
+import { FEED_VIEW, keyParts, keys } from './table-design.ts';
 
 export interface ApiKeyRecord {
   name: string;
@@ -61,7 +61,7 @@ export async function listApiKeys(): Promise<ApiKeyEntry[]> {
       }),
     );
     for (const item of page.Items ?? []) {
-      const hash = String(item.PK).slice('APIKEY#'.length);
+      const hash = keyParts.apiKeyHash(item.PK);
       const view = item[FEED_VIEW];
       out.push({
         hash,

@@ -8,7 +8,7 @@ import type { ObjectKind } from '#domain/webhooks/events.ts';
 import { batchGet } from './batch-items.ts';
 import { documentClient, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
-import { keys, SCHEMA_VERSION } from './table-design.ts';
+import { CURSOR_PREFIX, keyParts, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /**
  * The subscriptions' cursors (domain/webhooks/cursor.ts): one item per subscription and lane, in the subscription's
@@ -32,18 +32,15 @@ export const LANES: readonly { lane: string; kind: ObjectKind }[] = FEEDS.flatMa
   { lane: keys.feed(feed, true), kind },
 ]);
 
-const cursorKey = (subscriptionId: string, lane: string) => ({
-  PK: `SUBSCRIPTION#${subscriptionId}`,
-  SK: `CURSOR#${lane}`,
-});
+const cursorKey = keys.subscriptionCursor;
 const workKey = (due: Micros, c: Pick<Cursor, 'subscriptionId' | 'lane'>) => ({
   GSI2PK: keys.work(WEBHOOKS_BOT),
   GSI2SK: `${sortableUtc(due)}#${c.subscriptionId}#${c.lane}`,
 });
 
 const cursorOf = (i: Record<string, any>): Cursor => ({
-  subscriptionId: String(i.PK).slice('SUBSCRIPTION#'.length),
-  lane: String(i.SK).slice('CURSOR#'.length),
+  subscriptionId: keyParts.subscriptionId(i.PK),
+  lane: keyParts.cursorLane(i.SK),
   at: Number(i.sentThrough),
   from: Number(i.startedAt ?? 0),
   done: i.sentBeyond ?? [],
@@ -88,7 +85,7 @@ export async function subscriptionCursors(subscriptionId: string): Promise<Curso
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :cursor)',
-      ExpressionAttributeValues: { ':pk': `SUBSCRIPTION#${subscriptionId}`, ':cursor': 'CURSOR#' },
+      ExpressionAttributeValues: { ':pk': keys.subscription(subscriptionId).PK, ':cursor': CURSOR_PREFIX },
       ConsistentRead: true,
     }),
   );

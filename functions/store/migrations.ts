@@ -26,7 +26,7 @@ import {
   MIGRATION_STEPS,
   upgradeItem,
 } from './migration-steps.ts';
-import { ROOT_SK } from './table-design.ts';
+import { keyParts, keys, ROOT_SK } from './table-design.ts';
 
 /**
  * Runs the data migrations (migration-steps.ts) over the whole table: a parallel Scan in segments, each item brought to
@@ -74,7 +74,7 @@ interface State {
   finishedAt?: string;
 }
 
-const stateKey = (model: number) => ({ PK: `MIGRATION#${String(model).padStart(4, '0')}`, SK: '#STATE' });
+const stateKey = keys.migrationState;
 
 async function readState(model: number): Promise<State | undefined> {
   const out = await documentClient().send(
@@ -206,7 +206,7 @@ async function lacksJournal(item: JsonRecord): Promise<boolean> {
   return (marks.get(objectKey(change))?.seq ?? 0) < change.seq;
 }
 
-const subscriptionIdOf = (item: JsonRecord) => String(item.PK).slice('SUBSCRIPTION#'.length);
+const subscriptionIdOf = (item: JsonRecord) => keyParts.subscriptionId(item.PK);
 
 /** Whether a subscription lacks some of its cursors (made by a release before them). */
 async function lacksCursors(item: JsonRecord): Promise<boolean> {
@@ -220,7 +220,7 @@ async function lacksCursors(item: JsonRecord): Promise<boolean> {
 async function giveCursors(item: JsonRecord): Promise<void> {
   const id = subscriptionIdOf(item);
   const have = new Set((await subscriptionCursors(id)).map((c) => c.lane));
-  const missing = newCursors(id, await laneHeads()).filter((c) => !have.has(String(c.SK).slice('CURSOR#'.length)));
+  const missing = newCursors(id, await laneHeads()).filter((c) => !have.has(keyParts.cursorLane(c.SK)));
   await Promise.all(
     missing.map((Item) =>
       documentClient()
@@ -260,7 +260,7 @@ async function runSegment(segment: number, run: Run) {
     );
     for (const item of page.Items ?? []) {
       if (run.failed) return;
-      if (String(item.PK).startsWith('SUBSCRIPTION#') && item.SK === ROOT_SK) {
+      if (keyParts.isSubscriptionRoot(item)) {
         if (await lacksCursors(item)) report.steps[WEBHOOK_CURSORS]++;
         if (!options.dryRun) await giveCursors(item);
       }

@@ -11,7 +11,7 @@ import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
 import { batchGet } from './batch-items.ts';
 import { cursorKeys, laneHeads, newCursors, wakeCursors } from './cursors.ts';
-import { FEED_VIEW, keys, SCHEMA_VERSION } from './table-design.ts';
+import { FEED_VIEW, keyParts, keys, SCHEMA_VERSION } from './table-design.ts';
 
 /** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
 export const ACTIVE_SUBSCRIPTIONS = 'SUBSCRIPTIONS';
@@ -60,7 +60,7 @@ export async function getSubscription(id: string): Promise<SubscriptionRecord | 
 /** Subscriptions by id, read consistently (100 to a request); those not found are left out. */
 export async function getSubscriptions(ids: readonly string[]): Promise<Map<string, SubscriptionRecord>> {
   const found = await batchGet(ids.filter((id) => ID.test(id)).map((id) => keys.subscription(id)));
-  return new Map(found.map((i) => [String(i.PK).slice('SUBSCRIPTION#'.length), recordOf(i)]));
+  return new Map(found.map((i) => [keyParts.subscriptionId(i.PK), recordOf(i)]));
 }
 
 export const subscriptionRepository: SubscriptionStore = {
@@ -148,7 +148,7 @@ export const subscriptionRepository: SubscriptionStore = {
  * active or what they ask for, before the write is answered. The fan-out reads this one small item per batch and
  * Queries the list again only when it moved, instead of reading every subscription for every batch.
  */
-const ACTIVE_VERSION = { PK: ACTIVE_SUBSCRIPTIONS, SK: '#VERSION' };
+const ACTIVE_VERSION = keys.subscriptionsVersion;
 /** The index shows a write within this long (DESIGN §4): a list read sooner after a change is not kept. */
 const INDEX_SETTLE_MS = 3_000;
 /** A kept list is read again after this long whatever the version says (a version write lost to a crash). */

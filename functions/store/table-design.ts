@@ -90,6 +90,12 @@ export const keys = {
   connectionRoom: (connectionId: string) => ({ PK: `${CONNECTION_PARTITION}${connectionId}`, SK: '#ROOM' }),
   /** A webhook subscription (its root; the active ones are on GSI1 under `SUBSCRIPTIONS`, for the fan-out). */
   subscription: (id: string) => ({ PK: `SUBSCRIPTION#${id}`, SK: ROOT_SK }),
+  /** A subscription's cursor over one journal lane, in the subscription's partition (store/cursors.ts). */
+  subscriptionCursor: (id: string, lane: string) => ({ PK: `SUBSCRIPTION#${id}`, SK: `${CURSOR_PREFIX}${lane}` }),
+  /** The active subscriptions' version (counted up by every subscription write: the fan-out's list is kept by it). */
+  subscriptionsVersion: { PK: 'SUBSCRIPTIONS', SK: '#VERSION' },
+  /** A migration run's state, per data model (store/migrations.ts). */
+  migrationState: (model: number) => ({ PK: `MIGRATION#${String(model).padStart(4, '0')}`, SK: '#STATE' }),
   /** How many subscriptions a key holds (bounded: domain/webhooks/subscription.ts). */
   subscriber: (owner: string) => ({ PK: `SUBSCRIBER#${owner}`, SK: '#COUNT' }),
   /**
@@ -108,6 +114,18 @@ export const keys = {
   listingRow: (lane: string, stampUtc: string) => ({ PK: `LIST#${lane}`, SK: stampUtc }),
   /** How far the journal has taken an object's change log: the last `seq` journaled (drafts' changes included). */
   journalMark: (kind: string, id: string) => ({ PK: `JOURNALED#${kind}#${id}`, SK: '#SEQ' }),
+};
+
+/** The sort keys of a subscription's cursors begin so. */
+export const CURSOR_PREFIX = 'CURSOR#';
+
+/** What the keys above hold, read back: the one place that parses a key. */
+export const keyParts = {
+  subscriptionId: (pk: unknown) => String(pk).slice('SUBSCRIPTION#'.length),
+  cursorLane: (sk: unknown) => String(sk).slice(CURSOR_PREFIX.length),
+  apiKeyHash: (pk: unknown) => String(pk).slice('APIKEY#'.length),
+  isSubscriptionRoot: (item: { PK?: unknown; SK?: unknown }) =>
+    String(item.PK).startsWith('SUBSCRIPTION#') && item.SK === ROOT_SK,
 };
 
 /** A journal position as a sort key: zero-padded to 12 digits, so that the strings sort as the numbers. */

@@ -321,7 +321,7 @@ interface RuntimeConfig {
   config(): { faults: string; publicUrl?: string };
   localRuntime(): { clockOffsetMs: number } | undefined;
 }
-const runtimeConfig = (): Promise<RuntimeConfig> => load('runtime/config', moduleUrl('runtime/config', ''));
+const runtimeConfig = (): Promise<RuntimeConfig> => load('platform/config', moduleUrl('platform/config', ''));
 
 /**
  * What the build gives each Lambda's entry (lib/build.ts), given here once to the sources: the HTTP kit gets the

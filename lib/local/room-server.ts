@@ -191,7 +191,7 @@ export async function attachRoomServer(server: Server, host: () => string): Prom
   // Each room's pending timer and the order it runs (re-armed when the local clock moves: `clockMoved`).
   const timers = new Map<string, { timer: NodeJS.Timeout; order: TimerOrder }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: ROOM_MESSAGE_BYTES });
-  const { localRuntime } = await load('runtime/config');
+  const { localRuntime } = await load('platform/config');
   const events = eventApiStandIn({ initTimeoutMs: () => localRuntime()?.eventsInitTimeoutMs });
   setLocalEventApi(events);
   const transition = await load('room/transition');

@@ -5,7 +5,7 @@ import type { BidEntry, RoomAuction, RoomConnection, RoomItem, RoomState, Sealed
 /**
  * What the room's use cases (functions/room/) need outside the pure rules, as ports they are handed: the room's items
  * (`RoomStore`: DynamoDB in the Lambdas, store/room-repository.ts; in memory for the unit tests,
- * store/memory-room-store.ts), the connections and timers (`RoomPorts`: API Gateway and Step Functions in AWS, sockets
+ * test/support/memory-room-store.ts), the connections and timers (`RoomPorts`: API Gateway and Step Functions in AWS, sockets
  * and in-process timers locally), and the auction the room belongs to (`RoomAuctions`).
  */
 

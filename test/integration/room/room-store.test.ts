@@ -5,7 +5,7 @@ import type { RoomItem } from '../../../functions/domain/room/model.ts';
 import type { RoomStore } from '../../../functions/domain/room/ports.ts';
 import { planRoom } from '../../../functions/domain/room/engine.ts';
 import { resetConfig } from '../../../functions/platform/config.ts';
-import { memoryRoomStore } from '../../../functions/store/memory-room-store.ts';
+import { memoryRoomStore } from '../../support/memory-room-store.ts';
 import { roomRepository } from '../../../functions/store/room-repository.ts';
 import { insiderAuction, PLANNED_AT } from '../../unit/room/builders.ts';
 

@@ -12,13 +12,13 @@ import {
   type LifecycleContext,
 } from '../../../functions/room/lifecycle.ts';
 import { documentFor } from '../../../functions/room/room.ts';
-import { memoryRoomStore } from '../../../functions/store/memory-room-store.ts';
+import { memoryRoomStore } from '../../support/memory-room-store.ts';
 import { bidders, insiderAuction, micros } from './builders.ts';
 
 /**
  * The room's use cases (functions/room/) over the in-memory store, with ports that record what the room sends and
  * arms, on a clock the test sets: no DynamoDB, no sockets. The DynamoDB store's conditions are the in-memory one's
- * (store/memory-room-store.ts), so a race lost here is lost there.
+ * (test/support/memory-room-store.ts), so a race lost here is lost there.
  */
 
 // Bid ids as the API makes them (32 hex digits): the page's session tokens carry nothing else.

@@ -1,7 +1,7 @@
-import { admitBefore, intervalMs } from '#domain/kernel/rate-limit.ts';
-import type { Micros } from '#domain/kernel/time.ts';
-import type { BidEntry, RoomConnection, RoomItem, SealedBid } from '#domain/room/model.ts';
-import type { RoomStore } from '#domain/room/ports.ts';
+import { admitBefore, intervalMs } from '../../functions/domain/kernel/rate-limit.ts';
+import type { Micros } from '../../functions/domain/kernel/time.ts';
+import type { BidEntry, RoomConnection, RoomItem, SealedBid } from '../../functions/domain/room/model.ts';
+import type { RoomStore } from '../../functions/domain/room/ports.ts';
 
 /**
  * The room's items in memory (`RoomStore`, domain/room/ports.ts), with the DynamoDB store's conditions
