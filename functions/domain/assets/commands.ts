@@ -228,63 +228,60 @@ export async function patchAssetItem(
   return result!;
 }
 
+/** The owner may add a decision now: draft or pending (upstream `validate_decision_update_in_not_allowed_status`), in rectification. */
+function ownerEditingDecisions(ctx: AssetsContext, current: Aggregate<Asset>, now: Micros): Asset {
+  assertServed(ctx.type, current);
+  const asset = current.root;
+  if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
+  if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
+    throw new ForbiddenError(`Can't update decisions in current (${asset.status}) asset status`);
+  }
+  if (rectificationEnded(asset, now)) {
+    throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
+  }
+  return asset;
+}
+
+/** A list of an asset that its owner adds to by POST (items, decisions): where it is, who may add, what the server sets. */
+const ADDABLE = {
+  items: { list: itemsOf, editable: ownerEditingItems, serverFields: ['id'] },
+  decisions: { list: decisionsOf, editable: ownerEditingDecisions, serverFields: ['id', 'decisionOf'] },
+} as const;
+
 /**
- * POST of one item (types with an items sub-resource; upstream bounce `views/asset_item.py`) by the owner, in draft
- * or pending, during rectification: a new item with a server id, validated like the asset's. Returns the item.
+ * POST of one member of an asset's list (types with that sub-resource; upstream bounce `views/asset_item.py`,
+ * `views/asset_decisions.py`) by the owner, in draft or pending, during rectification: a new member with a server id,
+ * validated like the asset's. Returns the member.
  */
-export async function addAssetItem(ctx: AssetsContext, id: string, data: JsonRecord): Promise<JsonRecord> {
-  const items = ctx.type.items;
-  if (!items) throw new NotFoundError('asset_id');
+async function addToAsset(
+  ctx: AssetsContext,
+  id: string,
+  data: JsonRecord,
+  key: keyof typeof ADDABLE,
+): Promise<JsonRecord> {
+  const part = ctx.type[key];
+  if (!part) throw new NotFoundError('asset_id');
+  const { list, editable, serverFields } = ADDABLE[key];
   let result: JsonRecord | undefined;
   await ctx.assets.modify(
     id,
     (current, now) => {
-      const asset = ownerEditingItems(ctx, current, now);
-      result = items.accept({ ...omit(data, ['id']), id: ctx.createdId ?? newId() });
-      // Only types with items get here (ctx.type.items), so the record stays of its type.
-      return {
-        root: { ...asset, items: [...(itemsOf(asset) ?? []), result], dateModified: formatKyiv(now) } as Asset,
-      };
+      const asset = editable(ctx, current, now);
+      result = part.accept({ ...omit(data, [...serverFields]), id: ctx.createdId ?? newId() });
+      // Only types with this list get here (ctx.type[key]), so the record stays of its type.
+      return { root: { ...asset, [key]: [...(list(asset) ?? []), result], dateModified: formatKyiv(now) } as Asset };
     },
     { at: ctx.now, by: authorOf(ctx.principal) },
   );
   return result!;
 }
 
-/**
- * POST of one decision (types with a decisions sub-resource; upstream bounce `views/asset_decisions.py`) by the
- * owner, in draft or pending (upstream `validate_decision_update_in_not_allowed_status`), during rectification.
- */
-export async function addAssetDecision(ctx: AssetsContext, id: string, data: JsonRecord): Promise<JsonRecord> {
-  const decisions = ctx.type.decisions;
-  if (!decisions) throw new NotFoundError('asset_id');
-  let result: JsonRecord | undefined;
-  await ctx.assets.modify(
-    id,
-    (current, now) => {
-      assertServed(ctx.type, current);
-      const asset = current.root;
-      if (roleOn(ctx, current) !== 'owner') throw new PermissionError('role');
-      if (!OWNER_EDIT_STATUSES.includes(asset.status)) {
-        throw new ForbiddenError(`Can't update decisions in current (${asset.status}) asset status`);
-      }
-      if (rectificationEnded(asset, now)) {
-        throw new ForbiddenError("You can't change or add decisions after rectification period", 'mode');
-      }
-      result = decisions.accept({ ...omit(data, ['id', 'decisionOf']), id: ctx.createdId ?? newId() });
-      // Only types with decisions get here (ctx.type.decisions), so the record stays of its type.
-      return {
-        root: {
-          ...asset,
-          decisions: [...(decisionsOf(asset) ?? []), result],
-          dateModified: formatKyiv(now),
-        } as Asset,
-      };
-    },
-    { at: ctx.now, by: authorOf(ctx.principal) },
-  );
-  return result!;
-}
+/** POST of one item (types with an items sub-resource). */
+export const addAssetItem = (ctx: AssetsContext, id: string, data: JsonRecord) => addToAsset(ctx, id, data, 'items');
+
+/** POST of one decision (types with a decisions sub-resource). */
+export const addAssetDecision = (ctx: AssetsContext, id: string, data: JsonRecord) =>
+  addToAsset(ctx, id, data, 'decisions');
 
 /**
  * POST of a document by the owner while the asset is `pending`; after the rectification period only a
