@@ -232,7 +232,7 @@ async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: (
     cursor = next;
     const caughtUp = page.length < PAGE && next.at === (page.at(-1)?.entry.pos ?? from.at);
     // Caught up: more appended in this process meanwhile is read on at once; else it lets go, unless an append came
-    // from elsewhere (the release's head check fails), and then it records where it is and reads on.
+    // from elsewhere (the release's head check fails), and then it reads on from the store itself.
     if (caughtUp && (await port.more())) continue;
     if (caughtUp) {
       if ((await port.release(next, recorded, token)) !== 'more') return delivered;
