@@ -9,6 +9,7 @@ import {
   plain,
   timesOf,
   toCents,
+  // @ts-expect-error: the page's own browser script, untyped (no allowJs: tsx would resolve packages' .ts sources)
 } from '../../../functions/room-page/assets/amounts.js';
 
 describe('a typed amount, read by the page’s language', () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// @ts-expect-error: the page's own browser script, untyped (no allowJs: tsx would resolve packages' .ts sources)
 import { broadcast, later, rankOf, readRoom } from '../../../functions/room-page/assets/broadcast.js';
 
 /** A WebSocket stand-in: what was sent, and the server's side (open, say, close) by hand. */

@@ -10,6 +10,7 @@ import {
   stageAt,
   stageOfType,
   whenOf,
+  // @ts-expect-error: the page's own browser script, untyped (no allowJs: tsx would resolve packages' .ts sources)
 } from '../../../functions/room-page/assets/stages.js';
 
 const at = (text: string) => Date.parse(text);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: the page's own browser script, untyped (no allowJs: tsx would resolve packages' .ts sources)
 import { texts } from '../../../functions/room-page/assets/texts.js';
+// @ts-expect-error: the page's own browser script, untyped (no allowJs: tsx would resolve packages' .ts sources)
 import { WORDS } from '../../../functions/room-page/assets/words.js';
 
 const say = (lang: 'uk' | 'en', now = 0) =>

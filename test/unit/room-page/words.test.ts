@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: the page's own browser script, untyped (no allowJs: tsx would resolve packages' .ts sources)
 import { languageOf, localeOf, WORDS } from '../../../functions/room-page/assets/words.js';
 
 /** Every key of a words object, nested ones as `parent.key`, with a function's arity. */
