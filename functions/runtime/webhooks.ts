@@ -14,7 +14,7 @@ import {
 import { eventBody, eventType, hears, matches, type ObjectChange, PING } from '#domain/webhooks/events.ts';
 import { verdict } from '#domain/webhooks/schedule.ts';
 import { signatureHeader } from '#domain/webhooks/signature.ts';
-import { liveSecrets } from '#domain/webhooks/subscription.ts';
+import { liveSecrets, type StoredSubscription } from '#domain/webhooks/subscription.ts';
 import {
   abandonCursor,
   dueCursors,
@@ -70,7 +70,7 @@ const messageOf = (e: JournalEntry) => JSON.stringify(eventBody(e.change, entryC
 /** Whether a subscription hears of a change: its events, and a draft only its owner's. */
 const heardBy = (s: { events: readonly string[]; owner?: string }, c: ObjectChange) =>
   matches(s.events, eventType(c)) && hears(s.owner, c);
-const heardByRecord = (s: SubscriptionRecord, c: ObjectChange) => heardBy({ events: s.root.events, owner: s.owner }, c);
+const heardByRecord = (s: StoredSubscription, c: ObjectChange) => heardBy({ events: s.root.events, owner: s.owner }, c);
 
 /** The senders of this process, by cursor: a second wake-up here tells the one under way (`more`), which reads on. */
 const sending = new Set<string>();
@@ -224,7 +224,7 @@ async function send(
 }
 
 /** A ping: a `webhook.ping` sent at once, beside whatever waits (it is no change: nothing waits behind it). */
-export async function ping(subscription: SubscriptionRecord): Promise<JsonRecord> {
+export async function ping(subscription: StoredSubscription): Promise<JsonRecord> {
   const now = requestNow();
   const timestamp = new Date(now / 1000).toISOString();
   const id = `msg_${createHash('sha256').update(`${subscription.root.id}|ping|${timestamp}`).digest('base64url').slice(0, 27)}`;
@@ -247,7 +247,7 @@ export async function ping(subscription: SubscriptionRecord): Promise<JsonRecord
  * (a local clock moved days ahead would have every receiver refuse the message as "too new").
  */
 async function attempt(
-  s: SubscriptionRecord,
+  s: StoredSubscription,
   webhookId: string,
   body: string,
   timeoutMs: number,
@@ -296,7 +296,7 @@ const quickRetry = (r: { status?: number; retryAfter?: string; error?: string })
  * A subscription's deliveries as its owner sees them: per lane, the newest entries it heard up to its cursor
  * (delivered) and those after (pending; the one it waits on with its attempts and next retry), newest first.
  */
-export async function deliveries(s: SubscriptionRecord, limit: number): Promise<JsonRecord[]> {
+export async function deliveries(s: StoredSubscription, limit: number): Promise<JsonRecord[]> {
   const cursors = await subscriptionCursors(s.root.id);
   const listed = await Promise.all(
     cursors.map(async (c) => {
@@ -317,7 +317,7 @@ export async function deliveries(s: SubscriptionRecord, limit: number): Promise<
     .map((d) => d.view);
 }
 
-function deliveryView(s: SubscriptionRecord, c: Cursor, e: JournalEntry, delivered: boolean): JsonRecord {
+function deliveryView(s: StoredSubscription, c: Cursor, e: JournalEntry, delivered: boolean): JsonRecord {
   const waiting = c.waitingOn?.pos === e.pos ? c.waitingOn : undefined;
   const attempts = waiting?.attempts ?? c.recent?.filter((r) => r.pos === e.pos).map((r) => r.attempt) ?? [];
   return {
