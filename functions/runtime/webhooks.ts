@@ -25,7 +25,7 @@ import {
   takeCursor,
 } from '#store/cursors.ts';
 import { tableName } from '#store/client.ts';
-import { laneEntries } from '#store/journal.ts';
+import { appendedPast, laneEntries } from '#store/journal.ts';
 import {
   activeSubscriptions,
   disableSubscription,
@@ -85,13 +85,14 @@ function tell(key: string) {
   told.add(key);
   waiting.get(key)?.();
 }
-function toldMore(key: string): Promise<boolean> {
-  if (told.delete(key)) return Promise.resolve(true);
+function toldMore(key: string, appended: () => boolean): Promise<boolean> {
+  // An append this process committed and has not yet fanned out counts too: its release would fail on the head.
+  if (told.delete(key) || appended()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       waiting.delete(key);
-      resolve(told.delete(key));
+      resolve(told.delete(key) || appended());
     };
     const timer = setTimeout(done, LINGER_MS);
     waiting.set(key, done);
@@ -135,7 +136,10 @@ export async function acceptChanges(changes: readonly JournalChange[]): Promise<
   let delivered = 0;
   await inParallel(woken, PARALLEL_CURSORS, async (w) => {
     const s = subscriptions.get(w.subscriptionId);
-    if (s?.root.status === 'active') delivered += (await send(w, s)).delivered;
+    if (s?.root.status !== 'active') return;
+    // Awaited first: `delivered += await …` would add to the total as it was before the await (senders run at once).
+    const sent = await send(w, s);
+    delivered += sent.delivered;
   });
   return delivered;
 }
@@ -209,7 +213,7 @@ async function send(
       await disableSubscription(s.root.id, reason, formatKyiv(requestNow()));
     },
     abandon: (token) => abandonCursor(which, token, requestNow()),
-    more: () => toldMore(key),
+    more: (at) => toldMore(key, () => appendedPast(which.lane, at)),
     now: requestNow,
   };
   told.delete(key);

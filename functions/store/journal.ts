@@ -303,6 +303,10 @@ function remember(table: string, entries: readonly JournalEntry[]) {
     recent.set(key, list);
   }
 }
+/** Whether this process's own commits took a lane past a position (a sender that caught up reads on, unreleased). */
+export const appendedPast = (lane: string, at: number) =>
+  (knownHeads.get(`${tableName()}|${lane}`)?.next ?? 0) > at + 1;
+
 /** The consecutive run of remembered entries right after `from`, up to `limit`; none when `from + 1` is not held. */
 function remembered(lane: string, from: number, limit: number): JournalEntry[] {
   const list = recent.get(`${tableName()}|${lane}`) ?? [];
@@ -319,11 +323,11 @@ export async function laneEntries(
   lane: string,
   { from, descending, limit, fresh }: { from: number; descending: boolean; limit: number; fresh?: boolean },
 ): Promise<JournalEntry[]> {
-  if (!descending && !fresh) {
+  if (!descending) {
     const known = remembered(lane, from, limit);
     // Nothing after `from` as far as this process's own commits go: none read (a cursor's sender finds out otherwise
-    // when its release's head check fails, and then reads `fresh`).
-    if (known.length || knownHeads.get(`${tableName()}|${lane}`)?.next === from + 1) return known;
+    // when its release's head check fails, and then reads `fresh`: past what this process holds, from the store).
+    if (known.length || (!fresh && knownHeads.get(`${tableName()}|${lane}`)?.next === from + 1)) return known;
   }
   const { Items = [] } = await documentClient().send(
     new QueryCommand({

@@ -1,4 +1,5 @@
 import { bots } from '../../functions/bots.ts';
+import type { BotReport } from '../../functions/runtime/work-index.ts';
 import { runBot } from './gateway.ts';
 
 /**
@@ -9,6 +10,8 @@ export function startBots(
   intervalMs: number,
   log: (line: string) => void = console.log,
   every: Readonly<Record<string, number>> = {},
+  /** Every report a bot gives (the bench adds the webhooks' sweep to what the deliveries cost). */
+  onReport: (report: BotReport) => void = () => undefined,
 ): () => void {
   const timers = bots.map((bot) => {
     let running = false;
@@ -17,6 +20,7 @@ export function startBots(
       running = true;
       try {
         const report = await runBot(bot.name);
+        onReport(report);
         if (report.changed > 0) log(`[bot ${bot.name}] ${JSON.stringify(report)}`);
       } catch (error) {
         log(`[bot ${bot.name}] failed: ${(error as Error).message}`);

@@ -161,10 +161,10 @@ export interface CursorPort {
   /** Lets it go caught up, on the lane's head being right after `next.at` (one transaction). */
   release(next: Cursor, read: number, token: string): Promise<'released' | 'more' | 'lost'>;
   /**
-   * Whether more was appended in this process for the cursor since its last read, waiting a moment for it (what the
-   * fan-out of the next batch tells the sender under way): efficiency only, the release's head check is the safety.
+   * Whether more was appended in this process past `at` since the sender's last read, waiting a moment for it (what
+   * the fan-out of the next batch tells the sender under way): efficiency only, the release's head check is the safety.
    */
-  more(): Promise<boolean>;
+  more(at: number): Promise<boolean>;
   /** The service disables the subscription (410, or 5 days failing). */
   disable(reason: 'gone' | 'failing'): Promise<void>;
   /** Lets the cursor go as it stands, due at once (the sender failed: a store error, not a receiver's). */
@@ -233,7 +233,7 @@ async function sendFrom(port: CursorPort, taken: Cursor, token: string, spent: (
     const caughtUp = page.length < PAGE && next.at === (page.at(-1)?.entry.pos ?? from.at);
     // Caught up: more appended in this process meanwhile is read on at once; else it lets go, unless an append came
     // from elsewhere (the release's head check fails), and then it reads on from the store itself.
-    if (caughtUp && (await port.more())) continue;
+    if (caughtUp && (await port.more(next.at))) continue;
     if (caughtUp) {
       if ((await port.release(next, recorded, token)) !== 'more') return delivered;
       raced = true;
