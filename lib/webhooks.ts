@@ -7,6 +7,7 @@ import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { webhookDelivery } from '../functions/bots.ts';
+import { PIPE_MESSAGE_TEMPLATE } from '../functions/store/table-design.ts';
 import { TELEMETRY, WEBHOOK_FAILING_HOURS } from '../functions/platform/telemetry.ts';
 import { CHANGE_PARTITIONS, ROOT_SK } from '../functions/store/table-design.ts';
 import { AppFunction } from './app-function.ts';
@@ -27,13 +28,19 @@ import { alarm } from './operations.ts';
  * The records that are changes: the roots of lots, assets and auctions that keep a change log (`history`), nothing
  * else, so the queue carries no child, revision or bot item. A root's records come in the order it was written (a
  * stream orders the records of one item), which is what the journal's order rests on; a root written without a new
- * revision (a bot's bookkeeping) passes too and the writer finds its `seq` journaled.
+ * revision (a bot's bookkeeping) passes too and the writer finds its `seq` journaled. Only roots with what the input
+ * template names (`lane`, `feed`: every root this release writes): an older release's root that a migration rewrites
+ * without them carries no change (the migration journals its object itself).
  */
 export const CHANGE_FILTERS = [
   {
     dynamodb: {
       Keys: { PK: { S: CHANGE_PARTITIONS.map((prefix) => ({ prefix })) }, SK: { S: [ROOT_SK] } },
-      NewImage: { history: { M: { seq: { N: [{ exists: true }] } } } },
+      NewImage: {
+        history: { M: { seq: { N: [{ exists: true }] } } },
+        lane: { S: [{ exists: true }] },
+        feed: { M: { id: { S: [{ exists: true }] } } },
+      },
     },
   },
 ];
@@ -100,7 +107,9 @@ export function webhookDeliveries(scope: Stack, table: ITableV2, topic: ITopic):
     },
     target: queue.queueArn,
     // One object's changes in one group, in stream order; a record the pipe sends twice is dropped by its event id.
+    // The message is the record's few attributes a change needs (its input template; both paths are in it too).
     targetParameters: {
+      inputTemplate: PIPE_MESSAGE_TEMPLATE,
       sqsQueueParameters: { messageGroupId: '$.dynamodb.Keys.PK.S', messageDeduplicationId: '$.eventID' },
     },
   });

@@ -102,13 +102,13 @@ export function rootItem<T>(def: AggregateKind<T>, a: Omit<Aggregate<T>, 'childr
     ...(a.closed && { closed: true }),
     ...(a.history && { history: a.history }),
     data: a.root,
-    // Its lane: the journal takes a draft's changes too (its owner's webhooks), and lists none of them.
-    ...(ix.feed && { lane: keys.feed(ix.feed.name, ix.feed.test) }),
+    // Its lane and listing view: the journal takes a draft's changes too (its owner's webhooks), and lists none of
+    // them (the pipe's input template names both on every root: table-design.ts PIPE_MESSAGE_TEMPLATE).
+    ...(ix.feed && { lane: keys.feed(ix.feed.name, ix.feed.test), [FEED_VIEW]: listingView(a.root as JsonObject) }),
     ...(ix.feed &&
       !ix.draft && {
         GSI1PK: keys.feed(ix.feed.name, ix.feed.test),
         GSI1SK: `${modified}#${id}`,
-        [FEED_VIEW]: listingView(a.root as JsonObject),
       }),
     ...(ix.work && { GSI2PK: keys.work(ix.work.bot), GSI2SK: `${sortableUtc(ix.work.due)}#${id}` }),
   };

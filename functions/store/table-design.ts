@@ -155,3 +155,18 @@ export const indexProjection = (i: IndexDesign) =>
   i.projection === 'keys'
     ? { ProjectionType: 'KEYS_ONLY' as const }
     : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...i.projection.include] };
+
+/** What the journal's writer reads of a root (domain/journal `changeOfRoot`), and of its `data`. */
+const ROOT_ATTRIBUTES = ['PK', 'SK', 'history', 'lane', 'feed'];
+const DATA_ATTRIBUTES = ['dateModified', 'status', 'owner'];
+const imagePath = (path: string) => `<$.dynamodb.NewImage.${path}>`;
+/**
+ * What the pipe writes into the queue for a stream record (its target's input template, lib/webhooks.ts): the
+ * record's id and keys and what the journal's writer reads of the root (domain/journal `changeOfRoot`), still in DynamoDB JSON, so a message stays small
+ * whatever the object holds (a root may be 400 KB, a queue message 256 KB) and carries no internal attribute. Every path
+ * is on every root the pipe's filter passes (`lane` and `feed` on drafts too); the local pipe fills it by the same
+ * rules and fails on a path that is not there.
+ */
+export const PIPE_MESSAGE_TEMPLATE = `{"eventID":"<$.eventID>","dynamodb":{"Keys":<$.dynamodb.Keys>,"NewImage":{${ROOT_ATTRIBUTES.map(
+  (a) => `"${a}":${imagePath(a)}`,
+).join(',')},"data":{"M":{${DATA_ATTRIBUTES.map((a) => `"${a}":${imagePath(`data.M.${a}`)}`).join(',')}}}}}}`;

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { createHash, randomUUID } from 'node:crypto';
 import { webhookDelivery } from '../../functions/bots.ts';
+import { PIPE_MESSAGE_TEMPLATE } from '../../functions/store/table-design.ts';
 import { CHANGE_PARTITIONS, ROOT_SK } from '../../functions/store/table-design.ts';
 import { invokeHandler } from './gateway.ts';
 
@@ -62,13 +63,16 @@ const local = (endpoint: string) => ({
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
 
-/** The pipe's filter (lib/webhooks.ts CHANGE_FILTERS) on a record: a root of a lot, asset or auction with a change log. */
+/** The pipe's filter (lib/webhooks.ts CHANGE_FILTERS) on a record: a root of a lot, asset or auction with a change log
+ * and what the input template names. */
 function isChangeRecord(record: StreamRecord | undefined): boolean {
   const pk = record?.Keys?.PK?.S ?? '';
   return (
     record?.Keys?.SK?.S === ROOT_SK &&
     CHANGE_PARTITIONS.some((p) => pk.startsWith(p)) &&
-    record?.NewImage?.history?.M?.seq?.N !== undefined
+    record?.NewImage?.history?.M?.seq?.N !== undefined &&
+    record.NewImage.lane?.S !== undefined &&
+    record.NewImage.feed?.M?.id?.S !== undefined
   );
 }
 
@@ -88,8 +92,8 @@ const imageJson = (image: Record<string, Attribute> | undefined) =>
   image && Object.fromEntries(Object.entries(image).map(([k, v]) => [k, attributeJson(v)]));
 
 /**
- * A stream record as the pipe hands it on (its DynamoDB Streams source's event, written as the SQS message body
- * since the pipe has no input template): the SDK's record in the wire's JSON, `ApproximateCreationDateTime` in epoch
+ * A stream record as the pipe reads it (its DynamoDB Streams source's event, which its input template makes the SQS
+ * message's body): the SDK's record in the wire's JSON, `ApproximateCreationDateTime` in epoch
  * seconds, binary values in base64, and the stream's ARN (test/support/aws/events.ts checks it against AWS's shape).
  */
 export function pipeRecord(record: _Record, streamArn: string) {
@@ -114,13 +118,25 @@ export function pipeRecord(record: _Record, streamArn: string) {
   };
 }
 
+/**
+ * EventBridge Pipes' input transformation, as its user guide states it: `"<$.path>"` in quotes takes the value's text,
+ * `<$.path>` alone its JSON (an object or array as it is). Strict: a path that is not in the record fails the batch
+ * (what AWS does then is not documented), so a template that names what some change lacks fails every test of it.
+ */
+export function fillTemplate(template: string, event: object): string {
+  return template.replace(/("?)<\$\.([\w.-]+)>("?)/g, (_, open: string, path: string, close: string) => {
+    const value = path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], event);
+    if (value === undefined) throw new Error(`the pipe's input template: no ${path} in the record`);
+    return open && close ? JSON.stringify(String(value)) : `${open}${JSON.stringify(value)}${close}`;
+  });
+}
+
 /** The SQS message the delivery Lambda gets for one pipe record, as Lambda's SQS event source hands it on. */
 export function queueMessage(
-  record: object,
+  body: string,
   queueArn = 'arn:aws:sqs:local:000000000000:WebhookChanges',
   receiveCount = 1,
 ) {
-  const body = JSON.stringify(record);
   const now = String(Date.now());
   return {
     messageId: randomUUID(),
@@ -190,11 +206,15 @@ export async function startChangeStream(options: {
       const groups = new Set(batch.map(groupOf));
       for (const g of groups) busy.add(g);
       running++;
-      // Each record as the pipe writes it into the queue, each message as Lambda's SQS event source hands it on.
-      const records = {
-        Records: batch.map((r) => queueMessage(pipeRecord(r, StreamArn), undefined, receives.get(r) ?? 1)),
-      };
-      void invokeHandler(webhookDelivery.handler, records)
+      // Each record as the pipe writes it into the queue (its input template), each message as Lambda's SQS event
+      // source hands it on; a template that fails fails the batch.
+      const records = () => ({
+        Records: batch.map((r) =>
+          queueMessage(fillTemplate(PIPE_MESSAGE_TEMPLATE, pipeRecord(r, StreamArn)), undefined, receives.get(r) ?? 1),
+        ),
+      });
+      void Promise.resolve()
+        .then(() => invokeHandler(webhookDelivery.handler, records()))
         .then((result: { changes: number; deliveries: number; requests: number }) => {
           totals.calls++;
           totals.changes += result.changes;

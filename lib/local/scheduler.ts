@@ -1,5 +1,4 @@
 import { bots } from '../../functions/bots.ts';
-import type { BotReport } from '../../functions/runtime/work-index.ts';
 import { runBot } from './gateway.ts';
 
 /**
@@ -11,7 +10,7 @@ export function startBots(
   log: (line: string) => void = console.log,
   every: Readonly<Record<string, number>> = {},
   /** Every report a bot gives (the bench adds the webhooks' sweep to what the deliveries cost). */
-  onReport: (report: BotReport) => void = () => undefined,
+  onReport: (report: Awaited<ReturnType<typeof runBot>>) => void = () => undefined,
 ): () => void {
   const timers = bots.map((bot) => {
     let running = false;

@@ -1,6 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../../functions/bots.ts';
+import { PIPE_MESSAGE_TEMPLATE } from '../../functions/store/table-design.ts';
 import { CHANGE_FILTERS, PIPE_GIVES_UP } from '../../lib/webhooks.ts';
 import { synthesizeAsCli } from '../support/synth.ts';
 
@@ -34,11 +35,18 @@ describe('webhook deliveries in AWS', () => {
       {
         dynamodb: {
           Keys: { PK: { S: [{ prefix: 'LOT#' }, { prefix: 'ASSET#' }, { prefix: 'AUCTION#' }] }, SK: { S: ['#ROOT'] } },
-          NewImage: { history: { M: { seq: { N: [{ exists: true }] } } } },
+          NewImage: {
+            history: { M: { seq: { N: [{ exists: true }] } } },
+            lane: { S: [{ exists: true }] },
+            feed: { M: { id: { S: [{ exists: true }] } } },
+          },
         },
       },
     ]);
     expect(filters).toEqual(CHANGE_FILTERS);
+    // The message is the few attributes a change needs, not the root (which may outgrow a queue message).
+    expect(pipe!.Properties.TargetParameters.InputTemplate).toBe(PIPE_MESSAGE_TEMPLATE);
+    expect(PIPE_MESSAGE_TEMPLATE).not.toContain('NewImage.data>');
     expect(JSON.stringify(pipe!.Properties.Source)).toContain('StreamArn');
     // The queue, its dead-letter queue, and the pipe's own dead-letter queue (a stream source's failures: standard SQS).
     const queues = ofType(bots, 'AWS::SQS::Queue').filter(

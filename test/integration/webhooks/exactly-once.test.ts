@@ -5,7 +5,8 @@ import { webhookDelivery } from '../../../functions/bots.ts';
 import { resetConfig } from '../../../functions/platform/config.ts';
 import { documentClient, tableName } from '../../../functions/store/client.ts';
 import { keys } from '../../../functions/store/table-design.ts';
-import { queueMessage } from '../../../lib/local/change-stream.ts';
+import { PIPE_MESSAGE_TEMPLATE } from '../../../functions/store/table-design.ts';
+import { fillTemplate, queueMessage } from '../../../lib/local/change-stream.ts';
 import { invokeHandler } from '../../../lib/local/gateway.ts';
 import { setFaults } from '../../support/faults.ts';
 import { client } from '../../support/http.ts';
@@ -63,11 +64,12 @@ async function changeMessage(kind: string, id: string, seq: number, receiveCount
   );
   if (!Item) throw new Error(`no ${kind} ${id}`);
   const NewImage = marshall({ ...Item, history: { ...Item.history, seq } }, { removeUndefinedValues: true });
-  return queueMessage(
-    { eventName: 'MODIFY', dynamodb: { Keys: marshall(keys.root(kind, id)), NewImage } },
-    undefined,
-    receiveCount,
-  );
+  const record = {
+    eventID: `${kind}-${id}-${seq}`,
+    eventName: 'MODIFY',
+    dynamodb: { Keys: marshall(keys.root(kind, id)), NewImage },
+  };
+  return queueMessage(fillTemplate(PIPE_MESSAGE_TEMPLATE, record), undefined, receiveCount);
 }
 
 /** Until the journal has taken the lot's changes up to `seq` (its mark says so; a loaded stream shows records late). */

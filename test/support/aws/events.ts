@@ -78,10 +78,10 @@ export const sdkRecord: _Record = {
 
 /** The queue's message of a stream record (as the local change stream builds it), checked with its body. */
 export function queueMessageDiffs(record: _Record, streamArn = aws.pipeStreamRecord.eventSourceARN!): string[] {
-  const message = queueMessage(pipeRecord(record, streamArn));
+  const read = pipeRecord(record, streamArn);
   return [
-    ...shapeDiff(aws.queueMessage, message, { maps: SQS_MAPS }),
-    ...shapeDiff(JSON.parse(aws.queueMessage.body), JSON.parse(message.body), IMAGES).map((d) => `body: ${d}`),
+    ...shapeDiff(aws.queueMessage, queueMessage(JSON.stringify(read)), { maps: SQS_MAPS }),
+    ...shapeDiff(aws.pipeStreamRecord, read, IMAGES).map((d) => `record: ${d}`),
   ];
 }
 
@@ -148,7 +148,7 @@ export function eventParity(): EventParity[] {
     {
       fn: 'bots/webhook-changes',
       event: "SQS message carrying the pipe's DynamoDB stream record",
-      standIn: 'lib/local/change-stream.ts pipeRecord + queueMessage',
+      standIn: 'lib/local/change-stream.ts pipeRecord + fillTemplate + queueMessage',
       diffs: queueMessageDiffs(sdkRecord),
     },
     {

@@ -8,6 +8,8 @@ import type {
   SQSRecord,
 } from 'aws-lambda';
 import type { AuthorizerContext } from '../../../functions/auth/authorizer-context.ts';
+import { PIPE_MESSAGE_TEMPLATE } from '../../../functions/store/table-design.ts';
+import { fillTemplate } from '../../../lib/local/change-stream.ts';
 
 /**
  * The events AWS hands Agora's functions, in the shapes AWS documents: each fixture names its source, and is typed
@@ -152,8 +154,8 @@ export const socketMessageEvent = (routeKey: string, body: string): APIGatewayPr
 });
 
 /**
- * A DynamoDB stream record (an auction's root, as the pipe's filter keeps) as the pipe reads it and, with no input template (lib/webhooks.ts), writes it as the SQS
- * message's body. Source: EventBridge User Guide, "Amazon DynamoDB stream as a source for EventBridge Pipes" (example
+ * A DynamoDB stream record (an auction's root, as the pipe's filter keeps) as the pipe reads it; its input template
+ * (functions/bots/webhook-changes.ts) makes the SQS message's body of it. Source: EventBridge User Guide, "Amazon DynamoDB stream as a source for EventBridge Pipes" (example
  * event), and Lambda Developer Guide, "Using AWS Lambda with Amazon DynamoDB" (example record); @types/aws-lambda
  * `DynamoDBRecord`. Images in DynamoDB JSON (numbers as strings, binaries in base64), the time in epoch seconds.
  */
@@ -177,12 +179,14 @@ export const pipeStreamRecord: DynamoDBRecord = {
           id: { S: 'a1' },
           dateModified: { S: '2026-11-28T11:00:00.000000+02:00' },
           status: { S: 'active.tendering' },
+          owner: { S: 'broker' },
           tags: { SS: ['a', 'b'] },
           value: { M: { amount: { N: '100' } } },
           changes: { L: [{ M: { op: { S: 'replace' }, value: { NULL: true } } }] },
           test: { BOOL: false },
         },
       },
+      lane: { S: 'auctions-landlease' },
       GSI1PK: { S: 'auctions-landlease' },
       feed: { M: { id: { S: 'a1' }, dateModified: { S: '2026-11-28T11:00:00.000000+02:00' } } },
       digest: { B: 'AQID' },
@@ -201,7 +205,8 @@ export const pipeStreamRecord: DynamoDBRecord = {
 export const queueMessage: SQSRecord = {
   messageId: '059f36b4-87a3-44ab-83d2-661975830a7d',
   receiptHandle: 'AQEBwJnKyrHigUMZj6rYigCgxlaS3SLy0a...',
-  body: JSON.stringify(pipeStreamRecord),
+  // The template filled by the rules the EventBridge User Guide states ("Amazon EventBridge Pipes input transformation").
+  body: fillTemplate(PIPE_MESSAGE_TEMPLATE, pipeStreamRecord),
   attributes: {
     ApproximateReceiveCount: '1',
     SentTimestamp: '1545082649183',
