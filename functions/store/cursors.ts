@@ -59,8 +59,8 @@ export async function laneHeads(): Promise<Map<string, LaneHead>> {
 
 /**
  * A new subscription's cursors, at the lanes' heads as read before its creation (puts for its creating transaction):
- * it is owed what is journaled after; a change journaled meanwhile is sent too, never one missed. (The fan-out finds
- * it through an index that may lag: a change whose fan-out missed it waits for the cursor's next wake-up, never lost.)
+ * it is owed what is journaled after; a change journaled meanwhile is sent too, never one missed (the creation wakes
+ * the cursors of the lanes that moved meanwhile: a fan-out that read the list before the creation did not).
  */
 export function newCursors(subscriptionId: string, heads: ReadonlyMap<string, LaneHead>) {
   return LANES.map(({ lane }) => {
@@ -265,8 +265,12 @@ export async function rewindCursor(subscriptionId: string, lane: string, after: 
 const EXISTS = 'attribute_exists(PK)';
 
 /** A subscription's cursors made due now (enabled again): each is sent from where it stands by the next sweep. */
-export async function wakeCursors(subscriptionId: string, now: Micros): Promise<void> {
-  await Promise.all(LANES.map(({ lane }) => updated(cursorUpdate({ subscriptionId, lane }, { due: now }, EXISTS))));
+export async function wakeCursors(
+  subscriptionId: string,
+  now: Micros,
+  lanes = LANES.map((l) => l.lane),
+): Promise<void> {
+  await Promise.all(lanes.map((lane) => updated(cursorUpdate({ subscriptionId, lane }, { due: now }, EXISTS))));
 }
 
 /** A sender lets a cursor go as it stands, due at once (it failed mid-way: the next fan-out or sweep goes on). */

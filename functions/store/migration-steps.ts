@@ -135,6 +135,20 @@ const webhookCursors: MigrationStep = {
   upgrade: () => undefined,
 };
 
+/**
+ * The fan-out's list of active subscriptions was a GSI partition, which DynamoDB updates some time after a write, so a
+ * fan-out could miss a subscription made a moment before (its changes waited for its next wake-up). It is now a row
+ * per active subscription in the table, written with the subscription; an active one of an older release (still on
+ * the index: `GSI1PK`) gets its row and leaves the index. Not a pure step: migrations.ts writes it.
+ */
+export const ACTIVE_LIST = 'active-list';
+const activeList: MigrationStep = {
+  version: 8,
+  name: ACTIVE_LIST,
+  description: "active webhook subscriptions of an older release get their row in the fan-out's list",
+  upgrade: () => undefined,
+};
+
 export const MIGRATION_STEPS: readonly MigrationStep[] = [
   transferTokens,
   documentLinks,
@@ -142,6 +156,7 @@ export const MIGRATION_STEPS: readonly MigrationStep[] = [
   firstRevisions,
   journaled,
   webhookCursors,
+  activeList,
 ];
 
 /** The model version this release writes (`schemaVersion` of every new item): the last step's. */

@@ -1,6 +1,7 @@
 import { appendChanges, changeOfRoot, objectKey } from '#domain/journal/journal.ts';
 import { journalPort } from './journal.ts';
 import { LANES, laneHeads, newCursors, subscriptionCursors } from './cursors.ts';
+import { giveListRow, onTheOldIndex } from './subscription-repository.ts';
 import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JsonRecord } from '#domain/kernel/objects.ts';
 import { documentClient, tableName } from './client.ts';
@@ -23,6 +24,7 @@ import {
   isModelItem,
   JOURNALED,
   WEBHOOK_CURSORS,
+  ACTIVE_LIST,
   MIGRATION_STEPS,
   upgradeItem,
 } from './migration-steps.ts';
@@ -262,6 +264,8 @@ async function runSegment(segment: number, run: Run) {
       if (run.failed) return;
       if (keyParts.isSubscriptionRoot(item)) {
         if (await lacksCursors(item)) report.steps[WEBHOOK_CURSORS]++;
+        if (onTheOldIndex(item)) report.steps[ACTIVE_LIST]++;
+        if (!options.dryRun && onTheOldIndex(item)) await giveListRow(item);
         if (!options.dryRun) await giveCursors(item);
       }
       if (!isModelItem(item)) continue;

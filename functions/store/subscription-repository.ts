@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { requestNow } from '#platform/clock.ts';
 import {
@@ -12,9 +12,6 @@ import { retryOnConflict } from './aggregates.ts';
 import { batchGet } from './batch-items.ts';
 import { cursorKeys, laneHeads, newCursors, wakeCursors } from './cursors.ts';
 import { FEED_VIEW, keyParts, keys, SCHEMA_VERSION } from './table-design.ts';
-
-/** The fan-out's partition of GSI1: the active subscriptions, each with what the fan-out matches on (`feed`). */
-export const ACTIVE_SUBSCRIPTIONS = 'SUBSCRIPTIONS';
 
 /** A subscription as the fan-out and the senders read it: the stored one and its revision. */
 export interface SubscriptionRecord extends StoredSubscription {
@@ -31,13 +28,32 @@ function item(s: StoredSubscription, rev: number) {
     owner: s.owner,
     tokenHash: s.tokenHash,
     secrets: s.secrets,
-    ...(s.root.status === 'active' && {
-      GSI1PK: ACTIVE_SUBSCRIPTIONS,
-      GSI1SK: s.root.id,
-      [FEED_VIEW]: { id: s.root.id, events: s.root.events, owner: s.owner },
-    }),
   };
 }
+
+/**
+ * What every subscription write carries in its transaction besides the subscription: its row in the fan-out's list
+ * (put while it is active, deleted once it is not) and the list's version counted up. The list is in the table itself
+ * (one partition, read consistently), so a fan-out that reads the version after a write commits finds the write.
+ */
+function listWrites(id: string, active?: StoredSubscription) {
+  const TableName = tableName();
+  const Key = keys.activeSubscription(id);
+  const view: ActiveSubscription | undefined = active && { id, events: active.root.events, owner: active.owner };
+  const row = view
+    ? { Put: { TableName, Item: { ...Key, entity: 'activeSubscription', [FEED_VIEW]: view } } }
+    : { Delete: { TableName, Key } };
+  const version = {
+    Update: {
+      TableName,
+      Key: keys.subscriptionsVersion,
+      UpdateExpression: 'SET entity = :entity ADD version :one',
+      ExpressionAttributeValues: { ':entity': 'subscriptionsVersion', ':one': 1 },
+    },
+  };
+  return [row, version];
+}
+const listWritesOf = (s: StoredSubscription) => listWrites(s.root.id, s.root.status === 'active' ? s : undefined);
 
 const recordOf = (i: Record<string, any>): SubscriptionRecord => ({
   root: i.data,
@@ -48,6 +64,33 @@ const recordOf = (i: Record<string, any>): SubscriptionRecord => ({
 });
 
 const ID = /^[0-9a-f]{32}$/;
+
+/** An active subscription as an older release stored it: on GSI1, the fan-out's list then (migration 8). */
+export const onTheOldIndex = (item: Record<string, any>) => item.GSI1PK === 'SUBSCRIPTIONS';
+
+/**
+ * Migration 8: an older release's active subscription gets its list row and leaves the index, on the revision read (a
+ * write meanwhile was this release's, which wrote its row itself, or deleted it: nothing left to do).
+ */
+export async function giveListRow(item: Record<string, any>): Promise<void> {
+  const s = recordOf(item);
+  const leave = {
+    TableName: tableName(),
+    Key: keys.subscription(s.root.id),
+    UpdateExpression: 'REMOVE GSI1PK, GSI1SK, #feed',
+    ConditionExpression: 'rev = :rev',
+    ExpressionAttributeValues: { ':rev': s.rev },
+    ExpressionAttributeNames: { '#feed': FEED_VIEW },
+  };
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: leave }, ...listWritesOf(s)] }));
+  } catch (error) {
+    ignoreGone(error);
+    return;
+  }
+  // What a fan-out of the new code passed it by before it was listed: sent by the next sweep.
+  await wakeCursors(s.root.id, requestNow());
+}
 
 export async function getSubscription(id: string): Promise<SubscriptionRecord | undefined> {
   if (!ID.test(id)) return undefined;
@@ -66,11 +109,12 @@ export async function getSubscriptions(ids: readonly string[]): Promise<Map<stri
 export const subscriptionRepository: SubscriptionStore = {
   get: getSubscription,
 
-  // The root, the owner's count and its cursors in one transaction: the count's condition bounds the key's
-  // subscriptions; the cursors start at the lanes' heads as read before (what is journaled after is sent).
+  // The root, the owner's count, its cursors and its list row in one transaction: the count's condition bounds the
+  // key's subscriptions; the cursors start at the lanes' heads as read before (what is journaled after is sent).
   async create(s, tooMany) {
     const TableName = tableName();
-    const cursors = newCursors(s.root.id, await laneHeads());
+    const before = await laneHeads();
+    const cursors = newCursors(s.root.id, before);
     try {
       await documentClient().send(
         new TransactWriteCommand({
@@ -86,6 +130,7 @@ export const subscriptionRepository: SubscriptionStore = {
               },
             },
             ...cursors.map((Item) => ({ Put: { TableName, Item } })),
+            ...listWritesOf(s),
           ],
         }),
       );
@@ -94,7 +139,11 @@ export const subscriptionRepository: SubscriptionStore = {
       if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw tooMany();
       throw error;
     }
-    await activeChanged();
+    // A lane that moved between the heads' read and the commit: its fan-out may have read the list before this
+    // subscription was in it. Its cursor is woken (the sweep sends it); a lane moved after this read wakes it itself.
+    const after = await laneHeads();
+    const moved = [...after].filter(([lane, head]) => head.next !== before.get(lane)?.next).map(([lane]) => lane);
+    if (moved.length) await wakeCursors(s.root.id, requestNow(), moved);
   },
 
   modify: (id, change) =>
@@ -104,14 +153,20 @@ export const subscriptionRepository: SubscriptionStore = {
       const next = change(current);
       if (!next) return current;
       await documentClient().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: item(next, current.rev + 1),
-          ConditionExpression: 'rev = :rev',
-          ExpressionAttributeValues: { ':rev': current.rev },
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: item(next, current.rev + 1),
+                ConditionExpression: 'rev = :rev',
+                ExpressionAttributeValues: { ':rev': current.rev },
+              },
+            },
+            ...listWritesOf(next),
+          ],
         }),
       );
-      await activeChanged();
       // Disabled (maintenance): its cursors stay where they are (the sweep takes them off its index); enabled again,
       // they are sent from there at once, in order: nothing made before the disable, or during it, is lost.
       // Active after the change (enabled again, or its events or URL changed): its cursors are due at once, so the
@@ -136,34 +191,12 @@ export const subscriptionRepository: SubscriptionStore = {
               ExpressionAttributeValues: { ':less': -1 },
             },
           },
+          ...listWrites(s.root.id),
         ],
       }),
     );
-    await activeChanged();
   },
 };
-
-/**
- * The active subscriptions' version: counted up (and stamped) after every write that changes which subscriptions are
- * active or what they ask for, before the write is answered. The fan-out reads this one small item per batch and
- * Queries the list again only when it moved, instead of reading every subscription for every batch.
- */
-const ACTIVE_VERSION = keys.subscriptionsVersion;
-/** The index shows a write within this long (DESIGN §4): a list read sooner after a change is not kept. */
-const INDEX_SETTLE_MS = 3_000;
-/** A kept list is read again after this long whatever the version says (a version write lost to a crash). */
-const KEPT_MS = 60_000;
-
-async function activeChanged(): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: ACTIVE_VERSION,
-      UpdateExpression: 'SET entity = :entity, changedAt = :now ADD version :one',
-      ExpressionAttributeValues: { ':entity': 'subscriptionsVersion', ':now': Date.now(), ':one': 1 },
-    }),
-  );
-}
 
 /** What the fan-out reads of a subscription (`owner`: its key, which alone hears of its drafts; absent before it was kept). */
 export interface ActiveSubscription {
@@ -173,41 +206,40 @@ export interface ActiveSubscription {
 }
 
 /** The list as last read, per table, with the version it was read at. */
-const kept = new Map<string, { version: number; readAt: number; list: ActiveSubscription[] }>();
+const kept = new Map<string, { version: number; list: ActiveSubscription[] }>();
 
 /**
- * The active subscriptions and the events each asks for: Queries of GSI1 `SUBSCRIPTIONS` (never a Scan), kept while
- * their version (one small item, read consistently) stays the same; with that version (a subscription's record
- * read at one version is the same at that version).
+ * The active subscriptions and the events each asks for, with the list's version: the version (one small item) read
+ * consistently, and the list Queried again (its partition, consistently, never a Scan) only when the version moved.
+ * Every subscription write counts the version up in its own transaction, so a list read after the version is at least
+ * as new as it: no index to wait for (a subscription's record read at one version is the same at that version).
  */
 export async function activeSubscriptions(): Promise<{ list: ActiveSubscription[]; version: number }> {
   const TableName = tableName();
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName, Key: ACTIVE_VERSION, ConsistentRead: true }),
+    new GetCommand({ TableName, Key: keys.subscriptionsVersion, ConsistentRead: true }),
   );
   const version = Number(Item?.version ?? 0);
-  const now = Date.now();
   const known = kept.get(TableName);
-  if (known && known.version === version && now - known.readAt < KEPT_MS) return { list: known.list, version };
+  if (known?.version === version) return known;
   const list: ActiveSubscription[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(
       new QueryCommand({
         TableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': ACTIVE_SUBSCRIPTIONS },
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :active)',
+        ExpressionAttributeValues: { ':pk': keys.subscriptionsVersion.PK, ':active': 'ACTIVE#' },
         ProjectionExpression: '#feed',
         ExpressionAttributeNames: { '#feed': FEED_VIEW },
+        ConsistentRead: true,
         ExclusiveStartKey,
       }),
     );
     for (const i of page.Items ?? []) list.push(i[FEED_VIEW]);
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  if (now - Number(Item?.changedAt ?? 0) > INDEX_SETTLE_MS) kept.set(TableName, { version, readAt: now, list });
-  else kept.delete(TableName);
+  kept.set(TableName, { version, list });
   return { list, version };
 }
 
@@ -216,32 +248,25 @@ export async function activeSubscriptions(): Promise<{ list: ActiveSubscription[
  * fan-out, a new revision, the reason shown.
  */
 export async function disableSubscription(id: string, reason: 'gone' | 'failing', at: string): Promise<void> {
+  const disable = {
+    TableName: tableName(),
+    Key: keys.subscription(id),
+    UpdateExpression:
+      'SET #data.#status = :disabled, #data.disabledReason = :reason, #data.dateModified = :at, rev = rev + :one',
+    // A deleted one is left deleted.
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':disabled': 'disabled', ':reason': reason, ':at': at, ':one': 1 },
+    ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
+  };
   await documentClient()
     .send(
-      new UpdateItem(
-        id,
-        'SET #data.#status = :disabled, #data.disabledReason = :reason, #data.dateModified = :at, rev = rev + :one REMOVE GSI1PK, GSI1SK',
-        { ':disabled': 'disabled', ':reason': reason, ':at': at, ':one': 1 },
-        { '#data': 'data', '#status': 'status' },
-      ),
+      new TransactWriteCommand({
+        TransactItems: [{ Update: disable }, ...listWrites(id)],
+      }),
     )
     .catch(ignoreGone);
-  await activeChanged();
 }
 
-/** An update of a subscription that exists (a deleted one is left deleted). */
-class UpdateItem extends UpdateCommand {
-  constructor(id: string, expression: string, values: Record<string, unknown>, names?: Record<string, string>) {
-    super({
-      TableName: tableName(),
-      Key: keys.subscription(id),
-      UpdateExpression: expression,
-      ConditionExpression: 'attribute_exists(PK)',
-      ...(Object.keys(values).length && { ExpressionAttributeValues: values }),
-      ...(names && { ExpressionAttributeNames: names }),
-    });
-  }
-}
 const ignoreGone = (error: unknown) => {
   if (!isConditionFailure(error)) throw error;
 };

@@ -88,11 +88,13 @@ export const keys = {
     SK: `CONN#${connectionId}`,
   }),
   connectionRoom: (connectionId: string) => ({ PK: `${CONNECTION_PARTITION}${connectionId}`, SK: '#ROOM' }),
-  /** A webhook subscription (its root; the active ones are on GSI1 under `SUBSCRIPTIONS`, for the fan-out). */
+  /** A webhook subscription (its root). */
   subscription: (id: string) => ({ PK: `SUBSCRIPTION#${id}`, SK: ROOT_SK }),
+  /** An active subscription's row in the fan-out's list (what it hears), written with the subscription and the version. */
+  activeSubscription: (id: string) => ({ PK: 'SUBSCRIPTIONS', SK: `ACTIVE#${id}` }),
   /** A subscription's cursor over one journal lane, in the subscription's partition (store/cursors.ts). */
   subscriptionCursor: (id: string, lane: string) => ({ PK: `SUBSCRIPTION#${id}`, SK: `${CURSOR_PREFIX}${lane}` }),
-  /** The active subscriptions' version (counted up by every subscription write: the fan-out's list is kept by it). */
+  /** The active subscriptions' version (counted up in every subscription write: the fan-out's list is kept by it). */
   subscriptionsVersion: { PK: 'SUBSCRIPTIONS', SK: '#VERSION' },
   /** A migration run's state, per data model (store/migrations.ts). */
   migrationState: (model: number) => ({ PK: `MIGRATION#${String(model).padStart(4, '0')}`, SK: '#STATE' }),
@@ -148,7 +150,7 @@ export const REVISION_ENTITY = 'revision';
 export type RevisionObjectKind = 'lot' | 'asset' | 'auction';
 
 /** Every item carries this so a migration can tell what it reads: the last step of functions/store/migration-steps.ts. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** An index's projection in the DynamoDB API's own shape (CreateTable, and the CloudFormation template). */
 export const indexProjection = (i: IndexDesign) =>

@@ -7,6 +7,7 @@ import { documentClient, tableName } from '../../functions/store/client.ts';
 import { CURRENT_MODEL, isModelItem, MIGRATION_STEPS } from '../../functions/store/migration-steps.ts';
 import { asCaller } from '../../functions/store/aws-calls.ts';
 import { migrate as migrateTable } from '../../functions/store/migrations.ts';
+import { activeSubscriptions } from '../../functions/store/subscription-repository.ts';
 import { SCHEMA_VERSION } from '../../functions/store/table-design.ts';
 import { addDocument, assetIn } from '../support/assets.ts';
 import { AUCTIONS, INSIDER, insiderBid, kyivDayIn, SANDBOX, tenderingInsider } from '../support/auctions.ts';
@@ -49,6 +50,13 @@ async function ageTable(): Promise<{ roots: number; links: number }> {
     String(i.SK).startsWith('CURSOR#');
   for (const item of all.filter(journal))
     await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+  // Nor a list of active subscriptions in the table: they were on GSI1, each with what the fan-out matched on.
+  for (const row of all.filter((i) => i.PK === 'SUBSCRIPTIONS' && String(i.SK).startsWith('ACTIVE#'))) {
+    await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: { PK: row.PK, SK: row.SK } }));
+    const root = all.find((i) => i.PK === `SUBSCRIPTION#${row.feed.id}` && i.SK === '#ROOT')!;
+    const old = { ...root, GSI1PK: 'SUBSCRIPTIONS', GSI1SK: row.feed.id, feed: row.feed };
+    await documentClient().send(new PutCommand({ TableName: tableName(), Item: old }));
+  }
   const items = all.filter(isModelItem);
   for (const [i, item] of items.entries()) {
     const { history: _, ...old }: Record<string, any> = { ...item };
@@ -99,8 +107,11 @@ describe('data migrations', () => {
         (i) => i.PK === `SUBSCRIPTION#${hook.body.data.id}` && String(i.SK).startsWith('CURSOR#'),
       );
     expect(await cursorsOf()).toHaveLength(10);
+    const listed = async () => (await activeSubscriptions()).list.map((s) => s.id);
+    expect(await listed()).toEqual([hook.body.data.id]);
     const aged = await ageTable();
     expect(await cursorsOf()).toHaveLength(0);
+    expect((await scanTable()).filter((i) => String(i.SK).startsWith('ACTIVE#'))).toEqual([]);
     expect(aged.roots).toBe(14); // 12 lots, the asset, the auction
     expect(aged.links).toBeGreaterThanOrEqual(1);
 
@@ -129,6 +140,7 @@ describe('data migrations', () => {
       'first-revisions': aged.roots,
       journal: aged.roots,
       'webhook-cursors': 1,
+      'active-list': 1,
     });
     expect(JSON.stringify(await scanTable())).toBe(before); // nothing written, no run state either
 
@@ -148,8 +160,12 @@ describe('data migrations', () => {
     expect(resumed).toMatchObject({ done: true, resumed: true });
     expect(resumed.scanned).toBeLessThan(model.length); // it went on from the crashed run's last recorded page
     expect(resumed.upgraded + upgradedByCrash.length).toBe(stale.size); // each item upgraded once
-    // The subscription has its cursors, at the lanes' heads as the run found them: it is owed what follows.
+    // The subscription has its cursors, at the lanes' heads as the run found them: it is owed what follows; and it is
+    // in the fan-out's list again, off the index.
     expect(await cursorsOf()).toHaveLength(10);
+    expect(await listed()).toEqual([hook.body.data.id]);
+    const hookRoot = (await scanTable()).find((i) => i.PK === `SUBSCRIPTION#${hook.body.data.id}` && i.SK === '#ROOT')!;
+    expect(hookRoot).not.toHaveProperty('GSI1PK');
     const after = (await scanTable()).filter(isModelItem);
     expect(after.filter((i) => i.SK !== '#BUDGET' && i.schemaVersion !== SCHEMA_VERSION)).toEqual([]);
     for (const root of after.filter((i) => i.SK === '#ROOT' && !String(i.PK).startsWith('TRANSFER#')))

@@ -14,6 +14,25 @@ export const uahMoneySchema = (vat = true) => ({
   },
 });
 
+/**
+ * The auction period as an owner asks for it: its start, a date or a date-time (both types' upstream
+ * `AuctionAuctionPeriod`); the server sets the end, so one sent is ignored.
+ */
+export const auctionPeriodSchema = {
+  type: 'object',
+  required: ['startDate'],
+  properties: {
+    startDate: {
+      type: 'string',
+      anyOf: [
+        { type: 'string', format: 'date' },
+        { type: 'string', format: 'date-time' },
+      ],
+    },
+    endDate: { type: 'string' },
+  },
+} as const;
+
 /** The VAT flag the server sets on output (interface.md §2.2, §2.5): `valueAddedTaxIncluded: true` on each money field present. */
 export function withVat<T extends JsonRecord>(fields: T, moneyFields: readonly string[]): T {
   const out: JsonRecord = { ...fields };

@@ -996,6 +996,7 @@ export type LandleaseAuction = {
 export type LandleaseAuctionPeriod = {
   auctionPeriod?: {
     startDate: string & (string);
+    endDate?: string;
   };
 };
 

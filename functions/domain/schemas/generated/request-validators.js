@@ -10728,7 +10728,7 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 const landleaseAuctionPeriod = validate142;
-const schema52 = { "type": "object", "properties": { "auctionPeriod": { "type": "object", "required": ["startDate"], "properties": { "startDate": { "$ref": "shared30" } }, "additionalProperties": false } }, "additionalProperties": false };
+const schema52 = { "type": "object", "properties": { "auctionPeriod": { "$ref": "shared29" } }, "additionalProperties": false };
 function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -10745,50 +10745,17 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.auctionPeriod !== void 0) {
-      let data0 = data.auctionPeriod;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.startDate === void 0) {
-          const err1 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/required", keyword: "required", params: { missingProperty: "startDate" }, message: "must have required property 'startDate'" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-        for (const key1 in data0) {
-          if (!(key1 === "startDate")) {
-            const err2 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-        if (data0.startDate !== void 0) {
-          if (!validate113(data0.startDate, { instancePath: instancePath + "/auctionPeriod/startDate", parentData: data0, parentDataProperty: "startDate", rootData })) {
-            vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/auctionPeriod", schemaPath: "#/properties/auctionPeriod/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
+      if (!validate112(data.auctionPeriod, { instancePath: instancePath + "/auctionPeriod", parentData: data, parentDataProperty: "auctionPeriod", rootData })) {
+        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+        errors = vErrors.length;
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err1];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err1);
     }
     errors++;
   }

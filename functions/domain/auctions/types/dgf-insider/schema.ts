@@ -18,7 +18,7 @@ import type {
   DgfInsiderAuctionStored as StoredDgfInsiderAuction,
 } from '../../../schemas/generated/request-types.ts';
 import { auctionChecks, type AuctionChecks } from '../../creation.ts';
-import { AUCTION_SERVER_FIELDS, uahMoneySchema } from '../../fields.ts';
+import { AUCTION_SERVER_FIELDS, auctionPeriodSchema, uahMoneySchema } from '../../fields.ts';
 
 /** The client-writable fields of a dgfInsider auction (interface.md §2.5, reference-behaviour.md §7.2). */
 
@@ -83,21 +83,7 @@ const properties = {
       dutchSteps: { type: 'integer', anyOf: [{ minimum: 10, maximum: 90 }, { enum: [99, 100] }] },
     },
   },
-  auctionPeriod: {
-    type: 'object',
-    required: ['startDate'],
-    properties: {
-      startDate: {
-        type: 'string',
-        anyOf: [
-          { type: 'string', format: 'date' },
-          { type: 'string', format: 'date-time' },
-        ],
-      },
-      // The server sets the end (AC AuctionAuctionPeriod): sent, it is ignored.
-      endDate: { type: 'string' },
-    },
-  },
+  auctionPeriod: auctionPeriodSchema,
   merchandisingObject: code(),
 };
 

@@ -1,5 +1,5 @@
 import { accelerator, kyivMidnight, landleasePeriods, type Timing } from '../../../calendar/periods.ts';
-import { AUCTION_SERVER_FIELDS } from '../../fields.ts';
+import { AUCTION_SERVER_FIELDS, auctionPeriodSchema } from '../../fields.ts';
 import { CalendarCoverageError } from '../../../calendar/working-days.ts';
 import { ForbiddenError } from '../../../kernel/errors.ts';
 import { withItemIds } from '../../../kernel/items.ts';
@@ -68,26 +68,10 @@ export const SERVER_FIELDS = [...AUCTION_SERVER_FIELDS, 'minNumberOfQualifiedBid
 
 const PATCHABLE_STATUSES: readonly LandleaseStatus[] = ['draft', 'active.rectification'];
 
-export const auctionPeriodSchema = {
-  type: 'object',
-  properties: {
-    auctionPeriod: {
-      type: 'object',
-      required: ['startDate'],
-      properties: {
-        startDate: {
-          type: 'string',
-          anyOf: [
-            { type: 'string', format: 'date' },
-            { type: 'string', format: 'date-time' },
-          ],
-        },
-      },
-    },
-  },
-};
+/** What an owner's PATCH of a draft may send of the auction period (the rest of a draft's fields are read-only). */
+export const draftAuctionPeriodSchema = { type: 'object', properties: { auctionPeriod: auctionPeriodSchema } };
 const checkAuctionPeriod: CheckOf<LandleaseAuctionPeriod> = (data) =>
-  checkWith('landleaseAuctionPeriod', auctionPeriodSchema, data);
+  checkWith('landleaseAuctionPeriod', draftAuctionPeriodSchema, data);
 
 /**
  * `auctionPeriod.startDate` sent as a date (or date-time) is the auction day: a draft shows it as Kyiv midnight of
@@ -266,6 +250,6 @@ export const landlease: AuctionDefinition<'landlease'> = {
     auctionStored: storedAuctionSchema,
     bid: newBidSchema,
     bidPatch: bidPatchSchema,
-    auctionPeriod: auctionPeriodSchema,
+    auctionPeriod: draftAuctionPeriodSchema,
   },
 };

@@ -27,7 +27,7 @@ import type {
   LandleaseAuctionStored as StoredLandleaseAuction,
 } from '../../../schemas/generated/request-types.ts';
 import { auctionChecks, type AuctionChecks } from '../../creation.ts';
-import { AUCTION_SERVER_FIELDS, uahMoneySchema } from '../../fields.ts';
+import { AUCTION_SERVER_FIELDS, auctionPeriodSchema, uahMoneySchema } from '../../fields.ts';
 import { validateSchemaProperties } from '../../../schemas/validate-schema-properties.ts';
 
 /** The client-writable fields of a landlease auction (interface.md §2.5, reference-behaviour.md §8). */
@@ -158,21 +158,7 @@ const properties = {
       },
     },
   },
-  auctionPeriod: {
-    type: 'object',
-    required: ['startDate'],
-    properties: {
-      startDate: {
-        type: 'string',
-        anyOf: [
-          { type: 'string', format: 'date' },
-          { type: 'string', format: 'date-time' },
-        ],
-      },
-      // The server sets the end (GEB AuctionAuctionPeriod): sent, it is ignored.
-      endDate: { type: 'string' },
-    },
-  },
+  auctionPeriod: auctionPeriodSchema,
   merchandisingObject: { type: 'string', pattern: ID_PATTERN },
 };
 
