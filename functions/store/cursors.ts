@@ -51,6 +51,27 @@ const cursorOf = (i: Record<string, any>): Cursor => ({
   ...(i.recent && { recent: i.recent }),
 });
 
+/**
+ * Which of these cursors a sender may take now, read consistently in bulk (100 to a request): none held by a live
+ * lease, none waiting for a retry, and, unless `retries`, none failing. Read after an append committed, a cursor
+ * left out is covered without a take: its holder's release checks the lane's head, its retry reads past the append.
+ */
+export async function takeable(
+  cursors: readonly Which[],
+  times: { now: Micros; wallNow: Micros },
+  retries: boolean,
+): Promise<Which[]> {
+  const items = await batchGet(cursors.map((c) => cursorKey(c.subscriptionId, c.lane)));
+  const held = new Set<string>();
+  for (const i of items) {
+    const c = cursorOf(i);
+    const waits = c.due !== undefined && c.due > times.now;
+    if (Number(i.leaseUntil ?? 0) >= times.wallNow || waits || (!retries && c.failures > 0))
+      held.add(`${c.subscriptionId}|${c.lane}`);
+  }
+  return cursors.filter((c) => !held.has(`${c.subscriptionId}|${c.lane}`));
+}
+
 /** The lanes' heads as they stand (a lane with none yet: at 0). */
 export async function laneHeads(): Promise<Map<string, LaneHead>> {
   const items = await batchGet(LANES.map(({ lane }) => keys.journalHead(lane)));
@@ -152,23 +173,33 @@ const OFF_INDEX = { GSI2PK: undefined, GSI2SK: undefined };
 
 /**
  * Takes a cursor to send what follows it: only when no sender holds it (or its lease ran out on the wall clock: that
- * sender stopped) and no retry is waiting (`due` passed on the service clock). The lease puts it on the work index at
- * its end, so the sweep finds it should this sender stop. Returns the cursor as taken, or undefined (someone else
- * sends it, or it waits).
+ * sender stopped) and no retry is waiting (`due` passed on the service clock); and, unless `retries` (the sweep), only
+ * a healthy one: a retry is the sweep's, never an append's fan-out (a receiver that hangs holds the sweep, not the
+ * pipe). The lease puts it on the work index at its end, so the sweep finds it should this sender stop. Returns the
+ * cursor as taken, or, not taken (someone else sends it, or it waits), whether it waits for a retry or fails (the
+ * failed condition's item, in the same request).
  */
-export async function takeCursor(c: Which, token: string, now: Micros, wallNow: Micros, until: Micros) {
+export async function takeCursor(
+  c: Which,
+  token: string,
+  times: { now: Micros; wallNow: Micros; until: Micros },
+  retries: boolean,
+): Promise<{ taken: Cursor } | { failing?: true }> {
   const input = cursorUpdate(
     c,
-    { leaseToken: token, leaseUntil: until, due: undefined },
-    'attribute_exists(PK) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :c_wall) AND (attribute_not_exists(due) OR due <= :c_now)',
-    { ':c_wall': wallNow, ':c_now': now },
+    { leaseToken: token, leaseUntil: times.until, due: undefined },
+    `attribute_exists(PK) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :c_wall) AND (attribute_not_exists(due) OR due <= :c_now)${retries ? '' : ' AND (attribute_not_exists(failedPasses) OR failedPasses = :c_none)'}`,
+    { ':c_wall': times.wallNow, ':c_now': times.now, ...(!retries && { ':c_none': 0 }) },
   );
   try {
-    const { Attributes } = await documentClient().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
-    return Attributes ? cursorOf(Attributes) : undefined;
+    const { Attributes } = await documentClient().send(
+      new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+    );
+    return Attributes ? { taken: cursorOf(Attributes) } : {};
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    const item = (error as { Item?: Record<string, unknown> }).Item;
+    return item && (Number(item.due ?? 0) > times.now || Number(item.failedPasses ?? 0) > 0) ? { failing: true } : {};
   }
 }
 
