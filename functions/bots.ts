@@ -38,7 +38,7 @@ export const bots: readonly BotDefinition[] = [
     handler: 'bots/webhooks',
     schedule: 'rate(1 minute)',
     description:
-      'Sends the webhook deliveries the retry schedule made due (and replays); first attempts come from the stream.',
+      'Sends the webhook deliveries the retry schedule made due (and replays), every second for half a minute; first attempts come from the stream.',
   },
 ];
 
