@@ -53,8 +53,12 @@ export const targetPolicy = (): TargetPolicy => (config().local ? LOCAL_TARGETS 
 
 /** Cursors the sweep, or one fan-out, sends at once (a receiver's hang holds no other cursor). */
 const PARALLEL_CURSORS = 100;
-/** A sender sends one cursor for this long at most, then lets it go due at once (the next fan-out or sweep goes on). */
-const SEND_BUDGET_MS = 10_000;
+/**
+ * A sender sends one cursor for this long at most, then lets it go due at once (the next fan-out or sweep goes on). A
+ * fan-out's sender stops sooner: its batch's objects wait behind it (the queue hands an object's next change only
+ * once the batch before it is done), and it would otherwise read on for as long as appends come.
+ */
+const SEND_BUDGET_MS = { sweep: 10_000, fanOut: 1_000 };
 /** A lease outlasts a sender's budget and its last answer: a second sender takes it only after the first stopped. */
 const LEASE_MARGIN: Micros = 20_000_000;
 
@@ -205,7 +209,8 @@ async function send(
   let failingSince: Micros | undefined;
   sending.add(key);
   // A lease is on the wall clock (a sender's life, whatever the service clock says); retries are on the service clock.
-  const lease = () => Date.now() * 1000 + (SEND_BUDGET_MS + 2 * config().webhookTimeoutMs) * 1000 + LEASE_MARGIN;
+  const budget = retries ? SEND_BUDGET_MS.sweep : SEND_BUDGET_MS.fanOut;
+  const lease = () => Date.now() * 1000 + (budget + 2 * config().webhookTimeoutMs) * 1000 + LEASE_MARGIN;
   const port: CursorPort = {
     take: async (token) => {
       const times = { now: requestNow(), wallNow: Date.now() * 1000, until: lease() };
@@ -248,7 +253,7 @@ async function send(
   try {
     // The budget on the wall clock: the service clock may be moved (locally) while a sender waits.
     const started = performance.now();
-    const delivered = await sendCursor(port, randomUUID(), () => performance.now() - started > SEND_BUDGET_MS);
+    const delivered = await sendCursor(port, randomUUID(), () => performance.now() - started > budget);
     return { delivered, ...(failingSince !== undefined && { failingSince }) };
   } finally {
     sending.delete(key);
