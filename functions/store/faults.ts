@@ -18,11 +18,13 @@ import { installLocalMiddleware, type LocalMiddleware } from './client.ts';
  * (store/feeds.ts). The wait comes before the SDK's retries, so the feeds' budget check still sees each attempt.
  *
  * Configured by AGORA_FAULTS (JSON, read on every call, so a test or `PUT /_local/faults` turns it on and off):
- * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout"], "crashAfter": 12,
+ * `{"share": 0.2, "seed": 42, "kinds": ["throttle", "cancelled", "internal", "timeout", "conflict"], "crashAfter": 12,
  * "lostAnswers": 0.15, "slowWrites": {"share": 0.3, "maxMs": 400}, "failWritesTo": ["JOURNAL#"]}` (the last: every write
  * naming a key with that prefix fails, an internal error).
  */
-export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout';
+export type FaultKind = 'throttle' | 'cancelled' | 'internal' | 'timeout' | 'conflict';
+/** The kinds a config without `kinds` injects; `conflict` (a transaction cancelled because another wrote one of its
+ * items at once, which DynamoDB Local never does) only when asked for, and only on transactions. */
 export const FAULT_KINDS: readonly FaultKind[] = ['throttle', 'cancelled', 'internal', 'timeout'];
 
 export interface FaultConfig {
@@ -74,7 +76,7 @@ export function seeded(seed: number): () => number {
 
 const emptyStats = (): FaultStats => ({
   calls: 0,
-  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, crash: 0, lost: 0, slow: 0 },
+  injected: { throttle: 0, cancelled: 0, internal: 0, timeout: 0, conflict: 0, crash: 0, lost: 0, slow: 0 },
 });
 
 // On globalThis: the gateway and a test may load this module through different loaders; they share one state.
@@ -143,6 +145,13 @@ function fault(kind: FaultKind, command: string): Error {
             400,
             { $retryable: { throttling: true } },
           );
+    case 'conflict':
+      return failure(
+        'TransactionCanceledException',
+        'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+        400,
+        { CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }] },
+      );
     case 'internal':
       return failure('InternalServerError', 'Internal server error', 500);
     case 'timeout':
@@ -171,7 +180,8 @@ const injector: LocalMiddleware = (next, context) => async (args) => {
     }
     if (s.random() < (s.config.share ?? 0)) {
       const kinds = s.config.kinds?.length ? s.config.kinds : FAULT_KINDS;
-      const kind = kinds[Math.floor(s.random() * kinds.length)];
+      const kind = kinds[Math.floor(s.random() * kinds.length)]!;
+      if (kind === 'conflict' && command !== 'TransactWriteItemsCommand') return next(args);
       s.stats.injected[kind]++;
       if (kind === 'timeout') await new Promise((resolve) => setTimeout(resolve, 20));
       throw fault(kind, command);

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#domain/kernel/errors.ts';
 import { requestNow } from '#platform/clock.ts';
 import {
@@ -7,7 +7,6 @@ import {
   type SubscriptionStore,
 } from '#domain/webhooks/subscription.ts';
 import { documentClient, tableName } from './client.ts';
-import { isConditionFailure } from './errors.ts';
 import { retryOnConflict } from './aggregates.ts';
 import { batchGet } from './batch-items.ts';
 import { cursorKeys, laneHeads, newCursors, wakeCursors } from './cursors.ts';
@@ -55,6 +54,31 @@ function listWrites(id: string, active?: StoredSubscription) {
 }
 const listWritesOf = (s: StoredSubscription) => listWrites(s.root.id, s.root.status === 'active' ? s : undefined);
 
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+const reasonsOf = (error: unknown) =>
+  ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
+/**
+ * A subscription write's transaction, sent again when it met only another transaction (every subscription write
+ * updates the list's version, one item): a conflict wrote nothing. A failed condition is the caller's.
+ */
+async function transactWithList(TransactItems: TransactItems): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems }));
+      return;
+    } catch (error) {
+      const reasons = reasonsOf(error);
+      const conflictOnly = reasons.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+      if (!conflictOnly || attempt >= 8) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+    }
+  }
+}
+/** A write of a subscription that was deleted meanwhile (its condition on the root failed): nothing to do. */
+const ignoreGone = (error: unknown) => {
+  if (!reasonsOf(error).includes('ConditionalCheckFailed')) throw error;
+};
+
 const recordOf = (i: Record<string, any>): SubscriptionRecord => ({
   root: i.data,
   owner: i.owner,
@@ -83,7 +107,7 @@ export async function giveListRow(item: Record<string, any>): Promise<void> {
     ExpressionAttributeNames: { '#feed': FEED_VIEW },
   };
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: leave }, ...listWritesOf(s)] }));
+    await transactWithList([{ Update: leave }, ...listWritesOf(s)]);
   } catch (error) {
     ignoreGone(error);
     return;
@@ -116,24 +140,20 @@ export const subscriptionRepository: SubscriptionStore = {
     const before = await laneHeads();
     const cursors = newCursors(s.root.id, before);
     try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName, Item: item(s, 1), ConditionExpression: 'attribute_not_exists(PK)' } },
-            {
-              Update: {
-                TableName,
-                Key: keys.subscriber(s.owner),
-                UpdateExpression: 'ADD n :one',
-                ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-                ExpressionAttributeValues: { ':one': 1, ':max': SUBSCRIPTIONS_PER_KEY },
-              },
-            },
-            ...cursors.map((Item) => ({ Put: { TableName, Item } })),
-            ...listWritesOf(s),
-          ],
-        }),
-      );
+      await transactWithList([
+        { Put: { TableName, Item: item(s, 1), ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Update: {
+            TableName,
+            Key: keys.subscriber(s.owner),
+            UpdateExpression: 'ADD n :one',
+            ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': SUBSCRIPTIONS_PER_KEY },
+          },
+        },
+        ...cursors.map((Item) => ({ Put: { TableName, Item } })),
+        ...listWritesOf(s),
+      ]);
     } catch (error) {
       const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
       if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw tooMany();
@@ -152,21 +172,17 @@ export const subscriptionRepository: SubscriptionStore = {
       if (!current) throw new NotFoundError('subscription_id');
       const next = change(current);
       if (!next) return current;
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: item(next, current.rev + 1),
-                ConditionExpression: 'rev = :rev',
-                ExpressionAttributeValues: { ':rev': current.rev },
-              },
-            },
-            ...listWritesOf(next),
-          ],
-        }),
-      );
+      await transactWithList([
+        {
+          Put: {
+            TableName: tableName(),
+            Item: item(next, current.rev + 1),
+            ConditionExpression: 'rev = :rev',
+            ExpressionAttributeValues: { ':rev': current.rev },
+          },
+        },
+        ...listWritesOf(next),
+      ]);
       // Disabled (maintenance): its cursors stay where they are (the sweep takes them off its index); enabled again,
       // they are sent from there at once, in order: nothing made before the disable, or during it, is lost.
       // Active after the change (enabled again, or its events or URL changed): its cursors are due at once, so the
@@ -177,24 +193,20 @@ export const subscriptionRepository: SubscriptionStore = {
 
   async remove(s) {
     const TableName = tableName();
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName, Key: keys.subscription(s.root.id) } },
-          // Its cursors (their places on the work index) go with it: nothing is sent for it again.
-          ...cursorKeys(s.root.id).map((Key) => ({ Delete: { TableName, Key } })),
-          {
-            Update: {
-              TableName,
-              Key: keys.subscriber(s.owner),
-              UpdateExpression: 'ADD n :less',
-              ExpressionAttributeValues: { ':less': -1 },
-            },
-          },
-          ...listWrites(s.root.id),
-        ],
-      }),
-    );
+    await transactWithList([
+      { Delete: { TableName, Key: keys.subscription(s.root.id) } },
+      // Its cursors (their places on the work index) go with it: nothing is sent for it again.
+      ...cursorKeys(s.root.id).map((Key) => ({ Delete: { TableName, Key } })),
+      {
+        Update: {
+          TableName,
+          Key: keys.subscriber(s.owner),
+          UpdateExpression: 'ADD n :less',
+          ExpressionAttributeValues: { ':less': -1 },
+        },
+      },
+      ...listWrites(s.root.id),
+    ]);
   },
 };
 
@@ -258,15 +270,5 @@ export async function disableSubscription(id: string, reason: 'gone' | 'failing'
     ExpressionAttributeValues: { ':disabled': 'disabled', ':reason': reason, ':at': at, ':one': 1 },
     ExpressionAttributeNames: { '#data': 'data', '#status': 'status' },
   };
-  await documentClient()
-    .send(
-      new TransactWriteCommand({
-        TransactItems: [{ Update: disable }, ...listWrites(id)],
-      }),
-    )
-    .catch(ignoreGone);
+  await transactWithList([{ Update: disable }, ...listWrites(id)]).catch(ignoreGone);
 }
-
-const ignoreGone = (error: unknown) => {
-  if (!isConditionFailure(error)) throw error;
-};
