@@ -109,14 +109,20 @@ async function until<T>(check: () => Promise<T | undefined | false>): Promise<T>
   throw new Error('waited a minute in vain');
 }
 
-/** Until the auction's room has posted its results (the auction left active.auction), reading through the API. */
+/**
+ * Until the auction's room has posted its results (the auction left active.auction), reading through the API: at
+ * most two minutes (a restarted server beside a full test run on a loaded machine once took more than one).
+ */
 async function settled(url: string) {
-  for (let i = 0; i < 120; i++) {
-    const auction = (await api.get(url)).body.data;
+  let auction: any;
+  for (let i = 0; i < 240; i++) {
+    auction = (await api.get(url)).body.data;
     if (auction.status !== 'active.auction') return auction;
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error('the results were never posted');
+  throw new Error(
+    `the results were never posted: ${JSON.stringify({ status: auction?.status, auctionPeriod: auction?.auctionPeriod })}`,
+  );
 }
 
 describe('the auction room after a crash', { timeout: 180_000 }, () => {
