@@ -1,3 +1,5 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ASSET_TYPES } from '#domain/assets/types/catalog.ts';
 import { AUCTION_TYPES } from '#domain/auctions/catalog.ts';
@@ -198,7 +200,9 @@ export async function takeCursor(
     return Attributes ? { taken: cursorOf(Attributes) } : {};
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const item = (error as { Item?: Record<string, unknown> }).Item;
+    // The item the condition found, as DynamoDB gives it (the document client does not unmarshall an error's).
+    const found = (error as { Item?: Record<string, AttributeValue> }).Item;
+    const item = found ? unmarshall(found) : undefined;
     return item && (Number(item.due ?? 0) > times.now || Number(item.failedPasses ?? 0) > 0) ? { failing: true } : {};
   }
 }
