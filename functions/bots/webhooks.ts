@@ -39,6 +39,13 @@ export async function repeatedly(pass: () => Promise<BotReport>, { everyMs, forM
   const failure = ended.find((e) => e.status === 'rejected');
   if (failure) throw failure.reason;
   const reports = ended.map((e) => (e as PromiseFulfilledResult<BotReport>).value);
-  const sum = (field: 'due' | 'changed' | 'requests') => reports.reduce((n, r) => n + (r[field] ?? 0), 0);
-  return { bot: 'webhooks', due: sum('due'), changed: sum('changed'), requests: sum('requests') };
+  const sum = (field: 'due' | 'changed' | 'requests' | 'failed') => reports.reduce((n, r) => n + (r[field] ?? 0), 0);
+  const failed = sum('failed');
+  return {
+    bot: 'webhooks',
+    due: sum('due'),
+    changed: sum('changed'),
+    requests: sum('requests'),
+    ...(failed && { failed }),
+  };
 }

@@ -151,10 +151,10 @@ export async function acceptChanges(changes: readonly JournalChange[]): Promise<
   // Cursors this process last found failing are read first, in bulk, and taken only if they are free now: a failing
   // receiver costs a read per batch, not a take per cursor.
   const now = requestNow();
-  const failing = heard.filter((w) => wasFailing(`${w.subscriptionId}|${w.lane}`));
-  const free = new Set(failing.length ? await takeable(failing, { now, wallNow: Date.now() * 1000 }, false) : []);
+  const failing = new Set(heard.filter((w) => wasFailing(`${w.subscriptionId}|${w.lane}`)));
+  const free = new Set(failing.size ? await takeable([...failing], { now, wallNow: Date.now() * 1000 }, false) : []);
   for (const w of free) failingCursors.delete(`${w.subscriptionId}|${w.lane}`);
-  const woken = heard.filter((w) => !failing.includes(w) || free.has(w));
+  const woken = heard.filter((w) => !failing.has(w) || free.has(w));
   if (!woken.length) return 0;
   const subscriptions = await recordsAt(version, [...new Set(woken.map((w) => w.subscriptionId))]);
   let delivered = 0;

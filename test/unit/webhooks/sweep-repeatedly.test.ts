@@ -18,11 +18,11 @@ describe("the webhooks' sweep in AWS (one invocation a minute)", () => {
         most = Math.max(most, ++running);
         await new Promise((r) => setTimeout(r, 35)); // a pass longer than the interval
         running--;
-        return { bot: 'webhooks', due: 2, changed: 1, requests: 3 };
+        return { bot: 'webhooks', due: 2, changed: 1, requests: 3, failed: 1 };
       },
       { everyMs: 10, forMs: 50 },
     );
-    expect(report).toEqual({ bot: 'webhooks', due: 10, changed: 5, requests: 15 });
+    expect(report).toEqual({ bot: 'webhooks', due: 10, changed: 5, requests: 15, failed: 5 });
     expect(most).toBeGreaterThan(1);
     expect(running).toBe(0);
   });
